@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# The two Quick start commands of the README:
+#   ./dev.sh run [WORLD.json] [options]   install what is missing, build, open the window
+#   ./dev.sh test                         install what is missing, build, run the suite (plain, then ASan+UBSan)
+# Other verbs: build (plain build only).
+set -euo pipefail
+cd "$(dirname "$0")"
+
+verb=${1:-run}
+[ $# -gt 0 ] && shift
+
+packages=(build-essential cmake pkg-config libsdl2-dev libsdl2-gfx-dev libsdl2-image-dev libcjson-dev)
+if [ "$verb" = test ]; then
+    packages+=(xvfb xauth clang)
+fi
+
+install_missing() {
+    local missing=()
+    for p in "${packages[@]}"; do
+        dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+    done
+    [ ${#missing[@]} -eq 0 ] && return 0
+    echo "dev.sh: installing ${missing[*]}" >&2
+    local sudo=()
+    [ "$(id -u)" -ne 0 ] && sudo=(sudo)
+    "${sudo[@]}" apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+}
+
+jobs=$(nproc 2>/dev/null || echo 2)
+
+build() { # build DIR [cmake options...]
+    local dir=$1
+    shift
+    if [ ! -f "$dir/CMakeCache.txt" ]; then
+        cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@" >/dev/null
+    fi
+    cmake --build "$dir" -j "$jobs" -- --no-print-directory | grep -v '^\[' || true
+    test "${PIPESTATUS[0]}" -eq 0
+}
+
+install_missing
+case "$verb" in
+    run)
+        build build
+        exec ./build/lidarsim "$@"
+        ;;
+    build)
+        build build
+        ;;
+    test)
+        # The sanitizer build runs first so the last line printed is the plain suite's ctest summary.
+        build build-asan -DLS_SANITIZE=ON -DLS_WERROR=ON
+        echo "== tests under AddressSanitizer and UndefinedBehaviorSanitizer"
+        if ! ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+            ctest --test-dir build-asan --output-on-failure -j "$jobs" >build-asan/ctest.log 2>&1; then
+            cat build-asan/ctest.log
+            exit 1
+        fi
+        tail -n 3 build-asan/ctest.log
+        build build -DLS_WERROR=ON
+        echo "== tests"
+        ctest --test-dir build --output-on-failure -j "$jobs"
+        ;;
+    *)
+        echo "usage: ./dev.sh run [WORLD.json] [options] | ./dev.sh test | ./dev.sh build" >&2
+        exit 2
+        ;;
+esac

@@ -1,0 +1,163 @@
+#include "core/base.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void lsAssertFailed(const char* condition, const char* file, int line)
+{
+    fprintf(stderr, "%s:%d: assertion failed: %s\n", file, line, condition);
+    abort();
+}
+
+// A plain counter, not atomic: the core is single-threaded by design.
+static long long s_allocatedBytes;
+
+void* lsAlloc(size_t size)
+{
+    void* p = malloc(size > 0 ? size : 1);
+    if (p == NULL)
+    {
+        fprintf(stderr, "lidarsim: out of memory allocating %zu bytes\n", size);
+        abort();
+    }
+    s_allocatedBytes += (long long)size;
+    return p;
+}
+
+void* lsAllocZero(size_t count, size_t size)
+{
+    if (size != 0 && count > SIZE_MAX / size)
+    {
+        fprintf(stderr, "lidarsim: allocation of %zu x %zu bytes overflows\n", count, size);
+        abort();
+    }
+    void* p = lsAlloc(count * size);
+    memset(p, 0, count * size);
+    return p;
+}
+
+void* lsRealloc(void* p, size_t oldSize, size_t newSize)
+{
+    void* q = realloc(p, newSize > 0 ? newSize : 1);
+    if (q == NULL)
+    {
+        fprintf(stderr, "lidarsim: out of memory reallocating %zu bytes\n", newSize);
+        abort();
+    }
+    s_allocatedBytes += (long long)newSize - (long long)(p != NULL ? oldSize : 0);
+    return q;
+}
+
+void lsFree(void* p, size_t size)
+{
+    if (p == NULL)
+    {
+        return;
+    }
+    s_allocatedBytes -= (long long)size;
+    free(p);
+}
+
+long long lsAllocatedBytes(void)
+{
+    return s_allocatedBytes;
+}
+
+char* lsStrdup(const char* s)
+{
+    size_t n = strlen(s) + 1;
+    char* copy = lsAlloc(n);
+    memcpy(copy, s, n);
+    return copy;
+}
+
+void lsFreeString(char* s)
+{
+    if (s != NULL)
+    {
+        lsFree(s, strlen(s) + 1);
+    }
+}
+
+bool lsFail(lsError* err, const char* format, ...)
+{
+    if (err != NULL)
+    {
+        va_list args;
+        va_start(args, format);
+        vsnprintf(err->message, sizeof err->message, format, args);
+        va_end(args);
+    }
+    return false;
+}
+
+void* lsFailNull(lsError* err, const char* format, ...)
+{
+    if (err != NULL)
+    {
+        va_list args;
+        va_start(args, format);
+        vsnprintf(err->message, sizeof err->message, format, args);
+        va_end(args);
+    }
+    return NULL;
+}
+
+static uint64_t SplitMix64(uint64_t* x)
+{
+    uint64_t z = (*x += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+lsRng lsMakeRng(uint64_t seed)
+{
+    lsRng rng;
+    for (int i = 0; i < 4; ++i)
+    {
+        rng.s[i] = SplitMix64(&seed);
+    }
+    return rng;
+}
+
+static uint64_t Rotl(uint64_t x, int k)
+{
+    return (x << k) | (x >> (64 - k));
+}
+
+uint64_t lsRng_Next(lsRng* rng)
+{
+    uint64_t* s = rng->s;
+    uint64_t result = Rotl(s[1] * 5, 7) * 9;
+    uint64_t t = s[1] << 17;
+    s[2] ^= s[0];
+    s[3] ^= s[1];
+    s[1] ^= s[2];
+    s[0] ^= s[3];
+    s[2] ^= t;
+    s[3] = Rotl(s[3], 45);
+    return result;
+}
+
+double lsRng_Uniform(lsRng* rng)
+{
+    // The top 53 bits make every double in [0, 1) with spacing 2^-53 equally likely.
+    return (double)(lsRng_Next(rng) >> 11) * 0x1.0p-53;
+}
+
+double lsRng_Range(lsRng* rng, double lo, double hi)
+{
+    return lo + (hi - lo) * lsRng_Uniform(rng);
+}
+
+double lsRng_Gaussian(lsRng* rng)
+{
+    // 1 - u lies in (0, 1], so the logarithm is finite.
+    double u1 = 1.0 - lsRng_Uniform(rng);
+    double u2 = lsRng_Uniform(rng);
+    return sqrt(-2.0 * log(u1)) * cos(6.283185307179586 * u2);
+}

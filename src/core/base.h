@@ -1,0 +1,63 @@
+// lidarsim core: allocation with a byte counter, caller-owned errors, a seeded generator, asserts.
+// Nothing here reads the clock or global state; every random number comes from an lsRng the caller owns.
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/// Caller bugs stop the program in every build type (the checks are cheap and the simulator must not run on).
+#define LS_ASSERT(c) ((c) ? (void)0 : lsAssertFailed(#c, __FILE__, __LINE__))
+void lsAssertFailed(const char* condition, const char* file, int line);
+
+// ---------------------------------------------------------------------------------------------------------------------
+// Memory: all heap use goes through these so tests can assert that nothing leaked.
+
+/// Allocates size bytes (never returns NULL: out of memory aborts). Free with lsFree(p, size).
+void* lsAlloc(size_t size);
+/// Allocates count zeroed elements of size bytes each. Free with lsFree(p, count * size).
+void* lsAllocZero(size_t count, size_t size);
+/// Grows or shrinks a block from lsAlloc; oldSize must be the size it was allocated with.
+void* lsRealloc(void* p, size_t oldSize, size_t newSize);
+/// Frees a block from lsAlloc; NULL is allowed. size must be the size it was allocated with.
+void lsFree(void* p, size_t size);
+/// Bytes currently allocated through lsAlloc (tests assert this returns to its starting value).
+long long lsAllocatedBytes(void);
+/// Copies a NUL-terminated string with lsAlloc. Free with lsFreeString.
+char* lsStrdup(const char* s);
+/// Frees a string from lsStrdup or from any function documented as returning one (e.g. lsSaveWorldToString).
+void lsFreeString(char* s);
+
+// ---------------------------------------------------------------------------------------------------------------------
+// Errors from input that can fail (files, JSON, command-line arguments). Caller-owned, no global state.
+// Messages use the compiler format: "worlds/maze.json:12:18: walls[3].to: expected [x, y]".
+
+typedef struct lsError
+{
+    char message[512];
+} lsError;
+
+/// Writes a printf-style message into err (if err is not NULL) and returns false, so a caller can
+/// `return lsFail(err, "...")`. Use lsFailNull in functions that return pointers.
+bool lsFail(lsError* err, const char* format, ...) __attribute__((format(printf, 2, 3)));
+/// Same as lsFail, returning NULL.
+void* lsFailNull(lsError* err, const char* format, ...) __attribute__((format(printf, 2, 3)));
+
+// ---------------------------------------------------------------------------------------------------------------------
+// A seeded generator (xoshiro256**, seeded by splitmix64): the same seed gives the same stream everywhere.
+
+typedef struct lsRng
+{
+    uint64_t s[4];
+} lsRng;
+
+/// A generator seeded from a 64-bit seed (any value, zero included).
+lsRng lsMakeRng(uint64_t seed);
+/// Next 64 random bits.
+uint64_t lsRng_Next(lsRng* rng);
+/// Uniform double in [0, 1).
+double lsRng_Uniform(lsRng* rng);
+/// Uniform double in [lo, hi).
+double lsRng_Range(lsRng* rng, double lo, double hi);
+/// Standard normal sample (mean 0, deviation 1), by the Box-Muller transform; always finite.
+double lsRng_Gaussian(lsRng* rng);

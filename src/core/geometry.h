@@ -1,0 +1,170 @@
+// lidarsim core: intersection and closest-point routines on plain shapes. Pure functions, double precision.
+// Every routine states which boundaries count and what a degenerate input returns. None returns NaN or
+// infinity for finite input. Shapes come first, then a const input, and results come back by value.
+#pragma once
+
+#include "core/vec.h"
+#include "core/world.h" // LS_MAX_POLYGON_VERTICES
+
+/// A segment from a to b.
+typedef struct lsSegment
+{
+    lsVec2 a, b;
+} lsSegment;
+
+/// A solid disc (closed: its boundary belongs to it).
+typedef struct lsCircle
+{
+    lsVec2 center;
+    double radius;
+} lsCircle;
+
+/// A solid oriented rectangle (closed).
+typedef struct lsBox
+{
+    lsVec2 center;
+    lsVec2 halfSize; ///< half width and half height, >= 0
+    lsRot rot;       ///< orientation of the box's local x axis
+} lsBox;
+
+/// A solid convex polygon (closed), vertices counter-clockwise, normals[i] the outward unit normal of edge i -> i+1.
+typedef struct lsPolygon
+{
+    lsVec2 vertices[LS_MAX_POLYGON_VERTICES];
+    lsVec2 normals[LS_MAX_POLYGON_VERTICES];
+    int count;
+} lsPolygon;
+
+/// A ray: the points origin + fraction * direction for fraction in [0, maxFraction]. The lidar passes a unit
+/// direction and maxFraction = range, so fraction is a distance in metres.
+typedef struct lsRayInput
+{
+    lsVec2 origin;
+    lsVec2 direction;
+    double maxFraction;
+} lsRayInput;
+
+/// The result of a ray cast. When hit is false the other fields are zero.
+typedef struct lsCastOutput
+{
+    lsVec2 point;    ///< the hit point
+    lsVec2 normal;   ///< unit surface normal at the hit, facing the ray (dot(normal, direction) <= 0)
+    double fraction; ///< in [0, maxFraction]
+    bool hit;
+} lsCastOutput;
+
+// ---------------------------------------------------------------------------------------------------------------------
+// Shape construction
+
+/// Box from centre, full size and angle (radians).
+lsBox lsMakeBox(lsVec2 center, lsVec2 size, double angle);
+/// Convex polygon from points in either winding (reordered counter-clockwise). count in 3..LS_MAX_POLYGON_VERTICES.
+/// Returns false when the points are not strictly convex (collinear or repeated points, reflex corners).
+bool lsMakePolygon(lsPolygon* out, const lsVec2* points, int count);
+/// The four corners of a box, counter-clockwise starting at (-hx, -hy).
+void lsBox_Corners(const lsBox* box, lsVec2 corners[4]);
+/// Axis-aligned bounds of each shape.
+lsAABB lsBox_Bounds(const lsBox* box);
+lsAABB lsPolygon_Bounds(const lsPolygon* polygon);
+lsAABB lsCircle_Bounds(const lsCircle* circle);
+
+// ---------------------------------------------------------------------------------------------------------------------
+// Exact predicates
+
+/// Sign (-1, 0, +1) of cross(b - a, c - a), computed exactly (adaptive: a fast filter, then error-free
+/// expansion arithmetic when the filter cannot decide). +1 when c is to the left of a->b.
+int lsOrient(lsVec2 a, lsVec2 b, lsVec2 c);
+/// Sign of cross(d, p - o) computed exactly from the given doubles (o + d is never rounded).
+int lsOrientDir(lsVec2 o, lsVec2 d, lsVec2 p);
+
+// ---------------------------------------------------------------------------------------------------------------------
+// Ray casts (the lidar's beams). A ray with a zero direction or maxFraction < 0 hits nothing.
+
+/// Two-sided segment, closed at both endpoints: a ray through an endpoint (a shared corner of two walls) hits.
+/// Whether the ray meets the segment is decided by exact orientation tests; only the fraction is rounded.
+/// Parallel rays miss unless collinear and overlapping; then the hit is the nearest point of the segment at
+/// fraction >= 0 (fraction 0 when the origin lies on the segment) with normal = -direction. A zero-length
+/// segment is a point: hit only when the ray passes exactly through it. Normal faces the ray's side.
+lsCastOutput lsRayCastSegment(const lsSegment* segment, const lsRayInput* input);
+/// Solid disc: the nearer root of |o + t d - c|^2 = r^2. A tangent ray hits once, at the touching point.
+/// An origin inside the disc or on its boundary hits at fraction 0 with normal = -unit(direction).
+/// radius 0 is a point (hit only when the ray passes exactly through it).
+lsCastOutput lsRayCastCircle(const lsCircle* circle, const lsRayInput* input);
+/// Solid oriented box: first entry point (slab method in the box frame). Origin inside or on the boundary:
+/// fraction 0, normal = -unit(direction). A ray along a face (grazing) hits at its entry onto that face.
+lsCastOutput lsRayCastBox(const lsBox* box, const lsRayInput* input);
+/// Solid convex polygon: first entry point (clipping against each edge's half-plane). Same conventions as the box.
+lsCastOutput lsRayCastPolygon(const lsPolygon* polygon, const lsRayInput* input);
+
+// ---------------------------------------------------------------------------------------------------------------------
+// Segment tests (motion planning)
+
+/// Result of segment against segment.
+typedef struct lsSegmentHit
+{
+    bool hit;
+    bool collinear; ///< the segments lie on one line and overlap in more than a point
+    lsVec2 point;   ///< the meeting point; collinear: the overlap's end nearest to a.a
+    double s;       ///< parameter of point on segment a, in [0, 1]
+    double t;       ///< parameter of point on segment b, in [0, 1]
+    double sEnd;    ///< collinear: parameter on a of the overlap's other end (else equal to s)
+} lsSegmentHit;
+
+/// Closed segments: rapid rejection by bounding boxes, then the straddle test with exact orientation signs.
+/// Touching at an endpoint is a hit. Zero-length segments behave as points.
+lsSegmentHit lsIntersectSegments(const lsSegment* a, const lsSegment* b);
+/// True when the closed segment and closed disc share a point (endpoint inside, crossing, or tangent).
+bool lsSegmentOverlapsCircle(const lsSegment* segment, const lsCircle* circle);
+/// True when the closed segment and closed box share a point (an endpoint inside the box, or crossing an edge).
+bool lsSegmentOverlapsBox(const lsSegment* segment, const lsBox* box);
+/// True when the closed segment and closed convex polygon share a point.
+bool lsSegmentOverlapsPolygon(const lsSegment* segment, const lsPolygon* polygon);
+/// Point containment, closed (the boundary counts).
+bool lsCircle_Contains(const lsCircle* circle, lsVec2 p);
+bool lsBox_Contains(const lsBox* box, lsVec2 p);
+bool lsPolygon_Contains(const lsPolygon* polygon, lsVec2 p);
+
+// ---------------------------------------------------------------------------------------------------------------------
+// Closest points
+
+/// The closest point of a segment to p.
+typedef struct lsClosestPoint
+{
+    lsVec2 point;
+    double fraction; ///< parameter on the segment in [0, 1]
+    double distance; ///< |p - point|
+    int index;       ///< polyline: the segment holding the point (first one on ties)
+} lsClosestPoint;
+
+/// Projection of p onto the segment by a dot product, clamped to [0, 1]. A zero-length segment gives a.
+lsClosestPoint lsClosestPointOnSegment(const lsSegment* segment, lsVec2 p);
+/// The closest point on a polyline of count >= 1 points (closed joins the last point to the first).
+lsClosestPoint lsClosestPointOnPolyline(const lsVec2* points, int count, bool closed, lsVec2 p);
+
+// ---------------------------------------------------------------------------------------------------------------------
+// Sweeps over one step, time t in [0, 1], all motion linear in t.
+
+/// One moment at which a moving point lies on a moving segment.
+typedef struct lsSweepHit
+{
+    double t;     ///< time in [0, 1]
+    double s;     ///< fraction along the segment at that time, in [0, 1]
+    lsVec2 point; ///< where the point is at that time
+} lsSweepHit;
+
+/// A moving segment p0->p1, q0->q1 and a moving point c0->c1. Writes into hits (capacity 2) every time in
+/// [0, 1] at which the point lies on the closed segment, earliest first, and returns how many.
+/// Solves cross(q - p, c - p) = 0, quadratic in t: t^2 (b x d) + t (a x d + b x c) + (a x c) = 0, where
+/// a = c0 - p0, b = (c1 - c0) - (p1 - p0), c = q0 - p0, d = (q1 - q0) - (p1 - p0); keeps roots with s in [0, 1].
+/// Degenerate cases are answered, never divided by zero: a zero leading coefficient is solved as linear; a
+/// double root is reported once; when the equation holds for all t (the point moves along the segment's line),
+/// the single hit returned is the first time the point is on the closed segment; a segment of zero length at
+/// time t is a point, hit when the moving point coincides with it.
+int lsSweepPointSegment(lsVec2 p0, lsVec2 p1, lsVec2 q0, lsVec2 q1, lsVec2 c0, lsVec2 c1, lsSweepHit hits[2]);
+
+/// Time of first contact of a circle of radius r moving c0->c1 with a static closed segment: the smallest t in
+/// [0, 1] with distance(c(t), segment) <= r. Returns false when there is none. Already touching: t = 0.
+bool lsTimeOfImpactCircleSegment(lsVec2 c0, lsVec2 c1, double radius, const lsSegment* segment, double* t);
+/// Same against a segment whose endpoints move p0->p1 and q0->q1 over the step.
+bool lsTimeOfImpactCircleMovingSegment(lsVec2 c0, lsVec2 c1, double radius, lsVec2 p0, lsVec2 p1, lsVec2 q0,
+                                       lsVec2 q1, double* t);
