@@ -1,0 +1,74 @@
+// lidarsim front end: the in-window world editor. Turns SDL events (through the camera) into edit operations on
+// the world model (core/edit.h) and draws its overlay. It owns the undo/redo history and the selection, never the
+// world: the window owns the world and the simulation built from it.
+//
+// Keys (all consumed by the editor only while it is active, except E, which toggles it, and Ctrl+Z/Y/S):
+//   E          toggle edit mode           K        toggle the knife (drag across walls to cut them)
+//   left drag  on empty space: draw a wall; on an object: move it (target, box, polygon, robot, vehicle,
+//              a wall or one of its corners, a path point, a moving wall's end or pivot)
+//   click      select (empty space: clear the selection)       Delete / Backspace   remove the selection
+//   Ctrl+Z     undo                       Ctrl+Y, Ctrl+Shift+Z    redo
+//   Ctrl+S     save the world to its file atomically, in the canonical form
+//   Esc        cancel the drag in progress, else leave the knife, else clear the selection, else leave edit mode
+// Right and middle drags and the wheel are never consumed, so the window keeps panning and zooming with them.
+//
+// Contract with the window:
+// - The editor changes *world in place. When lsEditResult.worldChanged is true, the simulation created from this
+//   world is stale (lsCreateSim reads the world on every step and may have cached it): destroy it and create a new
+//   one from the edited world before the next step or draw. The robot starts again from world->robot (the pose the
+//   editor moves); nothing else of the old sim is kept.
+// - When the window replaces the world (hot reload, R is fine: it does not change the world), call
+//   lsEditor_WorldReplaced so the selection and the undo history, which name objects by index, are dropped.
+// - After lsEditResult.saved, tell the hot-reload poller (lsReloader_MarkSaved in core/reload.h) so it does not
+//   reload the file the editor just wrote.
+#pragma once
+
+#include "app/camera.h"
+#include "core/edit.h"
+#include "core/world.h"
+
+#include <SDL.h>
+#include <stdbool.h>
+
+/// The editor (opaque). Create with lsCreateEditor, destroy with lsDestroyEditor.
+typedef struct lsEditor lsEditor;
+
+/// What one event did, for the window to act on and the HUD to show.
+typedef struct lsEditResult
+{
+    bool worldChanged;  ///< the world's definitions changed (edit, undo, redo): rebuild the simulation
+    bool robotChanged;  ///< among the changes, the robot's definition (start pose) changed
+    bool saved;         ///< the world was written to worldPath (Ctrl+S succeeded)
+    bool failed;        ///< message is an error (e.g. the save failed); the world is unchanged by the failure
+    char message[512];  ///< a line for the HUD ("saved worlds/maze.json", "cut 2 walls", an error), or ""
+} lsEditResult;
+
+/// A new editor, inactive, with an empty history. Destroy with lsDestroyEditor.
+lsEditor* lsCreateEditor(void);
+/// Frees the editor and its undo history. NULL is allowed.
+void lsDestroyEditor(lsEditor* editor);
+
+/// Handles one event. Returns true when the editor consumed it (the window must then ignore it). world is the
+/// world being shown (edited in place); worldPath is where Ctrl+S saves (NULL: saving says there is no file).
+/// out is cleared first and always filled.
+bool lsEditor_HandleEvent(lsEditor* editor, const SDL_Event* event, const lsCamera* camera, lsWorld* world,
+                          const char* worldPath, lsEditResult* out);
+
+/// Draws the overlay over the world: the start pose of the robot, the selection and its handles, the object under
+/// the mouse, the wall being drawn, the knife's trail and a mode label. Draws nothing when inactive. Never changes
+/// the world.
+void lsEditor_Draw(const lsEditor* editor, SDL_Renderer* renderer, const lsCamera* camera, const lsWorld* world);
+
+/// True while edit mode is on (the window then leaves left drags to the editor and may show it in the HUD).
+bool lsEditor_IsActive(const lsEditor* editor);
+/// Turns edit mode on or off (leaving it cancels a drag in progress, which restores the world as it was before
+/// the drag; returns true in that case because the world changed back).
+bool lsEditor_SetActive(lsEditor* editor, bool active, lsWorld* world);
+/// The world was replaced from outside (hot reload, a new file): drops the selection, any drag in progress and the
+/// undo/redo history, which name objects by index in the old world.
+void lsEditor_WorldReplaced(lsEditor* editor);
+/// The current selection (kind ls_editNone when nothing is selected), for the HUD.
+lsEditRef lsEditor_GetSelection(const lsEditor* editor);
+/// Steps the editor can undo and redo.
+int lsEditor_UndoCount(const lsEditor* editor);
+int lsEditor_RedoCount(const lsEditor* editor);

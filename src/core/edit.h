@@ -1,0 +1,126 @@
+// lidarsim core: editing operations on the world model (no SDL): pick the object at a point, move it, draw a wall,
+// cut walls with a knife, delete, and an undo/redo history of snapshots. The in-window editor (app/editor.h) turns
+// mouse and keys into these calls; tests call them directly.
+//
+// Every operation keeps the world valid, that is loadable: an operation that would make it invalid (a zero-length
+// wall segment, a non-finite coordinate) changes nothing and returns false or -1.
+// Objects are named by lsEditRef {kind, index, sub}: indices into the world's arrays, never pointers. A reference
+// goes stale when the world changes under it (delete, undo, reload); check it with lsEdit_IsValidRef.
+// Units: metres, world frame (x right, y up).
+#pragma once
+
+#include "core/world.h"
+
+/// What an lsEditRef names.
+typedef enum lsEditKind
+{
+    ls_editNone = 0,      ///< nothing
+    ls_editWall = 1,      ///< a whole wall chain: index = wall
+    ls_editWallPoint = 2, ///< one corner of a wall chain: index = wall, sub = point
+    ls_editTarget = 3,    ///< index = target
+    ls_editBox = 4,       ///< index = box
+    ls_editPolygon = 5,   ///< index = polygon (moves whole)
+    ls_editRobot = 6,     ///< the robot's start pose (index 0)
+    ls_editPath = 7,      ///< a whole path: index = path
+    ls_editPathPoint = 8, ///< one point of a path: index = path, sub = point
+    ls_editVehicle = 9,   ///< a vehicle's start position: index = vehicle
+    ls_editMover = 10,    ///< a whole moving wall (a, b and pivot together): index = mover
+    ls_editMoverPoint = 11, ///< one handle of a moving wall: index = mover, sub = 0 (a), 1 (b) or 2 (pivot, bars only)
+} lsEditKind;
+
+/// A reference to an object of the world (or to one of its points).
+typedef struct lsEditRef
+{
+    lsEditKind kind;
+    int index;
+    int sub;
+} lsEditRef;
+
+/// The null reference.
+static inline lsEditRef lsEditRefNone(void) { return (lsEditRef){ls_editNone, 0, 0}; }
+/// A reference to an object (sub = 0).
+static inline lsEditRef lsMakeEditRef(lsEditKind kind, int index, int sub) { return (lsEditRef){kind, index, sub}; }
+/// True when both name the same thing.
+static inline bool lsEditRef_Equal(lsEditRef a, lsEditRef b)
+{
+    return a.kind == b.kind && (a.kind == ls_editNone || (a.index == b.index && a.sub == b.sub));
+}
+
+/// A short name for a kind ("wall", "wall corner", "target", ...), for messages.
+const char* lsEditKind_Name(lsEditKind kind);
+
+// ---------------------------------------------------------------------------------------------------------------------
+// Picking
+
+/// True when ref names something that exists in world (kind ls_editNone is not valid).
+bool lsEdit_IsValidRef(const lsWorld* world, lsEditRef ref);
+
+/// The object at world point p, within tolerance metres (the editor passes a few pixels converted to metres).
+/// Handles win over bodies and bodies over lines, so a small thing on a big one can always be grabbed:
+///   1. points within tolerance: path points, moving walls' ends and pivots, wall corners (the nearest wins);
+///   2. solids containing p or within tolerance of their outline: robot (start pose), vehicles, targets, boxes,
+///      polygons (the one whose outline is nearest wins; inside counts as distance 0, later objects win ties);
+///   3. lines within tolerance: walls, moving walls, paths (the nearest wins; a path counts within its radius).
+/// Returns lsEditRefNone() when nothing is near.
+lsEditRef lsEdit_Pick(const lsWorld* world, lsVec2 p, double tolerance);
+
+/// The point that drags move (the object's centre, the picked corner, a wall's first point, a mover's a).
+lsVec2 lsEdit_Anchor(const lsWorld* world, lsEditRef ref);
+
+// ---------------------------------------------------------------------------------------------------------------------
+// Changes. Each returns whether the world changed.
+
+/// Moves the object (or point) by delta metres. A whole object moves rigidly (a polygon, a wall chain, a path with
+/// its vehicles' start positions, a mover with its pivot). Refused (false, nothing changed) when the result would
+/// be invalid: a point landing on a neighbour of its chain (zero-length segment) or a non-finite coordinate.
+bool lsEdit_Translate(lsWorld* world, lsEditRef ref, lsVec2 delta);
+/// Moves the object so its anchor lands on position (drags: position = anchorAtPress + mouse - mouseAtPress).
+bool lsEdit_MoveTo(lsWorld* world, lsEditRef ref, lsVec2 position);
+
+/// Appends a two-point wall from a to b ({"from", "to"} in the file, default reflectance). Returns its index, or
+/// -1 (nothing added) when a == b or a point is not finite.
+int lsEdit_AddWall(lsWorld* world, lsVec2 a, lsVec2 b);
+
+/// Removes the object. A wall corner is removed from its chain (the chain must keep two points, three when closed,
+/// else the whole wall goes); a path point likewise (a path keeps at least two points, else nothing happens).
+/// A path takes its vehicles with it. The robot cannot be removed (false).
+bool lsEdit_Delete(lsWorld* world, lsEditRef ref);
+
+/// Default half-width of the gap a knife cut leaves either side of the crossing, metres.
+#define LS_KNIFE_GAP 0.05
+
+/// The knife: the mouse moved from m0 to m1 during one frame; every wall segment that the moving point crosses is
+/// cut. The crossing is the exact moving-point test (lsSweepPointSegment with a static segment), so a path that
+/// passes exactly through a corner cuts there once. At each crossing the chain is split and `gap` metres of wall
+/// are removed either side along the chain (clamped to a quarter of the crossed segment's length, so a cut never
+/// swallows a short segment), leaving a visible opening; gap 0 splits without removing anything. A closed chain
+/// cut once becomes one open chain that starts and ends at the opening. Pieces keep the wall's reflectance and
+/// stay in the wall's place in the array (later walls shift). Returns the number of crossings cut (0: no change).
+int lsEdit_Cut(lsWorld* world, lsVec2 m0, lsVec2 m1, double gap);
+
+// ---------------------------------------------------------------------------------------------------------------------
+// Undo and redo: snapshots of the whole world (lsCloneWorld), bounded in count and in bytes so a huge world cannot
+// eat the memory; the oldest snapshots are dropped first.
+
+/// The history (opaque). Create with lsCreateUndoStack, destroy with lsDestroyUndoStack.
+typedef struct lsUndoStack lsUndoStack;
+
+/// A history of at most maxSteps undo steps (>= 1) holding at most maxBytes of snapshots (0: no byte limit; the
+/// newest snapshot is always kept). Destroy with lsDestroyUndoStack.
+lsUndoStack* lsCreateUndoStack(int maxSteps, size_t maxBytes);
+/// Frees the history and its snapshots. NULL is allowed.
+void lsDestroyUndoStack(lsUndoStack* stack);
+/// Records the world as it was before an edit. Takes ownership of `before` (from lsCloneWorld) and clears redo.
+/// Usage: before = lsCloneWorld(w); if (edit(w)) lsUndoStack_Push(s, before); else lsDestroyWorld(before);
+void lsUndoStack_Push(lsUndoStack* stack, lsWorld* before);
+/// Puts world back as it was before the last edit (the current contents go to redo). False when there is none.
+bool lsUndoStack_Undo(lsUndoStack* stack, lsWorld* world);
+/// Re-applies the last undone edit. False when there is none.
+bool lsUndoStack_Redo(lsUndoStack* stack, lsWorld* world);
+/// Drops every snapshot.
+void lsUndoStack_Clear(lsUndoStack* stack);
+/// Steps available to undo and to redo.
+int lsUndoStack_UndoCount(const lsUndoStack* stack);
+int lsUndoStack_RedoCount(const lsUndoStack* stack);
+/// Approximate heap bytes a world's definitions take (what a snapshot costs).
+size_t lsEdit_WorldBytes(const lsWorld* world);
