@@ -14,9 +14,9 @@
 #pragma once
 
 #include "core/geometry.h"
+#include "core/lidar.h"
+#include "core/scene.h"
 #include "core/world.h"
-
-struct lsScan; // the lidar's scan (core/lidar.h); the sim owns the latest one
 
 /// The simulation (opaque). Create with lsCreateSim, destroy with lsDestroySim.
 typedef struct lsSim lsSim;
@@ -142,7 +142,11 @@ void lsSim_Step(lsSim* sim, const lsControl* control);
 /// The current state (valid until the next step, reset or destroy).
 const lsSimState* lsSim_GetState(const lsSim* sim);
 /// The latest scan (taken at the lidar's rate, not every step), valid until the next step, reset or destroy.
-const struct lsScan* lsSim_GetScan(const lsSim* sim);
+const lsScan* lsSim_GetScan(const lsSim* sim);
+/// The scene the sim built from the world (static geometry; targets follow the sim's state).
+const lsScene* lsSim_GetScene(const lsSim* sim);
+/// The moving objects as the lidar saw them at the latest step (vehicles' bodies, movers' segments).
+lsDynamicObjects lsSim_GetDynamicObjects(const lsSim* sim);
 /// The world the sim was created from.
 const lsWorld* lsSim_GetWorld(const lsSim* sim);
 /// Changes the number of lidar beams (the window's +/- keys), clamped to [1, LS_MAX_BEAMS], and rescans at once.
@@ -159,6 +163,77 @@ lsControl lsSim_AutopilotControl(lsSim* sim);
 /// The segment of a moving wall at time seconds. Door: a and b shifted by offset * tri(time / period + phase),
 /// where tri goes 0 -> 1 -> 0 over one cycle. Bar: a and b rotated about pivot by angularSpeed * time.
 lsSegment lsMover_SegmentAt(const lsMoverDef* mover, double time);
+
+// ---------------------------------------------------------------------------------------------------------------------
+// Building blocks: the pure functions the step is made of (robot.c, vehicle.c), public so tests can check them alone.
+
+/// Moves a speed towards its command by at most maxAccel * dt, then clamps it to [-maxSpeed, maxSpeed].
+double lsApproachSpeed(double speed, double command, double maxSpeed, double maxAccel, double dt);
+/// Differential-drive motion at constant (v, w) for dt seconds, integrated exactly: a straight line when w == 0,
+/// else an arc of radius v / w. Writes the new position and heading (wrapped into (-pi, pi]).
+void lsIntegrateUnicycle(lsVec2 position, double angle, double v, double w, double dt, lsVec2* newPosition,
+                         double* newAngle);
+
+/// Gap kept between a moving body and what it touches, metres: bodies stop this far short of contact, so a body
+/// that ends a step "in contact" is still separated, and rounding never turns contact into overlap.
+#define LS_CONTACT_SKIN 1e-6
+
+/// What a moving circle collides with over one step: the scene's static walls, boxes and polygons, the moving walls
+/// (their segments at the start and at the end of the step, interpolated linearly in between) and other circles
+/// (static for this sweep). Any pointer may be NULL with a zero count.
+typedef struct lsCollisionWorld
+{
+    const lsScene* scene;
+    const lsSegment* moversStart;
+    const lsSegment* moversEnd;
+    int moverCount;
+    const lsCircle* circles;
+    int circleCount;
+    int skipCircle; ///< index of a circle to ignore (the mover itself), -1 for none
+} lsCollisionWorld;
+
+/// Result of moving a circle.
+typedef struct lsMoveResult
+{
+    lsVec2 position;   ///< where the centre ended
+    lsVec2 legs[6];    ///< the centre's path: legs[0] the start, legs[legCount - 1] the end (for sweeping targets)
+    int legCount;
+    int contacts;      ///< contacts met during the move (first times of impact and pushes by moving walls)
+    lsVec2 lastNormal; ///< unit normal of the last contact, pointing away from the obstacle ((0, 0) when none)
+} lsMoveResult;
+
+/// Moves a circle of radius from start by displacement over one step with continuous collision: it stops
+/// LS_CONTACT_SKIN short of the first time of impact (lsTimeOfImpactCircleSegment / ...MovingSegment against
+/// candidates from lsScene_QueryAABB over the swept box, never a loop over all walls), slides along the contact
+/// tangent for the remaining time, up to 4 times, and stops in a crease. Then moving walls that reached it push it
+/// out (a swept push, so it never goes through a static wall) and any residual overlap left by rounding is
+/// resolved by the minimum translation vector.
+lsMoveResult lsMoveCircle(const lsCollisionWorld* cw, lsVec2 start, lsVec2 displacement, double radius);
+
+/// Signed clearance between a circle and everything static and moving in the collision world at the end of the
+/// step (the distance from the circle's boundary to the nearest obstacle, negative when overlapping), searching
+/// within maxDistance of the boundary (returns maxDistance when nothing is closer). For tests and asserts.
+double lsCollisionWorld_Clearance(const lsCollisionWorld* cw, lsVec2 center, double radius, double maxDistance);
+
+/// Tuning of Reynolds' path following, in the vehicle's own units: distances are maxSpeed times these seconds.
+typedef struct lsPathFollowDef
+{
+    double predictTime;  ///< predict the position maxSpeed * predictTime metres ahead along the velocity (0.5 s)
+    double targetTime;   ///< put the target maxSpeed * targetTime metres along the path past the normal point (0.25 s)
+    double arriveTime;   ///< open path, "stop": slow down within maxSpeed * arriveTime metres of the end (1 s)
+} lsPathFollowDef;
+
+/// The default path-following tuning.
+lsPathFollowDef lsDefaultPathFollowDef(void);
+
+/// Reynolds' path following for one vehicle: predicts its position ahead along its velocity, projects that onto
+/// every segment of the path (dot product, clamped), takes the nearest normal point, puts the target further along
+/// the path in the vehicle's direction (wrapping on closed paths, clamped at the ends of open ones), and returns the
+/// steering force (m/s^2, at most maxForce): seek(target) when the predicted point lies outside the radius, else a
+/// push along the path up to maxSpeed (so a vehicle at rest gets going). Near the end of an open path it arrives
+/// (slows to a stop). Fills state->predicted, normalPoint, target and seeking; reads position, velocity, direction.
+lsVec2 lsVehicle_PathForce(const lsPathDef* path, const lsVehicleDef* def, const lsPathFollowDef* tuning,
+                           lsVehicleState* state);
 
 // ---------------------------------------------------------------------------------------------------------------------
 // Determinism
