@@ -1,0 +1,80 @@
+// lidarsim front end: the window's state and the pieces of its loop (app.c: Init, Update, Draw, Shutdown;
+// input.c: events to commands; screenshot.c: PNG files). Internal to src/app.
+#pragma once
+
+#include "app/camera.h"
+#include "app/editor.h"
+#include "app/render.h"
+#include "core/reload.h"
+#include "core/sim.h"
+
+#include <SDL2/SDL.h>
+
+#define LS_PATH_CAPACITY 1024
+
+/// Command-line settings of the window (lidarsim [WORLD.json] [options]).
+typedef struct lsAppConfig
+{
+    char worldPath[LS_PATH_CAPACITY];
+    int beams;      ///< lidar beams; 0 keeps the world's
+    bool paused;    ///< start paused
+    bool autopilot; ///< start with the autopilot driving
+    int width, height; ///< window size in pixels
+    int frames;     ///< > 0: draw this many frames, print the frame-time split and exit (benchmark mode)
+    bool printPose; ///< print the robot's final pose on exit (scripted tests)
+    bool vsync;     ///< wait for the display's refresh (off in --frames mode unless asked)
+} lsAppConfig;
+
+/// The window's state: the world and sim it shows, the view, and the loop's clocks and counters.
+typedef struct lsApp
+{
+    lsAppConfig config;
+    SDL_Window* window;
+    SDL_Renderer* renderer;
+    lsWorld* world;     ///< owned; the sim, the editor and the reloader read it
+    lsSim* sim;         ///< owned, created from world
+    lsReloader* reloader;
+    lsEditor* editor;
+    lsCamera camera;
+    lsViewOptions view;
+    bool paused, autopilot, follow;
+    bool stepOnce;      ///< N: one step at the next update
+    bool screenshot;    ///< F12: save the next frame as PNG
+    bool quit;
+    int beamsOverride;  ///< beams chosen with --beams or +/- (kept across reloads and edits); 0: the world's
+    bool panning;       ///< a drag is moving the camera
+    double accumulator; ///< real seconds not yet simulated
+    char status[160];   ///< transient HUD message
+    double statusUntil; ///< seconds (app clock) when the message disappears
+
+    // Timing (seconds on the app clock) and counters for the HUD and --frames.
+    Uint64 clockStart;
+    double stepMsAvg, drawMsAvg, fps, raysPerSecond;
+    double secondStart;
+    int framesThisSecond;
+    long long raysThisSecond;
+    long long frames, steps;
+    double simSeconds, drawSeconds; ///< totals, for the --frames report
+} lsApp;
+
+/// Seconds since the app started (the front end's clock; the core never reads one).
+double lsApp_Now(const lsApp* app);
+/// Shows a message in the HUD for a few seconds (also printed to stdout).
+void lsApp_SetStatus(lsApp* app, const char* format, ...) __attribute__((format(printf, 2, 3)));
+/// Replaces the sim with a new one built from app->world (after an edit or a reload), keeping the beam override.
+void lsApp_RebuildSim(lsApp* app);
+/// Frames the world in the window.
+void lsApp_FitCamera(lsApp* app);
+
+/// Handles one SDL event: the editor first (when it consumes the event, nothing else sees it), then window keys,
+/// wheel zoom, drag pan, resize, quit.
+void lsApp_HandleEvent(lsApp* app, const SDL_Event* event);
+/// The control for the next step: the autopilot, or manual driving from the arrow keys / WASD held now.
+lsControl lsApp_Control(lsApp* app);
+
+/// Reads the renderer's current target into a PNG at path. Returns false with err filled on failure.
+bool lsSaveRendererPng(SDL_Renderer* renderer, const char* path, lsError* err);
+/// Writes an RGBA32 or any other surface as PNG. Returns false with err filled on failure.
+bool lsSaveSurfacePng(SDL_Surface* surface, const char* path, lsError* err);
+/// The screenshot name next to the world file: "<dir>/<stem>-YYYYMMDD-HHMMSS.png" for the local time `when`.
+void lsScreenshotPath(const char* worldPath, long long when, char* out, size_t capacity);

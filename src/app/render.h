@@ -1,0 +1,87 @@
+// lidarsim front end: drawing the world and the simulation onto any SDL_Renderer with SDL2_gfx.
+// The window and `lidarsim render` call the same lsDrawFrame, so a headless PNG shows exactly what the window shows.
+// Drawing only reads the sim (const): it never changes the simulation.
+#pragma once
+
+#include "app/camera.h"
+#include "core/sim.h"
+
+#include <SDL2/SDL.h>
+
+/// How the lidar's beams are shown (the L key cycles through them in this order).
+typedef enum lsBeamMode
+{
+    ls_beamsAll = 0,  ///< every beam: hits in the colour of what they hit, no-return beams faintly to max range
+    ls_beamsHits = 1, ///< only beams that hit something
+    ls_beamsOff = 2,  ///< no beams (hit points are still marked)
+    ls_beamModeCount = 3,
+} lsBeamMode;
+
+/// What the view shows; toggled by keys, never read by the sim.
+typedef struct lsViewOptions
+{
+    lsBeamMode beams; ///< L
+    bool grid;        ///< G: the metre grid and the scale bar
+    bool steering;    ///< V: each vehicle's predicted point, normal point and target
+    bool help;        ///< F1: the help overlay listing every key
+    bool hud;         ///< the HUD text panel
+} lsViewOptions;
+
+/// The defaults: all beams, grid, HUD; no steering overlay, no help.
+lsViewOptions lsDefaultViewOptions(void);
+
+/// What the HUD prints besides the sim's own state. Strings may be NULL.
+typedef struct lsHudInfo
+{
+    const char* worldName; ///< shown first
+    double fps;            ///< frames per second; <= 0 prints "-" (headless)
+    double stepMs;         ///< wall time of one lsSim_Step, milliseconds (smoothed); <= 0 prints "-"
+    double drawMs;         ///< wall time of drawing one frame, milliseconds (smoothed); <= 0 prints "-"
+    double raysPerSecond;  ///< lidar rays cast per wall-clock second; <= 0 prints "-"
+    bool paused;
+    bool autopilot;
+    bool following;        ///< F: the camera follows the robot
+    bool editing;          ///< E: the editor is active
+    const char* error;     ///< a reload error, shown in red until fixed
+    const char* status;    ///< a short transient message (e.g. "saved shot.png")
+} lsHudInfo;
+
+/// Colours (r, g, b, a) the tests read back from rendered pixels.
+typedef struct lsColor
+{
+    Uint8 r, g, b, a;
+} lsColor;
+
+extern const lsColor lsColorBackground; ///< nothing drawn here
+extern const lsColor lsColorWall;       ///< static walls
+extern const lsColor lsColorHud;        ///< HUD text
+
+/// Draws one whole frame: background, grid, world, sim state, beams, HUD (if hud is not NULL and view->hud) and
+/// the help overlay. Only what the camera sees is drawn. Returns false after printing SDL_GetError() when an SDL
+/// call fails.
+bool lsDrawFrame(SDL_Renderer* renderer, const lsCamera* camera, const lsSim* sim, const lsViewOptions* view,
+                 const lsHudInfo* hud);
+
+/// Draws the world and the sim state only (no HUD), for callers that add their own overlays.
+bool lsDrawScene(SDL_Renderer* renderer, const lsCamera* camera, const lsSim* sim, const lsViewOptions* view);
+/// Draws the HUD panel (top-left) and, when view->help, the help overlay.
+bool lsDrawHud(SDL_Renderer* renderer, const lsCamera* camera, const lsSim* sim, const lsViewOptions* view,
+               const lsHudInfo* hud);
+
+/// The text of the help overlay, one key per line, NULL-terminated (also printed by `lidarsim --help-keys`).
+extern const char* const lsHelpLines[];
+
+/// The HUD panel's screen rectangle for the given sim (tests look for text pixels inside it).
+SDL_Rect lsHudRect(const lsSim* sim, const lsHudInfo* hud);
+
+/// Makes a software renderer drawing into a new width x height RGBA32 surface, for `lidarsim render` and tests.
+/// Returns false (err filled) on failure. Free both with lsDestroyOffscreen.
+bool lsCreateOffscreen(int width, int height, SDL_Surface** surface, SDL_Renderer** renderer, lsError* err);
+/// Destroys what lsCreateOffscreen made (either may be NULL).
+void lsDestroyOffscreen(SDL_Surface* surface, SDL_Renderer* renderer);
+/// Destroys a renderer after dropping SDL2_gfx's font cache, whose textures belong to one renderer (a later
+/// renderer would otherwise be handed textures of a destroyed one).
+void lsDestroyRenderer(SDL_Renderer* renderer);
+
+/// Reads one pixel of an RGBA32 surface (tests).
+lsColor lsSurfacePixel(const SDL_Surface* surface, int x, int y);
