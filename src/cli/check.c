@@ -1,12 +1,86 @@
-// Placeholder until the owner of `lidarsim check` lands it.
+// lidarsim check WORLD.json...: validates world files and prints a one-line summary of each.
 #include "cli/commands.h"
+#include "core/world.h"
 
 #include <stdio.h>
+#include <string.h>
+
+static void PrintUsage(FILE* out)
+{
+    fprintf(out, "usage: lidarsim check WORLD.json...\n\n"
+                 "Loads and validates each world file. For a valid one, prints on stdout\n"
+                 "  FILE: N walls, N targets, N boxes, N polygons, N paths, N vehicles, N movers, W x H m\n"
+                 "(walls counts wall segments; W x H is the size of the world's bounds in metres).\n"
+                 "Warnings (unknown keys) go to stderr and do not fail the check; errors go to stderr as\n"
+                 "FILE:LINE:COL: PATH: message. Exit status: 0 all valid, 1 some file invalid, 2 bad usage.\n"
+                 "The format is described in docs/world-format.md.\n");
+}
+
+// "1 path" but "2 paths" (and "0 paths").
+static const char* Plural(int count, const char* one, const char* many)
+{
+    return count == 1 ? one : many;
+}
+
+static bool CheckOne(const char* path)
+{
+    lsError err = {{0}};
+    lsWarnings warnings;
+    lsWorld* world = lsLoadWorld(path, &err, &warnings);
+    for (int i = 0; i < warnings.count; ++i)
+    {
+        fprintf(stderr, "%s\n", warnings.messages[i]);
+    }
+    if (warnings.dropped > 0)
+    {
+        fprintf(stderr, "%s: warning: %d more warnings not shown\n", path, warnings.dropped);
+    }
+    if (world == NULL)
+    {
+        fprintf(stderr, "%s\n", err.message);
+        return false;
+    }
+    int segments = lsWorld_SegmentCount(world);
+    lsAABB bounds = lsWorld_Bounds(world);
+    printf("%s: %d %s, %d %s, %d %s, %d %s, %d %s, %d %s, %d %s, %.1f x %.1f m\n", path, segments,
+           Plural(segments, "wall", "walls"), world->targetCount, Plural(world->targetCount, "target", "targets"),
+           world->boxCount, Plural(world->boxCount, "box", "boxes"), world->polygonCount,
+           Plural(world->polygonCount, "polygon", "polygons"), world->pathCount,
+           Plural(world->pathCount, "path", "paths"), world->vehicleCount,
+           Plural(world->vehicleCount, "vehicle", "vehicles"), world->moverCount,
+           Plural(world->moverCount, "mover", "movers"), bounds.upper.x - bounds.lower.x,
+           bounds.upper.y - bounds.lower.y);
+    lsDestroyWorld(world);
+    return true;
+}
 
 int lsCmdCheck(int argc, char** argv)
 {
-    (void)argc;
-    (void)argv;
-    fprintf(stderr, "lidarsim check: not built yet\n");
-    return 1;
+    if (argc == 0)
+    {
+        PrintUsage(stderr);
+        return 2;
+    }
+    for (int i = 0; i < argc; ++i)
+    {
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
+        {
+            PrintUsage(stdout);
+            return 0;
+        }
+    }
+    bool allValid = true;
+    for (int i = 0; i < argc; ++i)
+    {
+        if (argv[i][0] == '-' && argv[i][1] != '\0')
+        {
+            fprintf(stderr, "lidarsim check: unknown option '%s' (see lidarsim check --help)\n", argv[i]);
+            return 2;
+        }
+    }
+    for (int i = 0; i < argc; ++i)
+    {
+        allValid = CheckOne(argv[i]) && allValid;
+    }
+    return allValid ? 0 : 1;
 }

@@ -1,0 +1,2182 @@
+// lidarsim core: world files. The loader validates every value and names the place of the first error; the saver
+// writes the canonical form that loads back to an equal world, atomically. Format: docs/world-format.md.
+//
+// cJSON nodes carry no offsets, so the loader keeps the JSON path it is at (walls[3].to) and, only when it reports
+// an error or a warning, re-scans the text along that path to turn it into line:column.
+#define _POSIX_C_SOURCE 200809L
+
+#include "core/world.h"
+
+#include <cjson/cJSON.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+// Limits on hostile input (issue 7); docs/world-format.md states them.
+#define LS_MAX_FILE_BYTES ((size_t)64 << 20)
+#define LS_MAX_JSON_VALUES 8000000
+#define LS_MAX_SEGMENTS 1000000
+#define LS_MAX_OBJECTS 100000
+#define LS_MAX_PATH_POINTS 1000000
+#define LS_MAX_SEED 9007199254740992.0 // 2^53: larger seeds are written as strings, which a double cannot hold
+
+// ---------------------------------------------------------------------------------------------------------------------
+// Locating a JSON path in the text (error path only)
+
+typedef struct PathPart
+{
+    const char* key; ///< object member, or NULL for an array element
+    int index;
+} PathPart;
+
+#define LS_MAX_PATH_DEPTH 8
+
+static size_t SkipSpace(const char* t, size_t n, size_t i)
+{
+    while (i < n && (t[i] == ' ' || t[i] == '\t' || t[i] == '\n' || t[i] == '\r'))
+    {
+        ++i;
+    }
+    return i;
+}
+
+// Skips a string starting at its opening quote; returns the index after the closing quote (or n).
+static size_t SkipString(const char* t, size_t n, size_t i)
+{
+    for (++i; i < n; ++i)
+    {
+        if (t[i] == '\\')
+        {
+            ++i;
+        }
+        else if (t[i] == '"')
+        {
+            return i + 1;
+        }
+    }
+    return n;
+}
+
+// Skips any value starting at i (already past white space); returns the index after it.
+static size_t SkipValue(const char* t, size_t n, size_t i)
+{
+    if (i >= n)
+    {
+        return n;
+    }
+    if (t[i] == '"')
+    {
+        return SkipString(t, n, i);
+    }
+    if (t[i] == '{' || t[i] == '[')
+    {
+        int depth = 0;
+        while (i < n)
+        {
+            char c = t[i];
+            if (c == '"')
+            {
+                i = SkipString(t, n, i);
+                continue;
+            }
+            if (c == '{' || c == '[')
+            {
+                ++depth;
+            }
+            else if (c == '}' || c == ']')
+            {
+                if (--depth == 0)
+                {
+                    return i + 1;
+                }
+            }
+            ++i;
+        }
+        return n;
+    }
+    while (i < n && t[i] != ',' && t[i] != ']' && t[i] != '}' && t[i] != ' ' && t[i] != '\n' && t[i] != '\t' &&
+           t[i] != '\r')
+    {
+        ++i;
+    }
+    return i;
+}
+
+// Offset of the value at the path (or of its key when atKey and the last part is a key); -1 when not found.
+static long FindPath(const char* t, size_t n, const PathPart* parts, int depth, bool atKey)
+{
+    size_t i = SkipSpace(t, n, 0);
+    for (int d = 0; d < depth; ++d)
+    {
+        if (parts[d].key != NULL)
+        {
+            if (i >= n || t[i] != '{')
+            {
+                return -1;
+            }
+            size_t keyLength = strlen(parts[d].key);
+            ++i;
+            for (;;)
+            {
+                i = SkipSpace(t, n, i);
+                if (i >= n || t[i] != '"')
+                {
+                    return -1;
+                }
+                size_t keyStart = i;
+                size_t keyEnd = SkipString(t, n, i);
+                // Raw comparison: a key written with escapes is not found, and the location is simply omitted.
+                bool match = keyEnd - keyStart == keyLength + 2 && memcmp(t + keyStart + 1, parts[d].key, keyLength) == 0;
+                i = SkipSpace(t, n, keyEnd);
+                if (i >= n || t[i] != ':')
+                {
+                    return -1;
+                }
+                i = SkipSpace(t, n, i + 1);
+                if (match)
+                {
+                    if (atKey && d == depth - 1)
+                    {
+                        return (long)keyStart;
+                    }
+                    break;
+                }
+                i = SkipSpace(t, n, SkipValue(t, n, i));
+                if (i >= n || t[i] != ',')
+                {
+                    return -1;
+                }
+                ++i;
+            }
+        }
+        else
+        {
+            if (i >= n || t[i] != '[')
+            {
+                return -1;
+            }
+            i = SkipSpace(t, n, i + 1);
+            for (int k = 0; k < parts[d].index; ++k)
+            {
+                i = SkipSpace(t, n, SkipValue(t, n, i));
+                if (i >= n || t[i] != ',')
+                {
+                    return -1;
+                }
+                i = SkipSpace(t, n, i + 1);
+            }
+        }
+    }
+    return i < n ? (long)i : -1;
+}
+
+// 1-based line and column (in bytes) of an offset.
+static void LineColumn(const char* t, size_t offset, int* line, int* column)
+{
+    int l = 1;
+    size_t lineStart = 0;
+    for (size_t i = 0; i < offset; ++i)
+    {
+        if (t[i] == '\n')
+        {
+            ++l;
+            lineStart = i + 1;
+        }
+    }
+    *line = l;
+    *column = (int)(offset - lineStart) + 1;
+}
+
+// ---------------------------------------------------------------------------------------------------------------------
+// The loader's state
+
+typedef struct Loader
+{
+    const char* text; ///< the parsed text (NUL-terminated copy)
+    size_t size;
+    const char* label; ///< file name for messages
+    lsError* err;
+    lsWarnings* warnings;
+    PathPart path[LS_MAX_PATH_DEPTH];
+    int depth;
+    lsVec2* scratch; ///< point buffer reused by every point list
+    int scratchCapacity;
+    lsWorld* world;
+} Loader;
+
+static void Enter(Loader* L, const char* key)
+{
+    LS_ASSERT(L->depth < LS_MAX_PATH_DEPTH);
+    L->path[L->depth++] = (PathPart){key, 0};
+}
+
+static void EnterIndex(Loader* L, int index)
+{
+    LS_ASSERT(L->depth < LS_MAX_PATH_DEPTH);
+    L->path[L->depth++] = (PathPart){NULL, index};
+}
+
+static void Leave(Loader* L)
+{
+    LS_ASSERT(L->depth > 0);
+    L->depth -= 1;
+}
+
+// Writes the current path ("walls[3].to") into buffer.
+static void FormatPath(const Loader* L, int depth, char* buffer, size_t capacity)
+{
+    size_t used = 0;
+    buffer[0] = '\0';
+    for (int d = 0; d < depth && used < capacity; ++d)
+    {
+        int written;
+        if (L->path[d].key != NULL)
+        {
+            written = snprintf(buffer + used, capacity - used, "%s%.60s", d > 0 ? "." : "", L->path[d].key);
+        }
+        else
+        {
+            written = snprintf(buffer + used, capacity - used, "[%d]", L->path[d].index);
+        }
+        if (written < 0)
+        {
+            break;
+        }
+        used += (size_t)written;
+    }
+}
+
+// "FILE:LINE:COL: PATH: " (or "FILE: PATH: " when the place cannot be found) for the first depth parts of the path.
+static void FormatPlace(const Loader* L, int depth, bool atKey, char* buffer, size_t capacity)
+{
+    // A key is reported as a member of its object ("walls[2]: unknown key 'radus'"), located at the key itself.
+    int shown = atKey ? depth - 1 : depth;
+    char path[160];
+    FormatPath(L, shown, path, sizeof path);
+    long offset = FindPath(L->text, L->size, L->path, depth, atKey);
+    const char* separator = shown > 0 ? ": " : "";
+    if (offset >= 0)
+    {
+        int line, column;
+        LineColumn(L->text, (size_t)offset, &line, &column);
+        snprintf(buffer, capacity, "%s:%d:%d: %s%s", L->label, line, column, path, separator);
+    }
+    else
+    {
+        snprintf(buffer, capacity, "%s: %s%s", L->label, path, separator);
+    }
+}
+
+// Fails the load with a message about the value at the current path.
+static bool Fail(Loader* L, const char* format, ...) __attribute__((format(printf, 2, 3)));
+static bool Fail(Loader* L, const char* format, ...)
+{
+    if (L->err == NULL)
+    {
+        return false;
+    }
+    char place[256];
+    FormatPlace(L, L->depth, false, place, sizeof place);
+    char message[320];
+    va_list args;
+    va_start(args, format);
+    vsnprintf(message, sizeof message, format, args);
+    va_end(args);
+    return lsFail(L->err, "%s%s", place, message);
+}
+
+static void Warn(Loader* L, bool atKey, const char* format, ...) __attribute__((format(printf, 3, 4)));
+static void Warn(Loader* L, bool atKey, const char* format, ...)
+{
+    if (L->warnings == NULL)
+    {
+        return;
+    }
+    if (L->warnings->count >= (int)(sizeof L->warnings->messages / sizeof L->warnings->messages[0]))
+    {
+        L->warnings->dropped += 1;
+        return;
+    }
+    char place[256];
+    FormatPlace(L, L->depth, atKey, place, sizeof place);
+    char message[200];
+    va_list args;
+    va_start(args, format);
+    vsnprintf(message, sizeof message, format, args);
+    va_end(args);
+    char full[sizeof place + sizeof message];
+    snprintf(full, sizeof full, "%s%s", place, message);
+    // Cut to the slot's size by hand: a long key can make the message longer than a slot.
+    char* slot = L->warnings->messages[L->warnings->count++];
+    size_t length = strlen(full);
+    length = length < sizeof L->warnings->messages[0] - 1 ? length : sizeof L->warnings->messages[0] - 1;
+    memcpy(slot, full, length);
+    slot[length] = '\0';
+}
+
+// ---------------------------------------------------------------------------------------------------------------------
+// Unknown keys
+
+// Levenshtein distance of two short strings (keys are capped at 32 bytes for this).
+static int EditDistance(const char* a, const char* b)
+{
+    int n = (int)strlen(a), m = (int)strlen(b);
+    if (n > 32 || m > 32)
+    {
+        return 99;
+    }
+    int row[33];
+    for (int j = 0; j <= m; ++j)
+    {
+        row[j] = j;
+    }
+    for (int i = 1; i <= n; ++i)
+    {
+        int diagonal = row[0];
+        row[0] = i;
+        for (int j = 1; j <= m; ++j)
+        {
+            int above = row[j];
+            int best = diagonal + (a[i - 1] == b[j - 1] ? 0 : 1);
+            best = above + 1 < best ? above + 1 : best;
+            best = row[j - 1] + 1 < best ? row[j - 1] + 1 : best;
+            row[j] = best;
+            diagonal = above;
+        }
+    }
+    return row[m];
+}
+
+// Warns about members of object not in known (NULL-terminated), suggesting the nearest known key, and about
+// duplicated keys (cJSON keeps both; the loader reads the first).
+static void CheckKeys(Loader* L, const cJSON* object, const char* const* known)
+{
+    for (const cJSON* child = object->child; child != NULL; child = child->next)
+    {
+        const char* key = child->string;
+        bool found = false;
+        const char* nearest = NULL;
+        int nearestDistance = 99;
+        for (int k = 0; known[k] != NULL; ++k)
+        {
+            if (strcmp(key, known[k]) == 0)
+            {
+                found = true;
+                break;
+            }
+            int distance = EditDistance(key, known[k]);
+            if (distance < nearestDistance)
+            {
+                nearestDistance = distance;
+                nearest = known[k];
+            }
+        }
+        if (!found)
+        {
+            // A suggestion is worth giving when at most a third of the key (and at least one letter) differs.
+            int allowed = (int)strlen(nearest != NULL ? nearest : "") / 3;
+            allowed = allowed < 1 ? 1 : allowed;
+            Enter(L, key);
+            if (nearest != NULL && nearestDistance <= allowed)
+            {
+                Warn(L, true, "unknown key '%.40s' (did you mean '%s'?)", key, nearest);
+            }
+            else
+            {
+                Warn(L, true, "unknown key '%.40s'", key);
+            }
+            Leave(L);
+            continue;
+        }
+        for (const cJSON* before = object->child; before != child; before = before->next)
+        {
+            if (strcmp(before->string, key) == 0)
+            {
+                Enter(L, key);
+                Warn(L, true, "duplicate key '%.40s' (the first one is used)", key);
+                Leave(L);
+                break;
+            }
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------------------------------
+// Values. Each reader takes the parent object and a key, leaves *out unchanged when the key is absent (the default
+// stays) and fails with the key's path otherwise.
+
+typedef enum Rule
+{
+    rule_finite,      ///< any finite number
+    rule_positive,    ///< > 0
+    rule_nonNegative, ///< >= 0
+    rule_unit,        ///< [0, 1]
+    rule_unitOpen,    ///< [0, 1)
+} Rule;
+
+static const char* RuleText(Rule rule)
+{
+    switch (rule)
+    {
+        case rule_positive:
+            return "a finite number > 0";
+        case rule_nonNegative:
+            return "a finite number >= 0";
+        case rule_unit:
+            return "a number in [0, 1]";
+        case rule_unitOpen:
+            return "a number in [0, 1)";
+        default:
+            return "a finite number";
+    }
+}
+
+static bool RuleHolds(Rule rule, double v)
+{
+    switch (rule)
+    {
+        case rule_positive:
+            return isfinite(v) && v > 0.0;
+        case rule_nonNegative:
+            return isfinite(v) && v >= 0.0;
+        case rule_unit:
+            return v >= 0.0 && v <= 1.0;
+        case rule_unitOpen:
+            return v >= 0.0 && v < 1.0;
+        default:
+            return isfinite(v);
+    }
+}
+
+static const cJSON* Member(const cJSON* object, const char* key)
+{
+    return cJSON_GetObjectItemCaseSensitive(object, key);
+}
+
+static bool Require(Loader* L, const cJSON* object, const char* key)
+{
+    if (Member(object, key) == NULL)
+    {
+        return Fail(L, "missing key '%s'", key);
+    }
+    return true;
+}
+
+static bool ReadNumber(Loader* L, const cJSON* object, const char* key, Rule rule, double* out)
+{
+    const cJSON* item = Member(object, key);
+    if (item == NULL)
+    {
+        return true;
+    }
+    Enter(L, key);
+    if (!cJSON_IsNumber(item) || !RuleHolds(rule, item->valuedouble))
+    {
+        return Fail(L, "expected %s", RuleText(rule));
+    }
+    *out = item->valuedouble;
+    Leave(L);
+    return true;
+}
+
+static bool ReadBool(Loader* L, const cJSON* object, const char* key, bool* out)
+{
+    const cJSON* item = Member(object, key);
+    if (item == NULL)
+    {
+        return true;
+    }
+    Enter(L, key);
+    if (!cJSON_IsBool(item))
+    {
+        return Fail(L, "expected true or false");
+    }
+    *out = cJSON_IsTrue(item);
+    Leave(L);
+    return true;
+}
+
+// An angle (the item itself, path already entered): a number of degrees, or a string "X deg" / "X rad" (the saver
+// writes the radian form only when no decimal number of degrees converts back to exactly the stored radians).
+static bool ParseAngle(Loader* L, const cJSON* item, double* radians)
+{
+    if (cJSON_IsNumber(item))
+    {
+        if (!isfinite(item->valuedouble))
+        {
+            return Fail(L, "expected an angle: finite degrees, or a string \"X rad\"");
+        }
+        *radians = lsDegToRad(item->valuedouble);
+        return isfinite(*radians) ? true : Fail(L, "expected an angle: finite degrees, or a string \"X rad\"");
+    }
+    if (cJSON_IsString(item))
+    {
+        const char* s = item->valuestring;
+        char* end = NULL;
+        double value = strtod(s, &end);
+        if (end != s)
+        {
+            while (*end == ' ')
+            {
+                ++end;
+            }
+            if (strcmp(end, "rad") == 0 && isfinite(value))
+            {
+                *radians = value;
+                return true;
+            }
+            if (strcmp(end, "deg") == 0 && isfinite(value) && isfinite(lsDegToRad(value)))
+            {
+                *radians = lsDegToRad(value);
+                return true;
+            }
+        }
+    }
+    return Fail(L, "expected an angle: finite degrees, or a string \"X rad\"");
+}
+
+static bool ReadAngle(Loader* L, const cJSON* object, const char* key, Rule rule, double* out)
+{
+    const cJSON* item = Member(object, key);
+    if (item == NULL)
+    {
+        return true;
+    }
+    Enter(L, key);
+    double radians = 0.0;
+    if (!ParseAngle(L, item, &radians))
+    {
+        return false;
+    }
+    if (!RuleHolds(rule, radians))
+    {
+        return Fail(L, "expected an angle that is %s", RuleText(rule) + 2);
+    }
+    *out = radians;
+    Leave(L);
+    return true;
+}
+
+// [x, y] (the item itself, path already entered).
+static bool ParseVec2(Loader* L, const cJSON* item, lsVec2* out)
+{
+    if (!cJSON_IsArray(item) || cJSON_GetArraySize(item) != 2 || !cJSON_IsNumber(item->child) ||
+        !cJSON_IsNumber(item->child->next) || !isfinite(item->child->valuedouble) ||
+        !isfinite(item->child->next->valuedouble))
+    {
+        return Fail(L, "expected [x, y], two finite numbers");
+    }
+    *out = lsV(item->child->valuedouble, item->child->next->valuedouble);
+    return true;
+}
+
+static bool ReadVec2(Loader* L, const cJSON* object, const char* key, lsVec2* out)
+{
+    const cJSON* item = Member(object, key);
+    if (item == NULL)
+    {
+        return true;
+    }
+    Enter(L, key);
+    if (!ParseVec2(L, item, out))
+    {
+        return false;
+    }
+    Leave(L);
+    return true;
+}
+
+// [x, y, degrees] (pose, lidar mount).
+static bool ReadPose(Loader* L, const cJSON* object, const char* key, lsVec2* position, double* angle)
+{
+    const cJSON* item = Member(object, key);
+    if (item == NULL)
+    {
+        return true;
+    }
+    Enter(L, key);
+    if (!cJSON_IsArray(item) || cJSON_GetArraySize(item) != 3 || !cJSON_IsNumber(item->child) ||
+        !cJSON_IsNumber(item->child->next) || !isfinite(item->child->valuedouble) ||
+        !isfinite(item->child->next->valuedouble))
+    {
+        return Fail(L, "expected [x, y, theta], finite metres and degrees");
+    }
+    EnterIndex(L, 2);
+    if (!ParseAngle(L, item->child->next->next, angle))
+    {
+        return false;
+    }
+    Leave(L);
+    *position = lsV(item->child->valuedouble, item->child->next->valuedouble);
+    Leave(L);
+    return true;
+}
+
+static bool ReadPositive2(Loader* L, const cJSON* object, const char* key, lsVec2* out)
+{
+    const cJSON* item = Member(object, key);
+    if (item == NULL)
+    {
+        return true;
+    }
+    Enter(L, key);
+    lsVec2 v;
+    if (!cJSON_IsArray(item) || cJSON_GetArraySize(item) != 2 || !cJSON_IsNumber(item->child) ||
+        !cJSON_IsNumber(item->child->next) || !RuleHolds(rule_positive, item->child->valuedouble) ||
+        !RuleHolds(rule_positive, item->child->next->valuedouble))
+    {
+        return Fail(L, "expected [w, h], two finite numbers > 0");
+    }
+    v = lsV(item->child->valuedouble, item->child->next->valuedouble);
+    *out = v;
+    Leave(L);
+    return true;
+}
+
+// A string (at most capacity - 1 bytes) copied into out.
+static bool ReadString(Loader* L, const cJSON* object, const char* key, char* out, size_t capacity)
+{
+    const cJSON* item = Member(object, key);
+    if (item == NULL)
+    {
+        return true;
+    }
+    Enter(L, key);
+    if (!cJSON_IsString(item))
+    {
+        return Fail(L, "expected a string");
+    }
+    size_t length = strlen(item->valuestring);
+    if (length >= capacity)
+    {
+        return Fail(L, "string of %zu bytes is too long (at most %zu)", length, capacity - 1);
+    }
+    memcpy(out, item->valuestring, length + 1);
+    Leave(L);
+    return true;
+}
+
+// A seed: an integer in [0, 2^53] or a string of decimal digits (any 64-bit value).
+static bool ReadSeed(Loader* L, const cJSON* object, const char* key, uint64_t* out)
+{
+    const cJSON* item = Member(object, key);
+    if (item == NULL)
+    {
+        return true;
+    }
+    Enter(L, key);
+    if (cJSON_IsNumber(item))
+    {
+        double v = item->valuedouble;
+        if (!(v >= 0.0 && v <= LS_MAX_SEED && v == floor(v)))
+        {
+            return Fail(L, "expected an integer in [0, 2^53] (or a string of digits for larger seeds)");
+        }
+        *out = (uint64_t)v;
+    }
+    else if (cJSON_IsString(item))
+    {
+        const char* s = item->valuestring;
+        size_t length = strlen(s);
+        if (length == 0 || length > 20 || strspn(s, "0123456789") != length)
+        {
+            return Fail(L, "expected a seed: digits only");
+        }
+        errno = 0;
+        unsigned long long v = strtoull(s, NULL, 10);
+        if (errno == ERANGE)
+        {
+            return Fail(L, "seed does not fit in 64 bits");
+        }
+        *out = (uint64_t)v;
+    }
+    else
+    {
+        return Fail(L, "expected an integer seed");
+    }
+    Leave(L);
+    return true;
+}
+
+// An array of objects (the key's item, path entered by the caller). Checks the type and the count limit.
+static bool CheckArray(Loader* L, const cJSON* item, int limit, int* count)
+{
+    if (!cJSON_IsArray(item))
+    {
+        return Fail(L, "expected an array");
+    }
+    int n = 0;
+    for (const cJSON* child = item->child; child != NULL; child = child->next)
+    {
+        if (++n > limit)
+        {
+            return Fail(L, "more than %d entries (the limit)", limit);
+        }
+    }
+    *count = n;
+    return true;
+}
+
+static bool CheckObject(Loader* L, const cJSON* item)
+{
+    return cJSON_IsObject(item) ? true : Fail(L, "expected an object");
+}
+
+// A list of points [[x, y], ...] read into L->scratch (the key's item, path entered by the caller).
+static bool ParsePoints(Loader* L, const cJSON* item, int minCount, int maxCount, int* count)
+{
+    if (!cJSON_IsArray(item))
+    {
+        return Fail(L, "expected an array of points [[x, y], ...]");
+    }
+    int n = 0;
+    for (const cJSON* child = item->child; child != NULL; child = child->next)
+    {
+        if (n >= maxCount)
+        {
+            return Fail(L, "more than %d points (the limit)", maxCount);
+        }
+        if (n >= L->scratchCapacity)
+        {
+            int newCapacity = L->scratchCapacity < 64 ? 64 : 2 * L->scratchCapacity;
+            L->scratch = lsRealloc(L->scratch, (size_t)L->scratchCapacity * sizeof(lsVec2),
+                                   (size_t)newCapacity * sizeof(lsVec2));
+            L->scratchCapacity = newCapacity;
+        }
+        EnterIndex(L, n);
+        if (!ParseVec2(L, child, L->scratch + n))
+        {
+            return false;
+        }
+        Leave(L);
+        ++n;
+    }
+    if (n < minCount)
+    {
+        return Fail(L, "expected at least %d points, got %d", minCount, n);
+    }
+    *count = n;
+    return true;
+}
+
+// Fails when two consecutive points (and, closed, the last and the first) coincide.
+static bool CheckSegments(Loader* L, const lsVec2* points, int count, bool closed, const char* what)
+{
+    int segments = closed ? count : count - 1;
+    for (int i = 0; i < segments; ++i)
+    {
+        int j = i + 1 < count ? i + 1 : 0;
+        if (lsVecEqual(points[i], points[j]))
+        {
+            EnterIndex(L, j);
+            if (j == 0)
+            {
+                return Fail(L, "the closing %s segment (last point to first) has zero length", what);
+            }
+            return Fail(L, "%s segment %d -> %d has zero length (repeated point)", what, i, j);
+        }
+    }
+    return true;
+}
+
+// Strictly convex polygon check, in place: reorders clockwise input counter-clockwise. Near-collinear corners are
+// refused with a relative margin well above rounding, so everything accepted here is strictly convex for exact
+// predicates too. The turning angles must add up to one turn, which refuses self-crossing stars.
+static const char* ConvexProblem(lsVec2* points, int count)
+{
+    int sign = 0;
+    double turning = 0.0;
+    for (int i = 0; i < count; ++i)
+    {
+        lsVec2 a = points[i];
+        lsVec2 b = points[(i + 1) % count];
+        lsVec2 c = points[(i + 2) % count];
+        lsVec2 e1 = lsSub(b, a);
+        lsVec2 e2 = lsSub(c, b);
+        double cross = lsCross(e1, e2);
+        double scale = lsLength(e1) * lsLength(e2);
+        if (!(scale > 0.0))
+        {
+            return "repeated point";
+        }
+        if (fabs(cross) <= 1e-12 * scale)
+        {
+            return "three points on one line";
+        }
+        int s = cross > 0.0 ? 1 : -1;
+        if (sign != 0 && s != sign)
+        {
+            return "not convex (a reflex corner)";
+        }
+        sign = s;
+        turning += atan2(cross, lsDot(e1, e2));
+    }
+    if (fabs(fabs(turning) - 2.0 * LS_PI) > 1e-6)
+    {
+        return "not convex (the outline crosses itself)";
+    }
+    if (sign < 0)
+    {
+        for (int i = 0, j = count - 1; i < j; ++i, --j)
+        {
+            lsVec2 t = points[i];
+            points[i] = points[j];
+            points[j] = t;
+        }
+    }
+    return NULL;
+}
+
+// ---------------------------------------------------------------------------------------------------------------------
+// Sections
+
+static const char* const s_wallKeys[] = {"from", "to", "points", "closed", "reflectance", NULL};
+
+static bool LoadWalls(Loader* L, const cJSON* array)
+{
+    int count = 0;
+    if (!CheckArray(L, array, LS_MAX_SEGMENTS, &count))
+    {
+        return false;
+    }
+    lsWorld* world = L->world;
+    world->walls = lsAllocZero((size_t)count, sizeof(lsWallDef));
+    world->wallCapacity = count;
+    long long segments = 0;
+    int index = 0;
+    for (const cJSON* item = array->child; item != NULL; item = item->next, ++index)
+    {
+        EnterIndex(L, index);
+        if (!CheckObject(L, item))
+        {
+            return false;
+        }
+        CheckKeys(L, item, s_wallKeys);
+        const cJSON* points = Member(item, "points");
+        bool fromTo = points == NULL;
+        bool closed = false;
+        double reflectance = 0.8;
+        int pointCount = 0;
+        if (fromTo)
+        {
+            if (!Require(L, item, "from") || !Require(L, item, "to"))
+            {
+                return false;
+            }
+            if (Member(item, "closed") != NULL)
+            {
+                Enter(L, "closed");
+                return Fail(L, "'closed' belongs to a wall given by \"points\"");
+            }
+            if (L->scratchCapacity < 2)
+            {
+                L->scratch = lsRealloc(L->scratch, (size_t)L->scratchCapacity * sizeof(lsVec2), 64 * sizeof(lsVec2));
+                L->scratchCapacity = 64;
+            }
+            if (!ReadVec2(L, item, "from", L->scratch) || !ReadVec2(L, item, "to", L->scratch + 1))
+            {
+                return false;
+            }
+            if (lsVecEqual(L->scratch[0], L->scratch[1]))
+            {
+                return Fail(L, "wall has zero length (from == to)");
+            }
+            pointCount = 2;
+        }
+        else
+        {
+            if (Member(item, "from") != NULL || Member(item, "to") != NULL)
+            {
+                return Fail(L, "give either \"from\" and \"to\" or \"points\", not both");
+            }
+            if (!ReadBool(L, item, "closed", &closed))
+            {
+                return false;
+            }
+            Enter(L, "points");
+            if (!ParsePoints(L, points, closed ? 3 : 2, LS_MAX_SEGMENTS, &pointCount) ||
+                !CheckSegments(L, L->scratch, pointCount, closed, "wall"))
+            {
+                return false;
+            }
+            Leave(L);
+        }
+        if (!ReadNumber(L, item, "reflectance", rule_unit, &reflectance))
+        {
+            return false;
+        }
+        segments += closed ? pointCount : pointCount - 1;
+        if (segments > LS_MAX_SEGMENTS)
+        {
+            return Fail(L, "more than %d wall segments in all (the limit)", LS_MAX_SEGMENTS);
+        }
+        int w = lsWorld_AddWall(world, L->scratch, pointCount, closed);
+        world->walls[w].fromTo = fromTo;
+        world->walls[w].reflectance = reflectance;
+        Leave(L);
+    }
+    return true;
+}
+
+static const char* const s_targetKeys[] = {"center", "radius", "kind", "reflectance", NULL};
+
+static bool LoadTargets(Loader* L, const cJSON* array)
+{
+    int count = 0;
+    if (!CheckArray(L, array, LS_MAX_OBJECTS, &count))
+    {
+        return false;
+    }
+    L->world->targets = lsAllocZero((size_t)count, sizeof(lsTargetDef));
+    L->world->targetCapacity = count;
+    int index = 0;
+    for (const cJSON* item = array->child; item != NULL; item = item->next, ++index)
+    {
+        EnterIndex(L, index);
+        if (!CheckObject(L, item))
+        {
+            return false;
+        }
+        CheckKeys(L, item, s_targetKeys);
+        lsTargetDef def = lsDefaultTargetDef();
+        bool poisonReflectance = false;
+        const cJSON* kind = Member(item, "kind");
+        if (kind != NULL)
+        {
+            Enter(L, "kind");
+            if (cJSON_IsString(kind) && strcmp(kind->valuestring, "food") == 0)
+            {
+                def.kind = ls_food;
+            }
+            else if (cJSON_IsString(kind) && strcmp(kind->valuestring, "poison") == 0)
+            {
+                def.kind = ls_poison;
+                poisonReflectance = true;
+            }
+            else
+            {
+                return Fail(L, "expected \"food\" or \"poison\"");
+            }
+            Leave(L);
+        }
+        if (poisonReflectance)
+        {
+            def.reflectance = 0.9;
+        }
+        if (!Require(L, item, "center") || !ReadVec2(L, item, "center", &def.center) ||
+            !ReadNumber(L, item, "radius", rule_positive, &def.radius) ||
+            !ReadNumber(L, item, "reflectance", rule_unit, &def.reflectance))
+        {
+            return false;
+        }
+        lsWorld_AddTarget(L->world, def);
+        Leave(L);
+    }
+    return true;
+}
+
+static const char* const s_boxKeys[] = {"center", "size", "angle", "reflectance", NULL};
+
+static bool LoadBoxes(Loader* L, const cJSON* array)
+{
+    int count = 0;
+    if (!CheckArray(L, array, LS_MAX_OBJECTS, &count))
+    {
+        return false;
+    }
+    L->world->boxes = lsAllocZero((size_t)count, sizeof(lsBoxDef));
+    L->world->boxCapacity = count;
+    int index = 0;
+    for (const cJSON* item = array->child; item != NULL; item = item->next, ++index)
+    {
+        EnterIndex(L, index);
+        if (!CheckObject(L, item))
+        {
+            return false;
+        }
+        CheckKeys(L, item, s_boxKeys);
+        lsBoxDef def = lsDefaultBoxDef();
+        if (!Require(L, item, "center") || !Require(L, item, "size") || !ReadVec2(L, item, "center", &def.center) ||
+            !ReadPositive2(L, item, "size", &def.size) || !ReadAngle(L, item, "angle", rule_finite, &def.angle) ||
+            !ReadNumber(L, item, "reflectance", rule_unit, &def.reflectance))
+        {
+            return false;
+        }
+        lsWorld_AddBox(L->world, def);
+        Leave(L);
+    }
+    return true;
+}
+
+// A convex polygon's points (the key's item, path entered by the caller) into out, counter-clockwise.
+static bool ParseConvex(Loader* L, const cJSON* item, lsVec2* out, int* count)
+{
+    int n = 0;
+    if (!ParsePoints(L, item, 3, LS_MAX_POLYGON_VERTICES, &n))
+    {
+        return false;
+    }
+    memcpy(out, L->scratch, (size_t)n * sizeof(lsVec2));
+    const char* problem = ConvexProblem(out, n);
+    if (problem != NULL)
+    {
+        return Fail(L, "expected a convex polygon with 3 to %d points: %s", LS_MAX_POLYGON_VERTICES, problem);
+    }
+    *count = n;
+    return true;
+}
+
+static const char* const s_polygonKeys[] = {"points", "reflectance", NULL};
+
+static bool LoadPolygons(Loader* L, const cJSON* array)
+{
+    int count = 0;
+    if (!CheckArray(L, array, LS_MAX_OBJECTS, &count))
+    {
+        return false;
+    }
+    L->world->polygons = lsAllocZero((size_t)count, sizeof(lsPolygonDef));
+    L->world->polygonCapacity = count;
+    int index = 0;
+    for (const cJSON* item = array->child; item != NULL; item = item->next, ++index)
+    {
+        EnterIndex(L, index);
+        if (!CheckObject(L, item))
+        {
+            return false;
+        }
+        CheckKeys(L, item, s_polygonKeys);
+        lsPolygonDef def;
+        memset(&def, 0, sizeof def);
+        def.reflectance = 0.5;
+        if (!Require(L, item, "points"))
+        {
+            return false;
+        }
+        Enter(L, "points");
+        if (!ParseConvex(L, Member(item, "points"), def.points, &def.count))
+        {
+            return false;
+        }
+        Leave(L);
+        if (!ReadNumber(L, item, "reflectance", rule_unit, &def.reflectance))
+        {
+            return false;
+        }
+        lsWorld_AddPolygon(L->world, &def);
+        Leave(L);
+    }
+    return true;
+}
+
+static const char* const s_lidarKeys[] = {"beams", "fov",   "range",   "range_min",       "mount", "rate", "noise",
+                                          "noise_per_m", "angle_noise", "dropout", "grazing_dropout", "seed",  NULL};
+
+static bool LoadLidar(Loader* L, const cJSON* object, lsLidarDef* def)
+{
+    if (!CheckObject(L, object))
+    {
+        return false;
+    }
+    CheckKeys(L, object, s_lidarKeys);
+    const cJSON* beams = Member(object, "beams");
+    if (beams != NULL)
+    {
+        Enter(L, "beams");
+        double v = cJSON_IsNumber(beams) ? beams->valuedouble : 0.0;
+        if (!cJSON_IsNumber(beams) || !(v >= 1.0 && v <= LS_MAX_BEAMS) || v != floor(v))
+        {
+            return Fail(L, "expected an integer in [1, %d]", LS_MAX_BEAMS);
+        }
+        def->beams = (int)v;
+        Leave(L);
+    }
+    if (!ReadAngle(L, object, "fov", rule_positive, &def->fov))
+    {
+        return false;
+    }
+    if (def->fov > lsDegToRad(360.0))
+    {
+        Enter(L, "fov");
+        return Fail(L, "expected a field of view in (0, 360] degrees");
+    }
+    if (!ReadNumber(L, object, "range", rule_positive, &def->range) ||
+        !ReadNumber(L, object, "range_min", rule_nonNegative, &def->rangeMin))
+    {
+        return false;
+    }
+    if (!(def->rangeMin < def->range))
+    {
+        Enter(L, Member(object, "range_min") != NULL ? "range_min" : "range");
+        return Fail(L, "expected range_min < range (%g >= %g)", def->rangeMin, def->range);
+    }
+    return ReadPose(L, object, "mount", &def->mountOffset, &def->mountAngle) &&
+           ReadNumber(L, object, "rate", rule_positive, &def->rate) &&
+           ReadNumber(L, object, "noise", rule_nonNegative, &def->noise) &&
+           ReadNumber(L, object, "noise_per_m", rule_nonNegative, &def->noisePerM) &&
+           ReadAngle(L, object, "angle_noise", rule_nonNegative, &def->angleNoise) &&
+           ReadNumber(L, object, "dropout", rule_unit, &def->dropout) &&
+           ReadNumber(L, object, "grazing_dropout", rule_unit, &def->grazingDropout) &&
+           ReadSeed(L, object, "seed", &def->seed);
+}
+
+static const char* const s_robotKeys[] = {"pose",          "radius",    "footprint",      "max_speed",
+                                          "max_turn_rate", "max_accel", "max_turn_accel", "lidar",
+                                          NULL};
+
+static bool LoadRobot(Loader* L, const cJSON* object)
+{
+    if (!CheckObject(L, object))
+    {
+        return false;
+    }
+    CheckKeys(L, object, s_robotKeys);
+    lsRobotDef* def = &L->world->robot;
+    if (!ReadPose(L, object, "pose", &def->position, &def->angle) ||
+        !ReadNumber(L, object, "radius", rule_positive, &def->radius))
+    {
+        return false;
+    }
+    const cJSON* footprint = Member(object, "footprint");
+    if (footprint != NULL)
+    {
+        Enter(L, "footprint");
+        if (!ParseConvex(L, footprint, def->footprint, &def->footprintCount))
+        {
+            return false;
+        }
+        Leave(L);
+    }
+    if (!ReadNumber(L, object, "max_speed", rule_positive, &def->maxSpeed) ||
+        !ReadAngle(L, object, "max_turn_rate", rule_positive, &def->maxTurnRate) ||
+        !ReadNumber(L, object, "max_accel", rule_positive, &def->maxAccel) ||
+        !ReadAngle(L, object, "max_turn_accel", rule_positive, &def->maxTurnAccel))
+    {
+        return false;
+    }
+    const cJSON* lidar = Member(object, "lidar");
+    if (lidar != NULL)
+    {
+        Enter(L, "lidar");
+        if (!LoadLidar(L, lidar, &def->lidar))
+        {
+            return false;
+        }
+        Leave(L);
+    }
+    return true;
+}
+
+static const char* const s_pathKeys[] = {"id", "points", "radius", "closed", NULL};
+
+static bool LoadPaths(Loader* L, const cJSON* array)
+{
+    int count = 0;
+    if (!CheckArray(L, array, LS_MAX_OBJECTS, &count))
+    {
+        return false;
+    }
+    L->world->paths = lsAllocZero((size_t)count, sizeof(lsPathDef));
+    L->world->pathCapacity = count;
+    long long totalPoints = 0;
+    int index = 0;
+    for (const cJSON* item = array->child; item != NULL; item = item->next, ++index)
+    {
+        EnterIndex(L, index);
+        if (!CheckObject(L, item))
+        {
+            return false;
+        }
+        CheckKeys(L, item, s_pathKeys);
+        char id[LS_PATH_ID_CAPACITY] = "";
+        double radius = 0.5;
+        bool closed = false;
+        if (!Require(L, item, "id") || !Require(L, item, "points") ||
+            !ReadString(L, item, "id", id, sizeof id) || !ReadNumber(L, item, "radius", rule_positive, &radius) ||
+            !ReadBool(L, item, "closed", &closed))
+        {
+            return false;
+        }
+        if (id[0] == '\0')
+        {
+            Enter(L, "id");
+            return Fail(L, "expected a non-empty id");
+        }
+        for (int i = 0; i < L->world->pathCount; ++i)
+        {
+            if (strcmp(L->world->paths[i].id, id) == 0)
+            {
+                Enter(L, "id");
+                return Fail(L, "duplicate path id '%s' (paths[%d] has it too)", id, i);
+            }
+        }
+        int pointCount = 0;
+        Enter(L, "points");
+        if (!ParsePoints(L, Member(item, "points"), closed ? 3 : 2, LS_MAX_PATH_POINTS, &pointCount) ||
+            !CheckSegments(L, L->scratch, pointCount, closed, "path"))
+        {
+            return false;
+        }
+        Leave(L);
+        totalPoints += pointCount;
+        if (totalPoints > LS_MAX_PATH_POINTS)
+        {
+            return Fail(L, "more than %d path points in all (the limit)", LS_MAX_PATH_POINTS);
+        }
+        lsWorld_AddPath(L->world, id, L->scratch, pointCount, radius, closed);
+        Leave(L);
+    }
+    return true;
+}
+
+static const char* const s_vehicleKeys[] = {"path",   "position", "velocity", "max_speed", "max_force",
+                                            "radius", "at_end",   "reflectance", NULL};
+
+static bool LoadVehicles(Loader* L, const cJSON* array)
+{
+    int count = 0;
+    if (!CheckArray(L, array, LS_MAX_OBJECTS, &count))
+    {
+        return false;
+    }
+    L->world->vehicles = lsAllocZero((size_t)count, sizeof(lsVehicleDef));
+    L->world->vehicleCapacity = count;
+    int index = 0;
+    for (const cJSON* item = array->child; item != NULL; item = item->next, ++index)
+    {
+        EnterIndex(L, index);
+        if (!CheckObject(L, item))
+        {
+            return false;
+        }
+        CheckKeys(L, item, s_vehicleKeys);
+        lsVehicleDef def = lsDefaultVehicleDef();
+        char pathId[LS_PATH_ID_CAPACITY] = "";
+        if (!Require(L, item, "path") || !ReadString(L, item, "path", pathId, sizeof pathId))
+        {
+            return false;
+        }
+        def.path = -1;
+        for (int i = 0; i < L->world->pathCount; ++i)
+        {
+            if (strcmp(L->world->paths[i].id, pathId) == 0)
+            {
+                def.path = i;
+                break;
+            }
+        }
+        if (def.path < 0)
+        {
+            Enter(L, "path");
+            return Fail(L, "no path has the id '%s'", pathId);
+        }
+        def.position = L->world->paths[def.path].points[0];
+        const cJSON* atEnd = Member(item, "at_end");
+        if (atEnd != NULL)
+        {
+            Enter(L, "at_end");
+            if (cJSON_IsString(atEnd) && strcmp(atEnd->valuestring, "stop") == 0)
+            {
+                def.pathEnd = ls_pathEndStop;
+            }
+            else if (cJSON_IsString(atEnd) && strcmp(atEnd->valuestring, "reverse") == 0)
+            {
+                def.pathEnd = ls_pathEndReverse;
+            }
+            else
+            {
+                return Fail(L, "expected \"stop\" or \"reverse\"");
+            }
+            Leave(L);
+        }
+        if (!ReadVec2(L, item, "position", &def.position) || !ReadVec2(L, item, "velocity", &def.velocity) ||
+            !ReadNumber(L, item, "max_speed", rule_positive, &def.maxSpeed) ||
+            !ReadNumber(L, item, "max_force", rule_positive, &def.maxForce) ||
+            !ReadNumber(L, item, "radius", rule_positive, &def.radius) ||
+            !ReadNumber(L, item, "reflectance", rule_unit, &def.reflectance))
+        {
+            return false;
+        }
+        lsWorld_AddVehicle(L->world, def);
+        Leave(L);
+    }
+    return true;
+}
+
+static const char* const s_doorKeys[] = {"type", "from", "to", "offset", "period", "phase", "reflectance", NULL};
+static const char* const s_barKeys[] = {"type", "from", "to", "pivot", "speed", "reflectance", NULL};
+
+static bool LoadMovers(Loader* L, const cJSON* array)
+{
+    int count = 0;
+    if (!CheckArray(L, array, LS_MAX_OBJECTS, &count))
+    {
+        return false;
+    }
+    L->world->movers = lsAllocZero((size_t)count, sizeof(lsMoverDef));
+    L->world->moverCapacity = count;
+    int index = 0;
+    for (const cJSON* item = array->child; item != NULL; item = item->next, ++index)
+    {
+        EnterIndex(L, index);
+        if (!CheckObject(L, item))
+        {
+            return false;
+        }
+        lsMoverDef def = lsDefaultMoverDef();
+        if (!Require(L, item, "type"))
+        {
+            return false;
+        }
+        const cJSON* type = Member(item, "type");
+        Enter(L, "type");
+        if (cJSON_IsString(type) && strcmp(type->valuestring, "door") == 0)
+        {
+            def.kind = ls_moverDoor;
+        }
+        else if (cJSON_IsString(type) && strcmp(type->valuestring, "bar") == 0)
+        {
+            def.kind = ls_moverBar;
+        }
+        else
+        {
+            return Fail(L, "expected \"door\" or \"bar\"");
+        }
+        Leave(L);
+        CheckKeys(L, item, def.kind == ls_moverDoor ? s_doorKeys : s_barKeys);
+        if (!Require(L, item, "from") || !Require(L, item, "to") || !ReadVec2(L, item, "from", &def.a) ||
+            !ReadVec2(L, item, "to", &def.b))
+        {
+            return false;
+        }
+        if (lsVecEqual(def.a, def.b))
+        {
+            return Fail(L, "moving wall has zero length (from == to)");
+        }
+        if (def.kind == ls_moverDoor)
+        {
+            // By default a door slides along itself by its own length: fully open, then closed again.
+            def.offset = lsSub(def.b, def.a);
+            if (!ReadVec2(L, item, "offset", &def.offset) ||
+                !ReadNumber(L, item, "period", rule_positive, &def.period) ||
+                !ReadNumber(L, item, "phase", rule_unitOpen, &def.phase))
+            {
+                return false;
+            }
+        }
+        else
+        {
+            def.pivot = lsV(0.5 * (def.a.x + def.b.x), 0.5 * (def.a.y + def.b.y));
+            if (!ReadVec2(L, item, "pivot", &def.pivot) ||
+                !ReadAngle(L, item, "speed", rule_finite, &def.angularSpeed))
+            {
+                return false;
+            }
+        }
+        if (!ReadNumber(L, item, "reflectance", rule_unit, &def.reflectance))
+        {
+            return false;
+        }
+        lsWorld_AddMover(L->world, def);
+        Leave(L);
+    }
+    return true;
+}
+
+static const char* const s_simKeys[] = {"dt", "seed", "respawn", "food_reward", "poison_reward", NULL};
+
+static bool LoadSim(Loader* L, const cJSON* object)
+{
+    if (!CheckObject(L, object))
+    {
+        return false;
+    }
+    CheckKeys(L, object, s_simKeys);
+    lsSimDef* def = &L->world->sim;
+    if (!ReadNumber(L, object, "dt", rule_positive, &def->dt))
+    {
+        return false;
+    }
+    if (def->dt > 1.0)
+    {
+        Enter(L, "dt");
+        return Fail(L, "expected a time step in (0, 1] seconds");
+    }
+    return ReadSeed(L, object, "seed", &def->seed) && ReadBool(L, object, "respawn", &def->respawn) &&
+           ReadNumber(L, object, "food_reward", rule_finite, &def->foodReward) &&
+           ReadNumber(L, object, "poison_reward", rule_finite, &def->poisonReward);
+}
+
+static const char* const s_rootKeys[] = {"name",  "walls", "targets",  "boxes",  "polygons",
+                                         "robot", "paths", "vehicles", "movers", "sim",
+                                         NULL};
+
+// Runs a section loader on root[key] when present, with the key on the path.
+static bool Section(Loader* L, const cJSON* root, const char* key, bool (*load)(Loader*, const cJSON*))
+{
+    const cJSON* item = Member(root, key);
+    if (item == NULL)
+    {
+        return true;
+    }
+    Enter(L, key);
+    if (!load(L, item))
+    {
+        return false;
+    }
+    Leave(L);
+    return true;
+}
+
+static bool LoadRoot(Loader* L, const cJSON* root)
+{
+    if (!cJSON_IsObject(root))
+    {
+        return Fail(L, "expected a world: a JSON object {\"walls\": [...], ...}");
+    }
+    CheckKeys(L, root, s_rootKeys);
+    if (!ReadString(L, root, "name", L->world->name, sizeof L->world->name))
+    {
+        return false;
+    }
+    if (!Require(L, root, "walls"))
+    {
+        return false;
+    }
+    // Paths come before vehicles whatever the order in the file, so a vehicle can name any path.
+    return Section(L, root, "walls", LoadWalls) && Section(L, root, "targets", LoadTargets) &&
+           Section(L, root, "boxes", LoadBoxes) && Section(L, root, "polygons", LoadPolygons) &&
+           Section(L, root, "robot", LoadRobot) && Section(L, root, "paths", LoadPaths) &&
+           Section(L, root, "vehicles", LoadVehicles) && Section(L, root, "movers", LoadMovers) &&
+           Section(L, root, "sim", LoadSim);
+}
+
+// ---------------------------------------------------------------------------------------------------------------------
+// Before cJSON: byte checks and a scan that bounds nesting and the number of values, so hostile files are refused
+// before cJSON builds a tree for them.
+
+static bool PreScan(const char* text, size_t size, const char* label, lsError* err)
+{
+    long long values = 1;
+    int depth = 0;
+    bool inString = false;
+    for (size_t i = 0; i < size; ++i)
+    {
+        char c = text[i];
+        int line, column;
+        if (c == '\0')
+        {
+            LineColumn(text, i, &line, &column);
+            return lsFail(err, "%s:%d:%d: unexpected NUL byte (not a text file?)", label, line, column);
+        }
+        if (inString)
+        {
+            if (c == '\\')
+            {
+                ++i;
+            }
+            else if (c == '"')
+            {
+                inString = false;
+            }
+            continue;
+        }
+        if (c == '"')
+        {
+            inString = true;
+        }
+        else if (c == '[' || c == '{')
+        {
+            ++values;
+            if (++depth > CJSON_NESTING_LIMIT)
+            {
+                LineColumn(text, i, &line, &column);
+                return lsFail(err, "%s:%d:%d: nesting deeper than %d levels (the limit)", label, line, column,
+                              CJSON_NESTING_LIMIT);
+            }
+        }
+        else if (c == ']' || c == '}')
+        {
+            --depth;
+        }
+        else if (c == ',')
+        {
+            if (++values > LS_MAX_JSON_VALUES)
+            {
+                LineColumn(text, i, &line, &column);
+                return lsFail(err, "%s:%d:%d: more than %d JSON values (the limit)", label, line, column,
+                              LS_MAX_JSON_VALUES);
+            }
+        }
+    }
+    return true;
+}
+
+// Default name: the file name without folders and extension.
+static void NameFromFile(const char* fileName, char* out, size_t capacity)
+{
+    const char* base = strrchr(fileName, '/');
+    base = base != NULL ? base + 1 : fileName;
+    size_t length = strlen(base);
+    const char* dot = strrchr(base, '.');
+    if (dot != NULL && dot != base)
+    {
+        length = (size_t)(dot - base);
+    }
+    if (length >= capacity)
+    {
+        length = capacity - 1;
+    }
+    memcpy(out, base, length);
+    out[length] = '\0';
+    if (length == 0)
+    {
+        snprintf(out, capacity, "world");
+    }
+}
+
+lsWorld* lsLoadWorldFromString(const char* text, size_t size, const char* fileName, lsError* err, lsWarnings* warnings)
+{
+    LS_ASSERT(text != NULL || size == 0);
+    const char* label = fileName != NULL ? fileName : "<string>";
+    if (warnings != NULL)
+    {
+        warnings->count = 0;
+        warnings->dropped = 0;
+    }
+    if (size > LS_MAX_FILE_BYTES)
+    {
+        return lsFailNull(err, "%s: %zu bytes, over the limit of 64 MiB", label, size);
+    }
+    // A UTF-8 byte order mark is allowed and skipped (editors on some systems write one).
+    if (size >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0)
+    {
+        text += 3;
+        size -= 3;
+    }
+    // A NUL-terminated copy: cJSON needs the terminator inside the length it is given.
+    char* copy = lsAlloc(size + 1);
+    if (size > 0)
+    {
+        memcpy(copy, text, size);
+    }
+    copy[size] = '\0';
+    Loader L;
+    memset(&L, 0, sizeof L);
+    L.text = copy;
+    L.size = size;
+    L.label = label;
+    L.err = err;
+    L.warnings = warnings;
+    cJSON* root = NULL;
+    if (!PreScan(copy, size, label, err))
+    {
+        goto fail;
+    }
+    const char* end = NULL;
+    root = cJSON_ParseWithLengthOpts(copy, size + 1, &end, true);
+    if (root == NULL)
+    {
+        size_t offset = end != NULL && end >= copy && end <= copy + size ? (size_t)(end - copy) : size;
+        int line, column;
+        LineColumn(copy, offset, &line, &column);
+        size_t rest = offset;
+        while (rest < size && (copy[rest] == ' ' || copy[rest] == '\n' || copy[rest] == '\r' || copy[rest] == '\t'))
+        {
+            ++rest;
+        }
+        if (rest >= size)
+        {
+            lsFail(err, "%s:%d:%d: syntax error: unexpected end of file%s", label, line, column,
+                   size == 0 ? " (the file is empty)" : "");
+        }
+        else
+        {
+            // Quote a few bytes, printable ones only, so garbage does not garble the terminal.
+            char near[24];
+            int n = 0;
+            for (size_t i = offset; i < size && n < 16; ++i)
+            {
+                unsigned char c = (unsigned char)copy[i];
+                if (c == '\n' || c == '\r')
+                {
+                    break;
+                }
+                near[n++] = c >= 32 && c < 127 ? (char)c : '?';
+            }
+            near[n] = '\0';
+            lsFail(err, "%s:%d:%d: syntax error near '%s'", label, line, column, near);
+        }
+        goto fail;
+    }
+    L.world = lsCreateWorld();
+    NameFromFile(label, L.world->name, sizeof L.world->name);
+    if (!LoadRoot(&L, root))
+    {
+        goto fail;
+    }
+    cJSON_Delete(root);
+    lsFree(L.scratch, (size_t)L.scratchCapacity * sizeof(lsVec2));
+    lsFree(copy, size + 1);
+    return L.world;
+
+fail:
+    cJSON_Delete(root);
+    lsDestroyWorld(L.world);
+    lsFree(L.scratch, (size_t)L.scratchCapacity * sizeof(lsVec2));
+    lsFree(copy, size + 1);
+    return NULL;
+}
+
+lsWorld* lsLoadWorld(const char* path, lsError* err, lsWarnings* warnings)
+{
+    LS_ASSERT(path != NULL);
+    if (warnings != NULL)
+    {
+        warnings->count = 0;
+        warnings->dropped = 0;
+    }
+    FILE* file = fopen(path, "rb");
+    if (file == NULL)
+    {
+        return lsFailNull(err, "%s: cannot open: %s", path, strerror(errno));
+    }
+    struct stat info;
+    if (fstat(fileno(file), &info) != 0 || !S_ISREG(info.st_mode))
+    {
+        fclose(file);
+        return lsFailNull(err, "%s: not a regular file", path);
+    }
+    if ((unsigned long long)info.st_size > LS_MAX_FILE_BYTES)
+    {
+        fclose(file);
+        return lsFailNull(err, "%s: %lld bytes, over the limit of 64 MiB", path, (long long)info.st_size);
+    }
+    size_t size = (size_t)info.st_size;
+    char* text = lsAlloc(size + 1);
+    size_t got = fread(text, 1, size, file);
+    bool readError = ferror(file) != 0;
+    fclose(file);
+    if (readError || got != size)
+    {
+        lsFree(text, size + 1);
+        // A file that shrank while being read (an editor saving it) is reported, not half-loaded.
+        return lsFailNull(err, "%s: read error (%zu of %zu bytes)", path, got, size);
+    }
+    lsWorld* world = lsLoadWorldFromString(text, size, path, err, warnings);
+    lsFree(text, size + 1);
+    return world;
+}
+
+// ---------------------------------------------------------------------------------------------------------------------
+// The saver
+
+typedef struct Builder
+{
+    char* data;
+    size_t length, capacity;
+} Builder;
+
+static void Append(Builder* b, const char* s, size_t n)
+{
+    if (b->length + n + 1 > b->capacity)
+    {
+        size_t newCapacity = b->capacity < 4096 ? 4096 : b->capacity;
+        while (b->length + n + 1 > newCapacity)
+        {
+            newCapacity *= 2;
+        }
+        b->data = lsRealloc(b->data, b->capacity, newCapacity);
+        b->capacity = newCapacity;
+    }
+    memcpy(b->data + b->length, s, n);
+    b->length += n;
+    b->data[b->length] = '\0';
+}
+
+static void Put(Builder* b, const char* s)
+{
+    Append(b, s, strlen(s));
+}
+
+// The shortest of %.15g, %.16g, %.17g that strtod reads back to exactly v.
+static void FormatNumber(char* buffer, size_t capacity, double v)
+{
+    LS_ASSERT(isfinite(v));
+    for (int precision = 15; precision <= 17; ++precision)
+    {
+        snprintf(buffer, capacity, "%.*g", precision, v);
+        if (strtod(buffer, NULL) == v)
+        {
+            return;
+        }
+    }
+}
+
+static void PutNumber(Builder* b, double v)
+{
+    char buffer[40];
+    FormatNumber(buffer, sizeof buffer, v);
+    Put(b, buffer);
+}
+
+// An angle in degrees: the shortest decimal d with lsDegToRad(strtod(d)) == radians exactly. Neighbours of the
+// rounded conversion are tried too; when no double of degrees maps back (multiplying by pi/180 skips some doubles),
+// it is written as the string "R rad", which the loader reads as radians.
+static void PutAngle(Builder* b, double radians)
+{
+    LS_ASSERT(isfinite(radians));
+    char buffer[40];
+    double degrees = lsRadToDeg(radians);
+    if (isfinite(degrees))
+    {
+        for (int precision = 1; precision <= 17; ++precision)
+        {
+            snprintf(buffer, sizeof buffer, "%.*g", precision, degrees);
+            if (lsDegToRad(strtod(buffer, NULL)) == radians)
+            {
+                Put(b, buffer);
+                return;
+            }
+        }
+        double down = degrees, up = degrees;
+        for (int step = 0; step < 4; ++step)
+        {
+            down = nextafter(down, -INFINITY);
+            up = nextafter(up, INFINITY);
+            double candidates[2] = {down, up};
+            for (int k = 0; k < 2; ++k)
+            {
+                if (isfinite(candidates[k]) && lsDegToRad(candidates[k]) == radians)
+                {
+                    FormatNumber(buffer, sizeof buffer, candidates[k]);
+                    Put(b, buffer);
+                    return;
+                }
+            }
+        }
+    }
+    FormatNumber(buffer, sizeof buffer, radians);
+    Put(b, "\"");
+    Put(b, buffer);
+    Put(b, " rad\"");
+}
+
+static void PutVec2(Builder* b, lsVec2 v)
+{
+    Put(b, "[");
+    PutNumber(b, v.x);
+    Put(b, ", ");
+    PutNumber(b, v.y);
+    Put(b, "]");
+}
+
+static void PutPoints(Builder* b, const lsVec2* points, int count)
+{
+    Put(b, "[");
+    for (int i = 0; i < count; ++i)
+    {
+        if (i > 0)
+        {
+            Put(b, ", ");
+        }
+        PutVec2(b, points[i]);
+    }
+    Put(b, "]");
+}
+
+static void PutString(Builder* b, const char* s)
+{
+    Put(b, "\"");
+    for (const unsigned char* p = (const unsigned char*)s; *p != '\0'; ++p)
+    {
+        char escaped[8];
+        if (*p == '"' || *p == '\\')
+        {
+            escaped[0] = '\\';
+            escaped[1] = (char)*p;
+            Append(b, escaped, 2);
+        }
+        else if (*p < 0x20)
+        {
+            snprintf(escaped, sizeof escaped, "\\u%04x", (unsigned)*p);
+            Put(b, escaped);
+        }
+        else
+        {
+            Append(b, (const char*)p, 1);
+        }
+    }
+    Put(b, "\"");
+}
+
+static void PutSeed(Builder* b, uint64_t seed)
+{
+    char buffer[32];
+    if (seed <= (uint64_t)1 << 53)
+    {
+        snprintf(buffer, sizeof buffer, "%llu", (unsigned long long)seed);
+    }
+    else
+    {
+        snprintf(buffer, sizeof buffer, "\"%llu\"", (unsigned long long)seed);
+    }
+    Put(b, buffer);
+}
+
+// Key with its separator: `"key": `.
+static void PutKey(Builder* b, const char* key)
+{
+    Put(b, "\"");
+    Put(b, key);
+    Put(b, "\": ");
+}
+
+// Starts element i of an array of one-line objects.
+static void BeginElement(Builder* b, int i)
+{
+    Put(b, i > 0 ? ",\n    {" : "\n    {");
+}
+
+static void EndArray(Builder* b, int count)
+{
+    Put(b, count > 0 ? "\n  ]" : "]");
+}
+
+static void PutRobot(Builder* b, const lsRobotDef* r)
+{
+    Put(b, "  \"robot\": {\n    \"pose\": [");
+    PutNumber(b, r->position.x);
+    Put(b, ", ");
+    PutNumber(b, r->position.y);
+    Put(b, ", ");
+    PutAngle(b, r->angle);
+    Put(b, "],\n    \"radius\": ");
+    PutNumber(b, r->radius);
+    if (r->footprintCount > 0)
+    {
+        Put(b, ",\n    \"footprint\": ");
+        PutPoints(b, r->footprint, r->footprintCount);
+    }
+    Put(b, ",\n    \"max_speed\": ");
+    PutNumber(b, r->maxSpeed);
+    Put(b, ",\n    \"max_turn_rate\": ");
+    PutAngle(b, r->maxTurnRate);
+    Put(b, ",\n    \"max_accel\": ");
+    PutNumber(b, r->maxAccel);
+    Put(b, ",\n    \"max_turn_accel\": ");
+    PutAngle(b, r->maxTurnAccel);
+    const lsLidarDef* l = &r->lidar;
+    char beams[32];
+    snprintf(beams, sizeof beams, "%d", l->beams);
+    Put(b, ",\n    \"lidar\": {\"beams\": ");
+    Put(b, beams);
+    Put(b, ", \"fov\": ");
+    PutAngle(b, l->fov);
+    Put(b, ", \"range\": ");
+    PutNumber(b, l->range);
+    Put(b, ", \"range_min\": ");
+    PutNumber(b, l->rangeMin);
+    Put(b, ", \"mount\": [");
+    PutNumber(b, l->mountOffset.x);
+    Put(b, ", ");
+    PutNumber(b, l->mountOffset.y);
+    Put(b, ", ");
+    PutAngle(b, l->mountAngle);
+    Put(b, "],\n              \"rate\": ");
+    PutNumber(b, l->rate);
+    Put(b, ", \"noise\": ");
+    PutNumber(b, l->noise);
+    Put(b, ", \"noise_per_m\": ");
+    PutNumber(b, l->noisePerM);
+    Put(b, ", \"angle_noise\": ");
+    PutAngle(b, l->angleNoise);
+    Put(b, ", \"dropout\": ");
+    PutNumber(b, l->dropout);
+    Put(b, ", \"grazing_dropout\": ");
+    PutNumber(b, l->grazingDropout);
+    Put(b, ", \"seed\": ");
+    PutSeed(b, l->seed);
+    Put(b, "}\n  }");
+}
+
+char* lsSaveWorldToString(const lsWorld* world)
+{
+    LS_ASSERT(world != NULL);
+    Builder b = {0};
+    Put(&b, "{\n  \"name\": ");
+    PutString(&b, world->name);
+
+    Put(&b, ",\n  \"walls\": [");
+    for (int i = 0; i < world->wallCount; ++i)
+    {
+        const lsWallDef* w = world->walls + i;
+        BeginElement(&b, i);
+        if (w->fromTo && !w->closed && w->pointCount == 2)
+        {
+            PutKey(&b, "from");
+            PutVec2(&b, w->points[0]);
+            Put(&b, ", ");
+            PutKey(&b, "to");
+            PutVec2(&b, w->points[1]);
+        }
+        else
+        {
+            PutKey(&b, "points");
+            PutPoints(&b, w->points, w->pointCount);
+            Put(&b, w->closed ? ", \"closed\": true" : ", \"closed\": false");
+        }
+        Put(&b, ", \"reflectance\": ");
+        PutNumber(&b, w->reflectance);
+        Put(&b, "}");
+    }
+    EndArray(&b, world->wallCount);
+
+    Put(&b, ",\n  \"targets\": [");
+    for (int i = 0; i < world->targetCount; ++i)
+    {
+        const lsTargetDef* t = world->targets + i;
+        BeginElement(&b, i);
+        PutKey(&b, "center");
+        PutVec2(&b, t->center);
+        Put(&b, ", \"radius\": ");
+        PutNumber(&b, t->radius);
+        Put(&b, t->kind == ls_poison ? ", \"kind\": \"poison\"" : ", \"kind\": \"food\"");
+        Put(&b, ", \"reflectance\": ");
+        PutNumber(&b, t->reflectance);
+        Put(&b, "}");
+    }
+    EndArray(&b, world->targetCount);
+
+    Put(&b, ",\n  \"boxes\": [");
+    for (int i = 0; i < world->boxCount; ++i)
+    {
+        const lsBoxDef* x = world->boxes + i;
+        BeginElement(&b, i);
+        PutKey(&b, "center");
+        PutVec2(&b, x->center);
+        Put(&b, ", \"size\": ");
+        PutVec2(&b, x->size);
+        Put(&b, ", \"angle\": ");
+        PutAngle(&b, x->angle);
+        Put(&b, ", \"reflectance\": ");
+        PutNumber(&b, x->reflectance);
+        Put(&b, "}");
+    }
+    EndArray(&b, world->boxCount);
+
+    Put(&b, ",\n  \"polygons\": [");
+    for (int i = 0; i < world->polygonCount; ++i)
+    {
+        const lsPolygonDef* p = world->polygons + i;
+        BeginElement(&b, i);
+        PutKey(&b, "points");
+        PutPoints(&b, p->points, p->count);
+        Put(&b, ", \"reflectance\": ");
+        PutNumber(&b, p->reflectance);
+        Put(&b, "}");
+    }
+    EndArray(&b, world->polygonCount);
+
+    Put(&b, ",\n");
+    PutRobot(&b, &world->robot);
+
+    Put(&b, ",\n  \"paths\": [");
+    for (int i = 0; i < world->pathCount; ++i)
+    {
+        const lsPathDef* p = world->paths + i;
+        BeginElement(&b, i);
+        PutKey(&b, "id");
+        PutString(&b, p->id);
+        Put(&b, ", \"points\": ");
+        PutPoints(&b, p->points, p->pointCount);
+        Put(&b, ", \"radius\": ");
+        PutNumber(&b, p->radius);
+        Put(&b, p->closed ? ", \"closed\": true}" : ", \"closed\": false}");
+    }
+    EndArray(&b, world->pathCount);
+
+    Put(&b, ",\n  \"vehicles\": [");
+    for (int i = 0; i < world->vehicleCount; ++i)
+    {
+        const lsVehicleDef* v = world->vehicles + i;
+        LS_ASSERT(0 <= v->path && v->path < world->pathCount);
+        BeginElement(&b, i);
+        PutKey(&b, "path");
+        PutString(&b, world->paths[v->path].id);
+        Put(&b, ", \"position\": ");
+        PutVec2(&b, v->position);
+        Put(&b, ", \"velocity\": ");
+        PutVec2(&b, v->velocity);
+        Put(&b, ", \"max_speed\": ");
+        PutNumber(&b, v->maxSpeed);
+        Put(&b, ", \"max_force\": ");
+        PutNumber(&b, v->maxForce);
+        Put(&b, ", \"radius\": ");
+        PutNumber(&b, v->radius);
+        Put(&b, v->pathEnd == ls_pathEndReverse ? ", \"at_end\": \"reverse\"" : ", \"at_end\": \"stop\"");
+        Put(&b, ", \"reflectance\": ");
+        PutNumber(&b, v->reflectance);
+        Put(&b, "}");
+    }
+    EndArray(&b, world->vehicleCount);
+
+    Put(&b, ",\n  \"movers\": [");
+    for (int i = 0; i < world->moverCount; ++i)
+    {
+        const lsMoverDef* m = world->movers + i;
+        BeginElement(&b, i);
+        Put(&b, m->kind == ls_moverBar ? "\"type\": \"bar\", " : "\"type\": \"door\", ");
+        PutKey(&b, "from");
+        PutVec2(&b, m->a);
+        Put(&b, ", \"to\": ");
+        PutVec2(&b, m->b);
+        if (m->kind == ls_moverBar)
+        {
+            Put(&b, ", \"pivot\": ");
+            PutVec2(&b, m->pivot);
+            Put(&b, ", \"speed\": ");
+            PutAngle(&b, m->angularSpeed);
+        }
+        else
+        {
+            Put(&b, ", \"offset\": ");
+            PutVec2(&b, m->offset);
+            Put(&b, ", \"period\": ");
+            PutNumber(&b, m->period);
+            Put(&b, ", \"phase\": ");
+            PutNumber(&b, m->phase);
+        }
+        Put(&b, ", \"reflectance\": ");
+        PutNumber(&b, m->reflectance);
+        Put(&b, "}");
+    }
+    EndArray(&b, world->moverCount);
+
+    const lsSimDef* s = &world->sim;
+    Put(&b, ",\n  \"sim\": {\"dt\": ");
+    PutNumber(&b, s->dt);
+    Put(&b, ", \"seed\": ");
+    PutSeed(&b, s->seed);
+    Put(&b, s->respawn ? ", \"respawn\": true" : ", \"respawn\": false");
+    Put(&b, ", \"food_reward\": ");
+    PutNumber(&b, s->foodReward);
+    Put(&b, ", \"poison_reward\": ");
+    PutNumber(&b, s->poisonReward);
+    Put(&b, "}\n}\n");
+
+    // Shrink to strlen + 1 bytes: lsFreeString frees by that size.
+    b.data = lsRealloc(b.data, b.capacity, b.length + 1);
+    return b.data;
+}
+
+bool lsSaveWorld(const lsWorld* world, const char* path, lsError* err)
+{
+    LS_ASSERT(world != NULL && path != NULL);
+    char* json = lsSaveWorldToString(world);
+    size_t length = strlen(json);
+    // Never write a file the loader would refuse (an edited world with, say, two paths of one id).
+    lsWorld* check = lsLoadWorldFromString(json, length, path, err, NULL);
+    if (check == NULL)
+    {
+        lsFreeString(json);
+        char reason[sizeof err->message];
+        snprintf(reason, sizeof reason, "%s", err != NULL ? err->message : "");
+        return lsFail(err, "%s: not saved, the world is not valid: %s", path, reason);
+    }
+    lsDestroyWorld(check);
+
+    size_t pathLength = strlen(path);
+    char* tempPath = lsAlloc(pathLength + 12);
+    snprintf(tempPath, pathLength + 12, "%s.tmp.XXXXXX", path);
+    int fd = mkstemp(tempPath);
+    if (fd < 0)
+    {
+        int code = errno;
+        lsFree(tempPath, pathLength + 12);
+        lsFreeString(json);
+        return lsFail(err, "%s: cannot create a temporary file next to it: %s", path, strerror(code));
+    }
+    // Keep the permissions of the file being replaced (mkstemp creates 0600).
+    struct stat info;
+    mode_t mode = stat(path, &info) == 0 ? (info.st_mode & 07777) : 0644;
+    bool ok = fchmod(fd, mode) == 0;
+    int code = ok ? 0 : errno;
+    const char* step = "chmod";
+    FILE* file = ok ? fdopen(fd, "wb") : NULL;
+    if (ok && file == NULL)
+    {
+        ok = false;
+        code = errno;
+        step = "open";
+    }
+    if (ok && fwrite(json, 1, length, file) != length)
+    {
+        ok = false;
+        code = errno;
+        step = "write";
+    }
+    if (ok && fflush(file) != 0)
+    {
+        ok = false;
+        code = errno;
+        step = "write";
+    }
+    if (ok && fsync(fd) != 0)
+    {
+        ok = false;
+        code = errno;
+        step = "sync";
+    }
+    if (file != NULL)
+    {
+        if (fclose(file) != 0 && ok)
+        {
+            ok = false;
+            code = errno;
+            step = "close";
+        }
+    }
+    else
+    {
+        close(fd);
+    }
+    if (ok && rename(tempPath, path) != 0)
+    {
+        ok = false;
+        code = errno;
+        step = "rename";
+    }
+    if (!ok)
+    {
+        unlink(tempPath);
+        lsFree(tempPath, pathLength + 12);
+        lsFreeString(json);
+        return lsFail(err, "%s: not saved (%s failed: %s); the old file is untouched", path, step, strerror(code));
+    }
+    // Make the rename itself durable: sync the folder (best effort; some file systems refuse).
+    size_t folderSize = pathLength + 1;
+    char* folder = lsStrdup(path);
+    char* slash = strrchr(folder, '/');
+    if (slash != NULL)
+    {
+        slash[slash == folder ? 1 : 0] = '\0';
+    }
+    int dirFd = open(slash != NULL ? folder : ".", O_RDONLY);
+    if (dirFd >= 0)
+    {
+        fsync(dirFd);
+        close(dirFd);
+    }
+    lsFree(folder, folderSize);
+    lsFree(tempPath, pathLength + 12);
+    lsFreeString(json);
+    return true;
+}
