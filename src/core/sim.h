@@ -210,6 +210,15 @@ typedef struct lsMoveResult
 /// resolved by the minimum translation vector.
 lsMoveResult lsMoveCircle(const lsCollisionWorld* cw, lsVec2 start, lsVec2 displacement, double radius);
 
+/// Moves a convex polygon footprint (count points in the body frame, counter-clockwise) from the pose (start, angle)
+/// by displacement while turning by turn radians, with conservative advancement (Mirtich): GJK distances to the
+/// candidates bound how far the motion can safely advance, repeated until it is within LS_CONTACT_SKIN of contact;
+/// then it slides along the contact for what is left, and residual overlap is resolved by EPA's minimum translation
+/// vector. Circles in the collision world are obstacles; moving walls are taken where they are at the end of the
+/// step. Writes the final heading to newAngle.
+lsMoveResult lsMovePolygon(const lsCollisionWorld* cw, const lsVec2* points, int count, lsVec2 start, double angle,
+                           lsVec2 displacement, double turn, double* newAngle);
+
 /// Signed clearance between a circle and everything static and moving in the collision world at the end of the
 /// step (the distance from the circle's boundary to the nearest obstacle, negative when overlapping), searching
 /// within maxDistance of the boundary (returns maxDistance when nothing is closer). For tests and asserts.
@@ -234,6 +243,29 @@ lsPathFollowDef lsDefaultPathFollowDef(void);
 /// (slows to a stop). Fills state->predicted, normalPoint, target and seeking; reads position, velocity, direction.
 lsVec2 lsVehicle_PathForce(const lsPathDef* path, const lsVehicleDef* def, const lsPathFollowDef* tuning,
                            lsVehicleState* state);
+
+/// The autopilot's memory: its wander direction, its stuck detector and the command it holds between scans.
+typedef struct lsAutopilot
+{
+    lsRng rng;            ///< for the wander direction only (seeded by the sim's seed)
+    double wander;        ///< preferred direction relative to the heading, radians, a slow random walk
+    lsVec2 checkPosition; ///< stuck detector: where the robot was at checkTime
+    double checkTime;     ///< seconds
+    double escapeUntil;   ///< backing up and turning until this time, seconds
+    double escapeTurn;    ///< turn direction while escaping, +1 or -1
+    double v, w;          ///< the command it holds between scans, m/s and rad/s
+    double chosen;        ///< the direction it chose at the last scan, relative to the heading (for the view)
+} lsAutopilot;
+
+/// An autopilot with a fresh memory whose wander stream is seeded by seed.
+lsAutopilot lsMakeAutopilot(uint64_t seed);
+/// Decides (v, w) from the robot's own scan only: every new scan it scores candidate directions by the free
+/// distance a body of the robot's radius could travel along them, a preference for going straight, a slowly
+/// wandering bias, attraction to food and repulsion from poison seen by the beams (hit kind target, its kind from
+/// the scene), then turns towards the best and slows down before obstacles. If it has moved less than a quarter of
+/// its radius in the last 1.5 s it backs up and turns for 0.6 s. Between scans it holds its command.
+lsControl lsAutopilot_Decide(lsAutopilot* autopilot, const lsScan* scan, const lsScene* scene, const lsRobotDef* def,
+                             const lsRobotState* robot, double time, bool newScan);
 
 // ---------------------------------------------------------------------------------------------------------------------
 // Determinism

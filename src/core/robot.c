@@ -1,0 +1,700 @@
+// lidarsim core: the robot's motion. Differential-drive kinematics (exact arcs), and continuous collision of a
+// moving circle (the robot, and the vehicles) against the scene, the moving walls and other circles:
+// first time of impact, slide along the contact tangent, pushes by moving walls, residual overlap resolution.
+#include "core/sim.h"
+
+#include "core/distance.h"
+
+#include <string.h>
+
+// ---------------------------------------------------------------------------------------------------------------------
+// Kinematics
+
+double lsApproachSpeed(double speed, double command, double maxSpeed, double maxAccel, double dt)
+{
+    command = fmin(fmax(command, -maxSpeed), maxSpeed);
+    double step = maxAccel * dt;
+    double next = speed < command ? fmin(speed + step, command) : fmax(speed - step, command);
+    return fmin(fmax(next, -maxSpeed), maxSpeed);
+}
+
+void lsIntegrateUnicycle(lsVec2 position, double angle, double v, double w, double dt, lsVec2* newPosition,
+                         double* newAngle)
+{
+    double turn = w * dt;
+    if (fabs(turn) < 1e-9)
+    {
+        // The arc formula loses precision as w -> 0; the midpoint heading is exact to O(turn^2) here.
+        lsVec2 dir = lsDirection(angle + 0.5 * turn);
+        *newPosition = lsMulAdd(position, v * dt, dir);
+    }
+    else
+    {
+        double r = v / w;
+        double a1 = angle + turn;
+        *newPosition = lsAdd(position, lsV(r * (sin(a1) - sin(angle)), -r * (cos(a1) - cos(angle))));
+    }
+    *newAngle = lsWrapAngle(angle + turn);
+}
+
+void lsAction_Command(lsAction action, const lsRobotDef* robot, double* v, double* w)
+{
+    LS_ASSERT(robot != NULL && v != NULL && w != NULL);
+    static const double table[ls_actionCount][2] = {
+        [ls_actionForward] = {1.0, 0.0},      [ls_actionLeft] = {0.0, 1.0},          [ls_actionRight] = {0.0, -1.0},
+        [ls_actionForwardLeft] = {0.5, 0.5}, [ls_actionForwardRight] = {0.5, -0.5}, [ls_actionStop] = {0.0, 0.0},
+    };
+    LS_ASSERT((int)action >= 0 && action < ls_actionCount);
+    *v = table[action][0] * robot->maxSpeed;
+    *w = table[action][1] * robot->maxTurnRate;
+}
+
+// ---------------------------------------------------------------------------------------------------------------------
+// Moving a circle with continuous collision
+
+// A contact whose approach speed along the normal is below this fraction of the motion is sliding, not hitting.
+#define LS_SLIDE_TOLERANCE 1e-9
+#define LS_MAX_SLIDES 4
+
+static lsAABB InflatedBox(lsVec2 a, lsVec2 b, double margin)
+{
+    lsAABB box = lsAABB_OfSegment(a, b);
+    box.lower = lsSub(box.lower, lsV(margin, margin));
+    box.upper = lsAdd(box.upper, lsV(margin, margin));
+    return box;
+}
+
+// Unit normal from the segment towards c; when c lies on the segment, the side facing against the motion d.
+static lsVec2 AwayFromSegment(const lsSegment* seg, lsVec2 c, lsVec2 d)
+{
+    lsClosestPoint cp = lsClosestPointOnSegment(seg, c);
+    lsVec2 n = lsNormalize(lsSub(c, cp.point));
+    if (n.x == 0.0 && n.y == 0.0)
+    {
+        n = lsNormalize(lsLeftPerp(lsSub(seg->b, seg->a)));
+        if (lsDot(n, d) > 0.0)
+        {
+            n = lsNeg(n);
+        }
+        if (n.x == 0.0 && n.y == 0.0)
+        {
+            n = lsNeg(lsNormalize(d));
+        }
+    }
+    return n;
+}
+
+// Calls fn on every segment of a static object reported by the scene (wall segment, box or polygon edges).
+typedef void SegmentFcn(void* context, const lsSegment* segment);
+
+static bool ForEachSegment(const lsScene* scene, lsHitKind kind, int index, int part, SegmentFcn* fn, void* context)
+{
+    if (kind == ls_hitWall)
+    {
+        lsSegment seg = lsScene_WallSegment(scene, index, part);
+        fn(context, &seg);
+    }
+    else if (kind == ls_hitBox)
+    {
+        lsVec2 corners[4];
+        lsBox_Corners(lsScene_Box(scene, index), corners);
+        for (int i = 0; i < 4; ++i)
+        {
+            lsSegment seg = {corners[i], corners[(i + 1) & 3]};
+            fn(context, &seg);
+        }
+    }
+    else if (kind == ls_hitPolygon)
+    {
+        const lsPolygon* polygon = lsScene_Polygon(scene, index);
+        for (int i = 0; i < polygon->count; ++i)
+        {
+            lsSegment seg = {polygon->vertices[i], polygon->vertices[i + 1 == polygon->count ? 0 : i + 1]};
+            fn(context, &seg);
+        }
+    }
+    return true;
+}
+
+typedef struct SweepContext
+{
+    const lsScene* scene;
+    lsVec2 c0, c1, d;
+    double radius; // radius + skin
+    double t;
+    lsVec2 normal;
+    bool hit;
+} SweepContext;
+
+static void SweepStaticSegment(void* context, const lsSegment* seg)
+{
+    SweepContext* ctx = context;
+    double t;
+    if (!lsTimeOfImpactCircleSegment(ctx->c0, ctx->c1, ctx->radius, seg, &t) || t >= ctx->t)
+    {
+        return;
+    }
+    lsVec2 n = AwayFromSegment(seg, lsLerp(ctx->c0, ctx->c1, t), ctx->d);
+    if (lsDot(ctx->d, n) >= -LS_SLIDE_TOLERANCE * lsLength(ctx->d))
+    {
+        return; // touching already and moving along or away: sliding, not a new contact
+    }
+    ctx->t = t;
+    ctx->normal = n;
+    ctx->hit = true;
+}
+
+static bool SweepQuery(void* context, lsHitKind kind, int index, int part)
+{
+    SweepContext* ctx = context;
+    return ForEachSegment(ctx->scene, kind, index, part, SweepStaticSegment, ctx);
+}
+
+// One straight sweep from c0 to c0 + d over the step times [tFrom, 1]: the earliest contact (fraction of d).
+static SweepContext SweepOnce(const lsCollisionWorld* cw, lsVec2 c0, lsVec2 d, double radius, double tFrom,
+                              bool withMovers)
+{
+    SweepContext ctx = {cw->scene, c0, lsAdd(c0, d), d, radius + LS_CONTACT_SKIN, INFINITY, {0.0, 0.0}, false};
+    if (cw->scene != NULL)
+    {
+        lsScene_QueryAABB(cw->scene, InflatedBox(ctx.c0, ctx.c1, ctx.radius), SweepQuery, &ctx);
+    }
+    for (int i = 0; i < cw->circleCount; ++i)
+    {
+        if (i == cw->skipCircle)
+        {
+            continue;
+        }
+        lsSegment point = {cw->circles[i].center, cw->circles[i].center};
+        SweepContext sub = ctx;
+        sub.radius = ctx.radius + cw->circles[i].radius;
+        SweepStaticSegment(&sub, &point);
+        if (sub.hit && sub.t < ctx.t)
+        {
+            ctx.t = sub.t;
+            ctx.normal = sub.normal;
+            ctx.hit = true;
+        }
+    }
+    if (withMovers)
+    {
+        for (int i = 0; i < cw->moverCount; ++i)
+        {
+            lsSegment s0 = cw->moversStart[i];
+            lsSegment s1 = cw->moversEnd[i];
+            lsVec2 p0 = lsLerp(s0.a, s1.a, tFrom);
+            lsVec2 q0 = lsLerp(s0.b, s1.b, tFrom);
+            double t;
+            if (!lsTimeOfImpactCircleMovingSegment(ctx.c0, ctx.c1, ctx.radius, p0, s1.a, q0, s1.b, &t) || t >= ctx.t)
+            {
+                continue;
+            }
+            lsSegment at = {lsLerp(p0, s1.a, t), lsLerp(q0, s1.b, t)};
+            lsVec2 c = lsLerp(ctx.c0, ctx.c1, t);
+            lsClosestPoint cp = lsClosestPointOnSegment(&at, c);
+            // Velocity of the touching point of the wall over the rest of the step, for the approach test.
+            lsVec2 wallMotion = lsLerp(lsSub(s1.a, p0), lsSub(s1.b, q0), cp.fraction);
+            lsVec2 relative = lsSub(d, wallMotion);
+            lsVec2 n = AwayFromSegment(&at, c, relative);
+            if (lsDot(relative, n) >= -LS_SLIDE_TOLERANCE * (lsLength(d) + lsLength(wallMotion)))
+            {
+                continue;
+            }
+            ctx.t = t;
+            ctx.normal = n;
+            ctx.hit = true;
+        }
+    }
+    return ctx;
+}
+
+// Collide and slide: moves the centre along d, recording legs and contacts, at most LS_MAX_SLIDES contacts.
+static void SlideMove(const lsCollisionWorld* cw, lsMoveResult* result, lsVec2 d, double radius, bool withMovers)
+{
+    lsVec2 normals[LS_MAX_SLIDES];
+    int normalCount = 0;
+    double tNow = 0.0;
+    lsVec2 pos = result->position;
+    for (int iteration = 0; iteration <= LS_MAX_SLIDES; ++iteration)
+    {
+        if (d.x == 0.0 && d.y == 0.0)
+        {
+            break;
+        }
+        SweepContext hit = SweepOnce(cw, pos, d, radius, tNow, withMovers);
+        if (!hit.hit || iteration == LS_MAX_SLIDES)
+        {
+            if (!hit.hit)
+            {
+                pos = lsAdd(pos, d);
+            }
+            else
+            {
+                pos = lsMulAdd(pos, hit.t, d);
+                result->contacts += 1;
+                result->lastNormal = hit.normal;
+            }
+            if (result->legCount < 6)
+            {
+                result->legs[result->legCount++] = pos;
+            }
+            break;
+        }
+        pos = lsMulAdd(pos, hit.t, d);
+        if (result->legCount < 5)
+        {
+            result->legs[result->legCount++] = pos;
+        }
+        result->contacts += 1;
+        result->lastNormal = hit.normal;
+        tNow += (1.0 - tNow) * hit.t;
+
+        // Keep the tangential part of what is left; in a crease (it would push into an earlier contact) stop.
+        lsVec2 rest = lsScale(1.0 - hit.t, d);
+        double into = lsDot(rest, hit.normal);
+        if (into < 0.0)
+        {
+            rest = lsMulSub(rest, into, hit.normal);
+        }
+        for (int i = 0; i < normalCount; ++i)
+        {
+            if (lsDot(rest, normals[i]) < -LS_SLIDE_TOLERANCE * lsLength(rest))
+            {
+                rest = lsV(0.0, 0.0);
+            }
+        }
+        normals[normalCount++] = hit.normal;
+        d = rest;
+    }
+    result->position = pos;
+}
+
+// Residual overlap: pushes the centre out of every static segment and circle closer than radius + skin / 2, to
+// radius + skin along the minimum translation (the segment's closest point to the centre).
+typedef struct PushContext
+{
+    const lsScene* scene;
+    lsVec2 center;
+    lsVec2 push; // accumulated: the deepest overlap decides each axis' direction
+    double radius;
+    bool pushed;
+} PushContext;
+
+static void PushFromSegment(void* context, const lsSegment* seg)
+{
+    PushContext* ctx = context;
+    lsClosestPoint cp = lsClosestPointOnSegment(seg, ctx->center);
+    if (cp.distance >= ctx->radius + 0.5 * LS_CONTACT_SKIN)
+    {
+        return;
+    }
+    lsVec2 n = AwayFromSegment(seg, ctx->center, lsV(0.0, 0.0));
+    if (n.x == 0.0 && n.y == 0.0)
+    {
+        n = lsV(1.0, 0.0);
+    }
+    double depth = ctx->radius + LS_CONTACT_SKIN - cp.distance;
+    ctx->center = lsMulAdd(ctx->center, depth, n);
+    ctx->push = lsMulAdd(ctx->push, depth, n);
+    ctx->pushed = true;
+}
+
+static bool PushQuery(void* context, lsHitKind kind, int index, int part)
+{
+    PushContext* ctx = context;
+    return ForEachSegment(ctx->scene, kind, index, part, PushFromSegment, ctx);
+}
+
+// Moving walls that reached the centre push it out on the side it was on at the start of the step (so a wall
+// that swept over the whole circle within one step still pushes it forward, never leaves it behind).
+static lsVec2 MoverPush(const lsCollisionWorld* cw, lsVec2 start, lsVec2 end, double radius, int* contacts)
+{
+    lsVec2 pos = end;
+    for (int i = 0; i < cw->moverCount; ++i)
+    {
+        lsSegment s0 = cw->moversStart[i];
+        lsSegment s1 = cw->moversEnd[i];
+        lsSweepHit hits[2];
+        bool crossed = lsSweepPointSegment(s0.a, s1.a, s0.b, s1.b, start, pos, hits) > 0;
+        lsClosestPoint cp = lsClosestPointOnSegment(&s1, pos);
+        if (!crossed && cp.distance >= radius + 0.5 * LS_CONTACT_SKIN)
+        {
+            continue;
+        }
+        int side0 = lsOrient(s0.a, s0.b, start);
+        int side1 = lsOrient(s1.a, s1.b, pos);
+        lsVec2 n;
+        double depth;
+        if (!crossed && side1 != 0 && (side1 == side0 || side0 == 0))
+        {
+            n = lsNormalize(lsSub(pos, cp.point));
+            depth = radius + LS_CONTACT_SKIN - cp.distance;
+        }
+        else
+        {
+            // The centre is on the wrong side (or on the wall): push across the wall's line to the start side.
+            lsVec2 axis = lsNormalize(lsSub(s1.b, s1.a));
+            n = lsLeftPerp(axis);
+            if (side0 < 0)
+            {
+                n = lsNeg(n);
+            }
+            double signedDistance = lsDot(lsSub(pos, s1.a), n);
+            depth = radius + LS_CONTACT_SKIN - signedDistance;
+            if (axis.x == 0.0 && axis.y == 0.0)
+            {
+                n = lsNormalize(lsSub(pos, cp.point));
+                depth = radius + LS_CONTACT_SKIN - cp.distance;
+            }
+        }
+        if (depth > 0.0)
+        {
+            pos = lsMulAdd(pos, depth, n);
+            *contacts += 1;
+        }
+    }
+    return lsSub(pos, end);
+}
+
+lsMoveResult lsMoveCircle(const lsCollisionWorld* cw, lsVec2 start, lsVec2 displacement, double radius)
+{
+    LS_ASSERT(cw != NULL && radius > 0.0 && lsIsValidVec2(start) && lsIsValidVec2(displacement));
+    lsMoveResult result = {0};
+    result.position = start;
+    result.legs[0] = start;
+    result.legCount = 1;
+    SlideMove(cw, &result, displacement, radius, true);
+
+    // A moving wall that caught the circle pushes it; the push is itself a swept move against the static world.
+    lsVec2 push = MoverPush(cw, start, result.position, radius, &result.contacts);
+    if (push.x != 0.0 || push.y != 0.0)
+    {
+        lsCollisionWorld staticOnly = *cw;
+        staticOnly.moverCount = 0;
+        SlideMove(&staticOnly, &result, push, radius, false);
+        result.lastNormal = lsNormalize(push);
+    }
+
+    // Residual overlap from rounding (or from a body that started inside something): the minimum translation.
+    for (int pass = 0; pass < 3; ++pass)
+    {
+        PushContext ctx = {cw->scene, result.position, {0.0, 0.0}, radius, false};
+        if (cw->scene != NULL)
+        {
+            lsScene_QueryAABB(cw->scene, InflatedBox(ctx.center, ctx.center, radius + LS_CONTACT_SKIN), PushQuery,
+                              &ctx);
+        }
+        for (int i = 0; i < cw->circleCount; ++i)
+        {
+            if (i == cw->skipCircle)
+            {
+                continue;
+            }
+            lsSegment point = {cw->circles[i].center, cw->circles[i].center};
+            double r = ctx.radius;
+            ctx.radius = r + cw->circles[i].radius;
+            PushFromSegment(&ctx, &point);
+            ctx.radius = r;
+        }
+        if (!ctx.pushed)
+        {
+            break;
+        }
+        result.position = ctx.center;
+        if (result.legCount < 6)
+        {
+            result.legs[result.legCount++] = ctx.center;
+        }
+        else
+        {
+            result.legs[5] = ctx.center;
+        }
+    }
+    return result;
+}
+
+typedef struct ClearanceContext
+{
+    const lsScene* scene;
+    lsVec2 center;
+    double best;
+} ClearanceContext;
+
+static void ClearanceSegment(void* context, const lsSegment* seg)
+{
+    ClearanceContext* ctx = context;
+    ctx->best = fmin(ctx->best, lsClosestPointOnSegment(seg, ctx->center).distance);
+}
+
+static bool ClearanceQuery(void* context, lsHitKind kind, int index, int part)
+{
+    ClearanceContext* ctx = context;
+    return ForEachSegment(ctx->scene, kind, index, part, ClearanceSegment, ctx);
+}
+
+double lsCollisionWorld_Clearance(const lsCollisionWorld* cw, lsVec2 center, double radius, double maxDistance)
+{
+    LS_ASSERT(cw != NULL);
+    ClearanceContext ctx = {cw->scene, center, radius + maxDistance};
+    if (cw->scene != NULL)
+    {
+        lsScene_QueryAABB(cw->scene, InflatedBox(center, center, radius + maxDistance), ClearanceQuery, &ctx);
+    }
+    for (int i = 0; i < cw->moverCount; ++i)
+    {
+        ClearanceSegment(&ctx, &cw->moversEnd[i]);
+    }
+    double best = ctx.best - radius;
+    for (int i = 0; i < cw->circleCount; ++i)
+    {
+        if (i != cw->skipCircle)
+        {
+            best = fmin(best, lsDistance(center, cw->circles[i].center) - radius - cw->circles[i].radius);
+        }
+    }
+    return fmin(best, maxDistance);
+}
+
+// ---------------------------------------------------------------------------------------------------------------------
+// Moving a convex polygon: conservative advancement with GJK distances
+
+typedef struct Obstacles
+{
+    const lsScene* scene;
+    lsShapeProxy* items;
+    int count, capacity;
+    lsShapeProxy local[48]; // no heap use for the usual handful of candidates
+} Obstacles;
+
+static void AddObstacle(Obstacles* obs, lsShapeProxy proxy)
+{
+    if (obs->count == obs->capacity)
+    {
+        int capacity = 2 * obs->capacity;
+        lsShapeProxy* items = lsAlloc((size_t)capacity * sizeof(lsShapeProxy));
+        memcpy(items, obs->items, (size_t)obs->count * sizeof(lsShapeProxy));
+        if (obs->items != obs->local)
+        {
+            lsFree(obs->items, (size_t)obs->capacity * sizeof(lsShapeProxy));
+        }
+        obs->items = items;
+        obs->capacity = capacity;
+    }
+    obs->items[obs->count++] = proxy;
+}
+
+static bool ObstacleQuery(void* context, lsHitKind kind, int index, int part)
+{
+    Obstacles* obs = context;
+    if (kind == ls_hitWall)
+    {
+        lsSegment seg = lsScene_WallSegment(obs->scene, index, part);
+        AddObstacle(obs, lsProxyFromSegment(&seg));
+    }
+    else if (kind == ls_hitBox)
+    {
+        AddObstacle(obs, lsProxyFromBox(lsScene_Box(obs->scene, index)));
+    }
+    else if (kind == ls_hitPolygon)
+    {
+        AddObstacle(obs, lsProxyFromPolygon(lsScene_Polygon(obs->scene, index)));
+    }
+    return true;
+}
+
+// Everything a body within reach of box could touch: static candidates from the index, then circles and movers.
+static void GatherObstacles(Obstacles* obs, const lsCollisionWorld* cw, lsAABB box, bool withMovers)
+{
+    obs->scene = cw->scene;
+    obs->items = obs->local;
+    obs->count = 0;
+    obs->capacity = (int)(sizeof obs->local / sizeof obs->local[0]);
+    if (cw->scene != NULL)
+    {
+        lsScene_QueryAABB(cw->scene, box, ObstacleQuery, obs);
+    }
+    for (int i = 0; i < cw->circleCount; ++i)
+    {
+        if (i != cw->skipCircle && lsAABB_Overlaps(lsCircle_Bounds(&cw->circles[i]), box))
+        {
+            AddObstacle(obs, lsProxyFromCircle(&cw->circles[i]));
+        }
+    }
+    for (int i = 0; withMovers && i < cw->moverCount; ++i)
+    {
+        AddObstacle(obs, lsProxyFromSegment(&cw->moversEnd[i]));
+    }
+}
+
+static void ReleaseObstacles(Obstacles* obs)
+{
+    if (obs->items != obs->local)
+    {
+        lsFree(obs->items, (size_t)obs->capacity * sizeof(lsShapeProxy));
+    }
+}
+
+static lsShapeProxy FootprintAt(const lsVec2* points, int count, lsVec2 position, double angle)
+{
+    return lsMakeProxyTransformed(points, count, 0.0, (lsTransform){position, lsMakeRot(angle)});
+}
+
+// One conservative advancement pass along (d, turn) from (pos, angle); returns the fraction reached in [0, 1] and
+// whether it stopped at a contact (with the contact normal pointing away from the obstacle).
+static double Advance(const Obstacles* obs, const lsVec2* points, int count, double reach, lsVec2 pos, double angle,
+                      lsVec2 d, double turn, bool* contact, lsVec2* normal)
+{
+    *contact = false;
+    double bound = lsLength(d) + fabs(turn) * reach;
+    if (bound == 0.0 || obs->count == 0)
+    {
+        return 1.0;
+    }
+    // Each obstacle's allowed gap: the skin, or half of the present gap if it is already closer (sliding along it).
+    double targets[256];
+    int tracked = obs->count < 256 ? obs->count : 256;
+    lsShapeProxy body = FootprintAt(points, count, pos, angle);
+    for (int i = 0; i < tracked; ++i)
+    {
+        double dist = lsShapeDistance(&obs->items[i], &body, NULL).distance;
+        targets[i] = fmin(LS_CONTACT_SKIN, 0.5 * dist);
+    }
+    double t = 0.0;
+    for (int iteration = 0; iteration < 40; ++iteration)
+    {
+        body = FootprintAt(points, count, lsMulAdd(pos, t, d), angle + t * turn);
+        double gap = INFINITY;
+        lsVec2 n = {0.0, 0.0};
+        for (int i = 0; i < obs->count; ++i)
+        {
+            lsDistanceOutput out = lsShapeDistance(&obs->items[i], &body, NULL);
+            double target = i < tracked ? targets[i] : 0.5 * LS_CONTACT_SKIN;
+            if (out.overlap)
+            {
+                continue; // already overlapping (it started so): left to the residual resolution
+            }
+            if (out.distance - target < gap)
+            {
+                gap = out.distance - target;
+                n = out.normal;
+            }
+        }
+        if (isinf(gap))
+        {
+            return 1.0;
+        }
+        if (gap < 0.05 * LS_CONTACT_SKIN || iteration == 39)
+        {
+            *contact = true;
+            *normal = n;
+            return t;
+        }
+        double advance = gap / bound;
+        if (t + advance >= 1.0)
+        {
+            return 1.0;
+        }
+        t += advance;
+    }
+    return t;
+}
+
+lsMoveResult lsMovePolygon(const lsCollisionWorld* cw, const lsVec2* points, int count, lsVec2 start, double angle,
+                           lsVec2 displacement, double turn, double* newAngle)
+{
+    LS_ASSERT(cw != NULL && points != NULL && count >= 1 && count <= LS_MAX_POLYGON_VERTICES);
+    LS_ASSERT(lsIsValidVec2(start) && lsIsValidVec2(displacement) && isfinite(turn) && newAngle != NULL);
+    double reach = 0.0;
+    for (int i = 0; i < count; ++i)
+    {
+        reach = fmax(reach, lsLength(points[i]));
+    }
+    lsMoveResult result = {0};
+    result.legs[0] = start;
+    result.legCount = 1;
+
+    Obstacles obs;
+    GatherObstacles(&obs, cw, InflatedBox(start, lsAdd(start, displacement), reach + 2.0 * LS_CONTACT_SKIN), true);
+    lsVec2 pos = start;
+    lsVec2 d = displacement;
+    lsVec2 normals[LS_MAX_SLIDES];
+    int normalCount = 0;
+    for (int pass = 0; pass < LS_MAX_SLIDES; ++pass)
+    {
+        bool contact;
+        lsVec2 n;
+        double t = Advance(&obs, points, count, reach, pos, angle, d, turn, &contact, &n);
+        pos = lsMulAdd(pos, t, d);
+        angle += t * turn;
+        if (!contact)
+        {
+            break;
+        }
+        result.contacts += 1;
+        result.lastNormal = n;
+        result.legs[result.legCount++] = pos;
+        lsVec2 rest = lsScale(1.0 - t, d);
+        double into = lsDot(rest, n);
+        if (into < 0.0)
+        {
+            rest = lsMulSub(rest, into, n);
+        }
+        for (int i = 0; i < normalCount; ++i)
+        {
+            if (lsDot(rest, normals[i]) < -LS_SLIDE_TOLERANCE * lsLength(rest))
+            {
+                rest = lsV(0.0, 0.0);
+            }
+        }
+        normals[normalCount++] = n;
+        // A turn that ran into something is given up after the first try: sliding keeps the translation only.
+        turn = pass == 0 ? (1.0 - t) * turn : 0.0;
+        d = rest;
+    }
+    ReleaseObstacles(&obs);
+
+    // Residual overlap (a moving wall or vehicle that came into the body, or rounding): EPA's minimum translation
+    // vector, applied as a swept move against the static world so the push never crosses a wall.
+    for (int pass = 0; pass < 3; ++pass)
+    {
+        GatherObstacles(&obs, cw, InflatedBox(pos, pos, reach + 2.0 * LS_CONTACT_SKIN), true);
+        lsShapeProxy body = FootprintAt(points, count, pos, angle);
+        lsVec2 push = {0.0, 0.0};
+        for (int i = 0; i < obs.count; ++i)
+        {
+            lsPenetration pen = lsShapePenetration(&body, &obs.items[i]);
+            if (pen.overlap)
+            {
+                // normal points from the body to the obstacle: move the body the other way.
+                push = lsMulSub(push, pen.depth + LS_CONTACT_SKIN, pen.normal);
+            }
+        }
+        ReleaseObstacles(&obs);
+        if (push.x == 0.0 && push.y == 0.0)
+        {
+            break;
+        }
+        result.contacts += 1;
+        result.lastNormal = lsNormalize(push);
+        lsCollisionWorld staticOnly = *cw;
+        staticOnly.moverCount = 0;
+        staticOnly.circleCount = 0;
+        GatherObstacles(&obs, &staticOnly, InflatedBox(pos, lsAdd(pos, push), reach + 2.0 * LS_CONTACT_SKIN), false);
+        bool contact;
+        lsVec2 n;
+        double t = Advance(&obs, points, count, reach, pos, angle, push, 0.0, &contact, &n);
+        ReleaseObstacles(&obs);
+        pos = lsMulAdd(pos, t, push);
+    }
+    result.position = pos;
+    if (result.legCount < 6)
+    {
+        result.legs[result.legCount++] = pos;
+    }
+    else
+    {
+        result.legs[5] = pos;
+    }
+    *newAngle = lsWrapAngle(angle);
+    return result;
+}
