@@ -27,7 +27,7 @@
 #include "core/edit.h"
 #include "core/world.h"
 
-#include <SDL.h>
+#include <SDL2/SDL.h>
 #include <stdbool.h>
 
 /// The editor (opaque). Create with lsCreateEditor, destroy with lsDestroyEditor.

@@ -122,5 +122,8 @@ void lsUndoStack_Clear(lsUndoStack* stack);
 /// Steps available to undo and to redo.
 int lsUndoStack_UndoCount(const lsUndoStack* stack);
 int lsUndoStack_RedoCount(const lsUndoStack* stack);
+/// Exchanges the contents of two worlds (their arrays change owner; nothing is copied). The editor uses it to put a
+/// snapshot back in place (undo, cancelling a drag) while the caller's lsWorld pointer stays the same.
+void lsEdit_SwapWorlds(lsWorld* a, lsWorld* b);
 /// Approximate heap bytes a world's definitions take (what a snapshot costs).
 size_t lsEdit_WorldBytes(const lsWorld* world);

@@ -1,0 +1,789 @@
+// lidarsim front end: the in-window world editor (see editor.h). Input becomes core/edit.h operations; the overlay
+// is drawn with SDL2_gfx.
+#include "app/editor.h"
+
+#include "core/geometry.h"
+
+#include <SDL2/SDL2_gfxPrimitives.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+// Undo history bounds: 100 steps, and at most 256 MiB of snapshots (a city-sized world is a few MiB each).
+#define LS_EDITOR_UNDO_STEPS 100
+#define LS_EDITOR_UNDO_BYTES ((size_t)256 << 20)
+// How near the pointer must be to grab something, and how far it must move before a press becomes a drag.
+#define LS_EDITOR_PICK_PIXELS 7.0
+#define LS_EDITOR_DRAG_PIXELS 4.0
+#define LS_EDITOR_TRAIL 48
+
+typedef enum DragMode
+{
+    drag_none = 0,
+    drag_move,  // moving the object under the pointer at the press
+    drag_wall,  // drawing a new wall from the press point
+    drag_knife, // cutting walls along the pointer's path
+} DragMode;
+
+struct lsEditor
+{
+    bool active;
+    bool knife;
+    lsEditRef selection;
+    lsEditRef hover;
+    lsUndoStack* undo;
+
+    DragMode drag;
+    lsWorld* before;       // the world at the press (owned): pushed to undo on release if the drag changed it
+    lsEditRef dragRef;     // drag_move: what moves
+    lsVec2 pressWorld;     // pointer at the press, world metres
+    lsVec2 pressScreen;    // and in pixels
+    lsVec2 anchorAtPress;  // drag_move: the object's anchor at the press
+    lsVec2 wallStart;      // drag_wall: the first end (snapped to a corner when near one)
+    bool dragging;         // the pointer has moved far enough from the press to count as a drag
+    bool changed;          // the drag has changed the world
+    int cuts;              // drag_knife: crossings cut so far in this stroke
+
+    lsVec2 mouseWorld;  // the pointer now, world metres
+    lsVec2 mouseScreen; // and in pixels
+    lsVec2 trail[LS_EDITOR_TRAIL]; // drag_knife: the pointer's recent positions (world), oldest first
+    int trailCount;
+};
+
+lsEditor* lsCreateEditor(void)
+{
+    lsEditor* editor = lsAllocZero(1, sizeof(lsEditor));
+    editor->undo = lsCreateUndoStack(LS_EDITOR_UNDO_STEPS, LS_EDITOR_UNDO_BYTES);
+    editor->selection = lsEditRefNone();
+    editor->hover = lsEditRefNone();
+    return editor;
+}
+
+void lsDestroyEditor(lsEditor* editor)
+{
+    if (editor == NULL) return;
+    lsDestroyWorld(editor->before);
+    lsDestroyUndoStack(editor->undo);
+    lsFree(editor, sizeof(lsEditor));
+}
+
+bool lsEditor_IsActive(const lsEditor* editor) { return editor->active; }
+
+lsEditRef lsEditor_GetSelection(const lsEditor* editor) { return editor->selection; }
+
+int lsEditor_UndoCount(const lsEditor* editor) { return lsUndoStack_UndoCount(editor->undo); }
+
+int lsEditor_RedoCount(const lsEditor* editor) { return lsUndoStack_RedoCount(editor->undo); }
+
+static bool SameRobotPose(const lsRobotDef* a, const lsRobotDef* b)
+{
+    return lsVecEqual(a->position, b->position) && a->angle == b->angle;
+}
+
+// Ends the drag in progress. commit: keep its changes (one undo step when it changed the world); otherwise put the
+// world back as it was at the press. Returns true when the world changed back.
+static bool EndDrag(lsEditor* editor, lsWorld* world, bool commit)
+{
+    bool restored = false;
+    if (editor->before != NULL)
+    {
+        if (editor->changed && commit)
+        {
+            lsUndoStack_Push(editor->undo, editor->before);
+        }
+        else
+        {
+            if (editor->changed && world != NULL)
+            {
+                lsEdit_SwapWorlds(world, editor->before);
+                restored = true;
+            }
+            lsDestroyWorld(editor->before);
+        }
+    }
+    editor->before = NULL;
+    editor->drag = drag_none;
+    editor->dragging = false;
+    editor->changed = false;
+    editor->cuts = 0;
+    editor->trailCount = 0;
+    return restored;
+}
+
+bool lsEditor_SetActive(lsEditor* editor, bool active, lsWorld* world)
+{
+    bool restored = false;
+    if (!active && editor->drag != drag_none) restored = EndDrag(editor, world, false);
+    editor->active = active;
+    editor->knife = false;
+    editor->hover = lsEditRefNone();
+    return restored;
+}
+
+void lsEditor_WorldReplaced(lsEditor* editor)
+{
+    // The history and the selection name objects by index in the old world; none of it applies to the new one.
+    lsDestroyWorld(editor->before);
+    editor->before = NULL;
+    EndDrag(editor, NULL, false);
+    lsUndoStack_Clear(editor->undo);
+    editor->selection = lsEditRefNone();
+    editor->hover = lsEditRefNone();
+}
+
+static void Message(lsEditResult* out, bool failed, const char* format, ...) __attribute__((format(printf, 3, 4)));
+
+static void Message(lsEditResult* out, bool failed, const char* format, ...)
+{
+    va_list args;
+    va_start(args, format);
+    vsnprintf(out->message, sizeof out->message, format, args);
+    va_end(args);
+    out->failed = failed;
+}
+
+// A short description of a reference for the HUD ("wall 3", "corner 2 of wall 3").
+static void Describe(const lsWorld* world, lsEditRef ref, char* text, size_t capacity)
+{
+    switch (ref.kind)
+    {
+    case ls_editWall:
+        snprintf(text, capacity, "wall %d (%d points%s)", ref.index, world->walls[ref.index].pointCount,
+                 world->walls[ref.index].closed ? ", closed" : "");
+        break;
+    case ls_editWallPoint:
+    case ls_editPathPoint:
+        snprintf(text, capacity, "point %d of %s %d", ref.sub, ref.kind == ls_editWallPoint ? "wall" : "path",
+                 ref.index);
+        break;
+    case ls_editMoverPoint:
+        snprintf(text, capacity, "%s of moving wall %d", ref.sub == 0 ? "end a" : (ref.sub == 1 ? "end b" : "pivot"),
+                 ref.index);
+        break;
+    case ls_editRobot:
+        snprintf(text, capacity, "robot start");
+        break;
+    default:
+        snprintf(text, capacity, "%s %d", lsEditKind_Name(ref.kind), ref.index);
+        break;
+    }
+}
+
+// Undo or redo one step; the selection goes, since it may name an object the step removes or renumbers.
+static void UndoRedo(lsEditor* editor, lsWorld* world, bool redo, lsEditResult* out)
+{
+    if (editor->drag != drag_none && EndDrag(editor, world, false)) out->worldChanged = true;
+    lsRobotDef robot = world->robot;
+    bool done = redo ? lsUndoStack_Redo(editor->undo, world) : lsUndoStack_Undo(editor->undo, world);
+    if (!done)
+    {
+        Message(out, false, "nothing to %s", redo ? "redo" : "undo");
+        return;
+    }
+    editor->selection = lsEditRefNone();
+    editor->hover = lsEditRefNone();
+    out->worldChanged = true;
+    out->robotChanged = !SameRobotPose(&robot, &world->robot);
+    Message(out, false, "%s (%d more to undo, %d to redo)", redo ? "redo" : "undo",
+            lsUndoStack_UndoCount(editor->undo), lsUndoStack_RedoCount(editor->undo));
+}
+
+static void Save(lsWorld* world, const char* worldPath, lsEditResult* out)
+{
+    if (worldPath == NULL || worldPath[0] == '\0')
+    {
+        Message(out, true, "not saved: this world has no file (start lidarsim with a WORLD.json)");
+        return;
+    }
+    lsError err;
+    if (!lsSaveWorld(world, worldPath, &err))
+    {
+        Message(out, true, "not saved: %s", err.message);
+        return;
+    }
+    out->saved = true;
+    Message(out, false, "saved %s", worldPath);
+}
+
+static bool HandleKey(lsEditor* editor, const SDL_KeyboardEvent* key, lsWorld* world, const char* worldPath,
+                      lsEditResult* out)
+{
+    SDL_Keycode sym = key->keysym.sym;
+    Uint16 mod = key->keysym.mod;
+    bool ctrl = (mod & (KMOD_CTRL | KMOD_GUI)) != 0;
+    bool shift = (mod & KMOD_SHIFT) != 0;
+    bool alt = (mod & KMOD_ALT) != 0;
+
+    // Undo, redo and save work in and out of edit mode: they are unambiguous and the window binds no Ctrl keys.
+    if (ctrl && !alt)
+    {
+        if (sym == SDLK_z)
+        {
+            UndoRedo(editor, world, shift, out);
+            return true;
+        }
+        if (sym == SDLK_y)
+        {
+            UndoRedo(editor, world, true, out);
+            return true;
+        }
+        if (sym == SDLK_s)
+        {
+            if (!key->repeat) Save(world, worldPath, out);
+            return true;
+        }
+        return false;
+    }
+    if (alt) return false;
+    if (sym == SDLK_e)
+    {
+        if (key->repeat) return true;
+        out->worldChanged = lsEditor_SetActive(editor, !editor->active, world);
+        Message(out, false, "%s", editor->active ? "edit mode: drag to draw walls or move things, K knife, E to leave"
+                                                 : "edit mode off");
+        return true;
+    }
+    if (!editor->active) return false;
+
+    switch (sym)
+    {
+    case SDLK_k:
+        if (!key->repeat)
+        {
+            if (editor->drag != drag_none) out->worldChanged = EndDrag(editor, world, true) || out->worldChanged;
+            editor->knife = !editor->knife;
+            Message(out, false, "%s", editor->knife ? "knife: drag across walls to cut them" : "knife off");
+        }
+        return true;
+    case SDLK_ESCAPE:
+        if (editor->drag != drag_none)
+        {
+            out->worldChanged = EndDrag(editor, world, false);
+            Message(out, false, "cancelled");
+        }
+        else if (editor->knife)
+        {
+            editor->knife = false;
+            Message(out, false, "knife off");
+        }
+        else if (editor->selection.kind != ls_editNone)
+        {
+            editor->selection = lsEditRefNone();
+        }
+        else
+        {
+            lsEditor_SetActive(editor, false, world);
+            Message(out, false, "edit mode off");
+        }
+        return true;
+    case SDLK_DELETE:
+    case SDLK_BACKSPACE:
+    {
+        if (editor->drag != drag_none || !lsEdit_IsValidRef(world, editor->selection))
+        {
+            editor->selection = lsEditRefNone();
+            return true;
+        }
+        char what[96];
+        Describe(world, editor->selection, what, sizeof what);
+        lsWorld* before = lsCloneWorld(world);
+        if (lsEdit_Delete(world, editor->selection))
+        {
+            lsUndoStack_Push(editor->undo, before);
+            out->worldChanged = true;
+            Message(out, false, "deleted %s", what);
+        }
+        else
+        {
+            lsDestroyWorld(before);
+            Message(out, true, "cannot delete %s%s", what,
+                    editor->selection.kind == ls_editRobot ? " (a world always has its robot)"
+                                                           : " (it would leave an invalid wall or path)");
+        }
+        editor->selection = lsEditRefNone();
+        editor->hover = lsEditRefNone();
+        return true;
+    }
+    default:
+        return false;
+    }
+}
+
+// The wall corner within the pick tolerance of p, or p itself: new walls join existing corners exactly.
+static lsVec2 SnapToCorner(const lsWorld* world, lsVec2 p, double tolerance)
+{
+    lsVec2 best = p;
+    double bestDistance = tolerance;
+    for (int i = 0; i < world->wallCount; ++i)
+    {
+        for (int k = 0; k < world->walls[i].pointCount; ++k)
+        {
+            double d = lsDistance(world->walls[i].points[k], p);
+            if (d <= bestDistance)
+            {
+                best = world->walls[i].points[k];
+                bestDistance = d;
+            }
+        }
+    }
+    return best;
+}
+
+static void PushTrail(lsEditor* editor, lsVec2 p)
+{
+    if (editor->trailCount == LS_EDITOR_TRAIL)
+    {
+        memmove(editor->trail, editor->trail + 1, (LS_EDITOR_TRAIL - 1) * sizeof(lsVec2));
+        editor->trailCount -= 1;
+    }
+    editor->trail[editor->trailCount++] = p;
+}
+
+static void Press(lsEditor* editor, const lsCamera* camera, lsWorld* world, bool shift, lsEditResult* out)
+{
+    double tolerance = lsCamera_ToMetres(camera, LS_EDITOR_PICK_PIXELS);
+    editor->before = lsCloneWorld(world);
+    editor->pressWorld = editor->mouseWorld;
+    editor->pressScreen = editor->mouseScreen;
+    editor->dragging = false;
+    editor->changed = false;
+    editor->cuts = 0;
+    editor->trailCount = 0;
+    if (editor->knife)
+    {
+        editor->drag = drag_knife;
+        PushTrail(editor, editor->mouseWorld);
+        return;
+    }
+    lsEditRef ref = shift ? lsEditRefNone() : lsEdit_Pick(world, editor->mouseWorld, tolerance);
+    if (ref.kind != ls_editNone)
+    {
+        editor->drag = drag_move;
+        editor->dragRef = ref;
+        editor->anchorAtPress = lsEdit_Anchor(world, ref);
+        editor->selection = ref;
+        char what[96];
+        Describe(world, ref, what, sizeof what);
+        Message(out, false, "selected %s", what);
+        return;
+    }
+    // Empty space (or Shift held): a new wall starts here, joined to a corner when the press is on one.
+    editor->drag = drag_wall;
+    editor->wallStart = SnapToCorner(world, editor->mouseWorld, tolerance);
+}
+
+static void Motion(lsEditor* editor, const lsCamera* camera, lsWorld* world, lsEditResult* out)
+{
+    if (!editor->dragging && lsDistance(editor->mouseScreen, editor->pressScreen) >= LS_EDITOR_DRAG_PIXELS)
+    {
+        editor->dragging = true;
+    }
+    switch (editor->drag)
+    {
+    case drag_move:
+        if (editor->dragging && lsEdit_IsValidRef(world, editor->dragRef))
+        {
+            lsRobotDef robot = world->robot;
+            lsVec2 target = lsAdd(editor->anchorAtPress, lsSub(editor->mouseWorld, editor->pressWorld));
+            if (lsEdit_MoveTo(world, editor->dragRef, target))
+            {
+                editor->changed = true;
+                out->worldChanged = true;
+                out->robotChanged = !SameRobotPose(&robot, &world->robot);
+            }
+        }
+        break;
+    case drag_knife:
+    {
+        lsVec2 last = editor->trail[editor->trailCount - 1];
+        if (lsVecEqual(last, editor->mouseWorld)) break;
+        int cuts = lsEdit_Cut(world, last, editor->mouseWorld, LS_KNIFE_GAP);
+        if (cuts > 0)
+        {
+            editor->cuts += cuts;
+            editor->changed = true;
+            out->worldChanged = true;
+            editor->selection = lsEditRefNone(); // wall indices shift when a wall becomes several
+        }
+        PushTrail(editor, editor->mouseWorld);
+        break;
+    }
+    case drag_wall:
+    case drag_none:
+        break;
+    }
+    (void)camera;
+}
+
+static void Release(lsEditor* editor, const lsCamera* camera, lsWorld* world, lsEditResult* out)
+{
+    switch (editor->drag)
+    {
+    case drag_move:
+        if (editor->changed)
+        {
+            char what[96];
+            Describe(world, editor->dragRef, what, sizeof what);
+            Message(out, false, "moved %s", what);
+        }
+        EndDrag(editor, world, true);
+        break;
+    case drag_knife:
+        if (editor->cuts > 0) Message(out, false, "cut %d wall crossing%s", editor->cuts, editor->cuts == 1 ? "" : "s");
+        EndDrag(editor, world, true);
+        break;
+    case drag_wall:
+    {
+        if (!editor->dragging)
+        {
+            // A click on empty space clears the selection.
+            editor->selection = lsEditRefNone();
+            EndDrag(editor, world, true);
+            break;
+        }
+        lsVec2 end = SnapToCorner(world, editor->mouseWorld, lsCamera_ToMetres(camera, LS_EDITOR_PICK_PIXELS));
+        int index = lsEdit_AddWall(world, editor->wallStart, end);
+        if (index >= 0)
+        {
+            editor->changed = true;
+            out->worldChanged = true;
+            editor->selection = lsMakeEditRef(ls_editWall, index, 0);
+            Message(out, false, "added wall %d, %.2f m", index, lsDistance(editor->wallStart, end));
+        }
+        EndDrag(editor, world, true);
+        break;
+    }
+    case drag_none:
+        break;
+    }
+}
+
+bool lsEditor_HandleEvent(lsEditor* editor, const SDL_Event* event, const lsCamera* camera, lsWorld* world,
+                          const char* worldPath, lsEditResult* out)
+{
+    LS_ASSERT(editor != NULL && event != NULL && camera != NULL && world != NULL && out != NULL);
+    memset(out, 0, sizeof *out);
+    // Whatever happened to the world since the last event (a reload the window forgot to report), never use an
+    // index that is out of range.
+    if (editor->selection.kind != ls_editNone && !lsEdit_IsValidRef(world, editor->selection))
+    {
+        editor->selection = lsEditRefNone();
+    }
+    if (editor->hover.kind != ls_editNone && !lsEdit_IsValidRef(world, editor->hover))
+    {
+        editor->hover = lsEditRefNone();
+    }
+
+    switch (event->type)
+    {
+    case SDL_KEYDOWN:
+        return HandleKey(editor, &event->key, world, worldPath, out);
+    case SDL_MOUSEMOTION:
+        editor->mouseScreen = lsV(event->motion.x, event->motion.y);
+        editor->mouseWorld = lsCamera_ScreenToWorld(camera, editor->mouseScreen);
+        if (!editor->active) return false;
+        if (editor->drag == drag_none)
+        {
+            editor->hover = lsEdit_Pick(world, editor->mouseWorld, lsCamera_ToMetres(camera, LS_EDITOR_PICK_PIXELS));
+            return false;
+        }
+        Motion(editor, camera, world, out);
+        return true;
+    case SDL_MOUSEBUTTONDOWN:
+        if (!editor->active || event->button.button != SDL_BUTTON_LEFT) return false;
+        editor->mouseScreen = lsV(event->button.x, event->button.y);
+        editor->mouseWorld = lsCamera_ScreenToWorld(camera, editor->mouseScreen);
+        if (editor->drag != drag_none) EndDrag(editor, world, true); // a missed button-up (focus lost)
+        Press(editor, camera, world, (SDL_GetModState() & KMOD_SHIFT) != 0, out);
+        return true;
+    case SDL_MOUSEBUTTONUP:
+        if (event->button.button != SDL_BUTTON_LEFT || editor->drag == drag_none) return false;
+        editor->mouseScreen = lsV(event->button.x, event->button.y);
+        editor->mouseWorld = lsCamera_ScreenToWorld(camera, editor->mouseScreen);
+        Motion(editor, camera, world, out);
+        Release(editor, camera, world, out);
+        return true;
+    default:
+        return false;
+    }
+}
+
+// ---------------------------------------------------------------------------------------------------------------------
+// Drawing
+
+typedef struct Rgba
+{
+    Uint8 r, g, b, a;
+} Rgba;
+
+static const Rgba s_selectColor = {255, 170, 0, 255};
+static const Rgba s_hoverColor = {255, 235, 120, 170};
+static const Rgba s_ghostColor = {120, 220, 255, 200};
+static const Rgba s_newWallColor = {120, 255, 140, 255};
+static const Rgba s_knifeColor = {255, 60, 60, 255};
+static const Rgba s_labelColor = {255, 255, 255, 255};
+static const Rgba s_labelBack = {0, 0, 0, 170};
+
+// Screen coordinates go to SDL2_gfx as Sint16; clipping first keeps far-off points from wrapping around.
+static Sint16 ToS16(double v)
+{
+    if (v < -30000.0) return -30000;
+    if (v > 30000.0) return 30000;
+    return (Sint16)lround(v);
+}
+
+// Clips the screen segment a-b to the viewport grown by a margin (Liang-Barsky). False when nothing is left.
+static bool ClipToView(const lsCamera* camera, lsVec2* a, lsVec2* b)
+{
+    double lo[2] = {-16.0, -16.0};
+    double hi[2] = {camera->width + 16.0, camera->height + 16.0};
+    double p0[2] = {a->x, a->y};
+    double d[2] = {b->x - a->x, b->y - a->y};
+    double t0 = 0.0, t1 = 1.0;
+    for (int axis = 0; axis < 2; ++axis)
+    {
+        if (d[axis] == 0.0)
+        {
+            if (p0[axis] < lo[axis] || p0[axis] > hi[axis]) return false;
+            continue;
+        }
+        double ta = (lo[axis] - p0[axis]) / d[axis];
+        double tb = (hi[axis] - p0[axis]) / d[axis];
+        if (ta > tb)
+        {
+            double t = ta;
+            ta = tb;
+            tb = t;
+        }
+        t0 = fmax(t0, ta);
+        t1 = fmin(t1, tb);
+        if (t0 > t1) return false;
+    }
+    lsVec2 start = *a;
+    *a = lsAdd(start, lsScale(t0, lsV(d[0], d[1])));
+    *b = lsAdd(start, lsScale(t1, lsV(d[0], d[1])));
+    return true;
+}
+
+// A world segment, width 1 or 2 pixels.
+static void Line(SDL_Renderer* renderer, const lsCamera* camera, lsVec2 wa, lsVec2 wb, Rgba c, bool thick)
+{
+    lsVec2 a = lsCamera_WorldToScreen(camera, wa), b = lsCamera_WorldToScreen(camera, wb);
+    if (!ClipToView(camera, &a, &b)) return;
+    if (thick)
+    {
+        thickLineRGBA(renderer, ToS16(a.x), ToS16(a.y), ToS16(b.x), ToS16(b.y), 3, c.r, c.g, c.b, c.a);
+        return;
+    }
+    lineRGBA(renderer, ToS16(a.x), ToS16(a.y), ToS16(b.x), ToS16(b.y), c.r, c.g, c.b, c.a);
+}
+
+static void Polyline(SDL_Renderer* renderer, const lsCamera* camera, const lsVec2* points, int count, bool closed,
+                     Rgba c, bool thick)
+{
+    lsAABB view = lsCamera_ViewBounds(camera);
+    int segments = closed ? count : count - 1;
+    for (int i = 0; i < segments; ++i)
+    {
+        lsVec2 a = points[i], b = points[(i + 1) % count];
+        if (lsAABB_Overlaps(view, lsAABB_OfSegment(a, b))) Line(renderer, camera, a, b, c, thick);
+    }
+}
+
+// A square handle of half-size h pixels around a world point.
+static void Handle(SDL_Renderer* renderer, const lsCamera* camera, lsVec2 p, int h, Rgba c, bool filled)
+{
+    lsVec2 s = lsCamera_WorldToScreen(camera, p);
+    if (s.x < -h || s.y < -h || s.x > camera->width + h || s.y > camera->height + h) return;
+    Sint16 x = ToS16(s.x), y = ToS16(s.y);
+    if (filled)
+    {
+        boxRGBA(renderer, (Sint16)(x - h), (Sint16)(y - h), (Sint16)(x + h), (Sint16)(y + h), c.r, c.g, c.b, c.a);
+    }
+    else
+    {
+        rectangleRGBA(renderer, (Sint16)(x - h), (Sint16)(y - h), (Sint16)(x + h), (Sint16)(y + h), c.r, c.g, c.b,
+                      c.a);
+    }
+}
+
+// A world circle's outline (radius in metres), at least 3 pixels so tiny things stay visible.
+static void Circle(SDL_Renderer* renderer, const lsCamera* camera, lsVec2 center, double radius, Rgba c, bool thick)
+{
+    lsVec2 s = lsCamera_WorldToScreen(camera, center);
+    double r = fmax(lsCamera_ToPixels(camera, radius), 3.0);
+    if (s.x + r < 0.0 || s.y + r < 0.0 || s.x - r > camera->width || s.y - r > camera->height || r > 30000.0) return;
+    for (int k = 0; k < (thick ? 2 : 1); ++k)
+    {
+        aacircleRGBA(renderer, ToS16(s.x), ToS16(s.y), (Sint16)lround(r + k), c.r, c.g, c.b, c.a);
+    }
+}
+
+static void RobotGhost(SDL_Renderer* renderer, const lsCamera* camera, const lsRobotDef* robot, Rgba c, bool thick)
+{
+    lsTransform xf = {robot->position, lsMakeRot(robot->angle)};
+    double reach = robot->radius;
+    if (robot->footprintCount >= 3)
+    {
+        lsVec2 outline[LS_MAX_POLYGON_VERTICES];
+        reach = 0.0;
+        for (int i = 0; i < robot->footprintCount; ++i)
+        {
+            outline[i] = lsTransformPoint(xf, robot->footprint[i]);
+            reach = fmax(reach, lsLength(robot->footprint[i]));
+        }
+        Polyline(renderer, camera, outline, robot->footprintCount, true, c, thick);
+    }
+    else
+    {
+        Circle(renderer, camera, robot->position, robot->radius, c, thick);
+    }
+    Line(renderer, camera, robot->position, lsTransformPoint(xf, lsV(reach, 0.0)), c, thick);
+}
+
+// The outline of what ref names; handles on its points when `handles`.
+static void DrawRef(SDL_Renderer* renderer, const lsCamera* camera, const lsWorld* world, lsEditRef ref, Rgba c,
+                    bool thick, bool handles)
+{
+    if (!lsEdit_IsValidRef(world, ref)) return;
+    switch (ref.kind)
+    {
+    case ls_editWall:
+    case ls_editWallPoint:
+    {
+        const lsWallDef* wall = world->walls + ref.index;
+        Polyline(renderer, camera, wall->points, wall->pointCount, wall->closed, c, thick && ref.kind == ls_editWall);
+        if (handles && wall->pointCount <= 4096)
+        {
+            for (int i = 0; i < wall->pointCount; ++i)
+            {
+                Handle(renderer, camera, wall->points[i], 3, c, false);
+            }
+        }
+        if (ref.kind == ls_editWallPoint) Handle(renderer, camera, wall->points[ref.sub], 5, c, true);
+        break;
+    }
+    case ls_editPath:
+    case ls_editPathPoint:
+    {
+        const lsPathDef* path = world->paths + ref.index;
+        Polyline(renderer, camera, path->points, path->pointCount, path->closed, c, thick && ref.kind == ls_editPath);
+        if (handles && path->pointCount <= 4096)
+        {
+            for (int i = 0; i < path->pointCount; ++i)
+            {
+                Handle(renderer, camera, path->points[i], 3, c, false);
+            }
+        }
+        if (ref.kind == ls_editPathPoint) Handle(renderer, camera, path->points[ref.sub], 5, c, true);
+        break;
+    }
+    case ls_editTarget:
+        Circle(renderer, camera, world->targets[ref.index].center, world->targets[ref.index].radius, c, thick);
+        break;
+    case ls_editVehicle:
+        Circle(renderer, camera, world->vehicles[ref.index].position, world->vehicles[ref.index].radius, c, thick);
+        break;
+    case ls_editBox:
+    {
+        const lsBoxDef* def = world->boxes + ref.index;
+        lsBox box = lsMakeBox(def->center, def->size, def->angle);
+        lsVec2 corners[4];
+        lsBox_Corners(&box, corners);
+        Polyline(renderer, camera, corners, 4, true, c, thick);
+        break;
+    }
+    case ls_editPolygon:
+    {
+        const lsPolygonDef* def = world->polygons + ref.index;
+        Polyline(renderer, camera, def->points, def->count, true, c, thick);
+        break;
+    }
+    case ls_editRobot:
+        RobotGhost(renderer, camera, &world->robot, c, thick);
+        break;
+    case ls_editMover:
+    case ls_editMoverPoint:
+    {
+        const lsMoverDef* mover = world->movers + ref.index;
+        Line(renderer, camera, mover->a, mover->b, c, thick && ref.kind == ls_editMover);
+        if (handles || ref.kind == ls_editMoverPoint)
+        {
+            Handle(renderer, camera, mover->a, ref.kind == ls_editMoverPoint && ref.sub == 0 ? 5 : 3, c,
+                   ref.kind == ls_editMoverPoint && ref.sub == 0);
+            Handle(renderer, camera, mover->b, ref.kind == ls_editMoverPoint && ref.sub == 1 ? 5 : 3, c,
+                   ref.kind == ls_editMoverPoint && ref.sub == 1);
+            if (mover->kind == ls_moverBar)
+            {
+                Circle(renderer, camera, mover->pivot, 0.0, c, ref.kind == ls_editMoverPoint && ref.sub == 2);
+            }
+        }
+        break;
+    }
+    case ls_editNone:
+        break;
+    }
+}
+
+// A line of text on a dark band, at pixel (x, y) (the 8x8 SDL2_gfx font).
+static void Label(SDL_Renderer* renderer, int x, int y, const char* text, Rgba c)
+{
+    int width = 8 * (int)strlen(text);
+    boxRGBA(renderer, (Sint16)(x - 4), (Sint16)(y - 3), (Sint16)(x + width + 3), (Sint16)(y + 10), s_labelBack.r,
+            s_labelBack.g, s_labelBack.b, s_labelBack.a);
+    stringRGBA(renderer, (Sint16)x, (Sint16)y, text, c.r, c.g, c.b, c.a);
+}
+
+void lsEditor_Draw(const lsEditor* editor, SDL_Renderer* renderer, const lsCamera* camera, const lsWorld* world)
+{
+    LS_ASSERT(editor != NULL && renderer != NULL && camera != NULL && world != NULL);
+    if (!editor->active) return;
+    SDL_SetRenderDrawBlendMode(renderer, SDL_BLENDMODE_BLEND);
+
+    // Where the robot starts: what dragging the robot moves (the sim's robot may have driven away).
+    RobotGhost(renderer, camera, &world->robot, s_ghostColor, false);
+
+    if (editor->drag == drag_none && !editor->knife && !lsEditRef_Equal(editor->hover, editor->selection))
+    {
+        DrawRef(renderer, camera, world, editor->hover, s_hoverColor, false, false);
+    }
+    DrawRef(renderer, camera, world, editor->selection, s_selectColor, true, true);
+
+    if (editor->drag == drag_wall && editor->dragging)
+    {
+        lsVec2 end = SnapToCorner(world, editor->mouseWorld, lsCamera_ToMetres(camera, LS_EDITOR_PICK_PIXELS));
+        Line(renderer, camera, editor->wallStart, end, s_newWallColor, true);
+        Handle(renderer, camera, editor->wallStart, 3, s_newWallColor, true);
+        Handle(renderer, camera, end, 3, s_newWallColor, true);
+        char length[32];
+        snprintf(length, sizeof length, "%.2f m", lsDistance(editor->wallStart, end));
+        Label(renderer, (int)editor->mouseScreen.x + 12, (int)editor->mouseScreen.y + 12, length, s_newWallColor);
+    }
+    if (editor->drag == drag_knife)
+    {
+        for (int i = 0; i + 1 < editor->trailCount; ++i)
+        {
+            Line(renderer, camera, editor->trail[i], editor->trail[i + 1], s_knifeColor, true);
+        }
+    }
+
+    // The mode line at the bottom left.
+    char line[256];
+    if (editor->knife)
+    {
+        snprintf(line, sizeof line, "EDIT | KNIFE: drag across walls to cut them   K: knife off  Ctrl+Z: undo  Esc");
+    }
+    else
+    {
+        snprintf(line, sizeof line,
+                 "EDIT | drag: draw wall / move  Shift+drag: wall  K: knife  Del: delete  Ctrl+Z/Y  Ctrl+S: save  Esc");
+    }
+    Label(renderer, 10, camera->height - 18, line, editor->knife ? s_knifeColor : s_labelColor);
+    if (lsEdit_IsValidRef(world, editor->selection))
+    {
+        char what[96];
+        Describe(world, editor->selection, what, sizeof what);
+        snprintf(line, sizeof line, "selected: %s", what);
+        Label(renderer, 10, camera->height - 34, line, s_selectColor);
+    }
+}
