@@ -1,0 +1,336 @@
+// Exact geometric predicates (Shewchuk, "Adaptive Precision Floating-Point Arithmetic and Fast Robust Geometric
+// Predicates", 1997): a floating-point filter with a proven error bound answers almost every call; when it cannot
+// decide, error-free transformations (two-sum, fma two-product) give the exact answer if no intermediate value
+// underflows or overflows; otherwise the doubles' mantissas are multiplied and added as big integers.
+#include "core/predicates.h"
+
+#include "core/base.h"
+#include "core/geometry.h"
+
+#include <float.h>
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+// Shewchuk's ccwerrboundA = (3 + 16 eps) eps with eps = 2^-53: |computed det - det| <= bound * (|l| + |r|)
+// for det = l - r where l and r are products of rounded differences, when nothing underflows or overflows.
+static const double s_orientBound = (3.0 + 16.0 * 0x1p-53) * 0x1p-53;
+// Below this the filter's relative bound does not cover underflow (absolute errors of 2^-1075 per operation).
+static const double s_tinyBound = 0x1p-960;
+
+// ---------------------------------------------------------------------------------------------------------------------
+// Error-free transformations
+
+// a + b = x + y exactly (Knuth's two-sum; exact for any finite doubles whose sum does not overflow).
+static inline void TwoSum(double a, double b, double* x, double* y)
+{
+    double s = a + b;
+    double bv = s - a;
+    double av = s - bv;
+    *x = s;
+    *y = (a - av) + (b - bv);
+}
+
+// The rounding error of a - b (zero when the difference is exact).
+static inline double TwoDiffTail(double a, double b, double x)
+{
+    double bv = a - x;
+    double av = x + bv;
+    double br = bv - b;
+    double ar = a - av;
+    return ar + br;
+}
+
+// True when x is zero or its magnitude is in [2^-480, 2^500]: products of two such numbers and their fma error
+// terms are exact doubles (no underflow below 2^-1074, no overflow), and sums of a few of them do not overflow.
+static inline bool IsSafeFactor(double x)
+{
+    double m = fabs(x);
+    return m == 0.0 || (m >= 0x1p-480 && m <= 0x1p500);
+}
+
+// Sign of the exact sum of n doubles (n <= 8) by Shewchuk's Grow-Expansion: the result is a nonoverlapping
+// expansion in increasing magnitude, so its largest nonzero component carries the sign of the sum.
+static int SignOfExpansion(const double* terms, int n)
+{
+    double h[8];
+    int m = 0;
+    for (int k = 0; k < n; ++k)
+    {
+        double q = terms[k];
+        for (int i = 0; i < m; ++i)
+        {
+            TwoSum(q, h[i], &q, &h[i]);
+        }
+        h[m++] = q;
+    }
+    for (int i = m - 1; i >= 0; --i)
+    {
+        if (h[i] != 0.0)
+        {
+            return h[i] > 0.0 ? 1 : -1;
+        }
+    }
+    return 0;
+}
+
+int lsSignOfSum4(double a, double b, double c, double d)
+{
+    double terms[4] = {a, b, c, d};
+    return SignOfExpansion(terms, 4);
+}
+
+// ---------------------------------------------------------------------------------------------------------------------
+// Big-integer fallback: every finite double is m 2^e with an integer m < 2^53 and e in [-1126, 971], so a product
+// of k doubles is an integer of at most 53 k bits times 2^E. The terms are added into two magnitudes (positive and
+// negative parts) of 32-bit limbs aligned at the smallest exponent, then compared.
+
+enum
+{
+    // Exponent span of 6-factor products, 6 (971 + 1126) = 12582 bits, plus a 318-bit mantissa and carries.
+    ls_limbCount = (12582 + 318 + 64) / 32 + 4,
+    ls_termLimbs = 12,
+};
+
+typedef struct BigTerm
+{
+    uint32_t m[ls_termLimbs];
+    int len;
+    int exp;
+    bool negative;
+} BigTerm;
+
+// m *= x for x < 2^64 (schoolbook on 32-bit limbs).
+static void MulLimbs(BigTerm* t, uint64_t x)
+{
+    uint32_t y[2] = {(uint32_t)x, (uint32_t)(x >> 32)};
+    uint32_t r[ls_termLimbs] = {0};
+    for (int i = 0; i < t->len; ++i)
+    {
+        uint64_t carry = 0;
+        for (int j = 0; j < 2; ++j)
+        {
+            uint64_t v = (uint64_t)t->m[i] * y[j] + r[i + j] + carry;
+            r[i + j] = (uint32_t)v;
+            carry = v >> 32;
+        }
+        for (int k = i + 2; carry != 0; ++k)
+        {
+            LS_ASSERT(k < ls_termLimbs);
+            uint64_t v = (uint64_t)r[k] + carry;
+            r[k] = (uint32_t)v;
+            carry = v >> 32;
+        }
+    }
+    int len = t->len + 2;
+    if (len > ls_termLimbs)
+    {
+        len = ls_termLimbs;
+    }
+    while (len > 1 && r[len - 1] == 0)
+    {
+        --len;
+    }
+    memcpy(t->m, r, sizeof r);
+    t->len = len;
+}
+
+// acc += m << bitOffset
+static void AddShifted(uint32_t* acc, const BigTerm* t, int bitOffset)
+{
+    int w = bitOffset >> 5;
+    int b = bitOffset & 31;
+    uint64_t carry = 0;
+    int i = 0;
+    for (; i <= t->len; ++i)
+    {
+        uint32_t low = i < t->len ? (uint32_t)((uint64_t)t->m[i] << b) : 0u;
+        uint32_t high = (i > 0 && b > 0) ? (uint32_t)(t->m[i - 1] >> (32 - b)) : 0u;
+        uint64_t v = (uint64_t)acc[w + i] + (low | high) + carry;
+        acc[w + i] = (uint32_t)v;
+        carry = v >> 32;
+    }
+    for (int k = w + i; carry != 0; ++k)
+    {
+        LS_ASSERT(k < ls_limbCount);
+        uint64_t v = (uint64_t)acc[k] + carry;
+        acc[k] = (uint32_t)v;
+        carry = v >> 32;
+    }
+}
+
+int lsExactSign(const lsExactTerm* terms, int count)
+{
+    LS_ASSERT(count >= 0 && count <= LS_EXACT_MAX_TERMS);
+    BigTerm big[LS_EXACT_MAX_TERMS];
+    int n = 0;
+    int minExp = INT32_MAX, maxExp = INT32_MIN;
+    for (int i = 0; i < count; ++i)
+    {
+        const lsExactTerm* term = terms + i;
+        LS_ASSERT(term->count >= 1 && term->count <= LS_EXACT_MAX_FACTORS);
+        BigTerm* t = big + n;
+        t->m[0] = 1;
+        t->len = 1;
+        t->exp = 0;
+        t->negative = false;
+        bool zero = false;
+        for (int k = 0; k < term->count; ++k)
+        {
+            double f = term->f[k];
+            LS_ASSERT(isfinite(f));
+            if (f == 0.0)
+            {
+                zero = true;
+                break;
+            }
+            int e;
+            double fr = frexp(fabs(f), &e);
+            // fr in [0.5, 1) has at most 53 significant bits, so fr 2^53 is an exact integer.
+            MulLimbs(t, (uint64_t)ldexp(fr, 53));
+            t->exp += e - 53;
+            t->negative = t->negative != (f < 0.0);
+        }
+        if (zero)
+        {
+            continue;
+        }
+        minExp = t->exp < minExp ? t->exp : minExp;
+        maxExp = t->exp > maxExp ? t->exp : maxExp;
+        ++n;
+    }
+    if (n == 0)
+    {
+        return 0;
+    }
+
+    uint32_t pos[ls_limbCount];
+    uint32_t neg[ls_limbCount];
+    int used = (maxExp - minExp) / 32 + ls_termLimbs + 4;
+    LS_ASSERT(used <= ls_limbCount);
+    memset(pos, 0, (size_t)used * sizeof pos[0]);
+    memset(neg, 0, (size_t)used * sizeof neg[0]);
+    for (int i = 0; i < n; ++i)
+    {
+        AddShifted(big[i].negative ? neg : pos, big + i, big[i].exp - minExp);
+    }
+    for (int k = used - 1; k >= 0; --k)
+    {
+        if (pos[k] != neg[k])
+        {
+            return pos[k] > neg[k] ? 1 : -1;
+        }
+    }
+    return 0;
+}
+
+void lsExactAppendProduct(lsExactTerm* out, int* count, const lsExactTerm* a, int na, const lsExactTerm* b, int nb,
+                          double scale)
+{
+    for (int i = 0; i < na; ++i)
+    {
+        for (int j = 0; j < nb; ++j)
+        {
+            LS_ASSERT(*count < LS_EXACT_MAX_TERMS);
+            LS_ASSERT(a[i].count + b[j].count <= LS_EXACT_MAX_FACTORS);
+            lsExactTerm* t = out + (*count)++;
+            t->count = 0;
+            for (int k = 0; k < a[i].count; ++k)
+            {
+                t->f[t->count++] = a[i].f[k];
+            }
+            for (int k = 0; k < b[j].count; ++k)
+            {
+                t->f[t->count++] = b[j].f[k];
+            }
+            if (scale == -1.0)
+            {
+                t->f[0] = -t->f[0];
+            }
+            else if (scale != 1.0)
+            {
+                LS_ASSERT(t->count < LS_EXACT_MAX_FACTORS);
+                t->f[t->count++] = scale; // a factor, not a multiplication, so nothing can overflow
+            }
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------------------------------
+// Orientation
+
+int lsOrient(lsVec2 a, lsVec2 b, lsVec2 c)
+{
+    double dx1 = b.x - a.x, dy1 = b.y - a.y;
+    double dx2 = c.x - a.x, dy2 = c.y - a.y;
+    double left = dx1 * dy2;
+    double right = dy1 * dx2;
+    double det = left - right;
+    double sum = fabs(left) + fabs(right);
+    double bound = s_orientBound * sum;
+    if (fabs(det) > bound && bound >= s_tinyBound && sum <= DBL_MAX)
+    {
+        return det > 0.0 ? 1 : -1;
+    }
+
+    // Exact differences (common with axis-aligned or integer-ish coordinates): four fma products decide.
+    if (TwoDiffTail(b.x, a.x, dx1) == 0.0 && TwoDiffTail(b.y, a.y, dy1) == 0.0 && TwoDiffTail(c.x, a.x, dx2) == 0.0 &&
+        TwoDiffTail(c.y, a.y, dy2) == 0.0 && IsSafeFactor(dx1) && IsSafeFactor(dy1) && IsSafeFactor(dx2) &&
+        IsSafeFactor(dy2))
+    {
+        double l = dx1 * dy2;
+        double r = dy1 * dx2;
+        return lsSignOfSum4(l, fma(dx1, dy2, -l), -r, -fma(dy1, dx2, -r));
+    }
+
+    // cross(b - a, c - a) = bx cy - bx ay - ax cy - by cx + by ax + ay cx (the ax ay terms cancel).
+    lsExactTerm terms[6] = {
+        {{b.x, c.y}, 2}, {{-b.x, a.y}, 2}, {{-a.x, c.y}, 2}, {{-b.y, c.x}, 2}, {{b.y, a.x}, 2}, {{a.y, c.x}, 2},
+    };
+    return lsExactSign(terms, 6);
+}
+
+int lsOrientDir(lsVec2 o, lsVec2 d, lsVec2 p)
+{
+    double px = p.x - o.x, py = p.y - o.y;
+    double left = d.x * py;
+    double right = d.y * px;
+    double det = left - right;
+    double sum = fabs(left) + fabs(right);
+    double bound = s_orientBound * sum;
+    if (fabs(det) > bound && bound >= s_tinyBound && sum <= DBL_MAX)
+    {
+        return det > 0.0 ? 1 : -1;
+    }
+
+    if (TwoDiffTail(p.x, o.x, px) == 0.0 && TwoDiffTail(p.y, o.y, py) == 0.0 && IsSafeFactor(px) &&
+        IsSafeFactor(py) && IsSafeFactor(d.x) && IsSafeFactor(d.y))
+    {
+        double l = d.x * py;
+        double r = d.y * px;
+        return lsSignOfSum4(l, fma(d.x, py, -l), -r, -fma(d.y, px, -r));
+    }
+
+    // cross(d, p - o) = dx py - dx oy - dy px + dy ox
+    lsExactTerm terms[4] = {{{d.x, p.y}, 2}, {{-d.x, o.y}, 2}, {{-d.y, p.x}, 2}, {{d.y, o.x}, 2}};
+    return lsExactSign(terms, 4);
+}
+
+int lsSignOfDot2(double a, double b, double c, double d)
+{
+    double p = a * b;
+    double q = c * d;
+    double s = p + q;
+    double sum = fabs(p) + fabs(q);
+    double bound = 0x1p-51 * sum;
+    if (fabs(s) > bound && bound >= s_tinyBound && sum <= DBL_MAX)
+    {
+        return s > 0.0 ? 1 : -1;
+    }
+    if (IsSafeFactor(a) && IsSafeFactor(b) && IsSafeFactor(c) && IsSafeFactor(d))
+    {
+        return lsSignOfSum4(p, fma(a, b, -p), q, fma(c, d, -q));
+    }
+    lsExactTerm terms[2] = {{{a, b}, 2}, {{c, d}, 2}};
+    return lsExactSign(terms, 2);
+}

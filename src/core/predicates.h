@@ -1,0 +1,35 @@
+// lidarsim core: exact sign of small polynomials in doubles (the engine under lsOrient and the geometry routines).
+// Internal to the core: geometry.c and sweep.c use it to decide boundary cases exactly; lsOrient and lsOrientDir
+// (declared in geometry.h) are the public face.
+#pragma once
+
+#include <stdbool.h>
+
+/// The most factors in one term (degree of the polynomial).
+#define LS_EXACT_MAX_FACTORS 6
+/// The most terms in one exact sum.
+#define LS_EXACT_MAX_TERMS 64
+
+/// One product term f[0] * f[1] * ... * f[count - 1] of finite doubles (count 1..LS_EXACT_MAX_FACTORS).
+/// Negate a factor to subtract the term; multiply by 2.0 as a factor for a coefficient of 2 (both are exact).
+typedef struct lsExactTerm
+{
+    double f[LS_EXACT_MAX_FACTORS];
+    int count;
+} lsExactTerm;
+
+/// Sign (-1, 0, +1) of the exact real sum of the terms, whatever their magnitudes (subnormal to DBL_MAX): the
+/// doubles' mantissas are multiplied and added as big integers, so nothing is rounded, underflows or overflows.
+/// Slow (hundreds of ns); call it only when a floating-point filter cannot decide.
+int lsExactSign(const lsExactTerm* terms, int count);
+
+/// Appends to out (which holds *count terms, capacity LS_EXACT_MAX_TERMS) every product of a term of a with a term
+/// of b, multiplied by the factor scale (1.0 or -1.0 to subtract; any power of two is exact): expands (sum a)(sum b).
+void lsExactAppendProduct(lsExactTerm* out, int* count, const lsExactTerm* a, int na, const lsExactTerm* b, int nb,
+                          double scale);
+
+/// Sign of a + b + c + d (each finite) computed exactly with error-free additions (no overflow for |x| < 2^1020).
+int lsSignOfSum4(double a, double b, double c, double d);
+
+/// Exact sign of a*b + c*d for finite doubles (a fast filter, then exact arithmetic).
+int lsSignOfDot2(double a, double b, double c, double d);
