@@ -1,3 +1,4 @@
 // Every test suite, one line each: the runner's table and CMake's add_test list are both made from this file.
 LS_SUITE(BaseTest)
 LS_SUITE(GeometryTest)
+LS_SUITE(DistanceTest)
