@@ -16,13 +16,13 @@
 typedef struct lsAppConfig
 {
     char worldPath[LS_PATH_CAPACITY];
-    int beams;      ///< lidar beams; 0 keeps the world's
-    bool paused;    ///< start paused
-    bool autopilot; ///< start with the autopilot driving
+    int beams;         ///< lidar beams; 0 keeps the world's
+    bool paused;       ///< start paused
+    bool autopilot;    ///< start with the autopilot driving
     int width, height; ///< window size in pixels
-    int frames;     ///< > 0: draw this many frames, print the frame-time split and exit (benchmark mode)
-    bool printPose; ///< print the robot's final pose on exit (scripted tests)
-    bool vsync;     ///< wait for the display's refresh (off in --frames mode unless asked)
+    int frames;        ///< > 0: draw this many frames, print the frame-time split and exit (benchmark mode)
+    bool printPose;    ///< print the robot's final pose on exit (scripted tests)
+    bool vsync;        ///< wait for the display's refresh (off in --frames mode unless asked)
 } lsAppConfig;
 
 /// The window's state: the world and sim it shows, the view, and the loop's clocks and counters.
@@ -31,15 +31,15 @@ typedef struct lsApp
     lsAppConfig config;
     SDL_Window* window;
     SDL_Renderer* renderer;
-    lsWorld* world;     ///< owned; the sim, the editor and the reloader read it
-    lsSim* sim;         ///< owned, created from world
+    lsWorld* world; ///< owned; the sim, the editor and the reloader read it
+    lsSim* sim;     ///< owned, created from world
     lsReloader* reloader;
     lsEditor* editor;
     lsCamera camera;
     lsViewOptions view;
     bool paused, autopilot, follow;
-    bool stepOnce;      ///< N: one step at the next update
-    bool screenshot;    ///< F12: save the next frame as PNG
+    bool stepOnce;   ///< N: one step at the next update
+    bool screenshot; ///< F12: save the next frame as PNG
     bool quit;
     int beamsOverride;  ///< beams chosen with --beams or +/- (kept across reloads and edits); 0: the world's
     bool panning;       ///< a drag is moving the camera

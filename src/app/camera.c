@@ -5,8 +5,10 @@
 
 static double ClampZoom(double zoom)
 {
-    if (!(zoom >= LS_CAMERA_MIN_ZOOM)) return LS_CAMERA_MIN_ZOOM; // NaN too
-    if (zoom > LS_CAMERA_MAX_ZOOM) return LS_CAMERA_MAX_ZOOM;
+    if (!(zoom >= LS_CAMERA_MIN_ZOOM))
+        return LS_CAMERA_MIN_ZOOM; // NaN too
+    if (zoom > LS_CAMERA_MAX_ZOOM)
+        return LS_CAMERA_MAX_ZOOM;
     return zoom;
 }
 
@@ -62,16 +64,21 @@ void lsCamera_Fit(lsCamera* camera, lsAABB bounds, double marginPixels)
 {
     double w = bounds.upper.x - bounds.lower.x;
     double h = bounds.upper.y - bounds.lower.y;
-    if (!(w > 0.0)) w = 1.0;
-    if (!(h > 0.0)) h = 1.0;
+    if (!(w > 0.0))
+        w = 1.0;
+    if (!(h > 0.0))
+        h = 1.0;
     double availW = camera->width - 2.0 * marginPixels;
     double availH = camera->height - 2.0 * marginPixels;
     // A viewport smaller than its margins still gets a positive zoom.
-    if (availW < 1.0) availW = 1.0;
-    if (availH < 1.0) availH = 1.0;
+    if (availW < 1.0)
+        availW = 1.0;
+    if (availH < 1.0)
+        availH = 1.0;
     camera->zoom = ClampZoom(fmin(availW / w, availH / h));
     camera->center = lsLerp(bounds.lower, bounds.upper, 0.5);
-    if (!lsIsValidVec2(camera->center)) camera->center = (lsVec2){0.0, 0.0};
+    if (!lsIsValidVec2(camera->center))
+        camera->center = (lsVec2){0.0, 0.0};
 }
 
 void lsCamera_Resize(lsCamera* camera, int width, int height)

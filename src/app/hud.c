@@ -7,10 +7,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#define LS_GLYPH 8      ///< SDL2_gfx's built-in font is 8x8 pixels
-#define LS_LINE 12      ///< line height in pixels
-#define LS_PAD 8        ///< panel padding in pixels
-#define LS_HUD_LINES 7  ///< lines of the HUD panel
+#define LS_GLYPH 8     ///< SDL2_gfx's built-in font is 8x8 pixels
+#define LS_LINE 12     ///< line height in pixels
+#define LS_PAD 8       ///< panel padding in pixels
+#define LS_HUD_LINES 7 ///< lines of the HUD panel
 #define LS_HUD_COLUMNS 44
 
 const char* const lsHelpLines[] = {
@@ -50,8 +50,8 @@ static bool Text(SDL_Renderer* renderer, int x, int y, const char* s, lsColor c)
 
 static bool Panel(SDL_Renderer* renderer, SDL_Rect r, Uint8 alpha)
 {
-    if (boxRGBA(renderer, (Sint16)r.x, (Sint16)r.y, (Sint16)(r.x + r.w - 1), (Sint16)(r.y + r.h - 1), 8, 9, 12,
-                alpha) < 0 ||
+    if (boxRGBA(renderer, (Sint16)r.x, (Sint16)r.y, (Sint16)(r.x + r.w - 1), (Sint16)(r.y + r.h - 1), 8, 9, 12, alpha) <
+            0 ||
         rectangleRGBA(renderer, (Sint16)r.x, (Sint16)r.y, (Sint16)(r.x + r.w - 1), (Sint16)(r.y + r.h - 1), 70, 76, 92,
                       255) < 0)
     {
@@ -96,8 +96,10 @@ static bool WrappedText(SDL_Renderer* renderer, int x, int y, int columns, int m
     int lines = 0;
     size_t len = strlen(text);
     size_t pos = 0;
-    if (columns < 8) columns = 8;
-    if (columns > (int)sizeof line - 1) columns = (int)sizeof line - 1;
+    if (columns < 8)
+        columns = 8;
+    if (columns > (int)sizeof line - 1)
+        columns = (int)sizeof line - 1;
     while (pos < len && lines < maxLines)
     {
         size_t take = len - pos;
@@ -105,8 +107,10 @@ static bool WrappedText(SDL_Renderer* renderer, int x, int y, int columns, int m
         {
             take = (size_t)columns;
             size_t space = take;
-            while (space > 0 && text[pos + space] != ' ') --space;
-            if (space > 0) take = space;
+            while (space > 0 && text[pos + space] != ' ')
+                --space;
+            if (space > 0)
+                take = space;
         }
         memcpy(line, text + pos, take);
         line[take] = '\0';
@@ -117,12 +121,15 @@ static bool WrappedText(SDL_Renderer* renderer, int x, int y, int columns, int m
             *nl = '\0';
             take = (size_t)(nl - line) + 1;
         }
-        if (linesOut == NULL && !Text(renderer, x, y + lines * LS_LINE, line, c)) return false;
+        if (linesOut == NULL && !Text(renderer, x, y + lines * LS_LINE, line, c))
+            return false;
         ++lines;
         pos += take;
-        while (pos < len && text[pos] == ' ') ++pos;
+        while (pos < len && text[pos] == ' ')
+            ++pos;
     }
-    if (linesOut != NULL) *linesOut = lines;
+    if (linesOut != NULL)
+        *linesOut = lines;
     return true;
 }
 
@@ -133,8 +140,8 @@ static bool DrawErrorBanner(SDL_Renderer* renderer, const lsCamera* camera, cons
     WrappedText(renderer, 0, 0, columns, 6, error, lsColorHud, &lines);
     int h = (lines + 1) * LS_LINE + 2 * LS_PAD;
     SDL_Rect r = {LS_PAD, camera->height - h - 34, camera->width - 2 * LS_PAD, h};
-    if (boxRGBA(renderer, (Sint16)r.x, (Sint16)r.y, (Sint16)(r.x + r.w - 1), (Sint16)(r.y + r.h - 1), 70, 10, 16,
-                225) < 0)
+    if (boxRGBA(renderer, (Sint16)r.x, (Sint16)r.y, (Sint16)(r.x + r.w - 1), (Sint16)(r.y + r.h - 1), 70, 10, 16, 225) <
+        0)
     {
         fprintf(stderr, "lidarsim: boxRGBA failed: %s\n", SDL_GetError());
         return false;
@@ -152,20 +159,26 @@ static bool DrawHelp(SDL_Renderer* renderer, const lsCamera* camera)
     for (; lsHelpLines[count] != NULL; ++count)
     {
         int w = (int)strlen(lsHelpLines[count]);
-        if (w > widest) widest = w;
+        if (w > widest)
+            widest = w;
     }
     int w = widest * LS_GLYPH + 4 * LS_PAD;
     int h = (count + 2) * LS_LINE + 3 * LS_PAD;
     SDL_Rect r = {(camera->width - w) / 2, (camera->height - h) / 2, w, h};
-    if (r.x < 0) r.x = 0;
-    if (r.y < 0) r.y = 0;
-    if (!Panel(renderer, r, 235)) return false;
+    if (r.x < 0)
+        r.x = 0;
+    if (r.y < 0)
+        r.y = 0;
+    if (!Panel(renderer, r, 235))
+        return false;
     int x = r.x + 2 * LS_PAD, y = r.y + 2 * LS_PAD;
-    if (!Text(renderer, x, y, "lidarsim keys", (lsColor){255, 200, 90, 255})) return false;
+    if (!Text(renderer, x, y, "lidarsim keys", (lsColor){255, 200, 90, 255}))
+        return false;
     y += 2 * LS_LINE;
     for (int i = 0; i < count; ++i, y += LS_LINE)
     {
-        if (!Text(renderer, x, y, lsHelpLines[i], lsColorHud)) return false;
+        if (!Text(renderer, x, y, lsHelpLines[i], lsColorHud))
+            return false;
     }
     return true;
 }
@@ -198,15 +211,20 @@ bool lsDrawHud(SDL_Renderer* renderer, const lsCamera* camera, const lsSim* sim,
         snprintf(lines[6], sizeof lines[6], "F1 help%s%.30s", hud->status != NULL ? "  |  " : "",
                  hud->status != NULL ? hud->status : "");
         SDL_Rect r = lsHudRect(sim, hud);
-        if (!Panel(renderer, r, 190)) return false;
+        if (!Panel(renderer, r, 190))
+            return false;
         for (int i = 0; i < LS_HUD_LINES; ++i)
         {
             lsColor c = i == 0 ? (lsColor){255, 200, 90, 255} : lsColorHud;
-            if (i == 4 && hud->paused) c = (lsColor){255, 120, 120, 255};
-            if (!Text(renderer, r.x + LS_PAD, r.y + LS_PAD + i * LS_LINE, lines[i], c)) return false;
+            if (i == 4 && hud->paused)
+                c = (lsColor){255, 120, 120, 255};
+            if (!Text(renderer, r.x + LS_PAD, r.y + LS_PAD + i * LS_LINE, lines[i], c))
+                return false;
         }
     }
-    if (hud->error != NULL && hud->error[0] != '\0' && !DrawErrorBanner(renderer, camera, hud->error)) return false;
-    if (view->help && !DrawHelp(renderer, camera)) return false;
+    if (hud->error != NULL && hud->error[0] != '\0' && !DrawErrorBanner(renderer, camera, hud->error))
+        return false;
+    if (view->help && !DrawHelp(renderer, camera))
+        return false;
     return true;
 }

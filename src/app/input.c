@@ -12,9 +12,12 @@ static void ToggleBeams(lsApp* app, int direction)
 {
     int beams = lsSim_GetBeams(app->sim);
     int next = direction > 0 ? beams * 2 : beams / 2;
-    if (next < 1) next = 1;
-    if (next > LS_MAX_BEAMS) next = LS_MAX_BEAMS;
-    if (next == beams) return;
+    if (next < 1)
+        next = 1;
+    if (next > LS_MAX_BEAMS)
+        next = LS_MAX_BEAMS;
+    if (next == beams)
+        return;
     app->beamsOverride = next;
     lsSim_SetBeams(app->sim, next);
     lsApp_SetStatus(app, "beams %d", next);
@@ -22,9 +25,12 @@ static void ToggleBeams(lsApp* app, int direction)
 
 static void ApplyEditResult(lsApp* app, const lsEditResult* result)
 {
-    if (result->worldChanged) lsApp_RebuildSim(app);
-    if (result->saved && app->reloader != NULL) lsReloader_MarkSaved(app->reloader);
-    if (result->message[0] != '\0') lsApp_SetStatus(app, "%s", result->message);
+    if (result->worldChanged)
+        lsApp_RebuildSim(app);
+    if (result->saved && app->reloader != NULL)
+        lsReloader_MarkSaved(app->reloader);
+    if (result->message[0] != '\0')
+        lsApp_SetStatus(app, "%s", result->message);
 }
 
 static void HandleKey(lsApp* app, const SDL_KeyboardEvent* key)
@@ -33,62 +39,64 @@ static void HandleKey(lsApp* app, const SDL_KeyboardEvent* key)
     bool ctrl = (mod & KMOD_CTRL) != 0;
     switch (key->keysym.sym)
     {
-        case SDLK_ESCAPE:
-        case SDLK_q:
-            if (!ctrl) app->quit = true;
-            break;
-        case SDLK_SPACE:
-            app->paused = !app->paused;
-            app->accumulator = 0.0;
-            break;
-        case SDLK_n:
-            if (app->paused) app->stepOnce = true;
-            break;
-        case SDLK_r:
-            lsSim_Reset(app->sim, lsSim_GetWorld(app->sim)->sim.seed);
-            if (app->beamsOverride > 0 && lsSim_GetBeams(app->sim) != app->beamsOverride)
-            {
-                lsSim_SetBeams(app->sim, app->beamsOverride);
-            }
-            app->accumulator = 0.0;
-            lsApp_SetStatus(app, "reset");
-            break;
-        case SDLK_p:
-            app->autopilot = !app->autopilot;
-            break;
-        case SDLK_l:
-            app->view.beams = (lsBeamMode)((app->view.beams + 1) % ls_beamModeCount);
-            break;
-        case SDLK_g:
-            app->view.grid = !app->view.grid;
-            break;
-        case SDLK_v:
-            app->view.steering = !app->view.steering;
-            break;
-        case SDLK_f:
-            app->follow = !app->follow;
-            break;
-        case SDLK_F1:
-            app->view.help = !app->view.help;
-            break;
-        case SDLK_F12:
-            app->screenshot = true;
-            break;
-        case SDLK_HOME:
-            app->follow = false;
-            lsApp_FitCamera(app);
-            break;
-        case SDLK_PLUS:
-        case SDLK_EQUALS: // '+' is Shift+'=' on most layouts
-        case SDLK_KP_PLUS:
-            ToggleBeams(app, +1);
-            break;
-        case SDLK_MINUS:
-        case SDLK_KP_MINUS:
-            ToggleBeams(app, -1);
-            break;
-        default:
-            break;
+    case SDLK_ESCAPE:
+    case SDLK_q:
+        if (!ctrl)
+            app->quit = true;
+        break;
+    case SDLK_SPACE:
+        app->paused = !app->paused;
+        app->accumulator = 0.0;
+        break;
+    case SDLK_n:
+        if (app->paused)
+            app->stepOnce = true;
+        break;
+    case SDLK_r:
+        lsSim_Reset(app->sim, lsSim_GetWorld(app->sim)->sim.seed);
+        if (app->beamsOverride > 0 && lsSim_GetBeams(app->sim) != app->beamsOverride)
+        {
+            lsSim_SetBeams(app->sim, app->beamsOverride);
+        }
+        app->accumulator = 0.0;
+        lsApp_SetStatus(app, "reset");
+        break;
+    case SDLK_p:
+        app->autopilot = !app->autopilot;
+        break;
+    case SDLK_l:
+        app->view.beams = (lsBeamMode)((app->view.beams + 1) % ls_beamModeCount);
+        break;
+    case SDLK_g:
+        app->view.grid = !app->view.grid;
+        break;
+    case SDLK_v:
+        app->view.steering = !app->view.steering;
+        break;
+    case SDLK_f:
+        app->follow = !app->follow;
+        break;
+    case SDLK_F1:
+        app->view.help = !app->view.help;
+        break;
+    case SDLK_F12:
+        app->screenshot = true;
+        break;
+    case SDLK_HOME:
+        app->follow = false;
+        lsApp_FitCamera(app);
+        break;
+    case SDLK_PLUS:
+    case SDLK_EQUALS: // '+' is Shift+'=' on most layouts
+    case SDLK_KP_PLUS:
+        ToggleBeams(app, +1);
+        break;
+    case SDLK_MINUS:
+    case SDLK_KP_MINUS:
+        ToggleBeams(app, -1);
+        break;
+    default:
+        break;
     }
 }
 
@@ -97,65 +105,69 @@ void lsApp_HandleEvent(lsApp* app, const SDL_Event* event)
     if (app->editor != NULL)
     {
         lsEditResult result;
-        bool consumed = lsEditor_HandleEvent(app->editor, event, &app->camera, app->world, app->config.worldPath,
-                                             &result);
+        bool consumed =
+            lsEditor_HandleEvent(app->editor, event, &app->camera, app->world, app->config.worldPath, &result);
         ApplyEditResult(app, &result);
-        if (consumed) return;
+        if (consumed)
+            return;
     }
     switch (event->type)
     {
-        case SDL_QUIT:
-            app->quit = true;
-            break;
-        case SDL_WINDOWEVENT:
-            if (event->window.event == SDL_WINDOWEVENT_SIZE_CHANGED)
-            {
-                int w = 0, h = 0;
-                if (SDL_GetRendererOutputSize(app->renderer, &w, &h) < 0)
-                {
-                    fprintf(stderr, "lidarsim: SDL_GetRendererOutputSize failed: %s\n", SDL_GetError());
-                    break;
-                }
-                lsCamera_Resize(&app->camera, w, h);
-            }
-            break;
-        case SDL_KEYDOWN:
-            HandleKey(app, &event->key);
-            break;
-        case SDL_MOUSEWHEEL:
+    case SDL_QUIT:
+        app->quit = true;
+        break;
+    case SDL_WINDOWEVENT:
+        if (event->window.event == SDL_WINDOWEVENT_SIZE_CHANGED)
         {
-            int mx = 0, my = 0;
-            SDL_GetMouseState(&mx, &my);
-            double notches = event->wheel.preciseY != 0.0f ? (double)event->wheel.preciseY : (double)event->wheel.y;
-            if (event->wheel.direction == SDL_MOUSEWHEEL_FLIPPED) notches = -notches;
-            lsCamera_ZoomAt(&app->camera, lsV(mx, my), pow(LS_WHEEL_ZOOM, notches));
-            break;
-        }
-        case SDL_MOUSEBUTTONDOWN:
-            // Right and middle always pan; left pans unless the editor owns it (it consumed the event above).
-            app->panning = true;
-            break;
-        case SDL_MOUSEBUTTONUP:
-            app->panning = false;
-            break;
-        case SDL_MOUSEMOTION:
-            if (app->panning && (event->motion.state != 0))
+            int w = 0, h = 0;
+            if (SDL_GetRendererOutputSize(app->renderer, &w, &h) < 0)
             {
-                app->follow = false; // a drag takes the camera back from follow mode
-                lsCamera_Pan(&app->camera, lsV(event->motion.xrel, event->motion.yrel));
+                fprintf(stderr, "lidarsim: SDL_GetRendererOutputSize failed: %s\n", SDL_GetError());
+                break;
             }
-            break;
-        default:
-            break;
+            lsCamera_Resize(&app->camera, w, h);
+        }
+        break;
+    case SDL_KEYDOWN:
+        HandleKey(app, &event->key);
+        break;
+    case SDL_MOUSEWHEEL:
+    {
+        int mx = 0, my = 0;
+        SDL_GetMouseState(&mx, &my);
+        double notches = event->wheel.preciseY != 0.0f ? (double)event->wheel.preciseY : (double)event->wheel.y;
+        if (event->wheel.direction == SDL_MOUSEWHEEL_FLIPPED)
+            notches = -notches;
+        lsCamera_ZoomAt(&app->camera, lsV(mx, my), pow(LS_WHEEL_ZOOM, notches));
+        break;
+    }
+    case SDL_MOUSEBUTTONDOWN:
+        // Right and middle always pan; left pans unless the editor owns it (it consumed the event above).
+        app->panning = true;
+        break;
+    case SDL_MOUSEBUTTONUP:
+        app->panning = false;
+        break;
+    case SDL_MOUSEMOTION:
+        if (app->panning && (event->motion.state != 0))
+        {
+            app->follow = false; // a drag takes the camera back from follow mode
+            lsCamera_Pan(&app->camera, lsV(event->motion.xrel, event->motion.yrel));
+        }
+        break;
+    default:
+        break;
     }
 }
 
 lsControl lsApp_Control(lsApp* app)
 {
-    if (app->autopilot) return lsMakeAutopilotControl();
+    if (app->autopilot)
+        return lsMakeAutopilotControl();
     const Uint8* keys = SDL_GetKeyboardState(NULL);
     // Ctrl+S and friends belong to the editor, not to driving.
-    if ((SDL_GetModState() & KMOD_CTRL) != 0) return lsMakeManualControl(0.0, 0.0);
+    if ((SDL_GetModState() & KMOD_CTRL) != 0)
+        return lsMakeManualControl(0.0, 0.0);
     int forward = (keys[SDL_SCANCODE_UP] || keys[SDL_SCANCODE_W]) - (keys[SDL_SCANCODE_DOWN] || keys[SDL_SCANCODE_S]);
     int left = (keys[SDL_SCANCODE_LEFT] || keys[SDL_SCANCODE_A]) - (keys[SDL_SCANCODE_RIGHT] || keys[SDL_SCANCODE_D]);
     const lsRobotDef* robot = &lsSim_GetWorld(app->sim)->robot;

@@ -11,29 +11,28 @@
 const lsColor lsColorBackground = {20, 22, 28, 255};
 const lsColor lsColorWall = {236, 238, 244, 255};
 const lsColor lsColorHud = {230, 232, 238, 255};
+const lsColor lsColorFood = {86, 214, 110, 255};
+const lsColor lsColorPoison = {232, 76, 196, 255};
+const lsColor lsColorRobot = {255, 176, 56, 255};
+const lsColor lsColorHitWall = {84, 214, 255, 255};
+const lsColor lsColorNoReturn = {150, 150, 170, 22};
 
 static const lsColor s_gridMinor = {34, 37, 46, 255};
 static const lsColor s_gridMajor = {48, 52, 64, 255};
 static const lsColor s_solidFill = {62, 78, 104, 255};
 static const lsColor s_solidEdge = {140, 164, 204, 255};
-static const lsColor s_food = {86, 214, 110, 255};
-static const lsColor s_poison = {232, 76, 196, 255};
-static const lsColor s_robot = {255, 176, 56, 255};
 static const lsColor s_robotEdge = {255, 226, 170, 255};
 static const lsColor s_vehicle = {110, 184, 255, 255};
 static const lsColor s_pathBand = {92, 98, 120, 70};
 static const lsColor s_pathLine = {150, 156, 180, 255};
 static const lsColor s_mover = {255, 132, 64, 255};
 static const lsColor s_moverTrack = {255, 132, 64, 60};
-static const lsColor s_hitWall = {84, 214, 255, 255};
 static const lsColor s_hitSolid = {150, 196, 255, 255};
-static const lsColor s_noReturn = {150, 150, 170, 22};
 static const lsColor s_predicted = {255, 255, 255, 255};
 static const lsColor s_normalPoint = {255, 90, 90, 255};
 static const lsColor s_seekTarget = {120, 255, 140, 255};
 
 /// The alpha of beams from the sensor to their hit: translucent so 720 overlapping beams read as a fan.
-#define LS_BEAM_ALPHA 70
 /// Pixels drawn beyond the viewport on each side, so clipped shapes' outlines never show at the border.
 #define LS_GUARD 8.0
 
@@ -49,9 +48,9 @@ typedef struct Painter
 {
     SDL_Renderer* renderer;
     const lsCamera* camera;
-    lsAABB view;    ///< world box the camera sees, grown by a margin
+    lsAABB view;                   ///< world box the camera sees, grown by a margin
     double xMin, yMin, xMax, yMax; ///< screen guard rectangle
-    bool ok;        ///< false once an SDL call failed
+    bool ok;                       ///< false once an SDL call failed
 } Painter;
 
 static void Check(Painter* p, int result, const char* what)
@@ -80,19 +79,24 @@ static bool ClipSegment(const Painter* p, lsVec2* a, lsVec2* b)
     {
         if (pp[i] == 0.0)
         {
-            if (q[i] < 0.0) return false;
+            if (q[i] < 0.0)
+                return false;
             continue;
         }
         double r = q[i] / pp[i];
         if (pp[i] < 0.0)
         {
-            if (r > t1) return false;
-            if (r > t0) t0 = r;
+            if (r > t1)
+                return false;
+            if (r > t0)
+                t0 = r;
         }
         else
         {
-            if (r < t0) return false;
-            if (r < t1) t1 = r;
+            if (r < t0)
+                return false;
+            if (r < t1)
+                t1 = r;
         }
     }
     lsVec2 a0 = *a;
@@ -104,7 +108,8 @@ static bool ClipSegment(const Painter* p, lsVec2* a, lsVec2* b)
 /// A screen-space line, clipped; width 1 or 2 pixels (2 is two 1-pixel lines side by side: crisp and cheap).
 static void ScreenLine(Painter* p, lsVec2 a, lsVec2 b, lsColor c, int width)
 {
-    if (!ClipSegment(p, &a, &b)) return;
+    if (!ClipSegment(p, &a, &b))
+        return;
     Sint16 x1 = ToS16(a.x), y1 = ToS16(a.y), x2 = ToS16(b.x), y2 = ToS16(b.y);
     Check(p, lineRGBA(p->renderer, x1, y1, x2, y2, c.r, c.g, c.b, c.a), "lineRGBA");
     if (width >= 2)
@@ -118,7 +123,8 @@ static void ScreenLine(Painter* p, lsVec2 a, lsVec2 b, lsColor c, int width)
 
 static void WorldLine(Painter* p, lsVec2 a, lsVec2 b, lsColor c, int width)
 {
-    if (!lsAABB_Overlaps(lsAABB_OfSegment(a, b), p->view)) return;
+    if (!lsAABB_Overlaps(lsAABB_OfSegment(a, b), p->view))
+        return;
     ScreenLine(p, lsCamera_WorldToScreen(p->camera, a), lsCamera_WorldToScreen(p->camera, b), c, width);
 }
 
@@ -131,7 +137,8 @@ static int ClipPolygonEdge(const lsVec2* in, int n, lsVec2* out, int axis, doubl
         lsVec2 a = in[i], b = in[(i + 1) % n];
         double da = sign * ((axis == 0 ? a.x : a.y) - bound);
         double db = sign * ((axis == 0 ? b.x : b.y) - bound);
-        if (da >= 0.0) out[m++] = a;
+        if (da >= 0.0)
+            out[m++] = a;
         if ((da >= 0.0) != (db >= 0.0))
         {
             double t = da / (da - db);
@@ -148,18 +155,22 @@ static void WorldPolygon(Painter* p, const lsVec2* points, int count, lsColor fi
 {
     LS_ASSERT(count >= 3 && count <= LS_MAX_SCREEN_POLYGON / 2);
     lsAABB box = {points[0], points[0]};
-    for (int i = 1; i < count; ++i) box = lsAABB_Union(box, (lsAABB){points[i], points[i]});
-    if (!lsAABB_Overlaps(box, p->view)) return;
+    for (int i = 1; i < count; ++i)
+        box = lsAABB_Union(box, (lsAABB){points[i], points[i]});
+    if (!lsAABB_Overlaps(box, p->view))
+        return;
 
     lsVec2 a[LS_MAX_SCREEN_POLYGON], b[LS_MAX_SCREEN_POLYGON];
-    for (int i = 0; i < count; ++i) a[i] = lsCamera_WorldToScreen(p->camera, points[i]);
+    for (int i = 0; i < count; ++i)
+        a[i] = lsCamera_WorldToScreen(p->camera, points[i]);
     int n = count;
     // Each pass adds at most one vertex to a convex polygon, so four passes stay within the buffers.
     n = ClipPolygonEdge(a, n, b, 0, p->xMin, 1.0);
     n = ClipPolygonEdge(b, n, a, 0, p->xMax, -1.0);
     n = ClipPolygonEdge(a, n, b, 1, p->yMin, 1.0);
     n = ClipPolygonEdge(b, n, a, 1, p->yMax, -1.0);
-    if (n < 3) return;
+    if (n < 3)
+        return;
     Sint16 vx[LS_MAX_SCREEN_POLYGON], vy[LS_MAX_SCREEN_POLYGON];
     for (int i = 0; i < n; ++i)
     {
@@ -180,13 +191,15 @@ static void WorldPolygon(Painter* p, const lsVec2* points, int count, lsColor fi
 static void WorldDisc(Painter* p, lsVec2 center, double radius, lsColor fill, const lsColor* edge)
 {
     lsAABB box = {{center.x - radius, center.y - radius}, {center.x + radius, center.y + radius}};
-    if (!lsAABB_Overlaps(box, p->view)) return;
+    if (!lsAABB_Overlaps(box, p->view))
+        return;
     double r = lsCamera_ToPixels(p->camera, radius);
     if (r > 2000.0)
     {
         lsVec2 ring[LS_MAX_SCREEN_POLYGON / 2];
         int n = LS_MAX_SCREEN_POLYGON / 2;
-        for (int i = 0; i < n; ++i) ring[i] = lsMulAdd(center, radius, lsDirection(2.0 * LS_PI * i / n));
+        for (int i = 0; i < n; ++i)
+            ring[i] = lsMulAdd(center, radius, lsDirection(2.0 * LS_PI * i / n));
         WorldPolygon(p, ring, n, fill, edge);
         return;
     }
@@ -202,11 +215,11 @@ static void WorldDisc(Painter* p, lsVec2 center, double radius, lsColor fill, co
 /// A small square marker of side `size` pixels centred on a world point.
 static void Marker(Painter* p, lsVec2 world, int size, lsColor c)
 {
-    if (!lsAABB_Contains(p->view, world)) return;
+    if (!lsAABB_Contains(p->view, world))
+        return;
     lsVec2 s = lsCamera_WorldToScreen(p->camera, world);
     Sint16 x = ToS16(s.x - 0.5 * size), y = ToS16(s.y - 0.5 * size);
-    Check(p, boxRGBA(p->renderer, x, y, (Sint16)(x + size - 1), (Sint16)(y + size - 1), c.r, c.g, c.b, c.a),
-          "boxRGBA");
+    Check(p, boxRGBA(p->renderer, x, y, (Sint16)(x + size - 1), (Sint16)(y + size - 1), c.r, c.g, c.b, c.a), "boxRGBA");
 }
 
 /// A band of half-width `radius` metres around the segment a-b (a path's corridor), as a clipped quad.
@@ -214,7 +227,8 @@ static void WorldBand(Painter* p, lsVec2 a, lsVec2 b, double radius, lsColor fil
 {
     lsVec2 n = lsScale(radius, lsLeftPerp(lsNormalize(lsSub(b, a))));
     lsVec2 quad[4] = {lsAdd(a, n), lsSub(a, n), lsSub(b, n), lsAdd(b, n)};
-    if (lsLengthSquared(n) == 0.0) return;
+    if (lsLengthSquared(n) == 0.0)
+        return;
     WorldPolygon(p, quad, 4, fill, NULL);
 }
 
@@ -236,8 +250,10 @@ static void DrawGrid(Painter* p)
     const lsCamera* cam = p->camera;
     // A metre grid while a metre is at least 12 pixels; zoomed out, powers of ten so lines stay >= 12 pixels apart.
     double step = 1.0;
-    while (lsCamera_ToPixels(cam, step) < 12.0) step *= 10.0;
-    while (lsCamera_ToPixels(cam, step) >= 120.0 && step > 1e-3) step /= 10.0;
+    while (lsCamera_ToPixels(cam, step) < 12.0)
+        step *= 10.0;
+    while (lsCamera_ToPixels(cam, step) >= 120.0 && step > 1e-3)
+        step /= 10.0;
     double major = step * 10.0;
     lsAABB v = lsCamera_ViewBounds(cam);
     double x0 = floor(v.lower.x / step), x1 = ceil(v.upper.x / step);
@@ -290,7 +306,8 @@ static void DrawPaths(Painter* p, const lsWorld* world)
             WorldBand(p, a, b, path->radius, s_pathBand);
         }
         // Round joints so the band has no notches at corners.
-        for (int k = 0; k < path->pointCount; ++k) WorldDisc(p, path->points[k], path->radius, s_pathBand, NULL);
+        for (int k = 0; k < path->pointCount; ++k)
+            WorldDisc(p, path->points[k], path->radius, s_pathBand, NULL);
         for (int k = 0; k < segments; ++k)
         {
             WorldLine(p, path->points[k], path->points[(k + 1) % path->pointCount], s_pathLine, 1);
@@ -355,8 +372,9 @@ static void DrawTargets(Painter* p, const lsSimState* state)
     for (int i = 0; i < state->targetCount; ++i)
     {
         const lsTargetState* t = &state->targets[i];
-        if (!t->active) continue;
-        lsColor c = t->kind == ls_food ? s_food : s_poison;
+        if (!t->active)
+            continue;
+        lsColor c = t->kind == ls_food ? lsColorFood : lsColorPoison;
         WorldDisc(p, t->center, t->radius, c, NULL);
         if (t->kind == ls_poison && lsCamera_ToPixels(p->camera, t->radius) >= 4.0)
         {
@@ -375,7 +393,8 @@ static void DrawVehicles(Painter* p, const lsSimState* state, bool steering)
     {
         const lsVehicleState* v = &state->vehicles[i];
         lsVec2 dir = lsNormalize(v->velocity);
-        if (lsLengthSquared(dir) == 0.0) dir = lsV(1.0, 0.0);
+        if (lsLengthSquared(dir) == 0.0)
+            dir = lsV(1.0, 0.0);
         // A triangle pointing along the velocity, at least 5 pixels long so it stays visible zoomed out.
         double len = fmax(2.0 * v->radius, lsCamera_ToMetres(p->camera, 10.0));
         lsVec2 side = lsLeftPerp(dir);
@@ -396,7 +415,7 @@ static void DrawVehicles(Painter* p, const lsSimState* state, bool steering)
 
 static void DrawRobot(Painter* p, const lsRobotState* robot)
 {
-    lsColor fill = robot->inContact ? (lsColor){255, 96, 64, 255} : s_robot;
+    lsColor fill = robot->inContact ? (lsColor){255, 96, 64, 255} : lsColorRobot;
     if (robot->footprintCount >= 3)
         WorldPolygon(p, robot->footprint, robot->footprintCount, fill, &s_robotEdge);
     else
@@ -411,24 +430,26 @@ static lsColor HitColor(const lsSimState* state, lsHitKind kind, int index)
 {
     switch (kind)
     {
-        case ls_hitTarget:
-            if (index >= 0 && index < state->targetCount && state->targets[index].kind == ls_poison) return s_poison;
-            return s_food;
-        case ls_hitVehicle:
-            return s_vehicle;
-        case ls_hitMover:
-            return s_mover;
-        case ls_hitBox:
-        case ls_hitPolygon:
-            return s_hitSolid;
-        default:
-            return s_hitWall;
+    case ls_hitTarget:
+        if (index >= 0 && index < state->targetCount && state->targets[index].kind == ls_poison)
+            return lsColorPoison;
+        return lsColorFood;
+    case ls_hitVehicle:
+        return s_vehicle;
+    case ls_hitMover:
+        return s_mover;
+    case ls_hitBox:
+    case ls_hitPolygon:
+        return s_hitSolid;
+    default:
+        return lsColorHitWall;
     }
 }
 
 static void DrawBeams(Painter* p, const lsScan* scan, const lsSimState* state, lsBeamMode mode)
 {
-    if (scan == NULL || scan->count == 0) return;
+    if (scan == NULL || scan->count == 0)
+        return;
     lsVec2 origin = scan->pose.p;
     if (mode != ls_beamsOff)
     {
@@ -443,11 +464,19 @@ static void DrawBeams(Painter* p, const lsScan* scan, const lsSimState* state, l
             else if (mode == ls_beamsAll)
             {
                 // The scan stores a no-return beam's end at rangeMax along its direction.
-                WorldLine(p, origin, scan->points[i], s_noReturn, 1);
+                WorldLine(p, origin, scan->points[i], lsColorNoReturn, 1);
             }
         }
     }
-    // Hit points, opaque, so the shape the lidar sees reads even with the beams hidden.
+}
+
+/// Hit points, opaque and drawn over the walls, so the shape the lidar sees reads even with the beams hidden.
+static void DrawHitPoints(Painter* p, const lsScan* scan, const lsSimState* state)
+{
+    if (scan == NULL)
+    {
+        return;
+    }
     int size = lsCamera_ToPixels(p->camera, 1.0) >= 30.0 ? 3 : 2;
     for (int i = 0; i < scan->count; ++i)
     {
@@ -485,16 +514,19 @@ bool lsDrawScene(SDL_Renderer* renderer, const lsCamera* camera, const lsSim* si
     Check(&p, SDL_SetRenderDrawColor(renderer, bg.r, bg.g, bg.b, bg.a), "SDL_SetRenderDrawColor");
     Check(&p, SDL_RenderClear(renderer), "SDL_RenderClear");
 
-    if (view->grid) DrawGrid(&p);
+    if (view->grid)
+        DrawGrid(&p);
     DrawPaths(&p, world);
     DrawSolids(&p, world);
     DrawTargets(&p, state);
     DrawBeams(&p, lsSim_GetScan(sim), state, view->beams);
     DrawWalls(&p, world);
     DrawMovers(&p, world, state);
+    DrawHitPoints(&p, lsSim_GetScan(sim), state);
     DrawVehicles(&p, state, view->steering);
     DrawRobot(&p, &state->robot);
-    if (view->grid) DrawScaleBar(&p);
+    if (view->grid)
+        DrawScaleBar(&p);
     return p.ok;
 }
 
@@ -502,7 +534,8 @@ bool lsDrawFrame(SDL_Renderer* renderer, const lsCamera* camera, const lsSim* si
                  const lsHudInfo* hud)
 {
     bool ok = lsDrawScene(renderer, camera, sim, view);
-    if (ok && hud != NULL) ok = lsDrawHud(renderer, camera, sim, view, hud);
+    if (ok && hud != NULL)
+        ok = lsDrawHud(renderer, camera, sim, view, hud);
     return ok;
 }
 
@@ -514,7 +547,8 @@ bool lsCreateOffscreen(int width, int height, SDL_Surface** surface, SDL_Rendere
     *surface = NULL;
     *renderer = NULL;
     SDL_Surface* s = SDL_CreateRGBSurfaceWithFormat(0, width, height, 32, SDL_PIXELFORMAT_RGBA32);
-    if (s == NULL) return lsFail(err, "SDL_CreateRGBSurfaceWithFormat failed: %s", SDL_GetError());
+    if (s == NULL)
+        return lsFail(err, "SDL_CreateRGBSurfaceWithFormat failed: %s", SDL_GetError());
     SDL_Renderer* r = SDL_CreateSoftwareRenderer(s);
     if (r == NULL)
     {
@@ -531,7 +565,8 @@ bool lsCreateOffscreen(int width, int height, SDL_Surface** surface, SDL_Rendere
 
 void lsDestroyRenderer(SDL_Renderer* renderer)
 {
-    if (renderer == NULL) return;
+    if (renderer == NULL)
+        return;
     gfxPrimitivesSetFont(NULL, 8, 8);
     SDL_DestroyRenderer(renderer);
 }

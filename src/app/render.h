@@ -40,10 +40,10 @@ typedef struct lsHudInfo
     double raysPerSecond;  ///< lidar rays cast per wall-clock second; <= 0 prints "-"
     bool paused;
     bool autopilot;
-    bool following;        ///< F: the camera follows the robot
-    bool editing;          ///< E: the editor is active
-    const char* error;     ///< a reload error, shown in red until fixed
-    const char* status;    ///< a short transient message (e.g. "saved shot.png")
+    bool following;     ///< F: the camera follows the robot
+    bool editing;       ///< E: the editor is active
+    const char* error;  ///< a reload error, shown in red until fixed
+    const char* status; ///< a short transient message (e.g. "saved shot.png")
 } lsHudInfo;
 
 /// Colours (r, g, b, a) the tests read back from rendered pixels.
@@ -55,6 +55,14 @@ typedef struct lsColor
 extern const lsColor lsColorBackground; ///< nothing drawn here
 extern const lsColor lsColorWall;       ///< static walls
 extern const lsColor lsColorHud;        ///< HUD text
+extern const lsColor lsColorFood;       ///< food targets, and beams that hit food
+extern const lsColor lsColorPoison;     ///< poison targets, and beams that hit poison
+extern const lsColor lsColorRobot;      ///< the robot's body
+extern const lsColor lsColorHitWall;    ///< beams that hit a wall (drawn with alpha LS_BEAM_ALPHA) and their hit points
+extern const lsColor lsColorNoReturn;   ///< beams with no return (translucent, to max range)
+
+/// The alpha of beams from the sensor to their hit: translucent, so 720 overlapping beams read as a fan.
+#define LS_BEAM_ALPHA 70
 
 /// Draws one whole frame: background, grid, world, sim state, beams, HUD (if hud is not NULL and view->hud) and
 /// the help overlay. Only what the camera sees is drawn. Returns false after printing SDL_GetError() when an SDL

@@ -10,7 +10,8 @@
 
 bool lsSaveSurfacePng(SDL_Surface* surface, const char* path, lsError* err)
 {
-    if (IMG_SavePNG(surface, path) < 0) return lsFail(err, "%s: cannot write PNG: %s", path, IMG_GetError());
+    if (IMG_SavePNG(surface, path) < 0)
+        return lsFail(err, "%s: cannot write PNG: %s", path, IMG_GetError());
     return true;
 }
 
@@ -22,7 +23,8 @@ bool lsSaveRendererPng(SDL_Renderer* renderer, const char* path, lsError* err)
         return lsFail(err, "SDL_GetRendererOutputSize failed: %s", SDL_GetError());
     }
     SDL_Surface* surface = SDL_CreateRGBSurfaceWithFormat(0, w, h, 32, SDL_PIXELFORMAT_RGBA32);
-    if (surface == NULL) return lsFail(err, "SDL_CreateRGBSurfaceWithFormat failed: %s", SDL_GetError());
+    if (surface == NULL)
+        return lsFail(err, "SDL_CreateRGBSurfaceWithFormat failed: %s", SDL_GetError());
     bool ok = true;
     // Read before SDL_RenderPresent: afterwards the back buffer's content is undefined.
     if (SDL_RenderReadPixels(renderer, NULL, SDL_PIXELFORMAT_RGBA32, surface->pixels, surface->pitch) < 0)
@@ -44,7 +46,8 @@ void lsScreenshotPath(const char* worldPath, long long when, char* out, size_t c
     int dirLength = slash != NULL ? (int)(slash - worldPath) + 1 : 0;
     int stemLength = (int)strlen(base);
     const char* dot = strrchr(base, '.');
-    if (dot != NULL && dot != base) stemLength = (int)(dot - base);
+    if (dot != NULL && dot != base)
+        stemLength = (int)(dot - base);
     if (stemLength == 0)
     {
         base = "lidarsim";
@@ -53,6 +56,7 @@ void lsScreenshotPath(const char* worldPath, long long when, char* out, size_t c
     time_t t = (time_t)when;
     struct tm local;
     char stamp[32] = "00000000-000000";
-    if (localtime_r(&t, &local) != NULL) strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &local);
+    if (localtime_r(&t, &local) != NULL)
+        strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &local);
     snprintf(out, capacity, "%.*s%.*s-%s.png", dirLength, worldPath, stemLength, base, stamp);
 }

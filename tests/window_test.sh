@@ -1,0 +1,114 @@
+#!/usr/bin/env bash
+# WindowTest: the real window under Xvfb (run by ctest; exit 77 = skipped when xvfb-run is missing).
+#   tests/window_test.sh path/to/lidarsim
+# 1. With no display, `lidarsim` prints one line naming `lidarsim render` and `lidarsim run` and exits 1.
+# 2. `--frames N --autopilot --print-pose` draws N frames, prints the frame-time split and a pose that moved.
+# 3. With xdotool: key presses drive the robot (Up held), F12 writes a screenshot next to the world, Q quits;
+#    the pose printed on exit must have moved forward along the robot's heading.
+set -uo pipefail
+
+lidarsim=${1:?usage: window_test.sh path/to/lidarsim}
+if ! command -v xvfb-run >/dev/null 2>&1; then
+    echo "window_test: xvfb-run not installed, skipping"
+    exit 77
+fi
+
+fail() {
+    echo "window_test: FAIL: $*" >&2
+    exit 1
+}
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+# A room 20 x 10 m with the robot at (5, 5) looking along +x: 15 m of free floor ahead.
+cat >"$work/room.json" <<'EOF'
+{
+  "name": "window test room",
+  "walls": [{"points": [[0, 0], [20, 0], [20, 10], [0, 10]], "closed": true}],
+  "targets": [{"center": [15, 8], "radius": 0.3}, {"center": [15, 2], "radius": 0.3, "kind": "poison"}],
+  "robot": {"pose": [5, 5, 0], "radius": 0.25, "lidar": {"beams": 180, "fov": 360, "range": 12}},
+  "sim": {"dt": 0.016666666666666666, "seed": 3}
+}
+EOF
+
+# 1. No display: exactly one line on stderr, nothing on stdout, status 1.
+out=$(env -u DISPLAY -u WAYLAND_DISPLAY -u SDL_VIDEODRIVER "$lidarsim" "$work/room.json" 2>"$work/err.txt")
+status=$?
+[ "$status" -eq 1 ] || fail "no display: exit status $status, expected 1"
+[ -z "$out" ] || fail "no display: unexpected stdout: $out"
+[ "$(wc -l <"$work/err.txt")" -eq 1 ] || fail "no display: expected one line, got: $(cat "$work/err.txt")"
+grep -q "lidarsim render" "$work/err.txt" && grep -q "lidarsim run" "$work/err.txt" ||
+    fail "no display: the line must name lidarsim render and lidarsim run: $(cat "$work/err.txt")"
+
+# Parses "pose X Y DEG" from a file into the variables x, y.
+read_pose() {
+    local line
+    line=$(grep '^pose ' "$1" | tail -n 1)
+    [ -n "$line" ] || fail "no pose printed: $(cat "$1")"
+    x=$(echo "$line" | awk '{print $2}')
+    y=$(echo "$line" | awk '{print $3}')
+}
+
+# 2. Benchmark mode with the autopilot: it draws, reports the split and the robot moves.
+xvfb-run -a -s "-screen 0 1280x800x24" "$lidarsim" "$work/room.json" --frames 120 --autopilot --print-pose \
+    >"$work/frames.txt" 2>&1 || fail "--frames run failed: $(cat "$work/frames.txt")"
+grep -q '^frames 120 ' "$work/frames.txt" || fail "--frames: no frame-time report: $(cat "$work/frames.txt")"
+grep -q 'sim .* ms' "$work/frames.txt" && grep -q 'draw .* ms' "$work/frames.txt" || fail "--frames: no split"
+read_pose "$work/frames.txt"
+moved=$(awk -v x="$x" -v y="$y" 'BEGIN { d = sqrt((x - 5) ^ 2 + (y - 5) ^ 2); print (d > 0.05) ? 1 : 0 }')
+[ "$moved" -eq 1 ] || fail "--frames --autopilot: the robot did not move (pose $x $y)"
+echo "window_test: --frames ok: $(grep '^frames' "$work/frames.txt")"
+
+# 3. Key presses through the X server.
+if ! command -v xdotool >/dev/null 2>&1; then
+    echo "window_test: xdotool not installed, key-press part skipped (apt-get install xdotool)"
+    exit 0
+fi
+cat >"$work/drive.sh" <<'EOF'
+#!/usr/bin/env bash
+# Runs inside xvfb-run: start the window, hold Up for a second, take a screenshot, quit with Q.
+lidarsim=$1
+world=$2
+"$lidarsim" "$world" --print-pose >"$(dirname "$world")/drive.txt" 2>&1 &
+pid=$!
+wid=""
+for _ in $(seq 1 100); do
+    wid=$(xdotool search --name 'lidarsim' 2>/dev/null | head -n 1)
+    [ -n "$wid" ] && break
+    sleep 0.1
+done
+if [ -z "$wid" ]; then
+    echo "no window appeared" >&2
+    kill "$pid" 2>/dev/null
+    exit 1
+fi
+xdotool windowfocus --sync "$wid" 2>/dev/null || xdotool windowfocus "$wid"
+sleep 0.5
+xdotool keydown Up
+sleep 1.2
+xdotool keyup Up
+sleep 0.3
+xdotool key F12
+sleep 0.5
+xdotool key q
+for _ in $(seq 1 50); do
+    kill -0 "$pid" 2>/dev/null || break
+    sleep 0.1
+done
+if kill -0 "$pid" 2>/dev/null; then
+    echo "the window did not quit on Q" >&2
+    kill "$pid"
+    exit 1
+fi
+wait "$pid"
+EOF
+chmod +x "$work/drive.sh"
+xvfb-run -a -s "-screen 0 1280x800x24" "$work/drive.sh" "$lidarsim" "$work/room.json" >"$work/xvfb.txt" 2>&1 ||
+    fail "scripted run failed: $(cat "$work/xvfb.txt" "$work/drive.txt" 2>/dev/null)"
+read_pose "$work/drive.txt"
+# Held Up for 1.2 s at up to 1.5 m/s along +x from (5, 5): clearly forward, barely sideways.
+ok=$(awk -v x="$x" -v y="$y" 'BEGIN { print (x > 5.5 && x < 8.0 && y > 4.8 && y < 5.2) ? 1 : 0 }')
+[ "$ok" -eq 1 ] || fail "driving with Up: expected the robot ahead of (5, 5) along +x, got ($x, $y): $(cat "$work/drive.txt")"
+ls "$work"/room-*.png >/dev/null 2>&1 || fail "F12 wrote no screenshot next to the world: $(ls "$work")"
+echo "window_test: key presses ok: robot drove from (5, 5) to ($x, $y); screenshot $(basename "$(ls "$work"/room-*.png)")"
+exit 0
