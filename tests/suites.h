@@ -2,3 +2,5 @@
 LS_SUITE(BaseTest)
 LS_SUITE(GeometryTest)
 LS_SUITE(DistanceTest)
+LS_SUITE(SceneTest)
+LS_SUITE(LidarTest)

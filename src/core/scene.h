@@ -102,13 +102,14 @@ lsRayHit lsScene_CastRayBrute(const lsScene* scene, const lsDynamicObjects* dyn,
 // ---------------------------------------------------------------------------------------------------------------------
 // Queries and accessors
 
-/// Called once per static object whose axis-aligned bounds overlap the query box (closed boxes). kind is
-/// ls_hitWall (index = chain, part = segment), ls_hitTarget (active targets only), ls_hitBox or ls_hitPolygon
-/// (part 0). Return true to go on, false to stop the query.
+/// Called once per static object found by lsScene_QueryAABB. kind is ls_hitWall (index = chain, part = segment),
+/// ls_hitTarget (active targets only), ls_hitBox or ls_hitPolygon (part 0). Return true to go on, false to stop.
 typedef bool lsSceneQueryFcn(void* context, lsHitKind kind, int index, int part);
 
-/// Reports every static object whose bounds overlap box, each once, in no particular order. Not reentrant: do
-/// not query the same scene from inside the callback (it uses a visit stamp stored in the scene).
+/// Reports static objects near box (closed), each once, in no particular order: every target, box and polygon
+/// whose bounds overlap box, and every wall segment that touches box (plus, possibly, segments that pass within
+/// about 1e-6 cell of it; a reported segment's bounds always overlap box). Not reentrant: do not query the same
+/// scene from inside the callback (it uses a visit stamp stored in the scene).
 void lsScene_QueryAABB(const lsScene* scene, lsAABB box, lsSceneQueryFcn* fcn, void* context);
 
 /// The scene's figures.

@@ -1,0 +1,160 @@
+// The lidar sensor model: beam layout, one cast per beam through the scene, then the measurement model (jitter,
+// range noise, dropout, minimum range) and intensities. No allocation per scan: everything goes into the lsScan.
+#include "core/lidar.h"
+
+#include <math.h>
+#include <string.h>
+
+lsScanLayout lsMakeScanLayout(int beams, double fov)
+{
+    LS_ASSERT(beams >= 1 && beams <= LS_MAX_BEAMS);
+    LS_ASSERT(fov > 0.0 && fov <= 2.0 * LS_PI + 1e-9);
+    lsScanLayout layout;
+    layout.beams = beams;
+    // A full circle (fov 360 degrees, within rounding of the degree conversion) spaces the beams evenly without
+    // repeating the first one at +pi.
+    if (fov >= 2.0 * LS_PI - 1e-12)
+    {
+        layout.angleIncrement = 2.0 * LS_PI / (double)beams;
+        layout.angleMin = -LS_PI;
+    }
+    else if (beams == 1)
+    {
+        layout.angleIncrement = 0.0;
+        layout.angleMin = 0.0;
+    }
+    else
+    {
+        layout.angleIncrement = fov / (double)(beams - 1);
+        layout.angleMin = -0.5 * fov;
+    }
+    layout.angleMax = layout.angleMin + (double)(beams - 1) * layout.angleIncrement;
+    return layout;
+}
+
+lsScan* lsCreateScan(int capacity)
+{
+    LS_ASSERT(capacity >= 1 && capacity <= LS_MAX_BEAMS);
+    lsScan* scan = lsAllocZero(1, sizeof(lsScan));
+    size_t n = (size_t)capacity;
+    scan->capacity = capacity;
+    scan->angles = lsAllocZero(n, sizeof(double));
+    scan->ranges = lsAllocZero(n, sizeof(double));
+    scan->intensities = lsAllocZero(n, sizeof(double));
+    scan->kinds = lsAllocZero(n, sizeof(lsHitKind));
+    scan->indices = lsAllocZero(n, sizeof(int));
+    scan->parts = lsAllocZero(n, sizeof(int));
+    scan->points = lsAllocZero(n, sizeof(lsVec2));
+    scan->normals = lsAllocZero(n, sizeof(lsVec2));
+    return scan;
+}
+
+void lsDestroyScan(lsScan* scan)
+{
+    if (scan == NULL)
+    {
+        return;
+    }
+    size_t n = (size_t)scan->capacity;
+    lsFree(scan->angles, n * sizeof(double));
+    lsFree(scan->ranges, n * sizeof(double));
+    lsFree(scan->intensities, n * sizeof(double));
+    lsFree(scan->kinds, n * sizeof(lsHitKind));
+    lsFree(scan->indices, n * sizeof(int));
+    lsFree(scan->parts, n * sizeof(int));
+    lsFree(scan->points, n * sizeof(lsVec2));
+    lsFree(scan->normals, n * sizeof(lsVec2));
+    lsFree(scan, sizeof(lsScan));
+}
+
+lsTransform lsLidar_SensorPose(const lsLidarDef* def, lsTransform robotPose)
+{
+    LS_ASSERT(def != NULL);
+    lsTransform pose;
+    pose.p = lsTransformPoint(robotPose, def->mountOffset);
+    lsRot m = lsMakeRot(def->mountAngle);
+    // q = robot.q * m (rotation composition).
+    pose.q = (lsRot){robotPose.q.c * m.c - robotPose.q.s * m.s, robotPose.q.s * m.c + robotPose.q.c * m.s};
+    return pose;
+}
+
+static void NoReturn(lsScan* out, int i, lsVec2 origin, lsVec2 dir, double range)
+{
+    out->ranges[i] = HUGE_VAL;
+    out->intensities[i] = 0.0;
+    out->kinds[i] = ls_hitNone;
+    out->indices[i] = -1;
+    out->parts[i] = -1;
+    out->points[i] = lsMulAdd(origin, range, dir);
+    out->normals[i] = (lsVec2){0.0, 0.0};
+}
+
+void lsLidar_Scan(const lsScene* scene, const lsDynamicObjects* dyn, const lsLidarDef* def, lsTransform sensorPose,
+                  lsRng* rng, lsScan* out)
+{
+    LS_ASSERT(scene != NULL && def != NULL && out != NULL);
+    LS_ASSERT(def->beams >= 1 && def->beams <= out->capacity);
+    LS_ASSERT(def->range > 0.0 && def->rangeMin >= 0.0);
+    LS_ASSERT(lsIsValidVec2(sensorPose.p));
+    lsScanLayout layout = lsMakeScanLayout(def->beams, def->fov);
+    out->count = def->beams;
+    out->layout = layout;
+    out->rangeMin = def->rangeMin;
+    out->rangeMax = def->range;
+    out->pose = sensorPose;
+
+    // Each noise term draws from the stream only when it is enabled, always the same number of times per beam
+    // (whether or not the beam hits), so a given seed and settings give one reproducible scan.
+    bool jitter = rng != NULL && def->angleNoise > 0.0;
+    bool rangeNoise = rng != NULL && (def->noise > 0.0 || def->noisePerM > 0.0);
+    bool dropout = rng != NULL && (def->dropout > 0.0 || def->grazingDropout > 0.0);
+    lsVec2 origin = sensorPose.p;
+    double range = def->range;
+
+    for (int i = 0; i < layout.beams; ++i)
+    {
+        double angle = lsScanLayout_Angle(&layout, i);
+        out->angles[i] = angle;
+        double castAngle = jitter ? angle + def->angleNoise * lsRng_Gaussian(rng) : angle;
+        lsVec2 dir = lsRotate(sensorPose.q, lsDirection(castAngle));
+        double rangeDraw = rangeNoise ? lsRng_Gaussian(rng) : 0.0;
+        double dropDraw = dropout ? lsRng_Uniform(rng) : 1.0;
+
+        lsRayInput input = {origin, dir, range};
+        lsRayHit hit = lsScene_CastRay(scene, dyn, &input);
+        if (!hit.hit)
+        {
+            NoReturn(out, i, origin, dir, range);
+            continue;
+        }
+        double cosIncidence = fabs(lsDot(hit.normal, dir));
+        cosIncidence = fmin(cosIncidence, 1.0);
+        double measured = hit.fraction;
+        if (rangeNoise)
+        {
+            double sigma = def->noise + def->noisePerM * hit.fraction;
+            measured = fmin(fmax(measured + sigma * rangeDraw, 0.0), range);
+        }
+        if (dropout)
+        {
+            double p = fmin(fmax(def->dropout + def->grazingDropout * (1.0 - cosIncidence), 0.0), 1.0);
+            if (dropDraw < p)
+            {
+                NoReturn(out, i, origin, dir, range);
+                continue;
+            }
+        }
+        if (measured < def->rangeMin)
+        {
+            NoReturn(out, i, origin, dir, range);
+            continue;
+        }
+        out->ranges[i] = measured;
+        out->intensities[i] = lsScene_Reflectance(scene, hit.kind, hit.index) * cosIncidence;
+        out->kinds[i] = hit.kind;
+        out->indices[i] = hit.index;
+        out->parts[i] = hit.part;
+        out->points[i] = hit.point;
+        out->normals[i] = hit.normal;
+    }
+}

@@ -1,0 +1,1097 @@
+// The scene: a uniform grid over the static geometry, walked cell by cell along each ray (Amanatides and Woo,
+// "A Fast Voxel Traversal Algorithm for Ray Tracing", 1987), plus brute-force tests of the moving objects.
+//
+// Why a grid: the bench worlds (and most lidar worlds) have short walls spread at roughly constant density, so a
+// grid sized to the number of primitives gives a few candidates per cell, the walk costs a handful of cells per
+// beam whatever the size of the map, and the build is two linear passes (count, fill) into flat CSR arrays.
+//
+// Correctness at cell boundaries: every primitive is registered in each cell that its geometry comes within
+// `slop` of (slop is far larger than the rounding of the walk), so wherever the walk's rounded path strays, the
+// cells it visits still hold everything the exact ray touches. The walk stops once the best hit lies before the
+// exit of the current cell by more than the same slop (a hit found in the current cell but lying in a later cell
+// does not end the walk early). Every candidate that passes a conservative floating-point rejection test is then
+// decided by the exact geometry casts of geometry.c, the same calls the brute-force path makes, so both paths agree
+// bit for bit and ties at equal fraction are broken the same way (kind, index, part).
+#include "core/scene.h"
+
+#include <float.h>
+#include <math.h>
+#include <string.h>
+
+// Cell items are int codes: primitive id << 2 | tag.
+enum
+{
+    ls_tagSegment = 0,
+    ls_tagBox = 1,
+    ls_tagPolygon = 2,
+};
+
+// A target can be displaced out of the cells it is registered in; it is then tested on every cast until this many
+// are displaced, when the target cells are rebuilt.
+#define LS_MAX_DISPLACED 32
+
+// Visit stamps for lsScene_QueryAABB, behind a pointer so a const scene can be queried.
+typedef struct QueryStamps
+{
+    unsigned* staticStamps; // per segment, then boxes, then polygons
+    unsigned* targetStamps;
+    unsigned stamp;
+} QueryStamps;
+
+struct lsScene
+{
+    // Walls: chains flattened into segments, chain by chain.
+    int wallCount;
+    int* wallFirstSegment; // wallCount + 1 entries
+    double* wallReflectance;
+    int segmentCount;
+    lsSegment* segments;
+    int* segmentChain;
+    int* segmentPart;
+
+    // Targets: circles that can move or be disabled.
+    int targetCount;
+    lsCircle* targets;
+    bool* targetActive;
+    bool* targetDisplaced;
+    int* targetCells; // 4 per target: ix0, iy0, ix1, iy1 of the cells it is registered in (empty when ix0 > ix1)
+    lsTargetKind* targetKinds;
+    double* targetReflectance;
+    int* displaced; // targets tested on every cast, LS_MAX_DISPLACED + ... entries (capacity targetCount)
+    int displacedCount;
+
+    int boxCount;
+    lsBox* boxes;
+    lsAABB* boxBounds;
+    double* boxReflectance;
+
+    int polygonCount;
+    lsPolygon* polygons;
+    lsAABB* polygonBounds;
+    double* polygonReflectance;
+
+    int vehicleCount; // reflectance only: the bodies come with every cast
+    double* vehicleReflectance;
+    int moverCount;
+    double* moverReflectance;
+
+    // The grid. Cell (ix, iy) covers [x0 + ix s, x0 + (ix + 1) s] x [y0 + iy s, y0 + (iy + 1) s].
+    int nx, ny;
+    double x0, y0, cellSize, invCellSize;
+    double slop; // metres: primitives are registered in every cell they come within slop of
+    int* cellStart; // nx * ny + 1 entries (CSR)
+    int* cellItems;
+    int cellItemCount;
+    int* targetCellStart; // nx * ny + 1 entries
+    int* targetCellItems;
+    int targetCellItemCount;
+
+    QueryStamps* query;
+};
+
+const char* lsHitKindName(lsHitKind kind)
+{
+    static const char* const names[LS_HIT_KIND_COUNT] = {"none", "wall", "mover", "target", "box", "polygon",
+                                                          "vehicle"};
+    return (int)kind >= 0 && (int)kind < LS_HIT_KIND_COUNT ? names[kind] : "none";
+}
+
+// ---------------------------------------------------------------------------------------------------------------------
+// Registration of primitives in cells
+
+// Calls to Register either count (items == NULL) or fill.
+typedef struct Registrar
+{
+    int* counts; // per cell: running fill position or count
+    int* items;
+    int code;
+} Registrar;
+
+static void RegisterCell(const lsScene* scene, Registrar* r, int ix, int iy)
+{
+    int cell = iy * scene->nx + ix;
+    if (r->items == NULL)
+    {
+        r->counts[cell] += 1;
+    }
+    else
+    {
+        r->items[r->counts[cell]++] = r->code;
+    }
+}
+
+static int CellX(const lsScene* scene, double x)
+{
+    double f = floor((x - scene->x0) * scene->invCellSize);
+    if (!(f >= 0.0))
+    {
+        return 0;
+    }
+    return f >= (double)(scene->nx - 1) ? scene->nx - 1 : (int)f;
+}
+
+static int CellY(const lsScene* scene, double y)
+{
+    double f = floor((y - scene->y0) * scene->invCellSize);
+    if (!(f >= 0.0))
+    {
+        return 0;
+    }
+    return f >= (double)(scene->ny - 1) ? scene->ny - 1 : (int)f;
+}
+
+// Registers a box region (already expanded by the slop) in every cell it overlaps.
+static void RegisterBounds(const lsScene* scene, Registrar* r, lsAABB box)
+{
+    int ix0 = CellX(scene, box.lower.x), ix1 = CellX(scene, box.upper.x);
+    int iy0 = CellY(scene, box.lower.y), iy1 = CellY(scene, box.upper.y);
+    for (int iy = iy0; iy <= iy1; ++iy)
+    {
+        for (int ix = ix0; ix <= ix1; ++ix)
+        {
+            RegisterCell(scene, r, ix, iy);
+        }
+    }
+}
+
+// Registers a segment in every cell that the segment, thickened by the slop, overlaps: row by row, the part of the
+// segment inside the row's band (widened by slop) gives the x range of cells.
+static void RegisterSegment(const lsScene* scene, Registrar* r, lsSegment seg)
+{
+    double slop = scene->slop;
+    lsVec2 a = seg.a, b = seg.b;
+    double ylo = fmin(a.y, b.y) - slop, yhi = fmax(a.y, b.y) + slop;
+    int iy0 = CellY(scene, ylo), iy1 = CellY(scene, yhi);
+    double dy = b.y - a.y;
+    for (int iy = iy0; iy <= iy1; ++iy)
+    {
+        double bandLo = scene->y0 + (double)iy * scene->cellSize - slop;
+        double bandHi = scene->y0 + (double)(iy + 1) * scene->cellSize + slop;
+        double xlo, xhi;
+        if (fabs(dy) <= 1e-300 || iy0 == iy1)
+        {
+            xlo = fmin(a.x, b.x);
+            xhi = fmax(a.x, b.x);
+        }
+        else
+        {
+            double t0 = (bandLo - a.y) / dy, t1 = (bandHi - a.y) / dy;
+            if (t0 > t1)
+            {
+                double t = t0;
+                t0 = t1;
+                t1 = t;
+            }
+            t0 = fmax(t0, 0.0);
+            t1 = fmin(t1, 1.0);
+            if (t0 > t1)
+            {
+                continue; // rounding at the ends of the row range
+            }
+            double xa = a.x + t0 * (b.x - a.x), xb = a.x + t1 * (b.x - a.x);
+            xlo = fmin(xa, xb);
+            xhi = fmax(xa, xb);
+            // The band clip rounds; never claim less than the segment's own x range at the clipped ends allows.
+            xlo = fmax(xlo, fmin(a.x, b.x));
+            xhi = fmin(xhi, fmax(a.x, b.x));
+        }
+        int ix0 = CellX(scene, xlo - slop), ix1 = CellX(scene, xhi + slop);
+        for (int ix = ix0; ix <= ix1; ++ix)
+        {
+            RegisterCell(scene, r, ix, iy);
+        }
+    }
+}
+
+static lsAABB Expand(lsAABB box, double d)
+{
+    return (lsAABB){{box.lower.x - d, box.lower.y - d}, {box.upper.x + d, box.upper.y + d}};
+}
+
+// The cell range a target is registered in, or an empty range when it does not lie inside the grid (then it is
+// tested on every cast).
+static void TargetCellRange(const lsScene* scene, lsCircle c, int range[4])
+{
+    lsAABB box = Expand(lsCircle_Bounds(&c), scene->slop);
+    double gx1 = scene->x0 + (double)scene->nx * scene->cellSize;
+    double gy1 = scene->y0 + (double)scene->ny * scene->cellSize;
+    if (scene->nx == 0 || !(box.lower.x >= scene->x0 && box.lower.y >= scene->y0 && box.upper.x <= gx1 &&
+                            box.upper.y <= gy1))
+    {
+        range[0] = 1, range[1] = 1, range[2] = 0, range[3] = 0;
+        return;
+    }
+    range[0] = CellX(scene, box.lower.x);
+    range[1] = CellY(scene, box.lower.y);
+    range[2] = CellX(scene, box.upper.x);
+    range[3] = CellY(scene, box.upper.y);
+}
+
+// (Re)builds the target cells from the targets' current places; targets outside the grid become displaced.
+static void BuildTargetCells(lsScene* scene)
+{
+    int cellCount = scene->nx * scene->ny;
+    lsFree(scene->targetCellItems, (size_t)scene->targetCellItemCount * sizeof(int));
+    scene->targetCellItems = NULL;
+    scene->targetCellItemCount = 0;
+    scene->displacedCount = 0;
+    if (cellCount == 0)
+    {
+        for (int i = 0; i < scene->targetCount; ++i)
+        {
+            scene->targetDisplaced[i] = true;
+            scene->displaced[scene->displacedCount++] = i;
+        }
+        return;
+    }
+    int* counts = scene->targetCellStart;
+    memset(counts, 0, ((size_t)cellCount + 1) * sizeof(int));
+    for (int i = 0; i < scene->targetCount; ++i)
+    {
+        int* range = scene->targetCells + 4 * i;
+        TargetCellRange(scene, scene->targets[i], range);
+        scene->targetDisplaced[i] = range[0] > range[2];
+        if (scene->targetDisplaced[i])
+        {
+            scene->displaced[scene->displacedCount++] = i;
+            continue;
+        }
+        for (int iy = range[1]; iy <= range[3]; ++iy)
+        {
+            for (int ix = range[0]; ix <= range[2]; ++ix)
+            {
+                counts[iy * scene->nx + ix + 1] += 1;
+            }
+        }
+    }
+    for (int c = 0; c < cellCount; ++c)
+    {
+        counts[c + 1] += counts[c];
+    }
+    scene->targetCellItemCount = counts[cellCount];
+    scene->targetCellItems = lsAlloc((size_t)scene->targetCellItemCount * sizeof(int));
+    // Fill using a cursor per cell that starts at each cell's beginning; counts[] is restored afterwards.
+    for (int i = 0; i < scene->targetCount; ++i)
+    {
+        const int* range = scene->targetCells + 4 * i;
+        for (int iy = range[1]; iy <= range[3]; ++iy)
+        {
+            for (int ix = range[0]; ix <= range[2]; ++ix)
+            {
+                scene->targetCellItems[counts[iy * scene->nx + ix]++] = i;
+            }
+        }
+    }
+    // Each cursor now sits at the next cell's start: shift back by one cell.
+    for (int c = cellCount; c > 0; --c)
+    {
+        counts[c] = counts[c - 1];
+    }
+    counts[0] = 0;
+}
+
+// ---------------------------------------------------------------------------------------------------------------------
+// Lifecycle
+
+static double* CopyReflectance(int count, const void* base, size_t stride, size_t offset)
+{
+    double* out = lsAlloc((size_t)count * sizeof(double));
+    for (int i = 0; i < count; ++i)
+    {
+        memcpy(out + i, (const char*)base + (size_t)i * stride + offset, sizeof(double));
+    }
+    return out;
+}
+
+lsScene* lsCreateScene(const lsWorld* world)
+{
+    LS_ASSERT(world != NULL);
+    lsScene* scene = lsAllocZero(1, sizeof(lsScene));
+
+    // Walls, flattened in order: chain by chain, point i -> i + 1, a closed chain's closing segment last.
+    scene->wallCount = world->wallCount;
+    scene->wallFirstSegment = lsAlloc(((size_t)world->wallCount + 1) * sizeof(int));
+    int segmentCount = 0;
+    for (int w = 0; w < world->wallCount; ++w)
+    {
+        const lsWallDef* wall = world->walls + w;
+        LS_ASSERT(wall->pointCount >= 2);
+        scene->wallFirstSegment[w] = segmentCount;
+        segmentCount += wall->closed ? wall->pointCount : wall->pointCount - 1;
+    }
+    scene->wallFirstSegment[world->wallCount] = segmentCount;
+    scene->segmentCount = segmentCount;
+    scene->segments = lsAlloc((size_t)segmentCount * sizeof(lsSegment));
+    scene->segmentChain = lsAlloc((size_t)segmentCount * sizeof(int));
+    scene->segmentPart = lsAlloc((size_t)segmentCount * sizeof(int));
+    for (int w = 0; w < world->wallCount; ++w)
+    {
+        const lsWallDef* wall = world->walls + w;
+        int first = scene->wallFirstSegment[w];
+        int parts = scene->wallFirstSegment[w + 1] - first;
+        for (int k = 0; k < parts; ++k)
+        {
+            lsVec2 a = wall->points[k], b = wall->points[(k + 1) % wall->pointCount];
+            LS_ASSERT(lsIsValidVec2(a) && lsIsValidVec2(b));
+            scene->segments[first + k] = (lsSegment){a, b};
+            scene->segmentChain[first + k] = w;
+            scene->segmentPart[first + k] = k;
+        }
+    }
+    scene->wallReflectance = CopyReflectance(world->wallCount, world->walls, sizeof(lsWallDef),
+                                             offsetof(lsWallDef, reflectance));
+
+    scene->targetCount = world->targetCount;
+    scene->targets = lsAlloc((size_t)world->targetCount * sizeof(lsCircle));
+    scene->targetActive = lsAlloc((size_t)world->targetCount * sizeof(bool));
+    scene->targetDisplaced = lsAlloc((size_t)world->targetCount * sizeof(bool));
+    scene->targetCells = lsAlloc((size_t)world->targetCount * 4 * sizeof(int));
+    scene->targetKinds = lsAlloc((size_t)world->targetCount * sizeof(lsTargetKind));
+    scene->displaced = lsAlloc((size_t)world->targetCount * sizeof(int));
+    for (int i = 0; i < world->targetCount; ++i)
+    {
+        const lsTargetDef* t = world->targets + i;
+        LS_ASSERT(lsIsValidVec2(t->center) && t->radius >= 0.0);
+        scene->targets[i] = (lsCircle){t->center, t->radius};
+        scene->targetActive[i] = true;
+        scene->targetKinds[i] = t->kind;
+    }
+    scene->targetReflectance = CopyReflectance(world->targetCount, world->targets, sizeof(lsTargetDef),
+                                               offsetof(lsTargetDef, reflectance));
+
+    scene->boxCount = world->boxCount;
+    scene->boxes = lsAlloc((size_t)world->boxCount * sizeof(lsBox));
+    scene->boxBounds = lsAlloc((size_t)world->boxCount * sizeof(lsAABB));
+    for (int i = 0; i < world->boxCount; ++i)
+    {
+        const lsBoxDef* b = world->boxes + i;
+        scene->boxes[i] = lsMakeBox(b->center, b->size, b->angle);
+        scene->boxBounds[i] = lsBox_Bounds(scene->boxes + i);
+    }
+    scene->boxReflectance = CopyReflectance(world->boxCount, world->boxes, sizeof(lsBoxDef),
+                                            offsetof(lsBoxDef, reflectance));
+
+    scene->polygonCount = world->polygonCount;
+    scene->polygons = lsAlloc((size_t)world->polygonCount * sizeof(lsPolygon));
+    scene->polygonBounds = lsAlloc((size_t)world->polygonCount * sizeof(lsAABB));
+    for (int i = 0; i < world->polygonCount; ++i)
+    {
+        const lsPolygonDef* p = world->polygons + i;
+        bool ok = lsMakePolygon(scene->polygons + i, p->points, p->count);
+        LS_ASSERT(ok); // the world guarantees strictly convex polygons
+        scene->polygonBounds[i] = lsPolygon_Bounds(scene->polygons + i);
+    }
+    scene->polygonReflectance = CopyReflectance(world->polygonCount, world->polygons, sizeof(lsPolygonDef),
+                                                offsetof(lsPolygonDef, reflectance));
+
+    scene->vehicleCount = world->vehicleCount;
+    scene->vehicleReflectance = CopyReflectance(world->vehicleCount, world->vehicles, sizeof(lsVehicleDef),
+                                                offsetof(lsVehicleDef, reflectance));
+    scene->moverCount = world->moverCount;
+    scene->moverReflectance = CopyReflectance(world->moverCount, world->movers, sizeof(lsMoverDef),
+                                              offsetof(lsMoverDef, reflectance));
+
+    // Grid bounds: everything static (targets included, at their first places).
+    int primitiveCount = segmentCount + world->targetCount + world->boxCount + world->polygonCount;
+    lsAABB bounds = {{DBL_MAX, DBL_MAX}, {-DBL_MAX, -DBL_MAX}};
+    double sumLength = 0.0;
+    for (int i = 0; i < segmentCount; ++i)
+    {
+        bounds = lsAABB_Union(bounds, lsAABB_OfSegment(scene->segments[i].a, scene->segments[i].b));
+        sumLength += lsDistance(scene->segments[i].a, scene->segments[i].b);
+    }
+    for (int i = 0; i < world->targetCount; ++i)
+    {
+        bounds = lsAABB_Union(bounds, lsCircle_Bounds(scene->targets + i));
+    }
+    for (int i = 0; i < world->boxCount; ++i)
+    {
+        bounds = lsAABB_Union(bounds, scene->boxBounds[i]);
+    }
+    for (int i = 0; i < world->polygonCount; ++i)
+    {
+        bounds = lsAABB_Union(bounds, scene->polygonBounds[i]);
+    }
+
+    if (primitiveCount > 0)
+    {
+        double width = bounds.upper.x - bounds.lower.x, height = bounds.upper.y - bounds.lower.y;
+        double extent = fmax(fmax(width, height), 1e-3);
+        // About two cells per primitive keeps a few candidates per cell; cells are not much shorter than the
+        // average segment, or every wall would be registered in many cells.
+        double area = fmax(width, extent * 1e-3) * fmax(height, extent * 1e-3);
+        double cellSize = sqrt(area / (2.0 * (double)primitiveCount));
+        if (segmentCount > 0)
+        {
+            cellSize = fmax(cellSize, 0.5 * sumLength / (double)segmentCount);
+        }
+        // At most 2^22 cells, and at least 1e-6 of the extent (huge worlds with a few walls stay coarse).
+        cellSize = fmax(cellSize, sqrt(area / 4194304.0));
+        cellSize = fmax(cellSize, extent * 1e-6);
+        double maxCoord = fmax(fmax(fabs(bounds.lower.x), fabs(bounds.upper.x)),
+                               fmax(fabs(bounds.lower.y), fabs(bounds.upper.y)));
+        // The slop dwarfs the rounding of the walk (about 1e-16 of the coordinates) yet is too small to matter
+        // for the number of candidates.
+        scene->slop = 1e-6 * cellSize + 1e-10 * maxCoord;
+        // One cell of margin on each side gives moved targets room and keeps slop-expanded boxes inside.
+        scene->cellSize = cellSize;
+        scene->invCellSize = 1.0 / cellSize;
+        scene->x0 = bounds.lower.x - cellSize;
+        scene->y0 = bounds.lower.y - cellSize;
+        scene->nx = (int)ceil(width / cellSize) + 2;
+        scene->ny = (int)ceil(height / cellSize) + 2;
+    }
+
+    int cellCount = scene->nx * scene->ny;
+    scene->cellStart = lsAllocZero((size_t)cellCount + 1, sizeof(int));
+    scene->targetCellStart = lsAllocZero((size_t)cellCount + 1, sizeof(int));
+    if (cellCount > 0)
+    {
+        // Pass 1 counts (into cellStart + 1), pass 2 fills through a cursor per cell.
+        Registrar r = {scene->cellStart + 1, NULL, 0};
+        for (int pass = 0; pass < 2; ++pass)
+        {
+            for (int i = 0; i < segmentCount; ++i)
+            {
+                r.code = i << 2 | ls_tagSegment;
+                RegisterSegment(scene, &r, scene->segments[i]);
+            }
+            for (int i = 0; i < world->boxCount; ++i)
+            {
+                r.code = i << 2 | ls_tagBox;
+                RegisterBounds(scene, &r, Expand(scene->boxBounds[i], scene->slop));
+            }
+            for (int i = 0; i < world->polygonCount; ++i)
+            {
+                r.code = i << 2 | ls_tagPolygon;
+                RegisterBounds(scene, &r, Expand(scene->polygonBounds[i], scene->slop));
+            }
+            if (pass == 0)
+            {
+                for (int c = 0; c < cellCount; ++c)
+                {
+                    scene->cellStart[c + 1] += scene->cellStart[c];
+                }
+                scene->cellItemCount = scene->cellStart[cellCount];
+                scene->cellItems = lsAlloc((size_t)scene->cellItemCount * sizeof(int));
+                r.counts = scene->cellStart;
+                r.items = scene->cellItems;
+            }
+        }
+        // The cursors sit at the next cell's start: shift back.
+        for (int c = cellCount; c > 0; --c)
+        {
+            scene->cellStart[c] = scene->cellStart[c - 1];
+        }
+        scene->cellStart[0] = 0;
+    }
+    BuildTargetCells(scene);
+
+    scene->query = lsAlloc(sizeof(QueryStamps));
+    scene->query->staticStamps = lsAllocZero((size_t)(segmentCount + world->boxCount + world->polygonCount),
+                                             sizeof(unsigned));
+    scene->query->targetStamps = lsAllocZero((size_t)world->targetCount, sizeof(unsigned));
+    scene->query->stamp = 0;
+    return scene;
+}
+
+void lsDestroyScene(lsScene* scene)
+{
+    if (scene == NULL)
+    {
+        return;
+    }
+    size_t w = (size_t)scene->wallCount, s = (size_t)scene->segmentCount, t = (size_t)scene->targetCount;
+    size_t b = (size_t)scene->boxCount, p = (size_t)scene->polygonCount;
+    size_t cells = (size_t)scene->nx * (size_t)scene->ny + 1;
+    lsFree(scene->wallFirstSegment, (w + 1) * sizeof(int));
+    lsFree(scene->wallReflectance, w * sizeof(double));
+    lsFree(scene->segments, s * sizeof(lsSegment));
+    lsFree(scene->segmentChain, s * sizeof(int));
+    lsFree(scene->segmentPart, s * sizeof(int));
+    lsFree(scene->targets, t * sizeof(lsCircle));
+    lsFree(scene->targetActive, t * sizeof(bool));
+    lsFree(scene->targetDisplaced, t * sizeof(bool));
+    lsFree(scene->targetCells, t * 4 * sizeof(int));
+    lsFree(scene->targetKinds, t * sizeof(lsTargetKind));
+    lsFree(scene->targetReflectance, t * sizeof(double));
+    lsFree(scene->displaced, t * sizeof(int));
+    lsFree(scene->boxes, b * sizeof(lsBox));
+    lsFree(scene->boxBounds, b * sizeof(lsAABB));
+    lsFree(scene->boxReflectance, b * sizeof(double));
+    lsFree(scene->polygons, p * sizeof(lsPolygon));
+    lsFree(scene->polygonBounds, p * sizeof(lsAABB));
+    lsFree(scene->polygonReflectance, p * sizeof(double));
+    lsFree(scene->vehicleReflectance, (size_t)scene->vehicleCount * sizeof(double));
+    lsFree(scene->moverReflectance, (size_t)scene->moverCount * sizeof(double));
+    lsFree(scene->cellStart, cells * sizeof(int));
+    lsFree(scene->cellItems, (size_t)scene->cellItemCount * sizeof(int));
+    lsFree(scene->targetCellStart, cells * sizeof(int));
+    lsFree(scene->targetCellItems, (size_t)scene->targetCellItemCount * sizeof(int));
+    lsFree(scene->query->staticStamps, (s + b + p) * sizeof(unsigned));
+    lsFree(scene->query->targetStamps, t * sizeof(unsigned));
+    lsFree(scene->query, sizeof(QueryStamps));
+    lsFree(scene, sizeof(lsScene));
+}
+
+void lsScene_SetTarget(lsScene* scene, int index, lsVec2 center, bool active)
+{
+    LS_ASSERT(scene != NULL && index >= 0 && index < scene->targetCount);
+    LS_ASSERT(lsIsValidVec2(center));
+    lsCircle c = {center, scene->targets[index].radius};
+    scene->targets[index] = c;
+    scene->targetActive[index] = active;
+    if (scene->targetDisplaced[index])
+    {
+        return; // already tested on every cast
+    }
+    // Still inside the cells it is registered in: nothing else to do.
+    int range[4];
+    TargetCellRange(scene, c, range);
+    const int* reg = scene->targetCells + 4 * index;
+    if (range[0] <= range[2] && range[0] >= reg[0] && range[1] >= reg[1] && range[2] <= reg[2] && range[3] <= reg[3])
+    {
+        return;
+    }
+    scene->targetDisplaced[index] = true;
+    scene->displaced[scene->displacedCount++] = index;
+    if (scene->displacedCount > LS_MAX_DISPLACED)
+    {
+        BuildTargetCells(scene);
+    }
+}
+
+// ---------------------------------------------------------------------------------------------------------------------
+// Ray casts
+
+static lsRayHit NoHit(void)
+{
+    return (lsRayHit){false, 0.0, {0.0, 0.0}, {0.0, 0.0}, ls_hitNone, -1, -1};
+}
+
+// True when a hit (fraction, kind, index, part) beats best: closer, or as close and first in (kind, index, part).
+static inline bool Beats(const lsCastOutput* out, lsHitKind kind, int index, int part, const lsRayHit* best)
+{
+    if (!out->hit)
+    {
+        return false;
+    }
+    if (!best->hit || out->fraction < best->fraction)
+    {
+        return true;
+    }
+    if (out->fraction > best->fraction)
+    {
+        return false;
+    }
+    if (kind != best->kind)
+    {
+        return kind < best->kind;
+    }
+    if (index != best->index)
+    {
+        return index < best->index;
+    }
+    return part < best->part;
+}
+
+static inline void Take(lsRayHit* best, const lsCastOutput* out, lsHitKind kind, int index, int part)
+{
+    best->hit = true;
+    best->fraction = out->fraction;
+    best->point = out->point;
+    best->normal = out->normal;
+    best->kind = kind;
+    best->index = index;
+    best->part = part;
+}
+
+static inline void TrySegment(const lsScene* scene, int s, const lsRayInput* input, lsRayHit* best)
+{
+    lsCastOutput out = lsRayCastSegment(scene->segments + s, input);
+    if (Beats(&out, ls_hitWall, scene->segmentChain[s], scene->segmentPart[s], best))
+    {
+        Take(best, &out, ls_hitWall, scene->segmentChain[s], scene->segmentPart[s]);
+    }
+}
+
+static inline void TryTarget(const lsScene* scene, int i, const lsRayInput* input, lsRayHit* best)
+{
+    lsCastOutput out = lsRayCastCircle(scene->targets + i, input);
+    if (Beats(&out, ls_hitTarget, i, 0, best))
+    {
+        Take(best, &out, ls_hitTarget, i, 0);
+    }
+}
+
+static inline void TryBox(const lsScene* scene, int i, const lsRayInput* input, lsRayHit* best)
+{
+    lsCastOutput out = lsRayCastBox(scene->boxes + i, input);
+    if (Beats(&out, ls_hitBox, i, 0, best))
+    {
+        Take(best, &out, ls_hitBox, i, 0);
+    }
+}
+
+static inline void TryPolygon(const lsScene* scene, int i, const lsRayInput* input, lsRayHit* best)
+{
+    lsCastOutput out = lsRayCastPolygon(scene->polygons + i, input);
+    if (Beats(&out, ls_hitPolygon, i, 0, best))
+    {
+        Take(best, &out, ls_hitPolygon, i, 0);
+    }
+}
+
+static void CastDynamic(const lsDynamicObjects* dyn, const lsRayInput* input, lsRayHit* best)
+{
+    if (dyn == NULL)
+    {
+        return;
+    }
+    for (int i = 0; i < dyn->moverCount; ++i)
+    {
+        lsCastOutput out = lsRayCastSegment(dyn->movers + i, input);
+        if (Beats(&out, ls_hitMover, i, 0, best))
+        {
+            Take(best, &out, ls_hitMover, i, 0);
+        }
+    }
+    for (int i = 0; i < dyn->vehicleCount; ++i)
+    {
+        lsCastOutput out = lsRayCastCircle(dyn->vehicles + i, input);
+        if (Beats(&out, ls_hitVehicle, i, 0, best))
+        {
+            Take(best, &out, ls_hitVehicle, i, 0);
+        }
+    }
+}
+
+static bool ValidInput(const lsRayInput* input)
+{
+    return !(input->maxFraction < 0.0) && (input->direction.x != 0.0 || input->direction.y != 0.0);
+}
+
+lsRayHit lsScene_CastRayBrute(const lsScene* scene, const lsDynamicObjects* dyn, const lsRayInput* input)
+{
+    LS_ASSERT(scene != NULL && input != NULL);
+    LS_ASSERT(lsIsValidVec2(input->origin) && lsIsValidVec2(input->direction) && !isnan(input->maxFraction));
+    lsRayHit best = NoHit();
+    if (!ValidInput(input))
+    {
+        return best;
+    }
+    for (int s = 0; s < scene->segmentCount; ++s)
+    {
+        TrySegment(scene, s, input, &best);
+    }
+    for (int i = 0; i < scene->targetCount; ++i)
+    {
+        if (scene->targetActive[i])
+        {
+            TryTarget(scene, i, input, &best);
+        }
+    }
+    for (int i = 0; i < scene->boxCount; ++i)
+    {
+        TryBox(scene, i, input, &best);
+    }
+    for (int i = 0; i < scene->polygonCount; ++i)
+    {
+        TryPolygon(scene, i, input, &best);
+    }
+    CastDynamic(dyn, input, &best);
+    return best;
+}
+
+// Conservative rejection of a segment before the exact cast: true only when the segment certainly cannot give a
+// hit that beats the current best (both endpoints strictly on one side of the ray's line, or every point of the
+// segment projects strictly beyond the best fraction or behind the origin). The margins bound the rounding of these
+// few products many times over; anything closer to a decision goes to the exact cast.
+static inline bool RejectSegment(const lsSegment* seg, lsVec2 o, lsVec2 d, double dd, double limit)
+{
+    double ax = seg->a.x - o.x, ay = seg->a.y - o.y, bx = seg->b.x - o.x, by = seg->b.y - o.y;
+    double adx = fabs(d.x), ady = fabs(d.y);
+    double ca = d.x * ay - d.y * ax, cb = d.x * by - d.y * bx;
+    double ea = 1e-14 * (adx * fabs(ay) + ady * fabs(ax)), eb = 1e-14 * (adx * fabs(by) + ady * fabs(bx));
+    if ((ca > ea && cb > eb) || (ca < -ea && cb < -eb))
+    {
+        return true;
+    }
+    double pa = d.x * ax + d.y * ay, pb = d.x * bx + d.y * by;
+    double lo = fmin(pa, pb), hi = fmax(pa, pb);
+    double e = 1e-12 * (adx * (fabs(ax) + fabs(bx)) + ady * (fabs(ay) + fabs(by)));
+    return hi < -e || lo > limit * dd * (1.0 + 1e-12) + e;
+}
+
+// Same for a circle: the ray's line passes strictly outside it, or all of it lies strictly beyond the limit or
+// behind the origin.
+static inline bool RejectCircle(const lsCircle* c, lsVec2 o, lsVec2 d, double dd, double limit)
+{
+    double cx = c->center.x - o.x, cy = c->center.y - o.y;
+    double r = c->radius;
+    double cr = d.x * cy - d.y * cx;
+    double e = 1e-12 * (fabs(d.x) * fabs(cy) + fabs(d.y) * fabs(cx) + r * sqrt(dd));
+    double lineGap = fabs(cr) - r * sqrt(dd);
+    if (lineGap > e)
+    {
+        return true;
+    }
+    double p = d.x * cx + d.y * cy;
+    double pe = 1e-12 * (fabs(d.x) * fabs(cx) + fabs(d.y) * fabs(cy) + r * sqrt(dd));
+    double reach = r * sqrt(dd);
+    return p + reach < -pe || p - reach > limit * dd * (1.0 + 1e-12) + pe;
+}
+
+lsRayHit lsScene_CastRayStats(const lsScene* scene, const lsDynamicObjects* dyn, const lsRayInput* input,
+                              lsCastStats* stats)
+{
+    LS_ASSERT(scene != NULL && input != NULL && stats != NULL);
+    LS_ASSERT(lsIsValidVec2(input->origin) && lsIsValidVec2(input->direction) && !isnan(input->maxFraction));
+    lsRayHit best = NoHit();
+    stats->rays += 1;
+    if (!ValidInput(input))
+    {
+        return best;
+    }
+    lsVec2 o = input->origin, d = input->direction;
+    double maxFraction = input->maxFraction;
+    double dd = d.x * d.x + d.y * d.y;
+
+    // The moving objects and displaced targets first: an early best shortens the walk.
+    CastDynamic(dyn, input, &best);
+    for (int k = 0; k < scene->displacedCount; ++k)
+    {
+        int i = scene->displaced[k];
+        if (scene->targetActive[i])
+        {
+            stats->exactTests += 1;
+            TryTarget(scene, i, input, &best);
+        }
+    }
+    if (scene->nx == 0)
+    {
+        return best;
+    }
+
+    // Clip the ray to the grid (slab test); the grid has a margin of one cell beyond all static geometry.
+    double gx0 = scene->x0, gy0 = scene->y0;
+    double gx1 = gx0 + (double)scene->nx * scene->cellSize, gy1 = gy0 + (double)scene->ny * scene->cellSize;
+    double tEnter = 0.0, tLeave = maxFraction;
+    if (d.x != 0.0)
+    {
+        double t0 = (gx0 - o.x) / d.x, t1 = (gx1 - o.x) / d.x;
+        tEnter = fmax(tEnter, fmin(t0, t1));
+        tLeave = fmin(tLeave, fmax(t0, t1));
+    }
+    else if (o.x < gx0 || o.x > gx1)
+    {
+        return best;
+    }
+    if (d.y != 0.0)
+    {
+        double t0 = (gy0 - o.y) / d.y, t1 = (gy1 - o.y) / d.y;
+        tEnter = fmax(tEnter, fmin(t0, t1));
+        tLeave = fmin(tLeave, fmax(t0, t1));
+    }
+    else if (o.y < gy0 || o.y > gy1)
+    {
+        return best;
+    }
+    if (tEnter > tLeave)
+    {
+        return best;
+    }
+
+    double s = scene->cellSize;
+    lsVec2 start = {o.x + tEnter * d.x, o.y + tEnter * d.y};
+    int ix = CellX(scene, start.x), iy = CellY(scene, start.y);
+    int stepX = d.x > 0.0 ? 1 : (d.x < 0.0 ? -1 : 0);
+    int stepY = d.y > 0.0 ? 1 : (d.y < 0.0 ? -1 : 0);
+    double invDx = d.x != 0.0 ? 1.0 / d.x : 0.0, invDy = d.y != 0.0 ? 1.0 / d.y : 0.0;
+    // Crossing fractions of the next vertical and horizontal cell boundaries, recomputed from the boundary
+    // coordinate at every step (no accumulated drift).
+    double tMaxX = stepX != 0 ? (gx0 + (double)(ix + (stepX > 0)) * s - o.x) * invDx : HUGE_VAL;
+    double tMaxY = stepY != 0 ? (gy0 + (double)(iy + (stepY > 0)) * s - o.y) * invDy : HUGE_VAL;
+    // How far (in fraction) a hit must lie before a cell's exit for the walk to stop there.
+    double margin = 4.0 * scene->slop / fmax(fabs(d.x), fabs(d.y));
+
+    for (;;)
+    {
+        stats->cells += 1;
+        int cell = iy * scene->nx + ix;
+        double limit = best.hit ? best.fraction : maxFraction;
+        for (int k = scene->cellStart[cell], end = scene->cellStart[cell + 1]; k < end; ++k)
+        {
+            int code = scene->cellItems[k];
+            int id = code >> 2;
+            stats->candidates += 1;
+            switch (code & 3)
+            {
+                case ls_tagSegment:
+                    if (!RejectSegment(scene->segments + id, o, d, dd, limit))
+                    {
+                        stats->exactTests += 1;
+                        TrySegment(scene, id, input, &best);
+                        limit = best.hit ? best.fraction : maxFraction;
+                    }
+                    break;
+                case ls_tagBox:
+                    stats->exactTests += 1;
+                    TryBox(scene, id, input, &best);
+                    limit = best.hit ? best.fraction : maxFraction;
+                    break;
+                default:
+                    stats->exactTests += 1;
+                    TryPolygon(scene, id, input, &best);
+                    limit = best.hit ? best.fraction : maxFraction;
+                    break;
+            }
+        }
+        for (int k = scene->targetCellStart[cell], end = scene->targetCellStart[cell + 1]; k < end; ++k)
+        {
+            int i = scene->targetCellItems[k];
+            stats->candidates += 1;
+            if (scene->targetActive[i] && !scene->targetDisplaced[i] &&
+                !RejectCircle(scene->targets + i, o, d, dd, limit))
+            {
+                stats->exactTests += 1;
+                TryTarget(scene, i, input, &best);
+                limit = best.hit ? best.fraction : maxFraction;
+            }
+        }
+
+        double tExit = fmin(tMaxX, tMaxY);
+        if (tExit >= tLeave + margin || (best.hit && best.fraction < tExit - margin))
+        {
+            break;
+        }
+        if (tMaxX < tMaxY)
+        {
+            ix += stepX;
+            if (ix < 0 || ix >= scene->nx)
+            {
+                break;
+            }
+            tMaxX = (gx0 + (double)(ix + (stepX > 0)) * s - o.x) * invDx;
+        }
+        else
+        {
+            iy += stepY;
+            if (iy < 0 || iy >= scene->ny)
+            {
+                break;
+            }
+            tMaxY = (gy0 + (double)(iy + (stepY > 0)) * s - o.y) * invDy;
+        }
+    }
+    return best;
+}
+
+lsRayHit lsScene_CastRay(const lsScene* scene, const lsDynamicObjects* dyn, const lsRayInput* input)
+{
+    lsCastStats stats = {0, 0, 0, 0};
+    return lsScene_CastRayStats(scene, dyn, input, &stats);
+}
+
+// ---------------------------------------------------------------------------------------------------------------------
+// Queries and accessors
+
+void lsScene_QueryAABB(const lsScene* scene, lsAABB box, lsSceneQueryFcn* fcn, void* context)
+{
+    LS_ASSERT(scene != NULL && fcn != NULL);
+    QueryStamps* q = scene->query;
+    q->stamp += 1;
+    if (q->stamp == 0)
+    {
+        // Wrapped around after 2^32 queries: clear so old stamps cannot match.
+        memset(q->staticStamps, 0,
+               (size_t)(scene->segmentCount + scene->boxCount + scene->polygonCount) * sizeof(unsigned));
+        memset(q->targetStamps, 0, (size_t)scene->targetCount * sizeof(unsigned));
+        q->stamp = 1;
+    }
+    unsigned stamp = q->stamp;
+    for (int k = 0; k < scene->displacedCount; ++k)
+    {
+        int i = scene->displaced[k];
+        if (scene->targetActive[i] && lsAABB_Overlaps(lsCircle_Bounds(scene->targets + i), box))
+        {
+            q->targetStamps[i] = stamp;
+            if (!fcn(context, ls_hitTarget, i, 0))
+            {
+                return;
+            }
+        }
+    }
+    if (scene->nx == 0)
+    {
+        return;
+    }
+    double gx1 = scene->x0 + (double)scene->nx * scene->cellSize, gy1 = scene->y0 + (double)scene->ny * scene->cellSize;
+    if (!(box.upper.x >= scene->x0 && box.upper.y >= scene->y0 && box.lower.x <= gx1 && box.lower.y <= gy1))
+    {
+        return;
+    }
+    int ix0 = CellX(scene, box.lower.x), ix1 = CellX(scene, box.upper.x);
+    int iy0 = CellY(scene, box.lower.y), iy1 = CellY(scene, box.upper.y);
+    int boxBase = scene->segmentCount, polygonBase = scene->segmentCount + scene->boxCount;
+    for (int iy = iy0; iy <= iy1; ++iy)
+    {
+        for (int ix = ix0; ix <= ix1; ++ix)
+        {
+            int cell = iy * scene->nx + ix;
+            for (int k = scene->cellStart[cell]; k < scene->cellStart[cell + 1]; ++k)
+            {
+                int code = scene->cellItems[k];
+                int id = code >> 2, tag = code & 3;
+                int slot = tag == ls_tagSegment ? id : (tag == ls_tagBox ? boxBase + id : polygonBase + id);
+                if (q->staticStamps[slot] == stamp)
+                {
+                    continue;
+                }
+                q->staticStamps[slot] = stamp;
+                bool go = true;
+                if (tag == ls_tagSegment)
+                {
+                    const lsSegment* seg = scene->segments + id;
+                    if (lsAABB_Overlaps(lsAABB_OfSegment(seg->a, seg->b), box))
+                    {
+                        go = fcn(context, ls_hitWall, scene->segmentChain[id], scene->segmentPart[id]);
+                    }
+                }
+                else if (tag == ls_tagBox)
+                {
+                    if (lsAABB_Overlaps(scene->boxBounds[id], box))
+                    {
+                        go = fcn(context, ls_hitBox, id, 0);
+                    }
+                }
+                else if (lsAABB_Overlaps(scene->polygonBounds[id], box))
+                {
+                    go = fcn(context, ls_hitPolygon, id, 0);
+                }
+                if (!go)
+                {
+                    return;
+                }
+            }
+            for (int k = scene->targetCellStart[cell]; k < scene->targetCellStart[cell + 1]; ++k)
+            {
+                int i = scene->targetCellItems[k];
+                if (q->targetStamps[i] == stamp || !scene->targetActive[i] || scene->targetDisplaced[i])
+                {
+                    continue;
+                }
+                q->targetStamps[i] = stamp;
+                if (lsAABB_Overlaps(lsCircle_Bounds(scene->targets + i), box) && !fcn(context, ls_hitTarget, i, 0))
+                {
+                    return;
+                }
+            }
+        }
+    }
+}
+
+lsSceneInfo lsScene_GetInfo(const lsScene* scene)
+{
+    LS_ASSERT(scene != NULL);
+    lsSceneInfo info;
+    memset(&info, 0, sizeof info);
+    info.segmentCount = scene->segmentCount;
+    info.targetCount = scene->targetCount;
+    info.boxCount = scene->boxCount;
+    info.polygonCount = scene->polygonCount;
+    info.cellsX = scene->nx;
+    info.cellsY = scene->ny;
+    info.cellSize = scene->cellSize;
+    info.gridBounds = (lsAABB){{scene->x0, scene->y0},
+                               {scene->x0 + (double)scene->nx * scene->cellSize,
+                                scene->y0 + (double)scene->ny * scene->cellSize}};
+    info.cellItems = (long long)scene->cellItemCount + scene->targetCellItemCount;
+    size_t w = (size_t)scene->wallCount, s = (size_t)scene->segmentCount, t = (size_t)scene->targetCount;
+    size_t b = (size_t)scene->boxCount, p = (size_t)scene->polygonCount;
+    size_t cells = (size_t)scene->nx * (size_t)scene->ny + 1;
+    info.indexBytes = sizeof(lsScene) + (w + 1) * sizeof(int) + w * sizeof(double) +
+                      s * (sizeof(lsSegment) + 2 * sizeof(int)) +
+                      t * (sizeof(lsCircle) + 2 * sizeof(bool) + 5 * sizeof(int) + sizeof(lsTargetKind) +
+                           sizeof(double)) +
+                      b * (sizeof(lsBox) + sizeof(lsAABB) + sizeof(double)) +
+                      p * (sizeof(lsPolygon) + sizeof(lsAABB) + sizeof(double)) +
+                      (size_t)(scene->vehicleCount + scene->moverCount) * sizeof(double) +
+                      2 * cells * sizeof(int) +
+                      ((size_t)scene->cellItemCount + (size_t)scene->targetCellItemCount) * sizeof(int) +
+                      sizeof(QueryStamps) + (s + b + p + t) * sizeof(unsigned);
+    return info;
+}
+
+int lsScene_WallCount(const lsScene* scene)
+{
+    return scene->wallCount;
+}
+
+int lsScene_WallPartCount(const lsScene* scene, int chain)
+{
+    LS_ASSERT(chain >= 0 && chain < scene->wallCount);
+    return scene->wallFirstSegment[chain + 1] - scene->wallFirstSegment[chain];
+}
+
+lsSegment lsScene_WallSegment(const lsScene* scene, int chain, int part)
+{
+    LS_ASSERT(chain >= 0 && chain < scene->wallCount);
+    int first = scene->wallFirstSegment[chain];
+    LS_ASSERT(part >= 0 && part < scene->wallFirstSegment[chain + 1] - first);
+    return scene->segments[first + part];
+}
+
+int lsScene_TargetCount(const lsScene* scene)
+{
+    return scene->targetCount;
+}
+
+lsCircle lsScene_Target(const lsScene* scene, int index, bool* active)
+{
+    LS_ASSERT(index >= 0 && index < scene->targetCount);
+    if (active != NULL)
+    {
+        *active = scene->targetActive[index];
+    }
+    return scene->targets[index];
+}
+
+const lsBox* lsScene_Box(const lsScene* scene, int index)
+{
+    LS_ASSERT(index >= 0 && index < scene->boxCount);
+    return scene->boxes + index;
+}
+
+const lsPolygon* lsScene_Polygon(const lsScene* scene, int index)
+{
+    LS_ASSERT(index >= 0 && index < scene->polygonCount);
+    return scene->polygons + index;
+}
+
+double lsScene_Reflectance(const lsScene* scene, lsHitKind kind, int index)
+{
+    switch (kind)
+    {
+        case ls_hitWall:
+            return index >= 0 && index < scene->wallCount ? scene->wallReflectance[index] : 0.5;
+        case ls_hitMover:
+            return index >= 0 && index < scene->moverCount ? scene->moverReflectance[index] : 0.5;
+        case ls_hitTarget:
+            return index >= 0 && index < scene->targetCount ? scene->targetReflectance[index] : 0.5;
+        case ls_hitBox:
+            return index >= 0 && index < scene->boxCount ? scene->boxReflectance[index] : 0.5;
+        case ls_hitPolygon:
+            return index >= 0 && index < scene->polygonCount ? scene->polygonReflectance[index] : 0.5;
+        case ls_hitVehicle:
+            return index >= 0 && index < scene->vehicleCount ? scene->vehicleReflectance[index] : 0.5;
+        default:
+            return 0.5;
+    }
+}
+
+lsTargetKind lsScene_TargetKind(const lsScene* scene, int index)
+{
+    LS_ASSERT(index >= 0 && index < scene->targetCount);
+    return scene->targetKinds[index];
+}

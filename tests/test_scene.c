@@ -1,0 +1,743 @@
+// Tests of scene.c: the grid-accelerated cast must equal the brute-force reference bit for bit (same object, part,
+// fraction, point and normal) on random and adversarial rays; box queries; moved and disabled targets.
+#include "core/scene.h"
+#include "test.h"
+
+#include <string.h>
+
+static bool SameHit(const lsRayHit* a, const lsRayHit* b)
+{
+    return a->hit == b->hit && a->kind == b->kind && a->index == b->index && a->part == b->part &&
+           a->fraction == b->fraction && lsVecEqual(a->point, b->point) && lsVecEqual(a->normal, b->normal);
+}
+
+static void PrintMismatch(const lsRayInput* in, const lsRayHit* a, const lsRayHit* b)
+{
+    fprintf(stderr, "ray o=(%.17g, %.17g) d=(%.17g, %.17g) max=%.17g\n", in->origin.x, in->origin.y, in->direction.x,
+            in->direction.y, in->maxFraction);
+    fprintf(stderr, "  accel: hit=%d %s[%d].%d f=%.17g\n", a->hit, lsHitKindName(a->kind), a->index, a->part,
+            a->fraction);
+    fprintf(stderr, "  brute: hit=%d %s[%d].%d f=%.17g\n", b->hit, lsHitKindName(b->kind), b->index, b->part,
+            b->fraction);
+}
+
+// Casts one ray both ways; returns 1 (after printing) when they differ.
+static int Compare(const lsScene* scene, const lsDynamicObjects* dyn, lsRayInput in, int* hits)
+{
+    lsRayHit a = lsScene_CastRay(scene, dyn, &in);
+    lsRayHit b = lsScene_CastRayBrute(scene, dyn, &in);
+    if (!SameHit(&a, &b))
+    {
+        PrintMismatch(&in, &a, &b);
+        return 1;
+    }
+    if (hits != NULL && a.hit)
+    {
+        *hits += 1;
+    }
+    return 0;
+}
+
+static lsVec2 RandomDirection(lsRng* rng)
+{
+    double angle = lsRng_Range(rng, -LS_PI, LS_PI);
+    return lsV(cos(angle), sin(angle));
+}
+
+// A convex polygon: points on an ellipse at sorted random angles, rotated and moved.
+static lsPolygonDef RandomPolygon(lsRng* rng, lsVec2 center, double size)
+{
+    lsPolygonDef def;
+    memset(&def, 0, sizeof def);
+    def.count = 3 + (int)(lsRng_Uniform(rng) * 6.0);
+    double rx = size * lsRng_Range(rng, 0.5, 1.0), ry = size * lsRng_Range(rng, 0.3, 1.0);
+    double rot = lsRng_Range(rng, 0.0, LS_PI);
+    for (int k = 0; k < def.count; ++k)
+    {
+        // Evenly spaced angles with a bounded wobble stay sorted and strictly convex.
+        double a = 2.0 * LS_PI * ((double)k + lsRng_Range(rng, -0.3, 0.3)) / (double)def.count;
+        lsVec2 p = lsV(rx * cos(a), ry * sin(a));
+        def.points[k] = lsAdd(center, lsRotateAngle(p, rot));
+    }
+    def.reflectance = 0.4;
+    return def;
+}
+
+// A "city": short random walls, a few polylines and closed chains, targets, rotated boxes and polygons in a square
+// of half-width `half` around `offset`. Coordinates are snapped to `snap` (0: no snapping) to force coincidences.
+static lsWorld* MakeCity(uint64_t seed, int walls, int targets, int boxes, int polygons, double half, lsVec2 offset,
+                         double snap)
+{
+    lsRng rng = lsMakeRng(seed);
+    lsWorld* world = lsCreateWorld();
+#define SNAP(v) (snap > 0.0 ? round((v) / snap) * snap : (v))
+    for (int i = 0; i < walls; ++i)
+    {
+        lsVec2 points[6];
+        int count = lsRng_Uniform(&rng) < 0.8 ? 2 : 3 + (int)(lsRng_Uniform(&rng) * 3.0);
+        bool closed = count > 2 && lsRng_Uniform(&rng) < 0.4;
+        lsVec2 p = lsV(lsRng_Range(&rng, -half, half), lsRng_Range(&rng, -half, half));
+        for (int k = 0; k < count; ++k)
+        {
+            points[k] = lsV(SNAP(p.x) + offset.x, SNAP(p.y) + offset.y);
+            p = lsAdd(p, lsScale(lsRng_Range(&rng, 0.3, 3.0), RandomDirection(&rng)));
+        }
+        lsWorld_AddWall(world, points, count, closed);
+    }
+    for (int i = 0; i < targets; ++i)
+    {
+        lsTargetDef t = lsDefaultTargetDef();
+        t.center = lsV(SNAP(lsRng_Range(&rng, -half, half)) + offset.x, SNAP(lsRng_Range(&rng, -half, half)) + offset.y);
+        t.radius = lsRng_Range(&rng, 0.1, 0.6);
+        t.kind = lsRng_Uniform(&rng) < 0.5 ? ls_food : ls_poison;
+        lsWorld_AddTarget(world, t);
+    }
+    for (int i = 0; i < boxes; ++i)
+    {
+        lsBoxDef b = lsDefaultBoxDef();
+        b.center = lsV(lsRng_Range(&rng, -half, half) + offset.x, lsRng_Range(&rng, -half, half) + offset.y);
+        b.size = lsV(lsRng_Range(&rng, 0.2, 3.0), lsRng_Range(&rng, 0.2, 3.0));
+        b.angle = lsRng_Uniform(&rng) < 0.3 ? 0.0 : lsRng_Range(&rng, -LS_PI, LS_PI);
+        lsWorld_AddBox(world, b);
+    }
+    for (int i = 0; i < polygons; ++i)
+    {
+        lsVec2 c = lsV(lsRng_Range(&rng, -half, half) + offset.x, lsRng_Range(&rng, -half, half) + offset.y);
+        lsPolygonDef def = RandomPolygon(&rng, c, lsRng_Range(&rng, 0.3, 2.0));
+        lsWorld_AddPolygon(world, &def);
+    }
+#undef SNAP
+    return world;
+}
+
+// Random rays over the world and beyond: origins in a box 20% wider than the world, lengths up to 1.5 times its
+// size, some of them zero, some of them non-unit directions.
+static int RandomRays(const lsScene* scene, const lsDynamicObjects* dyn, uint64_t seed, int count, double half,
+                      lsVec2 offset, int* hitCount)
+{
+    lsRng rng = lsMakeRng(seed);
+    for (int i = 0; i < count; ++i)
+    {
+        lsRayInput in;
+        in.origin = lsV(offset.x + lsRng_Range(&rng, -1.2 * half, 1.2 * half),
+                        offset.y + lsRng_Range(&rng, -1.2 * half, 1.2 * half));
+        in.direction = RandomDirection(&rng);
+        double u = lsRng_Uniform(&rng);
+        in.maxFraction = u < 0.01 ? 0.0 : lsRng_Range(&rng, 0.0, 1.5 * half);
+        if (u > 0.95)
+        {
+            // A non-unit direction: fractions are in units of its length.
+            in.direction = lsScale(lsRng_Range(&rng, 0.01, 10.0), in.direction);
+        }
+        if (Compare(scene, dyn, in, hitCount) != 0)
+        {
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static int CityAgreementTest(void)
+{
+    // A bench-like world (constant density of short walls, circles) and 100 000 random rays.
+    lsWorld* world = MakeCity(11, 400, 40, 15, 15, 20.0, lsV(0.0, 0.0), 0.0);
+    lsScene* scene = lsCreateScene(world);
+    lsSceneInfo info = lsScene_GetInfo(scene);
+    ENSURE(info.segmentCount == lsWorld_SegmentCount(world));
+    ENSURE(info.cellsX > 1 && info.cellsY > 1);
+    int hits = 0;
+    ENSURE(RandomRays(scene, NULL, 12, 100000, 20.0, lsV(0.0, 0.0), &hits) == 0);
+    // Most rays must hit something, or the comparison proves little.
+    ENSURE(hits > 60000);
+    lsDestroyScene(scene);
+    lsDestroyWorld(world);
+    return 0;
+}
+
+static int SnappedAgreementTest(void)
+{
+    // Coordinates on a 0.5 m lattice: shared endpoints, collinear overlapping walls, walls along grid lines.
+    lsWorld* world = MakeCity(21, 300, 30, 10, 0, 10.0, lsV(0.0, 0.0), 0.5);
+    lsScene* scene = lsCreateScene(world);
+    int hits = 0;
+    ENSURE(RandomRays(scene, NULL, 22, 30000, 10.0, lsV(0.0, 0.0), &hits) == 0);
+    // Rays from lattice points toward lattice points (through shared corners) and along lattice lines.
+    lsRng rng = lsMakeRng(23);
+    for (int i = 0; i < 30000; ++i)
+    {
+        lsVec2 o = lsV(0.5 * round(lsRng_Range(&rng, -24.0, 24.0)), 0.5 * round(lsRng_Range(&rng, -24.0, 24.0)));
+        lsVec2 t = lsV(0.5 * round(lsRng_Range(&rng, -24.0, 24.0)), 0.5 * round(lsRng_Range(&rng, -24.0, 24.0)));
+        if (i % 3 == 0)
+        {
+            t.y = o.y; // along a lattice line
+        }
+        lsRayInput in = {o, lsSub(t, o), lsRng_Range(&rng, 0.5, 3.0)};
+        if (i % 2 == 0)
+        {
+            in.direction = lsNormalize(in.direction);
+            in.maxFraction = 30.0;
+        }
+        ENSURE(Compare(scene, NULL, in, NULL) == 0);
+    }
+    lsDestroyScene(scene);
+    lsDestroyWorld(world);
+    return 0;
+}
+
+// A maze on a lattice of spacing 2: every edge of the outer border, and random inner edges, as two-point walls
+// sharing their corners (the bench's maze worlds are built the same way).
+static lsWorld* MakeMaze(uint64_t seed, int n, lsVec2 offset)
+{
+    lsRng rng = lsMakeRng(seed);
+    lsWorld* world = lsCreateWorld();
+    double h = (double)n; // the maze spans [-n, n]^2 with n cells of 2 m
+    for (int i = 0; i <= n; ++i)
+    {
+        for (int j = 0; j < n; ++j)
+        {
+            double x = -h + 2.0 * (double)i, y = -h + 2.0 * (double)j;
+            bool border = i == 0 || i == n;
+            if (border || lsRng_Uniform(&rng) < 0.45)
+            {
+                lsVec2 p[2] = {lsV(x + offset.x, y + offset.y), lsV(x + offset.x, y + 2.0 + offset.y)};
+                lsWorld_AddWall(world, p, 2, false);
+            }
+            if (border || lsRng_Uniform(&rng) < 0.45)
+            {
+                lsVec2 p[2] = {lsV(y + offset.x, x + offset.y), lsV(y + 2.0 + offset.x, x + offset.y)};
+                lsWorld_AddWall(world, p, 2, false);
+            }
+        }
+    }
+    return world;
+}
+
+static int MazeCornerTest(void)
+{
+    const lsVec2 offsets[3] = {{0.0, 0.0}, {10000.0, -10000.0}, {123456.789, 98765.4321}};
+    for (int o = 0; o < 3; ++o)
+    {
+        lsVec2 off = offsets[o];
+        int n = 10;
+        lsWorld* world = MakeMaze(31 + (uint64_t)o, n, off);
+        lsScene* scene = lsCreateScene(world);
+        lsRng rng = lsMakeRng(32);
+        int hits = 0;
+        for (int i = 0; i < 20000; ++i)
+        {
+            // Origins at lattice points (on corners), cell centres and edge midpoints (on walls); targets at
+            // lattice points, so many rays pass exactly through shared corners.
+            int kind = i % 4;
+            double ox = -n + 2.0 * round(lsRng_Range(&rng, 0.0, (double)n)), oy = -n + 2.0 * round(lsRng_Range(&rng, 0.0, (double)n));
+            if (kind == 1)
+            {
+                ox += 1.0, oy += 1.0;
+            }
+            else if (kind == 2)
+            {
+                ox += 1.0;
+            }
+            double tx = -n + 2.0 * round(lsRng_Range(&rng, -2.0, (double)n + 2.0));
+            double ty = -n + 2.0 * round(lsRng_Range(&rng, -2.0, (double)n + 2.0));
+            lsVec2 origin = lsV(ox + off.x, oy + off.y), target = lsV(tx + off.x, ty + off.y);
+            if (lsVecEqual(origin, target))
+            {
+                continue;
+            }
+            lsRayInput in = {origin, lsSub(target, origin), 1.0};
+            if (kind == 3)
+            {
+                // Unit direction and a long range, and the same ray ending exactly on the target corner.
+                in.direction = lsNormalize(in.direction);
+                in.maxFraction = 30.0;
+            }
+            ENSURE(Compare(scene, NULL, in, &hits) == 0);
+        }
+        ENSURE(hits > 10000);
+        // A beam from a cell centre through a lattice corner, diagonally, must hit the corner's walls and never
+        // slip through between the two walls meeting there.
+        lsRayInput diag = {lsV(-n + 1.0 + off.x, -n + 1.0 + off.y), lsV(-1.0, -1.0), 2.0};
+        lsRayHit hit = lsScene_CastRay(scene, NULL, &diag);
+        ENSURE(hit.hit && hit.kind == ls_hitWall && hit.fraction <= 1.0 + 1e-9);
+        lsDestroyScene(scene);
+        lsDestroyWorld(world);
+    }
+    return 0;
+}
+
+static int GridBoundaryTest(void)
+{
+    // Rays exactly along the scene's own cell boundaries, through its cell corners, and starting on them.
+    lsWorld* world = MakeCity(41, 300, 40, 10, 10, 15.0, lsV(0.0, 0.0), 0.0);
+    lsScene* scene = lsCreateScene(world);
+    lsSceneInfo info = lsScene_GetInfo(scene);
+    double s = info.cellSize;
+    lsVec2 g0 = info.gridBounds.lower;
+    lsRng rng = lsMakeRng(42);
+    for (int i = 0; i < 20000; ++i)
+    {
+        int cx = (int)lsRng_Range(&rng, 0.0, (double)info.cellsX + 1.0);
+        int cy = (int)lsRng_Range(&rng, 0.0, (double)info.cellsY + 1.0);
+        lsVec2 corner = lsV(g0.x + (double)cx * s, g0.y + (double)cy * s);
+        lsVec2 d;
+        switch (i % 4)
+        {
+            case 0:
+                d = lsV(i % 8 == 0 ? 1.0 : -1.0, 0.0);
+                break;
+            case 1:
+                d = lsV(0.0, i % 8 == 1 ? 1.0 : -1.0);
+                break;
+            case 2:
+                d = lsV(i % 8 == 2 ? 1.0 : -1.0, i % 16 == 2 ? 1.0 : -1.0); // through every cell corner on the way
+                break;
+            default:
+                d = RandomDirection(&rng);
+                break;
+        }
+        lsRayInput in = {corner, d, lsRng_Range(&rng, 0.0, 40.0)};
+        ENSURE(Compare(scene, NULL, in, NULL) == 0);
+    }
+    lsDestroyScene(scene);
+    lsDestroyWorld(world);
+    return 0;
+}
+
+static int OriginOnWallTest(void)
+{
+    // Origins exactly on wall segments (their endpoints and interior points) and on circle boundaries.
+    lsWorld* world = MakeCity(51, 200, 30, 0, 0, 10.0, lsV(0.0, 0.0), 0.0);
+    lsScene* scene = lsCreateScene(world);
+    lsRng rng = lsMakeRng(52);
+    for (int i = 0; i < 10000; ++i)
+    {
+        const lsWallDef* wall = world->walls + (int)(lsRng_Uniform(&rng) * world->wallCount);
+        lsVec2 origin = wall->points[i % wall->pointCount];
+        if (i % 3 == 0)
+        {
+            origin = lsLerp(wall->points[0], wall->points[1], 0.5);
+        }
+        lsRayInput in = {origin, RandomDirection(&rng), 15.0};
+        ENSURE(Compare(scene, NULL, in, NULL) == 0);
+        lsRayHit hit = lsScene_CastRay(scene, NULL, &in);
+        if (i % 3 != 0)
+        {
+            // Starting on a wall's corner: that wall (or another touching the same point) is hit at 0.
+            ENSURE(hit.hit && hit.fraction == 0.0);
+        }
+    }
+    for (int i = 0; i < world->targetCount; ++i)
+    {
+        const lsTargetDef* t = world->targets + i;
+        for (int k = 0; k < 16; ++k)
+        {
+            lsVec2 dir = RandomDirection(&rng);
+            lsRayInput in = {lsMulAdd(t->center, t->radius, dir), dir, 10.0};
+            ENSURE(Compare(scene, NULL, in, NULL) == 0);
+        }
+    }
+    lsDestroyScene(scene);
+    lsDestroyWorld(world);
+    return 0;
+}
+
+static int GrazingCircleTest(void)
+{
+    // Rays tangent to circles (and a hair inside or outside of tangent), from near and far.
+    lsWorld* world = MakeCity(61, 100, 60, 0, 0, 12.0, lsV(2500.0, -700.0), 0.0);
+    lsScene* scene = lsCreateScene(world);
+    lsRng rng = lsMakeRng(62);
+    int hits = 0;
+    for (int i = 0; i < 20000; ++i)
+    {
+        const lsTargetDef* t = world->targets + (int)(lsRng_Uniform(&rng) * world->targetCount);
+        lsVec2 dir = RandomDirection(&rng);
+        lsVec2 side = lsLeftPerp(dir);
+        double nudge = (i % 3 - 1) * 1e-12;
+        lsVec2 touch = lsMulAdd(t->center, t->radius * (1.0 + nudge), side);
+        double back = lsRng_Range(&rng, 0.1, 25.0);
+        lsRayInput in = {lsMulSub(touch, back, dir), dir, 30.0};
+        ENSURE(Compare(scene, NULL, in, &hits) == 0);
+    }
+    ENSURE(hits > 1000);
+    lsDestroyScene(scene);
+    lsDestroyWorld(world);
+    return 0;
+}
+
+static int HugeCoordinatesTest(void)
+{
+    const lsVec2 offset = {12345.678, -9876.54321};
+    lsWorld* world = MakeCity(71, 300, 30, 10, 10, 15.0, offset, 0.0);
+    lsScene* scene = lsCreateScene(world);
+    int hits = 0;
+    ENSURE(RandomRays(scene, NULL, 72, 20000, 15.0, offset, &hits) == 0);
+    ENSURE(hits > 10000);
+    // Rays from far outside the world, aimed into it.
+    lsRng rng = lsMakeRng(73);
+    for (int i = 0; i < 2000; ++i)
+    {
+        lsVec2 dir = RandomDirection(&rng);
+        lsVec2 aim = lsV(offset.x + lsRng_Range(&rng, -10.0, 10.0), offset.y + lsRng_Range(&rng, -10.0, 10.0));
+        lsRayInput in = {lsMulSub(aim, 5000.0, dir), dir, 5010.0};
+        ENSURE(Compare(scene, NULL, in, NULL) == 0);
+    }
+    lsDestroyScene(scene);
+    lsDestroyWorld(world);
+    return 0;
+}
+
+static int ClosedRoomTest(void)
+{
+    // Star-shaped rooms around c: a closed chain, and the same outline as separate two-point walls. From inside,
+    // every beam must hit the room (no leak through a corner), both paths agreeing.
+    const lsVec2 centers[2] = {{0.3, -0.7}, {-15432.1, 8765.4}};
+    for (int variant = 0; variant < 4; ++variant)
+    {
+        lsVec2 c = centers[variant / 2];
+        lsRng rng = lsMakeRng(81 + (uint64_t)variant);
+        enum
+        {
+            count = 41
+        };
+        lsVec2 points[count];
+        for (int k = 0; k < count; ++k)
+        {
+            double a = 2.0 * LS_PI * ((double)k + lsRng_Range(&rng, -0.3, 0.3)) / (double)count;
+            double r = lsRng_Range(&rng, 5.0, 9.0);
+            points[k] = lsV(c.x + r * cos(a), c.y + r * sin(a));
+        }
+        lsWorld* world = lsCreateWorld();
+        if (variant % 2 == 0)
+        {
+            lsWorld_AddWall(world, points, count, true);
+        }
+        else
+        {
+            for (int k = 0; k < count; ++k)
+            {
+                lsVec2 seg[2] = {points[k], points[(k + 1) % count]};
+                lsWorld_AddWall(world, seg, 2, false);
+            }
+        }
+        lsScene* scene = lsCreateScene(world);
+        for (int i = 0; i < 20000; ++i)
+        {
+            lsVec2 origin = lsAdd(c, lsScale(lsRng_Range(&rng, 0.0, 3.0), RandomDirection(&rng)));
+            lsVec2 dir;
+            if (i % 2 == 0)
+            {
+                dir = RandomDirection(&rng);
+            }
+            else
+            {
+                // Exactly toward a corner of the room.
+                dir = lsSub(points[(int)(lsRng_Uniform(&rng) * count)], origin);
+            }
+            lsRayInput in = {origin, dir, 100.0};
+            lsRayHit hit = lsScene_CastRay(scene, NULL, &in);
+            ENSURE(hit.hit && hit.kind == ls_hitWall);
+            ENSURE(Compare(scene, NULL, in, NULL) == 0);
+        }
+        lsDestroyScene(scene);
+        lsDestroyWorld(world);
+    }
+    return 0;
+}
+
+static int MaxRangeTest(void)
+{
+    lsWorld* world = lsCreateWorld();
+    lsVec2 wall[2] = {lsV(5.0, -1.0), lsV(5.0, 1.0)};
+    lsWorld_AddWall(world, wall, 2, false);
+    lsTargetDef t = lsDefaultTargetDef();
+    t.center = lsV(0.0, 7.0);
+    t.radius = 1.0;
+    lsWorld_AddTarget(world, t);
+    lsScene* scene = lsCreateScene(world);
+    // A hit exactly at the maximum fraction counts; a hair shorter misses.
+    lsRayInput in = {lsV(0.0, 0.0), lsV(1.0, 0.0), 5.0};
+    lsRayHit hit = lsScene_CastRay(scene, NULL, &in);
+    ENSURE(hit.hit && hit.kind == ls_hitWall && hit.index == 0 && hit.fraction == 5.0);
+    in.maxFraction = nextafter(5.0, 0.0);
+    ENSURE(!lsScene_CastRay(scene, NULL, &in).hit);
+    lsRayInput up = {lsV(0.0, 0.0), lsV(0.0, 1.0), 6.0};
+    hit = lsScene_CastRay(scene, NULL, &up);
+    ENSURE(hit.hit && hit.kind == ls_hitTarget && hit.fraction == 6.0);
+    ENSURE(hit.normal.x == 0.0 && hit.normal.y == -1.0);
+    // Zero-length ray from inside the target hits at 0; a zero direction hits nothing.
+    lsRayInput inside = {lsV(0.0, 7.5), lsV(1.0, 0.0), 0.0};
+    hit = lsScene_CastRay(scene, NULL, &inside);
+    ENSURE(hit.hit && hit.kind == ls_hitTarget && hit.fraction == 0.0);
+    lsRayInput none = {lsV(0.0, 0.0), lsV(0.0, 0.0), 10.0};
+    ENSURE(!lsScene_CastRay(scene, NULL, &none).hit && lsScene_CastRay(scene, NULL, &none).index == -1);
+    lsDestroyScene(scene);
+    lsDestroyWorld(world);
+    return 0;
+}
+
+static int DynamicObjectsTest(void)
+{
+    lsWorld* world = MakeCity(91, 200, 20, 5, 5, 10.0, lsV(0.0, 0.0), 0.0);
+    lsVec2 wall[2] = {lsV(30.0, -2.0), lsV(30.0, 2.0)};
+    int last = lsWorld_AddWall(world, wall, 2, false);
+    lsScene* scene = lsCreateScene(world);
+    lsRng rng = lsMakeRng(92);
+    lsCircle vehicles[6];
+    lsSegment movers[5];
+    for (int i = 0; i < 6; ++i)
+    {
+        vehicles[i] = (lsCircle){lsV(lsRng_Range(&rng, -10.0, 10.0), lsRng_Range(&rng, -10.0, 10.0)), 0.4};
+    }
+    for (int i = 0; i < 4; ++i)
+    {
+        lsVec2 a = lsV(lsRng_Range(&rng, -10.0, 10.0), lsRng_Range(&rng, -10.0, 10.0));
+        movers[i] = (lsSegment){a, lsMulAdd(a, 2.0, RandomDirection(&rng))};
+    }
+    // A mover lying exactly on the wall at x = 30 (outside the city): at equal fraction the wall wins (kind order), in both paths.
+    movers[4] = (lsSegment){lsV(30.0, -1.0), lsV(30.0, 1.0)};
+    lsDynamicObjects dyn = {vehicles, 6, movers, 5};
+    int hits = 0;
+    ENSURE(RandomRays(scene, &dyn, 93, 20000, 10.0, lsV(0.0, 0.0), &hits) == 0);
+    lsRayInput in = {lsV(29.0, 0.0), lsV(1.0, 0.0), 10.0};
+    lsRayHit hit = lsScene_CastRay(scene, &dyn, &in);
+    ENSURE(hit.hit && hit.kind == ls_hitWall && hit.index == last && hit.fraction == 1.0);
+    // With a vehicle in front, the vehicle is seen; from inside it, at range 0.
+    vehicles[0] = (lsCircle){lsV(29.5, 0.0), 0.25};
+    hit = lsScene_CastRay(scene, &dyn, &in);
+    ENSURE(hit.hit && hit.kind == ls_hitVehicle && hit.index == 0);
+    ENSURE_SMALL(hit.fraction - 0.25, 1e-12);
+    vehicles[0].center = lsV(29.0, 0.1);
+    hit = lsScene_CastRay(scene, &dyn, &in);
+    ENSURE(hit.hit && hit.kind == ls_hitVehicle && hit.fraction == 0.0);
+    ENSURE(hit.normal.x == -1.0 && hit.normal.y == 0.0);
+    lsDestroyScene(scene);
+    lsDestroyWorld(world);
+    return 0;
+}
+
+static int MovedTargetsTest(void)
+{
+    lsWorld* world = MakeCity(101, 200, 80, 5, 5, 12.0, lsV(0.0, 0.0), 0.0);
+    lsScene* scene = lsCreateScene(world);
+    lsRng rng = lsMakeRng(102);
+    for (int round = 0; round < 60; ++round)
+    {
+        // Small nudges (stay in their cells), respawns far away (possibly outside the original grid, more than
+        // LS_MAX_DISPLACED of them over the rounds, forcing rebuilds), and disabling.
+        for (int k = 0; k < 5; ++k)
+        {
+            int i = (int)(lsRng_Uniform(&rng) * world->targetCount);
+            bool active;
+            lsCircle c = lsScene_Target(scene, i, &active);
+            lsVec2 center;
+            double u = lsRng_Uniform(&rng);
+            if (u < 0.4)
+            {
+                center = lsAdd(c.center, lsV(lsRng_Range(&rng, -0.05, 0.05), lsRng_Range(&rng, -0.05, 0.05)));
+            }
+            else if (u < 0.9)
+            {
+                center = lsV(lsRng_Range(&rng, -16.0, 16.0), lsRng_Range(&rng, -16.0, 16.0));
+            }
+            else
+            {
+                center = c.center;
+            }
+            lsScene_SetTarget(scene, i, center, u < 0.9 || !active);
+            lsCircle moved = lsScene_Target(scene, i, &active);
+            ENSURE(lsVecEqual(moved.center, center) && moved.radius == c.radius);
+        }
+        ENSURE(RandomRays(scene, NULL, 103 + (uint64_t)round, 500, 12.0, lsV(0.0, 0.0), NULL) == 0);
+    }
+    // A disabled target is invisible.
+    lsScene_SetTarget(scene, 0, lsV(50.0, 50.0), false);
+    lsRayInput in = {lsV(45.0, 50.0), lsV(1.0, 0.0), 10.0};
+    ENSURE(!lsScene_CastRay(scene, NULL, &in).hit && !lsScene_CastRayBrute(scene, NULL, &in).hit);
+    lsScene_SetTarget(scene, 0, lsV(50.0, 50.0), true);
+    lsRayHit hit = lsScene_CastRay(scene, NULL, &in);
+    ENSURE(hit.hit && hit.kind == ls_hitTarget && hit.index == 0);
+    lsDestroyScene(scene);
+    lsDestroyWorld(world);
+    return 0;
+}
+
+// Query collector: a bitmap of reported objects, counting duplicates.
+typedef struct QueryResult
+{
+    unsigned char* seen; // segments (by global id), then targets, boxes, polygons
+    int segmentCount, targetBase, boxBase, polygonBase;
+    const int* firstSegment;
+    int duplicates;
+    int reported;
+    int stopAfter;
+} QueryResult;
+
+static bool Collect(void* context, lsHitKind kind, int index, int part)
+{
+    QueryResult* r = context;
+    int slot = kind == ls_hitWall ? r->firstSegment[index] + part
+                                  : (kind == ls_hitTarget ? r->targetBase + index
+                                                          : (kind == ls_hitBox ? r->boxBase + index : r->polygonBase + index));
+    if (r->seen[slot])
+    {
+        r->duplicates += 1;
+    }
+    r->seen[slot] = 1;
+    r->reported += 1;
+    return r->stopAfter == 0 || r->reported < r->stopAfter;
+}
+
+static int QueryTest(void)
+{
+    lsWorld* world = MakeCity(111, 300, 40, 10, 10, 15.0, lsV(0.0, 0.0), 0.0);
+    lsScene* scene = lsCreateScene(world);
+    int segments = lsWorld_SegmentCount(world);
+    int total = segments + world->targetCount + world->boxCount + world->polygonCount;
+    int firstSegment[400];
+    ENSURE(world->wallCount <= 400);
+    for (int w = 0, s = 0; w < world->wallCount; ++w)
+    {
+        firstSegment[w] = s;
+        s += lsScene_WallPartCount(scene, w);
+    }
+    unsigned char* seen = lsAlloc((size_t)total);
+    lsRng rng = lsMakeRng(112);
+    lsScene_SetTarget(scene, 3, lsV(100.0, 100.0), true); // displaced outside the grid
+    lsScene_SetTarget(scene, 4, lsV(0.0, 0.0), false);    // disabled
+    for (int q = 0; q < 300; ++q)
+    {
+        lsVec2 c = lsV(lsRng_Range(&rng, -18.0, 18.0), lsRng_Range(&rng, -18.0, 18.0));
+        lsVec2 h = lsV(lsRng_Range(&rng, 0.0, 4.0), lsRng_Range(&rng, 0.0, 4.0));
+        lsAABB box = {lsSub(c, h), lsAdd(c, h)};
+        if (q == 0)
+        {
+            box = (lsAABB){lsV(99.0, 99.0), lsV(101.0, 101.0)};
+        }
+        memset(seen, 0, (size_t)total);
+        QueryResult r = {seen, segments, segments, segments + world->targetCount,
+                         segments + world->targetCount + world->boxCount, firstSegment, 0, 0, 0};
+        lsScene_QueryAABB(scene, box, Collect, &r);
+        ENSURE(r.duplicates == 0);
+        // Exactly the objects whose bounds overlap the box.
+        for (int w = 0; w < world->wallCount; ++w)
+        {
+            for (int p = 0; p < lsScene_WallPartCount(scene, w); ++p)
+            {
+                // Every segment that touches the box is reported, and only segments whose bounds overlap it.
+                lsSegment seg = lsScene_WallSegment(scene, w, p);
+                lsBox asBox = lsMakeBox(lsScale(0.5, lsAdd(box.lower, box.upper)), lsSub(box.upper, box.lower), 0.0);
+                bool seenIt = seen[firstSegment[w] + p];
+                ENSURE(!lsSegmentOverlapsBox(&seg, &asBox) || seenIt);
+                ENSURE(!seenIt || lsAABB_Overlaps(lsAABB_OfSegment(seg.a, seg.b), box));
+            }
+        }
+        for (int i = 0; i < world->targetCount; ++i)
+        {
+            bool active;
+            lsCircle circle = lsScene_Target(scene, i, &active);
+            ENSURE(seen[r.targetBase + i] == (active && lsAABB_Overlaps(lsCircle_Bounds(&circle), box)));
+        }
+        for (int i = 0; i < world->boxCount; ++i)
+        {
+            ENSURE(seen[r.boxBase + i] == lsAABB_Overlaps(lsBox_Bounds(lsScene_Box(scene, i)), box));
+        }
+        for (int i = 0; i < world->polygonCount; ++i)
+        {
+            ENSURE(seen[r.polygonBase + i] == lsAABB_Overlaps(lsPolygon_Bounds(lsScene_Polygon(scene, i)), box));
+        }
+        if (q == 0)
+        {
+            ENSURE(r.reported == 1 && seen[r.targetBase + 3]);
+        }
+    }
+    // The callback can stop the query.
+    memset(seen, 0, (size_t)total);
+    QueryResult r = {seen, segments, segments, segments + world->targetCount,
+                     segments + world->targetCount + world->boxCount, firstSegment, 0, 0, 3};
+    lsScene_QueryAABB(scene, (lsAABB){lsV(-20.0, -20.0), lsV(20.0, 20.0)}, Collect, &r);
+    ENSURE(r.reported == 3);
+    lsFree(seen, (size_t)total);
+    lsDestroyScene(scene);
+    lsDestroyWorld(world);
+    return 0;
+}
+
+static int EdgeWorldsTest(void)
+{
+    // Empty world: nothing to hit, queries report nothing.
+    lsWorld* world = lsCreateWorld();
+    lsScene* scene = lsCreateScene(world);
+    lsRayInput in = {lsV(0.0, 0.0), lsV(1.0, 0.0), 100.0};
+    ENSURE(!lsScene_CastRay(scene, NULL, &in).hit);
+    lsCircle v = {lsV(5.0, 0.0), 1.0};
+    lsDynamicObjects dyn = {&v, 1, NULL, 0};
+    lsRayHit hit = lsScene_CastRay(scene, &dyn, &in);
+    ENSURE(hit.hit && hit.kind == ls_hitVehicle && hit.fraction == 4.0);
+    lsDestroyScene(scene);
+    // One huge wall (a very elongated world) and one far away point-like target.
+    lsVec2 wall[2] = {lsV(-50000.0, 1.0), lsV(50000.0, 1.0)};
+    lsWorld_AddWall(world, wall, 2, false);
+    lsTargetDef t = lsDefaultTargetDef();
+    t.center = lsV(40000.0, -3.0);
+    t.radius = 0.5;
+    lsWorld_AddTarget(world, t);
+    scene = lsCreateScene(world);
+    lsRng rng = lsMakeRng(121);
+    for (int i = 0; i < 5000; ++i)
+    {
+        lsRayInput r = {lsV(lsRng_Range(&rng, -60000.0, 60000.0), lsRng_Range(&rng, -10.0, 10.0)),
+                        RandomDirection(&rng), lsRng_Range(&rng, 0.0, 100000.0)};
+        ENSURE(Compare(scene, NULL, r, NULL) == 0);
+    }
+    hit = lsScene_CastRay(scene, NULL, &(lsRayInput){lsV(39990.0, -3.0), lsV(1.0, 0.0), 20.0});
+    ENSURE(hit.hit && hit.kind == ls_hitTarget && hit.fraction == 9.5);
+    lsDestroyScene(scene);
+    lsDestroyWorld(world);
+    return 0;
+}
+
+static int StatsTest(void)
+{
+    // The walk visits few cells and tests few candidates per ray: the cost follows what a beam can see.
+    lsWorld* world = MakeCity(131, 2000, 100, 0, 0, 45.0, lsV(0.0, 0.0), 0.0);
+    lsScene* scene = lsCreateScene(world);
+    lsCastStats stats = {0, 0, 0, 0};
+    lsRng rng = lsMakeRng(132);
+    for (int i = 0; i < 20000; ++i)
+    {
+        lsRayInput in = {lsV(lsRng_Range(&rng, -40.0, 40.0), lsRng_Range(&rng, -40.0, 40.0)), RandomDirection(&rng),
+                         30.0};
+        lsRayHit a = lsScene_CastRayStats(scene, NULL, &in, &stats);
+        lsRayHit b = lsScene_CastRayBrute(scene, NULL, &in);
+        ENSURE(SameHit(&a, &b));
+    }
+    ENSURE(stats.rays == 20000);
+    double exactPerRay = (double)stats.exactTests / (double)stats.rays;
+    double candidatesPerRay = (double)stats.candidates / (double)stats.rays;
+    printf("    cells/ray %.2f, candidates/ray %.2f, exact tests/ray %.2f\n", (double)stats.cells / (double)stats.rays,
+           candidatesPerRay, exactPerRay);
+    ENSURE(candidatesPerRay < 100.0 && exactPerRay < 10.0);
+    lsDestroyScene(scene);
+    lsDestroyWorld(world);
+    return 0;
+}
+
+int SceneTest(void)
+{
+    RUN_SUBTEST(MaxRangeTest);
+    RUN_SUBTEST(EdgeWorldsTest);
+    RUN_SUBTEST(CityAgreementTest);
+    RUN_SUBTEST(SnappedAgreementTest);
+    RUN_SUBTEST(MazeCornerTest);
+    RUN_SUBTEST(GridBoundaryTest);
+    RUN_SUBTEST(OriginOnWallTest);
+    RUN_SUBTEST(GrazingCircleTest);
+    RUN_SUBTEST(HugeCoordinatesTest);
+    RUN_SUBTEST(ClosedRoomTest);
+    RUN_SUBTEST(DynamicObjectsTest);
+    RUN_SUBTEST(MovedTargetsTest);
+    RUN_SUBTEST(QueryTest);
+    RUN_SUBTEST(StatsTest);
+    return 0;
+}
