@@ -716,24 +716,6 @@ bool lsPolygon_Contains(const lsPolygon* polygon, lsVec2 p)
 // ---------------------------------------------------------------------------------------------------------------------
 // Segment tests
 
-// Sign of dot(p - q, r - s), exactly.
-static int SignOfDotOfDiffs(lsVec2 p, lsVec2 q, lsVec2 r, lsVec2 s)
-{
-    double ux = p.x - q.x, uy = p.y - q.y, vx = r.x - s.x, vy = r.y - s.y;
-    double l = ux * vx, m = uy * vy;
-    double v = l + m;
-    double bound = s_bound8 * (fabs(l) + fabs(m));
-    if (fabs(v) > bound && bound >= s_tiny && isfinite(bound))
-    {
-        return v > 0.0 ? 1 : -1;
-    }
-    lsExactTerm terms[8] = {
-        {{p.x, r.x}, 2},  {{-p.x, s.x}, 2}, {{-q.x, r.x}, 2}, {{q.x, s.x}, 2},
-        {{p.y, r.y}, 2},  {{-p.y, s.y}, 2}, {{-q.y, r.y}, 2}, {{q.y, s.y}, 2},
-    };
-    return lsExactSign(terms, 8);
-}
-
 // Parameter of p (known to lie exactly on the line of a-b, a != b) along a-b, from the dominant axis; 0 at a, 1 at b.
 static inline double SegmentParameter(lsVec2 a, lsVec2 b, lsVec2 p)
 {
@@ -939,7 +921,7 @@ bool lsSegmentOverlapsCircle(const lsSegment* segment, const lsCircle* circle)
     }
     // Both endpoints outside: the segment meets the disc iff the centre projects strictly between them and the
     // line comes within r: r^2 |e|^2 - cross(e, c - a)^2 >= 0.
-    if (lsVecEqual(a, b) || SignOfDotOfDiffs(c, a, b, a) <= 0 || SignOfDotOfDiffs(c, b, b, a) >= 0)
+    if (lsVecEqual(a, b) || lsSignOfDotDiff(c, a, b, a) <= 0 || lsSignOfDotDiff(c, b, b, a) >= 0)
     {
         return false;
     }

@@ -135,7 +135,7 @@ static void MulLimbs(BigTerm* t, uint64_t x)
     t->len = len;
 }
 
-// acc += m << bitOffset
+// acc += m << bitOffset (acc holds ls_limbCount limbs, enough for any 6-factor term at any offset used here).
 static void AddShifted(uint32_t* acc, const BigTerm* t, int bitOffset)
 {
     int w = bitOffset >> 5;
@@ -159,6 +159,32 @@ static void AddShifted(uint32_t* acc, const BigTerm* t, int bitOffset)
     }
 }
 
+// Converts a product term into a big integer times 2^exp; false when a factor is zero.
+static bool MakeBigTerm(const lsExactTerm* term, BigTerm* t)
+{
+    LS_ASSERT(term->count >= 1 && term->count <= LS_EXACT_MAX_FACTORS);
+    t->m[0] = 1;
+    t->len = 1;
+    t->exp = 0;
+    t->negative = false;
+    for (int k = 0; k < term->count; ++k)
+    {
+        double f = term->f[k];
+        LS_ASSERT(isfinite(f));
+        if (f == 0.0)
+        {
+            return false;
+        }
+        int e;
+        double fr = frexp(fabs(f), &e);
+        // fr in [0.5, 1) has at most 53 significant bits, so fr 2^53 is an exact integer.
+        MulLimbs(t, (uint64_t)ldexp(fr, 53));
+        t->exp += e - 53;
+        t->negative = t->negative != (f < 0.0);
+    }
+    return true;
+}
+
 int lsExactSign(const lsExactTerm* terms, int count)
 {
     LS_ASSERT(count >= 0 && count <= LS_EXACT_MAX_TERMS);
@@ -167,31 +193,8 @@ int lsExactSign(const lsExactTerm* terms, int count)
     int minExp = INT32_MAX, maxExp = INT32_MIN;
     for (int i = 0; i < count; ++i)
     {
-        const lsExactTerm* term = terms + i;
-        LS_ASSERT(term->count >= 1 && term->count <= LS_EXACT_MAX_FACTORS);
         BigTerm* t = big + n;
-        t->m[0] = 1;
-        t->len = 1;
-        t->exp = 0;
-        t->negative = false;
-        bool zero = false;
-        for (int k = 0; k < term->count; ++k)
-        {
-            double f = term->f[k];
-            LS_ASSERT(isfinite(f));
-            if (f == 0.0)
-            {
-                zero = true;
-                break;
-            }
-            int e;
-            double fr = frexp(fabs(f), &e);
-            // fr in [0.5, 1) has at most 53 significant bits, so fr 2^53 is an exact integer.
-            MulLimbs(t, (uint64_t)ldexp(fr, 53));
-            t->exp += e - 53;
-            t->negative = t->negative != (f < 0.0);
-        }
-        if (zero)
+        if (!MakeBigTerm(terms + i, t))
         {
             continue;
         }
@@ -204,6 +207,7 @@ int lsExactSign(const lsExactTerm* terms, int count)
         return 0;
     }
 
+    // Aligned at the smallest exponent, so only the limbs these terms can reach are cleared and compared.
     uint32_t pos[ls_limbCount];
     uint32_t neg[ls_limbCount];
     int used = (maxExp - minExp) / 32 + ls_termLimbs + 4;
@@ -219,6 +223,62 @@ int lsExactSign(const lsExactTerm* terms, int count)
         if (pos[k] != neg[k])
         {
             return pos[k] > neg[k] ? 1 : -1;
+        }
+    }
+    return 0;
+}
+
+// The accumulator aligns every term at the smallest possible exponent, 6 (-1126), so terms can be added one by one.
+enum
+{
+    ls_sumBaseExp = -6 * 1126,
+};
+_Static_assert(LS_EXACT_SUM_LIMBS >= ls_limbCount + 2, "the accumulator must span every 6-factor product");
+
+void lsExactSum_Clear(lsExactSum* sum)
+{
+    memset(sum, 0, sizeof *sum);
+}
+
+void lsExactSum_Add(lsExactSum* sum, const lsExactTerm* term)
+{
+    BigTerm t;
+    if (!MakeBigTerm(term, &t))
+    {
+        return;
+    }
+    int offset = t.exp - ls_sumBaseExp;
+    LS_ASSERT(offset >= 0);
+    AddShifted(t.negative ? sum->neg : sum->pos, &t, offset);
+    // Carries from up to 2^32 terms stay within two limbs above the term's top limb.
+    int top = (offset >> 5) + t.len + 2;
+    sum->top = top > sum->top ? top : sum->top;
+    ++sum->terms;
+}
+
+void lsExactSum_AddProduct(lsExactSum* sum, const lsExactTerm* a, int na, const lsExactTerm* b, int nb, double scale)
+{
+    for (int i = 0; i < na; ++i)
+    {
+        for (int j = 0; j < nb; ++j)
+        {
+            lsExactTerm t;
+            int count = 0;
+            lsExactAppendProduct(&t, &count, a + i, 1, b + j, 1, scale);
+            lsExactSum_Add(sum, &t);
+        }
+    }
+}
+
+int lsExactSum_Sign(const lsExactSum* sum)
+{
+    LS_ASSERT(sum->terms < (1 << 30));
+    int top = sum->top < LS_EXACT_SUM_LIMBS ? sum->top : LS_EXACT_SUM_LIMBS - 1;
+    for (int k = top; k >= 0; --k)
+    {
+        if (sum->pos[k] != sum->neg[k])
+        {
+            return sum->pos[k] > sum->neg[k] ? 1 : -1;
         }
     }
     return 0;
@@ -333,4 +393,22 @@ int lsSignOfDot2(double a, double b, double c, double d)
     }
     lsExactTerm terms[2] = {{{a, b}, 2}, {{c, d}, 2}};
     return lsExactSign(terms, 2);
+}
+
+int lsSignOfDotDiff(lsVec2 p, lsVec2 q, lsVec2 r, lsVec2 s)
+{
+    double ux = p.x - q.x, uy = p.y - q.y, vx = r.x - s.x, vy = r.y - s.y;
+    double l = ux * vx, m = uy * vy;
+    double v = l + m;
+    // Rounded differences (eps each), products, sum: under 4 eps of |l| + |m|; 8 eps leaves margin.
+    double bound = 0x1p-50 * (fabs(l) + fabs(m));
+    if (fabs(v) > bound && bound >= s_tinyBound && bound <= DBL_MAX)
+    {
+        return v > 0.0 ? 1 : -1;
+    }
+    lsExactTerm terms[8] = {
+        {{p.x, r.x}, 2}, {{-p.x, s.x}, 2}, {{-q.x, r.x}, 2}, {{q.x, s.x}, 2},
+        {{p.y, r.y}, 2}, {{-p.y, s.y}, 2}, {{-q.y, r.y}, 2}, {{q.y, s.y}, 2},
+    };
+    return lsExactSign(terms, 8);
 }
