@@ -182,8 +182,8 @@ static bool IsUnit(lsVec2 n) { return fabs(lsLength(n) - 1.0) <= 1e-12; }
 
 static bool IsFiniteDistance(const lsDistanceOutput* o)
 {
-    return isfinite(o->distance) && isfinite(o->coreDistance) && lsIsValidVec2(o->pointA) &&
-           lsIsValidVec2(o->pointB) && lsIsValidVec2(o->normal) && o->distance >= 0.0 && o->coreDistance >= 0.0;
+    return isfinite(o->distance) && isfinite(o->coreDistance) && lsIsValidVec2(o->pointA) && lsIsValidVec2(o->pointB) &&
+           lsIsValidVec2(o->normal) && o->distance >= 0.0 && o->coreDistance >= 0.0;
 }
 
 static bool IsFinitePenetration(const lsPenetration* p)
@@ -559,8 +559,8 @@ typedef struct Stats
     double worstDistance, worstDepth; // worst relative errors seen
 } Stats;
 
-static int CheckApart(const RefShape* ra, const RefShape* rb, const lsDistanceOutput* o, ld refDistance,
-                      double scale, Stats* stats)
+static int CheckApart(const RefShape* ra, const RefShape* rb, const lsDistanceOutput* o, ld refDistance, double scale,
+                      Stats* stats)
 {
     ENSURE(!o->overlap);
     double err = fabs(o->distance - (double)refDistance) / (double)refDistance;
@@ -575,8 +575,8 @@ static int CheckApart(const RefShape* ra, const RefShape* rb, const lsDistanceOu
     return 0;
 }
 
-static int CheckPenetration(const RefShape* ra, const RefShape* rb, const lsPenetration* pen, ld refDepth,
-                            double scale, Stats* stats)
+static int CheckPenetration(const RefShape* ra, const RefShape* rb, const lsPenetration* pen, ld refDepth, double scale,
+                            Stats* stats)
 {
     ENSURE(pen->overlap && IsUnit(pen->normal));
     double err = fabs(pen->depth - (double)refDepth) / (double)refDepth;
@@ -667,8 +667,8 @@ static int RandomPolygonPairsTest(void)
         {
             double sizeB = size * pow(10.0, lsRng_Range(&rng, -1.0, 1.0));
             double reach = kind == 0 ? 0.6 : (kind == 1 ? 1.2 : 2.5);
-            lsVec2 offset = lsScale(reach * (size + sizeB) * lsRng_Uniform(&rng),
-                                    lsDirection(lsRng_Range(&rng, 0.0, 2.0 * LS_PI)));
+            lsVec2 offset =
+                lsScale(reach * (size + sizeB) * lsRng_Uniform(&rng), lsDirection(lsRng_Range(&rng, 0.0, 2.0 * LS_PI)));
             rb = RandomPolygon(&rng, lsAdd(base, offset), sizeB, maxCount);
         }
         if (CheckPolygonPair(&ra, &rb, size, &stats) != 0)
@@ -679,8 +679,8 @@ static int RandomPolygonPairsTest(void)
     }
     printf("    %d apart, %d overlapping (%d nested), %d within rounding of touching; max GJK %d, max EPA %d "
            "iterations; worst relative error distance %.3g, depth %.3g\n",
-           stats.apart, stats.overlapping, stats.nested, stats.skipped, stats.maxGjk, stats.maxEpa,
-           stats.worstDistance, stats.worstDepth);
+           stats.apart, stats.overlapping, stats.nested, stats.skipped, stats.maxGjk, stats.maxEpa, stats.worstDistance,
+           stats.worstDepth);
     ENSURE(stats.apart > n / 5 && stats.overlapping > n / 5 && stats.nested > n / 10 && stats.skipped < n / 1000);
     return 0;
 }

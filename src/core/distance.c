@@ -344,6 +344,9 @@ static bool lsSearchDirection(const lsSimplex* s, lsVec2* direction)
     return false;
 }
 
+// Tolerance of the touching decision, in units of DBL_EPSILON times the largest coordinate involved.
+#define LS_TOUCH_ULPS 8.0
+
 static double lsNormL1(lsVec2 v) { return fabs(v.x) + fabs(v.y); }
 
 // Rebuilds the simplex from a warm-start cache; returns false when the cache does not fit these proxies.
@@ -509,7 +512,15 @@ lsDistanceOutput lsShapeDistance(const lsShapeProxy* a, const lsShapeProxy* b, l
         lsVec2 normal = lsNormalize(lsNeg(direction));
         out.normal = normal;
         out.coreDistance = coreDistance;
-        if (coreDistance > radiusSum)
+        // Gaps below the rounding of the coordinates involved (a few ulps of the largest) are touching: the shapes'
+        // own points are not known better than that, and a contact should not flicker between touching and apart.
+        double magnitude = radiusSum;
+        for (int i = 0; i < s.count; ++i)
+        {
+            magnitude = fmax(magnitude, fmax(fmax(fabs(s.v[i].wA.x), fabs(s.v[i].wA.y)),
+                                             fmax(fabs(s.v[i].wB.x), fabs(s.v[i].wB.y))));
+        }
+        if (coreDistance - radiusSum > LS_TOUCH_ULPS * DBL_EPSILON * magnitude)
         {
             out.distance = coreDistance - radiusSum;
             out.pointA = lsMulAdd(coreA, a->radius, normal);
@@ -517,7 +528,7 @@ lsDistanceOutput lsShapeDistance(const lsShapeProxy* a, const lsShapeProxy* b, l
         }
         else
         {
-            // The rounded shapes overlap (radiusSum > 0 here): a common point splits the core gap by the radii.
+            // The shapes touch or their rounded parts overlap: a common point splits the core gap by the radii.
             out.overlap = true;
             double t = radiusSum > 0.0 ? coreDistance * (a->radius / radiusSum) : 0.0;
             out.pointA = lsMulAdd(coreA, t, normal);

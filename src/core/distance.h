@@ -56,9 +56,9 @@ typedef struct lsSimplexCache
 /// The result of lsShapeDistance.
 typedef struct lsDistanceOutput
 {
-    lsVec2 pointA; ///< closest point on A's rounded surface; when overlap: a point common to both shapes
-    lsVec2 pointB; ///< closest point on B's rounded surface; when overlap: equal to pointA
-    lsVec2 normal; ///< unit, from A towards B; (0, 0) when the cores (radii excluded) overlap
+    lsVec2 pointA;       ///< closest point on A's rounded surface; when overlap: a point common to both shapes
+    lsVec2 pointB;       ///< closest point on B's rounded surface; when overlap: equal to pointA
+    lsVec2 normal;       ///< unit, from A towards B; (0, 0) when the cores (radii excluded) overlap
     double distance;     ///< distance between the shapes including radii, >= 0; exactly 0 when overlap
     double coreDistance; ///< distance between the cores (radii excluded), >= 0; 0 when the cores overlap
     int iterations;      ///< support-point iterations used, <= LS_GJK_MAX_ITERATIONS
@@ -69,11 +69,11 @@ typedef struct lsDistanceOutput
 /// The result of lsShapePenetration: the minimum translation vector (MTV) when the shapes overlap.
 typedef struct lsPenetration
 {
-    lsVec2 normal; ///< unit: translating B by depth * normal separates the shapes (leaves them just touching).
-                   ///< Points from A towards B. Not overlapping: GJK's normal (A to B).
-    lsVec2 pointA; ///< overlap: A's deepest point into B (on A's rounded surface); else closest point on A
-    lsVec2 pointB; ///< overlap: B's deepest point into A, with pointB + depth * normal == pointA; else closest on B
-    double depth;  ///< >= 0, metres, radii included; 0 when not overlapping and for a zero-area overlap (touching)
+    lsVec2 normal;  ///< unit: translating B by depth * normal separates the shapes (leaves them just touching).
+                    ///< Points from A towards B. Not overlapping: GJK's normal (A to B).
+    lsVec2 pointA;  ///< overlap: A's deepest point into B (on A's rounded surface); else closest point on A
+    lsVec2 pointB;  ///< overlap: B's deepest point into A, with pointB + depth * normal == pointA; else closest on B
+    double depth;   ///< >= 0, metres, radii included; 0 when not overlapping and for a zero-area overlap (touching)
     int iterations; ///< EPA expansions used, <= LS_EPA_MAX_ITERATIONS (0 when EPA was not needed)
     bool overlap;   ///< same as lsShapeDistance's overlap (touching counts)
 } lsPenetration;
@@ -102,12 +102,13 @@ int lsProxy_FindSupport(const lsShapeProxy* proxy, lsVec2 direction);
 // Queries
 
 /// GJK distance between two rounded convex shapes. Returns the distance including radii (0 when they overlap), the
-/// closest points on both rounded surfaces, the unit normal from A to B, and overlap (true when the closed shapes
-/// share a point: touching counts). cache may be NULL; otherwise it warm-starts from and is updated to the final
-/// simplex. Decisions whether the origin lies on a simplex edge use exact orientation signs, so shapes given by
-/// exactly representable touching coordinates report distance exactly 0 and overlap. Terminates on a duplicate
-/// support point, on no progress, or at LS_GJK_MAX_ITERATIONS, where the answer is the best simplex found (an upper
-/// bound on the true distance). Never returns NaN for finite input.
+/// closest points on both rounded surfaces, the unit normal from A to B, and overlap: true when the closed shapes
+/// share a point (touching counts). A gap below 8 DBL_EPSILON times the largest coordinate of the closest features
+/// (the rounding of the inputs themselves) also counts as touching, so a resting contact does not flicker. Whether
+/// the origin lies on a simplex edge is decided with exact orientation signs, so shapes with exactly representable
+/// touching coordinates report distance exactly 0. cache may be NULL; otherwise it warm-starts from and is updated
+/// to the final simplex. Terminates on a duplicate support point, on no progress, or at LS_GJK_MAX_ITERATIONS, where
+/// the answer is the best simplex found (an upper bound on the true distance). Never returns NaN for finite input.
 lsDistanceOutput lsShapeDistance(const lsShapeProxy* a, const lsShapeProxy* b, lsSimplexCache* cache);
 
 /// Penetration (EPA, seeded from GJK's final simplex): when the shapes overlap, depth >= 0 and a unit normal such

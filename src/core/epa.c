@@ -45,8 +45,8 @@ static void lsRemoveVertex(lsPolytopeVertex* poly, int* count, int index)
 
 static double lsNormL1(lsVec2 v) { return fabs(v.x) + fabs(v.y); }
 
-// The answer for overlapping shapes (coreDepth < 0: cores apart by -coreDepth): core witness points (equal up to rounding when depth is 0) along the MTV normal,
-// moved onto the rounded surfaces.
+// The answer for overlapping shapes: core depth (negative when the cores are apart by -coreDepth), the cores' witness
+// points and the MTV normal; the witness points move onto the rounded surfaces.
 static lsPenetration lsFinish(const lsShapeProxy* a, const lsShapeProxy* b, lsVec2 coreA, lsVec2 coreB,
                               double coreDepth, lsVec2 normal, int iterations)
 {
