@@ -377,10 +377,13 @@ int lsWorld_AddPath(lsWorld* world, const char* id, const lsVec2* points, int po
 {
     LS_ASSERT(world != NULL && id != NULL && points != NULL && pointCount >= 2);
     LS_ASSERT(strlen(id) < LS_PATH_ID_CAPACITY);
+    // Copy the id first: it may point into the paths array that Grow moves (copying another path's id).
+    char idCopy[LS_PATH_ID_CAPACITY];
+    strcpy(idCopy, id);
     Grow((void**)&world->paths, world->pathCount, &world->pathCapacity, sizeof(lsPathDef));
     lsPathDef* path = world->paths + world->pathCount;
     memset(path, 0, sizeof *path);
-    strcpy(path->id, id);
+    strcpy(path->id, idCopy);
     path->points = CopyArray(points, pointCount, sizeof(lsVec2));
     path->pointCount = pointCount;
     path->radius = radius;

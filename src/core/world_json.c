@@ -7,6 +7,8 @@
 
 #include "core/world.h"
 
+#include "core/geometry.h"
+
 #include <cjson/cJSON.h>
 
 #include <errno.h>
@@ -557,7 +559,7 @@ static bool ReadAngle(Loader* L, const cJSON* object, const char* key, Rule rule
     }
     if (!RuleHolds(rule, radians))
     {
-        return Fail(L, "expected an angle that is %s", RuleText(rule) + 2);
+        return Fail(L, "expected %s (degrees)", RuleText(rule));
     }
     *out = radians;
     Leave(L);
@@ -786,10 +788,8 @@ static bool CheckSegments(Loader* L, const lsVec2* points, int count, bool close
     return true;
 }
 
-// Strictly convex polygon check, in place: reorders clockwise input counter-clockwise. Near-collinear corners are
-// refused with a relative margin well above rounding, so everything accepted here is strictly convex for exact
-// predicates too. The turning angles must add up to one turn, which refuses self-crossing stars.
-static const char* ConvexProblem(lsVec2* points, int count)
+// Why points are not a strictly convex polygon, for the message (lsMakePolygon, with exact predicates, decides).
+static const char* ConvexProblem(const lsVec2* points, int count)
 {
     int sign = 0;
     double turning = 0.0;
@@ -800,38 +800,27 @@ static const char* ConvexProblem(lsVec2* points, int count)
         lsVec2 c = points[(i + 2) % count];
         lsVec2 e1 = lsSub(b, a);
         lsVec2 e2 = lsSub(c, b);
-        double cross = lsCross(e1, e2);
-        double scale = lsLength(e1) * lsLength(e2);
-        if (!(scale > 0.0))
+        if (lsVecEqual(a, b))
         {
             return "repeated point";
         }
-        if (fabs(cross) <= 1e-12 * scale)
+        int s = lsOrient(a, b, c);
+        if (s == 0)
         {
             return "three points on one line";
         }
-        int s = cross > 0.0 ? 1 : -1;
         if (sign != 0 && s != sign)
         {
             return "not convex (a reflex corner)";
         }
         sign = s;
-        turning += atan2(cross, lsDot(e1, e2));
+        turning += atan2(lsCross(e1, e2), lsDot(e1, e2));
     }
     if (fabs(fabs(turning) - 2.0 * LS_PI) > 1e-6)
     {
         return "not convex (the outline crosses itself)";
     }
-    if (sign < 0)
-    {
-        for (int i = 0, j = count - 1; i < j; ++i, --j)
-        {
-            lsVec2 t = points[i];
-            points[i] = points[j];
-            points[j] = t;
-        }
-    }
-    return NULL;
+    return "not strictly convex";
 }
 
 // ---------------------------------------------------------------------------------------------------------------------
@@ -1023,12 +1012,14 @@ static bool ParseConvex(Loader* L, const cJSON* item, lsVec2* out, int* count)
     {
         return false;
     }
-    memcpy(out, L->scratch, (size_t)n * sizeof(lsVec2));
-    const char* problem = ConvexProblem(out, n);
-    if (problem != NULL)
+    // lsMakePolygon decides with exact orientation tests and gives the points counter-clockwise, as stored.
+    lsPolygon polygon;
+    if (!lsMakePolygon(&polygon, L->scratch, n))
     {
-        return Fail(L, "expected a convex polygon with 3 to %d points: %s", LS_MAX_POLYGON_VERTICES, problem);
+        return Fail(L, "expected a convex polygon with 3 to %d points: %s", LS_MAX_POLYGON_VERTICES,
+                    ConvexProblem(L->scratch, n));
     }
+    memcpy(out, polygon.vertices, (size_t)n * sizeof(lsVec2));
     *count = n;
     return true;
 }
@@ -1739,9 +1730,12 @@ static void PutAngle(Builder* b, double radians)
     {
         for (int precision = 1; precision <= 17; ++precision)
         {
+            // Round to `precision` digits, then print that double the usual way ("270", not "2.7e+02").
             snprintf(buffer, sizeof buffer, "%.*g", precision, degrees);
-            if (lsDegToRad(strtod(buffer, NULL)) == radians)
+            double rounded = strtod(buffer, NULL);
+            if (lsDegToRad(rounded) == radians)
             {
+                FormatNumber(buffer, sizeof buffer, rounded);
                 Put(b, buffer);
                 return;
             }
