@@ -1,0 +1,222 @@
+// Invariants of a running simulation (see invariants.h): finiteness of every state, no robot overlap with solids,
+// vehicles inside the world.
+#include "core/invariants.h"
+
+#include "core/distance.h"
+
+#include <math.h>
+
+static bool IsFiniteVec(lsVec2 v)
+{
+    return isfinite(v.x) && isfinite(v.y);
+}
+
+// Fails with the name of the first non-finite field of the robot's state.
+static bool CheckRobotFinite(const lsRobotState* robot, lsError* err)
+{
+    if (!IsFiniteVec(robot->position))
+    {
+        return lsFail(err, "robot position is not finite (%g, %g)", robot->position.x, robot->position.y);
+    }
+    const double scalars[] = {robot->angle, robot->v, robot->w, robot->commandV, robot->commandW, robot->radius};
+    const char* names[] = {"angle", "v", "w", "commandV", "commandW", "radius"};
+    for (int i = 0; i < (int)(sizeof scalars / sizeof scalars[0]); ++i)
+    {
+        if (!isfinite(scalars[i]))
+        {
+            return lsFail(err, "robot %s is not finite (%g)", names[i], scalars[i]);
+        }
+    }
+    for (int i = 0; i < robot->footprintCount; ++i)
+    {
+        if (!IsFiniteVec(robot->footprint[i]))
+        {
+            return lsFail(err, "robot footprint point %d is not finite", i);
+        }
+    }
+    return true;
+}
+
+static bool CheckStateFinite(const lsSim* sim, const lsSimState* state, lsError* err)
+{
+    if (!isfinite(state->time) || !isfinite(state->score) || !isfinite(state->distance))
+    {
+        return lsFail(err, "time, score or distance is not finite (%g, %g, %g)", state->time, state->score,
+                      state->distance);
+    }
+    if (!CheckRobotFinite(&state->robot, err))
+    {
+        return false;
+    }
+    for (int i = 0; i < state->targetCount; ++i)
+    {
+        const lsTargetState* t = state->targets + i;
+        if (!IsFiniteVec(t->center) || !isfinite(t->radius))
+        {
+            return lsFail(err, "target %d is not finite", i);
+        }
+    }
+    for (int i = 0; i < state->vehicleCount; ++i)
+    {
+        const lsVehicleState* v = state->vehicles + i;
+        if (!IsFiniteVec(v->position) || !IsFiniteVec(v->velocity) || !isfinite(v->radius))
+        {
+            return lsFail(err, "vehicle %d position or velocity is not finite (%g, %g) (%g, %g)", i, v->position.x,
+                          v->position.y, v->velocity.x, v->velocity.y);
+        }
+        if (!IsFiniteVec(v->predicted) || !IsFiniteVec(v->normalPoint) || !IsFiniteVec(v->target))
+        {
+            return lsFail(err, "vehicle %d path-following points are not finite", i);
+        }
+    }
+    for (int i = 0; i < state->moverCount; ++i)
+    {
+        if (!IsFiniteVec(state->movers[i].a) || !IsFiniteVec(state->movers[i].b))
+        {
+            return lsFail(err, "moving wall %d is not finite", i);
+        }
+    }
+    // INFINITY is the scan's "no return"; only NaN is a broken range.
+    const lsScan* scan = lsSim_GetScan(sim);
+    for (int i = 0; scan != NULL && i < scan->count; ++i)
+    {
+        if (isnan(scan->ranges[i]) || isnan(scan->intensities[i]) || !IsFiniteVec(scan->points[i]))
+        {
+            return lsFail(err, "scan beam %d is NaN (range %g)", i, scan->ranges[i]);
+        }
+    }
+    return true;
+}
+
+// The robot as a GJK proxy: its polygon footprint (world frame) or its disc.
+static lsShapeProxy RobotProxy(const lsRobotState* robot)
+{
+    if (robot->footprintCount > 0)
+    {
+        return lsMakeProxy(robot->footprint, robot->footprintCount, 0.0);
+    }
+    return lsMakeProxy(&robot->position, 1, robot->radius);
+}
+
+// Penetration of the robot into one solid, metres (0 when apart or just touching).
+static double Penetration(const lsShapeProxy* robot, const lsShapeProxy* solid)
+{
+    lsDistanceOutput d = lsShapeDistance(robot, solid, NULL);
+    if (!d.overlap)
+    {
+        return 0.0;
+    }
+    return lsShapePenetration(robot, solid).depth;
+}
+
+typedef struct OverlapQuery
+{
+    const lsScene* scene;
+    lsShapeProxy robot;
+    double depth; // deepest penetration found, metres
+    lsHitKind kind;
+    int index, part;
+} OverlapQuery;
+
+static bool OverlapCallback(void* context, lsHitKind kind, int index, int part)
+{
+    OverlapQuery* q = context;
+    lsShapeProxy solid;
+    switch (kind)
+    {
+        case ls_hitWall:
+        {
+            lsSegment s = lsScene_WallSegment(q->scene, index, part);
+            solid = lsProxyFromSegment(&s);
+            break;
+        }
+        case ls_hitBox:
+            solid = lsProxyFromBox(lsScene_Box(q->scene, index));
+            break;
+        case ls_hitPolygon:
+            solid = lsProxyFromPolygon(lsScene_Polygon(q->scene, index));
+            break;
+        default:
+            return true; // targets are collected, not solid
+    }
+    double depth = Penetration(&q->robot, &solid);
+    if (depth > q->depth)
+    {
+        q->depth = depth;
+        q->kind = kind;
+        q->index = index;
+        q->part = part;
+    }
+    return true;
+}
+
+static lsAABB ProxyBounds(const lsShapeProxy* proxy)
+{
+    lsAABB box = {proxy->points[0], proxy->points[0]};
+    for (int i = 1; i < proxy->count; ++i)
+    {
+        box.lower = lsMin(box.lower, proxy->points[i]);
+        box.upper = lsMax(box.upper, proxy->points[i]);
+    }
+    lsVec2 r = lsV(proxy->radius, proxy->radius);
+    return (lsAABB){lsSub(box.lower, r), lsAdd(box.upper, r)};
+}
+
+static bool CheckRobotOverlap(const lsSim* sim, const lsSimState* state, lsError* err)
+{
+    OverlapQuery q = {lsSim_GetScene(sim), RobotProxy(&state->robot), 0.0, ls_hitNone, -1, -1};
+    lsScene_QueryAABB(q.scene, ProxyBounds(&q.robot), OverlapCallback, &q);
+    for (int i = 0; i < state->moverCount; ++i)
+    {
+        lsShapeProxy solid = lsProxyFromSegment(state->movers + i);
+        double depth = Penetration(&q.robot, &solid);
+        if (depth > q.depth)
+        {
+            q.depth = depth;
+            q.kind = ls_hitMover;
+            q.index = i;
+            q.part = 0;
+        }
+    }
+    if (q.depth > LS_INVARIANT_OVERLAP_TOLERANCE)
+    {
+        return lsFail(err, "robot at (%.9g, %.9g) overlaps %s %d (part %d) by %.3g m", state->robot.position.x,
+                      state->robot.position.y, lsHitKindName(q.kind), q.index, q.part, q.depth);
+    }
+    return true;
+}
+
+static bool CheckVehiclesInside(const lsSim* sim, const lsSimState* state, lsError* err)
+{
+    if (state->vehicleCount == 0)
+    {
+        return true;
+    }
+    const lsWorld* world = lsSim_GetWorld(sim);
+    lsAABB bounds = lsWorld_Bounds(world);
+    for (int i = 0; i < state->vehicleCount; ++i)
+    {
+        const lsVehicleState* v = state->vehicles + i;
+        double margin = v->radius;
+        if (v->path >= 0 && v->path < world->pathCount)
+        {
+            margin += world->paths[v->path].radius;
+        }
+        lsVec2 p = v->position;
+        if (p.x < bounds.lower.x - margin || p.x > bounds.upper.x + margin || p.y < bounds.lower.y - margin ||
+            p.y > bounds.upper.y + margin)
+        {
+            return lsFail(err, "vehicle %d at (%.9g, %.9g) left the world's bounds [%g, %g] x [%g, %g] (margin %g m)",
+                          i, p.x, p.y, bounds.lower.x, bounds.upper.x, bounds.lower.y, bounds.upper.y, margin);
+        }
+    }
+    return true;
+}
+
+bool lsSim_CheckInvariants(const lsSim* sim, lsError* err)
+{
+    LS_ASSERT(sim != NULL);
+    const lsSimState* state = lsSim_GetState(sim);
+    return CheckStateFinite(sim, state, err) && CheckRobotOverlap(sim, state, err) &&
+           CheckVehiclesInside(sim, state, err);
+}

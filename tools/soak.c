@@ -1,0 +1,193 @@
+// ls_soak WORLD.json --steps N [--every K] [--seed S] [--quiet]
+// A headless soak run: steps the world with the autopilot, checks the sim's invariants (src/core/invariants.h)
+// every K steps (default every step), and prints peak resident memory (getrusage ru_maxrss) at step 10 000 and at
+// the end, the core heap in use (lsAllocatedBytes, which must stay flat), and the speed in steps per second.
+// Exit status: 0 when every check held, 1 at the first broken invariant (its step is printed), 2 for bad usage or a
+// world that does not load.
+#define _POSIX_C_SOURCE 200809L
+
+#include "core/invariants.h"
+#include "core/sim.h"
+#include "core/world.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+
+static double Seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+// Peak resident set size of this process so far, KiB (Linux reports ru_maxrss in KiB).
+static long PeakRssKiB(void)
+{
+    struct rusage usage;
+    if (getrusage(RUSAGE_SELF, &usage) != 0)
+    {
+        return -1;
+    }
+    return usage.ru_maxrss;
+}
+
+static int Usage(const char* message)
+{
+    if (message != NULL)
+    {
+        fprintf(stderr, "ls_soak: %s\n", message);
+    }
+    fprintf(stderr, "usage: ls_soak WORLD.json --steps N [--every K] [--seed S] [--quiet]\n"
+                    "  Runs N steps with the autopilot, checking the invariants every K steps (default 1).\n"
+                    "  Prints peak RSS at step 10000 and at the end, and steps/s. Exit 1 on a broken invariant.\n");
+    return 2;
+}
+
+// Parses a whole non-negative integer argument; false when it is not one.
+static bool ParseCount(const char* text, long long* out)
+{
+    if (text == NULL || *text == '\0' || *text == '-')
+    {
+        return false;
+    }
+    char* end = NULL;
+    errno = 0;
+    unsigned long long v = strtoull(text, &end, 10);
+    if (errno != 0 || *end != '\0' || v > (unsigned long long)LLONG_MAX)
+    {
+        return false;
+    }
+    *out = (long long)v;
+    return true;
+}
+
+int main(int argc, char** argv)
+{
+    const char* path = NULL;
+    long long steps = -1;
+    long long every = 1;
+    long long seed = -1;
+    bool quiet = false;
+    for (int i = 1; i < argc; ++i)
+    {
+        const char* a = argv[i];
+        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0)
+        {
+            Usage(NULL);
+            return 0;
+        }
+        if (strcmp(a, "--steps") == 0 || strcmp(a, "--every") == 0 || strcmp(a, "--seed") == 0)
+        {
+            long long v = 0;
+            if (i + 1 >= argc || !ParseCount(argv[i + 1], &v))
+            {
+                return Usage("--steps, --every and --seed take a whole number >= 0");
+            }
+            ++i;
+            long long* target = strcmp(a, "--steps") == 0 ? &steps : strcmp(a, "--every") == 0 ? &every : &seed;
+            *target = v;
+        }
+        else if (strcmp(a, "--quiet") == 0)
+        {
+            quiet = true;
+        }
+        else if (a[0] == '-')
+        {
+            return Usage("unknown option");
+        }
+        else if (path == NULL)
+        {
+            path = a;
+        }
+        else
+        {
+            return Usage("more than one world file");
+        }
+    }
+    if (path == NULL || steps < 0)
+    {
+        return Usage("a world file and --steps N are required");
+    }
+    if (every < 1)
+    {
+        return Usage("--every must be at least 1");
+    }
+
+    lsError err = {{0}};
+    lsWorld* world = lsLoadWorld(path, &err, NULL);
+    if (world == NULL)
+    {
+        fprintf(stderr, "%s\n", err.message);
+        return 2;
+    }
+    lsSim* sim = lsCreateSim(world);
+    if (seed >= 0)
+    {
+        lsSim_Reset(sim, (uint64_t)seed);
+    }
+    printf("soak: %s, %lld steps of %g s with the autopilot, invariants every %lld step%s\n", path, steps,
+           world->sim.dt, every, every == 1 ? "" : "s");
+    fflush(stdout);
+
+    int status = 0;
+    if (!lsSim_CheckInvariants(sim, &err))
+    {
+        printf("soak: FAILED at step 0 (before the first step): %s\n", err.message);
+        status = 1;
+    }
+    long long rssAt10k = -1;
+    long long heapAt10k = -1;
+    const lsControl autopilot = lsMakeAutopilotControl();
+    double start = Seconds();
+    long long step = 0;
+    while (status == 0 && step < steps)
+    {
+        lsSim_Step(sim, &autopilot);
+        ++step;
+        if (step % every == 0 && !lsSim_CheckInvariants(sim, &err))
+        {
+            const lsSimState* s = lsSim_GetState(sim);
+            printf("soak: FAILED at step %lld (t = %.6f s): %s\n", step, s->time, err.message);
+            status = 1;
+            break;
+        }
+        if (step == 10000)
+        {
+            rssAt10k = PeakRssKiB();
+            heapAt10k = lsAllocatedBytes();
+            printf("soak: step 10000: peak RSS %lld KiB, core heap %lld bytes\n", rssAt10k, heapAt10k);
+            fflush(stdout);
+        }
+        if (!quiet && step % 100000 == 0)
+        {
+            double elapsed = Seconds() - start;
+            printf("soak: step %lld: %.0f steps/s, peak RSS %ld KiB, core heap %lld bytes\n", step,
+                   (double)step / elapsed, PeakRssKiB(), lsAllocatedBytes());
+            fflush(stdout);
+        }
+    }
+    double elapsed = Seconds() - start;
+    const lsSimState* s = lsSim_GetState(sim);
+    printf("soak: %s after %lld steps (%.1f simulated s) in %.2f s: %.0f steps/s\n", status == 0 ? "ok" : "stopped",
+           step, s->time, elapsed, elapsed > 0.0 ? (double)step / elapsed : 0.0);
+    printf("soak: peak RSS at step 10000: %lld KiB, at the end: %ld KiB; core heap at step 10000: %lld bytes, at "
+           "the end: %lld bytes\n",
+           rssAt10k, PeakRssKiB(), heapAt10k, lsAllocatedBytes());
+    printf("soak: score %g, food %d, poison %d, collisions %d, distance %.1f m, hash %016" PRIx64 "\n", s->score,
+           s->food, s->poison, s->collisions, s->distance, lsSim_Hash(sim));
+    lsDestroySim(sim);
+    lsDestroyWorld(world);
+    if (lsAllocatedBytes() != 0)
+    {
+        printf("soak: FAILED: %lld bytes still allocated after destroying the sim and the world\n",
+               lsAllocatedBytes());
+        status = 1;
+    }
+    return status;
+}
