@@ -876,6 +876,48 @@ static int IntegerPairsTest(void)
     return 0;
 }
 
+// Touching float polygons, which rounding can only approximate: B is A reflected through a point p of A's boundary
+// (on an edge, or a vertex), so B touches A along that edge's line, or at that vertex only. The gap or overlap is at
+// the rounding of the coordinates; GJK must report distance 0 and overlap (gaps below the inputs' rounding count as
+// touching), and EPA a depth at that rounding level with a normal that separates them.
+static int RandomTouchingTest(void)
+{
+    lsRng rng = lsMakeRng(515);
+    int n = 100000, atVertex = 0;
+    for (int i = 0; i < n; ++i)
+    {
+        double size = pow(10.0, lsRng_Range(&rng, -2.0, 2.0));
+        lsVec2 base = lsV(lsRng_Range(&rng, -5000.0, 5000.0), lsRng_Range(&rng, -5000.0, 5000.0));
+        RefShape ra = RandomPolygon(&rng, base, size, 8);
+        int edge = (int)(lsRng_Next(&rng) % (uint64_t)ra.count);
+        bool vertex = i % 4 == 0;
+        lsVec2 p = vertex ? ra.p[edge] : lsLerp(ra.p[edge], ra.p[(edge + 1) % ra.count], lsRng_Range(&rng, 0.1, 0.9));
+        atVertex += vertex;
+        RefShape rb = {.count = ra.count};
+        for (int k = 0; k < ra.count; ++k)
+        {
+            rb.p[k] = lsSub(lsScale(2.0, p), ra.p[k]);
+        }
+        lsShapeProxy a = ProxyFromRef(&ra, 0.0), b = ProxyFromRef(&rb, 0.0);
+        lsDistanceOutput o = lsShapeDistance(&a, &b, NULL);
+        lsPenetration pen = lsShapePenetration(&a, &b);
+        double slack = Slack(&ra, &rb, size);
+        if (!(IsFiniteDistance(&o) && IsFinitePenetration(&pen) && o.overlap && o.distance == 0.0 && pen.overlap &&
+              pen.depth <= slack && IsUnit(pen.normal) && o.iterations <= LS_GJK_MAX_ITERATIONS &&
+              pen.iterations <= LS_EPA_MAX_ITERATIONS))
+        {
+            fprintf(stderr, "touching pair %d: overlap %d distance %.3g core %.3g depth %.3g (slack %.3g)\n", i,
+                    o.overlap, o.distance, o.coreDistance, pen.depth, slack);
+            return 1;
+        }
+        // The normal separates: moving B a little along it leaves a clear gap.
+        RefShape moved = RefTranslated(&rb, lsScale(1e-6 * size, pen.normal));
+        ENSURE(RefSat(&ra, &moved) < 0);
+    }
+    printf("    %d touching pairs (%d at a vertex only)\n", n, atVertex);
+    return 0;
+}
+
 // Rounded shapes: circles and capsules against polygons, references from the core distance and SAT.
 static int RoundedPairsTest(void)
 {
@@ -950,6 +992,7 @@ int DistanceTest(void)
     RUN_SUBTEST(WarmStartTest);
     RUN_SUBTEST(RandomPolygonPairsTest);
     RUN_SUBTEST(IntegerPairsTest);
+    RUN_SUBTEST(RandomTouchingTest);
     RUN_SUBTEST(RoundedPairsTest);
     return 0;
 }
