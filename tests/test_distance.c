@@ -876,6 +876,123 @@ static int IntegerPairsTest(void)
     return 0;
 }
 
+// Messy proxies: a polygon's vertices shuffled, repeated, and mixed with interior points (convex combinations) give
+// the same shape, so distance and depth must match the clean polygon's references. Interior points exercise EPA's
+// hull repair (GJK may start from an interior point of B - A). Half the pairs use slivers (aspect up to 1e6).
+static RefShape Messy(lsRng* rng, const RefShape* clean)
+{
+    RefShape m = {.count = 0};
+    int extra = LS_MAX_POLYGON_VERTICES - clean->count;
+    int interior = extra > 0 ? (int)(lsRng_Next(rng) % (uint64_t)(extra + 1)) : 0;
+    for (int i = 0; i < clean->count; ++i)
+    {
+        m.p[m.count++] = clean->p[i];
+    }
+    for (int i = 0; i < interior; ++i)
+    {
+        // Either a repeated vertex or a point inside (a convex combination of three vertices).
+        if (lsRng_Next(rng) % 2 == 0)
+        {
+            m.p[m.count++] = clean->p[lsRng_Next(rng) % (uint64_t)clean->count];
+            continue;
+        }
+        double u = lsRng_Uniform(rng), v = lsRng_Uniform(rng) * (1.0 - u);
+        lsVec2 p0 = clean->p[lsRng_Next(rng) % (uint64_t)clean->count];
+        lsVec2 p1 = clean->p[lsRng_Next(rng) % (uint64_t)clean->count];
+        lsVec2 p2 = clean->p[lsRng_Next(rng) % (uint64_t)clean->count];
+        lsVec2 q = lsAdd(lsScale(u, p0), lsAdd(lsScale(v, p1), lsScale(1.0 - u - v, p2)));
+        // Keep it strictly inside so the hull is unchanged by rounding: pull it towards the vertex centroid.
+        lsVec2 c = {0.0, 0.0};
+        for (int k = 0; k < clean->count; ++k)
+        {
+            c = lsMulAdd(c, 1.0 / clean->count, clean->p[k]);
+        }
+        m.p[m.count++] = lsLerp(c, q, 0.9);
+    }
+    for (int i = m.count - 1; i > 0; --i)
+    {
+        int j = (int)(lsRng_Next(rng) % (uint64_t)(i + 1));
+        lsVec2 t = m.p[i];
+        m.p[i] = m.p[j];
+        m.p[j] = t;
+    }
+    return m;
+}
+
+static RefShape RandomSliver(lsRng* rng, lsVec2 center, double size, int maxCount, double aspect)
+{
+    RefShape s = RandomPolygon(rng, lsV(0.0, 0.0), size, maxCount);
+    lsRot q = lsMakeRot(lsRng_Range(rng, 0.0, 2.0 * LS_PI));
+    for (int i = 0; i < s.count; ++i)
+    {
+        // Squash along a random direction, keeping the polygon convex.
+        lsVec2 local = lsInvRotate(q, s.p[i]);
+        s.p[i] = lsAdd(center, lsRotate(q, lsV(local.x, local.y / aspect)));
+    }
+    return s;
+}
+
+static int MessyProxyTest(void)
+{
+    lsRng rng = lsMakeRng(9001);
+    Stats stats = {0};
+    int n = 100000;
+    for (int i = 0; i < n; ++i)
+    {
+        double size = pow(10.0, lsRng_Range(&rng, -1.0, 1.0));
+        lsVec2 base = lsV(lsRng_Range(&rng, -1000.0, 1000.0), lsRng_Range(&rng, -1000.0, 1000.0));
+        bool sliver = i % 2 == 1;
+        double aspect = sliver ? pow(10.0, lsRng_Range(&rng, 1.0, 6.0)) : 1.0;
+        RefShape ra = RandomSliver(&rng, base, size, 8, aspect);
+        lsVec2 offset = lsScale(2.0 * size * lsRng_Uniform(&rng), lsDirection(lsRng_Range(&rng, 0.0, 2.0 * LS_PI)));
+        RefShape rb = RandomSliver(&rng, lsAdd(base, offset), size, 8, sliver ? aspect : 1.0);
+        RefShape ma = Messy(&rng, &ra), mb = Messy(&rng, &rb);
+        lsShapeProxy a = ProxyFromRef(&ma, 0.0), b = ProxyFromRef(&mb, 0.0);
+        lsDistanceOutput o = lsShapeDistance(&a, &b, NULL);
+        lsPenetration pen = lsShapePenetration(&a, &b);
+        ENSURE(IsFiniteDistance(&o) && IsFinitePenetration(&pen));
+        ENSURE(o.iterations <= LS_GJK_MAX_ITERATIONS && pen.iterations <= LS_EPA_MAX_ITERATIONS);
+        stats.maxGjk = o.iterations > stats.maxGjk ? o.iterations : stats.maxGjk;
+        stats.maxEpa = pen.iterations > stats.maxEpa ? pen.iterations : stats.maxEpa;
+        ld sat = RefSat(&ra, &rb);
+        double slack = Slack(&ra, &rb, size);
+        int failed = 0;
+        if (fabsl(sat) <= 1e-11L * (ld)size)
+        {
+            stats.skipped += 1;
+        }
+        else if (sat < 0)
+        {
+            stats.apart += 1;
+            ld ref = RefDistance(&ra, &rb);
+            double err = fabs(o.distance - (double)ref) / (double)ref;
+            stats.worstDistance = fmax(stats.worstDistance, err);
+            failed = !(!o.overlap && err <= 1e-9 && (double)RefPointShapeDistance(&ra, o.pointA) <= slack &&
+                       (double)RefPointShapeDistance(&rb, o.pointB) <= slack);
+        }
+        else
+        {
+            stats.overlapping += 1;
+            double err = fabs(pen.depth - (double)sat) / (double)sat;
+            stats.worstDepth = fmax(stats.worstDepth, err);
+            RefShape moved = RefTranslated(&rb, lsScale(pen.depth, pen.normal));
+            failed = !(o.overlap && pen.overlap && err <= 1e-9 && fabsl(RefSat(&ra, &moved)) <= 100.0L * (ld)slack);
+        }
+        if (failed)
+        {
+            fprintf(stderr, "messy pair %d (sliver %d, aspect %.3g): sat %.17Lg distance %.17g depth %.17g\n", i,
+                    sliver, aspect, sat, o.distance, pen.depth);
+            return 1;
+        }
+    }
+    printf("    %d apart, %d overlapping, %d within rounding of touching; max GJK %d, max EPA %d; worst relative "
+           "error distance %.3g, depth %.3g\n",
+           stats.apart, stats.overlapping, stats.skipped, stats.maxGjk, stats.maxEpa, stats.worstDistance,
+           stats.worstDepth);
+    ENSURE(stats.apart > n / 10 && stats.overlapping > n / 10);
+    return 0;
+}
+
 // Touching float polygons, which rounding can only approximate: B is A reflected through a point p of A's boundary
 // (on an edge, or a vertex), so B touches A along that edge's line, or at that vertex only. The gap or overlap is at
 // the rounding of the coordinates; GJK must report distance 0 and overlap (gaps below the inputs' rounding count as
@@ -993,6 +1110,7 @@ int DistanceTest(void)
     RUN_SUBTEST(RandomPolygonPairsTest);
     RUN_SUBTEST(IntegerPairsTest);
     RUN_SUBTEST(RandomTouchingTest);
+    RUN_SUBTEST(MessyProxyTest);
     RUN_SUBTEST(RoundedPairsTest);
     return 0;
 }
