@@ -303,6 +303,1020 @@ static int MakePolygonTest(void)
     return 0;
 }
 
+// ---------------------------------------------------------------------------------------------------------------------
+// Randomized properties. Integer-grid cases (small integers scaled by powers of two and shifted by exact offsets)
+// make degenerate configurations common and have exact int64 references; real-valued cases are compared with long
+// double references, skipping those the reference itself cannot decide (within its margin of a boundary).
+
+typedef struct GridMap
+{
+    double unit, offsetX, offsetY;
+} GridMap;
+
+// A random exact map from small integers to doubles: k unit + offset, with unit a power of two and offsets that
+// keep every coordinate exact (up to about 1e4, the size of a large world).
+static GridMap RandomGridMap(lsRng* rng)
+{
+    static const double units[4] = {1.0, 0.25, 0x1p-10, 16.0};
+    static const double offsets[4] = {0.0, 1e4, -8192.5, 3.0};
+    GridMap m = {units[lsRng_Next(rng) % 4], offsets[lsRng_Next(rng) % 4], offsets[lsRng_Next(rng) % 4]};
+    return m;
+}
+
+static long long RandomInt(lsRng* rng, int lo, int hi)
+{
+    return lo + (long long)(lsRng_Next(rng) % (uint64_t)(hi - lo + 1));
+}
+
+typedef struct IVec
+{
+    long long x, y;
+} IVec;
+
+static IVec RandomIVec(lsRng* rng, int lo, int hi)
+{
+    IVec v = {RandomInt(rng, lo, hi), RandomInt(rng, lo, hi)};
+    return v;
+}
+
+static lsVec2 MapPoint(GridMap m, IVec v)
+{
+    return lsV((double)v.x * m.unit + m.offsetX, (double)v.y * m.unit + m.offsetY);
+}
+
+static lsVec2 MapVector(GridMap m, IVec v)
+{
+    return lsV((double)v.x * m.unit, (double)v.y * m.unit);
+}
+
+static long long ICross(IVec a, IVec b)
+{
+    return a.x * b.y - a.y * b.x;
+}
+
+static long long IDot(IVec a, IVec b)
+{
+    return a.x * b.x + a.y * b.y;
+}
+
+static IVec ISub(IVec a, IVec b)
+{
+    IVec v = {a.x - b.x, a.y - b.y};
+    return v;
+}
+
+// Exact reference of a ray against a closed segment on integers: hit, and the fraction as num / den (den > 0).
+typedef struct IRayHit
+{
+    bool hit;
+    long long num, den;
+} IRayHit;
+
+static IRayHit IRayCastSegment(IVec o, IVec d, long long L, IVec a, IVec b)
+{
+    IRayHit r = {false, 0, 1};
+    IVec e = ISub(b, a), ao = ISub(a, o);
+    long long den = ICross(d, e);
+    if (den != 0)
+    {
+        long long tNum = ICross(ao, e), sNum = ICross(ao, d);
+        if (den < 0)
+        {
+            den = -den;
+            tNum = -tNum;
+            sNum = -sNum;
+        }
+        if (tNum >= 0 && tNum <= L * den && sNum >= 0 && sNum <= den)
+        {
+            r.hit = true;
+            r.num = tNum;
+            r.den = den;
+        }
+        return r;
+    }
+    if (ICross(d, ao) != 0)
+    {
+        return r;
+    }
+    long long dd = IDot(d, d);
+    long long ta = IDot(ao, d), tb = IDot(ISub(b, o), d);
+    long long lo = ta < tb ? ta : tb, hi = ta < tb ? tb : ta;
+    if (lo <= 0 && hi >= 0)
+    {
+        r.hit = true;
+        r.num = 0;
+        r.den = 1;
+    }
+    else if (lo > 0 && lo <= L * dd)
+    {
+        r.hit = true;
+        r.num = lo;
+        r.den = dd;
+    }
+    return r;
+}
+
+// Checks a cast output against an exact expected fraction; returns 1 when it disagrees.
+static int CheckCast(lsCastOutput out, bool hit, long double fraction, lsRayInput in, double tol)
+{
+    if (out.hit != hit)
+    {
+        return 1;
+    }
+    if (!hit)
+    {
+        return out.fraction == 0.0 && out.point.x == 0.0 && out.normal.x == 0.0 ? 0 : 1;
+    }
+    long double err = fabsl((long double)out.fraction - fraction);
+    if (!(err <= tol * fmaxl(1.0L, fabsl(fraction))) || out.fraction < 0.0 || out.fraction > in.maxFraction)
+    {
+        return 1;
+    }
+    double nlen = lsLength(out.normal);
+    if (!(fabs(nlen - 1.0) < 1e-12) || lsDot(out.normal, in.direction) > 1e-12 * lsLength(in.direction))
+    {
+        return 1;
+    }
+    lsVec2 expected = lsMulAdd(in.origin, (double)fraction, in.direction);
+    double scale = fmax(1.0, fmax(fabs(expected.x), fabs(expected.y)));
+    return lsDistance(out.point, expected) <= tol * scale * fmax(1.0, lsLength(in.direction)) ? 0 : 1;
+}
+
+static int RaySegmentGridTest(void)
+{
+    lsRng rng = lsMakeRng(101);
+    int mismatches = 0, hits = 0, collinear = 0;
+    for (int i = 0; i < 150000; ++i)
+    {
+        GridMap m = RandomGridMap(&rng);
+        IVec o = RandomIVec(&rng, -8, 8), a = RandomIVec(&rng, -8, 8);
+        // Every fourth segment lies on a line through the origin's grid neighbours, so collinear cases are common.
+        IVec b = i % 4 == 0 ? (IVec){2 * a.x - o.x, 2 * a.y - o.y} : RandomIVec(&rng, -8, 8);
+        // Every eighth ray is aimed along o->a (through the segment's endpoint, along the line when collinear).
+        IVec d = i % 8 == 0 ? ISub(a, o) : RandomIVec(&rng, -4, 4);
+        if (d.x == 0 && d.y == 0)
+        {
+            d.x = 1;
+        }
+        long long L = RandomInt(&rng, 0, 12);
+        IRayHit ref = IRayCastSegment(o, d, L, a, b);
+        lsSegment seg = {MapPoint(m, a), MapPoint(m, b)};
+        // The fraction does not depend on the unit when both origin and direction scale with it.
+        lsRayInput in = {MapPoint(m, o), MapVector(m, d), (double)L};
+        lsCastOutput out = lsRayCastSegment(&seg, &in);
+        mismatches += CheckCast(out, ref.hit, (long double)ref.num / ref.den, in, 1e-12);
+        hits += ref.hit;
+        collinear += ref.hit && ICross(d, ISub(b, a)) == 0;
+    }
+    printf("    ray-segment grid: %d hits (%d collinear), %d mismatches\n", hits, collinear, mismatches);
+    ENSURE(hits > 10000 && collinear > 1000);
+    ENSURE(mismatches == 0);
+    return 0;
+}
+
+// Long double reference of a ray against a segment; returns 0 miss, 1 hit, -1 undecidable within its margin.
+static int LRayCastSegment(lsRayInput in, lsSegment seg, long double* fraction)
+{
+    long double ox = in.origin.x, oy = in.origin.y, dx = in.direction.x, dy = in.direction.y;
+    long double ex = (long double)seg.b.x - seg.a.x, ey = (long double)seg.b.y - seg.a.y;
+    long double ax = (long double)seg.a.x - ox, ay = (long double)seg.a.y - oy;
+    long double den = dx * ey - dy * ex;
+    long double dl = sqrtl(dx * dx + dy * dy), el = sqrtl(ex * ex + ey * ey);
+    if (fabsl(den) < 1e-6L * dl * el)
+    {
+        return -1; // nearly parallel: left to the grid and hand tests
+    }
+    long double t = (ax * ey - ay * ex) / den;
+    long double s = (ax * dy - ay * dx) / den;
+    long double L = in.maxFraction;
+    long double scaleT = 1e-9L * (1.0L + fabsl(t));
+    if (fabsl(s) < 1e-9L || fabsl(s - 1) < 1e-9L || fabsl(t) < scaleT || fabsl(t - L) < scaleT)
+    {
+        return -1;
+    }
+    *fraction = t;
+    return s > 0 && s < 1 && t > 0 && t < L;
+}
+
+static double RandomScale(lsRng* rng)
+{
+    return pow(10.0, lsRng_Range(rng, -3.0, 4.0));
+}
+
+static int RaySegmentRealTest(void)
+{
+    lsRng rng = lsMakeRng(202);
+    int mismatches = 0, skipped = 0, hits = 0;
+    double worst = 0.0;
+    for (int i = 0; i < 150000; ++i)
+    {
+        double scale = RandomScale(&rng);
+        lsVec2 center = {lsRng_Range(&rng, -1e4, 1e4), lsRng_Range(&rng, -1e4, 1e4)};
+        lsVec2 o = lsMulAdd(center, scale, lsV(lsRng_Range(&rng, -1, 1), lsRng_Range(&rng, -1, 1)));
+        lsSegment seg = {lsMulAdd(center, scale, lsV(lsRng_Range(&rng, -1, 1), lsRng_Range(&rng, -1, 1))),
+                         lsMulAdd(center, scale, lsV(lsRng_Range(&rng, -1, 1), lsRng_Range(&rng, -1, 1)))};
+        // Aim at a random point of the segment's neighbourhood, so about half the rays hit.
+        lsVec2 target = lsLerp(seg.a, seg.b, lsRng_Range(&rng, -0.5, 1.5));
+        lsVec2 d = lsNormalize(lsSub(target, o));
+        if (d.x == 0.0 && d.y == 0.0)
+        {
+            continue;
+        }
+        lsRayInput in = {o, d, scale * lsRng_Range(&rng, 0.2, 3.0)};
+        long double ref = 0;
+        int expected = LRayCastSegment(in, seg, &ref);
+        if (expected < 0)
+        {
+            ++skipped;
+            continue;
+        }
+        lsCastOutput out = lsRayCastSegment(&seg, &in);
+        if (out.hit != (expected == 1))
+        {
+            ++mismatches;
+            continue;
+        }
+        if (out.hit)
+        {
+            ++hits;
+            double rel = (double)(fabsl((long double)out.fraction - ref) / ref);
+            worst = fmax(worst, rel);
+            mismatches += !(rel <= 1e-9);
+        }
+    }
+    printf("    ray-segment real: %d hits, %d skipped, %d mismatches, worst relative error %.3g\n", hits, skipped,
+           mismatches, worst);
+    ENSURE(mismatches == 0);
+    ENSURE(skipped < 3000 && hits > 40000);
+    return 0;
+}
+
+static int RayCircleGridTest(void)
+{
+    lsRng rng = lsMakeRng(303);
+    int mismatches = 0, hits = 0, tangents = 0, atRange = 0;
+    for (int i = 0; i < 150000; ++i)
+    {
+        GridMap m = RandomGridMap(&rng);
+        IVec o = RandomIVec(&rng, -8, 8), c = RandomIVec(&rng, -8, 8), d = RandomIVec(&rng, -3, 3);
+        if (d.x == 0 && d.y == 0)
+        {
+            d.y = 1;
+        }
+        long long r = RandomInt(&rng, 0, 5), L = RandomInt(&rng, 0, 10);
+        IVec f = ISub(o, c);
+        long long dd = IDot(d, d), fd = IDot(d, f), cr = ICross(d, f);
+        long long disc = r * r * dd - cr * cr;
+        bool hit;
+        long double fraction = 0;
+        if (IDot(f, f) <= r * r)
+        {
+            hit = true;
+        }
+        else if (fd >= 0 || disc < 0)
+        {
+            hit = false;
+        }
+        else
+        {
+            long long g = -fd - L * dd; // t1 <= L  <=>  g <= sqrt(disc)
+            hit = g <= 0 || g * g <= disc;
+            fraction = (-(long double)fd - sqrtl((long double)disc)) / dd;
+            tangents += disc == 0;
+            atRange += g > 0 && g * g == disc;
+        }
+        lsCircle circle = {MapPoint(m, c), (double)r * m.unit};
+        lsRayInput in = {MapPoint(m, o), MapVector(m, d), (double)L};
+        lsCastOutput out = lsRayCastCircle(&circle, &in);
+        mismatches += CheckCast(out, hit, fraction, in, 1e-12);
+        hits += hit;
+    }
+    printf("    ray-circle grid: %d hits, %d tangent, %d at max range, %d mismatches\n", hits, tangents, atRange,
+           mismatches);
+    ENSURE(tangents > 100 && atRange > 10);
+    ENSURE(mismatches == 0);
+    return 0;
+}
+
+static int RayCircleRealTest(void)
+{
+    lsRng rng = lsMakeRng(404);
+    int mismatches = 0, skipped = 0, hits = 0;
+    double worst = 0.0;
+    for (int i = 0; i < 150000; ++i)
+    {
+        double scale = RandomScale(&rng);
+        lsVec2 center = {lsRng_Range(&rng, -1e4, 1e4), lsRng_Range(&rng, -1e4, 1e4)};
+        lsCircle circle = {lsMulAdd(center, scale, lsV(lsRng_Range(&rng, -1, 1), lsRng_Range(&rng, -1, 1))),
+                           scale * lsRng_Range(&rng, 0.01, 0.5)};
+        lsVec2 o = lsMulAdd(center, scale, lsV(lsRng_Range(&rng, -2, 2), lsRng_Range(&rng, -2, 2)));
+        lsVec2 aim = lsMulAdd(circle.center, 1.5 * circle.radius, lsV(lsRng_Range(&rng, -1, 1), lsRng_Range(&rng, -1, 1)));
+        lsVec2 d = lsNormalize(lsSub(aim, o));
+        if (d.x == 0.0 && d.y == 0.0)
+        {
+            continue;
+        }
+        lsRayInput in = {o, d, scale * lsRng_Range(&rng, 0.1, 4.0)};
+        // Long double reference with the textbook quadratic.
+        long double fx = (long double)o.x - circle.center.x, fy = (long double)o.y - circle.center.y;
+        long double r = circle.radius, L = in.maxFraction;
+        long double c = fx * fx + fy * fy - r * r;
+        long double b = fx * d.x + fy * d.y;
+        long double disc = b * b - c * ((long double)d.x * d.x + (long double)d.y * d.y);
+        int expected;
+        long double ref = 0;
+        if (fabsl(c) < 1e-9L * r * r || fabsl(disc) < 1e-9L * r * r)
+        {
+            expected = -1; // origin on the boundary or a tangent ray: the grid test decides those exactly
+        }
+        else if (c < 0)
+        {
+            expected = 1;
+        }
+        else if (b >= 0 || disc < 0)
+        {
+            expected = 0;
+        }
+        else
+        {
+            ref = -b - sqrtl(disc);
+            expected = fabsl(ref - L) < 1e-9L * L ? -1 : ref <= L;
+        }
+        if (expected < 0)
+        {
+            ++skipped;
+            continue;
+        }
+        lsCastOutput out = lsRayCastCircle(&circle, &in);
+        if (out.hit != (expected == 1))
+        {
+            ++mismatches;
+            continue;
+        }
+        if (out.hit)
+        {
+            ++hits;
+            double err = (double)fabsl((long double)out.fraction - ref);
+            double rel = err / fmax((double)ref, 1e-300);
+            worst = fmax(worst, ref > 0 ? rel : err);
+            mismatches += !(err <= 1e-9 * (double)ref || (ref == 0 && out.fraction == 0.0));
+        }
+    }
+    printf("    ray-circle real: %d hits, %d skipped, %d mismatches, worst relative error %.3g\n", hits, skipped,
+           mismatches, worst);
+    ENSURE(mismatches == 0);
+    ENSURE(skipped < 3000 && hits > 30000);
+    return 0;
+}
+
+// A random strictly convex integer polygon: the convex hull (monotone chain, collinear points dropped) of random
+// grid points; returns its vertex count (0 when fewer than 3 remain).
+static int RandomIPolygon(lsRng* rng, IVec* hull, int range)
+{
+    IVec pts[12];
+    int n = 4 + (int)(lsRng_Next(rng) % 8);
+    for (int i = 0; i < n; ++i)
+    {
+        pts[i] = RandomIVec(rng, -range, range);
+    }
+    // Insertion sort by x then y.
+    for (int i = 1; i < n; ++i)
+    {
+        IVec v = pts[i];
+        int j = i - 1;
+        while (j >= 0 && (pts[j].x > v.x || (pts[j].x == v.x && pts[j].y > v.y)))
+        {
+            pts[j + 1] = pts[j];
+            --j;
+        }
+        pts[j + 1] = v;
+    }
+    int k = 0;
+    for (int i = 0; i < n; ++i)
+    {
+        while (k >= 2 && ICross(ISub(hull[k - 1], hull[k - 2]), ISub(pts[i], hull[k - 2])) <= 0)
+        {
+            --k;
+        }
+        hull[k++] = pts[i];
+    }
+    for (int i = n - 2, lower = k + 1; i >= 0; --i)
+    {
+        while (k >= lower && ICross(ISub(hull[k - 1], hull[k - 2]), ISub(pts[i], hull[k - 2])) <= 0)
+        {
+            --k;
+        }
+        hull[k++] = pts[i];
+    }
+    k -= 1; // the last point repeats the first
+    return k >= 3 ? k : 0;
+}
+
+static int RayPolygonGridTest(void)
+{
+    lsRng rng = lsMakeRng(505);
+    int mismatches = 0, hits = 0, polygons = 0;
+    for (int i = 0; i < 100000; ++i)
+    {
+        GridMap m = RandomGridMap(&rng);
+        IVec hull[24];
+        int n = RandomIPolygon(&rng, hull, 6);
+        if (n == 0)
+        {
+            continue;
+        }
+        lsVec2 pts[24];
+        for (int k = 0; k < n; ++k)
+        {
+            pts[k] = MapPoint(m, hull[k]);
+        }
+        lsPolygon poly;
+        if (!lsMakePolygon(&poly, pts, n))
+        {
+            ++mismatches; // a strictly convex hull must be accepted
+            continue;
+        }
+        ++polygons;
+        IVec o = RandomIVec(&rng, -9, 9), d = RandomIVec(&rng, -3, 3);
+        if (d.x == 0 && d.y == 0)
+        {
+            d.x = -1;
+        }
+        long long L = RandomInt(&rng, 0, 16);
+        bool inside = true;
+        for (int k = 0; k < n; ++k)
+        {
+            inside = inside && ICross(ISub(hull[(k + 1) % n], hull[k]), ISub(o, hull[k])) >= 0;
+        }
+        bool hit = inside;
+        long double fraction = 0;
+        if (!inside)
+        {
+            for (int k = 0; k < n; ++k)
+            {
+                IRayHit h = IRayCastSegment(o, d, L, hull[k], hull[(k + 1) % n]);
+                long double f = (long double)h.num / h.den;
+                if (h.hit && (!hit || f < fraction))
+                {
+                    hit = true;
+                    fraction = f;
+                }
+            }
+        }
+        lsRayInput in = {MapPoint(m, o), MapVector(m, d), (double)L};
+        lsCastOutput out = lsRayCastPolygon(&poly, &in);
+        mismatches += CheckCast(out, hit, fraction, in, 1e-12);
+        hits += hit;
+        // Containment agrees with the integer test too.
+        mismatches += lsPolygon_Contains(&poly, in.origin) != inside;
+    }
+    printf("    ray-polygon grid: %d polygons, %d hits, %d mismatches\n", polygons, hits, mismatches);
+    ENSURE(polygons > 90000 && hits > 20000);
+    ENSURE(mismatches == 0);
+    return 0;
+}
+
+static int RayBoxRealTest(void)
+{
+    lsRng rng = lsMakeRng(606);
+    int mismatches = 0, skipped = 0, hits = 0;
+    for (int i = 0; i < 100000; ++i)
+    {
+        double scale = RandomScale(&rng);
+        lsVec2 center = {lsRng_Range(&rng, -1e4, 1e4), lsRng_Range(&rng, -1e4, 1e4)};
+        lsBox box = lsMakeBox(center, lsV(scale * lsRng_Range(&rng, 0.01, 1), scale * lsRng_Range(&rng, 0.01, 1)),
+                              i % 5 == 0 ? 0.0 : lsRng_Range(&rng, -LS_PI, LS_PI));
+        lsVec2 o = lsMulAdd(center, scale, lsV(lsRng_Range(&rng, -2, 2), lsRng_Range(&rng, -2, 2)));
+        lsVec2 aim = lsMulAdd(center, scale, lsV(lsRng_Range(&rng, -0.7, 0.7), lsRng_Range(&rng, -0.7, 0.7)));
+        lsVec2 d = lsNormalize(lsSub(aim, o));
+        lsRayInput in = {o, d, scale * lsRng_Range(&rng, 0.1, 3.0)};
+        // Reference: clip the ray against the box's four edge half-planes in long double (Cyrus-Beck).
+        long double c = box.rot.c, s = box.rot.s;
+        long double lox = c * ((long double)o.x - center.x) + s * ((long double)o.y - center.y);
+        long double loy = -s * ((long double)o.x - center.x) + c * ((long double)o.y - center.y);
+        long double ldx = c * d.x + s * d.y, ldy = -s * d.x + c * d.y;
+        long double lo = 0, hi = in.maxFraction, margin = 1e-9L * scale;
+        bool ambiguous = false, miss = false;
+        long double lp[2] = {lox, loy}, ld[2] = {ldx, ldy}, h[2] = {box.halfSize.x, box.halfSize.y};
+        for (int k = 0; k < 2; ++k)
+        {
+            if (fabsl(ld[k]) < 1e-12L)
+            {
+                ambiguous = true;
+                break;
+            }
+            long double t1 = (-h[k] - lp[k]) / ld[k], t2 = (h[k] - lp[k]) / ld[k];
+            lo = fmaxl(lo, fminl(t1, t2));
+            hi = fminl(hi, fmaxl(t1, t2));
+        }
+        long double edge = fmaxl(fabsl(lox) - h[0], fabsl(loy) - h[1]); // < 0 inside
+        ambiguous = ambiguous || fabsl(lo - hi) < margin || fabsl(edge) < margin || fabsl(lo - in.maxFraction) < margin;
+        miss = lo > hi;
+        if (ambiguous)
+        {
+            ++skipped;
+            continue;
+        }
+        lsCastOutput out = lsRayCastBox(&box, &in);
+        int bad = out.hit == miss;
+        if (out.hit && !miss)
+        {
+            ++hits;
+            bad += !(fabsl((long double)out.fraction - lo) <= 1e-9L * fmaxl(lo, scale * 1e-3L));
+            // The hit point lies on the box's boundary.
+            long double px = (long double)out.point.x - center.x, py = (long double)out.point.y - center.y;
+            long double qx = c * px + s * py, qy = -s * px + c * py;
+            bad += edge > 0 && !(fabsl(fmaxl(fabsl(qx) - h[0], fabsl(qy) - h[1])) <= 1e-9L * scale);
+        }
+        if (bad)
+        {
+            printf("      box miss %d: hit %d frac %.17g ref %.17Lg..%.17Lg scale %g edge %Lg\n", i, out.hit,
+                   out.fraction, lo, hi, scale, edge);
+        }
+        mismatches += bad != 0;
+    }
+    printf("    ray-box real: %d hits, %d skipped, %d mismatches\n", hits, skipped, mismatches);
+    ENSURE(mismatches == 0);
+    ENSURE(skipped < 2000 && hits > 20000);
+    return 0;
+}
+
+// Orientation of nearly collinear points on a 2^-42 grid (|coordinates| < 1024) against exact 128-bit integers.
+__extension__ typedef __int128 Int128;
+
+static int OrientRandomTest(void)
+{
+    lsRng rng = lsMakeRng(707);
+    int wrong = 0, zeros = 0;
+    const double unit = 0x1p-42;
+    for (int i = 0; i < 100000; ++i)
+    {
+        long long ax = (long long)(lsRng_Next(&rng) >> 13) - (1ll << 50), ay = (long long)(lsRng_Next(&rng) >> 13) - (1ll << 50);
+        long long bx = (long long)(lsRng_Next(&rng) >> 13) - (1ll << 50), by = (long long)(lsRng_Next(&rng) >> 13) - (1ll << 50);
+        double lambda = lsRng_Range(&rng, -2.0, 3.0);
+        long long cx = ax + (long long)(lambda * (double)(bx - ax)) + RandomInt(&rng, -2, 2);
+        long long cy = ay + (long long)(lambda * (double)(by - ay)) + RandomInt(&rng, -2, 2);
+        if (i % 3 == 0)
+        {
+            // Exactly collinear: c = a + k (b - a) / 2^j with the division exact.
+            long long k = RandomInt(&rng, -3, 3);
+            cx = ax + k * ((bx - ax) / 4) ;
+            cy = ay + k * ((by - ay) / 4);
+            bx = ax + 4 * ((bx - ax) / 4);
+            by = ay + 4 * ((by - ay) / 4);
+        }
+        Int128 det = (Int128)(bx - ax) * (cy - ay) - (Int128)(by - ay) * (cx - ax);
+        int expected = det > 0 ? 1 : (det < 0 ? -1 : 0);
+        zeros += expected == 0;
+        lsVec2 a = {(double)ax * unit, (double)ay * unit}, b = {(double)bx * unit, (double)by * unit};
+        lsVec2 c = {(double)cx * unit, (double)cy * unit};
+        wrong += lsOrient(a, b, c) != expected;
+        wrong += lsOrient(b, c, a) != expected;
+        wrong += lsOrient(c, a, b) != expected;
+        wrong += lsOrient(b, a, c) != -expected;
+        wrong += lsOrientDir(a, lsSub(b, a), c) != expected; // b - a is exact on this grid
+    }
+    printf("    orient: %d exactly collinear, %d wrong signs\n", zeros, wrong);
+    ENSURE(zeros > 30000);
+    ENSURE(wrong == 0);
+    return 0;
+}
+
+// Exact reference of lsIntersectSegments on integers.
+typedef struct ISegHit
+{
+    bool hit, collinear;
+    long double s, t, sEnd;
+} ISegHit;
+
+static long double IParam(IVec a0, IVec a1, IVec p) // parameter of p (on the line) along a0->a1
+{
+    IVec e = ISub(a1, a0);
+    return (long double)IDot(ISub(p, a0), e) / (long double)IDot(e, e);
+}
+
+static bool IOnSegment(IVec a, IVec b, IVec p)
+{
+    return ICross(ISub(b, a), ISub(p, a)) == 0 && IDot(ISub(p, a), ISub(p, b)) <= 0;
+}
+
+static ISegHit IIntersect(IVec a0, IVec a1, IVec b0, IVec b1)
+{
+    ISegHit r = {false, false, 0, 0, 0};
+    bool aPoint = a0.x == a1.x && a0.y == a1.y, bPoint = b0.x == b1.x && b0.y == b1.y;
+    if (aPoint || bPoint)
+    {
+        if (aPoint && bPoint)
+        {
+            r.hit = a0.x == b0.x && a0.y == b0.y;
+        }
+        else if (aPoint)
+        {
+            r.hit = IOnSegment(b0, b1, a0);
+            r.t = r.hit ? IParam(b0, b1, a0) : 0;
+        }
+        else
+        {
+            r.hit = IOnSegment(a0, a1, b0);
+            r.s = r.hit ? IParam(a0, a1, b0) : 0;
+        }
+        r.sEnd = r.s;
+        return r;
+    }
+    IVec ea = ISub(a1, a0), eb = ISub(b1, b0), f = ISub(b0, a0);
+    long long den = ICross(ea, eb);
+    if (den != 0)
+    {
+        long long sn = ICross(f, eb), tn = ICross(f, ea);
+        if (den < 0)
+        {
+            den = -den;
+            sn = -sn;
+            tn = -tn;
+        }
+        if (sn >= 0 && sn <= den && tn >= 0 && tn <= den)
+        {
+            r.hit = true;
+            r.s = r.sEnd = (long double)sn / den;
+            r.t = (long double)tn / den;
+        }
+        return r;
+    }
+    if (ICross(ea, f) != 0)
+    {
+        return r;
+    }
+    long long ee = IDot(ea, ea);
+    long long s0 = IDot(f, ea), s1 = IDot(ISub(b1, a0), ea);
+    long long lo = s0 < s1 ? s0 : s1, hi = s0 < s1 ? s1 : s0;
+    lo = lo > 0 ? lo : 0;
+    hi = hi < ee ? hi : ee;
+    if (lo > hi)
+    {
+        return r;
+    }
+    r.hit = true;
+    r.collinear = lo < hi;
+    r.s = (long double)lo / ee;
+    r.sEnd = (long double)hi / ee;
+    // t of the start point a0 + s ea on b: dot(a0 + s ea - b0, eb) / |eb|^2
+    long double px = a0.x + r.s * ea.x, py = a0.y + r.s * ea.y;
+    r.t = ((px - b0.x) * eb.x + (py - b0.y) * eb.y) / (long double)IDot(eb, eb);
+    return r;
+}
+
+static int SegmentSegmentGridTest(void)
+{
+    lsRng rng = lsMakeRng(808);
+    int mismatches = 0, hits = 0, collinear = 0, touching = 0;
+    for (int i = 0; i < 150000; ++i)
+    {
+        GridMap m = RandomGridMap(&rng);
+        IVec a0 = RandomIVec(&rng, -6, 6), a1 = RandomIVec(&rng, -6, 6);
+        IVec b0 = RandomIVec(&rng, -6, 6), b1 = RandomIVec(&rng, -6, 6);
+        if (i % 3 == 0)
+        {
+            // On a's line: integer multiples of a's direction (overlapping, touching end to end, or apart).
+            IVec e = ISub(a1, a0);
+            long long j0 = RandomInt(&rng, -2, 3), j1 = RandomInt(&rng, -2, 3);
+            b0 = (IVec){a0.x + j0 * e.x, a0.y + j0 * e.y};
+            b1 = (IVec){a0.x + j1 * e.x, a0.y + j1 * e.y};
+        }
+        ISegHit ref = IIntersect(a0, a1, b0, b1);
+        lsSegment sa = {MapPoint(m, a0), MapPoint(m, a1)}, sb = {MapPoint(m, b0), MapPoint(m, b1)};
+        lsSegmentHit out = lsIntersectSegments(&sa, &sb);
+        int bad = out.hit != ref.hit || out.collinear != ref.collinear;
+        if (!bad && out.hit)
+        {
+            bad += !(fabsl(out.s - ref.s) <= 1e-12L && fabsl(out.t - ref.t) <= 1e-12L);
+            bad += !(fabsl(out.sEnd - ref.sEnd) <= 1e-12L);
+            lsVec2 expected = lsLerp(sa.a, sa.b, (double)ref.s);
+            bad += !(lsDistance(out.point, expected) <= 1e-12 * (1.0 + fabs(m.offsetX) + fabs(m.offsetY)));
+        }
+        // Symmetric in whether they meet.
+        bad += lsIntersectSegments(&sb, &sa).hit != ref.hit;
+        mismatches += bad != 0;
+        hits += ref.hit;
+        collinear += ref.collinear;
+        touching += ref.hit && !ref.collinear && (ref.s == 0 || ref.s == 1 || ref.t == 0 || ref.t == 1);
+    }
+    printf("    segment-segment grid: %d hits, %d collinear overlaps, %d touching at an end, %d mismatches\n", hits,
+           collinear, touching, mismatches);
+    ENSURE(collinear > 5000 && touching > 5000);
+    ENSURE(mismatches == 0);
+    return 0;
+}
+
+static int SegmentSegmentRealTest(void)
+{
+    lsRng rng = lsMakeRng(909);
+    int mismatches = 0, hits = 0, skipped = 0;
+    for (int i = 0; i < 100000; ++i)
+    {
+        double scale = RandomScale(&rng);
+        lsVec2 center = {lsRng_Range(&rng, -1e4, 1e4), lsRng_Range(&rng, -1e4, 1e4)};
+        lsVec2 p[4];
+        for (int k = 0; k < 4; ++k)
+        {
+            p[k] = lsMulAdd(center, scale, lsV(lsRng_Range(&rng, -1, 1), lsRng_Range(&rng, -1, 1)));
+        }
+        lsSegment sa = {p[0], p[1]}, sb = {p[2], p[3]};
+        long double eax = (long double)p[1].x - p[0].x, eay = (long double)p[1].y - p[0].y;
+        long double ebx = (long double)p[3].x - p[2].x, eby = (long double)p[3].y - p[2].y;
+        long double fx = (long double)p[2].x - p[0].x, fy = (long double)p[2].y - p[0].y;
+        long double den = eax * eby - eay * ebx;
+        long double sRef = (fx * eby - fy * ebx) / den, tRef = (fx * eay - fy * eax) / den;
+        long double margin = 1e-9L;
+        if (fabsl(den) < 1e-6L * scale * scale || fabsl(sRef) < margin || fabsl(sRef - 1) < margin ||
+            fabsl(tRef) < margin || fabsl(tRef - 1) < margin)
+        {
+            ++skipped;
+            continue;
+        }
+        bool hit = sRef > 0 && sRef < 1 && tRef > 0 && tRef < 1;
+        lsSegmentHit out = lsIntersectSegments(&sa, &sb);
+        int bad = out.hit != hit || out.collinear;
+        if (!bad && hit)
+        {
+            ++hits;
+            bad += !(fabsl(out.s - sRef) <= 1e-9L && fabsl(out.t - tRef) <= 1e-9L);
+        }
+        mismatches += bad != 0;
+    }
+    printf("    segment-segment real: %d hits, %d skipped, %d mismatches\n", hits, skipped, mismatches);
+    ENSURE(skipped < 2000 && hits > 10000);
+    ENSURE(mismatches == 0);
+    return 0;
+}
+
+static int SegmentCircleGridTest(void)
+{
+    lsRng rng = lsMakeRng(1010);
+    int mismatches = 0, hits = 0, tangent = 0;
+    for (int i = 0; i < 150000; ++i)
+    {
+        GridMap m = RandomGridMap(&rng);
+        IVec a = RandomIVec(&rng, -6, 6), b = i % 5 == 0 ? a : RandomIVec(&rng, -6, 6), c = RandomIVec(&rng, -6, 6);
+        long long r = RandomInt(&rng, 0, 4);
+        // Exact: squared distance from c to the closed segment against r^2, as num / den.
+        IVec e = ISub(b, a), f = ISub(c, a);
+        long long ee = IDot(e, e), u = IDot(f, e), num, den = 1;
+        if (ee == 0 || u <= 0)
+        {
+            num = IDot(f, f);
+        }
+        else if (u >= ee)
+        {
+            num = IDot(ISub(c, b), ISub(c, b));
+        }
+        else
+        {
+            long long cr = ICross(e, f);
+            num = cr * cr;
+            den = ee;
+        }
+        bool hit = num <= r * r * den;
+        tangent += num == r * r * den;
+        lsSegment seg = {MapPoint(m, a), MapPoint(m, b)};
+        lsCircle circle = {MapPoint(m, c), (double)r * m.unit};
+        mismatches += lsSegmentOverlapsCircle(&seg, &circle) != hit;
+        hits += hit;
+        // Point containment on the same grid.
+        IVec q = RandomIVec(&rng, -6, 6);
+        IVec cq = ISub(q, c);
+        mismatches += lsCircle_Contains(&circle, MapPoint(m, q)) != (IDot(cq, cq) <= r * r);
+    }
+    printf("    segment-circle grid: %d overlaps, %d tangent, %d mismatches\n", hits, tangent, mismatches);
+    ENSURE(tangent > 1000);
+    ENSURE(mismatches == 0);
+    return 0;
+}
+
+static int SegmentPolygonGridTest(void)
+{
+    lsRng rng = lsMakeRng(1111);
+    int mismatches = 0, hits = 0, polygons = 0;
+    for (int i = 0; i < 100000; ++i)
+    {
+        GridMap m = RandomGridMap(&rng);
+        IVec hull[24];
+        int n = RandomIPolygon(&rng, hull, 5);
+        if (n == 0)
+        {
+            continue;
+        }
+        lsVec2 pts[24];
+        for (int k = 0; k < n; ++k)
+        {
+            pts[k] = MapPoint(m, hull[k]);
+        }
+        lsPolygon poly;
+        ENSURE(lsMakePolygon(&poly, pts, n));
+        ++polygons;
+        IVec a = RandomIVec(&rng, -7, 7), b = RandomIVec(&rng, -7, 7);
+        // Exact: an endpoint inside, or the segment meets an edge.
+        bool hit = false;
+        for (int e = 0; e < 2 && !hit; ++e)
+        {
+            IVec p = e == 0 ? a : b;
+            bool inside = true;
+            for (int k = 0; k < n; ++k)
+            {
+                inside = inside && ICross(ISub(hull[(k + 1) % n], hull[k]), ISub(p, hull[k])) >= 0;
+            }
+            hit = inside;
+        }
+        for (int k = 0; k < n && !hit; ++k)
+        {
+            hit = IIntersect(a, b, hull[k], hull[(k + 1) % n]).hit;
+        }
+        lsSegment seg = {MapPoint(m, a), MapPoint(m, b)};
+        mismatches += lsSegmentOverlapsPolygon(&seg, &poly) != hit;
+        hits += hit;
+    }
+    printf("    segment-polygon grid: %d polygons, %d overlaps, %d mismatches\n", polygons, hits, mismatches);
+    ENSURE(mismatches == 0);
+    return 0;
+}
+
+// Segment against an oriented box by brute-force sampling: the box's signed distance bound
+// h(p) = max(|x| - hx, |y| - hy) in the box frame is 1-Lipschitz, so samples decide unless h is near zero.
+static int SegmentBoxSamplingTest(void)
+{
+    lsRng rng = lsMakeRng(1212);
+    int mismatches = 0, hits = 0, skipped = 0;
+    const int samples = 64;
+    for (int i = 0; i < 100000; ++i)
+    {
+        double scale = RandomScale(&rng);
+        lsVec2 center = {lsRng_Range(&rng, -1e4, 1e4), lsRng_Range(&rng, -1e4, 1e4)};
+        lsBox box = lsMakeBox(center, lsV(scale * lsRng_Range(&rng, 0.05, 1), scale * lsRng_Range(&rng, 0.05, 1)),
+                              lsRng_Range(&rng, -LS_PI, LS_PI));
+        lsSegment seg = {lsMulAdd(center, scale, lsV(lsRng_Range(&rng, -1.5, 1.5), lsRng_Range(&rng, -1.5, 1.5))),
+                         lsMulAdd(center, scale, lsV(lsRng_Range(&rng, -1.5, 1.5), lsRng_Range(&rng, -1.5, 1.5)))};
+        long double c = box.rot.c, s = box.rot.s, minH = 1e300L;
+        for (int k = 0; k <= samples; ++k)
+        {
+            long double u = (long double)k / samples;
+            long double px = seg.a.x + u * ((long double)seg.b.x - seg.a.x) - center.x;
+            long double py = seg.a.y + u * ((long double)seg.b.y - seg.a.y) - center.y;
+            long double lx = c * px + s * py, ly = -s * px + c * py;
+            long double h = fmaxl(fabsl(lx) - box.halfSize.x, fabsl(ly) - box.halfSize.y);
+            minH = fminl(minH, h);
+        }
+        long double spacing = sqrtl(((long double)seg.b.x - seg.a.x) * ((long double)seg.b.x - seg.a.x) +
+                                    ((long double)seg.b.y - seg.a.y) * ((long double)seg.b.y - seg.a.y)) /
+                              samples;
+        long double margin = 1e-9L * scale;
+        int expected = minH < -margin ? 1 : (minH > 0.5L * spacing + margin ? 0 : -1);
+        if (expected < 0)
+        {
+            ++skipped;
+            continue;
+        }
+        mismatches += lsSegmentOverlapsBox(&seg, &box) != (expected == 1);
+        hits += expected;
+        // The box and the polygon of its corners agree away from the boundary.
+        lsVec2 corners[4];
+        lsBox_Corners(&box, corners);
+        lsPolygon poly;
+        ENSURE(lsMakePolygon(&poly, corners, 4));
+        mismatches += lsSegmentOverlapsPolygon(&seg, &poly) != (expected == 1);
+    }
+    printf("    segment-box sampling: %d overlaps, %d skipped, %d mismatches\n", hits, skipped, mismatches);
+    ENSURE(skipped < 10000 && hits > 20000);
+    ENSURE(mismatches == 0);
+    return 0;
+}
+
+static int ClosestPointTest(void)
+{
+    lsRng rng = lsMakeRng(1313);
+    int mismatches = 0;
+    for (int i = 0; i < 100000; ++i)
+    {
+        double scale = RandomScale(&rng);
+        lsVec2 center = {lsRng_Range(&rng, -1e4, 1e4), lsRng_Range(&rng, -1e4, 1e4)};
+        lsVec2 pts[6];
+        int count = 1 + (int)(lsRng_Next(&rng) % 6);
+        for (int k = 0; k < count; ++k)
+        {
+            pts[k] = lsMulAdd(center, scale, lsV(lsRng_Range(&rng, -1, 1), lsRng_Range(&rng, -1, 1)));
+        }
+        if (i % 7 == 0 && count > 1)
+        {
+            pts[1] = pts[0]; // a zero-length segment
+        }
+        lsVec2 p = lsMulAdd(center, scale, lsV(lsRng_Range(&rng, -2, 2), lsRng_Range(&rng, -2, 2)));
+        bool closed = (lsRng_Next(&rng) & 1) != 0;
+        lsClosestPoint out = lsClosestPointOnPolyline(pts, count, closed, p);
+        // Reference: ternary search of the (convex) squared distance along each segment, in long double.
+        long double best = 1e300L;
+        int segments = count == 1 ? 1 : (closed ? count : count - 1);
+        for (int k = 0; k < segments; ++k)
+        {
+            lsVec2 a = pts[k], b = pts[(k + 1) % count];
+            long double lo = 0, hi = 1;
+            for (int it = 0; it < 100; ++it)
+            {
+                long double m1 = lo + (hi - lo) / 3, m2 = hi - (hi - lo) / 3;
+                long double x1 = a.x + m1 * ((long double)b.x - a.x) - p.x, y1 = a.y + m1 * ((long double)b.y - a.y) - p.y;
+                long double x2 = a.x + m2 * ((long double)b.x - a.x) - p.x, y2 = a.y + m2 * ((long double)b.y - a.y) - p.y;
+                if (x1 * x1 + y1 * y1 <= x2 * x2 + y2 * y2)
+                {
+                    hi = m2;
+                }
+                else
+                {
+                    lo = m1;
+                }
+            }
+            long double x = a.x + lo * ((long double)b.x - a.x) - p.x, y = a.y + lo * ((long double)b.y - a.y) - p.y;
+            best = fminl(best, sqrtl(x * x + y * y));
+        }
+        int bad = !(fabsl(out.distance - best) <= 1e-12L * (scale + 1e4L));
+        bad += !(out.fraction >= 0.0 && out.fraction <= 1.0 && out.index >= 0 && out.index < segments);
+        bad += !(fabs(lsDistance(out.point, p) - out.distance) <= 1e-12 * (scale + 1e4));
+        mismatches += bad != 0;
+    }
+    // Hand cases: clamping at both ends, exact endpoints, zero length, first segment on ties.
+    lsSegment seg = {{0, 0}, {4, 0}};
+    lsClosestPoint c = lsClosestPointOnSegment(&seg, lsV(-3, 4));
+    ENSURE(c.fraction == 0.0 && lsVecEqual(c.point, lsV(0, 0)) && c.distance == 5.0);
+    c = lsClosestPointOnSegment(&seg, lsV(7, -4));
+    ENSURE(c.fraction == 1.0 && lsVecEqual(c.point, lsV(4, 0)) && c.distance == 5.0);
+    c = lsClosestPointOnSegment(&seg, lsV(1, 2));
+    ENSURE(c.fraction == 0.25 && lsVecEqual(c.point, lsV(1, 0)) && c.distance == 2.0);
+    lsSegment dot = {{1, 1}, {1, 1}};
+    c = lsClosestPointOnSegment(&dot, lsV(4, 5));
+    ENSURE(c.fraction == 0.0 && c.distance == 5.0);
+    lsVec2 square[4] = {{0, 0}, {2, 0}, {2, 2}, {0, 2}};
+    c = lsClosestPointOnPolyline(square, 4, true, lsV(1, 1));
+    ENSURE(c.index == 0 && c.distance == 1.0);
+    c = lsClosestPointOnPolyline(square, 4, true, lsV(-1, 1));
+    ENSURE(c.index == 3 && c.distance == 1.0);
+    c = lsClosestPointOnPolyline(square, 4, false, lsV(-1, 1));
+    ENSURE(c.index == 0 && c.distance == sqrt(2.0));
+    c = lsClosestPointOnPolyline(square, 1, false, lsV(3, 4));
+    ENSURE(c.index == 0 && c.distance == 5.0);
+    printf("    closest point: %d mismatches\n", mismatches);
+    ENSURE(mismatches == 0);
+    return 0;
+}
+
+// A double of random sign with a random exponent in [lo, hi].
+static double Extreme(lsRng* rng, int lo, int hi)
+{
+    double v = ldexp(lsRng_Range(rng, 1.0, 2.0), (int)RandomInt(rng, lo, hi));
+    return (lsRng_Next(rng) & 1) ? v : -v;
+}
+
+static bool FiniteCast(lsCastOutput out, double maxFraction)
+{
+    return isfinite(out.fraction) && lsIsValidVec2(out.point) && lsIsValidVec2(out.normal) &&
+           (!out.hit || (out.fraction >= 0.0 && out.fraction <= maxFraction && fabs(lsLength(out.normal) - 1.0) < 1e-9));
+}
+
+// No NaN or infinity from finite input at extreme scales (every value of a case has its own exponent).
+static int FiniteOutputTest(void)
+{
+    lsRng rng = lsMakeRng(1414);
+    int bad = 0;
+    for (int i = 0; i < 100000; ++i)
+    {
+        int lo = i % 2 ? -300 : -20, hi = i % 2 ? 300 : 20;
+        lsVec2 v[6];
+        for (int k = 0; k < 6; ++k)
+        {
+            v[k] = lsV(Extreme(&rng, lo, hi), Extreme(&rng, lo, hi));
+        }
+        lsRayInput in = {v[0], v[1], fabs(Extreme(&rng, lo, hi))};
+        lsSegment seg = {v[2], v[3]};
+        lsCircle circle = {v[4], fabs(Extreme(&rng, lo, hi))};
+        lsBox box = {v[5], {fabs(Extreme(&rng, lo, hi)), fabs(Extreme(&rng, lo, hi))}, lsMakeRot(lsRng_Range(&rng, -4, 4))};
+        bad += !FiniteCast(lsRayCastSegment(&seg, &in), in.maxFraction);
+        bad += !FiniteCast(lsRayCastCircle(&circle, &in), in.maxFraction);
+        bad += !FiniteCast(lsRayCastBox(&box, &in), in.maxFraction);
+        lsVec2 tri[3] = {v[2], v[3], v[4]};
+        lsPolygon poly;
+        if (lsMakePolygon(&poly, tri, 3))
+        {
+            bad += !FiniteCast(lsRayCastPolygon(&poly, &in), in.maxFraction);
+            bad += !(lsIsValidVec2(poly.normals[0]) && fabs(lsLength(poly.normals[0]) - 1.0) < 1e-9);
+        }
+        lsSegment other = {v[4], v[5]};
+        lsSegmentHit sh = lsIntersectSegments(&seg, &other);
+        bad += !(lsIsValidVec2(sh.point) && isfinite(sh.s) && isfinite(sh.t) && isfinite(sh.sEnd));
+        lsClosestPoint cp = lsClosestPointOnSegment(&seg, v[0]);
+        bad += !(lsIsValidVec2(cp.point) && isfinite(cp.fraction) && cp.fraction >= 0.0 && cp.fraction <= 1.0);
+        (void)lsSegmentOverlapsCircle(&seg, &circle);
+        (void)lsSegmentOverlapsBox(&seg, &box);
+    }
+    printf("    finite outputs: %d bad\n", bad);
+    ENSURE(bad == 0);
+    return 0;
+}
+
 int GeometryTest(void)
 {
     RUN_SUBTEST(OrientHandTest);
@@ -312,5 +1326,19 @@ int GeometryTest(void)
     RUN_SUBTEST(RayCircleHandTest);
     RUN_SUBTEST(RayBoxPolygonHandTest);
     RUN_SUBTEST(MakePolygonTest);
+    RUN_SUBTEST(RaySegmentGridTest);
+    RUN_SUBTEST(RaySegmentRealTest);
+    RUN_SUBTEST(RayCircleGridTest);
+    RUN_SUBTEST(RayCircleRealTest);
+    RUN_SUBTEST(RayPolygonGridTest);
+    RUN_SUBTEST(RayBoxRealTest);
+    RUN_SUBTEST(OrientRandomTest);
+    RUN_SUBTEST(SegmentSegmentGridTest);
+    RUN_SUBTEST(SegmentSegmentRealTest);
+    RUN_SUBTEST(SegmentCircleGridTest);
+    RUN_SUBTEST(SegmentPolygonGridTest);
+    RUN_SUBTEST(SegmentBoxSamplingTest);
+    RUN_SUBTEST(ClosestPointTest);
+    RUN_SUBTEST(FiniteOutputTest);
     return 0;
 }
