@@ -175,7 +175,8 @@ static int CutOpenWallTest(void)
     ENSURE(world->walls[1].reflectance == 0.3 && world->walls[2].reflectance == 0.3);
     ENSURE(world->walls[1].fromTo && world->walls[2].fromTo);
     // The untouched corners are the originals, bit for bit.
-    ENSURE(lsVecEqual(world->walls[1].points[0], lsV(0.0, 0.0)) && lsVecEqual(world->walls[2].points[1], lsV(4.0, 0.0)));
+    ENSURE(lsVecEqual(world->walls[1].points[0], lsV(0.0, 0.0)) &&
+           lsVecEqual(world->walls[2].points[1], lsV(4.0, 0.0)));
     ENSURE(world->walls[0].points[0].y == 10.0 && world->walls[3].points[0].y == 20.0);
 
     // Gap 0 splits at the crossing: both pieces end exactly at the same point.
@@ -288,7 +289,8 @@ static int CutCornerTest(void)
     lsWorld_AddWall(world, ell, 3, false);
     ENSURE(lsEdit_Cut(world, lsV(3.0, -1.0), lsV(2.0, 0.0), 0.0) == 1);
     ENSURE(world->wallCount == 2);
-    ENSURE(lsVecEqual(world->walls[0].points[1], lsV(2.0, 0.0)) && lsVecEqual(world->walls[1].points[0], lsV(2.0, 0.0)));
+    ENSURE(lsVecEqual(world->walls[0].points[1], lsV(2.0, 0.0)) &&
+           lsVecEqual(world->walls[1].points[0], lsV(2.0, 0.0)));
     ENSURE(CheckWallsValid(world) == 0);
     lsDestroyWorld(world);
     return 0;
@@ -501,7 +503,8 @@ static int SaveLoadTest(void)
     ENSURE(text != NULL);
     lsError err;
     lsWorld* loaded = lsLoadWorldFromString(text, strlen(text), "edited.json", &err, NULL);
-    if (loaded == NULL) fprintf(stderr, "%s\n", err.message);
+    if (loaded == NULL)
+        fprintf(stderr, "%s\n", err.message);
     ENSURE(loaded != NULL);
     ENSURE(lsWorld_Equal(world, loaded));
     lsFreeString(text);
@@ -587,7 +590,8 @@ static int EditorEventsTest(void)
     // A drag on empty space draws a wall; the world changed and one undo step exists.
     ENSURE(Drag(editor, &camera, world, lsV(-2.0, 0.0), lsV(2.0, 0.0), 5));
     ENSURE(world->wallCount == 1 && world->walls[0].fromTo);
-    ENSURE(lsVecEqual(world->walls[0].points[0], lsV(-2.0, 0.0)) && lsVecEqual(world->walls[0].points[1], lsV(2.0, 0.0)));
+    ENSURE(lsVecEqual(world->walls[0].points[0], lsV(-2.0, 0.0)) &&
+           lsVecEqual(world->walls[0].points[1], lsV(2.0, 0.0)));
     ENSURE(lsEditor_UndoCount(editor) == 1);
     ENSURE(lsEditor_GetSelection(editor).kind == ls_editWall);
     // A second wall ending near the first one's end joins it exactly (snapped to the corner).

@@ -51,7 +51,8 @@ static lsWorld* MakeWorld(void)
 static int LineOf(const char* text, const char* needle)
 {
     const char* at = strstr(text, needle);
-    if (at == NULL) return 0;
+    if (at == NULL)
+        return 0;
     int line = 1;
     for (const char* p = text; p < at; ++p)
     {
@@ -127,7 +128,8 @@ static int EditsTest(void)
     const char* message = lsReloader_Error(reloader);
     char location[160];
     snprintf(location, sizeof location, "%s:%d:", s_path, targetLine);
-    if (strstr(message, location) == NULL) fprintf(stderr, "error was: %s (wanted %s)\n", message, location);
+    if (strstr(message, location) == NULL)
+        fprintf(stderr, "error was: %s (wanted %s)\n", message, location);
     ENSURE(strstr(message, location) == message);
     ENSURE(lsWorld_Equal(shown, edited));
     // Reported once; the error stays while the file stays broken.
@@ -142,7 +144,8 @@ static int EditsTest(void)
     lsDestroyWorld(bad);
     ENSURE(lsReloader_Poll(reloader, 3.0, shown, &fresh) == ls_reloadFailed);
     message = lsReloader_Error(reloader);
-    if (strstr(message, "targets[0].radius") == NULL) fprintf(stderr, "error was: %s\n", message);
+    if (strstr(message, "targets[0].radius") == NULL)
+        fprintf(stderr, "error was: %s\n", message);
     ENSURE(strstr(message, s_path) == message && strstr(message, "targets[0].radius") != NULL);
     ENSURE(lsWorld_Equal(shown, edited));
 

@@ -30,22 +30,22 @@ struct lsEditor
     bool active;
     bool knife;
     lsEditRef selection;
-    lsEditRef hover;
+    bool mouseKnown; // a mouse event has told where the pointer is
     lsUndoStack* undo;
 
     DragMode drag;
-    lsWorld* before;       // the world at the press (owned): pushed to undo on release if the drag changed it
-    lsEditRef dragRef;     // drag_move: what moves
-    lsVec2 pressWorld;     // pointer at the press, world metres
-    lsVec2 pressScreen;    // and in pixels
-    lsVec2 anchorAtPress;  // drag_move: the object's anchor at the press
-    lsVec2 wallStart;      // drag_wall: the first end (snapped to a corner when near one)
-    bool dragging;         // the pointer has moved far enough from the press to count as a drag
-    bool changed;          // the drag has changed the world
-    int cuts;              // drag_knife: crossings cut so far in this stroke
+    lsWorld* before;      // the world at the press (owned): pushed to undo on release if the drag changed it
+    lsEditRef dragRef;    // drag_move: what moves
+    lsVec2 pressWorld;    // pointer at the press, world metres
+    lsVec2 pressScreen;   // and in pixels
+    lsVec2 anchorAtPress; // drag_move: the object's anchor at the press
+    lsVec2 wallStart;     // drag_wall: the first end (snapped to a corner when near one)
+    bool dragging;        // the pointer has moved far enough from the press to count as a drag
+    bool changed;         // the drag has changed the world
+    int cuts;             // drag_knife: crossings cut so far in this stroke
 
-    lsVec2 mouseWorld;  // the pointer now, world metres
-    lsVec2 mouseScreen; // and in pixels
+    lsVec2 mouseWorld;             // the pointer now, world metres
+    lsVec2 mouseScreen;            // and in pixels
     lsVec2 trail[LS_EDITOR_TRAIL]; // drag_knife: the pointer's recent positions (world), oldest first
     int trailCount;
 };
@@ -55,13 +55,13 @@ lsEditor* lsCreateEditor(void)
     lsEditor* editor = lsAllocZero(1, sizeof(lsEditor));
     editor->undo = lsCreateUndoStack(LS_EDITOR_UNDO_STEPS, LS_EDITOR_UNDO_BYTES);
     editor->selection = lsEditRefNone();
-    editor->hover = lsEditRefNone();
     return editor;
 }
 
 void lsDestroyEditor(lsEditor* editor)
 {
-    if (editor == NULL) return;
+    if (editor == NULL)
+        return;
     lsDestroyWorld(editor->before);
     lsDestroyUndoStack(editor->undo);
     lsFree(editor, sizeof(lsEditor));
@@ -113,10 +113,10 @@ static bool EndDrag(lsEditor* editor, lsWorld* world, bool commit)
 bool lsEditor_SetActive(lsEditor* editor, bool active, lsWorld* world)
 {
     bool restored = false;
-    if (!active && editor->drag != drag_none) restored = EndDrag(editor, world, false);
+    if (!active && editor->drag != drag_none)
+        restored = EndDrag(editor, world, false);
     editor->active = active;
     editor->knife = false;
-    editor->hover = lsEditRefNone();
     return restored;
 }
 
@@ -128,7 +128,6 @@ void lsEditor_WorldReplaced(lsEditor* editor)
     EndDrag(editor, NULL, false);
     lsUndoStack_Clear(editor->undo);
     editor->selection = lsEditRefNone();
-    editor->hover = lsEditRefNone();
 }
 
 static void Message(lsEditResult* out, bool failed, const char* format, ...) __attribute__((format(printf, 3, 4)));
@@ -172,7 +171,8 @@ static void Describe(const lsWorld* world, lsEditRef ref, char* text, size_t cap
 // Undo or redo one step; the selection goes, since it may name an object the step removes or renumbers.
 static void UndoRedo(lsEditor* editor, lsWorld* world, bool redo, lsEditResult* out)
 {
-    if (editor->drag != drag_none && EndDrag(editor, world, false)) out->worldChanged = true;
+    if (editor->drag != drag_none && EndDrag(editor, world, false))
+        out->worldChanged = true;
     lsRobotDef robot = world->robot;
     bool done = redo ? lsUndoStack_Redo(editor->undo, world) : lsUndoStack_Undo(editor->undo, world);
     if (!done)
@@ -181,11 +181,10 @@ static void UndoRedo(lsEditor* editor, lsWorld* world, bool redo, lsEditResult* 
         return;
     }
     editor->selection = lsEditRefNone();
-    editor->hover = lsEditRefNone();
     out->worldChanged = true;
     out->robotChanged = !SameRobotPose(&robot, &world->robot);
-    Message(out, false, "%s (%d more to undo, %d to redo)", redo ? "redo" : "undo",
-            lsUndoStack_UndoCount(editor->undo), lsUndoStack_RedoCount(editor->undo));
+    Message(out, false, "%s (%d more to undo, %d to redo)", redo ? "redo" : "undo", lsUndoStack_UndoCount(editor->undo),
+            lsUndoStack_RedoCount(editor->undo));
 }
 
 static void Save(lsWorld* world, const char* worldPath, lsEditResult* out)
@@ -229,28 +228,33 @@ static bool HandleKey(lsEditor* editor, const SDL_KeyboardEvent* key, lsWorld* w
         }
         if (sym == SDLK_s)
         {
-            if (!key->repeat) Save(world, worldPath, out);
+            if (!key->repeat)
+                Save(world, worldPath, out);
             return true;
         }
         return false;
     }
-    if (alt) return false;
+    if (alt)
+        return false;
     if (sym == SDLK_e)
     {
-        if (key->repeat) return true;
+        if (key->repeat)
+            return true;
         out->worldChanged = lsEditor_SetActive(editor, !editor->active, world);
-        Message(out, false, "%s", editor->active ? "edit mode: drag to draw walls or move things, K knife, E to leave"
-                                                 : "edit mode off");
+        Message(out, false, "%s",
+                editor->active ? "edit mode: drag to draw walls or move things, K knife, E to leave" : "edit mode off");
         return true;
     }
-    if (!editor->active) return false;
+    if (!editor->active)
+        return false;
 
     switch (sym)
     {
     case SDLK_k:
         if (!key->repeat)
         {
-            if (editor->drag != drag_none) out->worldChanged = EndDrag(editor, world, true) || out->worldChanged;
+            if (editor->drag != drag_none)
+                out->worldChanged = EndDrag(editor, world, true) || out->worldChanged;
             editor->knife = !editor->knife;
             Message(out, false, "%s", editor->knife ? "knife: drag across walls to cut them" : "knife off");
         }
@@ -301,7 +305,6 @@ static bool HandleKey(lsEditor* editor, const SDL_KeyboardEvent* key, lsWorld* w
                                                            : " (it would leave an invalid wall or path)");
         }
         editor->selection = lsEditRefNone();
-        editor->hover = lsEditRefNone();
         return true;
     }
     default:
@@ -396,7 +399,8 @@ static void Motion(lsEditor* editor, const lsCamera* camera, lsWorld* world, lsE
     case drag_knife:
     {
         lsVec2 last = editor->trail[editor->trailCount - 1];
-        if (lsVecEqual(last, editor->mouseWorld)) break;
+        if (lsVecEqual(last, editor->mouseWorld))
+            break;
         int cuts = lsEdit_Cut(world, last, editor->mouseWorld, LS_KNIFE_GAP);
         if (cuts > 0)
         {
@@ -429,7 +433,8 @@ static void Release(lsEditor* editor, const lsCamera* camera, lsWorld* world, ls
         EndDrag(editor, world, true);
         break;
     case drag_knife:
-        if (editor->cuts > 0) Message(out, false, "cut %d wall crossing%s", editor->cuts, editor->cuts == 1 ? "" : "s");
+        if (editor->cuts > 0)
+            Message(out, false, "cut %d wall crossing%s", editor->cuts, editor->cuts == 1 ? "" : "s");
         EndDrag(editor, world, true);
         break;
     case drag_wall:
@@ -469,10 +474,6 @@ bool lsEditor_HandleEvent(lsEditor* editor, const SDL_Event* event, const lsCame
     {
         editor->selection = lsEditRefNone();
     }
-    if (editor->hover.kind != ls_editNone && !lsEdit_IsValidRef(world, editor->hover))
-    {
-        editor->hover = lsEditRefNone();
-    }
 
     switch (event->type)
     {
@@ -481,23 +482,25 @@ bool lsEditor_HandleEvent(lsEditor* editor, const SDL_Event* event, const lsCame
     case SDL_MOUSEMOTION:
         editor->mouseScreen = lsV(event->motion.x, event->motion.y);
         editor->mouseWorld = lsCamera_ScreenToWorld(camera, editor->mouseScreen);
-        if (!editor->active) return false;
-        if (editor->drag == drag_none)
-        {
-            editor->hover = lsEdit_Pick(world, editor->mouseWorld, lsCamera_ToMetres(camera, LS_EDITOR_PICK_PIXELS));
+        editor->mouseKnown = true;
+        // The hover highlight is found in lsEditor_Draw, once a frame, not on every one of many motion events.
+        if (!editor->active || editor->drag == drag_none)
             return false;
-        }
         Motion(editor, camera, world, out);
         return true;
     case SDL_MOUSEBUTTONDOWN:
-        if (!editor->active || event->button.button != SDL_BUTTON_LEFT) return false;
+        if (!editor->active || event->button.button != SDL_BUTTON_LEFT)
+            return false;
         editor->mouseScreen = lsV(event->button.x, event->button.y);
         editor->mouseWorld = lsCamera_ScreenToWorld(camera, editor->mouseScreen);
-        if (editor->drag != drag_none) EndDrag(editor, world, true); // a missed button-up (focus lost)
+        editor->mouseKnown = true;
+        if (editor->drag != drag_none)
+            EndDrag(editor, world, true); // a missed button-up (focus lost)
         Press(editor, camera, world, (SDL_GetModState() & KMOD_SHIFT) != 0, out);
         return true;
     case SDL_MOUSEBUTTONUP:
-        if (event->button.button != SDL_BUTTON_LEFT || editor->drag == drag_none) return false;
+        if (event->button.button != SDL_BUTTON_LEFT || editor->drag == drag_none)
+            return false;
         editor->mouseScreen = lsV(event->button.x, event->button.y);
         editor->mouseWorld = lsCamera_ScreenToWorld(camera, editor->mouseScreen);
         Motion(editor, camera, world, out);
@@ -527,8 +530,10 @@ static const Rgba s_labelBack = {0, 0, 0, 170};
 // Screen coordinates go to SDL2_gfx as Sint16; clipping first keeps far-off points from wrapping around.
 static Sint16 ToS16(double v)
 {
-    if (v < -30000.0) return -30000;
-    if (v > 30000.0) return 30000;
+    if (v < -30000.0)
+        return -30000;
+    if (v > 30000.0)
+        return 30000;
     return (Sint16)lround(v);
 }
 
@@ -544,7 +549,8 @@ static bool ClipToView(const lsCamera* camera, lsVec2* a, lsVec2* b)
     {
         if (d[axis] == 0.0)
         {
-            if (p0[axis] < lo[axis] || p0[axis] > hi[axis]) return false;
+            if (p0[axis] < lo[axis] || p0[axis] > hi[axis])
+                return false;
             continue;
         }
         double ta = (lo[axis] - p0[axis]) / d[axis];
@@ -557,7 +563,8 @@ static bool ClipToView(const lsCamera* camera, lsVec2* a, lsVec2* b)
         }
         t0 = fmax(t0, ta);
         t1 = fmin(t1, tb);
-        if (t0 > t1) return false;
+        if (t0 > t1)
+            return false;
     }
     lsVec2 start = *a;
     *a = lsAdd(start, lsScale(t0, lsV(d[0], d[1])));
@@ -569,7 +576,8 @@ static bool ClipToView(const lsCamera* camera, lsVec2* a, lsVec2* b)
 static void Line(SDL_Renderer* renderer, const lsCamera* camera, lsVec2 wa, lsVec2 wb, Rgba c, bool thick)
 {
     lsVec2 a = lsCamera_WorldToScreen(camera, wa), b = lsCamera_WorldToScreen(camera, wb);
-    if (!ClipToView(camera, &a, &b)) return;
+    if (!ClipToView(camera, &a, &b))
+        return;
     if (thick)
     {
         thickLineRGBA(renderer, ToS16(a.x), ToS16(a.y), ToS16(b.x), ToS16(b.y), 3, c.r, c.g, c.b, c.a);
@@ -586,7 +594,8 @@ static void Polyline(SDL_Renderer* renderer, const lsCamera* camera, const lsVec
     for (int i = 0; i < segments; ++i)
     {
         lsVec2 a = points[i], b = points[(i + 1) % count];
-        if (lsAABB_Overlaps(view, lsAABB_OfSegment(a, b))) Line(renderer, camera, a, b, c, thick);
+        if (lsAABB_Overlaps(view, lsAABB_OfSegment(a, b)))
+            Line(renderer, camera, a, b, c, thick);
     }
 }
 
@@ -594,7 +603,8 @@ static void Polyline(SDL_Renderer* renderer, const lsCamera* camera, const lsVec
 static void Handle(SDL_Renderer* renderer, const lsCamera* camera, lsVec2 p, int h, Rgba c, bool filled)
 {
     lsVec2 s = lsCamera_WorldToScreen(camera, p);
-    if (s.x < -h || s.y < -h || s.x > camera->width + h || s.y > camera->height + h) return;
+    if (s.x < -h || s.y < -h || s.x > camera->width + h || s.y > camera->height + h)
+        return;
     Sint16 x = ToS16(s.x), y = ToS16(s.y);
     if (filled)
     {
@@ -602,8 +612,7 @@ static void Handle(SDL_Renderer* renderer, const lsCamera* camera, lsVec2 p, int
     }
     else
     {
-        rectangleRGBA(renderer, (Sint16)(x - h), (Sint16)(y - h), (Sint16)(x + h), (Sint16)(y + h), c.r, c.g, c.b,
-                      c.a);
+        rectangleRGBA(renderer, (Sint16)(x - h), (Sint16)(y - h), (Sint16)(x + h), (Sint16)(y + h), c.r, c.g, c.b, c.a);
     }
 }
 
@@ -612,7 +621,8 @@ static void Circle(SDL_Renderer* renderer, const lsCamera* camera, lsVec2 center
 {
     lsVec2 s = lsCamera_WorldToScreen(camera, center);
     double r = fmax(lsCamera_ToPixels(camera, radius), 3.0);
-    if (s.x + r < 0.0 || s.y + r < 0.0 || s.x - r > camera->width || s.y - r > camera->height || r > 30000.0) return;
+    if (s.x + r < 0.0 || s.y + r < 0.0 || s.x - r > camera->width || s.y - r > camera->height || r > 30000.0)
+        return;
     for (int k = 0; k < (thick ? 2 : 1); ++k)
     {
         aacircleRGBA(renderer, ToS16(s.x), ToS16(s.y), (Sint16)lround(r + k), c.r, c.g, c.b, c.a);
@@ -645,7 +655,8 @@ static void RobotGhost(SDL_Renderer* renderer, const lsCamera* camera, const lsR
 static void DrawRef(SDL_Renderer* renderer, const lsCamera* camera, const lsWorld* world, lsEditRef ref, Rgba c,
                     bool thick, bool handles)
 {
-    if (!lsEdit_IsValidRef(world, ref)) return;
+    if (!lsEdit_IsValidRef(world, ref))
+        return;
     switch (ref.kind)
     {
     case ls_editWall:
@@ -660,7 +671,8 @@ static void DrawRef(SDL_Renderer* renderer, const lsCamera* camera, const lsWorl
                 Handle(renderer, camera, wall->points[i], 3, c, false);
             }
         }
-        if (ref.kind == ls_editWallPoint) Handle(renderer, camera, wall->points[ref.sub], 5, c, true);
+        if (ref.kind == ls_editWallPoint)
+            Handle(renderer, camera, wall->points[ref.sub], 5, c, true);
         break;
     }
     case ls_editPath:
@@ -675,7 +687,8 @@ static void DrawRef(SDL_Renderer* renderer, const lsCamera* camera, const lsWorl
                 Handle(renderer, camera, path->points[i], 3, c, false);
             }
         }
-        if (ref.kind == ls_editPathPoint) Handle(renderer, camera, path->points[ref.sub], 5, c, true);
+        if (ref.kind == ls_editPathPoint)
+            Handle(renderer, camera, path->points[ref.sub], 5, c, true);
         break;
     }
     case ls_editTarget:
@@ -737,15 +750,20 @@ static void Label(SDL_Renderer* renderer, int x, int y, const char* text, Rgba c
 void lsEditor_Draw(const lsEditor* editor, SDL_Renderer* renderer, const lsCamera* camera, const lsWorld* world)
 {
     LS_ASSERT(editor != NULL && renderer != NULL && camera != NULL && world != NULL);
-    if (!editor->active) return;
+    if (!editor->active)
+        return;
     SDL_SetRenderDrawBlendMode(renderer, SDL_BLENDMODE_BLEND);
 
     // Where the robot starts: what dragging the robot moves (the sim's robot may have driven away).
     RobotGhost(renderer, camera, &world->robot, s_ghostColor, false);
 
-    if (editor->drag == drag_none && !editor->knife && !lsEditRef_Equal(editor->hover, editor->selection))
+    if (editor->drag == drag_none && !editor->knife && editor->mouseKnown)
     {
-        DrawRef(renderer, camera, world, editor->hover, s_hoverColor, false, false);
+        // What a press would grab, under the pointer as the camera is now (it may have zoomed since the last move).
+        lsVec2 mouse = lsCamera_ScreenToWorld(camera, editor->mouseScreen);
+        lsEditRef hover = lsEdit_Pick(world, mouse, lsCamera_ToMetres(camera, LS_EDITOR_PICK_PIXELS));
+        if (!lsEditRef_Equal(hover, editor->selection))
+            DrawRef(renderer, camera, world, hover, s_hoverColor, false, false);
     }
     DrawRef(renderer, camera, world, editor->selection, s_selectColor, true, true);
 

@@ -36,11 +36,11 @@ typedef struct lsEditor lsEditor;
 /// What one event did, for the window to act on and the HUD to show.
 typedef struct lsEditResult
 {
-    bool worldChanged;  ///< the world's definitions changed (edit, undo, redo): rebuild the simulation
-    bool robotChanged;  ///< among the changes, the robot's definition (start pose) changed
-    bool saved;         ///< the world was written to worldPath (Ctrl+S succeeded)
-    bool failed;        ///< message is an error (e.g. the save failed); the world is unchanged by the failure
-    char message[512];  ///< a line for the HUD ("saved worlds/maze.json", "cut 2 walls", an error), or ""
+    bool worldChanged; ///< the world's definitions changed (edit, undo, redo): rebuild the simulation
+    bool robotChanged; ///< among the changes, the robot's definition (start pose) changed
+    bool saved;        ///< the world was written to worldPath (Ctrl+S succeeded)
+    bool failed;       ///< message is an error (e.g. the save failed); the world is unchanged by the failure
+    char message[512]; ///< a line for the HUD ("saved worlds/maze.json", "cut 2 walls", an error), or ""
 } lsEditResult;
 
 /// A new editor, inactive, with an empty history. Destroy with lsDestroyEditor.

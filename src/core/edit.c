@@ -46,7 +46,8 @@ static bool AllFinite(const lsVec2* points, int count)
 {
     for (int i = 0; i < count; ++i)
     {
-        if (!lsIsValidVec2(points[i])) return false;
+        if (!lsIsValidVec2(points[i]))
+            return false;
     }
     return true;
 }
@@ -54,10 +55,12 @@ static bool AllFinite(const lsVec2* points, int count)
 // A chain is loadable when its points are finite and no segment has zero length (closed: the closing one too).
 static bool IsValidChain(const lsVec2* points, int count, bool closed)
 {
-    if (count < 2 || (closed && count < 3) || !AllFinite(points, count)) return false;
+    if (count < 2 || (closed && count < 3) || !AllFinite(points, count))
+        return false;
     for (int i = 0; i + 1 < count; ++i)
     {
-        if (lsVecEqual(points[i], points[i + 1])) return false;
+        if (lsVecEqual(points[i], points[i + 1]))
+            return false;
     }
     return !closed || !lsVecEqual(points[count - 1], points[0]);
 }
@@ -66,7 +69,8 @@ static bool IsValidChain(const lsVec2* points, int count, bool closed)
 // is below 1e-12 of the edge lengths' product) and turning once round, so a moved polygon always loads back.
 static bool IsLoadablePolygon(const lsVec2* points, int count)
 {
-    if (count < 3 || !AllFinite(points, count)) return false;
+    if (count < 3 || !AllFinite(points, count))
+        return false;
     int sign = 0;
     double turning = 0.0;
     for (int i = 0; i < count; ++i)
@@ -75,9 +79,11 @@ static bool IsLoadablePolygon(const lsVec2* points, int count)
         lsVec2 e2 = lsSub(points[(i + 2) % count], points[(i + 1) % count]);
         double cross = lsCross(e1, e2);
         double scale = lsLength(e1) * lsLength(e2);
-        if (!(scale > 0.0) || fabs(cross) <= 1e-12 * scale) return false;
+        if (!(scale > 0.0) || fabs(cross) <= 1e-12 * scale)
+            return false;
         int s = cross > 0.0 ? 1 : -1;
-        if (sign != 0 && s != sign) return false;
+        if (sign != 0 && s != sign)
+            return false;
         sign = s;
         turning += atan2(cross, lsDot(e1, e2));
     }
@@ -152,7 +158,8 @@ static double DistanceToConvex(const lsVec2* points, int count, lsVec2 p)
         positive += o > 0;
         negative += o < 0;
     }
-    if (positive == 0 || negative == 0) return 0.0;
+    if (positive == 0 || negative == 0)
+        return 0.0;
     return lsClosestPointOnPolyline(points, count, true, p).distance;
 }
 
@@ -160,6 +167,54 @@ static double DistanceToDisc(lsVec2 center, double radius, lsVec2 p)
 {
     double d = lsDistance(center, p) - radius;
     return d > 0.0 ? d : 0.0;
+}
+
+// Distance from p to point a, or DBL_MAX when a is clearly beyond tolerance (a box test first: picking runs on every
+// mouse move, over every corner of a city).
+static double NearPoint(lsVec2 a, lsVec2 p, double tolerance)
+{
+    if (fabs(a.x - p.x) > tolerance || fabs(a.y - p.y) > tolerance)
+        return DBL_MAX;
+    return lsDistance(a, p);
+}
+
+// Distance from p to a polyline, considering only segments whose box grown by tolerance holds p (DBL_MAX if none).
+// Plain comparisons, no modulo: this runs over every wall of a city on every frame the editor shows its hover.
+static double NearChain(const lsVec2* points, int count, bool closed, lsVec2 p, double tolerance)
+{
+    double best = DBL_MAX;
+    int segments = closed ? count : count - 1;
+    for (int i = 0; i < segments; ++i)
+    {
+        lsVec2 a = points[i], b = points[i + 1 < count ? i + 1 : 0];
+        double loX = a.x < b.x ? a.x : b.x, hiX = a.x < b.x ? b.x : a.x;
+        double loY = a.y < b.y ? a.y : b.y, hiY = a.y < b.y ? b.y : a.y;
+        if (p.x < loX - tolerance || p.x > hiX + tolerance || p.y < loY - tolerance || p.y > hiY + tolerance)
+        {
+            continue;
+        }
+        lsSegment segment = {a, b};
+        double d = lsClosestPointOnSegment(&segment, p).distance;
+        if (d < best)
+            best = d;
+    }
+    return best;
+}
+
+static lsAABB PointsBounds(const lsVec2* points, int count)
+{
+    lsAABB box = {points[0], points[0]};
+    for (int i = 1; i < count; ++i)
+    {
+        box.lower = lsMin(box.lower, points[i]);
+        box.upper = lsMax(box.upper, points[i]);
+    }
+    return box;
+}
+
+static lsAABB Grow(lsAABB box, double margin)
+{
+    return (lsAABB){lsSub(box.lower, lsV(margin, margin)), lsAdd(box.upper, lsV(margin, margin))};
 }
 
 typedef struct PickBest
@@ -171,7 +226,8 @@ typedef struct PickBest
 // Keeps the candidate when it is within tolerance and nearer (or as near, when laterWins: the object drawn on top).
 static void Consider(PickBest* best, lsEditRef ref, double distance, double tolerance, bool laterWins)
 {
-    if (!(distance <= tolerance)) return;
+    if (!(distance <= tolerance))
+        return;
     if (distance < best->distance || (laterWins && distance == best->distance))
     {
         best->ref = ref;
@@ -190,7 +246,8 @@ lsEditRef lsEdit_Pick(const lsWorld* world, lsVec2 p, double tolerance)
         const lsPathDef* path = world->paths + i;
         for (int k = 0; k < path->pointCount; ++k)
         {
-            Consider(&best, lsMakeEditRef(ls_editPathPoint, i, k), lsDistance(path->points[k], p), tolerance, false);
+            Consider(&best, lsMakeEditRef(ls_editPathPoint, i, k), NearPoint(path->points[k], p, tolerance), tolerance,
+                     false);
         }
     }
     for (int i = 0; i < world->moverCount; ++i)
@@ -198,19 +255,44 @@ lsEditRef lsEdit_Pick(const lsWorld* world, lsVec2 p, double tolerance)
         const lsMoverDef* mover = world->movers + i;
         for (int k = 0; k < MoverHandleCount(mover); ++k)
         {
-            Consider(&best, lsMakeEditRef(ls_editMoverPoint, i, k), lsDistance(MoverHandle(mover, k), p), tolerance,
-                     false);
+            Consider(&best, lsMakeEditRef(ls_editMoverPoint, i, k), NearPoint(MoverHandle(mover, k), p, tolerance),
+                     tolerance, false);
         }
     }
+    // Walls once for both their corners (handles) and their lines: a city's walls are 100k separate point arrays,
+    // and walking them twice costs twice the cache misses.
+    PickBest line = {lsEditRefNone(), DBL_MAX};
     for (int i = 0; i < world->wallCount; ++i)
     {
         const lsWallDef* wall = world->walls + i;
-        for (int k = 0; k < wall->pointCount; ++k)
+        const lsVec2* points = wall->points;
+        int count = wall->pointCount;
+        for (int k = 0; k < count; ++k)
         {
-            Consider(&best, lsMakeEditRef(ls_editWallPoint, i, k), lsDistance(wall->points[k], p), tolerance, false);
+            lsVec2 a = points[k];
+            // Box tests first: nearly every corner and segment of a big world is far away.
+            if (a.x - p.x > tolerance || p.x - a.x > tolerance || a.y - p.y > tolerance || p.y - a.y > tolerance)
+            {
+                continue;
+            }
+            Consider(&best, lsMakeEditRef(ls_editWallPoint, i, k), lsDistance(a, p), tolerance, false);
+        }
+        int segments = wall->closed ? count : count - 1;
+        for (int k = 0; k < segments; ++k)
+        {
+            lsVec2 a = points[k], b = points[k + 1 < count ? k + 1 : 0];
+            if ((p.x < a.x - tolerance && p.x < b.x - tolerance) || (p.x > a.x + tolerance && p.x > b.x + tolerance) ||
+                (p.y < a.y - tolerance && p.y < b.y - tolerance) || (p.y > a.y + tolerance && p.y > b.y + tolerance))
+            {
+                continue;
+            }
+            lsSegment segment = {a, b};
+            Consider(&line, lsMakeEditRef(ls_editWall, i, 0), lsClosestPointOnSegment(&segment, p).distance, tolerance,
+                     false);
         }
     }
-    if (best.ref.kind != ls_editNone) return best.ref;
+    if (best.ref.kind != ls_editNone)
+        return best.ref;
 
     // 2. Solids, in drawing order so the one on top wins a tie (two overlapping shapes both containing p).
     for (int i = 0; i < world->targetCount; ++i)
@@ -221,6 +303,8 @@ lsEditRef lsEdit_Pick(const lsWorld* world, lsVec2 p, double tolerance)
     for (int i = 0; i < world->boxCount; ++i)
     {
         const lsBoxDef* b = world->boxes + i;
+        if (lsDistance(b->center, p) > 0.5 * lsLength(b->size) + tolerance)
+            continue;
         lsBox box = lsMakeBox(b->center, b->size, b->angle);
         lsVec2 corners[4];
         lsBox_Corners(&box, corners);
@@ -229,6 +313,8 @@ lsEditRef lsEdit_Pick(const lsWorld* world, lsVec2 p, double tolerance)
     for (int i = 0; i < world->polygonCount; ++i)
     {
         const lsPolygonDef* poly = world->polygons + i;
+        if (!lsAABB_Contains(Grow(PointsBounds(poly->points, poly->count), tolerance), p))
+            continue;
         Consider(&best, lsMakeEditRef(ls_editPolygon, i, 0), DistanceToConvex(poly->points, poly->count, p), tolerance,
                  true);
     }
@@ -245,15 +331,11 @@ lsEditRef lsEdit_Pick(const lsWorld* world, lsVec2 p, double tolerance)
                               : DistanceToDisc(world->robot.position, world->robot.radius, p);
         Consider(&best, lsMakeEditRef(ls_editRobot, 0, 0), d, tolerance, true);
     }
-    if (best.ref.kind != ls_editNone) return best.ref;
+    if (best.ref.kind != ls_editNone)
+        return best.ref;
 
-    // 3. Lines.
-    for (int i = 0; i < world->wallCount; ++i)
-    {
-        const lsWallDef* wall = world->walls + i;
-        double d = lsClosestPointOnPolyline(wall->points, wall->pointCount, wall->closed, p).distance;
-        Consider(&best, lsMakeEditRef(ls_editWall, i, 0), d, tolerance, false);
-    }
+    // 3. Lines (the walls' were found above).
+    best = line;
     for (int i = 0; i < world->moverCount; ++i)
     {
         lsSegment segment = {world->movers[i].a, world->movers[i].b};
@@ -263,7 +345,7 @@ lsEditRef lsEdit_Pick(const lsWorld* world, lsVec2 p, double tolerance)
     for (int i = 0; i < world->pathCount; ++i)
     {
         const lsPathDef* path = world->paths + i;
-        double d = lsClosestPointOnPolyline(path->points, path->pointCount, path->closed, p).distance;
+        double d = NearChain(path->points, path->pointCount, path->closed, p, tolerance);
         Consider(&best, lsMakeEditRef(ls_editPath, i, 0), d, tolerance, false);
     }
     return best.ref;
@@ -332,7 +414,8 @@ static bool MoveChain(lsVec2* points, int count, bool closed, int only, lsVec2 d
         // A rigid move can still merge two points whose difference is far below the coordinates' rounding step.
         ok = TranslatePoints(points, count, delta, moved) && IsValidChain(moved, count, closed);
     }
-    if (ok) memcpy(points, moved, bytes);
+    if (ok)
+        memcpy(points, moved, bytes);
     lsFree(moved, bytes);
     return ok;
 }
@@ -340,8 +423,10 @@ static bool MoveChain(lsVec2* points, int count, bool closed, int only, lsVec2 d
 bool lsEdit_Translate(lsWorld* world, lsEditRef ref, lsVec2 delta)
 {
     LS_ASSERT(lsEdit_IsValidRef(world, ref));
-    if (!lsIsValidVec2(delta)) return false;
-    if (delta.x == 0.0 && delta.y == 0.0) return false;
+    if (!lsIsValidVec2(delta))
+        return false;
+    if (delta.x == 0.0 && delta.y == 0.0)
+        return false;
 
     switch (ref.kind)
     {
@@ -368,7 +453,8 @@ bool lsEdit_Translate(lsWorld* world, lsEditRef ref, lsVec2 delta)
             {
                 lsVehicleDef* v = world->vehicles + i;
                 lsVec2 moved = lsAdd(v->position, delta);
-                if (v->path == ref.index && lsIsValidVec2(moved)) v->position = moved;
+                if (v->path == ref.index && lsIsValidVec2(moved))
+                    v->position = moved;
             }
         }
         return true;
@@ -421,12 +507,13 @@ bool lsEdit_Translate(lsWorld* world, lsEditRef ref, lsVec2 delta)
     case ls_editRobot:
     case ls_editVehicle:
     {
-        lsVec2* center = ref.kind == ls_editTarget ? &world->targets[ref.index].center
-                         : ref.kind == ls_editBox  ? &world->boxes[ref.index].center
+        lsVec2* center = ref.kind == ls_editTarget  ? &world->targets[ref.index].center
+                         : ref.kind == ls_editBox   ? &world->boxes[ref.index].center
                          : ref.kind == ls_editRobot ? &world->robot.position
                                                     : &world->vehicles[ref.index].position;
         lsVec2 moved = lsAdd(*center, delta);
-        if (!lsIsValidVec2(moved)) return false;
+        if (!lsIsValidVec2(moved))
+            return false;
         *center = moved;
         return true;
     }
@@ -439,9 +526,11 @@ bool lsEdit_Translate(lsWorld* world, lsEditRef ref, lsVec2 delta)
 bool lsEdit_MoveTo(lsWorld* world, lsEditRef ref, lsVec2 position)
 {
     LS_ASSERT(lsEdit_IsValidRef(world, ref));
-    if (!lsIsValidVec2(position)) return false;
+    if (!lsIsValidVec2(position))
+        return false;
     lsVec2 anchor = lsEdit_Anchor(world, ref);
-    if (lsVecEqual(anchor, position)) return false;
+    if (lsVecEqual(anchor, position))
+        return false;
     if (ref.kind == ls_editWallPoint || ref.kind == ls_editPathPoint || ref.kind == ls_editMoverPoint ||
         ref.kind == ls_editTarget || ref.kind == ls_editBox || ref.kind == ls_editRobot || ref.kind == ls_editVehicle)
     {
@@ -474,7 +563,8 @@ bool lsEdit_MoveTo(lsWorld* world, lsEditRef ref, lsVec2 position)
         {
             lsMoverDef* mover = w->movers + ref.index;
             lsVec2* handle = ref.sub == 0 ? &mover->a : (ref.sub == 1 ? &mover->b : &mover->pivot);
-            if (ref.sub != 2 && lsVecEqual(position, ref.sub == 0 ? mover->b : mover->a)) return false;
+            if (ref.sub != 2 && lsVecEqual(position, ref.sub == 0 ? mover->b : mover->a))
+                return false;
             *handle = position;
             return true;
         }
@@ -498,7 +588,8 @@ bool lsEdit_MoveTo(lsWorld* world, lsEditRef ref, lsVec2 position)
 
 int lsEdit_AddWall(lsWorld* world, lsVec2 a, lsVec2 b)
 {
-    if (!lsIsValidVec2(a) || !lsIsValidVec2(b) || lsVecEqual(a, b)) return -1;
+    if (!lsIsValidVec2(a) || !lsIsValidVec2(b) || lsVecEqual(a, b))
+        return -1;
     lsVec2 points[2] = {a, b};
     int index = lsWorld_AddWall(world, points, 2, false);
     world->walls[index].fromTo = true;
@@ -542,14 +633,16 @@ bool lsEdit_Delete(lsWorld* world, lsEditRef ref)
             lsWorld_RemoveWall(world, ref.index);
             return true;
         }
-        if (!RemoveChainPoint(&wall->points, &wall->pointCount, wall->closed, ref.sub)) return false;
+        if (!RemoveChainPoint(&wall->points, &wall->pointCount, wall->closed, ref.sub))
+            return false;
         wall->fromTo = wall->fromTo && wall->pointCount == 2;
         return true;
     }
     case ls_editPathPoint:
     {
         lsPathDef* path = world->paths + ref.index;
-        if (path->pointCount <= (path->closed ? 3 : 2)) return false;
+        if (path->pointCount <= (path->closed ? 3 : 2))
+            return false;
         return RemoveChainPoint(&path->points, &path->pointCount, path->closed, ref.sub);
     }
     case ls_editTarget:
@@ -652,8 +745,10 @@ static lsVec2 ChainPointAt(const Chain* chain, double u)
             hi = mid;
         }
     }
-    if (u <= chain->cum[lo]) return ChainPoint(chain, lo);
-    if (u >= chain->cum[lo + 1]) return ChainPoint(chain, lo + 1);
+    if (u <= chain->cum[lo])
+        return ChainPoint(chain, lo);
+    if (u >= chain->cum[lo + 1])
+        return ChainPoint(chain, lo + 1);
     double f = (u - chain->cum[lo]) / (chain->cum[lo + 1] - chain->cum[lo]);
     return lsLerp(ChainPoint(chain, lo), ChainPoint(chain, lo + 1), f);
 }
@@ -661,7 +756,8 @@ static lsVec2 ChainPointAt(const Chain* chain, double u)
 // Appends p unless it repeats the last point (no zero-length segments).
 static void PushPoint(lsVec2* out, int* count, lsVec2 p)
 {
-    if (*count > 0 && lsVecEqual(out[*count - 1], p)) return;
+    if (*count > 0 && lsVecEqual(out[*count - 1], p))
+        return;
     out[(*count)++] = p;
 }
 
@@ -677,18 +773,37 @@ static int ChainPiece(const Chain* chain, double u0, double u1, double eps, lsVe
         for (int k = 0; k <= chain->segments; ++k)
         {
             double u = chain->cum[k] + lap * total;
-            if (lap == 1 && k == 0) continue; // the same corner as k = segments of lap 0
-            if (u0 + eps < u && u < u1 - eps) PushPoint(out, &n, ChainPoint(chain, k));
+            if (lap == 1 && k == 0)
+                continue; // the same corner as k = segments of lap 0
+            if (u0 + eps < u && u < u1 - eps)
+                PushPoint(out, &n, ChainPoint(chain, k));
         }
     }
     PushPoint(out, &n, ChainPointAt(chain, u1 > total ? u1 - total : u1));
     return n;
 }
 
+// True when some segment's box overlaps the knife's box (the knife runs over every wall on every mouse move).
+static bool WallNearKnife(const lsWallDef* wall, lsAABB knife)
+{
+    int segments = wall->closed ? wall->pointCount : wall->pointCount - 1;
+    for (int i = 0; i < segments; ++i)
+    {
+        if (lsAABB_Overlaps(knife, lsAABB_OfSegment(wall->points[i], wall->points[(i + 1) % wall->pointCount])))
+        {
+            return true;
+        }
+    }
+    return false;
+}
+
 // Cuts wall w wherever the knife m0 -> m1 crosses it; returns the number of crossings (0: untouched).
 static int CutWall(lsWorld* world, int w, lsVec2 m0, lsVec2 m1, double gap)
 {
     const lsWallDef* wall = world->walls + w;
+    lsAABB knife = lsAABB_OfSegment(m0, m1);
+    if (!WallNearKnife(wall, knife))
+        return 0;
     int n = wall->pointCount;
     Chain chain = {wall->points, n, wall->closed ? n : n - 1, wall->closed, NULL};
     size_t cumBytes = (size_t)(chain.segments + 1) * sizeof(double);
@@ -706,11 +821,11 @@ static int CutWall(lsWorld* world, int w, lsVec2 m0, lsVec2 m1, double gap)
     size_t cutBytes = (size_t)cutCapacity * sizeof(Cut);
     Cut* cuts = lsAlloc(cutBytes);
     int cutCount = 0;
-    lsAABB knife = lsAABB_OfSegment(m0, m1);
     for (int i = 0; i < chain.segments; ++i)
     {
         lsVec2 a = ChainPoint(&chain, i), b = ChainPoint(&chain, i + 1);
-        if (!lsAABB_Overlaps(knife, lsAABB_OfSegment(a, b))) continue;
+        if (!lsAABB_Overlaps(knife, lsAABB_OfSegment(a, b)))
+            continue;
         lsSweepHit hits[2];
         // The exact moving-point test: the mouse moves m0 -> m1, the wall segment stands still.
         int hitCount = lsSweepPointSegment(a, a, b, b, m0, m1, hits);
@@ -718,9 +833,12 @@ static int CutWall(lsWorld* world, int w, lsVec2 m0, lsVec2 m1, double gap)
         for (int h = 0; h < hitCount; ++h)
         {
             double u = chain.cum[i] + hits[h].s * length;
-            if (hits[h].s <= 0.0 || u <= chain.cum[i] + eps) u = chain.cum[i];
-            if (hits[h].s >= 1.0 || u >= chain.cum[i + 1] - eps) u = chain.cum[i + 1];
-            if (chain.closed && u >= total) u = 0.0;
+            if (hits[h].s <= 0.0 || u <= chain.cum[i] + eps)
+                u = chain.cum[i];
+            if (hits[h].s >= 1.0 || u >= chain.cum[i + 1] - eps)
+                u = chain.cum[i + 1];
+            if (chain.closed && u >= total)
+                u = 0.0;
             double half = fmin(gap, 0.25 * length);
             cuts[cutCount++] = (Cut){u, half};
         }
@@ -774,13 +892,14 @@ static int CutWall(lsWorld* world, int w, lsVec2 m0, lsVec2 m1, double gap)
     int pieceCapacity = gapCount + 1;
     Gap* ranges = lsAlloc((size_t)pieceCapacity * sizeof(Gap));
     int rangeCount = 0;
-    if (!chain.closed) ranges[rangeCount++] = (Gap){0.0, gaps[0].lo};
+    if (!chain.closed)
+        ranges[rangeCount++] = (Gap){0.0, gaps[0].lo};
     for (int k = 0; k + 1 < gapCount; ++k)
     {
         ranges[rangeCount++] = (Gap){gaps[k].hi, gaps[k + 1].lo};
     }
-    ranges[rangeCount++] = chain.closed ? (Gap){gaps[gapCount - 1].hi, gaps[0].lo + total}
-                                        : (Gap){gaps[gapCount - 1].hi, total};
+    ranges[rangeCount++] =
+        chain.closed ? (Gap){gaps[gapCount - 1].hi, gaps[0].lo + total} : (Gap){gaps[gapCount - 1].hi, total};
     lsFree(gaps, gapBytes);
 
     // Build the pieces; a closed chain's first piece starts after its first opening, so a single cut gives one
@@ -796,17 +915,21 @@ static int CutWall(lsWorld* world, int w, lsVec2 m0, lsVec2 m1, double gap)
         if (chain.closed)
         {
             // Bring the piece's start into [0, T); its end then lies in (u0, u0 + T].
-            if (u0 < 0.0) u0 += total, u1 += total;
-            if (u0 >= total) u0 -= total, u1 -= total;
+            if (u0 < 0.0)
+                u0 += total, u1 += total;
+            if (u0 >= total)
+                u0 -= total, u1 -= total;
         }
         else
         {
             u0 = fmax(u0, 0.0);
             u1 = fmin(u1, total);
         }
-        if (!(u1 - u0 > eps)) continue; // swallowed by the openings around it
+        if (!(u1 - u0 > eps))
+            continue; // swallowed by the openings around it
         int count = ChainPiece(&chain, u0, u1, eps, piece);
-        if (count < 2) continue;
+        if (count < 2)
+            continue;
         int added = lsWorld_AddWall(world, piece, count, false);
         world->walls[added].reflectance = reflectance;
         world->walls[added].fromTo = fromTo && count == 2;
@@ -917,7 +1040,8 @@ void lsUndoStack_Clear(lsUndoStack* stack)
 
 void lsDestroyUndoStack(lsUndoStack* stack)
 {
-    if (stack == NULL) return;
+    if (stack == NULL)
+        return;
     lsUndoStack_Clear(stack);
     lsFree(stack->undo, (size_t)stack->maxSteps * sizeof(lsWorld*));
     lsFree(stack->redo, (size_t)stack->maxSteps * sizeof(lsWorld*));
@@ -928,7 +1052,8 @@ void lsUndoStack_Push(lsUndoStack* stack, lsWorld* before)
 {
     LS_ASSERT(before != NULL);
     DropRedo(stack);
-    if (stack->undoCount == stack->maxSteps) DropOldest(stack);
+    if (stack->undoCount == stack->maxSteps)
+        DropOldest(stack);
     stack->undo[stack->undoCount++] = before;
     stack->bytes += lsEdit_WorldBytes(before);
     // The byte budget drops the oldest steps but always keeps the newest, so one undo works even for a huge world.
@@ -949,7 +1074,8 @@ void lsEdit_SwapWorlds(lsWorld* a, lsWorld* b)
 
 bool lsUndoStack_Undo(lsUndoStack* stack, lsWorld* world)
 {
-    if (stack->undoCount == 0) return false;
+    if (stack->undoCount == 0)
+        return false;
     lsWorld* snapshot = stack->undo[--stack->undoCount];
     stack->bytes -= lsEdit_WorldBytes(snapshot);
     lsEdit_SwapWorlds(world, snapshot);
@@ -961,7 +1087,8 @@ bool lsUndoStack_Undo(lsUndoStack* stack, lsWorld* world)
 
 bool lsUndoStack_Redo(lsUndoStack* stack, lsWorld* world)
 {
-    if (stack->redoCount == 0) return false;
+    if (stack->redoCount == 0)
+        return false;
     lsWorld* snapshot = stack->redo[--stack->redoCount];
     stack->bytes -= lsEdit_WorldBytes(snapshot);
     lsEdit_SwapWorlds(world, snapshot);

@@ -14,17 +14,17 @@
 /// What an lsEditRef names.
 typedef enum lsEditKind
 {
-    ls_editNone = 0,      ///< nothing
-    ls_editWall = 1,      ///< a whole wall chain: index = wall
-    ls_editWallPoint = 2, ///< one corner of a wall chain: index = wall, sub = point
-    ls_editTarget = 3,    ///< index = target
-    ls_editBox = 4,       ///< index = box
-    ls_editPolygon = 5,   ///< index = polygon (moves whole)
-    ls_editRobot = 6,     ///< the robot's start pose (index 0)
-    ls_editPath = 7,      ///< a whole path: index = path
-    ls_editPathPoint = 8, ///< one point of a path: index = path, sub = point
-    ls_editVehicle = 9,   ///< a vehicle's start position: index = vehicle
-    ls_editMover = 10,    ///< a whole moving wall (a, b and pivot together): index = mover
+    ls_editNone = 0,        ///< nothing
+    ls_editWall = 1,        ///< a whole wall chain: index = wall
+    ls_editWallPoint = 2,   ///< one corner of a wall chain: index = wall, sub = point
+    ls_editTarget = 3,      ///< index = target
+    ls_editBox = 4,         ///< index = box
+    ls_editPolygon = 5,     ///< index = polygon (moves whole)
+    ls_editRobot = 6,       ///< the robot's start pose (index 0)
+    ls_editPath = 7,        ///< a whole path: index = path
+    ls_editPathPoint = 8,   ///< one point of a path: index = path, sub = point
+    ls_editVehicle = 9,     ///< a vehicle's start position: index = vehicle
+    ls_editMover = 10,      ///< a whole moving wall (a, b and pivot together): index = mover
     ls_editMoverPoint = 11, ///< one handle of a moving wall: index = mover, sub = 0 (a), 1 (b) or 2 (pivot, bars only)
 } lsEditKind;
 
@@ -58,9 +58,10 @@ bool lsEdit_IsValidRef(const lsWorld* world, lsEditRef ref);
 /// The object at world point p, within tolerance metres (the editor passes a few pixels converted to metres).
 /// Handles win over bodies and bodies over lines, so a small thing on a big one can always be grabbed:
 ///   1. points within tolerance: path points, moving walls' ends and pivots, wall corners (the nearest wins);
-///   2. solids containing p or within tolerance of their outline: robot (start pose), vehicles, targets, boxes,
-///      polygons (the one whose outline is nearest wins; inside counts as distance 0, later objects win ties);
-///   3. lines within tolerance: walls, moving walls, paths (the nearest wins; a path counts within its radius).
+///   2. solids containing p or within tolerance of their outline: targets, boxes, polygons, vehicles, the robot
+///      (start pose); the nearest wins, inside counts as distance 0, and of equals the later in that order (the one
+///      drawn on top) wins;
+///   3. lines within tolerance: walls, moving walls (at time 0), paths' centre lines (the nearest wins).
 /// Returns lsEditRefNone() when nothing is near.
 lsEditRef lsEdit_Pick(const lsWorld* world, lsVec2 p, double tolerance);
 

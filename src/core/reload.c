@@ -26,8 +26,8 @@ struct lsReloader
 {
     char* path;
     double settle;
-    Signature handled;   // the version last read (or marked as saved)
-    Signature pending;   // a newer version waiting to settle
+    Signature handled; // the version last read (or marked as saved)
+    Signature pending; // a newer version waiting to settle
     bool hasPending;
     double pendingSince; // caller's time when pending was first seen
     bool hasError;
@@ -66,8 +66,10 @@ static bool SameTime(struct timespec a, struct timespec b) { return a.tv_sec == 
 
 static bool SameSignature(const Signature* a, const Signature* b)
 {
-    if (a->exists != b->exists) return false;
-    if (!a->exists) return a->error == b->error;
+    if (a->exists != b->exists)
+        return false;
+    if (!a->exists)
+        return a->error == b->error;
     return a->device == b->device && a->inode == b->inode && a->size == b->size && SameTime(a->modified, b->modified) &&
            SameTime(a->changed, b->changed);
 }
@@ -84,7 +86,8 @@ lsReloader* lsCreateReloader(const char* path, double settle)
 
 void lsDestroyReloader(lsReloader* reloader)
 {
-    if (reloader == NULL) return;
+    if (reloader == NULL)
+        return;
     lsFreeString(reloader->path);
     lsFree(reloader, sizeof(lsReloader));
 }
@@ -135,7 +138,8 @@ static char* ReadVersion(const char* path, const Signature* expected, size_t* si
             cap *= 2;
         }
         ssize_t got = read(fd, text + used, cap - 1 - used);
-        if (got < 0 && errno == EINTR) continue;
+        if (got < 0 && errno == EINTR)
+            continue;
         if (got < 0)
         {
             int e = errno;
@@ -143,7 +147,8 @@ static char* ReadVersion(const char* path, const Signature* expected, size_t* si
             lsFree(text, cap);
             return lsFailNull(err, "%s: cannot read: %s", path, strerror(e));
         }
-        if (got == 0) break;
+        if (got == 0)
+            break;
         used += (size_t)got;
     }
     struct stat after;
@@ -185,7 +190,8 @@ lsReloadEvent lsReloader_Poll(lsReloader* reloader, double now, const lsWorld* c
         reloader->hasPending = true;
         reloader->pendingSince = now;
     }
-    if (now - reloader->pendingSince < reloader->settle) return ls_reloadNone;
+    if (now - reloader->pendingSince < reloader->settle)
+        return ls_reloadNone;
 
     lsError err;
     err.message[0] = '\0';
