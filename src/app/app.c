@@ -1,20 +1,674 @@
-// Placeholder until the front end lands.
-#include "cli/commands.h"
+// lidarsim front end: the window (`lidarsim [WORLD.json]`) and the headless renderer (`lidarsim render`).
+// The window is a thin layer over the core: Init, then per frame Update (events, hot reload, fixed steps from a
+// real-time accumulator) and Draw (the same lsDrawFrame as `lidarsim render`), then Shutdown. SDL_Quit runs last
+// on every path.
+#include "app/app.h"
 
+#include "cli/commands.h"
+#include "core/lidar.h"
+
+#include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/// Longest real time one frame may simulate: after a stall (a breakpoint, a huge world) the sim falls behind real
+/// time instead of trying to catch up, which would make the next frame slower still (the spiral of death).
+#define LS_MAX_FRAME_SECONDS 0.1
+/// Wall-clock budget for stepping in one frame, seconds; the backlog beyond it is dropped.
+#define LS_STEP_BUDGET_SECONDS 0.05
+
+static const char s_noDisplay[] =
+    "lidarsim: no display to open a window on (DISPLAY and WAYLAND_DISPLAY unset or unusable); "
+    "use `lidarsim render WORLD.json -o frame.png` to draw a PNG or `lidarsim run WORLD.json --steps N` to simulate";
+
+// ---------------------------------------------------------------------------------------------------------------------
+// Shared helpers
+
+double lsApp_Now(const lsApp* app)
+{
+    return (double)(SDL_GetPerformanceCounter() - app->clockStart) / (double)SDL_GetPerformanceFrequency();
+}
+
+void lsApp_SetStatus(lsApp* app, const char* format, ...)
+{
+    va_list args;
+    va_start(args, format);
+    vsnprintf(app->status, sizeof app->status, format, args);
+    va_end(args);
+    app->statusUntil = lsApp_Now(app) + 4.0;
+    printf("lidarsim: %s\n", app->status);
+}
+
+static void ApplyBeams(lsSim* sim, int beams)
+{
+    if (beams > 0 && lsSim_GetBeams(sim) != beams)
+        lsSim_SetBeams(sim, beams);
+}
+
+void lsApp_RebuildSim(lsApp* app)
+{
+    lsSim* fresh = lsCreateSim(app->world);
+    ApplyBeams(fresh, app->beamsOverride);
+    lsDestroySim(app->sim);
+    app->sim = fresh;
+    app->accumulator = 0.0;
+}
+
+void lsApp_FitCamera(lsApp* app) { lsCamera_Fit(&app->camera, lsWorld_Bounds(app->world), 24.0); }
+
+static bool ParseInt(const char* s, int lo, int hi, int* out)
+{
+    char* end = NULL;
+    long v = strtol(s, &end, 10);
+    if (end == s || *end != '\0' || v < lo || v > hi)
+        return false;
+    *out = (int)v;
+    return true;
+}
+
+static bool ParseSize(const char* s, int* w, int* h)
+{
+    char* end = NULL;
+    long a = strtol(s, &end, 10);
+    if (end == s || (*end != 'x' && *end != 'X'))
+        return false;
+    const char* rest = end + 1;
+    long b = strtol(rest, &end, 10);
+    if (end == rest || *end != '\0' || a < 16 || b < 16 || a > 16384 || b > 16384)
+        return false;
+    *w = (int)a;
+    *h = (int)b;
+    return true;
+}
+
+static bool FileReadable(const char* path)
+{
+    FILE* f = fopen(path, "rb");
+    if (f == NULL)
+        return false;
+    fclose(f);
+    return true;
+}
+
+/// The default world: worlds/default.json from the current folder, else next to the executable (../worlds/).
+static bool FindDefaultWorld(char* out, size_t capacity)
+{
+    if (FileReadable("worlds/default.json"))
+    {
+        snprintf(out, capacity, "worlds/default.json");
+        return true;
+    }
+    char* base = SDL_GetBasePath(); // NULL is fine: then only the cwd was tried
+    if (base != NULL)
+    {
+        snprintf(out, capacity, "%s../worlds/default.json", base);
+        SDL_free(base);
+        if (FileReadable(out))
+            return true;
+    }
+    snprintf(out, capacity, "worlds/default.json");
+    return false;
+}
+
+static void PrintPose(const lsSim* sim)
+{
+    const lsRobotState* robot = &lsSim_GetState(sim)->robot;
+    printf("pose %.6f %.6f %.6f\n", robot->position.x, robot->position.y, lsRadToDeg(robot->angle));
+}
+
+// ---------------------------------------------------------------------------------------------------------------------
+// The window
+
+static void WindowUsage(FILE* out)
+{
+    fprintf(out, "usage: lidarsim [WORLD.json] [options]\n"
+                 "Opens the window on WORLD.json (default: worlds/default.json). Press F1 in the window for the keys.\n"
+                 "  --beams N       lidar beams (default: the world's)\n"
+                 "  --paused        start paused (Space runs, N steps once)\n"
+                 "  --autopilot     start with the autopilot driving (P toggles)\n"
+                 "  --size WxH      window size in pixels (default 1280x800)\n"
+                 "  --frames N      draw N frames as fast as possible, print the frame-time split, exit\n"
+                 "  --vsync         wait for the display refresh even with --frames\n"
+                 "  --print-pose    print the robot's final pose (x y heading-degrees) on exit\n"
+                 "Without a display use `lidarsim render` (PNG) or `lidarsim run` (headless).\n");
+}
+
+/// Returns -1 to go on, or the exit status.
+static int ParseWindowArgs(int argc, char** argv, lsAppConfig* config)
+{
+    memset(config, 0, sizeof *config);
+    config->width = 1280;
+    config->height = 800;
+    config->vsync = true;
+    bool vsyncAsked = false;
+    bool haveWorld = false;
+    for (int i = 0; i < argc; ++i)
+    {
+        const char* a = argv[i];
+        bool hasValue = i + 1 < argc;
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0)
+        {
+            WindowUsage(stdout);
+            return 0;
+        }
+        else if (strcmp(a, "--beams") == 0 && hasValue)
+        {
+            if (!ParseInt(argv[++i], 1, LS_MAX_BEAMS, &config->beams))
+            {
+                fprintf(stderr, "lidarsim: --beams: expected an integer in 1..%d, got '%s'\n", LS_MAX_BEAMS, argv[i]);
+                return 2;
+            }
+        }
+        else if (strcmp(a, "--frames") == 0 && hasValue)
+        {
+            if (!ParseInt(argv[++i], 1, 100000000, &config->frames))
+            {
+                fprintf(stderr, "lidarsim: --frames: expected a positive integer, got '%s'\n", argv[i]);
+                return 2;
+            }
+        }
+        else if (strcmp(a, "--size") == 0 && hasValue)
+        {
+            if (!ParseSize(argv[++i], &config->width, &config->height))
+            {
+                fprintf(stderr, "lidarsim: --size: expected WxH (16..16384 each), got '%s'\n", argv[i]);
+                return 2;
+            }
+        }
+        else if (strcmp(a, "--paused") == 0)
+            config->paused = true;
+        else if (strcmp(a, "--autopilot") == 0)
+            config->autopilot = true;
+        else if (strcmp(a, "--print-pose") == 0)
+            config->printPose = true;
+        else if (strcmp(a, "--vsync") == 0)
+            vsyncAsked = true;
+        else if (a[0] == '-' && a[1] != '\0')
+        {
+            fprintf(stderr, "lidarsim: unknown option or missing value: '%s' (see lidarsim --help)\n", a);
+            return 2;
+        }
+        else if (!haveWorld)
+        {
+            snprintf(config->worldPath, sizeof config->worldPath, "%s", a);
+            haveWorld = true;
+        }
+        else
+        {
+            fprintf(stderr, "lidarsim: more than one world given ('%s'); the window shows one\n", a);
+            return 2;
+        }
+    }
+    // The benchmark measures drawing, so it does not wait for the refresh unless asked.
+    config->vsync = config->frames == 0 || vsyncAsked;
+    return -1;
+}
+
+static bool HasDisplay(void)
+{
+    // An explicit SDL_VIDEODRIVER (e.g. "dummy" or "offscreen") is the user's choice: let SDL_Init decide.
+    const char* driver = getenv("SDL_VIDEODRIVER");
+    if (driver != NULL && driver[0] != '\0')
+        return true;
+    const char* x11 = getenv("DISPLAY");
+    const char* wayland = getenv("WAYLAND_DISPLAY");
+    return (x11 != NULL && x11[0] != '\0') || (wayland != NULL && wayland[0] != '\0');
+}
+
+/// (Re)creates the canvas the frame is drawn on (the same software renderer as `lidarsim render`, so the window
+/// and the PNG match pixel for pixel) and the streaming texture that carries it to the window. Drawing in software
+/// and uploading once is also the fast path: SDL2_gfx issues thousands of tiny primitives per frame, which a
+/// software OpenGL (Mesa llvmpipe under Xvfb) draws one call at a time at about 4 frames per second.
+static bool ResizeCanvas(lsApp* app, int width, int height)
+{
+    if (app->canvas != NULL && app->canvas->w == width && app->canvas->h == height)
+    {
+        return true;
+    }
+    lsDestroyOffscreen(app->canvas, app->canvasRenderer);
+    app->canvas = NULL;
+    app->canvasRenderer = NULL;
+    if (app->texture != NULL)
+    {
+        SDL_DestroyTexture(app->texture);
+        app->texture = NULL;
+    }
+    lsError err;
+    if (!lsCreateOffscreen(width, height, &app->canvas, &app->canvasRenderer, &err))
+    {
+        fprintf(stderr, "lidarsim: %s\n", err.message);
+        return false;
+    }
+    app->texture = SDL_CreateTexture(app->renderer, SDL_PIXELFORMAT_RGBA32, SDL_TEXTUREACCESS_STREAMING, width, height);
+    if (app->texture == NULL)
+    {
+        fprintf(stderr, "lidarsim: SDL_CreateTexture failed: %s\n", SDL_GetError());
+        return false;
+    }
+    lsCamera_Resize(&app->camera, width, height);
+    return true;
+}
+
+static bool Init(lsApp* app)
+{
+    const lsAppConfig* config = &app->config;
+    lsError err;
+    lsWarnings warnings = {0};
+    app->world = lsLoadWorld(config->worldPath, &err, &warnings);
+    if (app->world == NULL)
+    {
+        fprintf(stderr, "%s\n", err.message);
+        return false;
+    }
+    for (int i = 0; i < warnings.count; ++i)
+        fprintf(stderr, "%s\n", warnings.messages[i]);
+
+    char title[256];
+    snprintf(title, sizeof title, "lidarsim - %.200s",
+             app->world->name[0] != '\0' ? app->world->name : config->worldPath);
+    app->window = SDL_CreateWindow(title, SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, config->width, config->height,
+                                   SDL_WINDOW_RESIZABLE);
+    if (app->window == NULL)
+    {
+        fprintf(stderr, "lidarsim: SDL_CreateWindow failed: %s\n", SDL_GetError());
+        return false;
+    }
+    Uint32 flags = SDL_RENDERER_ACCELERATED | (config->vsync ? SDL_RENDERER_PRESENTVSYNC : 0);
+    app->renderer = SDL_CreateRenderer(app->window, -1, flags);
+    if (app->renderer == NULL)
+    {
+        // No GPU driver: SDL's software renderer presents the canvas just the same, only slower.
+        app->renderer = SDL_CreateRenderer(app->window, -1, SDL_RENDERER_SOFTWARE);
+        if (app->renderer == NULL)
+        {
+            fprintf(stderr, "lidarsim: SDL_CreateRenderer failed: %s\n", SDL_GetError());
+            return false;
+        }
+    }
+    int w = config->width, h = config->height;
+    if (SDL_GetRendererOutputSize(app->renderer, &w, &h) < 0)
+    {
+        fprintf(stderr, "lidarsim: SDL_GetRendererOutputSize failed: %s\n", SDL_GetError());
+        return false;
+    }
+    if (!ResizeCanvas(app, w, h))
+    {
+        return false;
+    }
+
+    app->beamsOverride = config->beams;
+    app->sim = lsCreateSim(app->world);
+    ApplyBeams(app->sim, app->beamsOverride);
+    app->reloader = lsCreateReloader(config->worldPath, LS_RELOAD_SETTLE);
+    app->editor = lsCreateEditor();
+    app->camera = lsMakeCamera(w, h);
+    lsApp_FitCamera(app);
+    app->view = lsDefaultViewOptions();
+    app->paused = config->paused;
+    app->autopilot = config->autopilot;
+    app->clockStart = SDL_GetPerformanceCounter();
+    return true;
+}
+
+static void StepOnce(lsApp* app)
+{
+    lsControl control = lsApp_Control(app);
+    Uint64 t0 = SDL_GetPerformanceCounter();
+    lsSim_Step(app->sim, &control);
+    double seconds = (double)(SDL_GetPerformanceCounter() - t0) / (double)SDL_GetPerformanceFrequency();
+    app->simSeconds += seconds;
+    app->stepMsAvg = app->steps == 0 ? 1000.0 * seconds : 0.95 * app->stepMsAvg + 0.05 * 1000.0 * seconds;
+    app->steps += 1;
+    if (lsSim_GetState(app->sim)->scanned)
+        app->raysThisSecond += lsSim_GetBeams(app->sim);
+}
+
+static void Update(lsApp* app, double frameSeconds)
+{
+    double now = lsApp_Now(app);
+    if (app->reloader != NULL)
+    {
+        lsWorld* fresh = NULL;
+        lsReloadEvent event = lsReloader_Poll(app->reloader, now, app->world, &fresh);
+        if (event == ls_reloadLoaded)
+        {
+            // New sim from the new world first, then the old sim, then the old world (the sim reads its world).
+            lsSim* sim = lsCreateSim(fresh);
+            ApplyBeams(sim, app->beamsOverride);
+            lsDestroySim(app->sim);
+            lsDestroyWorld(app->world);
+            app->world = fresh;
+            app->sim = sim;
+            app->accumulator = 0.0;
+            if (app->editor != NULL)
+                lsEditor_WorldReplaced(app->editor);
+            lsApp_SetStatus(app, "reloaded %s", app->config.worldPath);
+        }
+        else if (event == ls_reloadFailed)
+        {
+            fprintf(stderr, "%s\n", lsReloader_Error(app->reloader));
+        }
+    }
+
+    double dt = lsSim_GetState(app->sim)->dt;
+    if (app->paused)
+    {
+        app->accumulator = 0.0;
+        if (app->stepOnce)
+            StepOnce(app);
+        app->stepOnce = false;
+        return;
+    }
+    app->accumulator += fmin(frameSeconds, LS_MAX_FRAME_SECONDS);
+    Uint64 start = SDL_GetPerformanceCounter();
+    double frequency = (double)SDL_GetPerformanceFrequency();
+    while (app->accumulator >= dt)
+    {
+        StepOnce(app);
+        app->accumulator -= dt;
+        if ((double)(SDL_GetPerformanceCounter() - start) / frequency > LS_STEP_BUDGET_SECONDS)
+        {
+            app->accumulator = 0.0; // slower than real time: drop the backlog rather than spiral
+            break;
+        }
+    }
+}
+
+static bool Draw(lsApp* app)
+{
+    Uint64 t0 = SDL_GetPerformanceCounter();
+    double now = lsApp_Now(app);
+    if (app->follow)
+        lsCamera_LookAt(&app->camera, lsSim_GetState(app->sim)->robot.position);
+    lsHudInfo hud = {
+        .worldName = app->world->name,
+        .fps = app->fps,
+        .stepMs = app->stepMsAvg,
+        .drawMs = app->drawMsAvg,
+        .raysPerSecond = app->raysPerSecond,
+        .paused = app->paused,
+        .autopilot = app->autopilot,
+        .following = app->follow,
+        .editing = app->editor != NULL && lsEditor_IsActive(app->editor),
+        .error = app->reloader != NULL && lsReloader_HasError(app->reloader) ? lsReloader_Error(app->reloader) : NULL,
+        .status = now < app->statusUntil ? app->status : NULL,
+    };
+    // A resized window gets a canvas of its new size; the camera keeps its centre and zoom (and so the aspect).
+    int width = 0, height = 0;
+    if (SDL_GetRendererOutputSize(app->renderer, &width, &height) < 0)
+    {
+        fprintf(stderr, "lidarsim: SDL_GetRendererOutputSize failed: %s\n", SDL_GetError());
+        return false;
+    }
+    if (!ResizeCanvas(app, width, height))
+    {
+        return false;
+    }
+    SDL_Renderer* canvas = app->canvasRenderer;
+    if (!lsDrawScene(canvas, &app->camera, app->sim, &app->view))
+    {
+        return false;
+    }
+    if (app->editor != NULL)
+    {
+        lsEditor_Draw(app->editor, canvas, &app->camera, app->world);
+    }
+    if (!lsDrawHud(canvas, &app->camera, app->sim, &app->view, &hud))
+    {
+        return false;
+    }
+    if (app->screenshot)
+    {
+        app->screenshot = false;
+        char path[LS_PATH_CAPACITY + 64];
+        lsScreenshotPath(app->config.worldPath, (long long)time(NULL), path, sizeof path);
+        lsError err;
+        if (lsSaveSurfacePng(app->canvas, path, &err))
+        {
+            lsApp_SetStatus(app, "saved %s", path);
+        }
+        else
+        {
+            lsApp_SetStatus(app, "screenshot failed: %s", err.message);
+        }
+    }
+    Uint64 t1 = SDL_GetPerformanceCounter();
+    if (SDL_UpdateTexture(app->texture, NULL, app->canvas->pixels, app->canvas->pitch) < 0 ||
+        SDL_RenderCopy(app->renderer, app->texture, NULL, NULL) < 0)
+    {
+        fprintf(stderr, "lidarsim: presenting the frame failed: %s\n", SDL_GetError());
+        return false;
+    }
+    SDL_RenderPresent(app->renderer);
+    app->presentSeconds += (double)(SDL_GetPerformanceCounter() - t1) / (double)SDL_GetPerformanceFrequency();
+    double seconds = (double)(SDL_GetPerformanceCounter() - t0) / (double)SDL_GetPerformanceFrequency();
+    app->drawSeconds += seconds;
+    app->drawMsAvg = app->frames == 0 ? 1000.0 * seconds : 0.95 * app->drawMsAvg + 0.05 * 1000.0 * seconds;
+    app->frames += 1;
+
+    app->framesThisSecond += 1;
+    if (now - app->secondStart >= 1.0)
+    {
+        app->fps = app->framesThisSecond / (now - app->secondStart);
+        app->raysPerSecond = (double)app->raysThisSecond / (now - app->secondStart);
+        app->framesThisSecond = 0;
+        app->raysThisSecond = 0;
+        app->secondStart = now;
+    }
+    return true;
+}
+
+static void Shutdown(lsApp* app)
+{
+    lsDestroyEditor(app->editor);
+    lsDestroyReloader(app->reloader);
+    lsDestroySim(app->sim);
+    lsDestroyWorld(app->world);
+    lsDestroyOffscreen(app->canvas, app->canvasRenderer);
+    if (app->texture != NULL)
+    {
+        SDL_DestroyTexture(app->texture);
+    }
+    if (app->renderer != NULL)
+    {
+        SDL_DestroyRenderer(app->renderer);
+    }
+    if (app->window != NULL)
+        SDL_DestroyWindow(app->window);
+    memset(app, 0, sizeof *app);
+}
 
 int lsCmdWindow(int argc, char** argv)
 {
-    (void)argc;
-    (void)argv;
-    fprintf(stderr, "lidarsim: window not built yet\n");
-    return 1;
+    lsApp app;
+    memset(&app, 0, sizeof app);
+    int status = ParseWindowArgs(argc, argv, &app.config);
+    if (status >= 0)
+        return status;
+    if (!HasDisplay())
+    {
+        fprintf(stderr, "%s\n", s_noDisplay);
+        return 1;
+    }
+    if (SDL_Init(SDL_INIT_VIDEO) < 0)
+    {
+        fprintf(stderr, "%s\n", s_noDisplay);
+        SDL_Quit();
+        return 1;
+    }
+    if (app.config.worldPath[0] == '\0' && !FindDefaultWorld(app.config.worldPath, sizeof app.config.worldPath))
+    {
+        fprintf(stderr, "lidarsim: no world given and worlds/default.json not found (here or next to the program)\n");
+        SDL_Quit();
+        return 1;
+    }
+    if (!Init(&app))
+    {
+        Shutdown(&app);
+        SDL_Quit();
+        return 1;
+    }
+
+    double last = lsApp_Now(&app);
+    bool ok = true;
+    while (!app.quit && ok)
+    {
+        SDL_Event event;
+        while (SDL_PollEvent(&event))
+            lsApp_HandleEvent(&app, &event);
+        double now = lsApp_Now(&app);
+        Update(&app, now - last);
+        last = now;
+        ok = Draw(&app);
+        if (app.config.frames > 0 && app.frames >= app.config.frames)
+            app.quit = true;
+    }
+    double elapsed = lsApp_Now(&app);
+
+    if (app.config.frames > 0 && ok)
+    {
+        double frames = (double)(app.frames > 0 ? app.frames : 1);
+        printf("frames %lld in %.2f s: %.1f fps; per frame: sim %.3f ms (%lld steps, %.3f ms/step), draw %.3f ms "
+               "(present %.3f ms); beams %d, %dx%d\n",
+               app.frames, elapsed, (double)app.frames / elapsed, 1000.0 * app.simSeconds / frames, app.steps,
+               app.steps > 0 ? 1000.0 * app.simSeconds / (double)app.steps : 0.0, 1000.0 * app.drawSeconds / frames,
+               1000.0 * app.presentSeconds / frames, lsSim_GetBeams(app.sim), app.camera.width, app.camera.height);
+    }
+    if (app.config.printPose && app.sim != NULL)
+        PrintPose(app.sim);
+    Shutdown(&app);
+    SDL_Quit();
+    return ok ? 0 : 1;
+}
+
+// ---------------------------------------------------------------------------------------------------------------------
+// Headless: lidarsim render
+
+static void RenderUsage(FILE* out)
+{
+    fprintf(out, "usage: lidarsim render WORLD.json -o frame.png [options]\n"
+                 "Draws what the window would show after N steps, without a display, and writes a PNG.\n"
+                 "  --steps N       simulate N fixed steps first (default 0)\n"
+                 "  --size WxH      image size in pixels (default 1280x800)\n"
+                 "  --autopilot     the autopilot drives during the steps (default: the robot stands still)\n"
+                 "  --beams N       lidar beams (default: the world's)\n"
+                 "  --steering      draw the vehicles' steering overlay\n"
+                 "  --no-hud        leave out the HUD panel\n");
 }
 
 int lsCmdRender(int argc, char** argv)
 {
-    (void)argc;
-    (void)argv;
-    fprintf(stderr, "lidarsim render: not built yet\n");
-    return 1;
+    const char* worldPath = NULL;
+    const char* outPath = NULL;
+    int steps = 0, beams = 0, width = 1280, height = 800;
+    bool autopilot = false;
+    lsViewOptions view = lsDefaultViewOptions();
+    for (int i = 0; i < argc; ++i)
+    {
+        const char* a = argv[i];
+        bool hasValue = i + 1 < argc;
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0)
+        {
+            RenderUsage(stdout);
+            return 0;
+        }
+        else if (strcmp(a, "-o") == 0 && hasValue)
+            outPath = argv[++i];
+        else if (strcmp(a, "--steps") == 0 && hasValue)
+        {
+            if (!ParseInt(argv[++i], 0, 100000000, &steps))
+            {
+                fprintf(stderr, "lidarsim render: --steps: expected an integer >= 0, got '%s'\n", argv[i]);
+                return 2;
+            }
+        }
+        else if (strcmp(a, "--beams") == 0 && hasValue)
+        {
+            if (!ParseInt(argv[++i], 1, LS_MAX_BEAMS, &beams))
+            {
+                fprintf(stderr, "lidarsim render: --beams: expected an integer in 1..%d, got '%s'\n", LS_MAX_BEAMS,
+                        argv[i]);
+                return 2;
+            }
+        }
+        else if (strcmp(a, "--size") == 0 && hasValue)
+        {
+            if (!ParseSize(argv[++i], &width, &height))
+            {
+                fprintf(stderr, "lidarsim render: --size: expected WxH (16..16384 each), got '%s'\n", argv[i]);
+                return 2;
+            }
+        }
+        else if (strcmp(a, "--autopilot") == 0)
+            autopilot = true;
+        else if (strcmp(a, "--steering") == 0)
+            view.steering = true;
+        else if (strcmp(a, "--no-hud") == 0)
+            view.hud = false;
+        else if (a[0] == '-' && a[1] != '\0')
+        {
+            fprintf(stderr, "lidarsim render: unknown option or missing value: '%s'\n", a);
+            RenderUsage(stderr);
+            return 2;
+        }
+        else if (worldPath == NULL)
+            worldPath = a;
+        else
+        {
+            fprintf(stderr, "lidarsim render: more than one world given ('%s')\n", a);
+            return 2;
+        }
+    }
+    if (worldPath == NULL || outPath == NULL)
+    {
+        RenderUsage(stderr);
+        return 2;
+    }
+
+    lsError err = {{0}};
+    lsWorld* world = lsLoadWorld(worldPath, &err, NULL);
+    if (world == NULL)
+    {
+        fprintf(stderr, "%s\n", err.message);
+        return 1;
+    }
+    lsSim* sim = lsCreateSim(world);
+    ApplyBeams(sim, beams);
+    lsControl control = autopilot ? lsMakeAutopilotControl() : lsMakeManualControl(0.0, 0.0);
+    for (int i = 0; i < steps; ++i)
+        lsSim_Step(sim, &control);
+
+    // No video subsystem: the software renderer draws into a plain surface.
+    int status = 1;
+    SDL_Surface* surface = NULL;
+    SDL_Renderer* renderer = NULL;
+    if (SDL_Init(0) < 0)
+    {
+        fprintf(stderr, "lidarsim render: SDL_Init failed: %s\n", SDL_GetError());
+    }
+    else if (!lsCreateOffscreen(width, height, &surface, &renderer, &err))
+    {
+        fprintf(stderr, "lidarsim render: %s\n", err.message);
+    }
+    else
+    {
+        lsCamera camera = lsMakeCamera(width, height);
+        lsCamera_Fit(&camera, lsWorld_Bounds(world), 24.0);
+        lsHudInfo hud = {.worldName = world->name, .autopilot = autopilot};
+        if (lsDrawFrame(renderer, &camera, sim, &view, &hud) && lsSaveSurfacePng(surface, outPath, &err))
+        {
+            status = 0;
+        }
+        else if (err.message[0] != '\0')
+        {
+            fprintf(stderr, "lidarsim render: %s\n", err.message);
+        }
+    }
+    lsDestroyOffscreen(surface, renderer);
+    lsDestroySim(sim);
+    lsDestroyWorld(world);
+    SDL_Quit();
+    return status;
 }

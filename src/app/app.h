@@ -30,9 +30,12 @@ typedef struct lsApp
 {
     lsAppConfig config;
     SDL_Window* window;
-    SDL_Renderer* renderer;
-    lsWorld* world; ///< owned; the sim, the editor and the reloader read it
-    lsSim* sim;     ///< owned, created from world
+    SDL_Renderer* renderer;       ///< the window's renderer: only copies the canvas to the screen
+    SDL_Texture* texture;         ///< streaming texture the canvas is uploaded to each frame
+    SDL_Surface* canvas;          ///< RGBA32 surface the frame is drawn on, window-sized
+    SDL_Renderer* canvasRenderer; ///< software renderer drawing into canvas (as `lidarsim render` does)
+    lsWorld* world;               ///< owned; the sim, the editor and the reloader read it
+    lsSim* sim;                   ///< owned, created from world
     lsReloader* reloader;
     lsEditor* editor;
     lsCamera camera;
@@ -54,7 +57,7 @@ typedef struct lsApp
     int framesThisSecond;
     long long raysThisSecond;
     long long frames, steps;
-    double simSeconds, drawSeconds; ///< totals, for the --frames report
+    double simSeconds, drawSeconds, presentSeconds; ///< totals for the --frames report (draw includes present)
 } lsApp;
 
 /// Seconds since the app started (the front end's clock; the core never reads one).

@@ -116,18 +116,6 @@ void lsApp_HandleEvent(lsApp* app, const SDL_Event* event)
     case SDL_QUIT:
         app->quit = true;
         break;
-    case SDL_WINDOWEVENT:
-        if (event->window.event == SDL_WINDOWEVENT_SIZE_CHANGED)
-        {
-            int w = 0, h = 0;
-            if (SDL_GetRendererOutputSize(app->renderer, &w, &h) < 0)
-            {
-                fprintf(stderr, "lidarsim: SDL_GetRendererOutputSize failed: %s\n", SDL_GetError());
-                break;
-            }
-            lsCamera_Resize(&app->camera, w, h);
-        }
-        break;
     case SDL_KEYDOWN:
         HandleKey(app, &event->key);
         break;

@@ -1,0 +1,376 @@
+// RenderTest: the camera's math, and the headless renderer checked pixel by pixel on tiny known worlds.
+#include "test.h"
+
+#include "app/camera.h"
+#include "app/render.h"
+#include "core/lidar.h"
+#include "core/sim.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define W 400
+#define H 300
+
+static bool SameColor(lsColor a, lsColor b, int tolerance)
+{
+    return abs(a.r - b.r) <= tolerance && abs(a.g - b.g) <= tolerance && abs(a.b - b.b) <= tolerance;
+}
+
+/// src drawn with alpha over dst (what SDL's blend mode does, up to rounding).
+static lsColor Blend(lsColor src, int alpha, lsColor dst)
+{
+    return (lsColor){(Uint8)((src.r * alpha + dst.r * (255 - alpha)) / 255),
+                     (Uint8)((src.g * alpha + dst.g * (255 - alpha)) / 255),
+                     (Uint8)((src.b * alpha + dst.b * (255 - alpha)) / 255), 255};
+}
+
+/// True when some pixel within one pixel of the world point differs from the background (a thin line's pixels may
+/// fall one pixel beside the exact line).
+static bool DrawnNear(const SDL_Surface* surface, const lsCamera* camera, lsVec2 world)
+{
+    lsVec2 s = lsCamera_WorldToScreen(camera, world);
+    for (int dy = -1; dy <= 1; ++dy)
+    {
+        for (int dx = -1; dx <= 1; ++dx)
+        {
+            int x = (int)floor(s.x) + dx, y = (int)floor(s.y) + dy;
+            if (x < 0 || y < 0 || x >= surface->w || y >= surface->h)
+                continue;
+            if (!SameColor(lsSurfacePixel(surface, x, y), lsColorBackground, 2))
+                return true;
+        }
+    }
+    return false;
+}
+
+static lsColor PixelAt(const SDL_Surface* surface, const lsCamera* camera, lsVec2 world)
+{
+    lsVec2 s = lsCamera_WorldToScreen(camera, world);
+    return lsSurfacePixel(surface, (int)floor(s.x), (int)floor(s.y));
+}
+
+/// A horizontal wall at y = 2 from x = -5 to 5, the robot at the origin looking up (+y), 8 beams all around
+/// (one every 45 degrees, beam 4 straight ahead), a food target at (3, -1) and a poison target at (-3, -1).
+static lsWorld* MakeTinyWorld(void)
+{
+    lsWorld* world = lsCreateWorld();
+    snprintf(world->name, sizeof world->name, "tiny");
+    lsVec2 wall[2] = {{-5.0, 2.0}, {5.0, 2.0}};
+    lsWorld_AddWall(world, wall, 2, false);
+    lsTargetDef food = lsDefaultTargetDef();
+    food.center = lsV(3.0, -1.0);
+    food.radius = 0.4;
+    food.kind = ls_food;
+    lsWorld_AddTarget(world, food);
+    lsTargetDef poison = food;
+    poison.center = lsV(-3.0, -1.0);
+    poison.kind = ls_poison;
+    lsWorld_AddTarget(world, poison);
+    world->robot.position = lsV(0.0, 0.0);
+    world->robot.angle = 0.5 * LS_PI;
+    world->robot.radius = 0.25;
+    world->robot.lidar.beams = 8;
+    world->robot.lidar.fov = 2.0 * LS_PI;
+    world->robot.lidar.range = 6.0;
+    world->sim.respawn = false;
+    return world;
+}
+
+static int CameraRoundTrip(void)
+{
+    lsCamera camera = lsMakeCamera(W, H);
+    camera.center = lsV(12.5, -3.0);
+    camera.zoom = 37.0;
+    lsVec2 p = {13.25, -1.5};
+    lsVec2 s = lsCamera_WorldToScreen(&camera, p);
+    // y up in the world is y down on the screen.
+    ENSURE(s.x > 0.5 * W && s.y < 0.5 * H);
+    lsVec2 back = lsCamera_ScreenToWorld(&camera, s);
+    ENSURE_SMALL(back.x - p.x, 1e-12);
+    ENSURE_SMALL(back.y - p.y, 1e-12);
+    // The world centre is the viewport's centre.
+    lsVec2 c = lsCamera_WorldToScreen(&camera, camera.center);
+    ENSURE_SMALL(c.x - 0.5 * W, 1e-12);
+    ENSURE_SMALL(c.y - 0.5 * H, 1e-12);
+
+    // Zooming about a screen point keeps the world point under it.
+    lsVec2 mouse = {310.0, 47.0};
+    lsVec2 before = lsCamera_ScreenToWorld(&camera, mouse);
+    lsCamera_ZoomAt(&camera, mouse, 1.7);
+    ENSURE_SMALL(camera.zoom - 37.0 * 1.7, 1e-9);
+    lsVec2 after = lsCamera_ScreenToWorld(&camera, mouse);
+    ENSURE_SMALL(after.x - before.x, 1e-9);
+    ENSURE_SMALL(after.y - before.y, 1e-9);
+    // Zoom stays within its limits.
+    lsCamera_ZoomAt(&camera, mouse, 1e30);
+    ENSURE(camera.zoom == LS_CAMERA_MAX_ZOOM);
+
+    // Panning by a drag moves the world with the pointer.
+    camera.zoom = 10.0;
+    lsVec2 grabbed = lsCamera_ScreenToWorld(&camera, lsV(100.0, 100.0));
+    lsCamera_Pan(&camera, lsV(30.0, -20.0));
+    lsVec2 under = lsCamera_ScreenToWorld(&camera, lsV(130.0, 80.0));
+    ENSURE_SMALL(under.x - grabbed.x, 1e-12);
+    ENSURE_SMALL(under.y - grabbed.y, 1e-12);
+    return 0;
+}
+
+static int CameraFit(void)
+{
+    lsCamera camera = lsMakeCamera(W, H);
+    lsAABB box = {{-10.0, 5.0}, {30.0, 15.0}}; // 40 x 10: width limits
+    lsCamera_Fit(&camera, box, 10.0);
+    ENSURE_SMALL(camera.zoom - (W - 20.0) / 40.0, 1e-12);
+    lsAABB view = lsCamera_ViewBounds(&camera);
+    ENSURE(view.lower.x <= box.lower.x && view.upper.x >= box.upper.x);
+    ENSURE(view.lower.y <= box.lower.y && view.upper.y >= box.upper.y);
+    // Aspect is kept: one metre is as many pixels across as up.
+    lsVec2 a = lsCamera_WorldToScreen(&camera, lsV(0.0, 0.0));
+    lsVec2 b = lsCamera_WorldToScreen(&camera, lsV(1.0, 1.0));
+    ENSURE_SMALL((b.x - a.x) + (b.y - a.y), 1e-9);
+    // A degenerate box (a point) still gives a finite camera centred on it.
+    lsCamera_Fit(&camera, (lsAABB){{3.0, 4.0}, {3.0, 4.0}}, 10.0);
+    ENSURE(camera.center.x == 3.0 && camera.center.y == 4.0 && isfinite(camera.zoom) && camera.zoom > 0.0);
+    // Resize keeps the centre and the zoom.
+    double zoom = camera.zoom;
+    lsCamera_Resize(&camera, 800, 200);
+    ENSURE(camera.width == 800 && camera.height == 200 && camera.zoom == zoom && camera.center.x == 3.0);
+    return 0;
+}
+
+typedef struct Fixture
+{
+    lsWorld* world;
+    lsSim* sim;
+    SDL_Surface* surface;
+    SDL_Renderer* renderer;
+    lsCamera camera;
+} Fixture;
+
+static bool OpenFixture(Fixture* f)
+{
+    memset(f, 0, sizeof *f);
+    f->world = MakeTinyWorld();
+    f->sim = lsCreateSim(f->world);
+    lsError err;
+    if (!lsCreateOffscreen(W, H, &f->surface, &f->renderer, &err))
+    {
+        fprintf(stderr, "%s\n", err.message);
+        return false;
+    }
+    f->camera = lsMakeCamera(W, H);
+    f->camera.center = lsV(0.0, 0.0);
+    f->camera.zoom = 40.0; // the view spans x in [-5, 5], y in [-3.75, 3.75]
+    return true;
+}
+
+static void CloseFixture(Fixture* f)
+{
+    lsDestroyOffscreen(f->surface, f->renderer);
+    lsDestroySim(f->sim);
+    lsDestroyWorld(f->world);
+}
+
+static int PixelsAtKnownPlaces(void)
+{
+    Fixture f;
+    ENSURE(OpenFixture(&f));
+    const lsScan* scan = lsSim_GetScan(f.sim);
+    ENSURE(scan != NULL && scan->count == 8);
+    // Beam 4 points along the heading (+y) and hits the wall at (0, 2).
+    ENSURE(scan->kinds[4] == ls_hitWall);
+    ENSURE_SMALL(scan->points[4].x, 1e-9);
+    ENSURE_SMALL(scan->points[4].y - 2.0, 1e-9);
+
+    lsViewOptions view = lsDefaultViewOptions();
+    view.grid = false; // grid lines would cross the places we read
+    view.hud = false;
+    ENSURE(lsDrawFrame(f.renderer, &f.camera, f.sim, &view, NULL));
+    ENSURE(SDL_LockSurface(f.surface) == 0);
+
+    // The wall, away from any beam.
+    ENSURE(SameColor(PixelAt(f.surface, &f.camera, lsV(3.3, 2.0)), lsColorWall, 0));
+    ENSURE(SameColor(PixelAt(f.surface, &f.camera, lsV(-4.2, 2.0)), lsColorWall, 0));
+    // Just above and below the wall's 2-pixel stroke: not the wall.
+    ENSURE(!SameColor(PixelAt(f.surface, &f.camera, lsV(3.3, 2.1)), lsColorWall, 40));
+    ENSURE(!SameColor(PixelAt(f.surface, &f.camera, lsV(3.3, 1.9)), lsColorWall, 40));
+    // Along beam 4, between the robot and the wall: the wall-hit colour blended over the background.
+    lsColor expected = Blend(lsColorHitWall, LS_BEAM_ALPHA, lsColorBackground);
+    for (double y = 0.6; y < 1.9; y += 0.3)
+    {
+        ENSURE(SameColor(PixelAt(f.surface, &f.camera, lsV(0.0, y)), expected, 3));
+    }
+    // Beam 0 points backwards (-y) and returns nothing within 6 m: a faint line, still visible.
+    ENSURE(scan->kinds[0] == ls_hitNone);
+    lsColor faint = PixelAt(f.surface, &f.camera, lsV(0.0, -2.5));
+    ENSURE(SameColor(faint, Blend(lsColorNoReturn, lsColorNoReturn.a, lsColorBackground), 3));
+    ENSURE(!SameColor(faint, lsColorBackground, 0));
+    // Where nothing is: exactly the background.
+    ENSURE(SameColor(PixelAt(f.surface, &f.camera, lsV(-1.0, -2.5)), lsColorBackground, 0));
+    ENSURE(SameColor(PixelAt(f.surface, &f.camera, lsV(1.5, 3.2)), lsColorBackground, 0));
+    // Targets in their colours, the robot in its own.
+    ENSURE(SameColor(PixelAt(f.surface, &f.camera, lsV(3.1, -0.9)), lsColorFood, 0));
+    ENSURE(SameColor(PixelAt(f.surface, &f.camera, lsV(-3.0, -1.3)), lsColorPoison, 0));
+    ENSURE(!SameColor(lsColorFood, lsColorPoison, 60));
+    ENSURE(SameColor(PixelAt(f.surface, &f.camera, lsV(0.1, -0.1)), lsColorRobot, 0));
+    SDL_UnlockSurface(f.surface);
+
+    // Beams off: the line along beam 4 is gone, the no-return beam too.
+    view.beams = ls_beamsOff;
+    ENSURE(lsDrawFrame(f.renderer, &f.camera, f.sim, &view, NULL));
+    ENSURE(SDL_LockSurface(f.surface) == 0);
+    ENSURE(SameColor(PixelAt(f.surface, &f.camera, lsV(0.0, 1.2)), lsColorBackground, 0));
+    ENSURE(SameColor(PixelAt(f.surface, &f.camera, lsV(0.0, -2.5)), lsColorBackground, 0));
+    // The hit point is still marked, in the wall-hit colour (just below the wall's stroke).
+    lsVec2 hit = lsCamera_WorldToScreen(&f.camera, lsV(0.0, 2.0));
+    lsColor mark = lsSurfacePixel(f.surface, (int)hit.x - 1, (int)hit.y + 1);
+    ENSURE(SameColor(mark, lsColorHitWall, 0));
+    SDL_UnlockSurface(f.surface);
+
+    // Hits only: beam 4 is back, the no-return beam stays hidden.
+    view.beams = ls_beamsHits;
+    ENSURE(lsDrawFrame(f.renderer, &f.camera, f.sim, &view, NULL));
+    ENSURE(SDL_LockSurface(f.surface) == 0);
+    ENSURE(SameColor(PixelAt(f.surface, &f.camera, lsV(0.0, 1.2)), expected, 3));
+    ENSURE(SameColor(PixelAt(f.surface, &f.camera, lsV(0.0, -2.5)), lsColorBackground, 0));
+    SDL_UnlockSurface(f.surface);
+    CloseFixture(&f);
+    return 0;
+}
+
+static int HudIsDrawn(void)
+{
+    Fixture f;
+    ENSURE(OpenFixture(&f));
+    lsViewOptions view = lsDefaultViewOptions();
+    lsHudInfo hud = {.worldName = "tiny", .fps = 60.0, .stepMs = 0.1, .drawMs = 2.0, .raysPerSecond = 480.0};
+    SDL_Rect r = lsHudRect(f.sim, &hud);
+    ENSURE(r.x >= 0 && r.y >= 0 && r.x + r.w <= W && r.y + r.h <= H);
+
+    int counts[2];
+    for (int pass = 0; pass < 2; ++pass)
+    {
+        view.hud = pass == 1;
+        ENSURE(lsDrawFrame(f.renderer, &f.camera, f.sim, &view, &hud));
+        ENSURE(SDL_LockSurface(f.surface) == 0);
+        counts[pass] = 0;
+        for (int y = r.y; y < r.y + r.h; ++y)
+        {
+            for (int x = r.x; x < r.x + r.w; ++x)
+            {
+                counts[pass] += SameColor(lsSurfacePixel(f.surface, x, y), lsColorHud, 0);
+            }
+        }
+        SDL_UnlockSurface(f.surface);
+    }
+    // Text lines in the HUD colour: hundreds of glyph pixels with the HUD, none of them without.
+    ENSURE(counts[0] == 0);
+    ENSURE(counts[1] > 300);
+    CloseFixture(&f);
+    return 0;
+}
+
+static int ClipsFarGeometry(void)
+{
+    Fixture f;
+    ENSURE(OpenFixture(&f));
+    lsViewOptions view = lsDefaultViewOptions();
+    view.grid = false;
+    view.hud = false;
+
+    // Zoomed in 10 000 pixels per metre on a point of the wall: its ends are 50 000 pixels away, beyond the
+    // 16-bit coordinates of SDL2_gfx. Clipped first, the wall still crosses the whole view at the right row.
+    f.camera.zoom = 1.0e4;
+    f.camera.center = lsV(2.5, 2.0);
+    ENSURE(lsDrawFrame(f.renderer, &f.camera, f.sim, &view, NULL));
+    ENSURE(SDL_LockSurface(f.surface) == 0);
+    lsVec2 s = lsCamera_WorldToScreen(&f.camera, lsV(2.5, 2.0));
+    int row = (int)floor(s.y);
+    for (int x = 0; x < W; x += 7)
+    {
+        ENSURE(SameColor(lsSurfacePixel(f.surface, x, row), lsColorWall, 0));
+    }
+    ENSURE(SameColor(lsSurfacePixel(f.surface, W / 2, row - 20), lsColorBackground, 0));
+    ENSURE(SameColor(lsSurfacePixel(f.surface, W / 2, row + 20), lsColorBackground, 0));
+    SDL_UnlockSurface(f.surface);
+
+    // Looking far away from everything: nothing wraps around into the view.
+    f.camera.zoom = 40.0;
+    f.camera.center = lsV(1000.0, -800.0);
+    ENSURE(lsDrawFrame(f.renderer, &f.camera, f.sim, &view, NULL));
+    ENSURE(SDL_LockSurface(f.surface) == 0);
+    for (int y = 0; y < H; y += 3)
+    {
+        for (int x = 0; x < W; x += 3)
+        {
+            ENSURE(SameColor(lsSurfacePixel(f.surface, x, y), lsColorBackground, 0));
+        }
+    }
+    SDL_UnlockSurface(f.surface);
+
+    // Zoomed in on the inside of a target: the whole view is its colour (a huge disc drawn as a clipped polygon).
+    f.camera.zoom = 1.0e4;
+    f.camera.center = lsV(3.0, -1.0);
+    ENSURE(lsDrawFrame(f.renderer, &f.camera, f.sim, &view, NULL));
+    ENSURE(SDL_LockSurface(f.surface) == 0);
+    ENSURE(SameColor(lsSurfacePixel(f.surface, 0, 0), lsColorFood, 0));
+    ENSURE(SameColor(lsSurfacePixel(f.surface, W - 1, H - 1), lsColorFood, 0));
+    SDL_UnlockSurface(f.surface);
+    CloseFixture(&f);
+    return 0;
+}
+
+static int FollowsTheSim(void)
+{
+    // After the robot turns, the beam along its heading moves with it: the drawing reads the sim's state.
+    Fixture f;
+    ENSURE(OpenFixture(&f));
+    lsViewOptions view = lsDefaultViewOptions();
+    view.grid = false;
+    view.hud = false;
+    lsControl turn = lsMakeManualControl(0.0, -f.world->robot.maxTurnRate);
+    // Turn right until the heading is within a few degrees of -45 degrees from +y (towards +x).
+    for (int i = 0; i < 600; ++i)
+    {
+        double a = lsSim_GetState(f.sim)->robot.angle;
+        if (fabs(lsWrapAngle(a - 0.25 * LS_PI)) < 0.05)
+            break;
+        lsSim_Step(f.sim, &turn);
+    }
+    // Let it stop and scan again.
+    for (int i = 0; i < 30; ++i)
+        lsSim_Step(f.sim, NULL);
+    const lsSimState* state = lsSim_GetState(f.sim);
+    ENSURE(fabs(lsWrapAngle(state->robot.angle - 0.5 * LS_PI)) > 0.5);
+    ENSURE(lsDrawFrame(f.renderer, &f.camera, f.sim, &view, NULL));
+    ENSURE(SDL_LockSurface(f.surface) == 0);
+    // The robot is drawn where the sim says it is.
+    ENSURE(SameColor(PixelAt(f.surface, &f.camera, lsAdd(state->robot.position, lsV(-0.12, 0.0))), lsColorRobot, 0));
+    // Every beam that hit the wall has its line drawn halfway to its hit point.
+    const lsScan* scan = lsSim_GetScan(f.sim);
+    int checked = 0;
+    for (int i = 0; i < scan->count; ++i)
+    {
+        if (scan->kinds[i] != ls_hitWall)
+            continue;
+        lsVec2 mid = lsLerp(scan->pose.p, scan->points[i], 0.6);
+        ENSURE(DrawnNear(f.surface, &f.camera, mid));
+        ++checked;
+    }
+    ENSURE(checked >= 2);
+    SDL_UnlockSurface(f.surface);
+    CloseFixture(&f);
+    return 0;
+}
+
+int RenderTest(void)
+{
+    RUN_SUBTEST(CameraRoundTrip);
+    RUN_SUBTEST(CameraFit);
+    RUN_SUBTEST(PixelsAtKnownPlaces);
+    RUN_SUBTEST(HudIsDrawn);
+    RUN_SUBTEST(ClipsFarGeometry);
+    RUN_SUBTEST(FollowsTheSim);
+    return 0;
+}
