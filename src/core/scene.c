@@ -18,17 +18,41 @@
 #include <math.h>
 #include <string.h>
 
-// Cell items are int codes: primitive id << 2 | tag.
+// Each cell's primitives are stored in place, so a ray touches a few contiguous cache lines per cell: wall segments
+// as packed records (the same doubles the brute-force path casts, so results are bit-identical), targets as
+// circle records updated in place when a target moves, boxes and polygons (rare) as indices.
+typedef struct CellHeader
+{
+    int seg, shape, target, pad; // where the cell's lists start; the next header says where they end
+} CellHeader;
+
+typedef struct CellSegment
+{
+    lsSegment seg;
+    int chain, part;
+} CellSegment;
+
+typedef struct CellTarget
+{
+    lsCircle circle;
+    int index;
+    int active; // 0 when the target is disabled or has moved out of this cell's reach (displaced)
+} CellTarget;
+
 enum
 {
-    ls_tagSegment = 0,
-    ls_tagBox = 1,
-    ls_tagPolygon = 2,
+    ls_fieldSegment = 0,
+    ls_fieldShape = 1,
+    ls_fieldTarget = 2,
 };
 
 // A target can be displaced out of the cells it is registered in; it is then tested on every cast until this many
 // are displaced, when the target cells are rebuilt.
 #define LS_MAX_DISPLACED 32
+
+#ifndef LS_CELLS_PER_PRIMITIVE
+#define LS_CELLS_PER_PRIMITIVE 2.0
+#endif
 
 // Visit stamps for lsScene_QueryAABB, behind a pointer so a const scene can be queried.
 typedef struct QueryStamps
@@ -46,8 +70,8 @@ struct lsScene
     double* wallReflectance;
     int segmentCount;
     lsSegment* segments;
-    int* segmentChain;
-    int* segmentPart;
+    int* segmentChain; // per segment: its chain
+    int* segmentPart;  // per segment: its index within the chain
 
     // Targets: circles that can move or be disabled.
     int targetCount;
@@ -57,7 +81,7 @@ struct lsScene
     int* targetCells; // 4 per target: ix0, iy0, ix1, iy1 of the cells it is registered in (empty when ix0 > ix1)
     lsTargetKind* targetKinds;
     double* targetReflectance;
-    int* displaced; // targets tested on every cast, LS_MAX_DISPLACED + ... entries (capacity targetCount)
+    int* displaced; // targets tested on every cast (capacity targetCount)
     int displacedCount;
 
     int boxCount;
@@ -78,13 +102,15 @@ struct lsScene
     // The grid. Cell (ix, iy) covers [x0 + ix s, x0 + (ix + 1) s] x [y0 + iy s, y0 + (iy + 1) s].
     int nx, ny;
     double x0, y0, cellSize, invCellSize;
-    double slop; // metres: primitives are registered in every cell they come within slop of
-    int* cellStart; // nx * ny + 1 entries (CSR)
-    int* cellItems;
-    int cellItemCount;
-    int* targetCellStart; // nx * ny + 1 entries
-    int* targetCellItems;
-    int targetCellItemCount;
+    double slop;        // metres: primitives are registered in every cell they come within slop of
+    CellHeader* cells;  // nx * ny + 1 headers
+    CellSegment* segItems;
+    int segItemCount;
+    int* shapeItems; // box i: 2 i, polygon i: 2 i + 1
+    int shapeItemCount;
+    lsCircle* shapeCircles; // bounding circle of each shape code (boxCount + polygonCount of them, interleaved)
+    CellTarget* targetItems;
+    int targetItemCount;
 
     QueryStamps* query;
 };
@@ -99,30 +125,74 @@ const char* lsHitKindName(lsHitKind kind)
 // ---------------------------------------------------------------------------------------------------------------------
 // Registration of primitives in cells
 
-// Calls to Register either count (items == NULL) or fill.
+static int* Field(CellHeader* h, int field)
+{
+    return field == ls_fieldSegment ? &h->seg : (field == ls_fieldShape ? &h->shape : &h->target);
+}
+
+// Registration runs twice: a counting pass (counts land in the header after each cell) and a filling pass (the
+// header of each cell is the write cursor, left at the next cell's start, and shifted back afterwards).
 typedef struct Registrar
 {
-    int* counts; // per cell: running fill position or count
-    int* items;
-    int code;
+    CellHeader* cells;
+    int field;
+    bool fill;
+    CellSegment segment;
+    int shapeCode;
+    CellTarget target;
+    CellSegment* segItems;
+    int* shapeItems;
+    CellTarget* targetItems;
 } Registrar;
 
 static void RegisterCell(const lsScene* scene, Registrar* r, int ix, int iy)
 {
     int cell = iy * scene->nx + ix;
-    if (r->items == NULL)
+    if (!r->fill)
     {
-        r->counts[cell] += 1;
+        *Field(r->cells + cell + 1, r->field) += 1;
+        return;
     }
-    else
+    int* cursor = Field(r->cells + cell, r->field);
+    switch (r->field)
     {
-        r->items[r->counts[cell]++] = r->code;
+        case ls_fieldSegment:
+            r->segItems[(*cursor)++] = r->segment;
+            break;
+        case ls_fieldShape:
+            r->shapeItems[(*cursor)++] = r->shapeCode;
+            break;
+        default:
+            r->targetItems[(*cursor)++] = r->target;
+            break;
     }
 }
 
-static int CellX(const lsScene* scene, double x)
+// Turns the counts of a field (in the header after each cell) into starts; returns the total.
+static int PrefixField(CellHeader* cells, int cellCount, int field)
 {
-    double f = floor((x - scene->x0) * scene->invCellSize);
+    *Field(cells, field) = 0;
+    for (int c = 0; c < cellCount; ++c)
+    {
+        *Field(cells + c + 1, field) += *Field(cells + c, field);
+    }
+    return *Field(cells + cellCount, field);
+}
+
+// After filling, each cursor sits at the next cell's start: shift back by one cell.
+static void ShiftField(CellHeader* cells, int cellCount, int field)
+{
+    for (int c = cellCount; c > 0; --c)
+    {
+        *Field(cells + c, field) = *Field(cells + c - 1, field);
+    }
+    *Field(cells, field) = 0;
+}
+
+// The cell column of x, clamped to the grid (truncation is floor for the non-negative values that remain).
+static inline int CellX(const lsScene* scene, double x)
+{
+    double f = (x - scene->x0) * scene->invCellSize;
     if (!(f >= 0.0))
     {
         return 0;
@@ -130,9 +200,9 @@ static int CellX(const lsScene* scene, double x)
     return f >= (double)(scene->nx - 1) ? scene->nx - 1 : (int)f;
 }
 
-static int CellY(const lsScene* scene, double y)
+static inline int CellY(const lsScene* scene, double y)
 {
-    double f = floor((y - scene->y0) * scene->invCellSize);
+    double f = (y - scene->y0) * scene->invCellSize;
     if (!(f >= 0.0))
     {
         return 0;
@@ -189,12 +259,10 @@ static void RegisterSegment(const lsScene* scene, Registrar* r, lsSegment seg)
                 continue; // rounding at the ends of the row range
             }
             double xa = a.x + t0 * (b.x - a.x), xb = a.x + t1 * (b.x - a.x);
-            xlo = fmin(xa, xb);
-            xhi = fmax(xa, xb);
-            // The band clip rounds; never claim less than the segment's own x range at the clipped ends allows.
-            xlo = fmax(xlo, fmin(a.x, b.x));
-            xhi = fmin(xhi, fmax(a.x, b.x));
+            xlo = fmax(fmin(xa, xb), fmin(a.x, b.x));
+            xhi = fmin(fmax(xa, xb), fmax(a.x, b.x));
         }
+        // The clip above rounds by about 1e-16 of the coordinates, far less than the slop.
         int ix0 = CellX(scene, xlo - slop), ix1 = CellX(scene, xhi + slop);
         for (int ix = ix0; ix <= ix1; ++ix)
         {
@@ -227,25 +295,23 @@ static void TargetCellRange(const lsScene* scene, lsCircle c, int range[4])
     range[3] = CellY(scene, box.upper.y);
 }
 
-// (Re)builds the target cells from the targets' current places; targets outside the grid become displaced.
+// (Re)builds the target records from the targets' current places; targets outside the grid become displaced.
 static void BuildTargetCells(lsScene* scene)
 {
     int cellCount = scene->nx * scene->ny;
-    lsFree(scene->targetCellItems, (size_t)scene->targetCellItemCount * sizeof(int));
-    scene->targetCellItems = NULL;
-    scene->targetCellItemCount = 0;
+    lsFree(scene->targetItems, (size_t)scene->targetItemCount * sizeof(CellTarget));
+    scene->targetItems = NULL;
+    scene->targetItemCount = 0;
     scene->displacedCount = 0;
-    if (cellCount == 0)
+    CellHeader* cells = scene->cells;
+    for (int c = 0; c <= cellCount; ++c)
     {
-        for (int i = 0; i < scene->targetCount; ++i)
-        {
-            scene->targetDisplaced[i] = true;
-            scene->displaced[scene->displacedCount++] = i;
-        }
-        return;
+        cells[c].target = 0;
     }
-    int* counts = scene->targetCellStart;
-    memset(counts, 0, ((size_t)cellCount + 1) * sizeof(int));
+    Registrar r;
+    memset(&r, 0, sizeof r);
+    r.cells = cells;
+    r.field = ls_fieldTarget;
     for (int i = 0; i < scene->targetCount; ++i)
     {
         int* range = scene->targetCells + 4 * i;
@@ -254,40 +320,34 @@ static void BuildTargetCells(lsScene* scene)
         if (scene->targetDisplaced[i])
         {
             scene->displaced[scene->displacedCount++] = i;
-            continue;
         }
-        for (int iy = range[1]; iy <= range[3]; ++iy)
+    }
+    for (int pass = 0; pass < 2 && cellCount > 0; ++pass)
+    {
+        for (int i = 0; i < scene->targetCount; ++i)
         {
-            for (int ix = range[0]; ix <= range[2]; ++ix)
+            const int* range = scene->targetCells + 4 * i;
+            r.target = (CellTarget){scene->targets[i], i, scene->targetActive[i] ? 1 : 0};
+            for (int iy = range[1]; iy <= range[3]; ++iy)
             {
-                counts[iy * scene->nx + ix + 1] += 1;
+                for (int ix = range[0]; ix <= range[2]; ++ix)
+                {
+                    RegisterCell(scene, &r, ix, iy);
+                }
             }
         }
-    }
-    for (int c = 0; c < cellCount; ++c)
-    {
-        counts[c + 1] += counts[c];
-    }
-    scene->targetCellItemCount = counts[cellCount];
-    scene->targetCellItems = lsAlloc((size_t)scene->targetCellItemCount * sizeof(int));
-    // Fill using a cursor per cell that starts at each cell's beginning; counts[] is restored afterwards.
-    for (int i = 0; i < scene->targetCount; ++i)
-    {
-        const int* range = scene->targetCells + 4 * i;
-        for (int iy = range[1]; iy <= range[3]; ++iy)
+        if (pass == 0)
         {
-            for (int ix = range[0]; ix <= range[2]; ++ix)
-            {
-                scene->targetCellItems[counts[iy * scene->nx + ix]++] = i;
-            }
+            scene->targetItemCount = PrefixField(cells, cellCount, ls_fieldTarget);
+            scene->targetItems = lsAlloc((size_t)scene->targetItemCount * sizeof(CellTarget));
+            r.targetItems = scene->targetItems;
+            r.fill = true;
         }
     }
-    // Each cursor now sits at the next cell's start: shift back by one cell.
-    for (int c = cellCount; c > 0; --c)
+    if (cellCount > 0)
     {
-        counts[c] = counts[c - 1];
+        ShiftField(cells, cellCount, ls_fieldTarget);
     }
-    counts[0] = 0;
 }
 
 // ---------------------------------------------------------------------------------------------------------------------
@@ -420,7 +480,7 @@ lsScene* lsCreateScene(const lsWorld* world)
         // About two cells per primitive keeps a few candidates per cell; cells are not much shorter than the
         // average segment, or every wall would be registered in many cells.
         double area = fmax(width, extent * 1e-3) * fmax(height, extent * 1e-3);
-        double cellSize = sqrt(area / (2.0 * (double)primitiveCount));
+        double cellSize = sqrt(area / (LS_CELLS_PER_PRIMITIVE * (double)primitiveCount));
         if (segmentCount > 0)
         {
             cellSize = fmax(cellSize, 0.5 * sumLength / (double)segmentCount);
@@ -442,48 +502,60 @@ lsScene* lsCreateScene(const lsWorld* world)
         scene->ny = (int)ceil(height / cellSize) + 2;
     }
 
+    // Bounding circles of the boxes and polygons (around their bounds, a little inflated) for the deferral bounds.
+    int shapeCodes = 2 * (world->boxCount > world->polygonCount ? world->boxCount : world->polygonCount);
+    scene->shapeCircles = lsAllocZero((size_t)shapeCodes, sizeof(lsCircle));
+    for (int code = 0; code < shapeCodes; ++code)
+    {
+        int i = code >> 1;
+        if ((code & 1) == 0 ? i < world->boxCount : i < world->polygonCount)
+        {
+            lsAABB b = (code & 1) == 0 ? scene->boxBounds[i] : scene->polygonBounds[i];
+            lsVec2 c = lsScale(0.5, lsAdd(b.lower, b.upper));
+            double r = 0.5 * lsDistance(b.lower, b.upper);
+            scene->shapeCircles[code] = (lsCircle){c, r + 1e-7 * (r + fabs(c.x) + fabs(c.y))};
+        }
+    }
+
     int cellCount = scene->nx * scene->ny;
-    scene->cellStart = lsAllocZero((size_t)cellCount + 1, sizeof(int));
-    scene->targetCellStart = lsAllocZero((size_t)cellCount + 1, sizeof(int));
+    scene->cells = lsAllocZero((size_t)cellCount + 1, sizeof(CellHeader));
     if (cellCount > 0)
     {
-        // Pass 1 counts (into cellStart + 1), pass 2 fills through a cursor per cell.
-        Registrar r = {scene->cellStart + 1, NULL, 0};
+        Registrar r;
+        memset(&r, 0, sizeof r);
+        r.cells = scene->cells;
         for (int pass = 0; pass < 2; ++pass)
         {
+            r.field = ls_fieldSegment;
             for (int i = 0; i < segmentCount; ++i)
             {
-                r.code = i << 2 | ls_tagSegment;
+                r.segment = (CellSegment){scene->segments[i], scene->segmentChain[i], scene->segmentPart[i]};
                 RegisterSegment(scene, &r, scene->segments[i]);
             }
+            r.field = ls_fieldShape;
             for (int i = 0; i < world->boxCount; ++i)
             {
-                r.code = i << 2 | ls_tagBox;
+                r.shapeCode = 2 * i;
                 RegisterBounds(scene, &r, Expand(scene->boxBounds[i], scene->slop));
             }
             for (int i = 0; i < world->polygonCount; ++i)
             {
-                r.code = i << 2 | ls_tagPolygon;
+                r.shapeCode = 2 * i + 1;
                 RegisterBounds(scene, &r, Expand(scene->polygonBounds[i], scene->slop));
             }
             if (pass == 0)
             {
-                for (int c = 0; c < cellCount; ++c)
-                {
-                    scene->cellStart[c + 1] += scene->cellStart[c];
-                }
-                scene->cellItemCount = scene->cellStart[cellCount];
-                scene->cellItems = lsAlloc((size_t)scene->cellItemCount * sizeof(int));
-                r.counts = scene->cellStart;
-                r.items = scene->cellItems;
+                scene->segItemCount = PrefixField(scene->cells, cellCount, ls_fieldSegment);
+                scene->shapeItemCount = PrefixField(scene->cells, cellCount, ls_fieldShape);
+                scene->segItems = lsAlloc((size_t)scene->segItemCount * sizeof(CellSegment));
+                scene->shapeItems = lsAlloc((size_t)scene->shapeItemCount * sizeof(int));
+                r.segItems = scene->segItems;
+                r.shapeItems = scene->shapeItems;
+                r.fill = true;
             }
         }
-        // The cursors sit at the next cell's start: shift back.
-        for (int c = cellCount; c > 0; --c)
-        {
-            scene->cellStart[c] = scene->cellStart[c - 1];
-        }
-        scene->cellStart[0] = 0;
+        ShiftField(scene->cells, cellCount, ls_fieldSegment);
+        ShiftField(scene->cells, cellCount, ls_fieldShape);
     }
     BuildTargetCells(scene);
 
@@ -524,14 +596,36 @@ void lsDestroyScene(lsScene* scene)
     lsFree(scene->polygonReflectance, p * sizeof(double));
     lsFree(scene->vehicleReflectance, (size_t)scene->vehicleCount * sizeof(double));
     lsFree(scene->moverReflectance, (size_t)scene->moverCount * sizeof(double));
-    lsFree(scene->cellStart, cells * sizeof(int));
-    lsFree(scene->cellItems, (size_t)scene->cellItemCount * sizeof(int));
-    lsFree(scene->targetCellStart, cells * sizeof(int));
-    lsFree(scene->targetCellItems, (size_t)scene->targetCellItemCount * sizeof(int));
+    lsFree(scene->cells, cells * sizeof(CellHeader));
+    lsFree(scene->segItems, (size_t)scene->segItemCount * sizeof(CellSegment));
+    lsFree(scene->shapeItems, (size_t)scene->shapeItemCount * sizeof(int));
+    lsFree(scene->shapeCircles, 2 * (b > p ? b : p) * sizeof(lsCircle));
+    lsFree(scene->targetItems, (size_t)scene->targetItemCount * sizeof(CellTarget));
     lsFree(scene->query->staticStamps, (s + b + p) * sizeof(unsigned));
     lsFree(scene->query->targetStamps, t * sizeof(unsigned));
     lsFree(scene->query, sizeof(QueryStamps));
     lsFree(scene, sizeof(lsScene));
+}
+
+// Rewrites the records of target `index` in the cells it is registered in.
+static void UpdateTargetRecords(lsScene* scene, int index, lsCircle circle, int active)
+{
+    const int* reg = scene->targetCells + 4 * index;
+    for (int iy = reg[1]; iy <= reg[3]; ++iy)
+    {
+        for (int ix = reg[0]; ix <= reg[2]; ++ix)
+        {
+            int cell = iy * scene->nx + ix;
+            for (int k = scene->cells[cell].target; k < scene->cells[cell + 1].target; ++k)
+            {
+                if (scene->targetItems[k].index == index)
+                {
+                    scene->targetItems[k].circle = circle;
+                    scene->targetItems[k].active = active;
+                }
+            }
+        }
+    }
 }
 
 void lsScene_SetTarget(lsScene* scene, int index, lsVec2 center, bool active)
@@ -545,14 +639,16 @@ void lsScene_SetTarget(lsScene* scene, int index, lsVec2 center, bool active)
     {
         return; // already tested on every cast
     }
-    // Still inside the cells it is registered in: nothing else to do.
+    // Still inside the cells it is registered in: update its records in place.
     int range[4];
     TargetCellRange(scene, c, range);
     const int* reg = scene->targetCells + 4 * index;
     if (range[0] <= range[2] && range[0] >= reg[0] && range[1] >= reg[1] && range[2] <= reg[2] && range[3] <= reg[3])
     {
+        UpdateTargetRecords(scene, index, c, active ? 1 : 0);
         return;
     }
+    UpdateTargetRecords(scene, index, c, 0);
     scene->targetDisplaced[index] = true;
     scene->displaced[scene->displacedCount++] = index;
     if (scene->displacedCount > LS_MAX_DISPLACED)
@@ -606,39 +702,42 @@ static inline void Take(lsRayHit* best, const lsCastOutput* out, lsHitKind kind,
     best->part = part;
 }
 
-static inline void TrySegment(const lsScene* scene, int s, const lsRayInput* input, lsRayHit* best)
+static inline void TrySegment(const lsSegment* seg, int chain, int part, const lsRayInput* input, lsRayHit* best)
 {
-    lsCastOutput out = lsRayCastSegment(scene->segments + s, input);
-    if (Beats(&out, ls_hitWall, scene->segmentChain[s], scene->segmentPart[s], best))
+    lsCastOutput out = lsRayCastSegment(seg, input);
+    if (Beats(&out, ls_hitWall, chain, part, best))
     {
-        Take(best, &out, ls_hitWall, scene->segmentChain[s], scene->segmentPart[s]);
+        Take(best, &out, ls_hitWall, chain, part);
     }
 }
 
-static inline void TryTarget(const lsScene* scene, int i, const lsRayInput* input, lsRayHit* best)
+static inline void TryTarget(const lsCircle* circle, int i, const lsRayInput* input, lsRayHit* best)
 {
-    lsCastOutput out = lsRayCastCircle(scene->targets + i, input);
+    lsCastOutput out = lsRayCastCircle(circle, input);
     if (Beats(&out, ls_hitTarget, i, 0, best))
     {
         Take(best, &out, ls_hitTarget, i, 0);
     }
 }
 
-static inline void TryBox(const lsScene* scene, int i, const lsRayInput* input, lsRayHit* best)
+static inline void TryShape(const lsScene* scene, int code, const lsRayInput* input, lsRayHit* best)
 {
-    lsCastOutput out = lsRayCastBox(scene->boxes + i, input);
-    if (Beats(&out, ls_hitBox, i, 0, best))
+    int i = code >> 1;
+    if ((code & 1) == 0)
     {
-        Take(best, &out, ls_hitBox, i, 0);
+        lsCastOutput out = lsRayCastBox(scene->boxes + i, input);
+        if (Beats(&out, ls_hitBox, i, 0, best))
+        {
+            Take(best, &out, ls_hitBox, i, 0);
+        }
     }
-}
-
-static inline void TryPolygon(const lsScene* scene, int i, const lsRayInput* input, lsRayHit* best)
-{
-    lsCastOutput out = lsRayCastPolygon(scene->polygons + i, input);
-    if (Beats(&out, ls_hitPolygon, i, 0, best))
+    else
     {
-        Take(best, &out, ls_hitPolygon, i, 0);
+        lsCastOutput out = lsRayCastPolygon(scene->polygons + i, input);
+        if (Beats(&out, ls_hitPolygon, i, 0, best))
+        {
+            Take(best, &out, ls_hitPolygon, i, 0);
+        }
     }
 }
 
@@ -682,73 +781,191 @@ lsRayHit lsScene_CastRayBrute(const lsScene* scene, const lsDynamicObjects* dyn,
     }
     for (int s = 0; s < scene->segmentCount; ++s)
     {
-        TrySegment(scene, s, input, &best);
+        TrySegment(scene->segments + s, scene->segmentChain[s], scene->segmentPart[s], input, &best);
     }
     for (int i = 0; i < scene->targetCount; ++i)
     {
         if (scene->targetActive[i])
         {
-            TryTarget(scene, i, input, &best);
+            TryTarget(scene->targets + i, i, input, &best);
         }
     }
     for (int i = 0; i < scene->boxCount; ++i)
     {
-        TryBox(scene, i, input, &best);
+        TryShape(scene, 2 * i, input, &best);
     }
     for (int i = 0; i < scene->polygonCount; ++i)
     {
-        TryPolygon(scene, i, input, &best);
+        TryShape(scene, 2 * i + 1, input, &best);
     }
     CastDynamic(dyn, input, &best);
     return best;
 }
 
-// Conservative rejection of a segment before the exact cast: true only when the segment certainly cannot give a
-// hit that beats the current best (both endpoints strictly on one side of the ray's line, or every point of the
-// segment projects strictly beyond the best fraction or behind the origin). The margins bound the rounding of these
-// few products many times over; anything closer to a decision goes to the exact cast.
-static inline bool RejectSegment(const lsSegment* seg, lsVec2 o, lsVec2 d, double dd, double limit)
+// Floating-point bounds on what the exact cast of a primitive will return, used to skip exact casts that cannot win
+// and to defer the rest until the walk knows which ones can. Each bound function returns false when the primitive
+// certainly cannot beat `limit` (a miss, or a hit strictly beyond limit); otherwise it writes tLo, a lower bound of
+// the fraction the exact cast would return, and tHi, an upper bound when the hit is certain (else HUGE_VAL). The
+// margins (1e-14 on signs, 1e-9 to 1e-7 relative on fractions) bound the rounding of these few operations, and that
+// of the exact routines' fractions, many times over; anything closer to a decision goes to the exact cast.
+
+static inline __attribute__((always_inline)) bool BoundSegment(const lsSegment* seg, lsVec2 o, lsVec2 d, double dd,
+                                                               double limit, double maxFraction, double* tLo,
+                                                               double* tHi)
 {
     double ax = seg->a.x - o.x, ay = seg->a.y - o.y, bx = seg->b.x - o.x, by = seg->b.y - o.y;
     double adx = fabs(d.x), ady = fabs(d.y);
     double ca = d.x * ay - d.y * ax, cb = d.x * by - d.y * bx;
     double ea = 1e-14 * (adx * fabs(ay) + ady * fabs(ax)), eb = 1e-14 * (adx * fabs(by) + ady * fabs(bx));
-    if ((ca > ea && cb > eb) || (ca < -ea && cb < -eb))
+    bool aLeft = ca > ea, aRight = ca < -ea, bLeft = cb > eb, bRight = cb < -eb;
+    if ((aLeft && bLeft) || (aRight && bRight))
     {
+        return false; // both endpoints strictly on one side: the exact side tests agree, a miss
+    }
+    double ex = seg->b.x - seg->a.x, ey = seg->b.y - seg->a.y;
+    double d1 = d.x * ey, d2 = d.y * ex;
+    double den = d1 - d2, sDen = fabs(d1) + fabs(d2);
+    if (fabs(den) > 1e-6 * sDen)
+    {
+        // The crossing t = cross(a - o, e) / cross(d, e); den has lost at most 20 bits to cancellation.
+        double n1 = ax * ey, n2 = ay * ex;
+        double t = (n1 - n2) / den;
+        double err = 1e-9 * fabs(t) + 1e-12 * (fabs(n1) + fabs(n2)) / fabs(den);
+        if (t + err < 0.0 || t - err > limit)
+        {
+            return false;
+        }
+        *tLo = t - err;
+        // Endpoints strictly on opposite sides and the crossing surely within [0, maxFraction]: a certain hit.
+        bool straddles = (aLeft && bRight) || (aRight && bLeft);
+        *tHi = straddles && t - err >= 0.0 && t + err <= maxFraction ? t + err : HUGE_VAL;
         return true;
     }
+    // Nearly parallel: every point of the segment, the hit included, projects between the endpoints' projections.
     double pa = d.x * ax + d.y * ay, pb = d.x * bx + d.y * by;
-    double lo = fmin(pa, pb), hi = fmax(pa, pb);
+    double lo = pa < pb ? pa : pb, hi = pa < pb ? pb : pa;
     double e = 1e-12 * (adx * (fabs(ax) + fabs(bx)) + ady * (fabs(ay) + fabs(by)));
-    return hi < -e || lo > limit * dd * (1.0 + 1e-12) + e;
+    if (hi < -e || lo > limit * dd * (1.0 + 1e-9) + e)
+    {
+        return false;
+    }
+    double t = (lo - e) / dd;
+    *tLo = t - 1e-9 * fabs(t);
+    *tHi = HUGE_VAL;
+    return true;
 }
 
-// Same for a circle: the ray's line passes strictly outside it, or all of it lies strictly beyond the limit or
-// behind the origin.
-static inline bool RejectCircle(const lsCircle* c, lsVec2 o, lsVec2 d, double dd, double limit)
+// The same for a solid disc. The near root t = (p - sqrt(r^2 |d|^2 - cross^2)) / |d|^2 is at least (p - r |d|) / |d|^2.
+static inline __attribute__((always_inline)) bool BoundCircle(const lsCircle* c, lsVec2 o, lsVec2 d, double dd,
+                                                              double limit, double maxFraction, double* tLo,
+                                                              double* tHi)
 {
     double cx = c->center.x - o.x, cy = c->center.y - o.y;
-    double r = c->radius;
+    double reach = c->radius * sqrt(dd);
     double cr = d.x * cy - d.y * cx;
-    double e = 1e-12 * (fabs(d.x) * fabs(cy) + fabs(d.y) * fabs(cx) + r * sqrt(dd));
-    double lineGap = fabs(cr) - r * sqrt(dd);
-    if (lineGap > e)
-    {
-        return true;
-    }
     double p = d.x * cx + d.y * cy;
-    double pe = 1e-12 * (fabs(d.x) * fabs(cx) + fabs(d.y) * fabs(cy) + r * sqrt(dd));
-    double reach = r * sqrt(dd);
-    return p + reach < -pe || p - reach > limit * dd * (1.0 + 1e-12) + pe;
+    double e = 1e-9 * ((fabs(d.x) + fabs(d.y)) * (fabs(cx) + fabs(cy)) + reach);
+    if (fabs(cr) - reach > e || p + reach < -e || p - reach > limit * dd * (1.0 + 1e-9) + e)
+    {
+        return false;
+    }
+    double t = (p - reach - e) / dd;
+    *tLo = t - 1e-9 * fabs(t);
+    *tHi = HUGE_VAL;
+    // Origin clearly outside, line clearly through the disc, moving towards it: a certain hit at the near root.
+    double rr = c->radius * c->radius;
+    double disc = reach * reach - cr * cr;
+    if (p > 0.0 && cx * cx + cy * cy > rr * (1.0 + 1e-6) && disc > 1e-6 * reach * reach)
+    {
+        double tNear = (p - sqrt(disc)) / dd;
+        double err = 1e-7 * (fabs(tNear) + (reach + p) / dd);
+        if (tNear - err >= 0.0 && tNear + err <= maxFraction)
+        {
+            *tHi = tNear + err;
+        }
+    }
+    return true;
 }
 
-lsRayHit lsScene_CastRayStats(const lsScene* scene, const lsDynamicObjects* dyn, const lsRayInput* input,
-                              lsCastStats* stats)
+// A primitive whose exact cast is deferred until the walk knows whether it can win.
+typedef struct Pending
 {
-    LS_ASSERT(scene != NULL && input != NULL && stats != NULL);
+    double tLo;
+    int field; // ls_fieldSegment, ls_fieldShape or ls_fieldTarget
+    int item;  // index into segItems, shapeItems or targetItems
+    int id0, id1; // identity (chain and part, shape code, target index), to skip duplicates from several cells
+} Pending;
+
+#define LS_PENDING_CAPACITY 32
+
+// Casts pending primitives exactly, nearest lower bound first, until the rest are strictly farther than the best.
+static int Resolve(const lsScene* scene, const lsRayInput* input, Pending* pending, int count, lsRayHit* best,
+                   lsCastStats* stats)
+{
+    while (count > 0)
+    {
+        int m = 0;
+        for (int k = 1; k < count; ++k)
+        {
+            m = pending[k].tLo < pending[m].tLo ? k : m;
+        }
+        Pending p = pending[m];
+        pending[m] = pending[--count];
+        if (best->hit && p.tLo > best->fraction)
+        {
+            break;
+        }
+        if (stats != NULL)
+        {
+            stats->exactTests += 1;
+        }
+        if (p.field == ls_fieldSegment)
+        {
+            const CellSegment* cs = scene->segItems + p.item;
+            TrySegment(&cs->seg, cs->chain, cs->part, input, best);
+        }
+        else if (p.field == ls_fieldTarget)
+        {
+            const CellTarget* ct = scene->targetItems + p.item;
+            TryTarget(&ct->circle, ct->index, input, best);
+        }
+        else
+        {
+            TryShape(scene, scene->shapeItems[p.item], input, best);
+        }
+    }
+    return 0;
+}
+
+// Adds a primitive to the pending list unless it is already there (a primitive registered in several cells).
+static inline void Defer(const lsScene* scene, const lsRayInput* input, Pending* pending, int* count, Pending p,
+                         lsRayHit* best, lsCastStats* stats)
+{
+    for (int k = 0; k < *count; ++k)
+    {
+        if (pending[k].field == p.field && pending[k].id0 == p.id0 && pending[k].id1 == p.id1)
+        {
+            return;
+        }
+    }
+    if (*count == LS_PENDING_CAPACITY)
+    {
+        *count = Resolve(scene, input, pending, *count, best, stats);
+    }
+    pending[(*count)++] = p;
+}
+
+// The walk. stats may be NULL; the two public entry points inline this with and without counting.
+static inline __attribute__((always_inline)) lsRayHit Cast(const lsScene* scene, const lsDynamicObjects* dyn,
+                                                           const lsRayInput* input, lsCastStats* stats)
+{
+    LS_ASSERT(scene != NULL && input != NULL);
     LS_ASSERT(lsIsValidVec2(input->origin) && lsIsValidVec2(input->direction) && !isnan(input->maxFraction));
     lsRayHit best = NoHit();
-    stats->rays += 1;
+    if (stats != NULL)
+    {
+        stats->rays += 1;
+    }
     if (!ValidInput(input))
     {
         return best;
@@ -764,8 +981,11 @@ lsRayHit lsScene_CastRayStats(const lsScene* scene, const lsDynamicObjects* dyn,
         int i = scene->displaced[k];
         if (scene->targetActive[i])
         {
-            stats->exactTests += 1;
-            TryTarget(scene, i, input, &best);
+            if (stats != NULL)
+            {
+                stats->exactTests += 1;
+            }
+            TryTarget(scene->targets + i, i, input, &best);
         }
     }
     if (scene->nx == 0)
@@ -774,14 +994,17 @@ lsRayHit lsScene_CastRayStats(const lsScene* scene, const lsDynamicObjects* dyn,
     }
 
     // Clip the ray to the grid (slab test); the grid has a margin of one cell beyond all static geometry.
+    double s = scene->cellSize;
     double gx0 = scene->x0, gy0 = scene->y0;
-    double gx1 = gx0 + (double)scene->nx * scene->cellSize, gy1 = gy0 + (double)scene->ny * scene->cellSize;
+    double gx1 = gx0 + (double)scene->nx * s, gy1 = gy0 + (double)scene->ny * s;
     double tEnter = 0.0, tLeave = maxFraction;
+    double invDx = d.x != 0.0 ? 1.0 / d.x : 0.0, invDy = d.y != 0.0 ? 1.0 / d.y : 0.0;
     if (d.x != 0.0)
     {
-        double t0 = (gx0 - o.x) / d.x, t1 = (gx1 - o.x) / d.x;
-        tEnter = fmax(tEnter, fmin(t0, t1));
-        tLeave = fmin(tLeave, fmax(t0, t1));
+        double t0 = (gx0 - o.x) * invDx, t1 = (gx1 - o.x) * invDx;
+        double tNear = t0 < t1 ? t0 : t1, tFar = t0 < t1 ? t1 : t0;
+        tEnter = tNear > tEnter ? tNear : tEnter;
+        tLeave = tFar < tLeave ? tFar : tLeave;
     }
     else if (o.x < gx0 || o.x > gx1)
     {
@@ -789,9 +1012,10 @@ lsRayHit lsScene_CastRayStats(const lsScene* scene, const lsDynamicObjects* dyn,
     }
     if (d.y != 0.0)
     {
-        double t0 = (gy0 - o.y) / d.y, t1 = (gy1 - o.y) / d.y;
-        tEnter = fmax(tEnter, fmin(t0, t1));
-        tLeave = fmin(tLeave, fmax(t0, t1));
+        double t0 = (gy0 - o.y) * invDy, t1 = (gy1 - o.y) * invDy;
+        double tNear = t0 < t1 ? t0 : t1, tFar = t0 < t1 ? t1 : t0;
+        tEnter = tNear > tEnter ? tNear : tEnter;
+        tLeave = tFar < tLeave ? tFar : tLeave;
     }
     else if (o.y < gy0 || o.y > gy1)
     {
@@ -802,66 +1026,71 @@ lsRayHit lsScene_CastRayStats(const lsScene* scene, const lsDynamicObjects* dyn,
         return best;
     }
 
-    double s = scene->cellSize;
-    lsVec2 start = {o.x + tEnter * d.x, o.y + tEnter * d.y};
-    int ix = CellX(scene, start.x), iy = CellY(scene, start.y);
+    int ix = CellX(scene, o.x + tEnter * d.x), iy = CellY(scene, o.y + tEnter * d.y);
     int stepX = d.x > 0.0 ? 1 : (d.x < 0.0 ? -1 : 0);
     int stepY = d.y > 0.0 ? 1 : (d.y < 0.0 ? -1 : 0);
-    double invDx = d.x != 0.0 ? 1.0 / d.x : 0.0, invDy = d.y != 0.0 ? 1.0 / d.y : 0.0;
     // Crossing fractions of the next vertical and horizontal cell boundaries, recomputed from the boundary
     // coordinate at every step (no accumulated drift).
     double tMaxX = stepX != 0 ? (gx0 + (double)(ix + (stepX > 0)) * s - o.x) * invDx : HUGE_VAL;
     double tMaxY = stepY != 0 ? (gy0 + (double)(iy + (stepY > 0)) * s - o.y) * invDy : HUGE_VAL;
-    // How far (in fraction) a hit must lie before a cell's exit for the walk to stop there.
-    double margin = 4.0 * scene->slop / fmax(fabs(d.x), fabs(d.y));
+    // How far (in fraction) a hit must lie before a cell's exit for the walk to stop there: the slop in metres
+    // over the ray's speed, with room to spare.
+    double margin = 4.0 * scene->slop / (fabs(d.x) > fabs(d.y) ? fabs(d.x) : fabs(d.y));
+    const CellHeader* cells = scene->cells;
+    // known: a fraction that the final answer is certainly at most (the best exact hit, or a certain pending hit).
+    double known = best.hit ? best.fraction : HUGE_VAL;
+    double limit = known < maxFraction ? known : maxFraction;
+    Pending pending[LS_PENDING_CAPACITY];
+    int pendingCount = 0;
 
     for (;;)
     {
-        stats->cells += 1;
         int cell = iy * scene->nx + ix;
-        double limit = best.hit ? best.fraction : maxFraction;
-        for (int k = scene->cellStart[cell], end = scene->cellStart[cell + 1]; k < end; ++k)
+        const CellHeader* h = cells + cell;
+        if (stats != NULL)
         {
-            int code = scene->cellItems[k];
-            int id = code >> 2;
-            stats->candidates += 1;
-            switch (code & 3)
+            stats->cells += 1;
+            stats->candidates += (h[1].seg - h[0].seg) + (h[1].shape - h[0].shape) + (h[1].target - h[0].target);
+        }
+        for (int k = h[0].seg, end = h[1].seg; k < end; ++k)
+        {
+            const CellSegment* cs = scene->segItems + k;
+            double tLo, tHi;
+            if (BoundSegment(&cs->seg, o, d, dd, limit, maxFraction, &tLo, &tHi))
             {
-                case ls_tagSegment:
-                    if (!RejectSegment(scene->segments + id, o, d, dd, limit))
-                    {
-                        stats->exactTests += 1;
-                        TrySegment(scene, id, input, &best);
-                        limit = best.hit ? best.fraction : maxFraction;
-                    }
-                    break;
-                case ls_tagBox:
-                    stats->exactTests += 1;
-                    TryBox(scene, id, input, &best);
-                    limit = best.hit ? best.fraction : maxFraction;
-                    break;
-                default:
-                    stats->exactTests += 1;
-                    TryPolygon(scene, id, input, &best);
-                    limit = best.hit ? best.fraction : maxFraction;
-                    break;
+                Defer(scene, input, pending, &pendingCount, (Pending){tLo, ls_fieldSegment, k, cs->chain, cs->part},
+                      &best, stats);
+                known = tHi < known ? tHi : known;
+                known = best.hit && best.fraction < known ? best.fraction : known;
+                limit = known < maxFraction ? known : maxFraction;
             }
         }
-        for (int k = scene->targetCellStart[cell], end = scene->targetCellStart[cell + 1]; k < end; ++k)
+        for (int k = h[0].target, end = h[1].target; k < end; ++k)
         {
-            int i = scene->targetCellItems[k];
-            stats->candidates += 1;
-            if (scene->targetActive[i] && !scene->targetDisplaced[i] &&
-                !RejectCircle(scene->targets + i, o, d, dd, limit))
+            const CellTarget* ct = scene->targetItems + k;
+            double tLo, tHi;
+            if (ct->active && BoundCircle(&ct->circle, o, d, dd, limit, maxFraction, &tLo, &tHi))
             {
-                stats->exactTests += 1;
-                TryTarget(scene, i, input, &best);
-                limit = best.hit ? best.fraction : maxFraction;
+                Defer(scene, input, pending, &pendingCount, (Pending){tLo, ls_fieldTarget, k, ct->index, 0}, &best,
+                      stats);
+                known = tHi < known ? tHi : known;
+                known = best.hit && best.fraction < known ? best.fraction : known;
+                limit = known < maxFraction ? known : maxFraction;
+            }
+        }
+        for (int k = h[0].shape, end = h[1].shape; k < end; ++k)
+        {
+            // Boxes and polygons are few: bounded by their bounding circle only.
+            int code = scene->shapeItems[k];
+            double tLo, tHi;
+            if (BoundCircle(scene->shapeCircles + code, o, d, dd, limit, maxFraction, &tLo, &tHi))
+            {
+                Defer(scene, input, pending, &pendingCount, (Pending){tLo, ls_fieldShape, k, code, 0}, &best, stats);
             }
         }
 
-        double tExit = fmin(tMaxX, tMaxY);
-        if (tExit >= tLeave + margin || (best.hit && best.fraction < tExit - margin))
+        double tExit = tMaxX < tMaxY ? tMaxX : tMaxY;
+        if (tExit >= tLeave + margin || known < tExit - margin)
         {
             break;
         }
@@ -884,13 +1113,20 @@ lsRayHit lsScene_CastRayStats(const lsScene* scene, const lsDynamicObjects* dyn,
             tMaxY = (gy0 + (double)(iy + (stepY > 0)) * s - o.y) * invDy;
         }
     }
+    Resolve(scene, input, pending, pendingCount, &best, stats);
     return best;
+}
+
+lsRayHit lsScene_CastRayStats(const lsScene* scene, const lsDynamicObjects* dyn, const lsRayInput* input,
+                              lsCastStats* stats)
+{
+    LS_ASSERT(stats != NULL);
+    return Cast(scene, dyn, input, stats);
 }
 
 lsRayHit lsScene_CastRay(const lsScene* scene, const lsDynamicObjects* dyn, const lsRayInput* input)
 {
-    lsCastStats stats = {0, 0, 0, 0};
-    return lsScene_CastRayStats(scene, dyn, input, &stats);
+    return Cast(scene, dyn, input, NULL);
 }
 
 // ---------------------------------------------------------------------------------------------------------------------
@@ -938,51 +1174,48 @@ void lsScene_QueryAABB(const lsScene* scene, lsAABB box, lsSceneQueryFcn* fcn, v
     {
         for (int ix = ix0; ix <= ix1; ++ix)
         {
-            int cell = iy * scene->nx + ix;
-            for (int k = scene->cellStart[cell]; k < scene->cellStart[cell + 1]; ++k)
+            const CellHeader* h = scene->cells + iy * scene->nx + ix;
+            for (int k = h[0].seg; k < h[1].seg; ++k)
             {
-                int code = scene->cellItems[k];
-                int id = code >> 2, tag = code & 3;
-                int slot = tag == ls_tagSegment ? id : (tag == ls_tagBox ? boxBase + id : polygonBase + id);
+                const CellSegment* cs = scene->segItems + k;
+                int id = scene->wallFirstSegment[cs->chain] + cs->part;
+                if (q->staticStamps[id] == stamp)
+                {
+                    continue;
+                }
+                q->staticStamps[id] = stamp;
+                if (lsAABB_Overlaps(lsAABB_OfSegment(cs->seg.a, cs->seg.b), box) &&
+                    !fcn(context, ls_hitWall, cs->chain, cs->part))
+                {
+                    return;
+                }
+            }
+            for (int k = h[0].shape; k < h[1].shape; ++k)
+            {
+                int code = scene->shapeItems[k];
+                int i = code >> 1;
+                bool isBox = (code & 1) == 0;
+                int slot = isBox ? boxBase + i : polygonBase + i;
                 if (q->staticStamps[slot] == stamp)
                 {
                     continue;
                 }
                 q->staticStamps[slot] = stamp;
-                bool go = true;
-                if (tag == ls_tagSegment)
-                {
-                    const lsSegment* seg = scene->segments + id;
-                    if (lsAABB_Overlaps(lsAABB_OfSegment(seg->a, seg->b), box))
-                    {
-                        go = fcn(context, ls_hitWall, scene->segmentChain[id], scene->segmentPart[id]);
-                    }
-                }
-                else if (tag == ls_tagBox)
-                {
-                    if (lsAABB_Overlaps(scene->boxBounds[id], box))
-                    {
-                        go = fcn(context, ls_hitBox, id, 0);
-                    }
-                }
-                else if (lsAABB_Overlaps(scene->polygonBounds[id], box))
-                {
-                    go = fcn(context, ls_hitPolygon, id, 0);
-                }
-                if (!go)
+                lsAABB bounds = isBox ? scene->boxBounds[i] : scene->polygonBounds[i];
+                if (lsAABB_Overlaps(bounds, box) && !fcn(context, isBox ? ls_hitBox : ls_hitPolygon, i, 0))
                 {
                     return;
                 }
             }
-            for (int k = scene->targetCellStart[cell]; k < scene->targetCellStart[cell + 1]; ++k)
+            for (int k = h[0].target; k < h[1].target; ++k)
             {
-                int i = scene->targetCellItems[k];
-                if (q->targetStamps[i] == stamp || !scene->targetActive[i] || scene->targetDisplaced[i])
+                const CellTarget* ct = scene->targetItems + k;
+                if (!ct->active || q->targetStamps[ct->index] == stamp)
                 {
                     continue;
                 }
-                q->targetStamps[i] = stamp;
-                if (lsAABB_Overlaps(lsCircle_Bounds(scene->targets + i), box) && !fcn(context, ls_hitTarget, i, 0))
+                q->targetStamps[ct->index] = stamp;
+                if (lsAABB_Overlaps(lsCircle_Bounds(&ct->circle), box) && !fcn(context, ls_hitTarget, ct->index, 0))
                 {
                     return;
                 }
@@ -1006,7 +1239,7 @@ lsSceneInfo lsScene_GetInfo(const lsScene* scene)
     info.gridBounds = (lsAABB){{scene->x0, scene->y0},
                                {scene->x0 + (double)scene->nx * scene->cellSize,
                                 scene->y0 + (double)scene->ny * scene->cellSize}};
-    info.cellItems = (long long)scene->cellItemCount + scene->targetCellItemCount;
+    info.cellItems = (long long)scene->segItemCount + scene->shapeItemCount + scene->targetItemCount;
     size_t w = (size_t)scene->wallCount, s = (size_t)scene->segmentCount, t = (size_t)scene->targetCount;
     size_t b = (size_t)scene->boxCount, p = (size_t)scene->polygonCount;
     size_t cells = (size_t)scene->nx * (size_t)scene->ny + 1;
@@ -1016,10 +1249,10 @@ lsSceneInfo lsScene_GetInfo(const lsScene* scene)
                            sizeof(double)) +
                       b * (sizeof(lsBox) + sizeof(lsAABB) + sizeof(double)) +
                       p * (sizeof(lsPolygon) + sizeof(lsAABB) + sizeof(double)) +
-                      (size_t)(scene->vehicleCount + scene->moverCount) * sizeof(double) +
-                      2 * cells * sizeof(int) +
-                      ((size_t)scene->cellItemCount + (size_t)scene->targetCellItemCount) * sizeof(int) +
-                      sizeof(QueryStamps) + (s + b + p + t) * sizeof(unsigned);
+                      (size_t)(scene->vehicleCount + scene->moverCount) * sizeof(double) + cells * sizeof(CellHeader) +
+                      (size_t)scene->segItemCount * sizeof(CellSegment) + (size_t)scene->shapeItemCount * sizeof(int) + 2 * (b > p ? b : p) * sizeof(lsCircle) +
+                      (size_t)scene->targetItemCount * sizeof(CellTarget) + sizeof(QueryStamps) +
+                      (s + b + p + t) * sizeof(unsigned);
     return info;
 }
 
