@@ -347,6 +347,20 @@ static bool lsSearchDirection(const lsSimplex* s, lsVec2* direction)
 // Tolerance of the touching decision, in units of DBL_EPSILON times the largest coordinate involved.
 #define LS_TOUCH_ULPS 8.0
 
+// Length by sqrt of the squared length when that neither overflows nor underflows (within an ulp of hypot, and much
+// cheaper); hypot otherwise.
+static double lsFastLength(lsVec2 v)
+{
+    double ss = v.x * v.x + v.y * v.y;
+    if (ss > 1e-290 && ss < 1e290)
+    {
+        return sqrt(ss);
+    }
+    return hypot(v.x, v.y);
+}
+
+static double lsLarger(double a, double b) { return a > b ? a : b; }
+
 static double lsNormL1(lsVec2 v) { return fabs(v.x) + fabs(v.y); }
 
 // Rebuilds the simplex from a warm-start cache; returns false when the cache does not fit these proxies.
@@ -455,11 +469,11 @@ lsDistanceOutput lsShapeDistance(const lsShapeProxy* a, const lsShapeProxy* b, l
         // (the whole difference lies in the half-plane dot(x, d) <= dot(w, d)). The tolerance covers rounding.
         double along = lsDot(vertex.w, direction);
         double current = lsDot(s.v[0].w, direction);
-        double scale = fmax(lsNormL1(vertex.w), lsNormL1(s.v[0].w));
+        double scale = lsLarger(lsNormL1(vertex.w), lsNormL1(s.v[0].w));
         if (s.count == 2)
         {
-            current = fmax(current, lsDot(s.v[1].w, direction));
-            scale = fmax(scale, lsNormL1(s.v[1].w));
+            current = lsLarger(current, lsDot(s.v[1].w, direction));
+            scale = lsLarger(scale, lsNormL1(s.v[1].w));
         }
         if (along - current <= 4.0 * DBL_EPSILON * lsNormL1(direction) * scale)
         {
@@ -502,14 +516,19 @@ lsDistanceOutput lsShapeDistance(const lsShapeProxy* a, const lsShapeProxy* b, l
         double coreDistance;
         if (s.count == 1)
         {
-            coreDistance = lsLength(s.v[0].w);
+            coreDistance = lsFastLength(s.v[0].w);
         }
         else
         {
             lsVec2 e = lsSub(s.v[1].w, s.v[0].w);
-            coreDistance = fabs(lsCross(s.v[0].w, s.v[1].w)) / lsLength(e);
+            coreDistance = fabs(lsCross(s.v[0].w, s.v[1].w)) / lsFastLength(e);
         }
-        lsVec2 normal = lsNormalize(lsNeg(direction));
+        double directionLength = lsFastLength(direction);
+        lsVec2 normal = {1.0, 0.0}; // unreachable: the search direction is non-zero whenever the cores are apart
+        if (directionLength > 0.0)
+        {
+            normal = (lsVec2){-direction.x / directionLength, -direction.y / directionLength};
+        }
         out.normal = normal;
         out.coreDistance = coreDistance;
         // Gaps below the rounding of the coordinates involved (a few ulps of the largest) are touching: the shapes'
@@ -517,8 +536,8 @@ lsDistanceOutput lsShapeDistance(const lsShapeProxy* a, const lsShapeProxy* b, l
         double magnitude = radiusSum;
         for (int i = 0; i < s.count; ++i)
         {
-            magnitude = fmax(magnitude, fmax(fmax(fabs(s.v[i].wA.x), fabs(s.v[i].wA.y)),
-                                             fmax(fabs(s.v[i].wB.x), fabs(s.v[i].wB.y))));
+            magnitude = lsLarger(magnitude, lsLarger(lsLarger(fabs(s.v[i].wA.x), fabs(s.v[i].wA.y)),
+                                                     lsLarger(fabs(s.v[i].wB.x), fabs(s.v[i].wB.y))));
         }
         if (coreDistance - radiusSum > LS_TOUCH_ULPS * DBL_EPSILON * magnitude)
         {

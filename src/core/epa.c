@@ -43,6 +43,18 @@ static void lsRemoveVertex(lsPolytopeVertex* poly, int* count, int index)
     *count -= 1;
 }
 
+// Length by sqrt of the squared length when that neither overflows nor underflows (within an ulp of hypot, and much
+// cheaper); hypot otherwise.
+static double lsFastLength(lsVec2 v)
+{
+    double ss = v.x * v.x + v.y * v.y;
+    if (ss > 1e-290 && ss < 1e290)
+    {
+        return sqrt(ss);
+    }
+    return hypot(v.x, v.y);
+}
+
 static double lsNormL1(lsVec2 v) { return fabs(v.x) + fabs(v.y); }
 
 // The answer for overlapping shapes: core depth (negative when the cores are apart by -coreDepth), the cores' witness
@@ -160,7 +172,7 @@ lsPenetration lsShapePenetration(const lsShapeProxy* a, const lsShapeProxy* b)
         {
             int j = i + 1 < count ? i + 1 : 0;
             lsVec2 e = lsSub(poly[j].w, poly[i].w);
-            double length = lsLength(e);
+            double length = lsFastLength(e);
             if (!(length > 0.0))
             {
                 continue;
