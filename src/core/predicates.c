@@ -81,7 +81,7 @@ int lsSignOfSum4(double a, double b, double c, double d)
 }
 
 // ---------------------------------------------------------------------------------------------------------------------
-// Big-integer fallback: every finite double is m 2^e with an integer m < 2^53 and e in [-1126, 971], so a product
+// Big-integer fallback: every finite double is m 2^e with an integer m < 2^53 and e in [-1074, 971], so a product
 // of k doubles is an integer of at most 53 k bits times 2^E. The terms are added into two magnitudes (positive and
 // negative parts) of 32-bit limbs aligned at the smallest exponent, then compared.
 
@@ -175,11 +175,17 @@ static bool MakeBigTerm(const lsExactTerm* term, BigTerm* t)
         {
             return false;
         }
-        int e;
-        double fr = frexp(fabs(f), &e);
-        // fr in [0.5, 1) has at most 53 significant bits, so fr 2^53 is an exact integer.
-        MulLimbs(t, (uint64_t)ldexp(fr, 53));
-        t->exp += e - 53;
+        // Split the IEEE 754 bits: f = m 2^e with m < 2^53 (subnormals have no implicit bit and e = -1074).
+        uint64_t bits;
+        memcpy(&bits, &f, sizeof bits);
+        int biased = (int)((bits >> 52) & 0x7ff);
+        uint64_t m = bits & ((UINT64_C(1) << 52) - 1);
+        if (biased != 0)
+        {
+            m |= UINT64_C(1) << 52;
+        }
+        MulLimbs(t, m);
+        t->exp += (biased != 0 ? biased : 1) - 1075;
         t->negative = t->negative != (f < 0.0);
     }
     return true;
@@ -411,4 +417,49 @@ int lsSignOfDotDiff(lsVec2 p, lsVec2 q, lsVec2 r, lsVec2 s)
         {{p.y, r.y}, 2}, {{-p.y, s.y}, 2}, {{-q.y, r.y}, 2}, {{q.y, s.y}, 2},
     };
     return lsExactSign(terms, 8);
+}
+
+int lsSignOfProductSum(const double* x, const double* y, int n)
+{
+    LS_ASSERT(n >= 1 && n <= 4);
+    double sum = 0.0, mag = 0.0;
+    for (int i = 0; i < n; ++i)
+    {
+        double p = x[i] * y[i];
+        sum += p;
+        mag += fabs(p);
+    }
+    // n rounded products and n - 1 additions: under 7 eps of mag for n <= 4, so 8 eps (2^-50) covers it.
+    double bound = 0x1p-50 * mag;
+    if (fabs(sum) > bound && bound >= s_tinyBound && mag <= DBL_MAX)
+    {
+        return sum > 0.0 ? 1 : -1;
+    }
+    bool safe = true;
+    for (int i = 0; i < n; ++i)
+    {
+        safe = safe && IsSafeFactor(x[i]) && IsSafeFactor(y[i]);
+    }
+    if (safe)
+    {
+        double terms[8];
+        for (int i = 0; i < n; ++i)
+        {
+            double p = x[i] * y[i];
+            terms[2 * i] = p;
+            terms[2 * i + 1] = fma(x[i], y[i], -p);
+        }
+        return SignOfExpansion(terms, 2 * n);
+    }
+    lsExactTerm terms[4];
+    for (int i = 0; i < n; ++i)
+    {
+        terms[i] = (lsExactTerm){{x[i], y[i]}, 2};
+    }
+    return lsExactSign(terms, n);
+}
+
+bool lsIsExactDifference(double a, double b)
+{
+    return TwoDiffTail(a, b, a - b) == 0.0;
 }

@@ -60,3 +60,9 @@ int lsSignOfDot2(double a, double b, double c, double d);
 
 /// Exact sign of dot(p - q, r - s).
 int lsSignOfDotDiff(lsVec2 p, lsVec2 q, lsVec2 r, lsVec2 s);
+
+/// Exact sign of x[0] y[0] + ... + x[n-1] y[n-1] for n in 1..4 (filter, then fma expansions, then big integers).
+int lsSignOfProductSum(const double* x, const double* y, int n);
+
+/// True when the rounded a - b equals the exact difference (its two-sum tail is zero).
+bool lsIsExactDifference(double a, double b);

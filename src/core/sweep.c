@@ -54,7 +54,20 @@ static ExactVec ExactDiff2(lsVec2 u1, lsVec2 u0, lsVec2 v1, lsVec2 v0) // (u1 - 
     return e;
 }
 
-// Appends the terms of scale cross(u, v) to out.
+// True when u - v is computed exactly in both components.
+static inline bool ExactVector(lsVec2 u, lsVec2 v)
+{
+    return lsIsExactDifference(u.x, v.x) && lsIsExactDifference(u.y, v.y);
+}
+
+// True when (u1 - u0) - (v1 - v0) is computed exactly in both components.
+static inline bool ExactVector2(lsVec2 u1, lsVec2 u0, lsVec2 v1, lsVec2 v0)
+{
+    lsVec2 du = lsSub(u1, u0), dv = lsSub(v1, v0);
+    return ExactVector(u1, u0) && ExactVector(v1, v0) && ExactVector(du, dv);
+}
+
+// Appends the terms of cross(u, v) to out.
 static void AppendCross(lsExactTerm* out, int* count, const ExactVec* u, const ExactVec* v)
 {
     lsExactAppendProduct(out, count, u->x, u->n, v->y, v->n, 1.0);
@@ -201,26 +214,46 @@ int lsSweepPointSegment(lsVec2 p0, lsVec2 p1, lsVec2 q0, lsVec2 q1, lsVec2 c0, l
     lsVec2 d = lsSub(lsSub(q1, q0), lsSub(p1, p0));
     double scale = MaxAbs6(p0, p1, q0, q1, c0, c1);
 
-    // Magnitude bounds of each component (sums of |inputs|) for the coefficients' error bounds.
-    double ma = fabs(c0.x) + fabs(p0.x) + fabs(c0.y) + fabs(p0.y);
-    double mb = fabs(c1.x) + fabs(c0.x) + fabs(p1.x) + fabs(p0.x) + fabs(c1.y) + fabs(c0.y) + fabs(p1.y) + fabs(p0.y);
-    double mc = fabs(q0.x) + fabs(p0.x) + fabs(q0.y) + fabs(p0.y);
-    double md = fabs(q1.x) + fabs(q0.x) + fabs(p1.x) + fabs(p0.x) + fabs(q1.y) + fabs(q0.y) + fabs(p1.y) + fabs(p0.y);
+    // Error scales of the components: a = c0 - p0 is off by eps |a|; b = (c1 - c0) - (p1 - p0) by under
+    // 2 eps (|c1 - c0| + |p1 - p0|), and likewise c and d. Scale-free, so large offsets do not loosen the filters.
+    lsVec2 dc = lsSub(c1, c0), dp = lsSub(p1, p0), dq = lsSub(q1, q0);
+    lsVec2 ma = {fabs(a.x), fabs(a.y)}, mc = {fabs(c.x), fabs(c.y)};
+    lsVec2 mb = {fabs(dc.x) + fabs(dp.x), fabs(dc.y) + fabs(dp.y)};
+    lsVec2 md = {fabs(dq.x) + fabs(dp.x), fabs(dq.y) + fabs(dp.y)};
 
-    // A t^2 + B t + C with A = b x d, B = a x d + b x c, C = a x c (geometry.h). Each component is off by at most
-    // 3 eps of its magnitude bound, so a cross product is off by under 8 eps of the product of the bounds.
+    // A t^2 + B t + C with A = b x d, B = a x d + b x c, C = a x c (geometry.h). With the component errors above,
+    // one cross product is off by under 6 eps of its magnitude scale (|ux| |vy| + |uy| |vx| of the bounds), and B
+    // by under 13 eps; the filters use 16 and 32 eps.
     double A = lsCross(b, d);
     double B = lsCross(a, d) + lsCross(b, c);
     double C = lsCross(a, c);
+    double eA = 0x1p-49 * (mb.x * md.y + mb.y * md.x);
+    double eB = 0x1p-48 * (ma.x * md.y + ma.y * md.x + mb.x * mc.y + mb.y * mc.x);
+    double eC = 0x1p-49 * (ma.x * mc.y + ma.y * mc.x);
+    // When every component difference above is exact (static segments, grid coordinates), the coefficients are
+    // short sums of products of exact doubles; otherwise they are expanded in the input coordinates.
+    bool exactComponents = ExactVector(c0, p0) && ExactVector(q0, p0) && ExactVector2(c1, c0, p1, p0) &&
+                           ExactVector2(q1, q0, p1, p0);
     ExactVec ea = ExactDiff(c0, p0), eb = ExactDiff2(c1, c0, p1, p0), ec = ExactDiff(q0, p0),
              ed = ExactDiff2(q1, q0, p1, p0);
     lsExactTerm aTerms[LS_EXACT_MAX_TERMS], bTerms[LS_EXACT_MAX_TERMS];
     int na = 0, nb = 0;
-    AppendCross(aTerms, &na, &eb, &ed);
-    AppendCross(bTerms, &nb, &ea, &ed);
-    AppendCross(bTerms, &nb, &eb, &ec);
-    int signA = CoefficientSign(A, 0x1p-49 * mb * md, aTerms, na);
-    int signB = CoefficientSign(B, 0x1p-48 * (ma * md + mb * mc), bTerms, nb);
+    int signA, signB;
+    if (exactComponents)
+    {
+        double ax[2] = {b.x, -b.y}, ay[2] = {d.y, d.x};
+        double bx[4] = {a.x, -a.y, b.x, -b.y}, by[4] = {d.y, d.x, c.y, c.x};
+        signA = lsSignOfProductSum(ax, ay, 2);
+        signB = lsSignOfProductSum(bx, by, 4);
+    }
+    else
+    {
+        AppendCross(aTerms, &na, &eb, &ed);
+        AppendCross(bTerms, &nb, &ea, &ed);
+        AppendCross(bTerms, &nb, &eb, &ec);
+        signA = CoefficientSign(A, eA, aTerms, na);
+        signB = CoefficientSign(B, eB, bTerms, nb);
+    }
     int signC = -lsOrient(p0, q0, c0); // C = cross(c0 - p0, q0 - p0)
 
     double roots[2];
@@ -243,12 +276,23 @@ int lsSweepPointSegment(lsVec2 p0, lsVec2 p1, lsVec2 q0, lsVec2 q1, lsVec2 c0, l
         int discSign;
         double disc = B * B - 4.0 * A * C;
         // |B| <= 8 eps-bounded value plus its error; a loose bound on the error of B^2 - 4 A C from those of A, B, C.
-        double eA = 0x1p-49 * mb * md, eB = 0x1p-48 * (ma * md + mb * mc), eC = 0x1p-49 * ma * mc;
         double discBound = 2.0 * fabs(B) * eB + eB * eB + 4.0 * (fabs(A) * eC + fabs(C) * eA + eA * eC) +
                            0x1p-50 * (B * B + 4.0 * fabs(A * C));
         if (fabs(disc) > discBound && discBound >= s_tiny && discBound <= DBL_MAX)
         {
             discSign = disc > 0.0 ? 1 : -1;
+        }
+        else if (exactComponents)
+        {
+            // B^2 - 4 A C from the exact components: 16 + 4 products.
+            lsExactTerm at[2] = {{{b.x, d.y}, 2}, {{-b.y, d.x}, 2}};
+            lsExactTerm bt[4] = {{{a.x, d.y}, 2}, {{-a.y, d.x}, 2}, {{b.x, c.y}, 2}, {{-b.y, c.x}, 2}};
+            lsExactTerm ct[2] = {{{a.x, c.y}, 2}, {{-a.y, c.x}, 2}};
+            lsExactTerm terms[LS_EXACT_MAX_TERMS];
+            int n = 0;
+            lsExactAppendProduct(terms, &n, bt, 4, bt, 4, 1.0);
+            lsExactAppendProduct(terms, &n, at, 2, ct, 2, -4.0);
+            discSign = lsExactSign(terms, n);
         }
         else
         {
