@@ -610,6 +610,33 @@ static int NumberFormatTest(void)
     return 0;
 }
 
+static int DocsExampleTest(void)
+{
+    // The complete example in docs/world-format.md loads without warnings and round-trips.
+    size_t size = 0;
+    char* doc = ReadAll(LS_SOURCE_DIR "/docs/world-format.md", &size);
+    ENSURE(doc != NULL);
+    const char* start = strstr(doc, "```json\n");
+    const char* end = start != NULL ? strstr(start + 8, "```") : NULL;
+    bool found = start != NULL && end != NULL;
+    lsError err = {{0}};
+    lsWarnings warnings;
+    lsWorld* world = found ? lsLoadWorldFromString(start + 8, (size_t)(end - start - 8), "example.json", &err, &warnings)
+                           : NULL;
+    lsFree(doc, size);
+    ENSURE(found);
+    if (world == NULL)
+    {
+        fprintf(stderr, "    %s\n", err.message);
+    }
+    ENSURE(world != NULL && warnings.count == 0);
+    ENSURE(strcmp(world->name, "Two rooms") == 0 && lsWorld_SegmentCount(world) == 6 && world->moverCount == 2);
+    ENSURE(world->robot.lidar.seed == 42 && world->vehicles[1].path == 0);
+    ENSURE(RoundTrips(world));
+    lsDestroyWorld(world);
+    return 0;
+}
+
 int WorldTest(void)
 {
     RUN_SUBTEST(EditingTest);
@@ -624,5 +651,6 @@ int WorldTest(void)
     RUN_SUBTEST(AngleRoundTripTest);
     RUN_SUBTEST(SaveFileTest);
     RUN_SUBTEST(NumberFormatTest);
+    RUN_SUBTEST(DocsExampleTest);
     return 0;
 }
