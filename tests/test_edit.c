@@ -296,6 +296,94 @@ static int CutCornerTest(void)
     return 0;
 }
 
+// Total length of every wall.
+static double WallLength(const lsWorld* world)
+{
+    double total = 0.0;
+    for (int w = 0; w < world->wallCount; ++w)
+    {
+        const lsWallDef* wall = world->walls + w;
+        int segments = wall->closed ? wall->pointCount : wall->pointCount - 1;
+        for (int i = 0; i < segments; ++i)
+        {
+            total += lsDistance(wall->points[i], wall->points[(i + 1) % wall->pointCount]);
+        }
+    }
+    return total;
+}
+
+// Random chains and random strokes: whatever the knife does leaves a valid world that saves and loads back equal,
+// only removes wall (every new point lies on the old walls, the length shrinks), and leaves nothing for the same
+// stroke to cut again: every crossing was cut.
+static int CutPropertyTest(void)
+{
+    lsRng rng = lsMakeRng(20261122);
+    int totalCuts = 0;
+    for (int trial = 0; trial < 400; ++trial)
+    {
+        lsWorld* world = lsCreateWorld();
+        int chains = 1 + (int)(lsRng_Next(&rng) % 3);
+        for (int c = 0; c < chains; ++c)
+        {
+            lsVec2 points[8];
+            int count = 2 + (int)(lsRng_Next(&rng) % 7);
+            for (int i = 0; i < count; ++i)
+            {
+                points[i] = lsV(lsRng_Range(&rng, -5.0, 5.0), lsRng_Range(&rng, -5.0, 5.0));
+            }
+            bool closed = count >= 3 && lsRng_Uniform(&rng) < 0.5;
+            lsWorld_AddWall(world, points, count, closed);
+        }
+        // Now and then a stroke through a corner exactly.
+        lsVec2 m0 = lsV(lsRng_Range(&rng, -6.0, 6.0), lsRng_Range(&rng, -6.0, 6.0));
+        lsVec2 m1 = lsV(lsRng_Range(&rng, -6.0, 6.0), lsRng_Range(&rng, -6.0, 6.0));
+        if (trial % 5 == 0)
+            m1 = lsAdd(world->walls[0].points[1], lsSub(world->walls[0].points[1], m0));
+        double gap = trial % 7 == 0 ? 0.0 : LS_KNIFE_GAP;
+        lsWorld* before = lsCloneWorld(world);
+
+        int cuts = lsEdit_Cut(world, m0, m1, gap);
+        totalCuts += cuts;
+        ENSURE(CheckWallsValid(world) == 0);
+        ENSURE(cuts > 0 || lsWorld_Equal(world, before));
+        if (cuts > 0 && gap > 0.0)
+        {
+            ENSURE(WallLength(world) < WallLength(before));
+            lsWorld* again = lsCloneWorld(world);
+            ENSURE(lsEdit_Cut(again, m0, m1, gap) == 0);
+            lsDestroyWorld(again);
+        }
+        for (int w = 0; w < world->wallCount; ++w)
+        {
+            for (int i = 0; i < world->walls[w].pointCount; ++i)
+            {
+                double nearest = INFINITY;
+                for (int v = 0; v < before->wallCount; ++v)
+                {
+                    const lsWallDef* old = before->walls + v;
+                    lsClosestPoint cp =
+                        lsClosestPointOnPolyline(old->points, old->pointCount, old->closed, world->walls[w].points[i]);
+                    nearest = fmin(nearest, cp.distance);
+                }
+                ENSURE_SMALL(nearest, 1e-12);
+            }
+        }
+        char* text = lsSaveWorldToString(world);
+        lsError err;
+        lsWorld* loaded = lsLoadWorldFromString(text, strlen(text), "cut.json", &err, NULL);
+        if (loaded == NULL)
+            fprintf(stderr, "trial %d: %s\n", trial, err.message);
+        ENSURE(loaded != NULL && lsWorld_Equal(loaded, world));
+        lsDestroyWorld(loaded);
+        lsFreeString(text);
+        lsDestroyWorld(before);
+        lsDestroyWorld(world);
+    }
+    // The strokes do cross walls often enough for the checks above to mean something.
+    ENSURE(totalCuts > 200);
+    return 0;
+}
+
 static int DeleteTest(void)
 {
     lsWorld* world = lsCreateWorld();
@@ -759,6 +847,7 @@ int EditTest(void)
     RUN_SUBTEST(CutChainTest);
     RUN_SUBTEST(CutClosedChainTest);
     RUN_SUBTEST(CutCornerTest);
+    RUN_SUBTEST(CutPropertyTest);
     RUN_SUBTEST(DeleteTest);
     RUN_SUBTEST(UndoRedoTest);
     RUN_SUBTEST(PickTest);
