@@ -26,7 +26,12 @@ static ld RefPointSegmentDistance(lsVec2 p, lsVec2 a, lsVec2 b)
     ld px = (ld)p.x - a.x, py = (ld)p.y - a.y;
     ld ee = ex * ex + ey * ey;
     ld t = ee > 0 ? (px * ex + py * ey) / ee : 0;
-    t = t < 0 ? 0 : (t > 1 ? 1 : t);
+    if (t > 0 && t < 1)
+    {
+        // Inside: the distance to the line by the cross product, which keeps a tiny gap to a long edge accurate.
+        return fabsl(ex * py - ey * px) / sqrtl(ee);
+    }
+    t = t <= 0 ? 0 : 1;
     ld dx = px - t * ex, dy = py - t * ey;
     return sqrtl(dx * dx + dy * dy);
 }
@@ -993,6 +998,54 @@ static int MessyProxyTest(void)
     return 0;
 }
 
+// Long walls: a wall segment up to 14 km long across a 10 km world and a small polygon (a robot footprint) at a gap
+// from 1 micrometre to 10 m beside its middle part. The distance must stay within 1e-9 relative. (Measured worst:
+// 3e-14 with the compensated line distance in distance.c, 1.5e-10 with the plain cross product of B - A points.)
+static int LongWallTest(void)
+{
+    lsRng rng = lsMakeRng(31337);
+    Stats stats = {0};
+    int n = 100000;
+    for (int i = 0; i < n; ++i)
+    {
+        RefShape wall = {.count = 2};
+        wall.p[0] = lsV(lsRng_Range(&rng, -5000.0, 5000.0), lsRng_Range(&rng, -5000.0, 5000.0));
+        wall.p[1] = lsV(lsRng_Range(&rng, -5000.0, 5000.0), lsRng_Range(&rng, -5000.0, 5000.0));
+        lsVec2 e = lsSub(wall.p[1], wall.p[0]);
+        if (lsLength(e) < 100.0)
+        {
+            --i;
+            continue;
+        }
+        lsVec2 u = lsNormalize(e);
+        double size = lsRng_Range(&rng, 0.1, 0.5);
+        double gap = pow(10.0, lsRng_Range(&rng, -6.0, 1.0));
+        double side = lsRng_Next(&rng) % 2 == 0 ? 1.0 : -1.0;
+        lsVec2 foot = lsLerp(wall.p[0], wall.p[1], lsRng_Range(&rng, 0.05, 0.95));
+        // The footprint's nearest point sits at roughly the gap (the exact gap comes from the reference).
+        RefShape robot = RandomPolygon(&rng, lsMulAdd(foot, side * (gap + size), lsLeftPerp(u)), size, 8);
+        ld sat = RefSat(&wall, &robot);
+        if (sat >= 0)
+        {
+            continue;
+        }
+        lsShapeProxy a = ProxyFromRef(&wall, 0.0), b = ProxyFromRef(&robot, 0.0);
+        lsDistanceOutput o = lsShapeDistance(&a, &b, NULL);
+        ld ref = RefDistance(&wall, &robot);
+        double err = fabs(o.distance - (double)ref) / (double)ref;
+        stats.worstDistance = fmax(stats.worstDistance, err);
+        stats.apart += 1;
+        if (!(IsFiniteDistance(&o) && !o.overlap && err <= 1e-9))
+        {
+            fprintf(stderr, "long wall %d: distance %.17g reference %.17Lg\n", i, o.distance, ref);
+            return 1;
+        }
+    }
+    printf("    %d walls; worst relative error %.3g\n", stats.apart, stats.worstDistance);
+    ENSURE(stats.apart > n / 2);
+    return 0;
+}
+
 // Touching float polygons, which rounding can only approximate: B is A reflected through a point p of A's boundary
 // (on an edge, or a vertex), so B touches A along that edge's line, or at that vertex only. The gap or overlap is at
 // the rounding of the coordinates; GJK must report distance 0 and overlap (gaps below the inputs' rounding count as
@@ -1110,6 +1163,7 @@ int DistanceTest(void)
     RUN_SUBTEST(RandomPolygonPairsTest);
     RUN_SUBTEST(IntegerPairsTest);
     RUN_SUBTEST(RandomTouchingTest);
+    RUN_SUBTEST(LongWallTest);
     RUN_SUBTEST(MessyProxyTest);
     RUN_SUBTEST(RoundedPairsTest);
     return 0;

@@ -361,6 +361,25 @@ static double lsFastLength(lsVec2 v)
 
 static double lsLarger(double a, double b) { return a > b ? a : b; }
 
+// Distance from p to the line through q0 and q1 (q0 != q1), accurate to a few ulps even for a long edge and a tiny
+// gap (a 10 km wall and a robot a millimetre away), where the plain cross product would lose eps * |edge| to
+// cancellation: both differences are formed exactly as hi + lo (Two-Diff), the leading products exactly with fma,
+// and cross(e, d) is summed from the exact leading difference and the first-order correction terms.
+static double lsLineDistance(lsVec2 q0, lsVec2 q1, lsVec2 p)
+{
+    double ex, exLo, ey, eyLo, dx, dxLo, dy, dyLo;
+    lsTwoDiff(q1.x, q0.x, &ex, &exLo);
+    lsTwoDiff(q1.y, q0.y, &ey, &eyLo);
+    lsTwoDiff(p.x, q0.x, &dx, &dxLo);
+    lsTwoDiff(p.y, q0.y, &dy, &dyLo);
+    double p1 = ex * dy, p2 = ey * dx;
+    double p1Lo = fma(ex, dy, -p1), p2Lo = fma(ey, dx, -p2);
+    double correction = (p1Lo - p2Lo) + ((ex * dyLo + exLo * dy) - (ey * dxLo + eyLo * dx));
+    double cross = (p1 - p2) + correction;
+    double length = lsFastLength((lsVec2){ex, ey});
+    return length > 0.0 ? fabs(cross) / length : lsFastLength((lsVec2){dx, dy});
+}
+
 static double lsNormL1(lsVec2 v) { return fabs(v.x) + fabs(v.y); }
 
 // Rebuilds the simplex from a warm-start cache; returns false when the cache does not fit these proxies.
@@ -510,13 +529,22 @@ lsDistanceOutput lsShapeDistance(const lsShapeProxy* a, const lsShapeProxy* b, l
     }
     else
     {
-        // The distance comes from the simplex in B - A (small numbers) rather than from the world-frame witness
-        // points, which keeps it accurate far from the world origin: |w1| for a point, |cross(w1, w2)| / |e| for a
-        // segment (the origin's distance to the segment's line; the solver put its projection inside).
+        // The distance comes from the closest features, not from the world-frame witness points (which carry the
+        // rounding of kilometre coordinates): |w1| for two vertices; for a vertex against an edge, the vertex's
+        // distance to the edge's line computed with compensated arithmetic (the solver put its projection inside).
         double coreDistance;
         if (s.count == 1)
         {
             coreDistance = lsFastLength(s.v[0].w);
+        }
+        else if (s.v[0].indexA == s.v[1].indexA)
+        {
+            // A vertex of A against an edge of B, measured on the original points (see lsLineDistance).
+            coreDistance = lsLineDistance(s.v[0].wB, s.v[1].wB, s.v[0].wA);
+        }
+        else if (s.v[0].indexB == s.v[1].indexB)
+        {
+            coreDistance = lsLineDistance(s.v[0].wA, s.v[1].wA, s.v[0].wB);
         }
         else
         {
