@@ -107,14 +107,27 @@ static int QuadraticRoots(double A, double B, double C, int discSign, double roo
     return roots[0] == roots[1] ? 1 : 2;
 }
 
-// Exact sign of a coefficient given its rounded value, an error bound and its exact terms.
-static int CoefficientSign(double value, double bound, const lsExactTerm* terms, int count)
+// Sign of a rounded value whose error is under bound; 2 when the bound cannot decide.
+static inline int FilteredSign(double value, double bound)
 {
     if (fabs(value) > bound && bound >= s_tiny && bound <= DBL_MAX)
     {
         return value > 0.0 ? 1 : -1;
     }
-    return lsExactSign(terms, count);
+    return 2;
+}
+
+// The exact expansions of A = b x d and B = a x d + b x c in the input coordinates (32 products each).
+static void ExpandCoefficients(lsVec2 p0, lsVec2 p1, lsVec2 q0, lsVec2 q1, lsVec2 c0, lsVec2 c1, lsExactTerm* aTerms,
+                               int* na, lsExactTerm* bTerms, int* nb)
+{
+    ExactVec ea = ExactDiff(c0, p0), eb = ExactDiff2(c1, c0, p1, p0), ec = ExactDiff(q0, p0),
+             ed = ExactDiff2(q1, q0, p1, p0);
+    *na = 0;
+    *nb = 0;
+    AppendCross(aTerms, na, &eb, &ed);
+    AppendCross(bTerms, nb, &ea, &ed);
+    AppendCross(bTerms, nb, &eb, &ec);
 }
 
 // Fills a hit at time t if the point lies on the segment then (s within a rounding tolerance of [0, 1]).
@@ -208,6 +221,12 @@ int lsSweepPointSegment(lsVec2 p0, lsVec2 p1, lsVec2 q0, lsVec2 q1, lsVec2 c0, l
 {
     LS_ASSERT(lsIsValidVec2(p0) && lsIsValidVec2(p1) && lsIsValidVec2(q0) && lsIsValidVec2(q1));
     LS_ASSERT(lsIsValidVec2(c0) && lsIsValidVec2(c1) && hits != NULL);
+    // The segment stays inside the box of its four endpoint positions and the point inside the box of its path.
+    lsAABB segmentBox = lsAABB_Union(lsAABB_OfSegment(p0, p1), lsAABB_OfSegment(q0, q1));
+    if (!lsAABB_Overlaps(segmentBox, lsAABB_OfSegment(c0, c1)))
+    {
+        return 0;
+    }
     lsVec2 a = lsSub(c0, p0);
     lsVec2 b = lsSub(lsSub(c1, c0), lsSub(p1, p0));
     lsVec2 c = lsSub(q0, p0);
@@ -234,10 +253,8 @@ int lsSweepPointSegment(lsVec2 p0, lsVec2 p1, lsVec2 q0, lsVec2 q1, lsVec2 c0, l
     // short sums of products of exact doubles; otherwise they are expanded in the input coordinates.
     bool exactComponents = ExactVector(c0, p0) && ExactVector(q0, p0) && ExactVector2(c1, c0, p1, p0) &&
                            ExactVector2(q1, q0, p1, p0);
-    ExactVec ea = ExactDiff(c0, p0), eb = ExactDiff2(c1, c0, p1, p0), ec = ExactDiff(q0, p0),
-             ed = ExactDiff2(q1, q0, p1, p0);
     lsExactTerm aTerms[LS_EXACT_MAX_TERMS], bTerms[LS_EXACT_MAX_TERMS];
-    int na = 0, nb = 0;
+    int na = 0, nb = 0; // built only when a filter cannot decide
     int signA, signB;
     if (exactComponents)
     {
@@ -248,11 +265,14 @@ int lsSweepPointSegment(lsVec2 p0, lsVec2 p1, lsVec2 q0, lsVec2 q1, lsVec2 c0, l
     }
     else
     {
-        AppendCross(aTerms, &na, &eb, &ed);
-        AppendCross(bTerms, &nb, &ea, &ed);
-        AppendCross(bTerms, &nb, &eb, &ec);
-        signA = CoefficientSign(A, eA, aTerms, na);
-        signB = CoefficientSign(B, eB, bTerms, nb);
+        signA = FilteredSign(A, eA);
+        signB = FilteredSign(B, eB);
+        if (signA == 2 || signB == 2)
+        {
+            ExpandCoefficients(p0, p1, q0, q1, c0, c1, aTerms, &na, bTerms, &nb);
+            signA = signA == 2 ? lsExactSign(aTerms, na) : signA;
+            signB = signB == 2 ? lsExactSign(bTerms, nb) : signB;
+        }
     }
     int signC = -lsOrient(p0, q0, c0); // C = cross(c0 - p0, q0 - p0)
 
@@ -297,8 +317,13 @@ int lsSweepPointSegment(lsVec2 p0, lsVec2 p1, lsVec2 q0, lsVec2 q1, lsVec2 c0, l
         else
         {
             // Exact B^2 - 4 A C from the inputs (about 1300 products of 4 or 5 doubles; rare).
+            if (na == 0)
+            {
+                ExpandCoefficients(p0, p1, q0, q1, c0, c1, aTerms, &na, bTerms, &nb);
+            }
             lsExactTerm cTerms[LS_EXACT_MAX_TERMS];
             int nc = 0;
+            ExactVec ea = ExactDiff(c0, p0), ec = ExactDiff(q0, p0);
             AppendCross(cTerms, &nc, &ea, &ec);
             lsExactSum sum;
             lsExactSum_Clear(&sum);
@@ -379,10 +404,25 @@ static bool FirstCapContact(lsVec2 a, lsVec2 b, double r, double* t)
     return true;
 }
 
+// Quick rejection: false only when the box of the circle's path, grown by the radius (plus a margin for the
+// rounding of that growth), misses the box that holds the segment during the whole step.
+static bool SweptBoxesOverlap(lsVec2 c0, lsVec2 c1, double radius, lsAABB segmentBox)
+{
+    lsAABB path = lsAABB_OfSegment(c0, c1);
+    double scale = fmax(fmax(fabs(path.lower.x), fabs(path.upper.x)), fmax(fabs(path.lower.y), fabs(path.upper.y)));
+    double pad = radius + 0x1p-50 * (scale + radius);
+    lsAABB grown = {{path.lower.x - pad, path.lower.y - pad}, {path.upper.x + pad, path.upper.y + pad}};
+    return lsAABB_Overlaps(grown, segmentBox);
+}
+
 bool lsTimeOfImpactCircleSegment(lsVec2 c0, lsVec2 c1, double radius, const lsSegment* segment, double* t)
 {
     LS_ASSERT(lsIsValidVec2(c0) && lsIsValidVec2(c1) && radius >= 0.0 && t != NULL);
     lsVec2 a = segment->a, b = segment->b;
+    if (!SweptBoxesOverlap(c0, c1, radius, lsAABB_OfSegment(a, b)))
+    {
+        return false;
+    }
     lsCircle start = {c0, radius};
     if (lsSegmentOverlapsCircle(segment, &start))
     {
@@ -441,6 +481,54 @@ static double Poly(const double* k, int n, double t)
     return v;
 }
 
+// The root of polynomial k in [x0, x1], where f0 = k(x0) and f1 = k(x1) have opposite signs: the Illinois variant
+// of regula falsi (superlinear), with a bisection step whenever the bracket fails to halve twice in a row, so it
+// always narrows; at most 200 evaluations. Returns the bracket's end on x1's side, where the sign has changed.
+static double BracketedRoot(const double* k, int n, double x0, double x1, double f0, double f1)
+{
+    int side = 0, slow = 0;
+    double lastWidth = x1 - x0;
+    for (int it = 0; it < 200 && x1 - x0 > 0x1p-52 * fmax(1.0, fabs(x1)); ++it)
+    {
+        double x = slow >= 2 ? 0.5 * (x0 + x1) : x1 - f1 * (x1 - x0) / (f1 - f0);
+        if (!(x > x0 && x < x1))
+        {
+            x = 0.5 * (x0 + x1);
+            if (!(x > x0 && x < x1))
+            {
+                break; // adjacent doubles
+            }
+        }
+        double fx = Poly(k, n, x);
+        if (fx == 0.0)
+        {
+            return x;
+        }
+        if ((fx < 0.0) == (f1 < 0.0))
+        {
+            x1 = x;
+            f1 = fx;
+            f0 = side == 1 ? 0.5 * f0 : f0; // Illinois: halve the stale end's value
+            side = 1;
+        }
+        else
+        {
+            x0 = x;
+            f0 = fx;
+            f1 = side == -1 ? 0.5 * f1 : f1;
+            side = -1;
+        }
+        double width = x1 - x0;
+        slow = width > 0.5 * lastWidth ? slow + 1 : 0;
+        if (slow > 2)
+        {
+            slow = 0;
+        }
+        lastWidth = width;
+    }
+    return x1;
+}
+
 // Real roots of the polynomial k (degree n <= 4, leading coefficient possibly zero) in [lo, hi], ascending, by
 // isolation: the roots of the derivative split [lo, hi] into monotone pieces, each holding at most one root, found
 // by bisection (a fixed number of halvings, so it always ends). A piece whose end touches zero within tol counts
@@ -497,25 +585,7 @@ static int PolyRoots(const double* k, int n, double lo, double hi, double tol, d
         {
             continue;
         }
-        for (int it = 0; it < 200; ++it)
-        {
-            double mid = 0.5 * (x0 + x1);
-            if (mid <= x0 || mid >= x1)
-            {
-                break;
-            }
-            double fm = Poly(k, n, mid);
-            if ((fm < 0.0) == (f0 < 0.0))
-            {
-                x0 = mid;
-                f0 = fm;
-            }
-            else
-            {
-                x1 = mid;
-            }
-        }
-        roots[count++] = x1; // the end where the sign has already changed: never before the true root
+        roots[count++] = BracketedRoot(k, n, x0, x1, f0, f1);
     }
     if (fabs(Poly(k, n, hi)) <= tol && (count == 0 || roots[count - 1] != hi))
     {
@@ -529,6 +599,10 @@ bool lsTimeOfImpactCircleMovingSegment(lsVec2 c0, lsVec2 c1, double radius, lsVe
 {
     LS_ASSERT(lsIsValidVec2(c0) && lsIsValidVec2(c1) && lsIsValidVec2(p0) && lsIsValidVec2(p1));
     LS_ASSERT(lsIsValidVec2(q0) && lsIsValidVec2(q1) && radius >= 0.0 && t != NULL);
+    if (!SweptBoxesOverlap(c0, c1, radius, lsAABB_Union(lsAABB_OfSegment(p0, p1), lsAABB_OfSegment(q0, q1))))
+    {
+        return false;
+    }
     lsSegment first = {p0, q0};
     lsCircle start = {c0, radius};
     if (lsSegmentOverlapsCircle(&first, &start))

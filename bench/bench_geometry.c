@@ -1,0 +1,395 @@
+// Geometry microbenchmark: nanoseconds per call of each routine over a pre-generated array of random inputs.
+// Usage: ls_bench_geometry [--csv] [--min-ms N] [NAME...]   (NAME filters rows by substring)
+// Prints a table (or CSV with --csv). Never asserts timings; the checksum column only keeps calls from being
+// optimised away and shows the hit rate of the inputs.
+#define _POSIX_C_SOURCE 200809L // clock_gettime
+
+#include "core/base.h"
+#include "core/geometry.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+enum
+{
+    ls_inputCount = 4096, // inputs per row, cycled (a power of two)
+};
+
+// The benchmark, not the core, reads the clock.
+static double NowSeconds(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+// ---------------------------------------------------------------------------------------------------------------------
+// Inputs: a 20 m scene placed 5 km from the origin (a large world), rays of 30 m, shapes of about a metre.
+
+typedef struct Inputs
+{
+    lsRayInput rays[ls_inputCount];
+    lsSegment segments[ls_inputCount];
+    lsSegment others[ls_inputCount];
+    lsCircle circles[ls_inputCount];
+    lsBox boxes[ls_inputCount];
+    lsPolygon polygons[ls_inputCount];
+    lsVec2 points[ls_inputCount];
+    lsVec2 moves[ls_inputCount][6]; // p0 p1 q0 q1 c0 c1
+    lsVec2 collinear[ls_inputCount][3];
+    lsVec2 nearCollinear[ls_inputCount][3];
+} Inputs;
+
+static Inputs* s_in;
+
+static lsVec2 RandomPoint(lsRng* rng, lsVec2 center, double half)
+{
+    return lsV(center.x + lsRng_Range(rng, -half, half), center.y + lsRng_Range(rng, -half, half));
+}
+
+static void MakeInputs(void)
+{
+    s_in = lsAlloc(sizeof *s_in);
+    lsRng rng = lsMakeRng(2024);
+    lsVec2 world = {5000.0, -3000.0};
+    for (int i = 0; i < ls_inputCount; ++i)
+    {
+        lsVec2 o = RandomPoint(&rng, world, 10.0);
+        s_in->rays[i] = (lsRayInput){o, lsDirection(lsRng_Range(&rng, -LS_PI, LS_PI)), 30.0};
+        lsVec2 a = RandomPoint(&rng, world, 10.0);
+        s_in->segments[i] = (lsSegment){a, lsMulAdd(a, 3.0, lsDirection(lsRng_Range(&rng, -LS_PI, LS_PI)))};
+        lsVec2 b = RandomPoint(&rng, world, 10.0);
+        s_in->others[i] = (lsSegment){b, lsMulAdd(b, 3.0, lsDirection(lsRng_Range(&rng, -LS_PI, LS_PI)))};
+        s_in->circles[i] = (lsCircle){RandomPoint(&rng, world, 10.0), lsRng_Range(&rng, 0.2, 1.5)};
+        s_in->boxes[i] = lsMakeBox(RandomPoint(&rng, world, 10.0), lsV(lsRng_Range(&rng, 0.3, 3), lsRng_Range(&rng, 0.3, 3)),
+                                   lsRng_Range(&rng, -LS_PI, LS_PI));
+        // A regular octagon with a random size and rotation.
+        lsVec2 c = RandomPoint(&rng, world, 10.0), pts[8];
+        double r = lsRng_Range(&rng, 0.3, 1.5), phase = lsRng_Range(&rng, 0, LS_PI);
+        for (int k = 0; k < 8; ++k)
+        {
+            pts[k] = lsMulAdd(c, r, lsDirection(phase + k * LS_PI / 4));
+        }
+        if (!lsMakePolygon(&s_in->polygons[i], pts, 8))
+        {
+            fprintf(stderr, "bench_geometry: bad octagon\n");
+            exit(1);
+        }
+        s_in->points[i] = RandomPoint(&rng, world, 10.0);
+        // One step of motion: a segment moving up to 0.5 m, a point (or circle centre) moving up to 2 m.
+        lsVec2 p0 = RandomPoint(&rng, world, 2.0), q0 = lsMulAdd(p0, 2.0, lsDirection(lsRng_Range(&rng, -3, 3)));
+        lsVec2 dp = RandomPoint(&rng, lsV(0, 0), 0.5), dq = RandomPoint(&rng, lsV(0, 0), 0.5);
+        lsVec2 c0 = RandomPoint(&rng, world, 2.0), c1 = RandomPoint(&rng, c0, 2.0);
+        lsVec2 m[6] = {p0, lsAdd(p0, dp), q0, lsAdd(q0, dq), c0, c1};
+        memcpy(s_in->moves[i], m, sizeof m);
+        // Exactly collinear grid points (filter fails, exact differences) and nearly collinear reals (big integers).
+        lsVec2 g0 = {(double)(int)lsRng_Range(&rng, -50, 50), (double)(int)lsRng_Range(&rng, -50, 50)};
+        lsVec2 gd = {(double)(int)lsRng_Range(&rng, -5, 5), (double)(int)lsRng_Range(&rng, -5, 5)};
+        lsVec2 col[3] = {g0, lsAdd(g0, gd), lsMulAdd(g0, 3.0, gd)};
+        memcpy(s_in->collinear[i], col, sizeof col);
+        lsVec2 r0 = RandomPoint(&rng, world, 10.0), r1 = RandomPoint(&rng, world, 10.0);
+        lsVec2 near[3] = {r0, r1, lsLerp(r0, r1, lsRng_Range(&rng, -1, 2))};
+        memcpy(s_in->nearCollinear[i], near, sizeof near);
+    }
+}
+
+// ---------------------------------------------------------------------------------------------------------------------
+// Rows: each runs `calls` calls cycling through the inputs and returns a checksum (hits or a sum).
+
+static double RaySegment(int calls)
+{
+    double sum = 0.0;
+    for (int i = 0; i < calls; ++i)
+    {
+        int k = i & (ls_inputCount - 1);
+        sum += lsRayCastSegment(&s_in->segments[k], &s_in->rays[k ^ 1]).hit;
+    }
+    return sum;
+}
+
+static double RayCircle(int calls)
+{
+    double sum = 0.0;
+    for (int i = 0; i < calls; ++i)
+    {
+        int k = i & (ls_inputCount - 1);
+        sum += lsRayCastCircle(&s_in->circles[k], &s_in->rays[k]).hit;
+    }
+    return sum;
+}
+
+static double RayBox(int calls)
+{
+    double sum = 0.0;
+    for (int i = 0; i < calls; ++i)
+    {
+        int k = i & (ls_inputCount - 1);
+        sum += lsRayCastBox(&s_in->boxes[k], &s_in->rays[k]).hit;
+    }
+    return sum;
+}
+
+static double RayPolygon(int calls)
+{
+    double sum = 0.0;
+    for (int i = 0; i < calls; ++i)
+    {
+        int k = i & (ls_inputCount - 1);
+        sum += lsRayCastPolygon(&s_in->polygons[k], &s_in->rays[k]).hit;
+    }
+    return sum;
+}
+
+static double SegmentSegment(int calls)
+{
+    double sum = 0.0;
+    for (int i = 0; i < calls; ++i)
+    {
+        int k = i & (ls_inputCount - 1);
+        sum += lsIntersectSegments(&s_in->segments[k], &s_in->others[k]).hit;
+    }
+    return sum;
+}
+
+static double SegmentCircle(int calls)
+{
+    double sum = 0.0;
+    for (int i = 0; i < calls; ++i)
+    {
+        int k = i & (ls_inputCount - 1);
+        sum += lsSegmentOverlapsCircle(&s_in->segments[k], &s_in->circles[k]);
+    }
+    return sum;
+}
+
+static double SegmentBox(int calls)
+{
+    double sum = 0.0;
+    for (int i = 0; i < calls; ++i)
+    {
+        int k = i & (ls_inputCount - 1);
+        sum += lsSegmentOverlapsBox(&s_in->segments[k], &s_in->boxes[k]);
+    }
+    return sum;
+}
+
+static double SegmentPolygon(int calls)
+{
+    double sum = 0.0;
+    for (int i = 0; i < calls; ++i)
+    {
+        int k = i & (ls_inputCount - 1);
+        sum += lsSegmentOverlapsPolygon(&s_in->segments[k], &s_in->polygons[k]);
+    }
+    return sum;
+}
+
+static double ClosestPoint(int calls)
+{
+    double sum = 0.0;
+    for (int i = 0; i < calls; ++i)
+    {
+        int k = i & (ls_inputCount - 1);
+        sum += lsClosestPointOnSegment(&s_in->segments[k], s_in->points[k]).fraction;
+    }
+    return sum;
+}
+
+static double OrientRandom(int calls)
+{
+    double sum = 0.0;
+    for (int i = 0; i < calls; ++i)
+    {
+        int k = i & (ls_inputCount - 1);
+        sum += lsOrient(s_in->points[k], s_in->points[k ^ 1], s_in->points[k ^ 2]);
+    }
+    return sum;
+}
+
+static double OrientCollinearGrid(int calls)
+{
+    double sum = 0.0;
+    for (int i = 0; i < calls; ++i)
+    {
+        const lsVec2* p = s_in->collinear[i & (ls_inputCount - 1)];
+        sum += lsOrient(p[0], p[1], p[2]);
+    }
+    return sum;
+}
+
+static double OrientNearCollinear(int calls)
+{
+    double sum = 0.0;
+    for (int i = 0; i < calls; ++i)
+    {
+        const lsVec2* p = s_in->nearCollinear[i & (ls_inputCount - 1)];
+        sum += lsOrient(p[0], p[1], p[2]);
+    }
+    return sum;
+}
+
+static double SweepPointSegment(int calls)
+{
+    double sum = 0.0;
+    lsSweepHit hits[2];
+    for (int i = 0; i < calls; ++i)
+    {
+        const lsVec2* m = s_in->moves[i & (ls_inputCount - 1)];
+        sum += lsSweepPointSegment(m[0], m[1], m[2], m[3], m[4], m[5], hits);
+    }
+    return sum;
+}
+
+static double SweepPointStaticSegment(int calls)
+{
+    double sum = 0.0;
+    lsSweepHit hits[2];
+    for (int i = 0; i < calls; ++i)
+    {
+        const lsVec2* m = s_in->moves[i & (ls_inputCount - 1)];
+        sum += lsSweepPointSegment(m[0], m[0], m[2], m[2], m[4], m[5], hits);
+    }
+    return sum;
+}
+
+static double ToiCircleSegment(int calls)
+{
+    double sum = 0.0, t;
+    for (int i = 0; i < calls; ++i)
+    {
+        const lsVec2* m = s_in->moves[i & (ls_inputCount - 1)];
+        lsSegment seg = {m[0], m[2]};
+        sum += lsTimeOfImpactCircleSegment(m[4], m[5], 0.3, &seg, &t);
+    }
+    return sum;
+}
+
+static double ToiCircleMovingSegment(int calls)
+{
+    double sum = 0.0, t;
+    for (int i = 0; i < calls; ++i)
+    {
+        const lsVec2* m = s_in->moves[i & (ls_inputCount - 1)];
+        sum += lsTimeOfImpactCircleMovingSegment(m[4], m[5], 0.3, m[0], m[1], m[2], m[3], &t);
+    }
+    return sum;
+}
+
+typedef struct BenchRow
+{
+    const char* name;
+    double (*run)(int calls);
+} BenchRow;
+
+static const BenchRow s_rows[] = {
+    {"ray-segment", RaySegment},
+    {"ray-circle", RayCircle},
+    {"ray-box", RayBox},
+    {"ray-polygon-8", RayPolygon},
+    {"segment-segment", SegmentSegment},
+    {"segment-circle", SegmentCircle},
+    {"segment-box", SegmentBox},
+    {"segment-polygon-8", SegmentPolygon},
+    {"closest-point-segment", ClosestPoint},
+    {"orient-random", OrientRandom},
+    {"orient-collinear-grid", OrientCollinearGrid},
+    {"orient-near-collinear", OrientNearCollinear},
+    {"sweep-point-segment", SweepPointSegment},
+    {"sweep-point-static-segment", SweepPointStaticSegment},
+    {"toi-circle-segment", ToiCircleSegment},
+    {"toi-circle-moving-segment", ToiCircleMovingSegment},
+    // GJK / EPA rows (distance.c, epa.c) go here: {"gjk-distance-box-box", ...}, {"epa-box-box", ...}.
+};
+
+static void Usage(void)
+{
+    printf("usage: ls_bench_geometry [--csv] [--min-ms N] [NAME...]\n"
+           "  Prints ns per call of each geometry routine over %d pre-generated random inputs.\n"
+           "  --csv       print name,ns_per_call,calls,checksum\n"
+           "  --min-ms N  time each row for at least N milliseconds (default 200)\n"
+           "  NAME        run only rows whose name contains NAME\n",
+           (int)ls_inputCount);
+}
+
+int main(int argc, char** argv)
+{
+    bool csv = false;
+    double minSeconds = 0.2;
+    const char* filters[16];
+    int filterCount = 0;
+    for (int i = 1; i < argc; ++i)
+    {
+        if (strcmp(argv[i], "--csv") == 0)
+        {
+            csv = true;
+        }
+        else if (strcmp(argv[i], "--min-ms") == 0 && i + 1 < argc)
+        {
+            minSeconds = atof(argv[++i]) / 1000.0;
+        }
+        else if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0)
+        {
+            Usage();
+            return 0;
+        }
+        else if (argv[i][0] != '-' && filterCount < 16)
+        {
+            filters[filterCount++] = argv[i];
+        }
+        else
+        {
+            Usage();
+            return 2;
+        }
+    }
+    MakeInputs();
+    if (csv)
+    {
+        printf("name,ns_per_call,calls,checksum\n");
+    }
+    else
+    {
+        printf("%-28s %12s %12s %12s\n", "routine", "ns/call", "calls", "checksum");
+    }
+    int rowCount = (int)(sizeof s_rows / sizeof s_rows[0]);
+    for (int r = 0; r < rowCount; ++r)
+    {
+        bool selected = filterCount == 0;
+        for (int f = 0; f < filterCount; ++f)
+        {
+            selected = selected || strstr(s_rows[r].name, filters[f]) != NULL;
+        }
+        if (!selected)
+        {
+            continue;
+        }
+        // Warm up, then double the call count until the row runs long enough.
+        s_rows[r].run(ls_inputCount);
+        int calls = ls_inputCount;
+        double elapsed = 0.0, checksum = 0.0;
+        for (;;)
+        {
+            double start = NowSeconds();
+            checksum = s_rows[r].run(calls);
+            elapsed = NowSeconds() - start;
+            if (elapsed >= minSeconds || calls >= (1 << 28))
+            {
+                break;
+            }
+            calls *= 2;
+        }
+        double ns = 1e9 * elapsed / calls;
+        if (csv)
+        {
+            printf("%s,%.2f,%d,%.17g\n", s_rows[r].name, ns, calls, checksum);
+        }
+        else
+        {
+            printf("%-28s %12.1f %12d %12.6g\n", s_rows[r].name, ns, calls, checksum);
+        }
+    }
+    lsFree(s_in, sizeof *s_in);
+    return 0;
+}
