@@ -532,24 +532,36 @@ lsDistanceOutput lsShapeDistance(const lsShapeProxy* a, const lsShapeProxy* b, l
         // The distance comes from the closest features, not from the world-frame witness points (which carry the
         // rounding of kilometre coordinates): |w1| for two vertices; for a vertex against an edge, the vertex's
         // distance to the edge's line computed with compensated arithmetic (the solver put its projection inside).
+        // Largest coordinate of the closest features: the scale of the inputs' rounding.
+        double magnitude = radiusSum;
+        for (int i = 0; i < s.count; ++i)
+        {
+            magnitude = lsLarger(magnitude, lsLarger(lsLarger(fabs(s.v[i].wA.x), fabs(s.v[i].wA.y)),
+                                                     lsLarger(fabs(s.v[i].wB.x), fabs(s.v[i].wB.y))));
+        }
         double coreDistance;
         if (s.count == 1)
         {
             coreDistance = lsFastLength(s.v[0].w);
         }
-        else if (s.v[0].indexA == s.v[1].indexA)
-        {
-            // A vertex of A against an edge of B, measured on the original points (see lsLineDistance).
-            coreDistance = lsLineDistance(s.v[0].wB, s.v[1].wB, s.v[0].wA);
-        }
-        else if (s.v[0].indexB == s.v[1].indexB)
-        {
-            coreDistance = lsLineDistance(s.v[0].wA, s.v[1].wA, s.v[0].wB);
-        }
         else
         {
             lsVec2 e = lsSub(s.v[1].w, s.v[0].w);
             coreDistance = fabs(lsCross(s.v[0].w, s.v[1].w)) / lsFastLength(e);
+            // The plain cross product errs by a few eps * magnitude (cancellation, and the rounding of w = b - a),
+            // which is below 1e-11 relative unless the gap is tiny against the coordinates. Then a vertex against an
+            // edge is measured again on the original points with compensated arithmetic (see lsLineDistance).
+            if (coreDistance < 1e-4 * magnitude)
+            {
+                if (s.v[0].indexA == s.v[1].indexA)
+                {
+                    coreDistance = lsLineDistance(s.v[0].wB, s.v[1].wB, s.v[0].wA);
+                }
+                else if (s.v[0].indexB == s.v[1].indexB)
+                {
+                    coreDistance = lsLineDistance(s.v[0].wA, s.v[1].wA, s.v[0].wB);
+                }
+            }
         }
         double directionLength = lsFastLength(direction);
         lsVec2 normal = {1.0, 0.0}; // unreachable: the search direction is non-zero whenever the cores are apart
@@ -561,12 +573,6 @@ lsDistanceOutput lsShapeDistance(const lsShapeProxy* a, const lsShapeProxy* b, l
         out.coreDistance = coreDistance;
         // Gaps below the rounding of the coordinates involved (a few ulps of the largest) are touching: the shapes'
         // own points are not known better than that, and a contact should not flicker between touching and apart.
-        double magnitude = radiusSum;
-        for (int i = 0; i < s.count; ++i)
-        {
-            magnitude = lsLarger(magnitude, lsLarger(lsLarger(fabs(s.v[i].wA.x), fabs(s.v[i].wA.y)),
-                                                     lsLarger(fabs(s.v[i].wB.x), fabs(s.v[i].wB.y))));
-        }
         if (coreDistance - radiusSum > LS_TOUCH_ULPS * DBL_EPSILON * magnitude)
         {
             out.distance = coreDistance - radiusSum;
