@@ -210,8 +210,30 @@ typedef struct Loader
     int depth;
     lsVec2* scratch; ///< point buffer reused by every point list
     int scratchCapacity;
+    struct PathId* pathIds; ///< the paths sorted by id (duplicates and vehicles' look-ups in n log n)
+    int pathIdCount;
     lsWorld* world;
 } Loader;
+
+typedef struct PathId
+{
+    const char* id;
+    int index;
+} PathId;
+
+// By id, then by index, so equal ids sit together in file order.
+static int ComparePathIds(const void* a, const void* b)
+{
+    const PathId* pa = a;
+    const PathId* pb = b;
+    int c = strcmp(pa->id, pb->id);
+    return c != 0 ? c : (pa->index > pb->index) - (pa->index < pb->index);
+}
+
+static int CompareIdToPath(const void* key, const void* element)
+{
+    return strcmp((const char*)key, ((const PathId*)element)->id);
+}
 
 static void Enter(Loader* L, const char* key)
 {
@@ -356,23 +378,53 @@ static int EditDistance(const char* a, const char* b)
     return row[m];
 }
 
+#define LS_MAX_KNOWN_KEYS 16
+
 // Warns about members of object not in known (NULL-terminated), suggesting the nearest known key, and about
-// duplicated keys (cJSON keeps both; the loader reads the first).
+// known keys given twice (cJSON keeps both; the loader reads the first). Linear in the number of members, so an
+// object with millions of keys costs no more than reading them; suggestions are only worked out for warnings
+// that are kept.
 static void CheckKeys(Loader* L, const cJSON* object, const char* const* known)
 {
+    bool seen[LS_MAX_KNOWN_KEYS] = {false};
     for (const cJSON* child = object->child; child != NULL; child = child->next)
     {
         const char* key = child->string;
-        bool found = false;
+        int match = -1;
+        for (int k = 0; known[k] != NULL; ++k)
+        {
+            LS_ASSERT(k < LS_MAX_KNOWN_KEYS);
+            if (strcmp(key, known[k]) == 0)
+            {
+                match = k;
+                break;
+            }
+        }
+        if (match >= 0 && !seen[match])
+        {
+            seen[match] = true;
+            continue;
+        }
+        if (L->warnings == NULL)
+        {
+            continue;
+        }
+        if (L->warnings->count >= (int)(sizeof L->warnings->messages / sizeof L->warnings->messages[0]))
+        {
+            L->warnings->dropped += 1;
+            continue;
+        }
+        Enter(L, key);
+        if (match >= 0)
+        {
+            Warn(L, true, "duplicate key '%.40s' (the first one is used)", key);
+            Leave(L);
+            continue;
+        }
         const char* nearest = NULL;
         int nearestDistance = 99;
         for (int k = 0; known[k] != NULL; ++k)
         {
-            if (strcmp(key, known[k]) == 0)
-            {
-                found = true;
-                break;
-            }
             int distance = EditDistance(key, known[k]);
             if (distance < nearestDistance)
             {
@@ -380,33 +432,18 @@ static void CheckKeys(Loader* L, const cJSON* object, const char* const* known)
                 nearest = known[k];
             }
         }
-        if (!found)
+        // A suggestion is worth giving when at most a third of the key (and at least one letter) differs.
+        int allowed = (int)strlen(nearest != NULL ? nearest : "") / 3;
+        allowed = allowed < 1 ? 1 : allowed;
+        if (nearest != NULL && nearestDistance <= allowed)
         {
-            // A suggestion is worth giving when at most a third of the key (and at least one letter) differs.
-            int allowed = (int)strlen(nearest != NULL ? nearest : "") / 3;
-            allowed = allowed < 1 ? 1 : allowed;
-            Enter(L, key);
-            if (nearest != NULL && nearestDistance <= allowed)
-            {
-                Warn(L, true, "unknown key '%.40s' (did you mean '%s'?)", key, nearest);
-            }
-            else
-            {
-                Warn(L, true, "unknown key '%.40s'", key);
-            }
-            Leave(L);
-            continue;
+            Warn(L, true, "unknown key '%.40s' (did you mean '%s'?)", key, nearest);
         }
-        for (const cJSON* before = object->child; before != child; before = before->next)
+        else
         {
-            if (strcmp(before->string, key) == 0)
-            {
-                Enter(L, key);
-                Warn(L, true, "duplicate key '%.40s' (the first one is used)", key);
-                Leave(L);
-                break;
-            }
+            Warn(L, true, "unknown key '%.40s'", key);
         }
+        Leave(L);
     }
 }
 
@@ -1200,14 +1237,6 @@ static bool LoadPaths(Loader* L, const cJSON* array)
             Enter(L, "id");
             return Fail(L, "expected a non-empty id");
         }
-        for (int i = 0; i < L->world->pathCount; ++i)
-        {
-            if (strcmp(L->world->paths[i].id, id) == 0)
-            {
-                Enter(L, "id");
-                return Fail(L, "duplicate path id '%s' (paths[%d] has it too)", id, i);
-            }
-        }
         int pointCount = 0;
         Enter(L, "points");
         if (!ParsePoints(L, Member(item, "points"), closed ? 3 : 2, LS_MAX_PATH_POINTS, &pointCount) ||
@@ -1223,6 +1252,30 @@ static bool LoadPaths(Loader* L, const cJSON* array)
         }
         lsWorld_AddPath(L->world, id, L->scratch, pointCount, radius, closed);
         Leave(L);
+    }
+    // Ids must be unique: sort, then the first later duplicate in file order is reported.
+    int n = L->world->pathCount;
+    L->pathIds = lsAlloc((size_t)n * sizeof(PathId));
+    L->pathIdCount = n;
+    for (int i = 0; i < n; ++i)
+    {
+        L->pathIds[i] = (PathId){L->world->paths[i].id, i};
+    }
+    qsort(L->pathIds, (size_t)n, sizeof(PathId), ComparePathIds);
+    int duplicate = -1, original = -1;
+    for (int i = 1; i < n; ++i)
+    {
+        if (strcmp(L->pathIds[i - 1].id, L->pathIds[i].id) == 0 && (duplicate < 0 || L->pathIds[i].index < duplicate))
+        {
+            duplicate = L->pathIds[i].index;
+            original = L->pathIds[i - 1].index;
+        }
+    }
+    if (duplicate >= 0)
+    {
+        EnterIndex(L, duplicate);
+        Enter(L, "id");
+        return Fail(L, "duplicate path id '%s' (paths[%d] has it too)", L->world->paths[duplicate].id, original);
     }
     return true;
 }
@@ -1254,15 +1307,10 @@ static bool LoadVehicles(Loader* L, const cJSON* array)
         {
             return false;
         }
-        def.path = -1;
-        for (int i = 0; i < L->world->pathCount; ++i)
-        {
-            if (strcmp(L->world->paths[i].id, pathId) == 0)
-            {
-                def.path = i;
-                break;
-            }
-        }
+        const PathId* found = L->pathIdCount > 0 ? bsearch(pathId, L->pathIds, (size_t)L->pathIdCount, sizeof(PathId),
+                                                           CompareIdToPath)
+                                                   : NULL;
+        def.path = found != NULL ? found->index : -1;
         if (def.path < 0)
         {
             Enter(L, "path");
@@ -1614,6 +1662,7 @@ lsWorld* lsLoadWorldFromString(const char* text, size_t size, const char* fileNa
         goto fail;
     }
     cJSON_Delete(root);
+    lsFree(L.pathIds, (size_t)L.pathIdCount * sizeof(PathId));
     lsFree(L.scratch, (size_t)L.scratchCapacity * sizeof(lsVec2));
     lsFree(copy, size + 1);
     return L.world;
@@ -1621,6 +1670,7 @@ lsWorld* lsLoadWorldFromString(const char* text, size_t size, const char* fileNa
 fail:
     cJSON_Delete(root);
     lsDestroyWorld(L.world);
+    lsFree(L.pathIds, (size_t)L.pathIdCount * sizeof(PathId));
     lsFree(L.scratch, (size_t)L.scratchCapacity * sizeof(lsVec2));
     lsFree(copy, size + 1);
     return NULL;
