@@ -128,6 +128,41 @@ static int MoveTest(void)
     return 0;
 }
 
+static int JoinedCornerTest(void)
+{
+    lsWorld* world = lsCreateWorld();
+    lsEdit_AddWall(world, lsV(0.0, 0.0), lsV(2.0, 0.0));
+    lsEdit_AddWall(world, lsV(2.0, 0.0), lsV(2.0, 2.0));
+    lsVec2 tri[3] = {{2.0, 0.0}, {4.0, 0.0}, {3.0, 1.0}};
+    lsWorld_AddWall(world, tri, 3, true);
+    lsEdit_AddWall(world, lsV(2.0, 0.5), lsV(5.0, 5.0)); // near, not joined
+
+    lsEditRef joined[8];
+    int count = lsEdit_JoinedCorners(world, lsMakeEditRef(ls_editWallPoint, 1, 0), joined, 8);
+    ENSURE(count == 3);
+    ENSURE(lsEditRef_Equal(joined[0], lsMakeEditRef(ls_editWallPoint, 1, 0)));
+    ENSURE(lsEditRef_Equal(joined[1], lsMakeEditRef(ls_editWallPoint, 0, 1)));
+    ENSURE(lsEditRef_Equal(joined[2], lsMakeEditRef(ls_editWallPoint, 2, 0)));
+    // Capacity is respected and the full count still returned.
+    ENSURE(lsEdit_JoinedCorners(world, lsMakeEditRef(ls_editWallPoint, 1, 0), joined, 1) == 3);
+
+    count = lsEdit_JoinedCorners(world, lsMakeEditRef(ls_editWallPoint, 1, 0), joined, 8);
+    ENSURE(lsEdit_MoveCorners(world, joined, count, lsV(2.0, -1.0)));
+    ENSURE(lsVecEqual(world->walls[0].points[1], lsV(2.0, -1.0)) &&
+           lsVecEqual(world->walls[1].points[0], lsV(2.0, -1.0)));
+    ENSURE(lsVecEqual(world->walls[2].points[0], lsV(2.0, -1.0)) &&
+           lsVecEqual(world->walls[3].points[0], lsV(2.0, 0.5)));
+    // All or nothing: onto the triangle's next corner would make a zero-length segment there, so nothing moves.
+    lsWorld* before = lsCloneWorld(world);
+    ENSURE(!lsEdit_MoveCorners(world, joined, count, lsV(4.0, 0.0)));
+    ENSURE(!lsEdit_MoveCorners(world, joined, count, lsV(2.0, -1.0)));
+    ENSURE(lsWorld_Equal(world, before));
+    ENSURE(CheckWallsValid(world) == 0);
+    lsDestroyWorld(before);
+    lsDestroyWorld(world);
+    return 0;
+}
+
 static int MoverMoveTest(void)
 {
     lsWorld* world = lsCreateWorld();
@@ -697,6 +732,13 @@ static int EditorEventsTest(void)
     ENSURE(lsEditor_HandleEvent(editor, &e, &camera, world, NULL, &result) && result.worldChanged);
     ENSURE(lsVecEqual(world->walls[2].points[1], lsV(-2.0, -2.0)));
     ENSURE(lsEditor_HandleEvent(editor, &e, &camera, world, NULL, &result) && world->wallCount == 2);
+    // Dragging a corner where walls meet moves the joint: both walls follow. Undo puts both back.
+    ENSURE(Drag(editor, &camera, world, lsV(2.0, 0.0), lsV(2.5, 0.5), 3));
+    ENSURE(lsVecEqual(world->walls[0].points[1], lsV(2.5, 0.5)));
+    ENSURE(lsVecEqual(world->walls[1].points[1], lsV(2.5, 0.5)));
+    ENSURE(lsEditor_HandleEvent(editor, &e, &camera, world, NULL, &result) && result.worldChanged);
+    ENSURE(lsVecEqual(world->walls[0].points[1], lsV(2.0, 0.0)) &&
+           lsVecEqual(world->walls[1].points[1], lsV(2.0, 0.0)));
 
     // A click (no drag) on empty space adds nothing and clears the selection.
     ENSURE(!Drag(editor, &camera, world, lsV(-3.0, 2.0), lsV(-3.0, 2.0), 1));
@@ -842,6 +884,7 @@ int EditTest(void)
 {
     RUN_SUBTEST(AddWallTest);
     RUN_SUBTEST(MoveTest);
+    RUN_SUBTEST(JoinedCornerTest);
     RUN_SUBTEST(MoverMoveTest);
     RUN_SUBTEST(CutOpenWallTest);
     RUN_SUBTEST(CutChainTest);

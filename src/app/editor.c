@@ -16,6 +16,7 @@
 #define LS_EDITOR_PICK_PIXELS 7.0
 #define LS_EDITOR_DRAG_PIXELS 4.0
 #define LS_EDITOR_TRAIL 48
+#define LS_EDITOR_JOINED 64
 
 typedef enum DragMode
 {
@@ -34,8 +35,10 @@ struct lsEditor
     lsUndoStack* undo;
 
     DragMode drag;
-    lsWorld* before;      // the world at the press (owned): pushed to undo on release if the drag changed it
-    lsEditRef dragRef;    // drag_move: what moves
+    lsWorld* before;   // the world at the press (owned): pushed to undo on release if the drag changed it
+    lsEditRef dragRef; // drag_move: what moves
+    lsEditRef joined[LS_EDITOR_JOINED]; // drag_move of a wall corner: it and the corners of walls that meet there
+    int joinedCount;
     lsVec2 pressWorld;    // pointer at the press, world metres
     lsVec2 pressScreen;   // and in pixels
     lsVec2 anchorAtPress; // drag_move: the object's anchor at the press
@@ -342,7 +345,7 @@ static void PushTrail(lsEditor* editor, lsVec2 p)
     editor->trail[editor->trailCount++] = p;
 }
 
-static void Press(lsEditor* editor, const lsCamera* camera, lsWorld* world, bool shift, lsEditResult* out)
+static void Press(lsEditor* editor, const lsCamera* camera, lsWorld* world, SDL_Keymod mod, lsEditResult* out)
 {
     double tolerance = lsCamera_ToMetres(camera, LS_EDITOR_PICK_PIXELS);
     editor->before = lsCloneWorld(world);
@@ -358,11 +361,19 @@ static void Press(lsEditor* editor, const lsCamera* camera, lsWorld* world, bool
         PushTrail(editor, editor->mouseWorld);
         return;
     }
-    lsEditRef ref = shift ? lsEditRefNone() : lsEdit_Pick(world, editor->mouseWorld, tolerance);
+    lsEditRef ref = (mod & KMOD_SHIFT) != 0 ? lsEditRefNone() : lsEdit_Pick(world, editor->mouseWorld, tolerance);
     if (ref.kind != ls_editNone)
     {
         editor->drag = drag_move;
         editor->dragRef = ref;
+        editor->joined[0] = ref;
+        editor->joinedCount = 1;
+        if (ref.kind == ls_editWallPoint && (mod & KMOD_ALT) == 0)
+        {
+            // Walls that meet at this corner move with it (Alt drags the one corner away from the joint).
+            int count = lsEdit_JoinedCorners(world, ref, editor->joined, LS_EDITOR_JOINED);
+            editor->joinedCount = count < LS_EDITOR_JOINED ? count : LS_EDITOR_JOINED;
+        }
         editor->anchorAtPress = lsEdit_Anchor(world, ref);
         editor->selection = ref;
         char what[96];
@@ -388,7 +399,10 @@ static void Motion(lsEditor* editor, const lsCamera* camera, lsWorld* world, lsE
         {
             lsRobotDef robot = world->robot;
             lsVec2 target = lsAdd(editor->anchorAtPress, lsSub(editor->mouseWorld, editor->pressWorld));
-            if (lsEdit_MoveTo(world, editor->dragRef, target))
+            bool moved = editor->joinedCount > 1
+                             ? lsEdit_MoveCorners(world, editor->joined, editor->joinedCount, target)
+                             : lsEdit_MoveTo(world, editor->dragRef, target);
+            if (moved)
             {
                 editor->changed = true;
                 out->worldChanged = true;
@@ -496,7 +510,7 @@ bool lsEditor_HandleEvent(lsEditor* editor, const SDL_Event* event, const lsCame
         editor->mouseKnown = true;
         if (editor->drag != drag_none)
             EndDrag(editor, world, true); // a missed button-up (focus lost)
-        Press(editor, camera, world, (SDL_GetModState() & KMOD_SHIFT) != 0, out);
+        Press(editor, camera, world, SDL_GetModState(), out);
         return true;
     case SDL_MOUSEBUTTONUP:
         if (event->button.button != SDL_BUTTON_LEFT || editor->drag == drag_none)

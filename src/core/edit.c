@@ -583,6 +583,62 @@ bool lsEdit_MoveTo(lsWorld* world, lsEditRef ref, lsVec2 position)
     return lsEdit_Translate(world, ref, lsSub(position, anchor));
 }
 
+int lsEdit_JoinedCorners(const lsWorld* world, lsEditRef corner, lsEditRef* out, int capacity)
+{
+    LS_ASSERT(corner.kind == ls_editWallPoint && lsEdit_IsValidRef(world, corner) && capacity >= 0);
+    lsVec2 at = world->walls[corner.index].points[corner.sub];
+    int count = 0;
+    if (capacity > 0)
+        out[0] = corner;
+    count = 1;
+    for (int w = 0; w < world->wallCount; ++w)
+    {
+        const lsWallDef* wall = world->walls + w;
+        for (int k = 0; k < wall->pointCount; ++k)
+        {
+            if ((w == corner.index && k == corner.sub) || !lsVecEqual(wall->points[k], at))
+                continue;
+            if (count < capacity)
+                out[count] = lsMakeEditRef(ls_editWallPoint, w, k);
+            count += 1;
+        }
+    }
+    return count;
+}
+
+bool lsEdit_MoveCorners(lsWorld* world, const lsEditRef* corners, int count, lsVec2 position)
+{
+    if (!lsIsValidVec2(position) || count <= 0)
+        return false;
+    size_t bytes = (size_t)count * sizeof(lsVec2);
+    lsVec2* old = lsAlloc(bytes);
+    bool changed = false;
+    for (int i = 0; i < count; ++i)
+    {
+        LS_ASSERT(corners[i].kind == ls_editWallPoint && lsEdit_IsValidRef(world, corners[i]));
+        lsVec2* p = world->walls[corners[i].index].points + corners[i].sub;
+        old[i] = *p;
+        changed = changed || !lsVecEqual(*p, position);
+        *p = position;
+    }
+    bool valid = true;
+    for (int i = 0; i < count && valid; ++i)
+    {
+        const lsWallDef* wall = world->walls + corners[i].index;
+        valid = IsValidChain(wall->points, wall->pointCount, wall->closed);
+    }
+    if (!valid || !changed)
+    {
+        // Backwards, so a corner listed twice gets its first (true) old position back.
+        for (int i = count - 1; i >= 0; --i)
+        {
+            world->walls[corners[i].index].points[corners[i].sub] = old[i];
+        }
+    }
+    lsFree(old, bytes);
+    return valid && changed;
+}
+
 // ---------------------------------------------------------------------------------------------------------------------
 // Adding and deleting
 

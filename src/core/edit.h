@@ -78,6 +78,14 @@ bool lsEdit_Translate(lsWorld* world, lsEditRef ref, lsVec2 delta);
 /// Moves the object so its anchor lands on position (drags: position = anchorAtPress + mouse - mouseAtPress).
 bool lsEdit_MoveTo(lsWorld* world, lsEditRef ref, lsVec2 position);
 
+/// The wall corners at exactly the place of `corner` (an ls_editWallPoint), `corner` itself first: where walls meet,
+/// so a drag can move the joint without tearing the walls apart. Writes at most capacity refs into out and returns
+/// how many there are in all.
+int lsEdit_JoinedCorners(const lsWorld* world, lsEditRef corner, lsEditRef* out, int capacity);
+/// Moves several wall corners (valid ls_editWallPoint refs) to one position together, all or nothing: refused (false,
+/// nothing changed) when any of their walls would get a zero-length segment.
+bool lsEdit_MoveCorners(lsWorld* world, const lsEditRef* corners, int count, lsVec2 position);
+
 /// Appends a two-point wall from a to b ({"from", "to"} in the file, default reflectance). Returns its index, or
 /// -1 (nothing added) when a == b or a point is not finite.
 int lsEdit_AddWall(lsWorld* world, lsVec2 a, lsVec2 b);
