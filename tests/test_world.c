@@ -155,6 +155,12 @@ static int SyntaxErrorTest(void)
     lsWorld* world = lsLoadWorldFromString(cut, 13, "t.json", &err, NULL);
     ENSURE(world != NULL && strcmp(world->name, "t") == 0);
     lsDestroyWorld(world);
+    // Without a file name, messages say <string> and the name is "world".
+    ENSURE(lsLoadWorldFromString("{}", 2, NULL, &err, NULL) == NULL);
+    ENSURE(strcmp(err.message, "<string>:1:1: missing key 'walls'") == 0);
+    world = lsLoadWorldFromString("{\"walls\": []}", 13, NULL, &err, NULL);
+    ENSURE(world != NULL && strcmp(world->name, "world") == 0);
+    lsDestroyWorld(world);
     return 0;
 }
 

@@ -1656,7 +1656,7 @@ lsWorld* lsLoadWorldFromString(const char* text, size_t size, const char* fileNa
         goto fail;
     }
     L.world = lsCreateWorld();
-    NameFromFile(label, L.world->name, sizeof L.world->name);
+    NameFromFile(fileName != NULL ? fileName : "world", L.world->name, sizeof L.world->name);
     if (!LoadRoot(&L, root))
     {
         goto fail;
@@ -1793,8 +1793,8 @@ static void PutAngle(Builder* b, double radians)
         double down = degrees, up = degrees;
         for (int step = 0; step < 4; ++step)
         {
-            down = nextafter(down, -INFINITY);
-            up = nextafter(up, INFINITY);
+            down = nextafter(down, -HUGE_VAL);
+            up = nextafter(up, HUGE_VAL);
             double candidates[2] = {down, up};
             for (int k = 0; k < 2; ++k)
             {
