@@ -211,10 +211,8 @@ static bool BenchWorld(const char* dir, const char* name, int sample, int reps, 
         {
             int end = (c + 1) * LS_BENCH_CHUNK < rays.count ? (c + 1) * LS_BENCH_CHUNK : rays.count;
             double t0 = Now();
-            for (int i = c * LS_BENCH_CHUNK; i < end; ++i)
-            {
-                hits[i] = lsScene_CastRay(scene, NULL, rays.rays + i);
-            }
+            lsScene_CastRays(scene, NULL, rays.rays + c * LS_BENCH_CHUNK, end - c * LS_BENCH_CHUNK,
+                             hits + c * LS_BENCH_CHUNK);
             double dt = Now() - t0;
             bestChunk[c] = fmin(bestChunk[c], dt);
             run += dt;

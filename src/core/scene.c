@@ -103,6 +103,7 @@ struct lsScene
     int nx, ny;
     double x0, y0, cellSize, invCellSize;
     double slop;        // metres: primitives are registered in every cell they come within slop of
+    double maxSegmentLength;
     CellHeader* cells;  // nx * ny + 1 headers
     CellSegment* segItems;
     int segItemCount;
@@ -458,7 +459,9 @@ lsScene* lsCreateScene(const lsWorld* world)
     for (int i = 0; i < segmentCount; ++i)
     {
         bounds = lsAABB_Union(bounds, lsAABB_OfSegment(scene->segments[i].a, scene->segments[i].b));
-        sumLength += lsDistance(scene->segments[i].a, scene->segments[i].b);
+        double length = lsDistance(scene->segments[i].a, scene->segments[i].b);
+        sumLength += length;
+        scene->maxSegmentLength = fmax(scene->maxSegmentLength, length);
     }
     for (int i = 0; i < world->targetCount; ++i)
     {
@@ -809,15 +812,14 @@ lsRayHit lsScene_CastRayBrute(const lsScene* scene, const lsDynamicObjects* dyn,
 // margins (1e-14 on signs, 1e-9 to 1e-7 relative on fractions) bound the rounding of these few operations, and that
 // of the exact routines' fractions, many times over; anything closer to a decision goes to the exact cast.
 
+// sideError bounds the rounding of cross(d, p - o) for every endpoint p the walk can meet (see Cast).
 static inline __attribute__((always_inline)) bool BoundSegment(const lsSegment* seg, lsVec2 o, lsVec2 d, double dd,
-                                                               double limit, double maxFraction, double* tLo,
-                                                               double* tHi)
+                                                               double limit, double maxFraction, double sideError,
+                                                               double* tLo, double* tHi)
 {
     double ax = seg->a.x - o.x, ay = seg->a.y - o.y, bx = seg->b.x - o.x, by = seg->b.y - o.y;
-    double adx = fabs(d.x), ady = fabs(d.y);
     double ca = d.x * ay - d.y * ax, cb = d.x * by - d.y * bx;
-    double ea = 1e-14 * (adx * fabs(ay) + ady * fabs(ax)), eb = 1e-14 * (adx * fabs(by) + ady * fabs(bx));
-    bool aLeft = ca > ea, aRight = ca < -ea, bLeft = cb > eb, bRight = cb < -eb;
+    bool aLeft = ca > sideError, aRight = ca < -sideError, bLeft = cb > sideError, bRight = cb < -sideError;
     if ((aLeft && bLeft) || (aRight && bRight))
     {
         return false; // both endpoints strictly on one side: the exact side tests agree, a miss
@@ -827,14 +829,18 @@ static inline __attribute__((always_inline)) bool BoundSegment(const lsSegment* 
     double den = d1 - d2, sDen = fabs(d1) + fabs(d2);
     if (fabs(den) > 1e-6 * sDen)
     {
-        // The crossing t = cross(a - o, e) / cross(d, e); den has lost at most 20 bits to cancellation.
+        // The crossing t = cross(a - o, e) / cross(d, e); den has lost at most 20 bits to cancellation. Decide
+        // behind / beyond without dividing (most candidates end here), then divide for the survivors.
         double n1 = ax * ey, n2 = ay * ex;
-        double t = (n1 - n2) / den;
-        double err = 1e-9 * fabs(t) + 1e-12 * (fabs(n1) + fabs(n2)) / fabs(den);
-        if (t + err < 0.0 || t - err > limit)
+        double num = den > 0.0 ? n1 - n2 : n2 - n1;
+        double absDen = fabs(den);
+        double numError = 1e-12 * (fabs(n1) + fabs(n2));
+        if (num < -numError || num > limit * absDen * (1.0 + 1e-9) + numError)
         {
             return false;
         }
+        double t = num / absDen;
+        double err = 1e-9 * fabs(t) + numError / absDen;
         *tLo = t - err;
         // Endpoints strictly on opposite sides and the crossing surely within [0, maxFraction]: a certain hit.
         bool straddles = (aLeft && bRight) || (aRight && bLeft);
@@ -844,7 +850,7 @@ static inline __attribute__((always_inline)) bool BoundSegment(const lsSegment* 
     // Nearly parallel: every point of the segment, the hit included, projects between the endpoints' projections.
     double pa = d.x * ax + d.y * ay, pb = d.x * bx + d.y * by;
     double lo = pa < pb ? pa : pb, hi = pa < pb ? pb : pa;
-    double e = 1e-12 * (adx * (fabs(ax) + fabs(bx)) + ady * (fabs(ay) + fabs(by)));
+    double e = 1e-12 * (fabs(d.x) * (fabs(ax) + fabs(bx)) + fabs(d.y) * (fabs(ay) + fabs(by)));
     if (hi < -e || lo > limit * dd * (1.0 + 1e-9) + e)
     {
         return false;
@@ -1036,6 +1042,12 @@ static inline __attribute__((always_inline)) lsRayHit Cast(const lsScene* scene,
     // How far (in fraction) a hit must lie before a cell's exit for the walk to stop there: the slop in metres
     // over the ray's speed, with room to spare.
     double margin = 4.0 * scene->slop / (fabs(d.x) > fabs(d.y) ? fabs(d.x) : fabs(d.y));
+    // Every segment met lies in a visited cell, within tLeave |d| plus two cell diagonals of the origin, so its
+    // endpoints are within R of the origin in each coordinate; cross(d, p - o) then rounds by less than
+    // 3 eps (|dx| + |dy|) R, far below sideError.
+    double speed = sqrt(dd);
+    double reach = tLeave * speed + 4.0 * s + scene->maxSegmentLength + scene->slop;
+    double sideError = 1e-14 * (fabs(d.x) + fabs(d.y)) * reach;
     const CellHeader* cells = scene->cells;
     // known: a fraction that the final answer is certainly at most (the best exact hit, or a certain pending hit).
     double known = best.hit ? best.fraction : HUGE_VAL;
@@ -1047,6 +1059,8 @@ static inline __attribute__((always_inline)) lsRayHit Cast(const lsScene* scene,
     {
         int cell = iy * scene->nx + ix;
         const CellHeader* h = cells + cell;
+        // The next cell's header is a cache miss in big worlds: ask for it while this cell is tested.
+        __builtin_prefetch(tMaxX < tMaxY ? h + stepX : h + stepY * scene->nx);
         if (stats != NULL)
         {
             stats->cells += 1;
@@ -1056,7 +1070,7 @@ static inline __attribute__((always_inline)) lsRayHit Cast(const lsScene* scene,
         {
             const CellSegment* cs = scene->segItems + k;
             double tLo, tHi;
-            if (BoundSegment(&cs->seg, o, d, dd, limit, maxFraction, &tLo, &tHi))
+            if (BoundSegment(&cs->seg, o, d, dd, limit, maxFraction, sideError, &tLo, &tHi))
             {
                 Defer(scene, input, pending, &pendingCount, (Pending){tLo, ls_fieldSegment, k, cs->chain, cs->part},
                       &best, stats);
@@ -1127,6 +1141,37 @@ lsRayHit lsScene_CastRayStats(const lsScene* scene, const lsDynamicObjects* dyn,
 lsRayHit lsScene_CastRay(const lsScene* scene, const lsDynamicObjects* dyn, const lsRayInput* input)
 {
     return Cast(scene, dyn, input, NULL);
+}
+
+// The cell holding p, clamped to the grid (the first cell of a ray starting there).
+static inline int CellOf(const lsScene* scene, lsVec2 p)
+{
+    return CellY(scene, p.y) * scene->nx + CellX(scene, p.x);
+}
+
+void lsScene_CastRays(const lsScene* scene, const lsDynamicObjects* dyn, const lsRayInput* inputs, int count,
+                      lsRayHit* hits)
+{
+    LS_ASSERT(scene != NULL && count >= 0 && (count == 0 || (inputs != NULL && hits != NULL)));
+    // Software pipeline over the rays: the header of the first cell of ray i + 8, then the records of the first cell
+    // of ray i + 4 (whose header has arrived by then), are fetched while ray i is cast. In a big world with rays
+    // spread everywhere, these first-cell misses dominate; a scan's beams share their origin and do not need it.
+    bool prefetch = scene->nx > 0;
+    for (int i = 0; i < count; ++i)
+    {
+        if (prefetch && i + 8 < count)
+        {
+            __builtin_prefetch(scene->cells + CellOf(scene, inputs[i + 8].origin));
+        }
+        if (prefetch && i + 4 < count)
+        {
+            const CellHeader* h = scene->cells + CellOf(scene, inputs[i + 4].origin);
+            __builtin_prefetch(scene->segItems + h[0].seg);
+            __builtin_prefetch((const char*)(scene->segItems + h[0].seg) + 64);
+            __builtin_prefetch(scene->targetItems + h[0].target);
+        }
+        hits[i] = Cast(scene, dyn, inputs + i, NULL);
+    }
 }
 
 // ---------------------------------------------------------------------------------------------------------------------

@@ -93,6 +93,10 @@ void lsScene_SetTarget(lsScene* scene, int index, lsVec2 center, bool active);
 
 /// Closest hit using the grid, plus the dynamic objects (dyn may be NULL).
 lsRayHit lsScene_CastRay(const lsScene* scene, const lsDynamicObjects* dyn, const lsRayInput* input);
+/// Casts count rays (inputs[i] -> hits[i]), each exactly as lsScene_CastRay would, overlapping the memory fetches
+/// of successive rays (faster for many rays spread over a big world).
+void lsScene_CastRays(const lsScene* scene, const lsDynamicObjects* dyn, const lsRayInput* inputs, int count,
+                      lsRayHit* hits);
 /// Same as lsScene_CastRay, adding its work to stats (which must not be NULL).
 lsRayHit lsScene_CastRayStats(const lsScene* scene, const lsDynamicObjects* dyn, const lsRayInput* input,
                               lsCastStats* stats);
