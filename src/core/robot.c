@@ -565,6 +565,7 @@ static double Advance(const Obstacles* obs, const lsVec2* points, int count, dou
         body = FootprintAt(points, count, lsMulAdd(pos, t, d), angle + t * turn);
         double gap = INFINITY;
         lsVec2 n = {0.0, 0.0};
+        lsVec2 center = lsMulAdd(pos, t, d);
         for (int i = 0; i < obs->count; ++i)
         {
             lsDistanceOutput out = lsShapeDistance(&obs->items[i], &body, NULL);
@@ -572,6 +573,16 @@ static double Advance(const Obstacles* obs, const lsVec2* points, int count, dou
             if (out.overlap)
             {
                 continue; // already overlapping (it started so): left to the residual resolution
+            }
+            if (out.distance - target < 0.05 * LS_CONTACT_SKIN)
+            {
+                // At contact: only an obstacle the body's closest point is moving towards stops the motion; one it
+                // slides along or leaves does not (velocity of a body point: d + turn x (point - centre)).
+                lsVec2 velocity = lsAdd(d, lsScale(turn, lsLeftPerp(lsSub(out.pointB, center))));
+                if (lsDot(velocity, out.normal) >= -LS_SLIDE_TOLERANCE * bound)
+                {
+                    continue;
+                }
             }
             if (out.distance - target < gap)
             {
@@ -662,11 +673,16 @@ lsMoveResult lsMovePolygon(const lsCollisionWorld* cw, const lsVec2* points, int
         lsVec2 push = {0.0, 0.0};
         for (int i = 0; i < obs.count; ++i)
         {
-            lsPenetration pen = lsShapePenetration(&body, &obs.items[i]);
-            if (pen.overlap)
+            // The obstacle is A and the body B, so normals point from the obstacle to the body.
+            lsDistanceOutput out = lsShapeDistance(&obs.items[i], &body, NULL);
+            if (out.overlap)
             {
-                // normal points from the body to the obstacle: move the body the other way.
-                push = lsMulSub(push, pen.depth + LS_CONTACT_SKIN, pen.normal);
+                lsPenetration pen = lsShapePenetration(&obs.items[i], &body);
+                push = lsMulAdd(push, pen.depth + LS_CONTACT_SKIN, pen.normal);
+            }
+            else if (out.distance < 0.25 * LS_CONTACT_SKIN)
+            {
+                push = lsMulAdd(push, LS_CONTACT_SKIN - out.distance, out.normal);
             }
         }
         ReleaseObstacles(&obs);

@@ -346,7 +346,7 @@ static lsVec2 SeparationForce(const lsSim* sim, int self, const lsVehicleDef* de
         return lsV(0.0, 0.0);
     }
     lsVec2 desired = lsScale(def->maxSpeed, lsNormalize(sum));
-    lsVec2 steer = lsSub(desired, v->velocity);
+    lsVec2 steer = lsScale(1.0 / sim->pathTuning.responseTime, lsSub(desired, v->velocity));
     double len = lsLength(steer);
     return len > def->maxForce ? lsScale(def->maxForce / len, steer) : steer;
 }
@@ -447,17 +447,6 @@ static void StepRobot(lsSim* sim, const lsControl* control)
     robot->inContact = moved.contacts > 0;
     if (robot->inContact)
     {
-        // Blocked: the forward speed becomes what it achieved along its heading (wheels that met a wall slow down).
-        lsVec2 achieved = lsSub(robot->position, start);
-        double forward = lsDot(achieved, lsDirection(robot->angle)) / dt;
-        if (forward * robot->v <= 0.0)
-        {
-            robot->v = 0.0;
-        }
-        else if (fabs(forward) < fabs(robot->v))
-        {
-            robot->v = forward;
-        }
         if (!sim->wasInContact)
         {
             sim->state.collisions += 1;

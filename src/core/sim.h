@@ -70,7 +70,7 @@ typedef struct lsRobotState
 {
     lsVec2 position;   ///< centre of the robot frame, world metres
     double angle;      ///< heading, radians in (-pi, pi]
-    double v;          ///< current forward speed, m/s (after acceleration limits and collisions)
+    double v;          ///< current forward (wheel) speed, m/s, after the acceleration limits (contacts do not change it)
     double w;          ///< current turn rate, rad/s
     double commandV;   ///< the (v, w) the last step asked for, after clamping to the limits
     double commandW;
@@ -230,6 +230,7 @@ typedef struct lsPathFollowDef
     double predictTime;  ///< predict the position maxSpeed * predictTime metres ahead along the velocity (0.5 s)
     double targetTime;   ///< put the target maxSpeed * targetTime metres along the path past the normal point (0.25 s)
     double arriveTime;   ///< open path, "stop": slow down within maxSpeed * arriveTime metres of the end (1 s)
+    double responseTime; ///< steering force = (desired velocity - velocity) / responseTime, at most maxForce (0.1 s)
 } lsPathFollowDef;
 
 /// The default path-following tuning.

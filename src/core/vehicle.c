@@ -5,7 +5,7 @@
 
 lsPathFollowDef lsDefaultPathFollowDef(void)
 {
-    return (lsPathFollowDef){.predictTime = 0.5, .targetTime = 0.25, .arriveTime = 1.0};
+    return (lsPathFollowDef){.predictTime = 0.5, .targetTime = 0.25, .arriveTime = 1.0, .responseTime = 0.1};
 }
 
 static int SegmentCount(const lsPathDef* path) { return path->closed ? path->pointCount : path->pointCount - 1; }
@@ -97,16 +97,18 @@ static lsVec2 Truncate(lsVec2 v, double maxLength)
     return len > maxLength && len > 0.0 ? lsScale(maxLength / len, v) : v;
 }
 
-// Reynolds' steering = desired velocity - current velocity, limited to the maximum force.
-static lsVec2 SteerTowards(lsVec2 desired, lsVec2 velocity, double maxForce)
+// Reynolds' steering = desired velocity - current velocity, limited to the maximum force. His vehicles apply it
+// once per frame; with a fixed step of any size it becomes the acceleration that reaches the desired velocity in
+// responseTime seconds.
+static lsVec2 SteerTowards(lsVec2 desired, lsVec2 velocity, double maxForce, double responseTime)
 {
-    return Truncate(lsSub(desired, velocity), maxForce);
+    return Truncate(lsScale(1.0 / responseTime, lsSub(desired, velocity)), maxForce);
 }
 
 lsVec2 lsVehicle_PathForce(const lsPathDef* path, const lsVehicleDef* def, const lsPathFollowDef* tuning,
                            lsVehicleState* state)
 {
-    LS_ASSERT(path != NULL && def != NULL && tuning != NULL && state != NULL);
+    LS_ASSERT(path != NULL && def != NULL && tuning != NULL && state != NULL && tuning->responseTime > 0.0);
     LS_ASSERT(path->pointCount >= 2);
     LS_ASSERT(state->direction == 1 || state->direction == -1);
 
@@ -161,7 +163,7 @@ lsVec2 lsVehicle_PathForce(const lsPathDef* path, const lsVehicleDef* def, const
                 state->stopped = true;
             }
             lsVec2 desired = lsScale(def->maxSpeed * fmin(distance / arriveDistance, 1.0), lsNormalize(offset));
-            return SteerTowards(desired, state->velocity, def->maxForce);
+            return SteerTowards(desired, state->velocity, def->maxForce, tuning->responseTime);
         }
         state->stopped = false;
     }
@@ -170,12 +172,12 @@ lsVec2 lsVehicle_PathForce(const lsPathDef* path, const lsVehicleDef* def, const
     {
         state->seeking = true;
         lsVec2 desired = lsScale(def->maxSpeed, lsNormalize(lsSub(target, state->position)));
-        return SteerTowards(desired, state->velocity, def->maxForce);
+        return SteerTowards(desired, state->velocity, def->maxForce, tuning->responseTime);
     }
     // Inside the radius Reynolds' vehicle applies no force; it only gets up to speed along its own heading.
     if (speed >= def->maxSpeed)
     {
         return lsV(0.0, 0.0);
     }
-    return SteerTowards(lsScale(def->maxSpeed, heading), state->velocity, def->maxForce);
+    return SteerTowards(lsScale(def->maxSpeed, heading), state->velocity, def->maxForce, tuning->responseTime);
 }

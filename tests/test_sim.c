@@ -1,0 +1,563 @@
+// Tests of the simulation: kinematics against closed form, the robot never ending a step inside anything over long
+// randomized runs (circle and polygon footprints, fast enough to move more than its radius per step), moving walls
+// pushing rather than passing, targets and respawn, the lidar's schedule, the autopilot, and determinism.
+#include "test.h"
+
+#include "core/distance.h"
+#include "core/sim.h"
+
+#include <string.h>
+
+// ---------------------------------------------------------------------------------------------------------------------
+// Worlds
+
+static void AddRect(lsWorld* world, double x0, double y0, double x1, double y1)
+{
+    lsVec2 points[4] = {{x0, y0}, {x1, y0}, {x1, y1}, {x0, y1}};
+    lsWorld_AddWall(world, points, 4, true);
+}
+
+static void AddSegment(lsWorld* world, double x0, double y0, double x1, double y1)
+{
+    lsVec2 points[2] = {{x0, y0}, {x1, y1}};
+    lsWorld_AddWall(world, points, 2, false);
+}
+
+// A 20 x 20 m room with inner walls, corners, a narrow gap (just wider than the robot), a gap narrower than the
+// robot, a box and a polygon. Fast robot: up to 30 m/s, i.e. 0.5 m per 1/60 s step, twice its radius.
+static lsWorld* MakeObstacleWorld(double maxSpeed)
+{
+    lsWorld* world = lsCreateWorld();
+    AddRect(world, -10.0, -10.0, 10.0, 10.0);
+    // A wall across the room with a gap of 0.52 m (robot diameter 0.5) and one of 0.4 m.
+    AddSegment(world, -10.0, 0.0, -3.0, 0.0);
+    AddSegment(world, -2.48, 0.0, 2.0, 0.0);
+    AddSegment(world, 2.4, 0.0, 10.0, 0.0);
+    // A corner (V shape) and a zig-zag chain.
+    lsVec2 v[3] = {{3.0, 3.0}, {6.0, 6.0}, {9.0, 3.0}};
+    lsWorld_AddWall(world, v, 3, false);
+    lsVec2 zig[5] = {{-9.0, 5.0}, {-7.0, 7.0}, {-5.0, 5.0}, {-3.0, 7.0}, {-1.0, 5.0}};
+    lsWorld_AddWall(world, zig, 5, false);
+    lsBoxDef box = lsDefaultBoxDef();
+    box.center = lsV(5.0, -5.0);
+    box.size = lsV(2.0, 1.0);
+    box.angle = 0.4;
+    lsWorld_AddBox(world, box);
+    lsPolygonDef poly;
+    memset(&poly, 0, sizeof poly);
+    poly.count = 5;
+    for (int i = 0; i < 5; ++i)
+    {
+        poly.points[i] = lsAdd(lsV(-5.0, -5.0), lsScale(1.2, lsDirection(2.0 * LS_PI * i / 5.0)));
+    }
+    poly.reflectance = 0.5;
+    lsWorld_AddPolygon(world, &poly);
+    world->robot.position = lsV(0.0, -5.0);
+    world->robot.radius = 0.25;
+    world->robot.maxSpeed = maxSpeed;
+    world->robot.maxAccel = 200.0;
+    world->robot.maxTurnRate = 8.0;
+    world->robot.maxTurnAccel = 100.0;
+    world->robot.lidar.beams = 16;
+    return world;
+}
+
+// Independent check of the final pose: the true distance from the robot's footprint to every wall segment, box
+// and polygon of the world, by brute force (no index, no sweep code).
+static double BruteClearance(const lsWorld* world, const lsSimState* state)
+{
+    lsShapeProxy body;
+    if (state->robot.footprintCount > 0)
+    {
+        body = lsMakeProxy(state->robot.footprint, state->robot.footprintCount, 0.0);
+    }
+    else
+    {
+        lsCircle c = {state->robot.position, state->robot.radius};
+        body = lsProxyFromCircle(&c);
+    }
+    double best = INFINITY;
+    for (int w = 0; w < world->wallCount; ++w)
+    {
+        const lsWallDef* wall = &world->walls[w];
+        int n = wall->closed ? wall->pointCount : wall->pointCount - 1;
+        for (int i = 0; i < n; ++i)
+        {
+            lsSegment seg = {wall->points[i], wall->points[(i + 1) % wall->pointCount]};
+            if (state->robot.footprintCount == 0)
+            {
+                best = fmin(best, lsClosestPointOnSegment(&seg, state->robot.position).distance - state->robot.radius);
+            }
+            else
+            {
+                lsShapeProxy s = lsProxyFromSegment(&seg);
+                best = fmin(best, lsShapeDistance(&body, &s, NULL).distance);
+            }
+        }
+    }
+    for (int i = 0; i < world->boxCount; ++i)
+    {
+        lsBox box = lsMakeBox(world->boxes[i].center, world->boxes[i].size, world->boxes[i].angle);
+        lsShapeProxy s = lsProxyFromBox(&box);
+        lsDistanceOutput out = lsShapeDistance(&body, &s, NULL);
+        best = fmin(best, out.overlap ? -1.0 : out.distance);
+    }
+    for (int i = 0; i < world->polygonCount; ++i)
+    {
+        lsPolygon polygon;
+        lsMakePolygon(&polygon, world->polygons[i].points, world->polygons[i].count);
+        lsShapeProxy s = lsProxyFromPolygon(&polygon);
+        lsDistanceOutput out = lsShapeDistance(&body, &s, NULL);
+        best = fmin(best, out.overlap ? -1.0 : out.distance);
+    }
+    for (int i = 0; i < state->moverCount; ++i)
+    {
+        lsShapeProxy s = lsProxyFromSegment(&state->movers[i]);
+        lsDistanceOutput out = lsShapeDistance(&body, &s, NULL);
+        best = fmin(best, out.overlap ? -1.0 : out.distance);
+    }
+    return best;
+}
+
+// ---------------------------------------------------------------------------------------------------------------------
+// Kinematics
+
+static int KinematicsClosedForm(void)
+{
+    lsWorld* world = lsCreateWorld();
+    world->robot.maxSpeed = 2.0;
+    world->robot.maxAccel = 1.0;
+    world->robot.maxTurnRate = 1.0;
+    world->robot.maxTurnAccel = 2.0;
+    world->robot.lidar.beams = 8;
+    lsSim* sim = lsCreateSim(world);
+    const lsSimState* state = lsSim_GetState(sim);
+    double dt = state->dt;
+
+    // Straight line from rest: speed ramps at maxAccel to maxSpeed. The step integrates the speed after its
+    // update, so after k steps x = dt^2 a k(k+1)/2 during the ramp: within a dt a t / 2 of the continuous a t^2/2.
+    lsControl forward = lsMakeManualControl(5.0, 0.0); // clamped to maxSpeed
+    for (int k = 1; k <= 600; ++k)
+    {
+        lsSim_Step(sim, &forward);
+        double t = state->time;
+        double ramp = world->robot.maxSpeed / world->robot.maxAccel;
+        double x = t <= ramp ? 0.5 * world->robot.maxAccel * t * t
+                             : world->robot.maxSpeed * t - 0.5 * world->robot.maxSpeed * ramp;
+        ENSURE_SMALL(state->robot.position.x - x, world->robot.maxAccel * dt * ramp);
+        ENSURE(state->robot.position.y == 0.0 && state->robot.angle == 0.0);
+        ENSURE(state->robot.v <= world->robot.maxSpeed);
+    }
+    ENSURE_SMALL(state->robot.v - world->robot.maxSpeed, 0.0);
+    ENSURE_SMALL(state->distance - state->robot.position.x, 1e-9);
+
+    // Constant (v, w) once both have saturated: a circle of radius v / w about a fixed centre, angle w t.
+    lsControl arc = lsMakeManualControl(1.5, 0.75);
+    for (int k = 0; k < 120; ++k)
+    {
+        lsSim_Step(sim, &arc);
+    }
+    ENSURE_SMALL(state->robot.v - 1.5, 1e-12);
+    ENSURE_SMALL(state->robot.w - 0.75, 1e-12);
+    lsVec2 p0 = state->robot.position;
+    double a0 = state->robot.angle;
+    double r = 1.5 / 0.75;
+    lsVec2 center = lsAdd(p0, lsScale(r, lsLeftPerp(lsDirection(a0))));
+    double t0 = state->time;
+    for (int k = 0; k < 1000; ++k)
+    {
+        lsSim_Step(sim, &arc);
+        double t = state->time - t0;
+        double a = a0 + 0.75 * t;
+        lsVec2 expected = lsSub(center, lsScale(r, lsLeftPerp(lsDirection(a))));
+        ENSURE_SMALL(lsDistance(state->robot.position, expected), 1e-9);
+        ENSURE_SMALL(lsWrapAngle(state->robot.angle - a), 1e-9);
+    }
+
+    // Braking: a zero command brings it to rest within maxSpeed / maxAccel seconds.
+    for (int k = 0; k < 130; ++k)
+    {
+        lsSim_Step(sim, NULL);
+    }
+    ENSURE(state->robot.v == 0.0 && state->robot.w == 0.0);
+    ENSURE(state->collisions == 0);
+    lsDestroySim(sim);
+    lsDestroyWorld(world);
+    return 0;
+}
+
+static int ActionsAndScanSchedule(void)
+{
+    lsWorld* world = lsCreateWorld();
+    world->robot.lidar.rate = 10.0;
+    world->robot.lidar.beams = 32;
+    lsSim* sim = lsCreateSim(world);
+    const lsSimState* state = lsSim_GetState(sim);
+    ENSURE(lsSim_GetScan(sim)->count == 32);
+    int scans = 0;
+    for (int k = 0; k < 600; ++k)
+    {
+        lsControl c = lsMakeActionControl(ls_actionForwardLeft);
+        lsSim_Step(sim, &c);
+        scans += state->scanned ? 1 : 0;
+    }
+    // 10 s at 10 scans per second.
+    ENSURE(scans == 100);
+    double v, w;
+    lsAction_Command(ls_actionForwardLeft, &world->robot, &v, &w);
+    ENSURE_SMALL(state->robot.v - v, 1e-12);
+    ENSURE_SMALL(state->robot.w - w, 1e-12);
+    lsAction_Command(ls_actionRight, &world->robot, &v, &w);
+    ENSURE(v == 0.0 && w == -world->robot.maxTurnRate);
+
+    lsSim_SetBeams(sim, 720);
+    ENSURE(lsSim_GetBeams(sim) == 720 && lsSim_GetScan(sim)->count == 720);
+    lsSim_SetBeams(sim, 0);
+    ENSURE(lsSim_GetBeams(sim) == 1);
+    lsDestroySim(sim);
+    lsDestroyWorld(world);
+    return 0;
+}
+
+// ---------------------------------------------------------------------------------------------------------------------
+// Collisions
+
+// Drives a fast robot with random commands (changed every 0.25 s) for steps steps; after every step the footprint
+// must be clear of everything (checked by brute force) and inside the outer room.
+static int RandomRun(lsWorld* world, int steps, uint64_t seed, int* collisionsOut)
+{
+    lsSim* sim = lsCreateSim(world);
+    const lsSimState* state = lsSim_GetState(sim);
+    lsRng rng = lsMakeRng(seed);
+    lsControl control = lsMakeManualControl(0.0, 0.0);
+    double minClearance = INFINITY;
+    for (int k = 0; k < steps; ++k)
+    {
+        if (k % 15 == 0)
+        {
+            double v = lsRng_Range(&rng, -0.3, 1.0) * world->robot.maxSpeed;
+            double w = lsRng_Range(&rng, -1.0, 1.0) * world->robot.maxTurnRate * (lsRng_Uniform(&rng) < 0.5 ? 0.1 : 1.0);
+            control = lsMakeManualControl(v, w);
+        }
+        lsSim_Step(sim, &control);
+        double clearance = BruteClearance(world, state);
+        minClearance = fmin(minClearance, clearance);
+        if (!(clearance > 0.0))
+        {
+            fprintf(stderr, "step %d: robot at (%.17g, %.17g) clearance %g\n", k, state->robot.position.x,
+                    state->robot.position.y, clearance);
+        }
+        ENSURE(clearance > 0.0);
+        ENSURE(fabs(state->robot.position.x) < 10.0 && fabs(state->robot.position.y) < 10.0);
+    }
+    ENSURE(minClearance < 1e-4); // it did press against things
+    *collisionsOut = state->collisions;
+    lsDestroySim(sim);
+    return 0;
+}
+
+static int CircleNeverOverlaps(void)
+{
+    // At 30 m/s a step is 0.5 m, twice the radius; at 3 m/s it is slow and grinds along the walls.
+    double speeds[3] = {3.0, 12.0, 30.0};
+    for (int s = 0; s < 3; ++s)
+    {
+        lsWorld* world = MakeObstacleWorld(speeds[s]);
+        int collisions = 0;
+        int failed = RandomRun(world, 12000, 100 + (uint64_t)s, &collisions);
+        lsDestroyWorld(world);
+        ENSURE(failed == 0);
+        printf("    circle speed %g: %d collisions\n", speeds[s], collisions);
+        ENSURE(collisions > 10);
+    }
+    return 0;
+}
+
+static int PolygonNeverOverlaps(void)
+{
+    double speeds[2] = {4.0, 30.0};
+    for (int s = 0; s < 2; ++s)
+    {
+        lsWorld* world = MakeObstacleWorld(speeds[s]);
+        // A 0.6 x 0.36 m rectangle with a pointed nose.
+        lsVec2 footprint[5] = {{-0.3, -0.18}, {0.2, -0.18}, {0.34, 0.0}, {0.2, 0.18}, {-0.3, 0.18}};
+        memcpy(world->robot.footprint, footprint, sizeof footprint);
+        world->robot.footprintCount = 5;
+        int collisions = 0;
+        int failed = RandomRun(world, 4000, 7 + (uint64_t)s, &collisions);
+        lsDestroyWorld(world);
+        ENSURE(failed == 0);
+        printf("    polygon speed %g: %d collisions\n", speeds[s], collisions);
+        ENSURE(collisions > 5);
+    }
+    return 0;
+}
+
+static int SlidesAlongWalls(void)
+{
+    // Driving at 45 degrees into a long wall, the robot slides along it instead of stopping.
+    lsWorld* world = lsCreateWorld();
+    AddSegment(world, -100.0, 1.0, 100.0, 1.0);
+    world->robot.angle = LS_PI / 4.0;
+    world->robot.lidar.beams = 4;
+    lsSim* sim = lsCreateSim(world);
+    const lsSimState* state = lsSim_GetState(sim);
+    lsControl c = lsMakeManualControl(1.0, 0.0);
+    for (int k = 0; k < 600; ++k)
+    {
+        lsSim_Step(sim, &c);
+        ENSURE(state->robot.position.y < 1.0 - world->robot.radius);
+    }
+    ENSURE_SMALL(state->robot.position.y - (1.0 - world->robot.radius), 1e-5);
+    ENSURE(state->robot.position.x > 2.0);
+    ENSURE(state->collisions == 1);
+    lsDestroySim(sim);
+    lsDestroyWorld(world);
+    return 0;
+}
+
+// ---------------------------------------------------------------------------------------------------------------------
+// Moving walls
+
+static int BarPushesRobot(void)
+{
+    // A bar 4 m long turning at 3 rad/s about the origin sweeps over a robot standing still at (1.5, 0.8): the
+    // bar's tip moves 0.1 m per step. The robot must be pushed around, never overlapped or passed.
+    lsWorld* world = lsCreateWorld();
+    lsMoverDef bar = lsDefaultMoverDef();
+    bar.kind = ls_moverBar;
+    bar.a = lsV(-2.0, 0.0);
+    bar.b = lsV(2.0, 0.0);
+    bar.pivot = lsV(0.0, 0.0);
+    bar.angularSpeed = 3.0;
+    lsWorld_AddMover(world, bar);
+    world->robot.position = lsV(1.5, 0.8);
+    world->robot.lidar.beams = 8;
+    lsSim* sim = lsCreateSim(world);
+    const lsSimState* state = lsSim_GetState(sim);
+    int pushed = 0;
+    for (int k = 0; k < 300; ++k)
+    {
+        lsVec2 before = state->robot.position;
+        lsSim_Step(sim, NULL);
+        ENSURE(BruteClearance(world, state) > 0.0);
+        pushed += lsVecEqual(before, state->robot.position) ? 0 : 1;
+    }
+    ENSURE(pushed > 0);
+    ENSURE(state->collisions >= 1);
+    lsDestroySim(sim);
+    lsDestroyWorld(world);
+    return 0;
+}
+
+static int FastDoorNeverPassesTargets(void)
+{
+    // A door moving 6 m in a quarter second (1.6 m per step) past targets placed at random on its path: each
+    // target is caught by the exact moving-point sweep and pushed, staying on the side it started.
+    lsWorld* world = lsCreateWorld();
+    lsMoverDef door = lsDefaultMoverDef();
+    door.kind = ls_moverDoor;
+    door.a = lsV(-3.0, -5.0);
+    door.b = lsV(-3.0, 5.0);
+    door.offset = lsV(6.0, 0.0);
+    door.period = 0.5;
+    door.phase = 0.0;
+    lsWorld_AddMover(world, door);
+    lsRng rng = lsMakeRng(99);
+    for (int i = 0; i < 40; ++i)
+    {
+        lsTargetDef t = lsDefaultTargetDef();
+        t.center = lsV(lsRng_Range(&rng, -2.9, 2.9), lsRng_Range(&rng, -4.0, 4.0));
+        t.radius = 0.05;
+        lsWorld_AddTarget(world, t);
+    }
+    world->robot.position = lsV(0.0, 20.0);
+    world->robot.lidar.beams = 4;
+    lsSim* sim = lsCreateSim(world);
+    const lsSimState* state = lsSim_GetState(sim);
+    for (int k = 0; k < 15; ++k)
+    {
+        lsSim_Step(sim, NULL);
+        // While the door moves right (first half period) every target is right of it.
+        double phase = fmod(state->time / door.period, 1.0);
+        if (phase > 0.0 && phase < 0.5)
+        {
+            for (int i = 0; i < state->targetCount; ++i)
+            {
+                ENSURE(state->targets[i].center.x > state->movers[0].a.x);
+            }
+        }
+    }
+    lsDestroySim(sim);
+    lsDestroyWorld(world);
+    return 0;
+}
+
+// ---------------------------------------------------------------------------------------------------------------------
+// Targets, autopilot, determinism
+
+static int CollectsAndRespawns(void)
+{
+    lsWorld* world = lsCreateWorld();
+    AddRect(world, -5.0, -5.0, 5.0, 5.0);
+    lsTargetDef food = lsDefaultTargetDef();
+    food.center = lsV(2.0, 0.0);
+    lsWorld_AddTarget(world, food);
+    lsTargetDef poison = lsDefaultTargetDef();
+    poison.center = lsV(4.0, 0.0);
+    poison.kind = ls_poison;
+    lsWorld_AddTarget(world, poison);
+    world->sim.foodReward = 2.0;
+    world->sim.poisonReward = -0.5;
+    world->robot.lidar.beams = 8;
+    world->robot.maxSpeed = 40.0; // 0.67 m per step: it passes over the food in one step and must still touch it
+    world->robot.maxAccel = 1000.0;
+    lsSim* sim = lsCreateSim(world);
+    const lsSimState* state = lsSim_GetState(sim);
+    lsControl c = lsMakeManualControl(40.0, 0.0);
+    for (int k = 0; k < 20; ++k)
+    {
+        lsSim_Step(sim, &c);
+    }
+    ENSURE(state->food == 1 && state->poison == 1);
+    ENSURE_SMALL(state->score - 1.5, 0.0);
+    for (int i = 0; i < 2; ++i)
+    {
+        // Respawned somewhere free inside the room, away from the robot.
+        ENSURE(state->targets[i].active);
+        ENSURE(fabs(state->targets[i].center.x) < 5.0 && fabs(state->targets[i].center.y) < 5.0);
+        ENSURE(lsDistance(state->targets[i].center, state->robot.position) > 0.55);
+    }
+    lsDestroySim(sim);
+
+    world->sim.respawn = false;
+    sim = lsCreateSim(world);
+    state = lsSim_GetState(sim);
+    for (int k = 0; k < 20; ++k)
+    {
+        lsSim_Step(sim, &c);
+    }
+    ENSURE(state->food == 1 && state->poison == 1);
+    ENSURE(!state->targets[0].active && !state->targets[1].active);
+    lsDestroySim(sim);
+    lsDestroyWorld(world);
+    return 0;
+}
+
+// A room with scattered obstacles, food and poison, two vehicles on a loop and a door: the autopilot world.
+static lsWorld* MakeBusyWorld(void)
+{
+    lsWorld* world = MakeObstacleWorld(1.5);
+    world->robot.maxAccel = 3.0;
+    world->robot.maxTurnRate = 3.0;
+    world->robot.maxTurnAccel = 12.0;
+    world->robot.lidar.beams = 90;
+    world->robot.lidar.range = 8.0;
+    lsRng rng = lsMakeRng(5);
+    for (int i = 0; i < 12; ++i)
+    {
+        lsTargetDef t = lsDefaultTargetDef();
+        t.center = lsV(lsRng_Range(&rng, -9.0, 9.0), lsRng_Range(&rng, -9.0, -1.0));
+        t.kind = i % 3 == 0 ? ls_poison : ls_food;
+        t.radius = 0.2;
+        lsWorld_AddTarget(world, t);
+    }
+    lsVec2 loop[4] = {{-8.0, -8.5}, {8.0, -8.5}, {8.0, -1.5}, {-8.0, -1.5}};
+    int path = lsWorld_AddPath(world, "loop", loop, 4, 0.4, true);
+    for (int i = 0; i < 2; ++i)
+    {
+        lsVehicleDef v = lsDefaultVehicleDef();
+        v.path = path;
+        v.position = i == 0 ? lsV(-6.0, -8.5) : lsV(6.0, -1.5);
+        v.maxSpeed = 1.0;
+        v.maxForce = 2.0;
+        v.radius = 0.3;
+        lsWorld_AddVehicle(world, v);
+    }
+    lsMoverDef door = lsDefaultMoverDef();
+    door.kind = ls_moverDoor;
+    door.a = lsV(-3.0, 0.0);
+    door.b = lsV(-2.48, 0.0);
+    door.offset = lsV(0.0, 0.6);
+    door.period = 4.0;
+    lsWorld_AddMover(world, door);
+    return world;
+}
+
+static int AutopilotExplores(void)
+{
+    lsWorld* world = MakeBusyWorld();
+    lsSim* sim = lsCreateSim(world);
+    const lsSimState* state = lsSim_GetState(sim);
+    lsControl autopilot = lsMakeAutopilotControl();
+    lsAABB visited = {state->robot.position, state->robot.position};
+    for (int k = 0; k < 60 * 120; ++k)
+    {
+        lsSim_Step(sim, &autopilot);
+        visited.lower = lsMin(visited.lower, state->robot.position);
+        visited.upper = lsMax(visited.upper, state->robot.position);
+    }
+    // In two minutes it covers ground and eats more food than poison.
+    printf("    autopilot: distance %.1f m, food %d, poison %d, collisions %d, box %.1f x %.1f\n", state->distance,
+           state->food, state->poison, state->collisions, visited.upper.x - visited.lower.x,
+           visited.upper.y - visited.lower.y);
+    ENSURE(state->distance > 40.0);
+    ENSURE(visited.upper.x - visited.lower.x > 6.0);
+    ENSURE(state->food > state->poison);
+    lsDestroySim(sim);
+    lsDestroyWorld(world);
+    return 0;
+}
+
+static int Deterministic(void)
+{
+    lsWorld* world = MakeBusyWorld();
+    world->robot.lidar.noise = 0.01;
+    world->robot.lidar.dropout = 0.05;
+    uint64_t hashes[3];
+    for (int run = 0; run < 3; ++run)
+    {
+        lsSim* sim = lsCreateSim(world);
+        if (run == 2)
+        {
+            // A different seed gives a different run (respawn places, lidar noise, wander)...
+            lsSim_Reset(sim, 12345);
+        }
+        lsControl autopilot = lsMakeAutopilotControl();
+        for (int k = 0; k < 3000; ++k)
+        {
+            lsSim_Step(sim, &autopilot);
+        }
+        hashes[run] = lsSim_Hash(sim);
+        // ...and resetting to the world's seed replays the same one.
+        if (run == 0)
+        {
+            lsSim_Reset(sim, world->sim.seed);
+            for (int k = 0; k < 3000; ++k)
+            {
+                lsSim_Step(sim, &autopilot);
+            }
+            ENSURE(lsSim_Hash(sim) == hashes[0]);
+        }
+        lsDestroySim(sim);
+    }
+    ENSURE(hashes[0] == hashes[1]);
+    ENSURE(hashes[0] != hashes[2]);
+    lsDestroyWorld(world);
+    return 0;
+}
+
+int SimTest(void)
+{
+    RUN_SUBTEST(KinematicsClosedForm);
+    RUN_SUBTEST(ActionsAndScanSchedule);
+    RUN_SUBTEST(SlidesAlongWalls);
+    RUN_SUBTEST(CircleNeverOverlaps);
+    RUN_SUBTEST(PolygonNeverOverlaps);
+    RUN_SUBTEST(BarPushesRobot);
+    RUN_SUBTEST(FastDoorNeverPassesTargets);
+    RUN_SUBTEST(CollectsAndRespawns);
+    RUN_SUBTEST(AutopilotExplores);
+    RUN_SUBTEST(Deterministic);
+    return 0;
+}
