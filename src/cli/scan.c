@@ -117,7 +117,8 @@ static bool ParsePose(const char* s, double pose[3])
     return true;
 }
 
-// Shortest of %.15g, %.16g, %.17g that reads back to the same double.
+// Shortest of %.15g, %.16g, %.17g that reads back to the same double; whole numbers keep a ".0" so that JSON
+// readers see floats (as LaserScan's fields are).
 static void FormatDouble(char* out, size_t size, double v)
 {
     for (int precision = 15; precision <= 17; ++precision)
@@ -125,8 +126,12 @@ static void FormatDouble(char* out, size_t size, double v)
         snprintf(out, size, "%.*g", precision, v);
         if (strtod(out, NULL) == v)
         {
-            return;
+            break;
         }
+    }
+    if (strpbrk(out, ".eEni") == NULL && strlen(out) + 3 <= size)
+    {
+        strcat(out, ".0");
     }
 }
 
