@@ -230,6 +230,21 @@ static int CircleSideSign(lsVec2 p, lsVec2 c, double r)
 // ---------------------------------------------------------------------------------------------------------------------
 // Ray casts
 
+// lsOrientDir with its floating-point filter inlined (the common case in the lidar's per-beam loop); the same
+// bound as predicates.c, so the answer is the exact sign either way.
+static inline int SideOfRay(lsVec2 o, lsVec2 d, lsVec2 p)
+{
+    double left = d.x * (p.y - o.y);
+    double right = d.y * (p.x - o.x);
+    double det = left - right;
+    double bound = (3.0 + 16.0 * 0x1p-53) * 0x1p-53 * (fabs(left) + fabs(right));
+    if (fabs(det) > bound && bound >= s_tiny && bound <= DBL_MAX)
+    {
+        return det > 0.0 ? 1 : -1;
+    }
+    return lsOrientDir(o, d, p);
+}
+
 // Parameter of a point known to lie exactly on the ray's line, from the dominant axis of d (one subtraction and
 // one division, so points shared by two shapes get bit-identical fractions).
 static inline double LineParameter(lsVec2 o, lsVec2 d, lsVec2 p)
@@ -276,6 +291,13 @@ static lsCastOutput CastCollinear(lsVec2 o, lsVec2 d, double L, lsVec2 a, lsVec2
     return out;
 }
 
+// Unit normal of segment a-b facing a ray that crosses it with cross(d, b - a) of sign denSign (dot(n, d) < 0).
+static inline lsVec2 SegmentNormal(lsVec2 a, lsVec2 b, int denSign)
+{
+    lsVec2 e = DirectionOf(a, b);
+    return UnitVector(denSign > 0 ? lsLeftPerp(e) : lsRightPerp(e));
+}
+
 // Ray against segment a-b given the exact sides sa, sb of a and b relative to the ray's line (sign of
 // cross(d, x - o)). The shared body of lsRayCastSegment and lsRayCastPolygon.
 static lsCastOutput CastSegmentWithSides(lsVec2 o, lsVec2 d, double L, lsVec2 a, lsVec2 b, int sa, int sb)
@@ -287,8 +309,6 @@ static lsCastOutput CastSegmentWithSides(lsVec2 o, lsVec2 d, double L, lsVec2 a,
     // The line meets the closed segment in one point. den = cross(d, b - a) = cross(d, b - o) - cross(d, a - o)
     // is a difference of terms with signs sb and sa, so its sign is exactly sign(sb - sa).
     int denSign = sb > sa ? 1 : -1;
-    lsVec2 e = DirectionOf(a, b);
-    lsVec2 normal = UnitVector(denSign > 0 ? lsLeftPerp(e) : lsRightPerp(e)); // facing the ray: dot(n, d) < 0
     lsCastOutput out = NoHit();
     if (sa == 0 || sb == 0)
     {
@@ -301,7 +321,7 @@ static lsCastOutput CastSegmentWithSides(lsVec2 o, lsVec2 d, double L, lsVec2 a,
         out.hit = true;
         out.point = p;
         out.fraction = Clamp(LineParameter(o, d, p), 0.0, L);
-        out.normal = normal;
+        out.normal = SegmentNormal(a, b, denSign);
         return out;
     }
 
@@ -372,7 +392,7 @@ static lsCastOutput CastSegmentWithSides(lsVec2 o, lsVec2 d, double L, lsVec2 a,
     out.hit = true;
     out.fraction = Clamp(t, 0.0, L);
     out.point = ClampToSegmentBox(lsMulAdd(o, out.fraction, d), a, b);
-    out.normal = normal;
+    out.normal = SegmentNormal(a, b, denSign);
     return out;
 }
 
@@ -385,13 +405,26 @@ lsCastOutput lsRayCastSegment(const lsSegment* segment, const lsRayInput* input)
     {
         return NoHit();
     }
-    int sa = lsOrientDir(o, d, segment->a);
-    int sb = lsOrientDir(o, d, segment->b);
+    int sa = SideOfRay(o, d, segment->a);
+    int sb = SideOfRay(o, d, segment->b);
     if (sa == sb && sa != 0)
     {
         return NoHit();
     }
     return CastSegmentWithSides(o, d, L, segment->a, segment->b, sa, sb);
+}
+
+// Writes the exact expansion of r^2 |d|^2 - cross(d, o - c)^2 (18 products of 4 doubles); returns the term count.
+static int AppendCircleDisc(lsExactTerm* terms, lsVec2 o, lsVec2 d, lsVec2 c, double r)
+{
+    // cross(d, o - c) = dx oy - dx cy - dy ox + dy cx
+    lsExactTerm crTerms[4] = {{{d.x, o.y}, 2}, {{-d.x, c.y}, 2}, {{-d.y, o.x}, 2}, {{d.y, c.x}, 2}};
+    lsExactTerm rTerms[2] = {{{r, d.x}, 2}, {{r, d.y}, 2}};
+    int n = 0;
+    lsExactAppendProduct(terms, &n, rTerms, 1, rTerms, 1, 1.0);
+    lsExactAppendProduct(terms, &n, rTerms + 1, 1, rTerms + 1, 1, 1.0);
+    lsExactAppendProduct(terms, &n, crTerms, 4, crTerms, 4, -1.0);
+    return n;
 }
 
 lsCastOutput lsRayCastCircle(const lsCircle* circle, const lsRayInput* input)
@@ -455,9 +488,6 @@ lsCastOutput lsRayCastCircle(const lsCircle* circle, const lsRayInput* input)
     double cr2 = cr * cr;
     double disc = rdd - cr2;
     double discBound = s_bound8 * (rdd + cr2) + 2.5 * fabs(cr) * crErr + 2.0 * crErr * crErr;
-    // The exact cross(d, f) = dx oy - dx cy - dy ox + dy cx, used by both exact fallbacks below.
-    lsExactTerm crTerms[4] = {{{d.x, o.y}, 2}, {{-d.x, c.y}, 2}, {{-d.y, o.x}, 2}, {{d.y, c.x}, 2}};
-    lsExactTerm rTerms[2] = {{{r, d.x}, 2}, {{r, d.y}, 2}};
     int discSign;
     if (fabs(disc) > discBound && discBound >= s_tiny && isfinite(discBound))
     {
@@ -466,10 +496,7 @@ lsCastOutput lsRayCastCircle(const lsCircle* circle, const lsRayInput* input)
     else
     {
         lsExactTerm terms[LS_EXACT_MAX_TERMS];
-        int n = 0;
-        lsExactAppendProduct(terms, &n, rTerms, 1, rTerms, 1, 1.0);
-        lsExactAppendProduct(terms, &n, rTerms + 1, 1, rTerms + 1, 1, 1.0);
-        lsExactAppendProduct(terms, &n, crTerms, 4, crTerms, 4, -1.0);
+        int n = AppendCircleDisc(terms, o, d, c, r);
         discSign = lsExactSign(terms, n);
     }
     if (discSign < 0)
@@ -507,10 +534,7 @@ lsCastOutput lsRayCastCircle(const lsCircle* circle, const lsRayInput* input)
             else
             {
                 lsExactTerm terms[LS_EXACT_MAX_TERMS];
-                int n = 0;
-                lsExactAppendProduct(terms, &n, rTerms, 1, rTerms, 1, 1.0);
-                lsExactAppendProduct(terms, &n, rTerms + 1, 1, rTerms + 1, 1, 1.0);
-                lsExactAppendProduct(terms, &n, crTerms, 4, crTerms, 4, -1.0);
+                int n = AppendCircleDisc(terms, o, d, c, r);
                 // disc - g^2: 18 + 36 terms (within LS_EXACT_MAX_TERMS), products of up to 6 factors.
                 lsExactAppendProduct(terms, &n, gTerms, 6, gTerms, 6, -1.0);
                 within = lsExactSign(terms, n) >= 0;
@@ -639,7 +663,7 @@ lsCastOutput lsRayCastPolygon(const lsPolygon* polygon, const lsRayInput* input)
     int positive = 0, negative = 0;
     for (int i = 0; i < n; ++i)
     {
-        side[i] = lsOrientDir(o, d, polygon->vertices[i]);
+        side[i] = SideOfRay(o, d, polygon->vertices[i]);
         positive += side[i] > 0;
         negative += side[i] < 0;
     }

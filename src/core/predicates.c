@@ -344,9 +344,12 @@ int lsOrient(lsVec2 a, lsVec2 b, lsVec2 c)
         TwoDiffTail(c.y, a.y, dy2) == 0.0 && IsSafeFactor(dx1) && IsSafeFactor(dy1) && IsSafeFactor(dx2) &&
         IsSafeFactor(dy2))
     {
-        double l = dx1 * dy2;
-        double r = dy1 * dx2;
-        return lsSignOfSum4(l, fma(dx1, dy2, -l), -r, -fma(dy1, dx2, -r));
+        double el = fma(dx1, dy2, -left), er = fma(dy1, dx2, -right);
+        if (el == 0.0 && er == 0.0)
+        {
+            return left > right ? 1 : (left < right ? -1 : 0); // both products exact: compare them
+        }
+        return lsSignOfSum4(left, el, -right, -er);
     }
 
     // cross(b - a, c - a) = bx cy - bx ay - ax cy - by cx + by ax + ay cx (the ax ay terms cancel).
@@ -372,9 +375,12 @@ int lsOrientDir(lsVec2 o, lsVec2 d, lsVec2 p)
     if (TwoDiffTail(p.x, o.x, px) == 0.0 && TwoDiffTail(p.y, o.y, py) == 0.0 && IsSafeFactor(px) &&
         IsSafeFactor(py) && IsSafeFactor(d.x) && IsSafeFactor(d.y))
     {
-        double l = d.x * py;
-        double r = d.y * px;
-        return lsSignOfSum4(l, fma(d.x, py, -l), -r, -fma(d.y, px, -r));
+        double el = fma(d.x, py, -left), er = fma(d.y, px, -right);
+        if (el == 0.0 && er == 0.0)
+        {
+            return left > right ? 1 : (left < right ? -1 : 0); // both products exact: compare them
+        }
+        return lsSignOfSum4(left, el, -right, -er);
     }
 
     // cross(d, p - o) = dx py - dx oy - dy px + dy ox
