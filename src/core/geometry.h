@@ -71,29 +71,37 @@ lsAABB lsCircle_Bounds(const lsCircle* circle);
 // ---------------------------------------------------------------------------------------------------------------------
 // Exact predicates
 
-/// Sign (-1, 0, +1) of cross(b - a, c - a), computed exactly (adaptive: a fast filter, then error-free
-/// expansion arithmetic when the filter cannot decide). +1 when c is to the left of a->b.
+/// Sign (-1, 0, +1) of cross(b - a, c - a), computed exactly for any finite doubles (adaptive: a fast filter, then
+/// fma two-product expansions, then big-integer arithmetic when the filter cannot decide; predicates.c).
+/// +1 when c is to the left of a->b.
 int lsOrient(lsVec2 a, lsVec2 b, lsVec2 c);
 /// Sign of cross(d, p - o) computed exactly from the given doubles (o + d is never rounded).
 int lsOrientDir(lsVec2 o, lsVec2 d, lsVec2 p);
 
 // ---------------------------------------------------------------------------------------------------------------------
-// Ray casts (the lidar's beams). A ray with a zero direction or maxFraction < 0 hits nothing.
+// Ray casts (the lidar's beams). A ray with a zero direction or maxFraction < 0 hits nothing. Hit or miss is decided
+// exactly from the given doubles (maxFraction included: a hit exactly at maxFraction counts); only the reported
+// fraction, point and normal are rounded, and the fraction is clamped into [0, maxFraction]. Inputs must be finite.
 
 /// Two-sided segment, closed at both endpoints: a ray through an endpoint (a shared corner of two walls) hits.
 /// Whether the ray meets the segment is decided by exact orientation tests; only the fraction is rounded.
 /// Parallel rays miss unless collinear and overlapping; then the hit is the nearest point of the segment at
-/// fraction >= 0 (fraction 0 when the origin lies on the segment) with normal = -direction. A zero-length
-/// segment is a point: hit only when the ray passes exactly through it. Normal faces the ray's side.
+/// fraction >= 0 (fraction 0 when the origin lies on the segment) with normal = -unit(direction). A zero-length
+/// segment is a point: hit only when the ray passes exactly through it. Normal faces the ray's side. A hit at an
+/// endpoint reports that endpoint exactly, and its fraction is computed the same way for every segment sharing it.
 lsCastOutput lsRayCastSegment(const lsSegment* segment, const lsRayInput* input);
 /// Solid disc: the nearer root of |o + t d - c|^2 = r^2. A tangent ray hits once, at the touching point.
 /// An origin inside the disc or on its boundary hits at fraction 0 with normal = -unit(direction).
-/// radius 0 is a point (hit only when the ray passes exactly through it).
+/// radius 0 is a point (hit only when the ray passes exactly through it; normal = -unit(direction)).
 lsCastOutput lsRayCastCircle(const lsCircle* circle, const lsRayInput* input);
-/// Solid oriented box: first entry point (slab method in the box frame). Origin inside or on the boundary:
-/// fraction 0, normal = -unit(direction). A ray along a face (grazing) hits at its entry onto that face.
+/// Solid oriented box: first entry point (slab method in the box frame, closed slabs; decided in floating point
+/// in the box frame, unlike the other casts). Origin inside or on the boundary: fraction 0,
+/// normal = -unit(direction). A ray along a face (grazing) hits at its entry onto that face.
 lsCastOutput lsRayCastBox(const lsBox* box, const lsRayInput* input);
-/// Solid convex polygon: first entry point (clipping against each edge's half-plane). Same conventions as the box.
+/// Solid convex polygon: first entry point, the nearest edge hit with each edge decided exactly like a segment (so
+/// a ray through a vertex hits), or fraction 0 when the origin is inside or on the boundary (exact). Normal: the
+/// outward normal of the entered edge (at a vertex, the edge entered most directly); origin inside:
+/// -unit(direction).
 lsCastOutput lsRayCastPolygon(const lsPolygon* polygon, const lsRayInput* input);
 
 // ---------------------------------------------------------------------------------------------------------------------
@@ -111,11 +119,14 @@ typedef struct lsSegmentHit
 } lsSegmentHit;
 
 /// Closed segments: rapid rejection by bounding boxes, then the straddle test with exact orientation signs.
-/// Touching at an endpoint is a hit. Zero-length segments behave as points.
+/// Touching at an endpoint is a hit (point = that endpoint exactly, its parameter exactly 0 or 1). Zero-length
+/// segments behave as points (parameter 0 on a zero-length segment). Collinear segments meeting in one point only
+/// are a hit with collinear = false.
 lsSegmentHit lsIntersectSegments(const lsSegment* a, const lsSegment* b);
 /// True when the closed segment and closed disc share a point (endpoint inside, crossing, or tangent).
 bool lsSegmentOverlapsCircle(const lsSegment* segment, const lsCircle* circle);
-/// True when the closed segment and closed box share a point (an endpoint inside the box, or crossing an edge).
+/// True when the closed segment and closed box share a point (an endpoint inside the box, or crossing an edge);
+/// decided in floating point in the box frame, like lsBox_Contains. The circle and polygon tests are exact.
 bool lsSegmentOverlapsBox(const lsSegment* segment, const lsBox* box);
 /// True when the closed segment and closed convex polygon share a point.
 bool lsSegmentOverlapsPolygon(const lsSegment* segment, const lsPolygon* polygon);
@@ -136,7 +147,8 @@ typedef struct lsClosestPoint
     int index;       ///< polyline: the segment holding the point (first one on ties)
 } lsClosestPoint;
 
-/// Projection of p onto the segment by a dot product, clamped to [0, 1]. A zero-length segment gives a.
+/// Projection of p onto the segment by a dot product, clamped to [0, 1] (fraction 0 and 1 give a and b exactly).
+/// A zero-length segment gives a.
 lsClosestPoint lsClosestPointOnSegment(const lsSegment* segment, lsVec2 p);
 /// The closest point on a polyline of count >= 1 points (closed joins the last point to the first).
 lsClosestPoint lsClosestPointOnPolyline(const lsVec2* points, int count, bool closed, lsVec2 p);
@@ -159,12 +171,20 @@ typedef struct lsSweepHit
 /// Degenerate cases are answered, never divided by zero: a zero leading coefficient is solved as linear; a
 /// double root is reported once; when the equation holds for all t (the point moves along the segment's line),
 /// the single hit returned is the first time the point is on the closed segment; a segment of zero length at
-/// time t is a point, hit when the moving point coincides with it.
+/// time t is a point, hit when the moving point coincides with it (s = 0). Which case applies (zero coefficients,
+/// the discriminant's sign, roots exactly at t = 0 or 1) is decided exactly; the roots are rounded, and a root
+/// whose s lies within rounding (about 64 eps of the coordinates' magnitude, relative to the segment's length)
+/// of [0, 1] counts, with s clamped.
 int lsSweepPointSegment(lsVec2 p0, lsVec2 p1, lsVec2 q0, lsVec2 q1, lsVec2 c0, lsVec2 c1, lsSweepHit hits[2]);
 
 /// Time of first contact of a circle of radius r moving c0->c1 with a static closed segment: the smallest t in
-/// [0, 1] with distance(c(t), segment) <= r. Returns false when there is none. Already touching: t = 0.
+/// [0, 1] with distance(c(t), segment) <= r. Returns false when there is none. Already touching (exact test): t = 0.
+/// Solved in closed form: the centre reaching the lines offset by r (projection inside the segment) and the
+/// quadratics of the two endpoint caps.
 bool lsTimeOfImpactCircleSegment(lsVec2 c0, lsVec2 c1, double radius, const lsSegment* segment, double* t);
-/// Same against a segment whose endpoints move p0->p1 and q0->q1 over the step.
+/// Same against a segment whose endpoints move p0->p1 and q0->q1 over the step: the endpoint caps are quadratics
+/// in t, the interior the quartic cross(q - p, c - p)^2 = r^2 |q - p|^2 with the projection inside the segment,
+/// whose roots are isolated between the roots of its derivatives and bracketed (bounded iterations). A tangent
+/// touch counts within rounding of the quartic's terms.
 bool lsTimeOfImpactCircleMovingSegment(lsVec2 c0, lsVec2 c1, double radius, lsVec2 p0, lsVec2 p1, lsVec2 q0,
                                        lsVec2 q1, double* t);
