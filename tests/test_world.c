@@ -185,6 +185,8 @@ static int ValueErrorTest(void)
                      "t.json:1:39: polygons[0].points: expected a convex polygon with 3 to 32 points: not convex"));
     ENSURE(FailsWith("{\"walls\": [{\"points\": [[0, 0], [1, 0], [0, 0]], \"closed\": true}]}",
                      "walls[0].points[0]: the closing wall segment (last point to first) has zero length"));
+    ENSURE(FailsWith("{\"walls\": [{\"from\": [0, 0], \"to\": [1, 0], \"closed\": true}]}",
+                     "t.json:1:53: walls[0].closed: a wall given by \"from\" and \"to\" cannot be closed"));
     ENSURE(FailsWith("{\"walls\": [{\"from\": [3, 3], \"to\": [3, 3]}]}",
                      "t.json:1:12: walls[0]: wall has zero length"));
     ENSURE(FailsWith("{\"walls\": [], \"paths\": [{\"id\": \"p\", \"points\": [[0, 0], [1, 0]]}], "

@@ -896,10 +896,15 @@ static bool LoadWalls(Loader* L, const cJSON* array)
             {
                 return false;
             }
-            if (Member(item, "closed") != NULL)
+            // "closed": false is harmless on a single segment; true would make it a doubled segment.
+            if (!ReadBool(L, item, "closed", &closed))
+            {
+                return false;
+            }
+            if (closed)
             {
                 Enter(L, "closed");
-                return Fail(L, "'closed' belongs to a wall given by \"points\"");
+                return Fail(L, "a wall given by \"from\" and \"to\" cannot be closed (use \"points\")");
             }
             if (L->scratchCapacity < 2)
             {
