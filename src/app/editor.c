@@ -761,6 +761,13 @@ static void Label(SDL_Renderer* renderer, int x, int y, const char* text, Rgba c
     stringRGBA(renderer, (Sint16)x, (Sint16)y, text, c.r, c.g, c.b, c.a);
 }
 
+// The x at which a line of the 8-pixel font ends 10 pixels from the right edge (never left of 10).
+static int RightAligned(const lsCamera* camera, const char* text)
+{
+    int x = camera->width - 10 - 8 * (int)strlen(text);
+    return x > 10 ? x : 10;
+}
+
 void lsEditor_Draw(const lsEditor* editor, SDL_Renderer* renderer, const lsCamera* camera, const lsWorld* world)
 {
     LS_ASSERT(editor != NULL && renderer != NULL && camera != NULL && world != NULL);
@@ -810,12 +817,13 @@ void lsEditor_Draw(const lsEditor* editor, SDL_Renderer* renderer, const lsCamer
         snprintf(line, sizeof line,
                  "EDIT | drag: draw wall / move  Shift+drag: wall  K: knife  Del: delete  Ctrl+Z/Y  Ctrl+S: save  Esc");
     }
-    Label(renderer, 10, camera->height - 18, line, editor->knife ? s_knifeColor : s_labelColor);
+    // Bottom right: the window keeps its scale bar at the bottom left and its HUD at the top left.
+    Label(renderer, RightAligned(camera, line), camera->height - 18, line, editor->knife ? s_knifeColor : s_labelColor);
     if (lsEdit_IsValidRef(world, editor->selection))
     {
         char what[96];
         Describe(world, editor->selection, what, sizeof what);
         snprintf(line, sizeof line, "selected: %s", what);
-        Label(renderer, 10, camera->height - 34, line, s_selectColor);
+        Label(renderer, RightAligned(camera, line), camera->height - 34, line, s_selectColor);
     }
 }
