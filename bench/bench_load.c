@@ -77,9 +77,8 @@ static bool BenchFile(const char* path, int runs, bool csv)
     }
     else
     {
-        printf("%-44s %7d walls %6d targets  load %8.2f ms (cpu %8.2f)  save %8.2f ms (cpu %8.2f), %zu bytes\n",
-               path, segments, targets, 1e3 * bestLoad, 1e3 * bestLoadCpu, 1e3 * bestSave, 1e3 * bestSaveCpu,
-               jsonBytes);
+        printf("%-44s %7d walls %6d targets  load %8.2f ms (cpu %8.2f)  save %8.2f ms (cpu %8.2f), %zu bytes\n", path,
+               segments, targets, 1e3 * bestLoad, 1e3 * bestLoadCpu, 1e3 * bestSave, 1e3 * bestSaveCpu, jsonBytes);
     }
     return true;
 }
@@ -124,10 +123,15 @@ int main(int argc, char** argv)
         }
         return ok ? 0 : 1;
     }
-    const char* defaults[] = {"../shared/bench-worlds/city-1k.json", "../shared/bench-worlds/city-10k.json",
-                              "../shared/bench-worlds/city-100k.json", "../shared/bench-worlds/maze-2k.json",
-                              "../shared/bench-worlds/maze-20k.json", "worlds/default.json",
-                              "worlds/rldemo.json", "worlds/maze.json", "worlds/warehouse.json"};
+    const char* defaults[] = {"../shared/bench-worlds/city-1k.json",
+                              "../shared/bench-worlds/city-10k.json",
+                              "../shared/bench-worlds/city-100k.json",
+                              "../shared/bench-worlds/maze-2k.json",
+                              "../shared/bench-worlds/maze-20k.json",
+                              "worlds/default.json",
+                              "worlds/rldemo.json",
+                              "worlds/maze.json",
+                              "worlds/warehouse.json"};
     for (size_t i = 0; i < sizeof defaults / sizeof defaults[0]; ++i)
     {
         char path[512];

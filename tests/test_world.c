@@ -139,7 +139,8 @@ static int EditingTest(void)
 static int SyntaxErrorTest(void)
 {
     // Line and column are 1-based and point where cJSON stopped.
-    ENSURE(FailsWith("{\n  \"walls\": [\n    {\"from\": [0, 0], \"to\": [1, 0]},,\n  ]\n}", "t.json:3:36: syntax error near ','"));
+    ENSURE(FailsWith("{\n  \"walls\": [\n    {\"from\": [0, 0], \"to\": [1, 0]},,\n  ]\n}",
+                     "t.json:3:36: syntax error near ','"));
     ENSURE(FailsWith("{\"walls\": [1, 2", "t.json:1:16: syntax error: unexpected end of file"));
     ENSURE(FailsWith("", "t.json:1:1: syntax error: unexpected end of file (the file is empty)"));
     ENSURE(FailsWith("{\"walls\": []}\n\n  }", "t.json:3:3: syntax error near '}'"));
@@ -166,8 +167,9 @@ static int SyntaxErrorTest(void)
 
 static int ValueErrorTest(void)
 {
-    ENSURE(FailsWith("{\n  \"walls\": [\n    {\"from\": [0, 0], \"to\": [1, 0]},\n    {\"from\": [0, 0], \"to\": [1]}\n  ]\n}",
-                     "t.json:4:28: walls[1].to: expected [x, y], two finite numbers"));
+    ENSURE(FailsWith(
+        "{\n  \"walls\": [\n    {\"from\": [0, 0], \"to\": [1, 0]},\n    {\"from\": [0, 0], \"to\": [1]}\n  ]\n}",
+        "t.json:4:28: walls[1].to: expected [x, y], two finite numbers"));
     ENSURE(FailsWith("{\"walls\": [{\"from\": [0, 1e400], \"to\": [1, 0]}]}",
                      "t.json:1:21: walls[0].from: expected [x, y], two finite numbers"));
     ENSURE(FailsWith("{\"walls\": [], \"targets\": [{\"center\": [0, 0], \"radius\": 0}]}",
@@ -176,19 +178,22 @@ static int ValueErrorTest(void)
                      "t.json:1:52: boxes[0].size: expected [w, h], two finite numbers > 0"));
     ENSURE(FailsWith("{\"walls\": [], \"robot\": {\"lidar\": {\"beams\": 1000000000000}}}",
                      "t.json:1:44: robot.lidar.beams: expected an integer in [1, 100000]"));
-    ENSURE(FailsWith("{\"walls\": [], \"robot\": {\"lidar\": {\"beams\": 0}}}", "robot.lidar.beams: expected an integer"));
+    ENSURE(
+        FailsWith("{\"walls\": [], \"robot\": {\"lidar\": {\"beams\": 0}}}", "robot.lidar.beams: expected an integer"));
     ENSURE(FailsWith("{\"walls\": [], \"robot\": {\"lidar\": {\"fov\": 360.0001}}}",
                      "t.json:1:42: robot.lidar.fov: expected a field of view in (0, 360] degrees"));
-    ENSURE(FailsWith("{\"walls\": [], \"robot\": {\"lidar\": {\"fov\": -1}}}", "robot.lidar.fov: expected a finite number > 0"));
-    ENSURE(FailsWith("{\"walls\": [], \"robot\": {\"lidar\": {\"range\": 0}}}", "robot.lidar.range: expected a finite number > 0"));
+    ENSURE(FailsWith("{\"walls\": [], \"robot\": {\"lidar\": {\"fov\": -1}}}",
+                     "robot.lidar.fov: expected a finite number > 0"));
+    ENSURE(FailsWith("{\"walls\": [], \"robot\": {\"lidar\": {\"range\": 0}}}",
+                     "robot.lidar.range: expected a finite number > 0"));
     ENSURE(FailsWith("{\"walls\": [], \"polygons\": [{\"points\": [[0, 0], [2, 0], [1, 0.5], [1, 2]]}]}",
                      "t.json:1:39: polygons[0].points: expected a convex polygon with 3 to 32 points: not convex"));
     ENSURE(FailsWith("{\"walls\": [{\"points\": [[0, 0], [1, 0], [0, 0]], \"closed\": true}]}",
                      "walls[0].points[0]: the closing wall segment (last point to first) has zero length"));
     ENSURE(FailsWith("{\"walls\": [{\"from\": [0, 0], \"to\": [1, 0], \"closed\": true}]}",
                      "t.json:1:53: walls[0].closed: a wall given by \"from\" and \"to\" cannot be closed"));
-    ENSURE(FailsWith("{\"walls\": [{\"from\": [3, 3], \"to\": [3, 3]}]}",
-                     "t.json:1:12: walls[0]: wall has zero length"));
+    ENSURE(
+        FailsWith("{\"walls\": [{\"from\": [3, 3], \"to\": [3, 3]}]}", "t.json:1:12: walls[0]: wall has zero length"));
     ENSURE(FailsWith("{\"walls\": [], \"paths\": [{\"id\": \"p\", \"points\": [[0, 0], [1, 0]]}], "
                      "\"vehicles\": [{\"path\": \"q\"}]}",
                      "t.json:1:89: vehicles[0].path: no path has the id 'q'"));
@@ -197,10 +202,12 @@ static int ValueErrorTest(void)
                      "paths[1].id: duplicate path id 'p'"));
     ENSURE(FailsWith("{\"name\": \"x\"}", "t.json:1:1: missing key 'walls'"));
     ENSURE(FailsWith("[]", "t.json:1:1: expected a world"));
-    ENSURE(FailsWith("{\"walls\": [], \"robot\": {\"pose\": [0, 0, \"90 grad\"]}}", "robot.pose[2]: expected an angle"));
+    ENSURE(
+        FailsWith("{\"walls\": [], \"robot\": {\"pose\": [0, 0, \"90 grad\"]}}", "robot.pose[2]: expected an angle"));
     ENSURE(FailsWith("{\"walls\": [], \"sim\": {\"seed\": -1}}", "sim.seed: expected an integer"));
     // A key written with escapes is not found by the re-scan: the message keeps the path and drops line:column.
-    ENSURE(FailsWith("{\"walls\": [], \"r\\u006fbot\": {\"radius\": -1}}", "t.json: robot.radius: expected a finite number > 0"));
+    ENSURE(FailsWith("{\"walls\": [], \"r\\u006fbot\": {\"radius\": -1}}",
+                     "t.json: robot.radius: expected a finite number > 0"));
     return 0;
 }
 
@@ -215,7 +222,8 @@ static int WarningTest(void)
     lsWorld* world = LoadText(text, &err, &warnings);
     ENSURE(world != NULL);
     ENSURE(warnings.count == 4 && warnings.dropped == 0);
-    ENSURE(strcmp(warnings.messages[0], "t.json:4:36: walls[1]: unknown key 'reflectanse' (did you mean 'reflectance'?)") == 0);
+    ENSURE(strcmp(warnings.messages[0],
+                  "t.json:4:36: walls[1]: unknown key 'reflectanse' (did you mean 'reflectance'?)") == 0);
     ENSURE(strcmp(warnings.messages[1], "t.json:4:56: walls[1]: unknown key 'colour'") == 0);
     ENSURE(strcmp(warnings.messages[2], "t.json:6:34: targets[0]: unknown key 'radus' (did you mean 'radius'?)") == 0);
     ENSURE(strstr(warnings.messages[3], "sim: duplicate key 'dt' (the first one is used)") != NULL);
@@ -241,11 +249,12 @@ static int DefaultsTest(void)
 {
     lsError err = {{0}};
     lsWarnings warnings;
-    const char* text = "{\"walls\": [], \"targets\": [{\"center\": [0, 0]}, {\"center\": [1, 0], \"kind\": \"poison\"}],"
-                       " \"boxes\": [{\"center\": [0, 0], \"size\": [1, 2]}],"
-                       " \"paths\": [{\"id\": \"p\", \"points\": [[5, 6], [7, 6]]}], \"vehicles\": [{\"path\": \"p\"}],"
-                       " \"movers\": [{\"type\": \"bar\", \"from\": [0, 0], \"to\": [2, 4]},"
-                       " {\"type\": \"door\", \"from\": [0, 0], \"to\": [1, 0]}]}";
+    const char* text =
+        "{\"walls\": [], \"targets\": [{\"center\": [0, 0]}, {\"center\": [1, 0], \"kind\": \"poison\"}],"
+        " \"boxes\": [{\"center\": [0, 0], \"size\": [1, 2]}],"
+        " \"paths\": [{\"id\": \"p\", \"points\": [[5, 6], [7, 6]]}], \"vehicles\": [{\"path\": \"p\"}],"
+        " \"movers\": [{\"type\": \"bar\", \"from\": [0, 0], \"to\": [2, 4]},"
+        " {\"type\": \"door\", \"from\": [0, 0], \"to\": [1, 0]}]}";
     lsWorld* world = lsLoadWorldFromString(text, strlen(text), "worlds/some.world.json", &err, &warnings);
     ENSURE(world != NULL && warnings.count == 0);
     ENSURE(strcmp(world->name, "some.world") == 0);
@@ -254,7 +263,8 @@ static int DefaultsTest(void)
     ENSURE(world->boxes[0].angle == 0.0 && world->boxes[0].reflectance == 0.5);
     ENSURE(world->paths[0].radius == 0.5 && !world->paths[0].closed);
     ENSURE(world->vehicles[0].position.x == 5.0 && world->vehicles[0].position.y == 6.0);
-    ENSURE(world->vehicles[0].maxSpeed == 1.5 && world->vehicles[0].maxForce == 2.0 && world->vehicles[0].radius == 0.2);
+    ENSURE(world->vehicles[0].maxSpeed == 1.5 && world->vehicles[0].maxForce == 2.0 &&
+           world->vehicles[0].radius == 0.2);
     ENSURE(world->movers[0].pivot.x == 1.0 && world->movers[0].pivot.y == 2.0);
     ENSURE_SMALL(world->movers[0].angularSpeed - LS_PI / 4.0, 1e-15);
     ENSURE(world->movers[1].offset.x == 1.0 && world->movers[1].period == 4.0);
@@ -629,8 +639,8 @@ static int DocsExampleTest(void)
     bool found = start != NULL && end != NULL;
     lsError err = {{0}};
     lsWarnings warnings;
-    lsWorld* world = found ? lsLoadWorldFromString(start + 8, (size_t)(end - start - 8), "example.json", &err, &warnings)
-                           : NULL;
+    lsWorld* world =
+        found ? lsLoadWorldFromString(start + 8, (size_t)(end - start - 8), "example.json", &err, &warnings) : NULL;
     lsFree(doc, size);
     ENSURE(found);
     if (world == NULL)

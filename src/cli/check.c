@@ -17,10 +17,7 @@ static void PrintUsage(FILE* out)
 }
 
 // "1 path" but "2 paths" (and "0 paths").
-static const char* Plural(int count, const char* one, const char* many)
-{
-    return count == 1 ? one : many;
-}
+static const char* Plural(int count, const char* one, const char* many) { return count == 1 ? one : many; }
 
 static bool CheckOne(const char* path)
 {
@@ -42,14 +39,13 @@ static bool CheckOne(const char* path)
     }
     int segments = lsWorld_SegmentCount(world);
     lsAABB bounds = lsWorld_Bounds(world);
-    printf("%s: %d %s, %d %s, %d %s, %d %s, %d %s, %d %s, %d %s, %.1f x %.1f m\n", path, segments,
-           Plural(segments, "wall", "walls"), world->targetCount, Plural(world->targetCount, "target", "targets"),
-           world->boxCount, Plural(world->boxCount, "box", "boxes"), world->polygonCount,
-           Plural(world->polygonCount, "polygon", "polygons"), world->pathCount,
-           Plural(world->pathCount, "path", "paths"), world->vehicleCount,
-           Plural(world->vehicleCount, "vehicle", "vehicles"), world->moverCount,
-           Plural(world->moverCount, "mover", "movers"), bounds.upper.x - bounds.lower.x,
-           bounds.upper.y - bounds.lower.y);
+    printf(
+        "%s: %d %s, %d %s, %d %s, %d %s, %d %s, %d %s, %d %s, %.1f x %.1f m\n", path, segments,
+        Plural(segments, "wall", "walls"), world->targetCount, Plural(world->targetCount, "target", "targets"),
+        world->boxCount, Plural(world->boxCount, "box", "boxes"), world->polygonCount,
+        Plural(world->polygonCount, "polygon", "polygons"), world->pathCount, Plural(world->pathCount, "path", "paths"),
+        world->vehicleCount, Plural(world->vehicleCount, "vehicle", "vehicles"), world->moverCount,
+        Plural(world->moverCount, "mover", "movers"), bounds.upper.x - bounds.lower.x, bounds.upper.y - bounds.lower.y);
     lsDestroyWorld(world);
     return true;
 }

@@ -275,7 +275,8 @@ bool lsWorld_Equal(const lsWorld* a, const lsWorld* b)
     {
         const lsPolygonDef* pa = a->polygons + i;
         const lsPolygonDef* pb = b->polygons + i;
-        if (pa->count != pb->count || pa->reflectance != pb->reflectance || !PointsEqual(pa->points, pb->points, pa->count))
+        if (pa->count != pb->count || pa->reflectance != pb->reflectance ||
+            !PointsEqual(pa->points, pb->points, pa->count))
         {
             return false;
         }
@@ -294,9 +295,9 @@ bool lsWorld_Equal(const lsWorld* a, const lsWorld* b)
     {
         const lsVehicleDef* va = a->vehicles + i;
         const lsVehicleDef* vb = b->vehicles + i;
-        if (va->path != vb->path || !lsVecEqual(va->position, vb->position) || !lsVecEqual(va->velocity, vb->velocity) ||
-            va->maxSpeed != vb->maxSpeed || va->maxForce != vb->maxForce || va->radius != vb->radius ||
-            va->pathEnd != vb->pathEnd || va->reflectance != vb->reflectance)
+        if (va->path != vb->path || !lsVecEqual(va->position, vb->position) ||
+            !lsVecEqual(va->velocity, vb->velocity) || va->maxSpeed != vb->maxSpeed || va->maxForce != vb->maxForce ||
+            va->radius != vb->radius || va->pathEnd != vb->pathEnd || va->reflectance != vb->reflectance)
         {
             return false;
         }

@@ -135,7 +135,8 @@ static long FindPath(const char* t, size_t n, const PathPart* parts, int depth, 
                 size_t keyStart = i;
                 size_t keyEnd = SkipString(t, n, i);
                 // Raw comparison: a key written with escapes is not found, and the location is simply omitted.
-                bool match = keyEnd - keyStart == keyLength + 2 && memcmp(t + keyStart + 1, parts[d].key, keyLength) == 0;
+                bool match =
+                    keyEnd - keyStart == keyLength + 2 && memcmp(t + keyStart + 1, parts[d].key, keyLength) == 0;
                 i = SkipSpace(t, n, keyEnd);
                 if (i >= n || t[i] != ':')
                 {
@@ -464,16 +465,16 @@ static const char* RuleText(Rule rule)
 {
     switch (rule)
     {
-        case rule_positive:
-            return "a finite number > 0";
-        case rule_nonNegative:
-            return "a finite number >= 0";
-        case rule_unit:
-            return "a number in [0, 1]";
-        case rule_unitOpen:
-            return "a number in [0, 1)";
-        default:
-            return "a finite number";
+    case rule_positive:
+        return "a finite number > 0";
+    case rule_nonNegative:
+        return "a finite number >= 0";
+    case rule_unit:
+        return "a number in [0, 1]";
+    case rule_unitOpen:
+        return "a number in [0, 1)";
+    default:
+        return "a finite number";
     }
 }
 
@@ -481,16 +482,16 @@ static bool RuleHolds(Rule rule, double v)
 {
     switch (rule)
     {
-        case rule_positive:
-            return isfinite(v) && v > 0.0;
-        case rule_nonNegative:
-            return isfinite(v) && v >= 0.0;
-        case rule_unit:
-            return v >= 0.0 && v <= 1.0;
-        case rule_unitOpen:
-            return v >= 0.0 && v < 1.0;
-        default:
-            return isfinite(v);
+    case rule_positive:
+        return isfinite(v) && v > 0.0;
+    case rule_nonNegative:
+        return isfinite(v) && v >= 0.0;
+    case rule_unit:
+        return v >= 0.0 && v <= 1.0;
+    case rule_unitOpen:
+        return v >= 0.0 && v < 1.0;
+    default:
+        return isfinite(v);
     }
 }
 
@@ -1109,8 +1110,9 @@ static bool LoadPolygons(Loader* L, const cJSON* array)
     return true;
 }
 
-static const char* const s_lidarKeys[] = {"beams", "fov",   "range",   "range_min",       "mount", "rate", "noise",
-                                          "noise_per_m", "angle_noise", "dropout", "grazing_dropout", "seed",  NULL};
+static const char* const s_lidarKeys[] = {"beams", "fov",         "range",       "range_min", "mount",           "rate",
+                                          "noise", "noise_per_m", "angle_noise", "dropout",   "grazing_dropout", "seed",
+                                          NULL};
 
 static bool LoadLidar(Loader* L, const cJSON* object, lsLidarDef* def)
 {
@@ -1160,9 +1162,8 @@ static bool LoadLidar(Loader* L, const cJSON* object, lsLidarDef* def)
            ReadSeed(L, object, "seed", &def->seed);
 }
 
-static const char* const s_robotKeys[] = {"pose",          "radius",    "footprint",      "max_speed",
-                                          "max_turn_rate", "max_accel", "max_turn_accel", "lidar",
-                                          NULL};
+static const char* const s_robotKeys[] = {"pose",      "radius",         "footprint", "max_speed", "max_turn_rate",
+                                          "max_accel", "max_turn_accel", "lidar",     NULL};
 
 static bool LoadRobot(Loader* L, const cJSON* object)
 {
@@ -1231,9 +1232,8 @@ static bool LoadPaths(Loader* L, const cJSON* array)
         char id[LS_PATH_ID_CAPACITY] = "";
         double radius = 0.5;
         bool closed = false;
-        if (!Require(L, item, "id") || !Require(L, item, "points") ||
-            !ReadString(L, item, "id", id, sizeof id) || !ReadNumber(L, item, "radius", rule_positive, &radius) ||
-            !ReadBool(L, item, "closed", &closed))
+        if (!Require(L, item, "id") || !Require(L, item, "points") || !ReadString(L, item, "id", id, sizeof id) ||
+            !ReadNumber(L, item, "radius", rule_positive, &radius) || !ReadBool(L, item, "closed", &closed))
         {
             return false;
         }
@@ -1285,7 +1285,7 @@ static bool LoadPaths(Loader* L, const cJSON* array)
     return true;
 }
 
-static const char* const s_vehicleKeys[] = {"path",   "position", "velocity", "max_speed", "max_force",
+static const char* const s_vehicleKeys[] = {"path",   "position", "velocity",    "max_speed", "max_force",
                                             "radius", "at_end",   "reflectance", NULL};
 
 static bool LoadVehicles(Loader* L, const cJSON* array)
@@ -1312,9 +1312,9 @@ static bool LoadVehicles(Loader* L, const cJSON* array)
         {
             return false;
         }
-        const PathId* found = L->pathIdCount > 0 ? bsearch(pathId, L->pathIds, (size_t)L->pathIdCount, sizeof(PathId),
-                                                           CompareIdToPath)
-                                                   : NULL;
+        const PathId* found = L->pathIdCount > 0
+                                  ? bsearch(pathId, L->pathIds, (size_t)L->pathIdCount, sizeof(PathId), CompareIdToPath)
+                                  : NULL;
         def.path = found != NULL ? found->index : -1;
         if (def.path < 0)
         {
@@ -1418,8 +1418,7 @@ static bool LoadMovers(Loader* L, const cJSON* array)
         else
         {
             def.pivot = lsV(0.5 * (def.a.x + def.b.x), 0.5 * (def.a.y + def.b.y));
-            if (!ReadVec2(L, item, "pivot", &def.pivot) ||
-                !ReadAngle(L, item, "speed", rule_finite, &def.angularSpeed))
+            if (!ReadVec2(L, item, "pivot", &def.pivot) || !ReadAngle(L, item, "speed", rule_finite, &def.angularSpeed))
             {
                 return false;
             }
@@ -1458,9 +1457,8 @@ static bool LoadSim(Loader* L, const cJSON* object)
            ReadNumber(L, object, "poison_reward", rule_finite, &def->poisonReward);
 }
 
-static const char* const s_rootKeys[] = {"name",  "walls", "targets",  "boxes",  "polygons",
-                                         "robot", "paths", "vehicles", "movers", "sim",
-                                         NULL};
+static const char* const s_rootKeys[] = {"name",  "walls",    "targets", "boxes", "polygons", "robot",
+                                         "paths", "vehicles", "movers",  "sim",   NULL};
 
 // Runs a section loader on root[key] when present, with the key on the path.
 static bool Section(Loader* L, const cJSON* root, const char* key, bool (*load)(Loader*, const cJSON*))
@@ -1747,10 +1745,7 @@ static void Append(Builder* b, const char* s, size_t n)
     b->data[b->length] = '\0';
 }
 
-static void Put(Builder* b, const char* s)
-{
-    Append(b, s, strlen(s));
-}
+static void Put(Builder* b, const char* s) { Append(b, s, strlen(s)); }
 
 // The shortest of %.15g, %.16g, %.17g that strtod reads back to exactly v.
 static void FormatNumber(char* buffer, size_t capacity, double v)
@@ -1889,15 +1884,9 @@ static void PutKey(Builder* b, const char* key)
 }
 
 // Starts element i of an array of one-line objects.
-static void BeginElement(Builder* b, int i)
-{
-    Put(b, i > 0 ? ",\n    {" : "\n    {");
-}
+static void BeginElement(Builder* b, int i) { Put(b, i > 0 ? ",\n    {" : "\n    {"); }
 
-static void EndArray(Builder* b, int count)
-{
-    Put(b, count > 0 ? "\n  ]" : "]");
-}
+static void EndArray(Builder* b, int count) { Put(b, count > 0 ? "\n  ]" : "]"); }
 
 static void PutRobot(Builder* b, const lsRobotDef* r)
 {
