@@ -1,12 +1,381 @@
-// Placeholder until the owner of `lidarsim run` lands it.
+// lidarsim run WORLD.json --steps N [options]: the simulation without a window. Prints a summary, optionally
+// records one JSON line per step (or every K-th) with what a replay needs: pose, scan, vehicles, targets, score.
+#define _POSIX_C_SOURCE 200809L
 #include "cli/commands.h"
+#include "cli/laserscan.h"
+#include "core/sim.h"
 
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+static void PrintUsage(FILE* out)
+{
+    fprintf(out,
+            "usage: lidarsim run WORLD.json --steps N [options]\n\n"
+            "Runs the simulation headless for N fixed steps and prints a summary (simulated time, steps per second,\n"
+            "score, food and poison collected, collisions, distance travelled). Without --autopilot the robot gets\n"
+            "no command and stays where it is (vehicles and moving walls still move).\n\n"
+            "options:\n"
+            "  --steps N          number of steps (required, >= 0)\n"
+            "  --seed S           seed of the simulation (respawn places, lidar noise, autopilot); default: the\n"
+            "                     world's sim.seed\n"
+            "  --autopilot        drive with the built-in autopilot (it sees only the lidar)\n"
+            "  --dt S             fixed step in seconds (default: the world's sim.dt)\n"
+            "  --beams N          number of lidar beams (default: the world's robot.lidar.beams)\n"
+            "  --record FILE      write JSON lines: one per recorded step (see --every); '-' is stdout\n"
+            "  --every K          record every K-th step (default 1); step 0 (the start) is always recorded\n"
+            "  -h, --help         this help\n\n"
+            "A recorded line: {\"step\", \"time\", \"pose\": [x, y, deg], \"velocity\": [v, w (rad/s)], \"scan\": a\n"
+            "LaserScan object as `lidarsim scan` prints it when a new scan was taken since the previous line, else\n"
+            "null, \"vehicles\": [[x, y, vx, vy], ...], \"targets\": [[index, x, y, active], ...] for targets that\n"
+            "changed since the previous line, \"score\", \"food\", \"poison\", \"collisions\", \"distance\"}.\n\n"
+            "Exit status: 0 success, 1 the world cannot be read or the recording cannot be written, 2 bad usage.\n");
+}
+
+static int Usage(const char* message, const char* value)
+{
+    fprintf(stderr, "lidarsim run: %s", message);
+    if (value != NULL)
+    {
+        fprintf(stderr, " '%s'", value);
+    }
+    fprintf(stderr, " (see lidarsim run --help)\n");
+    return 2;
+}
+
+static bool ParseLong(const char* s, long long lo, long long hi, long long* out)
+{
+    char* end;
+    errno = 0;
+    long long v = strtoll(s, &end, 10);
+    if (end == s || *end != '\0' || errno == ERANGE || v < lo || v > hi)
+    {
+        return false;
+    }
+    *out = v;
+    return true;
+}
+
+static double Seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+typedef struct Recorder
+{
+    FILE* file;
+    bool ownsFile;
+    lsTargetState* lastTargets; // what the previous line said about each target
+    int targetCount;
+    long long lastScanStep;
+} Recorder;
+
+static void RecordLine(Recorder* rec, const lsSim* sim, long long lastScanStep)
+{
+    FILE* out = rec->file;
+    const lsSimState* s = lsSim_GetState(sim);
+    const lsWorld* world = lsSim_GetWorld(sim);
+    double pose[3] = {s->robot.position.x, s->robot.position.y, lsRadToDeg(s->robot.angle)};
+    fprintf(out, "{\"step\": %lld, \"time\": ", s->step);
+    lsWriteJsonNumber(out, s->time);
+    fputs(", \"pose\": [", out);
+    lsWriteJsonNumber(out, pose[0]);
+    fputs(", ", out);
+    lsWriteJsonNumber(out, pose[1]);
+    fputs(", ", out);
+    lsWriteJsonNumber(out, pose[2]);
+    fputs("], \"velocity\": [", out);
+    lsWriteJsonNumber(out, s->robot.v);
+    fputs(", ", out);
+    lsWriteJsonNumber(out, s->robot.w);
+    fputs("], \"scan\": ", out);
+    if (lastScanStep != rec->lastScanStep)
+    {
+        lsWriteLaserScanJson(out, lsSim_GetScene(sim), lsSim_GetScan(sim), 1.0 / world->robot.lidar.rate,
+                             ls_noHitNull, pose);
+        rec->lastScanStep = lastScanStep;
+    }
+    else
+    {
+        fputs("null", out);
+    }
+    fputs(", \"vehicles\": [", out);
+    for (int i = 0; i < s->vehicleCount; ++i)
+    {
+        const lsVehicleState* v = &s->vehicles[i];
+        fputs(i > 0 ? ", [" : "[", out);
+        lsWriteJsonNumber(out, v->position.x);
+        fputs(", ", out);
+        lsWriteJsonNumber(out, v->position.y);
+        fputs(", ", out);
+        lsWriteJsonNumber(out, v->velocity.x);
+        fputs(", ", out);
+        lsWriteJsonNumber(out, v->velocity.y);
+        fputs("]", out);
+    }
+    fputs("], \"targets\": [", out);
+    bool first = true;
+    for (int i = 0; i < s->targetCount; ++i)
+    {
+        const lsTargetState* t = &s->targets[i];
+        lsTargetState* last = &rec->lastTargets[i];
+        if (t->active == last->active && lsVecEqual(t->center, last->center))
+        {
+            continue;
+        }
+        fprintf(out, "%s[%d, ", first ? "" : ", ", i);
+        lsWriteJsonNumber(out, t->center.x);
+        fputs(", ", out);
+        lsWriteJsonNumber(out, t->center.y);
+        fprintf(out, ", %s]", t->active ? "true" : "false");
+        *last = *t;
+        first = false;
+    }
+    fputs("], \"score\": ", out);
+    lsWriteJsonNumber(out, s->score);
+    fprintf(out, ", \"food\": %d, \"poison\": %d, \"collisions\": %d, \"distance\": ", s->food, s->poison,
+            s->collisions);
+    lsWriteJsonNumber(out, s->distance);
+    fputs("}\n", out);
+}
+
+static void DrawProgress(long long done, long long total, double elapsed)
+{
+    int width = 40;
+    double fraction = total > 0 ? (double)done / (double)total : 1.0;
+    int filled = (int)(fraction * width);
+    fputc('\r', stderr);
+    fputc('[', stderr);
+    for (int i = 0; i < width; ++i)
+    {
+        fputc(i < filled ? '#' : '.', stderr);
+    }
+    fprintf(stderr, "] %3d%%  %lld/%lld steps  %.0f steps/s ", (int)(100.0 * fraction), done, total,
+            elapsed > 0.0 ? (double)done / elapsed : 0.0);
+    fflush(stderr);
+}
 
 int lsCmdRun(int argc, char** argv)
 {
-    (void)argc;
-    (void)argv;
-    fprintf(stderr, "lidarsim run: not built yet\n");
-    return 1;
+    for (int i = 0; i < argc; ++i)
+    {
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
+        {
+            PrintUsage(stdout);
+            return 0;
+        }
+    }
+    const char* worldPath = NULL;
+    const char* recordPath = NULL;
+    long long steps = -1, every = 1, seed = -1, beams = 0;
+    double dt = 0.0;
+    bool autopilot = false;
+    for (int i = 0; i < argc; ++i)
+    {
+        const char* arg = argv[i];
+        if (arg[0] != '-' || arg[1] == '\0')
+        {
+            if (worldPath != NULL)
+            {
+                return Usage("more than one world file:", arg);
+            }
+            worldPath = arg;
+            continue;
+        }
+        if (strcmp(arg, "--autopilot") == 0)
+        {
+            autopilot = true;
+            continue;
+        }
+        if (i + 1 >= argc)
+        {
+            return Usage("missing value after", arg);
+        }
+        const char* value = argv[++i];
+        if (strcmp(arg, "--steps") == 0)
+        {
+            if (!ParseLong(value, 0, (long long)1 << 53, &steps))
+            {
+                return Usage("--steps: expected a non-negative integer, got", value);
+            }
+        }
+        else if (strcmp(arg, "--every") == 0)
+        {
+            if (!ParseLong(value, 1, (long long)1 << 53, &every))
+            {
+                return Usage("--every: expected a positive integer, got", value);
+            }
+        }
+        else if (strcmp(arg, "--seed") == 0)
+        {
+            char* end;
+            errno = 0;
+            unsigned long long v = strtoull(value, &end, 10);
+            if (value[0] == '-' || end == value || *end != '\0' || errno == ERANGE || v > (unsigned long long)LLONG_MAX)
+            {
+                return Usage("--seed: expected a non-negative integer, got", value);
+            }
+            seed = (long long)v;
+        }
+        else if (strcmp(arg, "--beams") == 0)
+        {
+            if (!ParseLong(value, 1, LS_MAX_BEAMS, &beams))
+            {
+                return Usage("--beams: expected an integer in 1..100000, got", value);
+            }
+        }
+        else if (strcmp(arg, "--dt") == 0)
+        {
+            char* end;
+            errno = 0;
+            dt = strtod(value, &end);
+            if (end == value || *end != '\0' || errno == ERANGE || !(dt > 0.0) || !isfinite(dt))
+            {
+                return Usage("--dt: expected a positive number of seconds, got", value);
+            }
+        }
+        else if (strcmp(arg, "--record") == 0)
+        {
+            recordPath = value;
+        }
+        else
+        {
+            return Usage("unknown option", arg);
+        }
+    }
+    if (worldPath == NULL)
+    {
+        return Usage("missing WORLD.json", NULL);
+    }
+    if (steps < 0)
+    {
+        return Usage("missing --steps N", NULL);
+    }
+
+    lsError err = {{0}};
+    lsWarnings warnings;
+    lsWorld* world = lsLoadWorld(worldPath, &err, &warnings);
+    if (world == NULL)
+    {
+        fprintf(stderr, "%s\n", err.message);
+        return 1;
+    }
+    for (int i = 0; i < warnings.count; ++i)
+    {
+        fprintf(stderr, "%s\n", warnings.messages[i]);
+    }
+    if (dt > 0.0)
+    {
+        world->sim.dt = dt;
+    }
+    if (seed >= 0)
+    {
+        world->sim.seed = (uint64_t)seed;
+    }
+    if (beams > 0)
+    {
+        world->robot.lidar.beams = (int)beams;
+    }
+
+    Recorder rec = {NULL, false, NULL, world->targetCount, -1};
+    if (recordPath != NULL)
+    {
+        if (strcmp(recordPath, "-") == 0)
+        {
+            rec.file = stdout;
+        }
+        else
+        {
+            rec.file = fopen(recordPath, "w");
+            rec.ownsFile = true;
+            if (rec.file == NULL)
+            {
+                fprintf(stderr, "lidarsim run: %s: cannot open for writing: %s\n", recordPath, strerror(errno));
+                lsDestroyWorld(world);
+                return 1;
+            }
+        }
+        rec.lastTargets = lsAllocZero((size_t)(world->targetCount > 0 ? world->targetCount : 1), sizeof(lsTargetState));
+    }
+
+    lsSim* sim = lsCreateSim(world);
+    const lsSimState* state = lsSim_GetState(sim);
+    if (rec.file != NULL)
+    {
+        // The first line lists every target, so a reader starts from the full set.
+        for (int i = 0; i < state->targetCount; ++i)
+        {
+            rec.lastTargets[i] = state->targets[i];
+            rec.lastTargets[i].active = !state->targets[i].active;
+        }
+        RecordLine(&rec, sim, 0);
+    }
+    bool progress = isatty(fileno(stderr)) && steps > 0;
+    lsControl control = autopilot ? lsMakeAutopilotControl() : lsMakeManualControl(0.0, 0.0);
+    long long lastScanStep = 0;
+    double start = Seconds();
+    double lastDraw = start;
+    for (long long k = 1; k <= steps; ++k)
+    {
+        lsSim_Step(sim, &control);
+        if (state->scanned)
+        {
+            lastScanStep = k;
+        }
+        if (rec.file != NULL && k % every == 0)
+        {
+            RecordLine(&rec, sim, lastScanStep);
+        }
+        if (progress && (k & 255) == 0)
+        {
+            double now = Seconds();
+            if (now - lastDraw > 0.1)
+            {
+                DrawProgress(k, steps, now - start);
+                lastDraw = now;
+            }
+        }
+    }
+    double elapsed = Seconds() - start;
+    if (progress)
+    {
+        DrawProgress(steps, steps, elapsed);
+        fputc('\n', stderr);
+    }
+
+    int status = 0;
+    if (rec.file != NULL)
+    {
+        if (fflush(rec.file) != 0 || ferror(rec.file))
+        {
+            fprintf(stderr, "lidarsim run: %s: write failed: %s\n", recordPath, strerror(errno));
+            status = 1;
+        }
+        if (rec.ownsFile && fclose(rec.file) != 0 && status == 0)
+        {
+            fprintf(stderr, "lidarsim run: %s: write failed: %s\n", recordPath, strerror(errno));
+            status = 1;
+        }
+        lsFree(rec.lastTargets, (size_t)(world->targetCount > 0 ? world->targetCount : 1) * sizeof(lsTargetState));
+    }
+    // The summary goes to stderr when the recording is on stdout, so the JSON lines stay clean.
+    FILE* out = rec.file == stdout ? stderr : stdout;
+    fprintf(out, "world: %s (%s)\n", world->name, worldPath);
+    fprintf(out, "steps: %lld of %g s, simulated %.3f s in %.3f s wall (%.0f steps/s, %.1fx real time)\n", steps,
+            state->dt, state->time, elapsed, elapsed > 0.0 ? (double)steps / elapsed : 0.0,
+            elapsed > 0.0 ? state->time / elapsed : 0.0);
+    fprintf(out, "score: %g  food: %d  poison: %d  collisions: %d  distance: %.2f m\n", state->score, state->food,
+            state->poison, state->collisions, state->distance);
+    fprintf(out, "hash: %016llx\n", (unsigned long long)lsSim_Hash(sim));
+    lsDestroySim(sim);
+    lsDestroyWorld(world);
+    return status;
 }
