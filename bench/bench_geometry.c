@@ -72,8 +72,9 @@ static void MakeInputs(void)
         lsVec2 b = RandomPoint(&rng, world, 10.0);
         s_in->others[i] = (lsSegment){b, lsMulAdd(b, 3.0, lsDirection(lsRng_Range(&rng, -LS_PI, LS_PI)))};
         s_in->circles[i] = (lsCircle){RandomPoint(&rng, world, 10.0), lsRng_Range(&rng, 0.2, 1.5)};
-        s_in->boxes[i] = lsMakeBox(RandomPoint(&rng, world, 10.0), lsV(lsRng_Range(&rng, 0.3, 3), lsRng_Range(&rng, 0.3, 3)),
-                                   lsRng_Range(&rng, -LS_PI, LS_PI));
+        s_in->boxes[i] =
+            lsMakeBox(RandomPoint(&rng, world, 10.0), lsV(lsRng_Range(&rng, 0.3, 3), lsRng_Range(&rng, 0.3, 3)),
+                      lsRng_Range(&rng, -LS_PI, LS_PI));
         // A regular octagon with a random size and rotation.
         lsVec2 c = RandomPoint(&rng, world, 10.0), pts[8];
         double r = lsRng_Range(&rng, 0.3, 1.5), phase = lsRng_Range(&rng, 0, LS_PI);

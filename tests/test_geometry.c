@@ -136,6 +136,13 @@ static int RaySegmentHandTest(void)
     out = lsRayCastSegment(&vast, &(lsRayInput){{-1e300, 0}, {1, 0}, DBL_MAX});
     ENSURE(out.hit && isfinite(out.fraction) && lsIsValidVec2(out.point) && lsIsValidVec2(out.normal));
     ENSURE_SMALL(out.fraction / 2e300 - 1.0, 1e-15);
+    // An infinite range is allowed (treated as the largest finite one).
+    out = lsRayCastSegment(&wall, &(lsRayInput){{0, 0}, {1, 0}, HUGE_VAL});
+    ENSURE(out.hit && out.fraction == 2.0);
+    lsCircle disc = {{5, 0}, 1};
+    ENSURE(lsRayCastCircle(&disc, &(lsRayInput){{0, 0}, {1, 0}, HUGE_VAL}).fraction == 4.0);
+    lsBox square = lsMakeBox(lsV(5, 0), lsV(2, 2), 0.0);
+    ENSURE(lsRayCastBox(&square, &(lsRayInput){{0, 0}, {1, 0}, HUGE_VAL}).fraction == 4.0);
     return 0;
 }
 
@@ -190,6 +197,32 @@ static int CornerLeakTest(void)
     ENSURE(cases == 40000);
     ENSURE(leaks == 0);
     ENSURE(far == 0);
+    // Non-convex closed rooms (star-shaped around their centre, walls sharing endpoints): beams from the centre
+    // aimed at every corner and in 720 directions always hit a wall.
+    for (int room = 0; room < 200; ++room)
+    {
+        int n = 5 + room % 20;
+        lsVec2 center = {lsRng_Range(&rng, -1e4, 1e4), lsRng_Range(&rng, -1e4, 1e4)};
+        lsVec2 corners[24];
+        for (int i = 0; i < n; ++i)
+        {
+            corners[i] = lsMulAdd(center, lsRng_Range(&rng, 1.0, 50.0),
+                                  lsDirection(2.0 * LS_PI * (i + lsRng_Range(&rng, 0.0, 0.9)) / n));
+        }
+        for (int k = 0; k < n + 720; ++k)
+        {
+            lsVec2 d = k < n ? lsNormalize(lsSub(corners[k], center)) : lsDirection(2.0 * LS_PI * (k - n) / 720.0);
+            lsRayInput in = {center, d, 100.0};
+            bool hit = false;
+            for (int i = 0; i < n && !hit; ++i)
+            {
+                lsSegment wall = {corners[i], corners[(i + 1) % n]};
+                hit = lsRayCastSegment(&wall, &in).hit;
+            }
+            leaks += !hit;
+        }
+    }
+    ENSURE(leaks == 0);
     // A beam exactly through a shared corner hits both walls at that corner.
     lsSegment w1 = {{0, 0}, {4, 0}}, w2 = {{4, 0}, {4, 4}};
     for (int i = 1; i < 40; ++i)
@@ -344,20 +377,11 @@ static lsVec2 MapPoint(GridMap m, IVec v)
     return lsV((double)v.x * m.unit + m.offsetX, (double)v.y * m.unit + m.offsetY);
 }
 
-static lsVec2 MapVector(GridMap m, IVec v)
-{
-    return lsV((double)v.x * m.unit, (double)v.y * m.unit);
-}
+static lsVec2 MapVector(GridMap m, IVec v) { return lsV((double)v.x * m.unit, (double)v.y * m.unit); }
 
-static long long ICross(IVec a, IVec b)
-{
-    return a.x * b.y - a.y * b.x;
-}
+static long long ICross(IVec a, IVec b) { return a.x * b.y - a.y * b.x; }
 
-static long long IDot(IVec a, IVec b)
-{
-    return a.x * b.x + a.y * b.y;
-}
+static long long IDot(IVec a, IVec b) { return a.x * b.x + a.y * b.y; }
 
 static IVec ISub(IVec a, IVec b)
 {
@@ -498,10 +522,7 @@ static int LRayCastSegment(lsRayInput in, lsSegment seg, long double* fraction)
     return s > 0 && s < 1 && t > 0 && t < L;
 }
 
-static double RandomScale(lsRng* rng)
-{
-    return pow(10.0, lsRng_Range(rng, -3.0, 4.0));
-}
+static double RandomScale(lsRng* rng) { return pow(10.0, lsRng_Range(rng, -3.0, 4.0)); }
 
 static int RaySegmentRealTest(void)
 {
@@ -610,7 +631,8 @@ static int RayCircleRealTest(void)
         lsCircle circle = {lsMulAdd(center, scale, lsV(lsRng_Range(&rng, -1, 1), lsRng_Range(&rng, -1, 1))),
                            scale * lsRng_Range(&rng, 0.01, 0.5)};
         lsVec2 o = lsMulAdd(center, scale, lsV(lsRng_Range(&rng, -2, 2), lsRng_Range(&rng, -2, 2)));
-        lsVec2 aim = lsMulAdd(circle.center, 1.5 * circle.radius, lsV(lsRng_Range(&rng, -1, 1), lsRng_Range(&rng, -1, 1)));
+        lsVec2 aim =
+            lsMulAdd(circle.center, 1.5 * circle.radius, lsV(lsRng_Range(&rng, -1, 1), lsRng_Range(&rng, -1, 1)));
         lsVec2 d = lsNormalize(lsSub(aim, o));
         if (d.x == 0.0 && d.y == 0.0)
         {
@@ -851,8 +873,10 @@ static int OrientRandomTest(void)
     const double unit = 0x1p-42;
     for (int i = 0; i < 100000; ++i)
     {
-        long long ax = (long long)(lsRng_Next(&rng) >> 13) - (1ll << 50), ay = (long long)(lsRng_Next(&rng) >> 13) - (1ll << 50);
-        long long bx = (long long)(lsRng_Next(&rng) >> 13) - (1ll << 50), by = (long long)(lsRng_Next(&rng) >> 13) - (1ll << 50);
+        long long ax = (long long)(lsRng_Next(&rng) >> 13) - (1ll << 50),
+                  ay = (long long)(lsRng_Next(&rng) >> 13) - (1ll << 50);
+        long long bx = (long long)(lsRng_Next(&rng) >> 13) - (1ll << 50),
+                  by = (long long)(lsRng_Next(&rng) >> 13) - (1ll << 50);
         double lambda = lsRng_Range(&rng, -2.0, 3.0);
         long long cx = ax + (long long)(lambda * (double)(bx - ax)) + RandomInt(&rng, -2, 2);
         long long cy = ay + (long long)(lambda * (double)(by - ay)) + RandomInt(&rng, -2, 2);
@@ -860,7 +884,7 @@ static int OrientRandomTest(void)
         {
             // Exactly collinear: c = a + k (b - a) / 2^j with the division exact.
             long long k = RandomInt(&rng, -3, 3);
-            cx = ax + k * ((bx - ax) / 4) ;
+            cx = ax + k * ((bx - ax) / 4);
             cy = ay + k * ((by - ay) / 4);
             bx = ax + 4 * ((bx - ax) / 4);
             by = ay + 4 * ((by - ay) / 4);
@@ -1220,8 +1244,10 @@ static int ClosestPointTest(void)
             for (int it = 0; it < 100; ++it)
             {
                 long double m1 = lo + (hi - lo) / 3, m2 = hi - (hi - lo) / 3;
-                long double x1 = a.x + m1 * ((long double)b.x - a.x) - p.x, y1 = a.y + m1 * ((long double)b.y - a.y) - p.y;
-                long double x2 = a.x + m2 * ((long double)b.x - a.x) - p.x, y2 = a.y + m2 * ((long double)b.y - a.y) - p.y;
+                long double x1 = a.x + m1 * ((long double)b.x - a.x) - p.x,
+                            y1 = a.y + m1 * ((long double)b.y - a.y) - p.y;
+                long double x2 = a.x + m2 * ((long double)b.x - a.x) - p.x,
+                            y2 = a.y + m2 * ((long double)b.y - a.y) - p.y;
                 if (x1 * x1 + y1 * y1 <= x2 * x2 + y2 * y2)
                 {
                     hi = m2;
@@ -1274,7 +1300,8 @@ static double Extreme(lsRng* rng, int lo, int hi)
 static bool FiniteCast(lsCastOutput out, double maxFraction)
 {
     return isfinite(out.fraction) && lsIsValidVec2(out.point) && lsIsValidVec2(out.normal) &&
-           (!out.hit || (out.fraction >= 0.0 && out.fraction <= maxFraction && fabs(lsLength(out.normal) - 1.0) < 1e-9));
+           (!out.hit ||
+            (out.fraction >= 0.0 && out.fraction <= maxFraction && fabs(lsLength(out.normal) - 1.0) < 1e-9));
 }
 
 // No NaN or infinity from finite input at extreme scales (every value of a case has its own exponent).
@@ -1293,7 +1320,8 @@ static int FiniteOutputTest(void)
         lsRayInput in = {v[0], v[1], fabs(Extreme(&rng, lo, hi))};
         lsSegment seg = {v[2], v[3]};
         lsCircle circle = {v[4], fabs(Extreme(&rng, lo, hi))};
-        lsBox box = {v[5], {fabs(Extreme(&rng, lo, hi)), fabs(Extreme(&rng, lo, hi))}, lsMakeRot(lsRng_Range(&rng, -4, 4))};
+        lsBox box = {
+            v[5], {fabs(Extreme(&rng, lo, hi)), fabs(Extreme(&rng, lo, hi))}, lsMakeRot(lsRng_Range(&rng, -4, 4))};
         bad += !FiniteCast(lsRayCastSegment(&seg, &in), in.maxFraction);
         bad += !FiniteCast(lsRayCastCircle(&circle, &in), in.maxFraction);
         bad += !FiniteCast(lsRayCastBox(&box, &in), in.maxFraction);

@@ -95,16 +95,16 @@ static int TimeOfImpactHandTest(void)
     ENSURE(lsTimeOfImpactCircleSegment(lsV(1e4, 1e4 + 2), lsV(1e4, 1e4 - 2), 0.5, &far, &t) && t == 0.375);
 
     // Moving segment: a wall sliding down onto a static circle, contact when the wall is at y = 0.5.
-    ENSURE(lsTimeOfImpactCircleMovingSegment(lsV(0, 0), lsV(0, 0), 0.5, lsV(-1, 1), lsV(-1, -1), lsV(1, 1),
-                                             lsV(1, -1), &t));
+    ENSURE(lsTimeOfImpactCircleMovingSegment(lsV(0, 0), lsV(0, 0), 0.5, lsV(-1, 1), lsV(-1, -1), lsV(1, 1), lsV(1, -1),
+                                             &t));
     ENSURE_SMALL(t - 0.25, 1e-12);
     // Both moving towards each other.
-    ENSURE(lsTimeOfImpactCircleMovingSegment(lsV(0, -1), lsV(0, 1), 0.5, lsV(-1, 1), lsV(-1, -1), lsV(1, 1),
-                                             lsV(1, -1), &t));
+    ENSURE(lsTimeOfImpactCircleMovingSegment(lsV(0, -1), lsV(0, 1), 0.5, lsV(-1, 1), lsV(-1, -1), lsV(1, 1), lsV(1, -1),
+                                             &t));
     ENSURE_SMALL(t - 0.25 * 1.5, 1e-12);
     // A zero-length moving segment (a moving point).
-    ENSURE(lsTimeOfImpactCircleMovingSegment(lsV(0, 0), lsV(0, 0), 1.0, lsV(3, 0), lsV(-3, 0), lsV(3, 0), lsV(-3, 0),
-                                             &t));
+    ENSURE(
+        lsTimeOfImpactCircleMovingSegment(lsV(0, 0), lsV(0, 0), 1.0, lsV(3, 0), lsV(-3, 0), lsV(3, 0), lsV(-3, 0), &t));
     ENSURE_SMALL(t - 1.0 / 3.0, 1e-15);
     // A rotating segment sweeping past: p fixed at the origin, q swinging from (2, -2) to (2, 2); circle at (1.5, 0).
     ENSURE(lsTimeOfImpactCircleMovingSegment(lsV(1.5, 0), lsV(1.5, 0), 0.25, lsV(0, 0), lsV(0, 0), lsV(2, -2),
@@ -114,11 +114,11 @@ static int TimeOfImpactHandTest(void)
     lsSegment at = {{0, 0}, {2, -2 + 4 * t}};
     ENSURE_SMALL(lsClosestPointOnSegment(&at, lsV(1.5, 0)).distance - 0.25, 1e-12);
     // Already touching; moving apart; never touching.
-    ENSURE(lsTimeOfImpactCircleMovingSegment(lsV(0, 0.5), lsV(0, 3), 0.5, lsV(-1, 0), lsV(-1, 0), lsV(1, 0),
-                                             lsV(1, 0), &t) &&
+    ENSURE(lsTimeOfImpactCircleMovingSegment(lsV(0, 0.5), lsV(0, 3), 0.5, lsV(-1, 0), lsV(-1, 0), lsV(1, 0), lsV(1, 0),
+                                             &t) &&
            t == 0.0);
-    ENSURE(!lsTimeOfImpactCircleMovingSegment(lsV(0, 1), lsV(0, 3), 0.5, lsV(-1, 0), lsV(-1, -1), lsV(1, 0),
-                                              lsV(1, -1), &t));
+    ENSURE(!lsTimeOfImpactCircleMovingSegment(lsV(0, 1), lsV(0, 3), 0.5, lsV(-1, 0), lsV(-1, -1), lsV(1, 0), lsV(1, -1),
+                                              &t));
     return 0;
 }
 
@@ -150,15 +150,9 @@ static IV ISubV(IV a, IV b)
     return v;
 }
 
-static long long IDotV(IV a, IV b)
-{
-    return a.x * b.x + a.y * b.y;
-}
+static long long IDotV(IV a, IV b) { return a.x * b.x + a.y * b.y; }
 
-static long long ICrossV(IV a, IV b)
-{
-    return a.x * b.y - a.y * b.x;
-}
+static long long ICrossV(IV a, IV b) { return a.x * b.y - a.y * b.x; }
 
 // An integer quadratic p2 t^2 + p1 t + p0.
 typedef struct IPoly
@@ -298,7 +292,7 @@ static SweepRef ExactSweep(IV a, IV b, IV c, IV d)
             n = -n;
             m = -m;
         }
-        RootSigns r = {SignAtRational(ww, n, m), SignAtRational(zz, n, m),   SignAtRational(zw, n, m),
+        RootSigns r = {SignAtRational(ww, n, m),  SignAtRational(zz, n, m), SignAtRational(zw, n, m),
                        SignAtRational(zwz, n, m), SignAtRational(tp, n, m), SignAtRational(omt, n, m)};
         if (OnSegment(r))
         {
@@ -319,9 +313,9 @@ static SweepRef ExactSweep(IV a, IV b, IV c, IV d)
     for (int i = 0; i < (D == 0 ? 1 : 2); ++i)
     {
         int sigma = sigmas[i];
-        RootSigns r = {SignAtRoot(ww, A, B, C, D, sigma),  SignAtRoot(zz, A, B, C, D, sigma),
-                       SignAtRoot(zw, A, B, C, D, sigma),  SignAtRoot(zwz, A, B, C, D, sigma),
-                       SignAtRoot(tp, A, B, C, D, sigma),  SignAtRoot(omt, A, B, C, D, sigma)};
+        RootSigns r = {SignAtRoot(ww, A, B, C, D, sigma), SignAtRoot(zz, A, B, C, D, sigma),
+                       SignAtRoot(zw, A, B, C, D, sigma), SignAtRoot(zwz, A, B, C, D, sigma),
+                       SignAtRoot(tp, A, B, C, D, sigma), SignAtRoot(omt, A, B, C, D, sigma)};
         if (OnSegment(r))
         {
             roots[n++] = (-(long double)B + sigma * sqrtl((long double)D)) / (2.0L * A);
@@ -384,8 +378,9 @@ static int SweepGridTest(void)
         IV a = ISubV(c0, p0), b = ISubV(ISubV(c1, c0), ISubV(p1, p0)), c = ISubV(q0, p0),
            d = ISubV(ISubV(q1, q0), ISubV(p1, p0));
         SweepRef ref = ExactSweep(a, b, c, d);
-        double unit = units[lsRng_Next(&rng) % 3], ox = offsets[lsRng_Next(&rng) % 3], oy = offsets[lsRng_Next(&rng) % 3];
-#define MAP(v) lsV((double)(v).x * unit + ox, (double)(v).y * unit + oy)
+        double unit = units[lsRng_Next(&rng) % 3], ox = offsets[lsRng_Next(&rng) % 3],
+               oy = offsets[lsRng_Next(&rng) % 3];
+#define MAP(v) lsV((double)(v).x* unit + ox, (double)(v).y * unit + oy)
         lsSweepHit out[2];
         int n = lsSweepPointSegment(MAP(p0), MAP(p1), MAP(q0), MAP(q1), MAP(c0), MAP(c1), out);
 #undef MAP
@@ -555,7 +550,8 @@ static int SweepSamplingTest(void)
         hits += nr > 0;
         twoHits += nr == 2;
     }
-    printf("    sweep sampling: %d with hits (%d two), %d skipped, %d mismatches\n", hits, twoHits, skipped, mismatches);
+    printf("    sweep sampling: %d with hits (%d two), %d skipped, %d mismatches\n", hits, twoHits, skipped,
+           mismatches);
     ENSURE(skipped < 3000 && hits > 40000 && twoHits > 500);
     ENSURE(mismatches == 0);
     return 0;

@@ -221,8 +221,8 @@ static int CircleSideSign(lsVec2 p, lsVec2 c, double r)
         return v > 0.0 ? 1 : -1;
     }
     lsExactTerm terms[7] = {
-        {{p.x, p.x}, 2}, {{-2.0, p.x, c.x}, 3}, {{c.x, c.x}, 2}, {{p.y, p.y}, 2},
-        {{-2.0, p.y, c.y}, 3}, {{c.y, c.y}, 2}, {{-r, r}, 2},
+        {{p.x, p.x}, 2},       {{-2.0, p.x, c.x}, 3}, {{c.x, c.x}, 2}, {{p.y, p.y}, 2},
+        {{-2.0, p.y, c.y}, 3}, {{c.y, c.y}, 2},       {{-r, r}, 2},
     };
     return lsExactSign(terms, 7);
 }
@@ -365,7 +365,7 @@ static lsCastOutput CastSegmentWithSides(lsVec2 o, lsVec2 d, double L, lsVec2 a,
         // L den - num, den = dx by - dx ay - dy bx + dy ax, num = ax by - ax oy - ox by - ay bx + ay ox + oy bx
         lsExactTerm terms[10] = {
             {{L, d.x, b.y}, 3}, {{-L, d.x, a.y}, 3}, {{-L, d.y, b.x}, 3}, {{L, d.y, a.x}, 3}, {{-a.x, b.y}, 2},
-            {{a.x, o.y}, 2},    {{o.x, b.y}, 2},     {{a.y, b.x}, 2},     {{-a.y, o.x}, 2}, {{-o.y, b.x}, 2},
+            {{a.x, o.y}, 2},    {{o.x, b.y}, 2},     {{a.y, b.x}, 2},     {{-a.y, o.x}, 2},   {{-o.y, b.x}, 2},
         };
         rangeSign = lsExactSign(terms, 10);
     }
@@ -400,7 +400,7 @@ lsCastOutput lsRayCastSegment(const lsSegment* segment, const lsRayInput* input)
 {
     CheckRay(input);
     lsVec2 o = input->origin, d = input->direction;
-    double L = input->maxFraction;
+    double L = fmin(input->maxFraction, DBL_MAX); // an infinite range is the largest finite one
     if (!(L >= 0.0) || (d.x == 0.0 && d.y == 0.0))
     {
         return NoHit();
@@ -432,7 +432,7 @@ lsCastOutput lsRayCastCircle(const lsCircle* circle, const lsRayInput* input)
     CheckRay(input);
     LS_ASSERT(circle->radius >= 0.0);
     lsVec2 o = input->origin, d = input->direction, c = circle->center;
-    double L = input->maxFraction, r = circle->radius;
+    double L = fmin(input->maxFraction, DBL_MAX), r = circle->radius;
     if (!(L >= 0.0) || (d.x == 0.0 && d.y == 0.0))
     {
         return NoHit();
@@ -524,7 +524,7 @@ lsCastOutput lsRayCastCircle(const lsCircle* circle, const lsRayInput* input)
         else
         {
             // g = -dx ox + dx cx - dy oy + dy cy - L dx dx - L dy dy, exactly.
-            lsExactTerm gTerms[6] = {{{-d.x, o.x}, 2}, {{d.x, c.x}, 2},  {{-d.y, o.y}, 2},
+            lsExactTerm gTerms[6] = {{{-d.x, o.x}, 2}, {{d.x, c.x}, 2},     {{-d.y, o.y}, 2},
                                      {{d.y, c.y}, 2},  {{-L, d.x, d.x}, 3}, {{-L, d.y, d.y}, 3}};
             int gSign = lsExactSign(gTerms, 6);
             if (gSign <= 0)
@@ -579,7 +579,7 @@ lsCastOutput lsRayCastBox(const lsBox* box, const lsRayInput* input)
 {
     CheckRay(input);
     lsVec2 d = input->direction;
-    double L = input->maxFraction;
+    double L = fmin(input->maxFraction, DBL_MAX); // an infinite range is the largest finite one
     if (!(L >= 0.0) || (d.x == 0.0 && d.y == 0.0))
     {
         return NoHit();
@@ -652,7 +652,7 @@ lsCastOutput lsRayCastPolygon(const lsPolygon* polygon, const lsRayInput* input)
     int n = polygon->count;
     LS_ASSERT(n >= 3 && n <= LS_MAX_POLYGON_VERTICES);
     lsVec2 o = input->origin, d = input->direction;
-    double L = input->maxFraction;
+    double L = fmin(input->maxFraction, DBL_MAX); // an infinite range is the largest finite one
     if (!(L >= 0.0) || (d.x == 0.0 && d.y == 0.0))
     {
         return NoHit();

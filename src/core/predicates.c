@@ -241,10 +241,7 @@ enum
 };
 _Static_assert(LS_EXACT_SUM_LIMBS >= ls_limbCount + 2, "the accumulator must span every 6-factor product");
 
-void lsExactSum_Clear(lsExactSum* sum)
-{
-    memset(sum, 0, sizeof *sum);
-}
+void lsExactSum_Clear(lsExactSum* sum) { memset(sum, 0, sizeof *sum); }
 
 void lsExactSum_Add(lsExactSum* sum, const lsExactTerm* term)
 {
@@ -372,8 +369,8 @@ int lsOrientDir(lsVec2 o, lsVec2 d, lsVec2 p)
         return det > 0.0 ? 1 : -1;
     }
 
-    if (TwoDiffTail(p.x, o.x, px) == 0.0 && TwoDiffTail(p.y, o.y, py) == 0.0 && IsSafeFactor(px) &&
-        IsSafeFactor(py) && IsSafeFactor(d.x) && IsSafeFactor(d.y))
+    if (TwoDiffTail(p.x, o.x, px) == 0.0 && TwoDiffTail(p.y, o.y, py) == 0.0 && IsSafeFactor(px) && IsSafeFactor(py) &&
+        IsSafeFactor(d.x) && IsSafeFactor(d.y))
     {
         double el = fma(d.x, py, -left), er = fma(d.y, px, -right);
         if (el == 0.0 && er == 0.0)
@@ -465,7 +462,4 @@ int lsSignOfProductSum(const double* x, const double* y, int n)
     return lsExactSign(terms, n);
 }
 
-bool lsIsExactDifference(double a, double b)
-{
-    return TwoDiffTail(a, b, a - b) == 0.0;
-}
+bool lsIsExactDifference(double a, double b) { return TwoDiffTail(a, b, a - b) == 0.0; }

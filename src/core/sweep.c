@@ -251,8 +251,8 @@ int lsSweepPointSegment(lsVec2 p0, lsVec2 p1, lsVec2 q0, lsVec2 q1, lsVec2 c0, l
     double eC = 0x1p-49 * (ma.x * mc.y + ma.y * mc.x);
     // When every component difference above is exact (static segments, grid coordinates), the coefficients are
     // short sums of products of exact doubles; otherwise they are expanded in the input coordinates.
-    bool exactComponents = ExactVector(c0, p0) && ExactVector(q0, p0) && ExactVector2(c1, c0, p1, p0) &&
-                           ExactVector2(q1, q0, p1, p0);
+    bool exactComponents =
+        ExactVector(c0, p0) && ExactVector(q0, p0) && ExactVector2(c1, c0, p1, p0) && ExactVector2(q1, q0, p1, p0);
     lsExactTerm aTerms[LS_EXACT_MAX_TERMS], bTerms[LS_EXACT_MAX_TERMS];
     int na = 0, nb = 0; // built only when a filter cannot decide
     int signA, signB;
@@ -594,8 +594,8 @@ static int PolyRoots(const double* k, int n, double lo, double hi, double tol, d
     return count;
 }
 
-bool lsTimeOfImpactCircleMovingSegment(lsVec2 c0, lsVec2 c1, double radius, lsVec2 p0, lsVec2 p1, lsVec2 q0,
-                                       lsVec2 q1, double* t)
+bool lsTimeOfImpactCircleMovingSegment(lsVec2 c0, lsVec2 c1, double radius, lsVec2 p0, lsVec2 p1, lsVec2 q0, lsVec2 q1,
+                                       double* t)
 {
     LS_ASSERT(lsIsValidVec2(c0) && lsIsValidVec2(c1) && lsIsValidVec2(p0) && lsIsValidVec2(p1));
     LS_ASSERT(lsIsValidVec2(q0) && lsIsValidVec2(q1) && radius >= 0.0 && t != NULL);
