@@ -92,7 +92,8 @@ int lsEdit_AddWall(lsWorld* world, lsVec2 a, lsVec2 b);
 
 /// Removes the object. A wall corner is removed from its chain (the chain must keep two points, three when closed,
 /// else the whole wall goes); a path point likewise (a path keeps at least two points, else nothing happens).
-/// A path takes its vehicles with it. The robot cannot be removed (false).
+/// A path takes its vehicles with it; a moving wall's handle removes the moving wall. The robot cannot be removed
+/// (false).
 bool lsEdit_Delete(lsWorld* world, lsEditRef ref);
 
 /// Default half-width of the gap a knife cut leaves either side of the crossing, metres.
