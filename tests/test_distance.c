@@ -14,6 +14,14 @@
 
 typedef long double ld;
 
+// Wide: quadruple precision where the compiler has it (113-bit significand), so that differences of doubles and their
+// products are exact and the references' projections and cross products round only once; long double otherwise.
+#if defined(__SIZEOF_FLOAT128__)
+__extension__ typedef __float128 wide;
+#else
+typedef long double wide;
+#endif
+
 typedef struct RefShape
 {
     lsVec2 p[LS_MAX_POLYGON_VERTICES];
@@ -28,25 +36,66 @@ static ld RefPointSegmentDistance(lsVec2 p, lsVec2 a, lsVec2 b)
     ld t = ee > 0 ? (px * ex + py * ey) / ee : 0;
     if (t > 0 && t < 1)
     {
-        // Inside: the distance to the line by the cross product, which keeps a tiny gap to a long edge accurate.
-        return fabsl(ex * py - ey * px) / sqrtl(ee);
+        // Inside: the distance to the line by the cross product; when it cancels (a tiny gap to a long edge), again
+        // in wide, where it is exact.
+        ld c = ex * py - ey * px;
+        if (fabsl(c) < 1e-6L * (fabsl(ex * py) + fabsl(ey * px)))
+        {
+            c = (ld)(((wide)b.x - a.x) * ((wide)p.y - a.y) - ((wide)b.y - a.y) * ((wide)p.x - a.x));
+        }
+        return fabsl(c) / sqrtl(ee);
     }
     t = t <= 0 ? 0 : 1;
     ld dx = px - t * ex, dy = py - t * ey;
     return sqrtl(dx * dx + dy * dy);
 }
 
-// Projection interval of a shape on an axis (not necessarily unit), relative to origin o so that coordinates 5 km
-// from the world origin do not cost precision.
-static void RefProject(const RefShape* s, lsVec2 o, ld ax, ld ay, ld* lo, ld* hi)
+// Projection interval of a shape on an axis (an edge vector, not unit), relative to origin o so that coordinates 5 km
+// from the world origin cost little precision: in long double, and in wide, where the differences and products are
+// exact (used again when the long double overlap suffers cancellation: a tiny overlap against long edges).
+static void RefProject(const RefShape* s, lsVec2 o, ld ax, ld ay, ld* lo, ld* hi, ld* reach)
 {
     *lo = *hi = ax * ((ld)s->p[0].x - o.x) + ay * ((ld)s->p[0].y - o.y);
+    for (int i = 0; i < s->count; ++i)
+    {
+        ld dx = (ld)s->p[i].x - o.x, dy = (ld)s->p[i].y - o.y;
+        ld v = ax * dx + ay * dy;
+        *lo = v < *lo ? v : *lo;
+        *hi = v > *hi ? v : *hi;
+        ld r = fabsl(dx) + fabsl(dy);
+        *reach = r > *reach ? r : *reach;
+    }
+}
+
+static void RefProjectWide(const RefShape* s, lsVec2 o, wide ax, wide ay, wide* lo, wide* hi)
+{
+    *lo = *hi = ax * ((wide)s->p[0].x - o.x) + ay * ((wide)s->p[0].y - o.y);
     for (int i = 1; i < s->count; ++i)
     {
-        ld v = ax * ((ld)s->p[i].x - o.x) + ay * ((ld)s->p[i].y - o.y);
+        wide v = ax * ((wide)s->p[i].x - o.x) + ay * ((wide)s->p[i].y - o.y);
         *lo = v < *lo ? v : *lo;
         *hi = v > *hi ? v : *hi;
     }
+}
+
+// Overlap of the two shapes' projections on edge axis (ax, ay) (exact differences of doubles), divided by its length.
+static ld RefAxisOverlap(const RefShape* a, const RefShape* b, ld ax, ld ay, ld len)
+{
+    ld loA, hiA, loB, hiB, reach = 0;
+    RefProject(a, a->p[0], ax, ay, &loA, &hiA, &reach);
+    RefProject(b, a->p[0], ax, ay, &loB, &hiB, &reach);
+    ld o1 = hiA - loB, o2 = hiB - loA;
+    ld overlap = o1 < o2 ? o1 : o2;
+    // The products' size bounds the rounding; an overlap far below it has cancelled.
+    if (fabsl(overlap) < 1e-6L * (fabsl(ax) + fabsl(ay)) * reach)
+    {
+        wide wLoA, wHiA, wLoB, wHiB;
+        RefProjectWide(a, a->p[0], (wide)ax, (wide)ay, &wLoA, &wHiA);
+        RefProjectWide(b, a->p[0], (wide)ax, (wide)ay, &wLoB, &wHiB);
+        wide w1 = wHiA - wLoB, w2 = wHiB - wLoA;
+        overlap = (ld)(w1 < w2 ? w1 : w2);
+    }
+    return overlap / len;
 }
 
 // SAT over every edge normal and edge direction of both shapes (directions matter only for degenerate shapes:
@@ -74,14 +123,11 @@ static ld RefSat(const RefShape* a, const RefShape* b)
             {
                 continue;
             }
-            ld axes[2][2] = {{ey / len, -ex / len}, {ex / len, ey / len}};
+            // Unnormalized axes (exact differences of doubles); the overlap is divided by the length once.
+            ld axes[2][2] = {{ey, -ex}, {ex, ey}};
             for (int k = 0; k < 2; ++k)
             {
-                ld loA, hiA, loB, hiB;
-                RefProject(a, a->p[0], axes[k][0], axes[k][1], &loA, &hiA);
-                RefProject(b, a->p[0], axes[k][0], axes[k][1], &loB, &hiB);
-                ld o1 = hiA - loB, o2 = hiB - loA;
-                ld overlap = o1 < o2 ? o1 : o2;
+                ld overlap = RefAxisOverlap(a, b, axes[k][0], axes[k][1], len);
                 if (overlap < 0)
                 {
                     separated = true;
@@ -998,9 +1044,10 @@ static int MessyProxyTest(void)
     return 0;
 }
 
-// Long walls: a wall segment up to 14 km long across a 10 km world and a small polygon (a robot footprint) at a gap
-// from 1 micrometre to 10 m beside its middle part. The distance must stay within 1e-9 relative. (Measured worst:
-// 3e-14 with the compensated line distance in distance.c, 1.5e-10 with the plain cross product of B - A points.)
+// Long walls: a wall segment up to 14 km long across a 10 km world and a small polygon (a robot footprint) beside
+// its middle part, either apart by a gap or crossing its line by a depth, each from 1 micrometre to 10 cm (10 m for
+// gaps). Distance and depth must stay within 1e-9 relative; a plain cross product of B - A points errs by a few eps
+// times the coordinates, so GJK and EPA measure tiny gaps and depths again with compensated arithmetic.
 static int LongWallTest(void)
 {
     lsRng rng = lsMakeRng(31337);
@@ -1017,32 +1064,54 @@ static int LongWallTest(void)
             --i;
             continue;
         }
-        lsVec2 u = lsNormalize(e);
+        lsVec2 away = lsScale(lsRng_Next(&rng) % 2 == 0 ? 1.0 : -1.0, lsLeftPerp(lsNormalize(e)));
         double size = lsRng_Range(&rng, 0.1, 0.5);
-        double gap = pow(10.0, lsRng_Range(&rng, -6.0, 1.0));
-        double side = lsRng_Next(&rng) % 2 == 0 ? 1.0 : -1.0;
+        bool crossing = i % 2 == 1;
+        double amount = pow(10.0, lsRng_Range(&rng, -6.0, crossing ? -1.0 : 1.0));
         lsVec2 foot = lsLerp(wall.p[0], wall.p[1], lsRng_Range(&rng, 0.05, 0.95));
-        // The footprint's nearest point sits at roughly the gap (the exact gap comes from the reference).
-        RefShape robot = RandomPolygon(&rng, lsMulAdd(foot, side * (gap + size), lsLeftPerp(u)), size, 8);
-        ld sat = RefSat(&wall, &robot);
-        if (sat >= 0)
+        RefShape robot = RandomPolygon(&rng, lsMulAdd(foot, size, away), size, 8);
+        // Shift the footprint so its nearest vertex is `amount` from the wall's line, on the far side when crossing.
+        double nearest = DBL_MAX;
+        for (int k = 0; k < robot.count; ++k)
         {
-            continue;
+            nearest = fmin(nearest, lsDot(lsSub(robot.p[k], foot), away));
         }
+        robot = RefTranslated(&robot, lsScale((crossing ? -amount : amount) - nearest, away));
         lsShapeProxy a = ProxyFromRef(&wall, 0.0), b = ProxyFromRef(&robot, 0.0);
         lsDistanceOutput o = lsShapeDistance(&a, &b, NULL);
-        ld ref = RefDistance(&wall, &robot);
-        double err = fabs(o.distance - (double)ref) / (double)ref;
-        stats.worstDistance = fmax(stats.worstDistance, err);
-        stats.apart += 1;
-        if (!(IsFiniteDistance(&o) && !o.overlap && err <= 1e-9))
+        lsPenetration pen = lsShapePenetration(&a, &b);
+        ENSURE(IsFiniteDistance(&o) && IsFinitePenetration(&pen));
+        ld sat = RefSat(&wall, &robot);
+        if (fabsl(sat) <= 1e-8L)
         {
-            fprintf(stderr, "long wall %d: distance %.17g reference %.17Lg\n", i, o.distance, ref);
+            stats.skipped += 1; // the shift itself is rounded at 1e-12 m: too close to call
+            continue;
+        }
+        int failed = 0;
+        if (sat < 0)
+        {
+            ld ref = RefDistance(&wall, &robot);
+            double err = fabs(o.distance - (double)ref) / (double)ref;
+            stats.worstDistance = fmax(stats.worstDistance, err);
+            stats.apart += 1;
+            failed = !(!o.overlap && err <= 1e-9);
+        }
+        else
+        {
+            double err = fabs(pen.depth - (double)sat) / (double)sat;
+            stats.worstDepth = fmax(stats.worstDepth, err);
+            stats.overlapping += 1;
+            failed = !(o.overlap && pen.overlap && err <= 1e-9);
+        }
+        if (failed)
+        {
+            fprintf(stderr, "long wall %d: distance %.17g depth %.17g, SAT %.17Lg\n", i, o.distance, pen.depth, sat);
             return 1;
         }
     }
-    printf("    %d walls; worst relative error %.3g\n", stats.apart, stats.worstDistance);
-    ENSURE(stats.apart > n / 2);
+    printf("    %d apart, %d crossing, %d too close to call; worst relative error distance %.3g, depth %.3g\n",
+           stats.apart, stats.overlapping, stats.skipped, stats.worstDistance, stats.worstDepth);
+    ENSURE(stats.apart > n / 3 && stats.overlapping > n / 3);
     return 0;
 }
 

@@ -365,7 +365,7 @@ static double lsLarger(double a, double b) { return a > b ? a : b; }
 // gap (a 10 km wall and a robot a millimetre away), where the plain cross product would lose eps * |edge| to
 // cancellation: both differences are formed exactly as hi + lo (Two-Diff), the leading products exactly with fma,
 // and cross(e, d) is summed from the exact leading difference and the first-order correction terms.
-static double lsLineDistance(lsVec2 q0, lsVec2 q1, lsVec2 p)
+double lsPointLineDistance(lsVec2 q0, lsVec2 q1, lsVec2 p)
 {
     double ex, exLo, ey, eyLo, dx, dxLo, dy, dyLo;
     lsTwoDiff(q1.x, q0.x, &ex, &exLo);
@@ -550,16 +550,16 @@ lsDistanceOutput lsShapeDistance(const lsShapeProxy* a, const lsShapeProxy* b, l
             coreDistance = fabs(lsCross(s.v[0].w, s.v[1].w)) / lsFastLength(e);
             // The plain cross product errs by a few eps * magnitude (cancellation, and the rounding of w = b - a),
             // which is below 1e-11 relative unless the gap is tiny against the coordinates. Then a vertex against an
-            // edge is measured again on the original points with compensated arithmetic (see lsLineDistance).
+            // edge is measured again on the original points with compensated arithmetic (see lsPointLineDistance).
             if (coreDistance < 1e-4 * magnitude)
             {
                 if (s.v[0].indexA == s.v[1].indexA)
                 {
-                    coreDistance = lsLineDistance(s.v[0].wB, s.v[1].wB, s.v[0].wA);
+                    coreDistance = lsPointLineDistance(s.v[0].wB, s.v[1].wB, s.v[0].wA);
                 }
                 else if (s.v[0].indexB == s.v[1].indexB)
                 {
-                    coreDistance = lsLineDistance(s.v[0].wA, s.v[1].wA, s.v[0].wB);
+                    coreDistance = lsPointLineDistance(s.v[0].wA, s.v[1].wA, s.v[0].wB);
                 }
             }
         }

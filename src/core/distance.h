@@ -95,6 +95,9 @@ lsShapeProxy lsProxyFromSegment(const lsSegment* segment);
 lsShapeProxy lsProxyFromBox(const lsBox* box);
 /// A solid convex polygon: its vertices.
 lsShapeProxy lsProxyFromPolygon(const lsPolygon* polygon);
+/// Distance from p to the line through q0 and q1 (metres), accurate to a few ulps even for a long line and a tiny
+/// distance (compensated arithmetic); q0 == q1 gives |p - q0|. GJK and EPA use it for a vertex against an edge.
+double lsPointLineDistance(lsVec2 q0, lsVec2 q1, lsVec2 p);
 /// Index of the proxy point with the largest dot product with direction (the first such point on ties).
 int lsProxy_FindSupport(const lsShapeProxy* proxy, lsVec2 direction);
 

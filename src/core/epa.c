@@ -263,6 +263,24 @@ lsPenetration lsShapePenetration(const lsShapeProxy* a, const lsShapeProxy* b)
     t = fmin(fmax(t, 0.0), 1.0);
     lsVec2 edgeA = lsLerp(poly[i].wA, poly[j].wA, t);
     lsVec2 edgeB = lsLerp(poly[i].wB, poly[j].wB, t);
+    // The depth is the origin's distance to the edge's line. Its cross product errs by a few eps times the coordinates
+    // (cancellation, and the rounding of w = b - a); when the depth is tiny against them (a robot grazing a long
+    // wall), a vertex against an edge is measured again on the original points with compensated arithmetic.
+    double depth = fmax(bestDistance, 0.0);
+    double magnitude =
+        fmax(fmax(fmax(fabs(poly[i].wA.x), fabs(poly[i].wA.y)), fmax(fabs(poly[i].wB.x), fabs(poly[i].wB.y))),
+             fmax(fmax(fabs(poly[j].wA.x), fabs(poly[j].wA.y)), fmax(fabs(poly[j].wB.x), fabs(poly[j].wB.y))));
+    if (depth < 1e-4 * magnitude)
+    {
+        if (poly[i].indexA == poly[j].indexA)
+        {
+            depth = lsPointLineDistance(poly[i].wB, poly[j].wB, poly[i].wA);
+        }
+        else if (poly[i].indexB == poly[j].indexB)
+        {
+            depth = lsPointLineDistance(poly[i].wA, poly[j].wA, poly[i].wB);
+        }
+    }
     // bestNormal is the difference's outward normal; B moves the opposite way to bring the origin to the boundary.
-    return lsFinish(a, b, edgeA, edgeB, fmax(bestDistance, 0.0), lsNeg(bestNormal), iterations);
+    return lsFinish(a, b, edgeA, edgeB, depth, lsNeg(bestNormal), iterations);
 }
