@@ -307,6 +307,75 @@ static int RayBoxPolygonHandTest(void)
     return 0;
 }
 
+static int SegmentHandTest(void)
+{
+    lsSegment a = {{0, 0}, {4, 0}};
+    // Proper crossing.
+    lsSegmentHit h = lsIntersectSegments(&a, &(lsSegment){{1, -1}, {1, 3}});
+    ENSURE(h.hit && !h.collinear && h.point.x == 1.0 && h.point.y == 0.0 && h.s == 0.25 && h.t == 0.25);
+    // Parallel apart, collinear apart, collinear touching end to end (one point: not "collinear").
+    ENSURE(!lsIntersectSegments(&a, &(lsSegment){{0, 1}, {4, 1}}).hit);
+    ENSURE(!lsIntersectSegments(&a, &(lsSegment){{5, 0}, {7, 0}}).hit);
+    h = lsIntersectSegments(&a, &(lsSegment){{4, 0}, {7, 0}});
+    ENSURE(h.hit && !h.collinear && h.point.x == 4.0 && h.s == 1.0 && h.t == 0.0 && h.sEnd == 1.0);
+    // Collinear overlap, either direction: the overlap's end nearest a.a, and the other end's parameter.
+    h = lsIntersectSegments(&a, &(lsSegment){{6, 0}, {2, 0}});
+    ENSURE(h.hit && h.collinear && h.point.x == 2.0 && h.s == 0.5 && h.sEnd == 1.0 && h.t == 1.0);
+    h = lsIntersectSegments(&a, &(lsSegment){{1, 0}, {3, 0}});
+    ENSURE(h.hit && h.collinear && h.point.x == 1.0 && h.s == 0.25 && h.sEnd == 0.75 && h.t == 0.0);
+    h = lsIntersectSegments(&a, &(lsSegment){{-1, 0}, {9, 0}});
+    ENSURE(h.hit && h.collinear && h.point.x == 0.0 && h.s == 0.0 && h.sEnd == 1.0 && h.t == 0.1);
+    // Touching at endpoints (an L corner) and a T junction.
+    h = lsIntersectSegments(&a, &(lsSegment){{4, 0}, {4, 4}});
+    ENSURE(h.hit && h.point.x == 4.0 && h.point.y == 0.0 && h.s == 1.0 && h.t == 0.0);
+    h = lsIntersectSegments(&a, &(lsSegment){{2, 3}, {2, 0}});
+    ENSURE(h.hit && h.point.x == 2.0 && h.point.y == 0.0 && h.s == 0.5 && h.t == 1.0);
+    ENSURE(!lsIntersectSegments(&a, &(lsSegment){{2, 3}, {2, nextafter(0.0, 1.0)}}).hit);
+    // Zero-length segments are points.
+    h = lsIntersectSegments(&a, &(lsSegment){{3, 0}, {3, 0}});
+    ENSURE(h.hit && h.s == 0.75 && h.t == 0.0 && h.point.x == 3.0);
+    ENSURE(!lsIntersectSegments(&a, &(lsSegment){{3, 1e-300}, {3, 1e-300}}).hit);
+    ENSURE(lsIntersectSegments(&(lsSegment){{1, 1}, {1, 1}}, &(lsSegment){{1, 1}, {1, 1}}).hit);
+    ENSURE(!lsIntersectSegments(&(lsSegment){{1, 1}, {1, 1}}, &(lsSegment){{1, 2}, {1, 2}}).hit);
+    // Huge coordinates.
+    lsSegment far = {{1e4, 1e4}, {1e4 + 4, 1e4}};
+    h = lsIntersectSegments(&far, &(lsSegment){{1e4 + 1, 1e4 - 1}, {1e4 + 1, 1e4 + 3}});
+    ENSURE(h.hit && h.point.x == 1e4 + 1 && h.point.y == 1e4 && h.s == 0.25 && h.t == 0.25);
+
+    // Segment against circle: endpoint inside, crossing, tangent, a hair off, zero-length, radius zero.
+    lsCircle c = {{2, 1}, 1};
+    ENSURE(lsSegmentOverlapsCircle(&a, &c)); // tangent at (2, 0)
+    ENSURE(!lsSegmentOverlapsCircle(&(lsSegment){{0, -1e-12}, {4, -1e-12}}, &c));
+    ENSURE(lsSegmentOverlapsCircle(&(lsSegment){{2, 1}, {9, 9}}, &c));  // endpoint inside
+    ENSURE(lsSegmentOverlapsCircle(&(lsSegment){{0, 1}, {4, 1}}, &c));  // crossing through the centre
+    ENSURE(!lsSegmentOverlapsCircle(&(lsSegment){{4, 0}, {5, 0}}, &c)); // beyond the projection
+    ENSURE(lsSegmentOverlapsCircle(&(lsSegment){{3, 1}, {3, 1}}, &c));  // a point on the boundary
+    ENSURE(lsSegmentOverlapsCircle(&a, &(lsCircle){{3, 0}, 0}));        // a point circle on the segment
+    ENSURE(lsCircle_Contains(&c, lsV(2, 2)) && !lsCircle_Contains(&c, lsV(2, nextafter(2.0, 3.0))));
+
+    // Segment against box: endpoint inside, crossing, along a face, touching a corner, missing.
+    lsBox box = lsMakeBox(lsV(0, 0), lsV(2, 2), 0.0);
+    ENSURE(lsSegmentOverlapsBox(&(lsSegment){{0, 0}, {5, 5}}, &box));
+    ENSURE(lsSegmentOverlapsBox(&(lsSegment){{-5, 0}, {5, 0}}, &box));
+    ENSURE(lsSegmentOverlapsBox(&(lsSegment){{-5, 1}, {5, 1}}, &box));
+    ENSURE(lsSegmentOverlapsBox(&(lsSegment){{1, 3}, {3, 1}}, &(lsBox){{0, 0}, {1, 1}, {1, 0}}) == false);
+    ENSURE(lsSegmentOverlapsBox(&(lsSegment){{0, 2}, {2, 0}}, &box)); // through the corner (1, 1)
+    ENSURE(!lsSegmentOverlapsBox(&(lsSegment){{-5, 2}, {5, 2}}, &box));
+    ENSURE(lsBox_Contains(&box, lsV(1, 1)) && !lsBox_Contains(&box, lsV(1, nextafter(1.0, 2.0))));
+    // The same as a polygon: exact, through a vertex, along an edge, one point.
+    lsVec2 corners[4];
+    lsBox_Corners(&box, corners);
+    lsPolygon poly;
+    ENSURE(lsMakePolygon(&poly, corners, 4));
+    ENSURE(lsSegmentOverlapsPolygon(&(lsSegment){{0, 2}, {2, 0}}, &poly));
+    ENSURE(!lsSegmentOverlapsPolygon(&(lsSegment){{0, 2.5}, {2.5, 0}}, &poly));
+    ENSURE(lsSegmentOverlapsPolygon(&(lsSegment){{-5, 1}, {5, 1}}, &poly));
+    ENSURE(lsSegmentOverlapsPolygon(&(lsSegment){{1, 1}, {1, 1}}, &poly));
+    ENSURE(!lsSegmentOverlapsPolygon(&(lsSegment){{1, nextafter(1.0, 2.0)}, {5, 1}}, &poly));
+    ENSURE(lsSegmentOverlapsPolygon(&(lsSegment){{-0.5, -0.5}, {0.5, 0.5}}, &poly)); // inside
+    return 0;
+}
+
 static int MakePolygonTest(void)
 {
     lsPolygon p;
@@ -1354,6 +1423,7 @@ int GeometryTest(void)
     RUN_SUBTEST(RayCircleHandTest);
     RUN_SUBTEST(RayBoxPolygonHandTest);
     RUN_SUBTEST(MakePolygonTest);
+    RUN_SUBTEST(SegmentHandTest);
     RUN_SUBTEST(RaySegmentGridTest);
     RUN_SUBTEST(RaySegmentRealTest);
     RUN_SUBTEST(RayCircleGridTest);
