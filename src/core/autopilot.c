@@ -29,6 +29,17 @@ typedef struct Seen
 
 static double Gauss(double x, double sigma) { return exp(-0.5 * (x * x) / (sigma * sigma)); }
 
+// Wraps an angle within (-3 pi, 3 pi) into (-pi, pi] without a division (lsWrapAngle's remainder() is slow, and
+// this runs for every beam).
+static double WrapNear(double a)
+{
+    if (a > LS_PI)
+    {
+        return a - 2.0 * LS_PI;
+    }
+    return a <= -LS_PI ? a + 2.0 * LS_PI : a;
+}
+
 lsControl lsAutopilot_Decide(lsAutopilot* autopilot, const lsScan* scan, const lsScene* scene, const lsRobotDef* def,
                              const lsRobotState* robot, double time, bool newScan)
 {
@@ -67,35 +78,40 @@ lsControl lsAutopilot_Decide(lsAutopilot* autopilot, const lsScan* scan, const l
     int seenCount = 0;
     int stride = (scan->count + LS_AUTOPILOT_MAX_BEAMS - 1) / LS_AUTOPILOT_MAX_BEAMS;
     lsRot heading = lsMakeRot(robot->angle);
-    double sensorHeading = lsRot_GetAngle(scan->pose.q) - robot->angle;
+    double sensorHeading = lsWrapAngle(lsRot_GetAngle(scan->pose.q) - robot->angle);
+    double horizon = fmin(scan->rangeMax, def->maxSpeed * LS_AUTOPILOT_HORIZON_TIME + robot->radius);
+    double width = 1.3 * robot->radius + 0.05; // half-width of the corridor a body needs
     for (int i = 0; i < scan->count && seenCount < LS_AUTOPILOT_MAX_BEAMS; i += stride)
     {
         if (!isfinite(scan->ranges[i]) || scan->kinds[i] == ls_hitNone)
         {
             continue;
         }
-        Seen* s = &seen[seenCount++];
-        s->point = lsInvRotate(heading, lsSub(scan->points[i], robot->position));
-        s->angle = lsWrapAngle(sensorHeading + scan->angles[i]);
-        s->range = scan->ranges[i];
-        s->kind = 0;
+        int kind = 0;
         if (scan->kinds[i] == ls_hitTarget)
         {
-            s->kind = lsScene_TargetKind(scene, scan->indices[i]) == ls_food ? 1 : 2;
+            kind = lsScene_TargetKind(scene, scan->indices[i]) == ls_food ? 1 : 2;
         }
+        if (kind == 0 && scan->ranges[i] > horizon + width)
+        {
+            continue; // an obstacle beyond the horizon cannot shorten any corridor
+        }
+        Seen* s = &seen[seenCount++];
+        s->point = lsInvRotate(heading, lsSub(scan->points[i], robot->position));
+        s->angle = WrapNear(sensorHeading + scan->angles[i]);
+        s->range = scan->ranges[i];
+        s->kind = kind;
     }
 
     // The wander bias: a slow random walk, pulled back towards straight ahead.
     ap->wander = fmin(fmax(0.97 * ap->wander + 0.25 * lsRng_Gaussian(&ap->rng), -0.5 * LS_PI), 0.5 * LS_PI);
 
-    double horizon = fmin(scan->rangeMax, def->maxSpeed * LS_AUTOPILOT_HORIZON_TIME + robot->radius);
-    double width = 1.3 * robot->radius + 0.05; // half-width of the corridor a body needs
     double span = fmin(0.5 * (scan->layout.angleMax - scan->layout.angleMin) + 0.1, 0.85 * LS_PI);
     double bestScore = -INFINITY, bestAngle = 0.0, bestClearance = 0.0, aheadClearance = horizon;
     for (int k = 0; k < LS_AUTOPILOT_DIRECTIONS; ++k)
     {
         double angle = -span + 2.0 * span * (double)k / (double)(LS_AUTOPILOT_DIRECTIONS - 1);
-        angle = lsWrapAngle(angle + sensorHeading);
+        angle = WrapNear(angle + sensorHeading);
         lsVec2 u = lsDirection(angle);
         double clearance = horizon;
         double food = 0.0, poison = 0.0;
@@ -104,12 +120,12 @@ lsControl lsAutopilot_Decide(lsAutopilot* autopilot, const lsScan* scan, const l
             const Seen* s = &seen[j];
             if (s->kind == 1)
             {
-                food = fmax(food, Gauss(lsWrapAngle(angle - s->angle), 0.25) * (1.0 - s->range / scan->rangeMax));
+                food = fmax(food, Gauss(WrapNear(angle - s->angle), 0.25) * (1.0 - s->range / scan->rangeMax));
                 continue; // food is to be touched, not avoided
             }
             if (s->kind == 2)
             {
-                poison = fmax(poison, Gauss(lsWrapAngle(angle - s->angle), 0.35) * (1.0 - s->range / scan->rangeMax));
+                poison = fmax(poison, Gauss(WrapNear(angle - s->angle), 0.35) * (1.0 - s->range / scan->rangeMax));
             }
             double along = lsDot(s->point, u);
             double lateral = fabs(lsCross(u, s->point));

@@ -184,6 +184,12 @@ static SweepContext SweepOnce(const lsCollisionWorld* cw, lsVec2 c0, lsVec2 d, d
             lsSegment s1 = cw->moversEnd[i];
             lsVec2 p0 = lsLerp(s0.a, s1.a, tFrom);
             lsVec2 q0 = lsLerp(s0.b, s1.b, tFrom);
+            // Endpoints move linearly, so the wall stays inside the box of its start and end segments.
+            lsAABB wallBox = lsAABB_Union(lsAABB_OfSegment(p0, q0), lsAABB_OfSegment(s1.a, s1.b));
+            if (!lsAABB_Overlaps(wallBox, InflatedBox(ctx.c0, ctx.c1, ctx.radius)))
+            {
+                continue;
+            }
             double t;
             if (!lsTimeOfImpactCircleMovingSegment(ctx.c0, ctx.c1, ctx.radius, p0, s1.a, q0, s1.b, &t) || t >= ctx.t)
             {
@@ -314,6 +320,11 @@ static lsVec2 MoverPush(const lsCollisionWorld* cw, lsVec2 start, lsVec2 end, do
     {
         lsSegment s0 = cw->moversStart[i];
         lsSegment s1 = cw->moversEnd[i];
+        lsAABB wallBox = lsAABB_Union(lsAABB_OfSegment(s0.a, s0.b), lsAABB_OfSegment(s1.a, s1.b));
+        if (!lsAABB_Overlaps(wallBox, InflatedBox(start, pos, radius + LS_CONTACT_SKIN)))
+        {
+            continue;
+        }
         lsSweepHit hits[2];
         bool crossed = lsSweepPointSegment(s0.a, s1.a, s0.b, s1.b, start, pos, hits) > 0;
         lsClosestPoint cp = lsClosestPointOnSegment(&s1, pos);

@@ -288,17 +288,19 @@ static void CollectTouched(lsSim* sim, const lsVec2* legs, int legCount)
 // pushes the target: it is put just in front of the wall, on the side it came from.
 static void PushTargets(lsSim* sim)
 {
-    for (int i = 0; i < sim->state.targetCount; ++i)
+    for (int m = 0; m < sim->state.moverCount; ++m)
     {
-        lsTargetState* target = &sim->targets[i];
-        if (!target->active)
+        lsSegment s0 = sim->moversPrevious[m];
+        lsSegment s1 = sim->movers[m];
+        // Endpoints move linearly over the step, so the wall stays inside the box of its two positions.
+        lsAABB wallBox = lsAABB_Union(lsAABB_OfSegment(s0.a, s0.b), lsAABB_OfSegment(s1.a, s1.b));
+        for (int i = 0; i < sim->state.targetCount; ++i)
         {
-            continue;
-        }
-        for (int m = 0; m < sim->state.moverCount; ++m)
-        {
-            lsSegment s0 = sim->moversPrevious[m];
-            lsSegment s1 = sim->movers[m];
+            lsTargetState* target = &sim->targets[i];
+            if (!target->active || !lsAABB_Contains(wallBox, target->center))
+            {
+                continue;
+            }
             lsSweepHit hits[2];
             if (lsSweepPointSegment(s0.a, s1.a, s0.b, s1.b, target->center, target->center, hits) == 0)
             {

@@ -8,6 +8,9 @@ lsPathFollowDef lsDefaultPathFollowDef(void)
     return (lsPathFollowDef){.predictTime = 0.5, .targetTime = 0.25, .arriveTime = 1.0, .responseTime = 0.1};
 }
 
+// Lengths by sqrt of the squared length: hypot's overflow safety is not needed for path segments, and it is slow.
+static double Length(lsVec2 v) { return sqrt(v.x * v.x + v.y * v.y); }
+
 static int SegmentCount(const lsPathDef* path) { return path->closed ? path->pointCount : path->pointCount - 1; }
 
 static lsSegment PathSegment(const lsPathDef* path, int i)
@@ -36,7 +39,7 @@ static lsVec2 PointAtArcLength(const lsPathDef* path, double totalLength, double
     for (int i = 0; i < count; ++i)
     {
         lsSegment seg = PathSegment(path, i);
-        double len = lsDistance(seg.a, seg.b);
+        double len = Length(lsSub(seg.b, seg.a));
         if (s <= len || i == count - 1)
         {
             *tangent = lsNormalize(lsSub(seg.b, seg.a));
@@ -61,22 +64,27 @@ static lsVec2 NearestOnPath(const lsPathDef* path, lsVec2 p, double* arcLength, 
     *tangent = lsV(1.0, 0.0);
     for (int i = 0; i < count; ++i)
     {
+        // Reynolds' normal point: project p on the segment's line by a dot product, clamped to the segment.
         lsSegment seg = PathSegment(path, i);
-        lsClosestPoint cp = lsClosestPointOnSegment(&seg, p);
-        double len = lsDistance(seg.a, seg.b);
-        if (cp.distance < best)
+        lsVec2 e = lsSub(seg.b, seg.a);
+        double ee = lsDot(e, e);
+        double f = ee > 0.0 ? fmin(fmax(lsDot(lsSub(p, seg.a), e) / ee, 0.0), 1.0) : 0.0;
+        lsVec2 q = f == 1.0 ? seg.b : lsMulAdd(seg.a, f, e);
+        double d2 = lsDistanceSquared(p, q);
+        double len = sqrt(ee);
+        if (d2 < best)
         {
-            best = cp.distance;
-            point = cp.point;
-            *arcLength = before + cp.fraction * len;
+            best = d2;
+            point = q;
+            *arcLength = before + f * len;
             if (len > 0.0)
             {
-                *tangent = lsScale(1.0 / len, lsSub(seg.b, seg.a));
+                *tangent = lsScale(1.0 / len, e);
             }
         }
         before += len;
     }
-    *distance = best;
+    *distance = sqrt(best);
     return point;
 }
 
@@ -86,7 +94,7 @@ static double PathLength(const lsPathDef* path)
     for (int i = 0; i < SegmentCount(path); ++i)
     {
         lsSegment seg = PathSegment(path, i);
-        total += lsDistance(seg.a, seg.b);
+        total += Length(lsSub(seg.b, seg.a));
     }
     return total;
 }
