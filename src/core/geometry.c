@@ -252,6 +252,15 @@ static inline double LineParameter(lsVec2 o, lsVec2 d, lsVec2 p)
     return fabs(d.x) >= fabs(d.y) ? (p.x - o.x) / d.x : (p.y - o.y) / d.y;
 }
 
+// For a point p exactly on the ray's line: the exact sign of its parameter.
+static inline int LineParameterSign(lsVec2 o, lsVec2 d, lsVec2 p)
+{
+    bool useX = fabs(d.x) >= fabs(d.y);
+    double pk = useX ? p.x : p.y, ok = useX ? o.x : o.y, dk = useX ? d.x : d.y;
+    int s = pk > ok ? 1 : (pk < ok ? -1 : 0);
+    return dk > 0.0 ? s : -s;
+}
+
 // For a point p exactly on the ray's line: true when its parameter is in [0, L] (exact).
 static bool OnLineWithinRange(lsVec2 o, lsVec2 d, double L, lsVec2 p)
 {
@@ -298,31 +307,29 @@ static inline lsVec2 SegmentNormal(lsVec2 a, lsVec2 b, int denSign)
     return UnitVector(denSign > 0 ? lsLeftPerp(e) : lsRightPerp(e));
 }
 
-// Ray against segment a-b given the exact sides sa, sb of a and b relative to the ray's line (sign of
-// cross(d, x - o)). The shared body of lsRayCastSegment and lsRayCastPolygon.
-static lsCastOutput CastSegmentWithSides(lsVec2 o, lsVec2 d, double L, lsVec2 a, lsVec2 b, int sa, int sb)
+// The ray's line crosses segment a-b in one point: the sides sa, sb of a and b (exact signs of cross(d, x - o))
+// differ and are not both zero. Returns the exact sign of the crossing's ray parameter t, and fills *out with the
+// hit when 0 <= t <= L (else leaves it a miss). The shared body of lsRayCastSegment and lsRayCastPolygon.
+static int CastCrossing(lsVec2 o, lsVec2 d, double L, lsVec2 a, lsVec2 b, int sa, int sb, lsCastOutput* out)
 {
-    if (sa == sb)
-    {
-        return sa != 0 ? NoHit() : CastCollinear(o, d, L, a, b);
-    }
-    // The line meets the closed segment in one point. den = cross(d, b - a) = cross(d, b - o) - cross(d, a - o)
-    // is a difference of terms with signs sb and sa, so its sign is exactly sign(sb - sa).
+    // den = cross(d, b - a) = cross(d, b - o) - cross(d, a - o) is a difference of terms with signs sb and sa, so
+    // its sign is exactly sign(sb - sa).
     int denSign = sb > sa ? 1 : -1;
-    lsCastOutput out = NoHit();
+    *out = NoHit();
     if (sa == 0 || sb == 0)
     {
-        // An endpoint lies exactly on the line: that endpoint is the hit (the shared corner of two walls).
+        // An endpoint lies exactly on the line: that endpoint is the crossing (the shared corner of two walls).
         lsVec2 p = sa == 0 ? a : b;
-        if (!OnLineWithinRange(o, d, L, p))
+        int tSign = LineParameterSign(o, d, p);
+        if (tSign < 0 || !OnLineWithinRange(o, d, L, p))
         {
-            return out;
+            return tSign;
         }
-        out.hit = true;
-        out.point = p;
-        out.fraction = Clamp(LineParameter(o, d, p), 0.0, L);
-        out.normal = SegmentNormal(a, b, denSign);
-        return out;
+        out->hit = true;
+        out->point = p;
+        out->fraction = Clamp(LineParameter(o, d, p), 0.0, L);
+        out->normal = SegmentNormal(a, b, denSign);
+        return tSign;
     }
 
     // Interior crossing at t = num / den, num = cross(p - o, b - a) for either endpoint p (the nearer one rounds
@@ -343,9 +350,10 @@ static lsCastOutput CastSegmentWithSides(lsVec2 o, lsVec2 d, double L, lsVec2 a,
     {
         numSign = lsOrient(o, a, b); // cross(a - o, b - a) = cross(a - o, b - o)
     }
-    if (numSign * denSign < 0)
+    int tSign = numSign * denSign;
+    if (tSign < 0)
     {
-        return out; // behind the origin
+        return tSign; // behind the origin
     }
 
     // Range: t <= L  <=>  denSign (L den - num) >= 0. |error| <= (c + 2 eps) L sDen + (c + eps) sNum < 6 eps (...).
@@ -371,7 +379,7 @@ static lsCastOutput CastSegmentWithSides(lsVec2 o, lsVec2 d, double L, lsVec2 a,
     }
     if (rangeSign * denSign < 0)
     {
-        return out; // beyond maxFraction
+        return tSign; // beyond maxFraction
     }
 
     double t = num / den;
@@ -389,10 +397,22 @@ static lsCastOutput CastSegmentWithSides(lsVec2 o, lsVec2 d, double L, lsVec2 a,
         long double tb = ((long double)d.x * ((long double)b.x - o.x) + (long double)d.y * ((long double)b.y - o.y));
         t = (double)((ta + s * (tb - ta)) / dd);
     }
-    out.hit = true;
-    out.fraction = Clamp(t, 0.0, L);
-    out.point = ClampToSegmentBox(lsMulAdd(o, out.fraction, d), a, b);
-    out.normal = SegmentNormal(a, b, denSign);
+    out->hit = true;
+    out->fraction = Clamp(t, 0.0, L);
+    out->point = ClampToSegmentBox(lsMulAdd(o, out->fraction, d), a, b);
+    out->normal = SegmentNormal(a, b, denSign);
+    return tSign;
+}
+
+// Ray against segment a-b given the exact sides sa, sb of a and b relative to the ray's line.
+static lsCastOutput CastSegmentWithSides(lsVec2 o, lsVec2 d, double L, lsVec2 a, lsVec2 b, int sa, int sb)
+{
+    if (sa == sb)
+    {
+        return sa != 0 ? NoHit() : CastCollinear(o, d, L, a, b);
+    }
+    lsCastOutput out;
+    CastCrossing(o, d, L, a, b, sa, sb, &out);
     return out;
 }
 
@@ -671,29 +691,25 @@ lsCastOutput lsRayCastPolygon(const lsPolygon* polygon, const lsRayInput* input)
     {
         return NoHit(); // the whole polygon is strictly on one side of the ray's line
     }
-    bool inside = true;
-    for (int i = 0; i < n && inside; ++i)
-    {
-        inside = lsOrient(polygon->vertices[i], polygon->vertices[(i + 1) % n], o) >= 0;
-    }
-    if (inside)
-    {
-        lsCastOutput out = NoHit();
-        out.hit = true;
-        out.point = o;
-        out.normal = lsNeg(UnitVector(d));
-        return out;
-    }
+    // The line meets the convex polygon in one chord; its ends are the crossings of the edges whose ends lie on
+    // different sides (an edge along the line contributes its ends through its neighbours). With the exact signs of
+    // the crossings' parameters: one at 0, or some behind and some ahead, means the origin is inside or on the
+    // boundary; all ahead, the nearest within range is the entry.
+    bool behind = false, ahead = false, atOrigin = false;
     lsCastOutput best = NoHit();
     double bestDot = 0.0;
     for (int i = 0; i < n; ++i)
     {
         int j = i + 1 < n ? i + 1 : 0;
-        if (side[i] == side[j] && side[i] != 0)
+        if (side[i] == side[j])
         {
             continue;
         }
-        lsCastOutput hit = CastSegmentWithSides(o, d, L, polygon->vertices[i], polygon->vertices[j], side[i], side[j]);
+        lsCastOutput hit;
+        int tSign = CastCrossing(o, d, L, polygon->vertices[i], polygon->vertices[j], side[i], side[j], &hit);
+        behind = behind || tSign < 0;
+        ahead = ahead || tSign > 0;
+        atOrigin = atOrigin || tSign == 0;
         if (!hit.hit)
         {
             continue;
@@ -706,6 +722,14 @@ lsCastOutput lsRayCastPolygon(const lsPolygon* polygon, const lsRayInput* input)
             best.normal = dot <= 0.0 ? polygon->normals[i] : hit.normal;
             bestDot = dot;
         }
+    }
+    if (atOrigin || (behind && ahead))
+    {
+        lsCastOutput out = NoHit();
+        out.hit = true;
+        out.point = o;
+        out.normal = lsNeg(UnitVector(d));
+        return out;
     }
     return best;
 }
@@ -1013,6 +1037,11 @@ bool lsSegmentOverlapsPolygon(const lsSegment* segment, const lsPolygon* polygon
 {
     int n = polygon->count;
     LS_ASSERT(n >= 3 && n <= LS_MAX_POLYGON_VERTICES);
+    // Rapid rejection (exact comparisons): the closed shapes lie in their closed bounding boxes.
+    if (!lsAABB_Overlaps(lsAABB_OfSegment(segment->a, segment->b), lsPolygon_Bounds(polygon)))
+    {
+        return false;
+    }
     if (lsPolygon_Contains(polygon, segment->a) || lsPolygon_Contains(polygon, segment->b))
     {
         return true;
