@@ -5,6 +5,7 @@
 #define _POSIX_C_SOURCE 200809L // clock_gettime
 
 #include "core/base.h"
+#include "core/distance.h"
 #include "core/geometry.h"
 
 #include <math.h>
@@ -49,6 +50,10 @@ typedef struct Inputs
     lsVec2 moves[ls_inputCount][6]; // p0 p1 q0 q1 c0 c1
     lsVec2 collinear[ls_inputCount][3];
     lsVec2 nearCollinear[ls_inputCount][3];
+    lsShapeProxy boxProxies[ls_inputCount];  // the boxes as GJK proxies
+    lsShapeProxy nearBoxes[ls_inputCount];   // a box near boxProxies[i]: about half of the pairs overlap
+    lsShapeProxy insideBoxes[ls_inputCount]; // a box overlapping boxProxies[i] (EPA)
+    lsShapeProxy octagons[ls_inputCount];    // the octagons as GJK proxies
 } Inputs;
 
 static Inputs* s_in;
@@ -62,6 +67,7 @@ static void MakeInputs(void)
 {
     s_in = lsAlloc(sizeof *s_in);
     lsRng rng = lsMakeRng(2024);
+    lsRng gjkRng = lsMakeRng(2025);
     lsVec2 world = {5000.0, -3000.0};
     for (int i = 0; i < ls_inputCount; ++i)
     {
@@ -108,6 +114,22 @@ static void MakeInputs(void)
             diag[k] = lsV(v, v);
         }
         memcpy(s_in->nearCollinear[i], diag, sizeof diag);
+        // GJK / EPA pairs: a box, a box at up to twice the first one's extent from it, a box well into it. Their own
+        // generator leaves the other rows' inputs as they were.
+        lsBox box = s_in->boxes[i];
+        double reach = lsLength(box.halfSize);
+        s_in->boxProxies[i] = lsProxyFromBox(&box);
+        lsBox nearBox = lsMakeBox(lsMulAdd(box.center, lsRng_Range(&gjkRng, 0.0, 2.0) * reach,
+                                           lsDirection(lsRng_Range(&gjkRng, -LS_PI, LS_PI))),
+                                  lsV(lsRng_Range(&gjkRng, 0.3, 3), lsRng_Range(&gjkRng, 0.3, 3)),
+                                  lsRng_Range(&gjkRng, -LS_PI, LS_PI));
+        s_in->nearBoxes[i] = lsProxyFromBox(&nearBox);
+        double inset = fmin(box.halfSize.x, box.halfSize.y);
+        lsBox insideBox = lsMakeBox(
+            lsMulAdd(box.center, lsRng_Range(&gjkRng, 0.0, inset), lsDirection(lsRng_Range(&gjkRng, -LS_PI, LS_PI))),
+            lsV(lsRng_Range(&gjkRng, 0.3, 3), lsRng_Range(&gjkRng, 0.3, 3)), lsRng_Range(&gjkRng, -LS_PI, LS_PI));
+        s_in->insideBoxes[i] = lsProxyFromBox(&insideBox);
+        s_in->octagons[i] = lsProxyFromPolygon(&s_in->polygons[i]);
     }
 }
 
@@ -293,6 +315,50 @@ static double ToiCircleMovingSegment(int calls)
     return sum;
 }
 
+static double GjkDistanceBoxBox(int calls)
+{
+    double sum = 0.0;
+    for (int i = 0; i < calls; ++i)
+    {
+        int k = i & (ls_inputCount - 1);
+        sum += lsShapeDistance(&s_in->boxProxies[k], &s_in->boxProxies[k ^ 1], NULL).distance;
+    }
+    return sum;
+}
+
+static double GjkDistancePolygon(int calls)
+{
+    double sum = 0.0;
+    for (int i = 0; i < calls; ++i)
+    {
+        int k = i & (ls_inputCount - 1);
+        sum += lsShapeDistance(&s_in->octagons[k], &s_in->octagons[k ^ 1], NULL).distance;
+    }
+    return sum;
+}
+
+static double GjkOverlapBoxBox(int calls)
+{
+    double sum = 0.0;
+    for (int i = 0; i < calls; ++i)
+    {
+        int k = i & (ls_inputCount - 1);
+        sum += lsShapesOverlap(&s_in->boxProxies[k], &s_in->nearBoxes[k]);
+    }
+    return sum;
+}
+
+static double EpaBoxBox(int calls)
+{
+    double sum = 0.0;
+    for (int i = 0; i < calls; ++i)
+    {
+        int k = i & (ls_inputCount - 1);
+        sum += lsShapePenetration(&s_in->boxProxies[k], &s_in->insideBoxes[k]).depth;
+    }
+    return sum;
+}
+
 typedef struct BenchRow
 {
     const char* name;
@@ -316,7 +382,10 @@ static const BenchRow s_rows[] = {
     {"sweep-point-static-segment", SweepPointStaticSegment},
     {"toi-circle-segment", ToiCircleSegment},
     {"toi-circle-moving-segment", ToiCircleMovingSegment},
-    // GJK / EPA rows (distance.c, epa.c) go here: {"gjk-distance-box-box", ...}, {"epa-box-box", ...}.
+    {"gjk-distance-box-box", GjkDistanceBoxBox},
+    {"gjk-distance-polygon-8", GjkDistancePolygon},
+    {"gjk-overlap-box-box", GjkOverlapBoxBox},
+    {"epa-box-box", EpaBoxBox},
 };
 
 static void Usage(void)
