@@ -11,7 +11,7 @@ verb=${1:-run}
 
 packages=(build-essential cmake pkg-config libsdl2-dev libsdl2-gfx-dev libsdl2-image-dev libcjson-dev)
 if [ "$verb" = test ]; then
-    packages+=(xvfb xauth clang)
+    packages+=(xvfb xauth clang xdotool)
 fi
 
 install_missing() {

@@ -201,8 +201,22 @@ bool lsDrawHud(SDL_Renderer* renderer, const lsCamera* camera, const lsSim* sim,
             snprintf(fps, sizeof fps, "-");
         const char* name = hud->worldName != NULL && hud->worldName[0] != '\0' ? hud->worldName : world->name;
         snprintf(lines[0], sizeof lines[0], "%.40s", name[0] != '\0' ? name : "(unnamed world)");
-        snprintf(lines[1], sizeof lines[1], "fps %s  sim %s ms/step  draw %s ms", fps, step, draw);
-        snprintf(lines[2], sizeof lines[2], "beams %d  rays/s %s", lsSim_GetBeams(sim), rays);
+        if (hud->fps > 0.0 || hud->stepMs > 0.0 || hud->drawMs > 0.0)
+        {
+            snprintf(lines[1], sizeof lines[1], "fps %s  sim %s ms/step  draw %s ms", fps, step, draw);
+        }
+        else
+        {
+            snprintf(lines[1], sizeof lines[1], "headless frame (lidarsim render)");
+        }
+        if (hud->raysPerSecond > 0.0)
+        {
+            snprintf(lines[2], sizeof lines[2], "beams %d  rays/s %s", lsSim_GetBeams(sim), rays);
+        }
+        else
+        {
+            snprintf(lines[2], sizeof lines[2], "beams %d", lsSim_GetBeams(sim));
+        }
         snprintf(lines[3], sizeof lines[3], "score %g  food %d  poison %d", state->score, state->food, state->poison);
         snprintf(lines[4], sizeof lines[4], "%s  autopilot %s%s%s", hud->paused ? "PAUSED" : "running",
                  hud->autopilot ? "on" : "off", hud->following ? "  follow" : "", hud->editing ? "  EDIT" : "");

@@ -23,7 +23,8 @@ static const lsColor s_solidFill = {62, 78, 104, 255};
 static const lsColor s_solidEdge = {140, 164, 204, 255};
 static const lsColor s_robotEdge = {255, 226, 170, 255};
 static const lsColor s_vehicle = {110, 184, 255, 255};
-static const lsColor s_pathBand = {92, 98, 120, 70};
+// Opaque, so the band's quads and round joints overlap without darker seams.
+static const lsColor s_pathBand = {38, 42, 54, 255};
 static const lsColor s_pathLine = {150, 156, 180, 255};
 static const lsColor s_mover = {255, 132, 64, 255};
 static const lsColor s_moverTrack = {255, 132, 64, 60};
@@ -281,6 +282,10 @@ static void DrawScaleBar(Painter* p)
     double px = lsCamera_ToPixels(cam, metres);
     double x0 = 16.0, y0 = cam->height - 18.0;
     lsColor c = lsColorHud;
+    // A dark backing keeps the bar readable over walls and beams.
+    Check(p,
+          boxRGBA(p->renderer, ToS16(x0 - 8.0), ToS16(y0 - 20.0), ToS16(x0 + px + 8.0), ToS16(y0 + 8.0), 8, 9, 12, 170),
+          "boxRGBA");
     ScreenLine(p, lsV(x0, y0), lsV(x0 + px, y0), c, 2);
     ScreenLine(p, lsV(x0, y0 - 5.0), lsV(x0, y0 + 1.0), c, 1);
     ScreenLine(p, lsV(x0 + px, y0 - 5.0), lsV(x0 + px, y0 + 1.0), c, 1);
@@ -396,7 +401,7 @@ static void DrawVehicles(Painter* p, const lsSimState* state, bool steering)
         if (lsLengthSquared(dir) == 0.0)
             dir = lsV(1.0, 0.0);
         // A triangle pointing along the velocity, at least 5 pixels long so it stays visible zoomed out.
-        double len = fmax(2.0 * v->radius, lsCamera_ToMetres(p->camera, 10.0));
+        double len = fmax(2.0 * v->radius, lsCamera_ToMetres(p->camera, 14.0));
         lsVec2 side = lsLeftPerp(dir);
         lsVec2 tri[3] = {lsMulAdd(v->position, 0.6 * len, dir),
                          lsMulAdd(lsMulAdd(v->position, -0.4 * len, dir), 0.35 * len, side),
@@ -419,7 +424,7 @@ static void DrawRobot(Painter* p, const lsRobotState* robot)
     if (robot->footprintCount >= 3)
         WorldPolygon(p, robot->footprint, robot->footprintCount, fill, &s_robotEdge);
     else
-        WorldDisc(p, robot->position, robot->radius, fill, &s_robotEdge);
+        WorldDisc(p, robot->position, fmax(robot->radius, lsCamera_ToMetres(p->camera, 5.0)), fill, &s_robotEdge);
     // The heading: a dark line from the centre to the rim, at least a few pixels long.
     double len = fmax(robot->radius, lsCamera_ToMetres(p->camera, 8.0));
     lsVec2 tip = lsMulAdd(robot->position, len, lsDirection(robot->angle));
