@@ -555,14 +555,15 @@ static int FootprintTest(void)
 
 static int WarmStartTest(void)
 {
-    // A box moving past another in small steps: the cached simplex gives the same answers in fewer iterations.
+    // A box moving past another in small steps, then into it: the cached simplex gives the same answers in fewer
+    // iterations, also when a cached triangle (overlap) no longer holds the origin and the other way round.
     lsVec2 local[4] = {{-0.5, -0.25}, {0.5, -0.25}, {0.5, 0.25}, {-0.5, 0.25}};
     lsShapeProxy wall = BoxProxy(0.0, 0.0, 10.0, 1.0);
     lsSimplexCache cache = {0};
-    int coldTotal = 0, warmTotal = 0;
+    int coldTotal = 0, warmTotal = 0, overlapping = 0;
     for (int step = 0; step < 200; ++step)
     {
-        lsTransform pose = {{-2.0 + 0.07 * step, 2.0 - 0.004 * step}, lsMakeRot(0.01 * step)};
+        lsTransform pose = {{-2.0 + 0.07 * step, 2.0 - 0.01 * step}, lsMakeRot(0.01 * step)};
         lsShapeProxy mover = lsMakeProxyTransformed(local, 4, 0.0, pose);
         lsDistanceOutput cold = lsShapeDistance(&wall, &mover, NULL);
         lsDistanceOutput warm = lsShapeDistance(&wall, &mover, &cache);
@@ -571,8 +572,10 @@ static int WarmStartTest(void)
         ENSURE(cache.count == warm.simplex.count);
         coldTotal += cold.iterations;
         warmTotal += warm.iterations;
+        overlapping += warm.overlap;
     }
     ENSURE(warmTotal < coldTotal);
+    ENSURE(overlapping > 20 && overlapping < 180);
     // A cache from other shapes (indices out of range) is ignored, not trusted.
     lsSimplexCache bad = {3, {0, 1, 30}, {0, 0, 0}};
     lsShapeProxy p = lsProxyFromPoint(lsV(20.0, 0.5));
