@@ -303,8 +303,7 @@ static bool Init(lsApp* app)
     ApplyBeams(app->sim, app->beamsOverride);
     app->reloader = lsCreateReloader(config->worldPath, LS_RELOAD_SETTLE);
     app->editor = lsCreateEditor();
-    app->camera = lsMakeCamera(w, h);
-    lsApp_FitCamera(app);
+    app->camera = lsInitialCamera(app->sim, w, h);
     app->view = lsDefaultViewOptions();
     app->paused = config->paused;
     app->autopilot = config->autopilot;
@@ -660,8 +659,7 @@ int lsCmdRender(int argc, char** argv)
     }
     else
     {
-        lsCamera camera = lsMakeCamera(width, height);
-        lsCamera_Fit(&camera, lsWorld_Bounds(world), 24.0);
+        lsCamera camera = lsInitialCamera(sim, width, height);
         lsHudInfo hud = {.worldName = world->name, .autopilot = autopilot};
         if (lsDrawFrame(renderer, &camera, sim, &view, &hud) && lsSaveSurfacePng(surface, outPath, &err))
         {

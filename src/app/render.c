@@ -508,6 +508,23 @@ static Painter MakePainter(SDL_Renderer* renderer, const lsCamera* camera)
     return p;
 }
 
+lsCamera lsInitialCamera(const lsSim* sim, int width, int height)
+{
+    const lsWorld* world = lsSim_GetWorld(sim);
+    lsCamera camera = lsMakeCamera(width, height);
+    lsCamera_Fit(&camera, lsWorld_Bounds(world), 24.0);
+    if (camera.zoom < LS_MIN_OVERVIEW_ZOOM)
+    {
+        const lsRobotState* robot = &lsSim_GetState(sim)->robot;
+        double across = 3.0 * world->robot.lidar.range;
+        lsCamera_Fit(&camera,
+                     (lsAABB){lsMulSub(robot->position, 0.5 * across, lsV(1.0, 1.0)),
+                              lsMulAdd(robot->position, 0.5 * across, lsV(1.0, 1.0))},
+                     24.0);
+    }
+    return camera;
+}
+
 bool lsDrawScene(SDL_Renderer* renderer, const lsCamera* camera, const lsSim* sim, const lsViewOptions* view)
 {
     Painter p = MakePainter(renderer, camera);

@@ -64,6 +64,14 @@ extern const lsColor lsColorNoReturn;   ///< beams with no return (translucent, 
 /// The alpha of beams from the sensor to their hit: translucent, so 720 overlapping beams read as a fan.
 #define LS_BEAM_ALPHA 70
 
+/// The camera a world opens with: the whole world fitted with a margin; but when that would show fewer than
+/// LS_MIN_OVERVIEW_ZOOM pixels per metre (a city of 100 000 walls as grey noise), the robot's surroundings instead:
+/// centred on it, about three lidar ranges across the shorter side. Home in the window fits the whole world anyway.
+lsCamera lsInitialCamera(const lsSim* sim, int width, int height);
+
+/// Below this many pixels per metre a fitted world is unreadable, and lsInitialCamera looks at the robot instead.
+#define LS_MIN_OVERVIEW_ZOOM 2.0
+
 /// Draws one whole frame: background, grid, world, sim state, beams, HUD (if hud is not NULL and view->hud) and
 /// the help overlay. Only what the camera sees is drawn. Returns false after printing SDL_GetError() when an SDL
 /// call fails.
