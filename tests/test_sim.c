@@ -3,6 +3,7 @@
 // pushing rather than passing, targets and respawn, the lidar's schedule, the autopilot, and determinism.
 #include "test.h"
 
+#include "core/agent.h"
 #include "core/distance.h"
 #include "core/sim.h"
 
@@ -603,6 +604,66 @@ static int DefaultWorldHash(void)
     return 0;
 }
 
+static int AgentInterface(void)
+{
+    lsWorld* world = MakeBusyWorld();
+    lsAgentDef def = lsDefaultAgentDef();
+    def.maxSteps = 50;
+    def.collisionPenalty = -0.25;
+    lsAgent* agent = lsCreateAgent(world, &def);
+    int beams = world->robot.lidar.beams;
+    int size = lsAgent_ObservationSize(agent);
+    ENSURE(size == beams * (1 + ls_seenCount) + 2);
+    double* obs = lsAlloc((size_t)size * sizeof(double));
+    double* first = lsAlloc((size_t)size * sizeof(double));
+    for (int episode = 0; episode < 2; ++episode)
+    {
+        lsAgent_Reset(agent, 77);
+        ENSURE(lsAgent_StepCount(agent) == 0);
+        ENSURE(lsAgent_Observe(agent, obs, size) == size);
+        if (episode == 0)
+        {
+            memcpy(first, obs, (size_t)size * sizeof(double));
+        }
+        else
+        {
+            ENSURE(memcmp(first, obs, (size_t)size * sizeof(double)) == 0); // same seed, same observation
+        }
+        const lsSimState* state = lsSim_GetState(lsAgent_GetSim(agent));
+        for (int k = 0; k < 50; ++k)
+        {
+            double score = state->score;
+            int collisions = state->collisions;
+            long long stepBefore = state->step;
+            lsAgentStep result = k % 2 == 0 ? lsAgent_Step(agent, (lsAction)(k % ls_actionCount))
+                                            : lsAgent_StepContinuous(agent, 1.0, 0.5);
+            // One agent step lasts until the next scan: 6 steps of 1/60 s at 10 scans per second.
+            ENSURE(state->step - stepBefore == 6 && state->scanned);
+            ENSURE_SMALL(result.reward - ((state->score - score) - 0.25 * (state->collisions - collisions)), 1e-12);
+            ENSURE(result.done == (k == 49));
+            lsAgent_Observe(agent, obs, size);
+            for (int i = 0; i < beams; ++i)
+            {
+                ENSURE(obs[i] >= 0.0 && obs[i] <= 1.0);
+                double hot = 0.0;
+                for (int c = 0; c < ls_seenCount; ++c)
+                {
+                    double x = obs[beams + i * ls_seenCount + c];
+                    ENSURE(x == 0.0 || x == 1.0);
+                    hot += x;
+                }
+                ENSURE(hot == 1.0);
+            }
+            ENSURE(fabs(obs[size - 2]) <= 1.0 && fabs(obs[size - 1]) <= 1.0);
+        }
+    }
+    lsFree(obs, (size_t)size * sizeof(double));
+    lsFree(first, (size_t)size * sizeof(double));
+    lsDestroyAgent(agent);
+    lsDestroyWorld(world);
+    return 0;
+}
+
 int SimTest(void)
 {
     RUN_SUBTEST(KinematicsClosedForm);
@@ -616,5 +677,6 @@ int SimTest(void)
     RUN_SUBTEST(AutopilotExplores);
     RUN_SUBTEST(Deterministic);
     RUN_SUBTEST(DefaultWorldHash);
+    RUN_SUBTEST(AgentInterface);
     return 0;
 }

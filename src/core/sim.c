@@ -72,9 +72,10 @@ static void TakeScan(lsSim* sim)
 }
 
 // Index of the lidar period that holds step k: a new scan is due when it changes. The first scan is at step 0.
+// The small bias keeps a period that is a whole number of steps (0.1 s at 1/60 s) from slipping a step by rounding.
 static long long ScanSlot(const lsSim* sim, long long step)
 {
-    return (long long)floor((double)step * sim->state.dt * sim->lidar.rate);
+    return (long long)floor((double)step * sim->state.dt * sim->lidar.rate + 1e-9);
 }
 
 // ---------------------------------------------------------------------------------------------------------------------
