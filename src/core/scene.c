@@ -907,7 +907,16 @@ static inline __attribute__((always_inline)) bool BoundSegment(const lsSegment* 
         *tHi = straddles && t - err >= 0.0 && t + err <= maxFraction ? t + err : HUGE_VAL;
         return true;
     }
-    // Nearly parallel: every point of the segment, the hit included, projects between the endpoints' projections.
+    if (den != 0.0)
+    {
+        // Nearly parallel but not quite: the exact routine divides by this poorly known den, so its fraction is
+        // not bounded well here. Never skip such a segment (this needs the ray within 1e-6 rad of the segment).
+        *tLo = -HUGE_VAL;
+        *tHi = HUGE_VAL;
+        return true;
+    }
+    // Parallel in floating point: the exact routine takes the collinear or the extended-precision path, both of
+    // which return a point of the segment, and every point of the segment projects between the endpoints'.
     double pa = d.x * ax + d.y * ay, pb = d.x * bx + d.y * by;
     double lo = pa < pb ? pa : pb, hi = pa < pb ? pb : pa;
     double e = 1e-12 * (fabs(d.x) * (fabs(ax) + fabs(bx)) + fabs(d.y) * (fabs(ay) + fabs(by)));
