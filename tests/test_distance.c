@@ -296,6 +296,28 @@ static int ProxyTest(void)
     return 0;
 }
 
+static int PredicateTest(void)
+{
+    // Exact cross signs where the rounded products cancel to 0 or to the wrong side.
+    double eps = DBL_EPSILON;
+    ENSURE(lsCrossSign(lsV(1.0 + eps, 1.0), lsV(1.0, 1.0 - eps)) == -1); // (1 + e)(1 - e) - 1 = -e^2
+    ENSURE(lsCrossSign(lsV(1.0, 1.0 - eps), lsV(1.0 + eps, 1.0)) == 1);
+    ENSURE(lsCrossSign(lsV(1e10 + 1.0, 1e10), lsV(1e10, 1e10 - 1.0)) == -1); // 1e20 - 1 - 1e20
+    ENSURE(lsCrossSign(lsV(3.0, 7.0), lsV(6.0, 14.0)) == 0);
+    ENSURE(lsCrossSign(lsV(0.1, 0.3), lsV(0.1, 0.3)) == 0);
+    ENSURE(lsCrossSign(lsV(0.0, 0.0), lsV(5.0, 1.0)) == 0);
+    ENSURE(lsCrossSign(lsV(1.0, 0.0), lsV(0.0, 1e-300)) == 1);
+    // Point to line distance, compensated: a 10 km line and a point 1 micrometre off it.
+    lsVec2 q0 = {-5000.0, -5000.0}, q1 = {5000.0, 5000.0 + 1e-9};
+    lsVec2 p = {1234.5678, 1234.5678 + 1e-6};
+    wide cross = ((wide)q1.x - q0.x) * ((wide)p.y - q0.y) - ((wide)q1.y - q0.y) * ((wide)p.x - q0.x);
+    ld len = sqrtl(((ld)q1.x - q0.x) * ((ld)q1.x - q0.x) + ((ld)q1.y - q0.y) * ((ld)q1.y - q0.y));
+    ld ref = fabsl((ld)cross) / len;
+    ENSURE_SMALL((double)((lsPointLineDistance(q0, q1, p) - ref) / ref), 1e-14);
+    ENSURE(lsPointLineDistance(q0, q0, lsV(-5000.0, -4997.0)) == 3.0);
+    return 0;
+}
+
 static int ApartTest(void)
 {
     // Boxes apart along x: distance 2, closest points on the facing edges, normal +x.
@@ -1226,6 +1248,7 @@ static int RoundedPairsTest(void)
 int DistanceTest(void)
 {
     RUN_SUBTEST(ProxyTest);
+    RUN_SUBTEST(PredicateTest);
     RUN_SUBTEST(ApartTest);
     RUN_SUBTEST(TouchingTest);
     RUN_SUBTEST(OverlapTest);

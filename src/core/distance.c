@@ -101,7 +101,7 @@ static void lsTwoDiff(double a, double b, double* x, double* y)
     *y = (a - aVirtual) + (bVirtual - b);
 }
 
-static int lsCrossSign(lsVec2 a, lsVec2 b)
+int lsCrossSign(lsVec2 a, lsVec2 b)
 {
     double p = a.x * b.y;
     double q = a.y * b.x;
@@ -361,10 +361,10 @@ static double lsFastLength(lsVec2 v)
 
 static double lsLarger(double a, double b) { return a > b ? a : b; }
 
-// Distance from p to the line through q0 and q1 (q0 != q1), accurate to a few ulps even for a long edge and a tiny
-// gap (a 10 km wall and a robot a millimetre away), where the plain cross product would lose eps * |edge| to
-// cancellation: both differences are formed exactly as hi + lo (Two-Diff), the leading products exactly with fma,
-// and cross(e, d) is summed from the exact leading difference and the first-order correction terms.
+// Accurate to a few ulps even for a long edge and a tiny gap (a 10 km wall and a robot a millimetre away), where the
+// plain cross product would lose eps * |edge| * |p - q0| / |edge| to cancellation: both differences are formed exactly
+// as hi + lo (Two-Diff), the leading products exactly with fma, and cross(e, d) is summed from the leading
+// difference (exact when it cancels, by Sterbenz's lemma) and the first-order correction terms.
 double lsPointLineDistance(lsVec2 q0, lsVec2 q1, lsVec2 p)
 {
     double ex, exLo, ey, eyLo, dx, dxLo, dy, dyLo;

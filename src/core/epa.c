@@ -151,11 +151,19 @@ lsPenetration lsShapePenetration(const lsShapeProxy* a, const lsShapeProxy* b)
         // Counter-clockwise triangle w1, w2, up (up is left of w1 -> w2).
         poly[count++] = up;
     }
-    else if (lsCross(lsSub(poly[1].w, poly[0].w), lsSub(poly[2].w, poly[0].w)) < 0.0)
+    else
     {
-        lsPolytopeVertex t = poly[1];
-        poly[1] = poly[2];
-        poly[2] = t;
+        // GJK's triangle holds the origin, so the exact signs of cross(w2, w3), cross(w3, w1), cross(w1, w2) (the
+        // barycentric coordinates) are all >= 0 for a counter-clockwise triangle and <= 0 for a clockwise one.
+        int orientation = lsCrossSign(poly[1].w, poly[2].w);
+        orientation = orientation != 0 ? orientation : lsCrossSign(poly[2].w, poly[0].w);
+        orientation = orientation != 0 ? orientation : lsCrossSign(poly[0].w, poly[1].w);
+        if (orientation < 0)
+        {
+            lsPolytopeVertex t = poly[1];
+            poly[1] = poly[2];
+            poly[2] = t;
+        }
     }
 
     int iterations = 0;
