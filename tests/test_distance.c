@@ -533,6 +533,19 @@ static int CircleTest(void)
     ENSURE(!o.overlap && Near(o.distance, 4.0, 1e-15) && NearVec(o.pointA, 2.0, 2.0, 1e-15));
     ENSURE(NearVec(o.pointB, 5.0 - 0.6, 6.0 - 0.8, 1e-15));
 
+    // Capsules on one line, overlapping: the cores' overlap has zero area, so the way out is sideways by r1 + r2.
+    lsVec2 line1[2] = {{0.0, 0.0}, {2.0, 0.0}}, line2[2] = {{1.0, 0.0}, {5.0, 0.0}};
+    lsShapeProxy k1 = lsMakeProxy(line1, 2, 0.25), k2 = lsMakeProxy(line2, 2, 0.5);
+    pen = lsShapePenetration(&k1, &k2);
+    ENSURE(pen.overlap && pen.depth == 0.75 && Near(fabs(pen.normal.y), 1.0, 0.0));
+    ENSURE(Near(lsDistance(lsMulAdd(pen.pointB, pen.depth, pen.normal), pen.pointA), 0.0, 1e-15));
+    // Crossing capsules: core depth 1 (the shorter tip) plus both radii.
+    lsVec2 cross1[2] = {{0.0, 0.0}, {4.0, 0.0}}, cross2[2] = {{1.5, -1.0}, {1.5, 3.0}};
+    k1 = lsMakeProxy(cross1, 2, 0.25);
+    k2 = lsMakeProxy(cross2, 2, 0.5);
+    pen = lsShapePenetration(&k1, &k2);
+    ENSURE(Near(pen.depth, 1.75, 1e-15) && NearVec(pen.normal, 0.0, 1.0, 1e-15));
+
     // Capsule (a rounded segment) above a box.
     lsVec2 capsule[2] = {{-1.0, 3.0}, {3.0, 3.0}};
     lsShapeProxy cap = lsMakeProxy(capsule, 2, 0.5);
