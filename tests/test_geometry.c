@@ -74,6 +74,58 @@ static int ExactEngineTest(void)
     ENSURE(lsExactSign(six, 2) == -1);
     six[1].f[0] = -0x1p-151;
     ENSURE(lsExactSign(six, 2) == 1);
+
+    // The accumulator: (sum x)(sum y) - (sum y)(sum x) is exactly zero over 32 x 32 x 2 products of wildly scaled
+    // doubles; adding the smallest subnormal (times 1) makes it positive, subtracting it negative.
+    lsRng r = lsMakeRng(12);
+    lsExactTerm xs[32], ys[32];
+    for (int i = 0; i < 32; ++i)
+    {
+        xs[i] = (lsExactTerm){{ldexp(lsRng_Range(&r, -1, 1), (int)(lsRng_Next(&r) % 1200) - 600)}, 1};
+        ys[i] = (lsExactTerm){{ldexp(lsRng_Range(&r, -1, 1), (int)(lsRng_Next(&r) % 1200) - 600), 3.0}, 2};
+    }
+    lsExactSum sum;
+    lsExactSum_Clear(&sum);
+    lsExactSum_AddProduct(&sum, xs, 32, ys, 32, 1.0);
+    lsExactSum_AddProduct(&sum, ys, 32, xs, 32, -1.0);
+    ENSURE(lsExactSum_Sign(&sum) == 0);
+    lsExactSum_Add(&sum, &(lsExactTerm){{4.9e-324, 1.0}, 2});
+    ENSURE(lsExactSum_Sign(&sum) == 1);
+    lsExactSum_Add(&sum, &(lsExactTerm){{-4.9e-324, 2.0}, 2});
+    ENSURE(lsExactSum_Sign(&sum) == -1);
+    // Agrees with lsExactSign on random short sums.
+    for (int i = 0; i < 20000; ++i)
+    {
+        lsExactTerm shortTerms[5];
+        int n = 1 + (int)(lsRng_Next(&r) % 5);
+        for (int k = 0; k < n; ++k)
+        {
+            shortTerms[k].count = 1 + (int)(lsRng_Next(&r) % 3);
+            for (int f = 0; f < shortTerms[k].count; ++f)
+            {
+                shortTerms[k].f[f] = ldexp((double)(int)lsRng_Range(&r, -8, 8), (int)(lsRng_Next(&r) % 9) - 4);
+            }
+        }
+        lsExactSum_Clear(&sum);
+        for (int k = 0; k < n; ++k)
+        {
+            lsExactSum_Add(&sum, shortTerms + k);
+        }
+        // Small integers times small powers of two: every partial sum is exact in long double's 64-bit mantissa.
+        long double v = 0;
+        for (int k = 0; k < n; ++k)
+        {
+            long double p = 1;
+            for (int f = 0; f < shortTerms[k].count; ++f)
+            {
+                p *= shortTerms[k].f[f];
+            }
+            v += p;
+        }
+        int expected = v > 0 ? 1 : (v < 0 ? -1 : 0);
+        wrong += lsExactSum_Sign(&sum) != expected || lsExactSign(shortTerms, n) != expected;
+    }
+    ENSURE(wrong == 0);
     return 0;
 }
 
