@@ -984,6 +984,82 @@ static int RayBoxRealTest(void)
     return 0;
 }
 
+// Accuracy where it is hardest, against a quad-precision reference: beams grazing long walls at 1e-8 .. 0.1 rad and
+// beams passing circles within 1e-14 .. 0.1 of tangency, 10 km from the origin.
+#if defined(__SIZEOF_FLOAT128__)
+__extension__ typedef __float128 Quad;
+#else
+typedef long double Quad; // where long double is the IEEE quad format (aarch64)
+#endif
+
+static Quad QuadAbs(Quad x) { return x < 0 ? -x : x; }
+
+static Quad QuadSqrt(Quad x) // long double estimate, then one Newton step in quad precision
+{
+    if (!(x > 0))
+    {
+        return 0;
+    }
+    Quad s = (Quad)sqrtl((long double)x);
+    return 0.5 * (s + x / s);
+}
+
+static int GrazingAccuracyTest(void)
+{
+    lsRng rng = lsMakeRng(1515);
+    double worstSegment = 0.0, worstCircle = 0.0;
+    int misses = 0, segments = 0, circles = 0;
+    for (int i = 0; i < 100000; ++i)
+    {
+        // A wall of 1 m .. 10 km and a beam at a tiny angle to it, hitting it at 1 m .. 10 km.
+        double angle = pow(10.0, lsRng_Range(&rng, -8, -1)) * (i % 2 ? 1.0 : -1.0);
+        lsVec2 a = {lsRng_Range(&rng, -1e4, 1e4), lsRng_Range(&rng, -1e4, 1e4)};
+        double wallAngle = lsRng_Range(&rng, -LS_PI, LS_PI);
+        lsVec2 b = lsMulAdd(a, lsRng_Range(&rng, 1.0, 1e4), lsDirection(wallAngle));
+        lsVec2 d = lsDirection(wallAngle + angle);
+        lsVec2 o = lsMulSub(lsLerp(a, b, lsRng_Range(&rng, 0.1, 0.9)), lsRng_Range(&rng, 1.0, 1e4), d);
+        lsRayInput in = {o, d, 3e4};
+        lsSegment wall = {a, b};
+        Quad ex = (Quad)b.x - a.x, ey = (Quad)b.y - a.y, ax = (Quad)a.x - o.x, ay = (Quad)a.y - o.y;
+        Quad den = (Quad)d.x * ey - (Quad)d.y * ex;
+        Quad t = (ax * ey - ay * ex) / den, s = (ax * d.y - ay * d.x) / den;
+        if (s > 1e-6 && s < 1 - 1e-6)
+        {
+            lsCastOutput out = lsRayCastSegment(&wall, &in);
+            misses += !out.hit;
+            worstSegment = fmax(worstSegment, (double)(QuadAbs(out.fraction - t) / t));
+            ++segments;
+        }
+
+        // A circle of 1 cm .. 100 m passed at (1 - 10^-14 .. 1 - 0.1) of its radius from its centre.
+        lsCircle circle = {{lsRng_Range(&rng, -1e4, 1e4), lsRng_Range(&rng, -1e4, 1e4)},
+                           pow(10.0, lsRng_Range(&rng, -2, 2))};
+        double offset = 1.0 - pow(10.0, lsRng_Range(&rng, -14, -1));
+        lsVec2 dc = lsDirection(lsRng_Range(&rng, -LS_PI, LS_PI));
+        lsVec2 oc =
+            lsMulSub(lsMulAdd(circle.center, offset * circle.radius, lsLeftPerp(dc)), lsRng_Range(&rng, 1.0, 1e4), dc);
+        lsRayInput inc = {oc, dc, 3e4};
+        Quad fx = (Quad)oc.x - circle.center.x, fy = (Quad)oc.y - circle.center.y;
+        Quad fd = fx * dc.x + fy * dc.y, cr = (Quad)dc.x * fy - (Quad)dc.y * fx;
+        Quad dd = (Quad)dc.x * dc.x + (Quad)dc.y * dc.y, rq = circle.radius;
+        Quad disc = rq * rq * dd - cr * cr;
+        if (disc > 0 && fd < 0)
+        {
+            Quad tc = (-fd - QuadSqrt(disc)) / dd;
+            lsCastOutput out = lsRayCastCircle(&circle, &inc);
+            misses += !out.hit;
+            worstCircle = fmax(worstCircle, (double)(QuadAbs(out.fraction - tc) / tc));
+            ++circles;
+        }
+    }
+    printf("    grazing accuracy: %d walls (worst relative error %.3g), %d circles (worst %.3g), %d misses\n", segments,
+           worstSegment, circles, worstCircle, misses);
+    ENSURE(segments > 90000 && circles > 90000);
+    ENSURE(misses == 0);
+    ENSURE(worstSegment <= 1e-9 && worstCircle <= 1e-9);
+    return 0;
+}
+
 // Orientation of nearly collinear points on a 2^-42 grid (|coordinates| < 1024) against exact 128-bit integers.
 __extension__ typedef __int128 Int128;
 
@@ -1482,6 +1558,7 @@ int GeometryTest(void)
     RUN_SUBTEST(RayCircleRealTest);
     RUN_SUBTEST(RayPolygonGridTest);
     RUN_SUBTEST(RayBoxRealTest);
+    RUN_SUBTEST(GrazingAccuracyTest);
     RUN_SUBTEST(OrientRandomTest);
     RUN_SUBTEST(SegmentSegmentGridTest);
     RUN_SUBTEST(SegmentSegmentRealTest);

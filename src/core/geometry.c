@@ -307,6 +307,42 @@ static inline lsVec2 SegmentNormal(lsVec2 a, lsVec2 b, int denSign)
     return UnitVector(denSign > 0 ? lsLeftPerp(e) : lsRightPerp(e));
 }
 
+// a - b = *hi + *lo exactly (Knuth's two-difference).
+static inline void TwoDiff(double a, double b, double* hi, double* lo)
+{
+    double x = a - b;
+    double bv = a - x;
+    double av = x + bv;
+    *hi = x;
+    *lo = (a - av) + (bv - b);
+}
+
+// ux vy - uy vx for double-double components (u = uh + ul, v = vh + vl), to about eps of the result: the two main
+// products with their fma errors, their difference with its rounding error, and the first-order low terms.
+static double AccurateCross(double uxh, double uxl, double uyh, double uyl, double vxh, double vxl, double vyh,
+                            double vyl)
+{
+    double p1 = uxh * vyh, p2 = uyh * vxh;
+    double e1 = fma(uxh, vyh, -p1), e2 = fma(uyh, vxh, -p2);
+    double s, sl;
+    TwoDiff(p1, p2, &s, &sl);
+    double low = uxh * vyl + uxl * vyh - uyh * vxl - uyl * vxh;
+    return s + (sl + (e1 - e2) + low);
+}
+
+// The crossing of the ray's line with segment a-b is at t = num / den with num = cross(p - o, b - a) (p = a or b)
+// and den = cross(d, b - a): returns den and sets *num, each to about eps relative accuracy.
+static double AccurateCrossingTerms(lsVec2 o, lsVec2 d, lsVec2 a, lsVec2 b, lsVec2 p, double* num)
+{
+    double exh, exl, eyh, eyl, pxh, pxl, pyh, pyl;
+    TwoDiff(b.x, a.x, &exh, &exl);
+    TwoDiff(b.y, a.y, &eyh, &eyl);
+    TwoDiff(p.x, o.x, &pxh, &pxl);
+    TwoDiff(p.y, o.y, &pyh, &pyl);
+    *num = AccurateCross(pxh, pxl, pyh, pyl, exh, exl, eyh, eyl);
+    return AccurateCross(d.x, 0.0, d.y, 0.0, exh, exl, eyh, eyl);
+}
+
 // The ray's line crosses segment a-b in one point: the sides sa, sb of a and b (exact signs of cross(d, x - o))
 // differ and are not both zero. Returns the exact sign of the crossing's ray parameter t, and fills *out with the
 // hit when 0 <= t <= L (else leaves it a miss). The shared body of lsRayCastSegment and lsRayCastPolygon.
@@ -383,6 +419,14 @@ static int CastCrossing(lsVec2 o, lsVec2 d, double L, lsVec2 a, lsVec2 b, int sa
     }
 
     double t = num / den;
+    if ((sDen > 0x1p13 * fabs(den) || sNum > 0x1p13 * fabs(num)) && isfinite(sDen) && isfinite(sNum))
+    {
+        // Ill-conditioned (a grazing beam, or an origin close to the segment's line): the rounding of b - a, p - o
+        // and of the products would cost up to eps sDen / |den| of relative accuracy, so recompute both in
+        // double-double arithmetic.
+        den = AccurateCrossingTerms(o, d, a, b, p, &num);
+        t = num / den;
+    }
     if (!(den * denSign > 0.0) || !isfinite(t))
     {
         // Nearly parallel (the rounded den lost its sign) or overflow: recompute in extended precision from the
@@ -432,6 +476,54 @@ lsCastOutput lsRayCastSegment(const lsSegment* segment, const lsRayInput* input)
         return NoHit();
     }
     return CastSegmentWithSides(o, d, L, segment->a, segment->b, sa, sb);
+}
+
+// Double-double helpers (value = hi + lo): products with fma, sums with two-sum; about 2^-104 relative accuracy.
+typedef struct DD
+{
+    double hi, lo;
+} DD;
+
+static inline DD DDNormalize(double hi, double lo)
+{
+    double s = hi + lo;
+    return (DD){s, lo - (s - hi)};
+}
+
+static inline DD DDFromDiff(double a, double b)
+{
+    DD r;
+    TwoDiff(a, b, &r.hi, &r.lo);
+    return r;
+}
+
+static inline DD DDAdd(DD a, DD b)
+{
+    double s = a.hi + b.hi;
+    double bv = s - a.hi;
+    double e = (a.hi - (s - bv)) + (b.hi - bv);
+    return DDNormalize(s, e + a.lo + b.lo);
+}
+
+static inline DD DDNeg(DD a) { return (DD){-a.hi, -a.lo}; }
+
+static inline DD DDMul(DD a, DD b)
+{
+    double p = a.hi * b.hi;
+    double e = fma(a.hi, b.hi, -p);
+    return DDNormalize(p, e + (a.hi * b.lo + a.lo * b.hi));
+}
+
+// C = |o - c|^2 - r^2 and disc = r^2 |d|^2 - cross(d, o - c)^2 in double-double, rounded to double at the end.
+static void AccurateCircleTerms(lsVec2 o, lsVec2 d, lsVec2 c, double r, double* C, double* disc)
+{
+    DD fx = DDFromDiff(o.x, c.x), fy = DDFromDiff(o.y, c.y);
+    DD dx = {d.x, 0.0}, dy = {d.y, 0.0}, rr = DDMul((DD){r, 0.0}, (DD){r, 0.0});
+    DD ff = DDAdd(DDMul(fx, fx), DDMul(fy, fy));
+    *C = DDAdd(ff, DDNeg(rr)).hi;
+    DD cr = DDAdd(DDMul(dx, fy), DDNeg(DDMul(dy, fx)));
+    DD dd = DDAdd(DDMul(dx, dx), DDMul(dy, dy));
+    *disc = DDAdd(DDMul(rr, dd), DDNeg(DDMul(cr, cr))).hi;
 }
 
 // Writes the exact expansion of r^2 |d|^2 - cross(d, o - c)^2 (18 products of 4 doubles); returns the term count.
@@ -569,6 +661,14 @@ lsCastOutput lsRayCastCircle(const lsCircle* circle, const lsRayInput* input)
     // t1 = C / q with q = -fd + sqrt(disc): both terms of q are >= 0, so nothing cancels (stable quadratic formula).
     double q = -fd + sqrt(fmax(disc, 0.0));
     double t = cSide / q;
+    if ((rdd > 0x1p13 * fabs(disc) || ff > 0x1p13 * fabs(cSide)) && isfinite(rdd + ff))
+    {
+        // Nearly tangent (disc cancels) or the origin near the circle (C cancels): recompute both in double-double.
+        double accurateC, accurateDisc;
+        AccurateCircleTerms(o, d, c, r, &accurateC, &accurateDisc);
+        q = -fd + sqrt(fmax(accurateDisc, 0.0));
+        t = fmax(accurateC, 0.0) / q;
+    }
     if (!isfinite(t) || !(q > 0.0))
     {
         long double lfx = (long double)o.x - c.x, lfy = (long double)o.y - c.y;
