@@ -263,17 +263,11 @@ static int DiskFullTest(void)
 // when the save failed as it should, 4 when no read-only folder could be made (skip), 3 when the save succeeded.
 static void ReadOnlyChild(const lsWorld* world, const char* folder, const char* path, int fd)
 {
-    bool readOnly = false;
-    if (unshare(CLONE_NEWNS) == 0 && mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) == 0 &&
-        mount(folder, folder, NULL, MS_BIND, NULL) == 0 &&
-        mount(NULL, folder, NULL, MS_REMOUNT | MS_BIND | MS_RDONLY, NULL) == 0)
-    {
-        readOnly = true;
-    }
-    else if (geteuid() != 0 && chmod(folder, 0555) == 0)
-    {
-        readOnly = true;
-    }
+    // The mount namespace is private first, so the read-only bind mount never shows outside this child.
+    bool readOnly = unshare(CLONE_NEWNS) == 0 && mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) == 0 &&
+                    mount(folder, folder, NULL, MS_BIND, NULL) == 0 &&
+                    mount(NULL, folder, NULL, MS_REMOUNT | MS_BIND | MS_RDONLY, NULL) == 0;
+    readOnly = readOnly || (geteuid() != 0 && chmod(folder, 0555) == 0);
     if (!readOnly)
     {
         ChildReport(fd, strerror(errno), 4);

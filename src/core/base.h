@@ -8,7 +8,8 @@
 
 /// Caller bugs stop the program in every build type (the checks are cheap and the simulator must not run on).
 #define LS_ASSERT(c) ((c) ? (void)0 : lsAssertFailed(#c, __FILE__, __LINE__))
-void lsAssertFailed(const char* condition, const char* file, int line);
+/// Prints the failed condition and aborts; never returns (so analysers know a failed LS_ASSERT ends the path).
+void lsAssertFailed(const char* condition, const char* file, int line) __attribute__((noreturn));
 
 // ---------------------------------------------------------------------------------------------------------------------
 // Memory: all heap use goes through these so tests can assert that nothing leaked.
