@@ -87,7 +87,8 @@ int lsSignOfSum4(double a, double b, double c, double d)
 
 enum
 {
-    // Exponent span of 6-factor products, 6 (971 + 1126) = 12582 bits, plus a 318-bit mantissa and carries.
+    // Exponent span of 6-factor products, at most 6 (971 + 1074) = 12270 bits (12582 leaves slack), plus a
+    // 318-bit mantissa and carries.
     ls_limbCount = (12582 + 318 + 64) / 32 + 4,
     ls_termLimbs = 12,
 };
@@ -234,7 +235,8 @@ int lsExactSign(const lsExactTerm* terms, int count)
     return 0;
 }
 
-// The accumulator aligns every term at the smallest possible exponent, 6 (-1126), so terms can be added one by one.
+// The accumulator aligns every term below the smallest possible exponent, 6 (-1074), so terms can be added one by
+// one.
 enum
 {
     ls_sumBaseExp = -6 * 1126,
