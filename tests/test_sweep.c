@@ -113,6 +113,11 @@ static int TimeOfImpactHandTest(void)
     // At that time the distance from the centre to the segment is the radius.
     lsSegment at = {{0, 0}, {2, -2 + 4 * t}};
     ENSURE_SMALL(lsClosestPointOnSegment(&at, lsV(1.5, 0)).distance - 0.25, 1e-12);
+    // Grazing along a (here static) segment at exactly the radius: the quartic vanishes identically, and the first
+    // contact is the tangent double root of the end cap's quadratic, x = -1.
+    ENSURE(lsTimeOfImpactCircleMovingSegment(lsV(-3, 0.5), lsV(3, 0.5), 0.5, lsV(-1, 0), lsV(-1, 0), lsV(1, 0),
+                                             lsV(1, 0), &t));
+    ENSURE_SMALL(t - 1.0 / 3.0, 1e-15);
     // Already touching; moving apart; never touching.
     ENSURE(lsTimeOfImpactCircleMovingSegment(lsV(0, 0.5), lsV(0, 3), 0.5, lsV(-1, 0), lsV(-1, 0), lsV(1, 0), lsV(1, 0),
                                              &t) &&
