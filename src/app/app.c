@@ -54,6 +54,7 @@ void lsApp_RebuildSim(lsApp* app)
     lsDestroySim(app->sim);
     app->sim = fresh;
     app->accumulator = 0.0;
+    app->simStale = false;
 }
 
 void lsApp_FitCamera(lsApp* app) { lsCamera_Fit(&app->camera, lsWorld_Bounds(app->world), 24.0); }
@@ -327,6 +328,10 @@ static void StepOnce(lsApp* app)
 static void Update(lsApp* app, double frameSeconds)
 {
     double now = lsApp_Now(app);
+    if (app->simStale)
+    {
+        lsApp_RebuildSim(app);
+    }
     if (app->reloader != NULL)
     {
         lsWorld* fresh = NULL;
@@ -341,6 +346,7 @@ static void Update(lsApp* app, double frameSeconds)
             app->world = fresh;
             app->sim = sim;
             app->accumulator = 0.0;
+            app->simStale = false;
             if (app->editor != NULL)
                 lsEditor_WorldReplaced(app->editor);
             lsApp_SetStatus(app, "reloaded %s", app->config.worldPath);

@@ -44,6 +44,7 @@ typedef struct lsApp
     bool stepOnce;   ///< N: one step at the next update
     bool screenshot; ///< F12: save the next frame as PNG
     bool quit;
+    bool simStale;      ///< the editor changed the world: rebuild the sim before the next step, draw or command
     int beamsOverride;  ///< beams chosen with --beams or +/- (kept across reloads and edits); 0: the world's
     bool panning;       ///< a drag is moving the camera
     double accumulator; ///< real seconds not yet simulated
@@ -64,7 +65,8 @@ typedef struct lsApp
 double lsApp_Now(const lsApp* app);
 /// Shows a message in the HUD for a few seconds (also printed to stdout).
 void lsApp_SetStatus(lsApp* app, const char* format, ...) __attribute__((format(printf, 2, 3)));
-/// Replaces the sim with a new one built from app->world (after an edit or a reload), keeping the beam override.
+/// Replaces the sim with a new one built from app->world (after an edit or a reload), keeping the beam override,
+/// and clears simStale.
 void lsApp_RebuildSim(lsApp* app);
 /// Frames the world in the window.
 void lsApp_FitCamera(lsApp* app);

@@ -25,8 +25,9 @@ static void ToggleBeams(lsApp* app, int direction)
 
 static void ApplyEditResult(lsApp* app, const lsEditResult* result)
 {
+    // The sim is rebuilt once before anything reads it again, not on every motion event of a drag.
     if (result->worldChanged)
-        lsApp_RebuildSim(app);
+        app->simStale = true;
     if (result->saved && app->reloader != NULL)
         lsReloader_MarkSaved(app->reloader);
     if (result->message[0] != '\0')
@@ -111,6 +112,8 @@ void lsApp_HandleEvent(lsApp* app, const SDL_Event* event)
         if (consumed)
             return;
     }
+    if (app->simStale)
+        lsApp_RebuildSim(app);
     switch (event->type)
     {
     case SDL_QUIT:
