@@ -174,6 +174,14 @@ static int SensorPoseTest(void)
     ENSURE_SMALL(scan->ranges[0] - 4.0 * sqrt(2.0), 1e-12);
     ENSURE_SMALL(scan->ranges[4] - 4.0 * sqrt(2.0), 1e-12);
     ENSURE_SMALL(scan->intensities[0] - 0.8 * sqrt(0.5), 1e-12);
+    // The same scan object with another layout (its cached beam directions must follow): 180 degrees, so the
+    // outer beams run along the wall and see nothing.
+    def.fov = lsDegToRad(180.0);
+    lsLidar_Scan(scene, NULL, &def, sensor, NULL, scan);
+    ENSURE(scan->kinds[0] == ls_hitNone && scan->kinds[4] == ls_hitNone);
+    ENSURE_SMALL(scan->ranges[1] - 4.0 * sqrt(2.0), 1e-12);
+    ENSURE_SMALL(scan->ranges[2] - 4.0, 1e-12);
+    ENSURE_SMALL(scan->angles[4] - 0.5 * LS_PI, 1e-15);
     lsDestroyScan(scan);
     lsDestroyScene(scene);
     lsDestroyWorld(world);

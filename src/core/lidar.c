@@ -46,6 +46,8 @@ lsScan* lsCreateScan(int capacity)
     scan->parts = lsAllocZero(n, sizeof(int));
     scan->points = lsAllocZero(n, sizeof(lsVec2));
     scan->normals = lsAllocZero(n, sizeof(lsVec2));
+    scan->directions = lsAllocZero(n, sizeof(lsVec2));
+    scan->cachedLayout.beams = 0;
     return scan;
 }
 
@@ -64,6 +66,7 @@ void lsDestroyScan(lsScan* scan)
     lsFree(scan->parts, n * sizeof(int));
     lsFree(scan->points, n * sizeof(lsVec2));
     lsFree(scan->normals, n * sizeof(lsVec2));
+    lsFree(scan->directions, n * sizeof(lsVec2));
     lsFree(scan, sizeof(lsScan));
 }
 
@@ -110,13 +113,25 @@ void lsLidar_Scan(const lsScene* scene, const lsDynamicObjects* dyn, const lsLid
     bool dropout = rng != NULL && (def->dropout > 0.0 || def->grazingDropout > 0.0);
     lsVec2 origin = sensorPose.p;
     double range = def->range;
+    // The beams' sensor-frame directions depend only on the layout: cache them (cos and sin of each nominal angle,
+    // the same values computed afresh, so a cached scan is bit-identical to an uncached one).
+    const lsScanLayout* cached = &out->cachedLayout;
+    if (cached->beams != layout.beams || cached->angleMin != layout.angleMin ||
+        cached->angleIncrement != layout.angleIncrement)
+    {
+        for (int i = 0; i < layout.beams; ++i)
+        {
+            out->directions[i] = lsDirection(lsScanLayout_Angle(&layout, i));
+        }
+        out->cachedLayout = layout;
+    }
 
     for (int i = 0; i < layout.beams; ++i)
     {
         double angle = lsScanLayout_Angle(&layout, i);
         out->angles[i] = angle;
-        double castAngle = jitter ? angle + def->angleNoise * lsRng_Gaussian(rng) : angle;
-        lsVec2 dir = lsRotate(sensorPose.q, lsDirection(castAngle));
+        lsVec2 local = jitter ? lsDirection(angle + def->angleNoise * lsRng_Gaussian(rng)) : out->directions[i];
+        lsVec2 dir = lsRotate(sensorPose.q, local);
         double rangeDraw = rangeNoise ? lsRng_Gaussian(rng) : 0.0;
         double dropDraw = dropout ? lsRng_Uniform(rng) : 1.0;
 

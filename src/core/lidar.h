@@ -51,6 +51,8 @@ typedef struct lsScan
     lsVec2* points;      ///< world point where the beam ended: the true hit point (before range noise), or the
                          ///< beam's end at rangeMax along the (jittered) direction for no return
     lsVec2* normals;     ///< unit surface normal at the hit facing the beam, world frame; (0, 0) for no return
+    lsVec2* directions;  ///< internal: cached sensor-frame unit vectors (cos, sin) of the nominal beam angles
+    lsScanLayout cachedLayout; ///< internal: the layout the cache was made for (beams 0: none)
 } lsScan;
 
 /// A scan with room for capacity beams (1 .. LS_MAX_BEAMS). Destroy with lsDestroyScan.
