@@ -34,15 +34,6 @@ static lsPolytopeVertex lsFromSimplexVertex(const lsSimplexVertex* s)
     return (lsPolytopeVertex){s->wA, s->wB, s->w, s->indexA, s->indexB};
 }
 
-static void lsRemoveVertex(lsPolytopeVertex* poly, int* count, int index)
-{
-    for (int i = index; i + 1 < *count; ++i)
-    {
-        poly[i] = poly[i + 1];
-    }
-    *count -= 1;
-}
-
 // Length by sqrt of the squared length when that neither overflows nor underflows (within an ulp of hypot, and much
 // cheaper); hypot otherwise.
 static double lsFastLength(lsVec2 v)
@@ -56,6 +47,37 @@ static double lsFastLength(lsVec2 v)
 }
 
 static double lsNormL1(lsVec2 v) { return fabs(v.x) + fabs(v.y); }
+
+// Edge i of the polygon runs from vertex i to vertex i + 1 (cyclic). For a counter-clockwise polygon its outward
+// normal is the right perpendicular, and the origin's distance to its line is cross(vi, vj) / |vj - vi|. Edges are
+// cached beside the vertices and recomputed only where the polygon changed.
+typedef struct lsPolytopeEdge
+{
+    double distance; ///< DBL_MAX for a zero-length edge (never the nearest)
+    lsVec2 normal;
+} lsPolytopeEdge;
+
+static lsPolytopeEdge lsMakeEdge(const lsPolytopeVertex* poly, int count, int i)
+{
+    int j = i + 1 < count ? i + 1 : 0;
+    lsVec2 e = lsSub(poly[j].w, poly[i].w);
+    double length = lsFastLength(e);
+    if (!(length > 0.0))
+    {
+        return (lsPolytopeEdge){DBL_MAX, {1.0, 0.0}};
+    }
+    return (lsPolytopeEdge){lsCross(poly[i].w, poly[j].w) / length, {e.y / length, -e.x / length}};
+}
+
+static void lsRemoveVertex(lsPolytopeVertex* poly, lsPolytopeEdge* edges, int* count, int index)
+{
+    for (int i = index; i + 1 < *count; ++i)
+    {
+        poly[i] = poly[i + 1];
+        edges[i] = edges[i + 1];
+    }
+    *count -= 1;
+}
 
 // The answer for overlapping shapes: core depth (negative when the cores are apart by -coreDepth), the cores' witness
 // points and the MTV normal; the witness points move onto the rounded surfaces.
@@ -166,31 +188,27 @@ lsPenetration lsShapePenetration(const lsShapeProxy* a, const lsShapeProxy* b)
         }
     }
 
+    lsPolytopeEdge edges[LS_EPA_CAPACITY];
+    for (int i = 0; i < count; ++i)
+    {
+        edges[i] = lsMakeEdge(poly, count, i);
+    }
+
     int iterations = 0;
     int best = 0;
     double bestDistance = 0.0;
     lsVec2 bestNormal = {1.0, 0.0};
     for (;;)
     {
-        // The edge nearest the origin. For a counter-clockwise polygon the outward normal of edge i -> j is the
-        // right perpendicular, and the origin's distance to the edge's line is cross(vi, vj) / |vj - vi|.
+        // The edge nearest the origin.
         best = -1;
         bestDistance = DBL_MAX;
         for (int i = 0; i < count; ++i)
         {
-            int j = i + 1 < count ? i + 1 : 0;
-            lsVec2 e = lsSub(poly[j].w, poly[i].w);
-            double length = lsFastLength(e);
-            if (!(length > 0.0))
-            {
-                continue;
-            }
-            double distance = lsCross(poly[i].w, poly[j].w) / length;
-            if (distance < bestDistance)
+            if (edges[i].distance < bestDistance)
             {
                 best = i;
-                bestDistance = distance;
-                bestNormal = (lsVec2){e.y / length, -e.x / length};
+                bestDistance = edges[i].distance;
             }
         }
         if (best < 0)
@@ -201,6 +219,7 @@ lsPenetration lsShapePenetration(const lsShapeProxy* a, const lsShapeProxy* b)
             bestNormal = (lsVec2){1.0, 0.0};
             break;
         }
+        bestNormal = edges[best].normal;
         if (iterations == LS_EPA_MAX_ITERATIONS)
         {
             break;
@@ -233,6 +252,7 @@ lsPenetration lsShapePenetration(const lsShapeProxy* a, const lsShapeProxy* b)
         for (int i = count; i > at; --i)
         {
             poly[i] = poly[i - 1];
+            edges[i] = edges[i - 1];
         }
         poly[at] = v;
         count += 1;
@@ -248,7 +268,7 @@ lsPenetration lsShapePenetration(const lsShapeProxy* a, const lsShapeProxy* b)
             {
                 break;
             }
-            lsRemoveVertex(poly, &count, prev);
+            lsRemoveVertex(poly, edges, &count, prev);
             at = prev < at ? at - 1 : at;
         }
         while (count > 3)
@@ -258,9 +278,13 @@ lsPenetration lsShapePenetration(const lsShapeProxy* a, const lsShapeProxy* b)
             {
                 break;
             }
-            lsRemoveVertex(poly, &count, next);
+            lsRemoveVertex(poly, edges, &count, next);
             at = next < at ? at - 1 : at;
         }
+        // Only the two edges at the new vertex changed (a removed neighbour's edges merged into them).
+        int before = (at + count - 1) % count;
+        edges[before] = lsMakeEdge(poly, count, before);
+        edges[at] = lsMakeEdge(poly, count, at);
     }
 
     // The closest point of the nearest edge to the origin, as barycentric weights on its two vertices.
