@@ -7,6 +7,7 @@
 
 #include <SDL2/SDL2_gfxPrimitives.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 const lsColor lsColorBackground = {20, 22, 28, 255};
 const lsColor lsColorWall = {236, 238, 244, 255};
@@ -337,19 +338,115 @@ static void DrawSolids(Painter* p, const lsWorld* world)
     }
 }
 
+/// Pixels of many lines or dots of one colour, sent to SDL in SDL_RenderDrawPoints calls of up to
+/// LS_BATCH_POINTS points. A city of 100 000 walls is 100 000 tiny lines; one SDL draw call each costs about a
+/// microsecond of queue overhead in the software renderer, a batch of their pixels a few nanoseconds per pixel.
+/// The buffer is a fixed 64 KB chunk (no multi-megabyte allocation, and so no page faults, every frame).
+#define LS_BATCH_POINTS 8192
+
+typedef struct PointBatch
+{
+    Painter* painter;
+    lsColor color;
+    SDL_Point* points; ///< lsAlloc'd, LS_BATCH_POINTS entries
+    int count;
+} PointBatch;
+
+static PointBatch Batch_Begin(Painter* p, lsColor color)
+{
+    return (PointBatch){p, color, lsAlloc(sizeof(SDL_Point) * LS_BATCH_POINTS), 0};
+}
+
+/// Draws the points gathered so far and empties the batch.
+static void Batch_Draw(PointBatch* b)
+{
+    if (b->count == 0)
+        return;
+    Painter* p = b->painter;
+    lsColor c = b->color;
+    Check(p, SDL_SetRenderDrawBlendMode(p->renderer, c.a == 255 ? SDL_BLENDMODE_NONE : SDL_BLENDMODE_BLEND),
+          "SDL_SetRenderDrawBlendMode");
+    Check(p, SDL_SetRenderDrawColor(p->renderer, c.r, c.g, c.b, c.a), "SDL_SetRenderDrawColor");
+    Check(p, SDL_RenderDrawPoints(p->renderer, b->points, b->count), "SDL_RenderDrawPoints");
+    b->count = 0;
+}
+
+static void Batch_End(PointBatch* b)
+{
+    Batch_Draw(b);
+    lsFree(b->points, sizeof(SDL_Point) * LS_BATCH_POINTS);
+    b->points = NULL;
+}
+
+static inline void Batch_Push(PointBatch* b, int x, int y)
+{
+    if (b->count == LS_BATCH_POINTS)
+        Batch_Draw(b);
+    b->points[b->count++] = (SDL_Point){x, y};
+}
+
+/// Bresenham's line between the rounded, clipped ends; width 2 adds the neighbour across the major axis, as
+/// ScreenLine does, so batched and unbatched strokes look the same.
+static void Batch_Line(PointBatch* b, lsVec2 a, lsVec2 c, int width)
+{
+    const Painter* p = b->painter;
+    bool inside = a.x >= p->xMin && a.x <= p->xMax && a.y >= p->yMin && a.y <= p->yMax && c.x >= p->xMin &&
+                  c.x <= p->xMax && c.y >= p->yMin && c.y <= p->yMax;
+    if (!inside && !ClipSegment(p, &a, &c))
+        return;
+    // Round half up (consistently for negative coordinates too, which the guard band allows).
+    int x0 = (int)floor(a.x + 0.5), y0 = (int)floor(a.y + 0.5), x1 = (int)floor(c.x + 0.5), y1 = (int)floor(c.y + 0.5);
+    int dx = abs(x1 - x0), dy = -abs(y1 - y0);
+    int sx = x0 < x1 ? 1 : -1, sy = y0 < y1 ? 1 : -1;
+    bool steep = -dy > dx;
+    int ox = steep ? 1 : 0, oy = steep ? 0 : 1;
+    int e = dx + dy;
+    for (;;)
+    {
+        Batch_Push(b, x0, y0);
+        if (width >= 2)
+            Batch_Push(b, x0 + ox, y0 + oy);
+        if (x0 == x1 && y0 == y1)
+            break;
+        int e2 = 2 * e;
+        if (e2 >= dy)
+        {
+            e += dy;
+            x0 += sx;
+        }
+        if (e2 <= dx)
+        {
+            e += dx;
+            y0 += sy;
+        }
+    }
+}
+
 static void DrawWalls(Painter* p, const lsWorld* world)
 {
     // Thin strokes when zoomed far out, so a city of 100k walls stays readable instead of a white blob.
     int width = lsCamera_ToPixels(p->camera, 1.0) >= 4.0 ? 2 : 1;
+    // The camera's map written out (one multiply-add per coordinate), as this loop runs over every wall.
+    double zoom = p->camera->zoom;
+    double ox = 0.5 * p->camera->width - p->camera->center.x * zoom;
+    double oy = 0.5 * p->camera->height + p->camera->center.y * zoom;
+    lsAABB v = p->view;
+    PointBatch batch = Batch_Begin(p, lsColorWall);
     for (int i = 0; i < world->wallCount; ++i)
     {
         const lsWallDef* wall = &world->walls[i];
         int segments = wall->closed ? wall->pointCount : wall->pointCount - 1;
         for (int k = 0; k < segments; ++k)
         {
-            WorldLine(p, wall->points[k], wall->points[(k + 1) % wall->pointCount], lsColorWall, width);
+            lsVec2 a = wall->points[k], b = wall->points[k + 1 == wall->pointCount ? 0 : k + 1];
+            // Cull by the view box: both ends beyond the same side.
+            if ((a.x < v.lower.x && b.x < v.lower.x) || (a.x > v.upper.x && b.x > v.upper.x) ||
+                (a.y < v.lower.y && b.y < v.lower.y) || (a.y > v.upper.y && b.y > v.upper.y))
+                continue;
+            Batch_Line(&batch, lsV(ox + a.x * zoom, oy - a.y * zoom), lsV(ox + b.x * zoom, oy - b.y * zoom), width);
         }
     }
+    Batch_End(&batch);
 }
 
 static void DrawMovers(Painter* p, const lsWorld* world, const lsSimState* state)
@@ -374,14 +471,30 @@ static void DrawMovers(Painter* p, const lsWorld* world, const lsSimState* state
 
 static void DrawTargets(Painter* p, const lsSimState* state)
 {
+    // Targets under 1.5 pixels of radius (zoomed far out over thousands of them) become 2x2 dots, batched per kind.
+    PointBatch dots[2] = {Batch_Begin(p, lsColorFood), Batch_Begin(p, lsColorPoison)};
     for (int i = 0; i < state->targetCount; ++i)
     {
         const lsTargetState* t = &state->targets[i];
         if (!t->active)
             continue;
         lsColor c = t->kind == ls_food ? lsColorFood : lsColorPoison;
+        double radiusPx = lsCamera_ToPixels(p->camera, t->radius);
+        if (radiusPx < 1.5)
+        {
+            if (!lsAABB_Contains(p->view, t->center))
+                continue;
+            lsVec2 s = lsCamera_WorldToScreen(p->camera, t->center);
+            int x = (int)floor(s.x), y = (int)floor(s.y);
+            PointBatch* b = &dots[t->kind == ls_food ? 0 : 1];
+            Batch_Push(b, x, y);
+            Batch_Push(b, x - 1, y);
+            Batch_Push(b, x, y - 1);
+            Batch_Push(b, x - 1, y - 1);
+            continue;
+        }
         WorldDisc(p, t->center, t->radius, c, NULL);
-        if (t->kind == ls_poison && lsCamera_ToPixels(p->camera, t->radius) >= 4.0)
+        if (t->kind == ls_poison && radiusPx >= 4.0)
         {
             // A dark cross marks poison by shape as well as by colour.
             double r = 0.55 * t->radius;
@@ -390,6 +503,8 @@ static void DrawTargets(Painter* p, const lsSimState* state)
             WorldLine(p, lsAdd(t->center, lsV(-r, r)), lsAdd(t->center, lsV(r, -r)), x, 1);
         }
     }
+    Batch_End(&dots[0]);
+    Batch_End(&dots[1]);
 }
 
 static void DrawVehicles(Painter* p, const lsSimState* state, bool steering)
