@@ -418,9 +418,11 @@ static int ScanMatchesBruteTest(void)
     lsScan* scan = lsCreateScan(1080);
     lsTransform pose = {lsV(0.1, 0.2), lsMakeRot(0.7)};
     lsLidar_Scan(scene, NULL, &def, pose, NULL, scan);
+    ENSURE_SMALL(scan->heading - 0.7, 1e-15);
     for (int i = 0; i < scan->count; ++i)
     {
-        lsVec2 dir = lsRotate(pose.q, lsDirection(scan->angles[i]));
+        // The scan's own rule: heading + angleMin + i * angleIncrement, left to right.
+        lsVec2 dir = lsDirection(scan->heading + scan->layout.angleMin + (double)i * scan->layout.angleIncrement);
         lsRayInput in = {pose.p, dir, def.range};
         lsRayHit hit = lsScene_CastRayBrute(scene, NULL, &in);
         ENSURE(hit.kind == scan->kinds[i] && hit.index == scan->indices[i]);

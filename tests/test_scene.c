@@ -87,7 +87,8 @@ static lsWorld* MakeCity(uint64_t seed, int walls, int targets, int boxes, int p
     for (int i = 0; i < targets; ++i)
     {
         lsTargetDef t = lsDefaultTargetDef();
-        t.center = lsV(SNAP(lsRng_Range(&rng, -half, half)) + offset.x, SNAP(lsRng_Range(&rng, -half, half)) + offset.y);
+        t.center =
+            lsV(SNAP(lsRng_Range(&rng, -half, half)) + offset.x, SNAP(lsRng_Range(&rng, -half, half)) + offset.y);
         t.radius = lsRng_Range(&rng, 0.1, 0.6);
         t.kind = lsRng_Uniform(&rng) < 0.5 ? ls_food : ls_poison;
         lsWorld_AddTarget(world, t);
@@ -228,7 +229,8 @@ static int MazeCornerTest(void)
             // Origins at lattice points (on corners), cell centres and edge midpoints (on walls); targets at
             // lattice points, so many rays pass exactly through shared corners.
             int kind = i % 4;
-            double ox = -n + 2.0 * round(lsRng_Range(&rng, 0.0, (double)n)), oy = -n + 2.0 * round(lsRng_Range(&rng, 0.0, (double)n));
+            double ox = -n + 2.0 * round(lsRng_Range(&rng, 0.0, (double)n)),
+                   oy = -n + 2.0 * round(lsRng_Range(&rng, 0.0, (double)n));
             if (kind == 1)
             {
                 ox += 1.0, oy += 1.0;
@@ -282,18 +284,18 @@ static int GridBoundaryTest(void)
         lsVec2 d;
         switch (i % 4)
         {
-            case 0:
-                d = lsV(i % 8 == 0 ? 1.0 : -1.0, 0.0);
-                break;
-            case 1:
-                d = lsV(0.0, i % 8 == 1 ? 1.0 : -1.0);
-                break;
-            case 2:
-                d = lsV(i % 8 == 2 ? 1.0 : -1.0, i % 16 == 2 ? 1.0 : -1.0); // through every cell corner on the way
-                break;
-            default:
-                d = RandomDirection(&rng);
-                break;
+        case 0:
+            d = lsV(i % 8 == 0 ? 1.0 : -1.0, 0.0);
+            break;
+        case 1:
+            d = lsV(0.0, i % 8 == 1 ? 1.0 : -1.0);
+            break;
+        case 2:
+            d = lsV(i % 8 == 2 ? 1.0 : -1.0, i % 16 == 2 ? 1.0 : -1.0); // through every cell corner on the way
+            break;
+        default:
+            d = RandomDirection(&rng);
+            break;
         }
         lsRayInput in = {corner, d, lsRng_Range(&rng, 0.0, 40.0)};
         ENSURE(Compare(scene, NULL, in, NULL) == 0);
@@ -494,7 +496,8 @@ static int DynamicObjectsTest(void)
         lsVec2 a = lsV(lsRng_Range(&rng, -10.0, 10.0), lsRng_Range(&rng, -10.0, 10.0));
         movers[i] = (lsSegment){a, lsMulAdd(a, 2.0, RandomDirection(&rng))};
     }
-    // A mover lying exactly on the wall at x = 30 (outside the city): at equal fraction the wall wins (kind order), in both paths.
+    // A mover lying exactly on the wall at x = 30 (outside the city): at equal fraction the wall wins (kind order), in
+    // both paths.
     movers[4] = (lsSegment){lsV(30.0, -1.0), lsV(30.0, 1.0)};
     lsDynamicObjects dyn = {vehicles, 6, movers, 5};
     int hits = 0;
@@ -576,9 +579,10 @@ typedef struct QueryResult
 static bool Collect(void* context, lsHitKind kind, int index, int part)
 {
     QueryResult* r = context;
-    int slot = kind == ls_hitWall ? r->firstSegment[index] + part
-                                  : (kind == ls_hitTarget ? r->targetBase + index
-                                                          : (kind == ls_hitBox ? r->boxBase + index : r->polygonBase + index));
+    int slot = kind == ls_hitWall
+                   ? r->firstSegment[index] + part
+                   : (kind == ls_hitTarget ? r->targetBase + index
+                                           : (kind == ls_hitBox ? r->boxBase + index : r->polygonBase + index));
     if (r->seen[slot])
     {
         r->duplicates += 1;
@@ -615,8 +619,15 @@ static int QueryTest(void)
             box = (lsAABB){lsV(99.0, 99.0), lsV(101.0, 101.0)};
         }
         memset(seen, 0, (size_t)total);
-        QueryResult r = {seen, segments, segments, segments + world->targetCount,
-                         segments + world->targetCount + world->boxCount, firstSegment, 0, 0, 0};
+        QueryResult r = {seen,
+                         segments,
+                         segments,
+                         segments + world->targetCount,
+                         segments + world->targetCount + world->boxCount,
+                         firstSegment,
+                         0,
+                         0,
+                         0};
         lsScene_QueryAABB(scene, box, Collect, &r);
         ENSURE(r.duplicates == 0);
         // Exactly the objects whose bounds overlap the box.
@@ -653,8 +664,15 @@ static int QueryTest(void)
     }
     // The callback can stop the query.
     memset(seen, 0, (size_t)total);
-    QueryResult r = {seen, segments, segments, segments + world->targetCount,
-                     segments + world->targetCount + world->boxCount, firstSegment, 0, 0, 3};
+    QueryResult r = {seen,
+                     segments,
+                     segments,
+                     segments + world->targetCount,
+                     segments + world->targetCount + world->boxCount,
+                     firstSegment,
+                     0,
+                     0,
+                     3};
     lsScene_QueryAABB(scene, (lsAABB){lsV(-20.0, -20.0), lsV(20.0, 20.0)}, Collect, &r);
     ENSURE(r.reported == 3);
     lsFree(seen, (size_t)total);

@@ -103,8 +103,8 @@ static bool ReadRays(const char* path, Rays* out, lsError* err)
         if (out->count == out->capacity)
         {
             int capacity = out->capacity == 0 ? 1024 : 2 * out->capacity;
-            out->rays = lsRealloc(out->rays, (size_t)out->capacity * sizeof(lsRayInput),
-                                  (size_t)capacity * sizeof(lsRayInput));
+            out->rays =
+                lsRealloc(out->rays, (size_t)out->capacity * sizeof(lsRayInput), (size_t)capacity * sizeof(lsRayInput));
             out->capacity = capacity;
         }
         out->rays[out->count++] = (lsRayInput){lsV(v[0], v[1]), d, LS_BENCH_RANGE};
@@ -282,13 +282,13 @@ static bool BenchWorld(const char* dir, const char* name, int sample, int reps, 
     def.beams = 1080;
     def.fov = lsDegToRad(270.0);
     lsScan* scan = lsCreateScan(def.beams);
-    lsTransform robot = {world->robot.position, lsMakeRot(world->robot.angle)};
-    lsTransform sensor = lsLidar_SensorPose(&def, robot);
+    lsVec2 sensor = lsLidar_SensorPosition(&def, world->robot.position, world->robot.angle);
+    double heading = world->robot.angle + def.mountAngle;
     double bestScan = INFINITY;
     for (int k = 0; k < 40 * reps; ++k)
     {
         double t0 = Now();
-        lsLidar_Scan(scene, NULL, &def, sensor, NULL, scan);
+        lsLidar_ScanFrom(scene, NULL, &def, sensor, heading, NULL, scan);
         bestScan = fmin(bestScan, Now() - t0);
     }
     r->scanUs = 1e6 * bestScan;
@@ -301,10 +301,7 @@ static bool BenchWorld(const char* dir, const char* name, int sample, int reps, 
     return true;
 }
 
-static int CompareNames(const void* a, const void* b)
-{
-    return strcmp((const char*)a, (const char*)b);
-}
+static int CompareNames(const void* a, const void* b) { return strcmp((const char*)a, (const char*)b); }
 
 static bool IsDirectory(const char* path)
 {
@@ -330,8 +327,8 @@ int lsCmdBench(int argc, char** argv)
             csv = true;
             continue;
         }
-        bool takesValue = strcmp(arg, "--worlds") == 0 || strcmp(arg, "--brute-sample") == 0 ||
-                          strcmp(arg, "--reps") == 0;
+        bool takesValue =
+            strcmp(arg, "--worlds") == 0 || strcmp(arg, "--brute-sample") == 0 || strcmp(arg, "--reps") == 0;
         if (!takesValue)
         {
             fprintf(stderr, "lidarsim bench: unknown argument '%s' (see lidarsim bench --help)\n", arg);
@@ -415,8 +412,8 @@ int lsCmdBench(int argc, char** argv)
         printf("lidarsim bench: %s, max range %.0f m, single thread, brute force on %d rays per world\n", dir,
                LS_BENCH_RANGE, sample);
         printf("%-12s %7s %6s %7s %12s %10s %12s %9s %9s %5s %11s %14s %7s %s\n", "world", "walls", "shapes", "rays",
-               "accel Mray/s", "(run)", "brute Mray/s", "build ms", "index MB", "agree", "scan1080 us",
-               "sum of ranges", "hits", "cells/cand/exact per ray");
+               "accel Mray/s", "(run)", "brute Mray/s", "build ms", "index MB", "agree", "scan1080 us", "sum of ranges",
+               "hits", "cells/cand/exact per ray");
         fflush(stdout);
     }
     int failed = 0;
@@ -438,11 +435,10 @@ int lsCmdBench(int argc, char** argv)
         }
         else
         {
-            printf("%-12s %7d %6d %7d %12.2f %10.2f %12.4f %9.2f %9.2f %5s %11.1f %14.6f %7d %.2f/%.2f/%.2f\n",
-                   r->name, r->walls, r->shapes, r->rays, 1e-6 * r->accelRaysPerS, 1e-6 * r->accelWholeRunRaysPerS,
-                   1e-6 * r->bruteRaysPerS, r->buildMs,
-                   (double)r->indexBytes / 1048576.0, r->agree ? "yes" : "no", r->scanUs, r->sumRanges, r->hits,
-                   r->cellsPerRay, r->candidatesPerRay, r->exactPerRay);
+            printf("%-12s %7d %6d %7d %12.2f %10.2f %12.4f %9.2f %9.2f %5s %11.1f %14.6f %7d %.2f/%.2f/%.2f\n", r->name,
+                   r->walls, r->shapes, r->rays, 1e-6 * r->accelRaysPerS, 1e-6 * r->accelWholeRunRaysPerS,
+                   1e-6 * r->bruteRaysPerS, r->buildMs, (double)r->indexBytes / 1048576.0, r->agree ? "yes" : "no",
+                   r->scanUs, r->sumRanges, r->hits, r->cellsPerRay, r->candidatesPerRay, r->exactPerRay);
         }
         fflush(stdout);
     }
@@ -462,7 +458,8 @@ int lsCmdBench(int argc, char** argv)
             for (int b = 0; b < count; ++b)
             {
                 const Result* o = results + b;
-                if (b == a || o->rays == 0 || strncmp(o->name, small->name, prefix) != 0 || o->name[prefix] != small->name[prefix])
+                if (b == a || o->rays == 0 || strncmp(o->name, small->name, prefix) != 0 ||
+                    o->name[prefix] != small->name[prefix])
                 {
                     continue;
                 }

@@ -11,33 +11,36 @@
 
 static void PrintUsage(FILE* out)
 {
-    fprintf(out,
-            "usage: lidarsim scan WORLD.json [options]\n\n"
-            "Casts one lidar scan from the world's robot pose with the world's lidar (robot.lidar) and prints it as\n"
-            "the fields of a ROS sensor_msgs/LaserScan, one JSON object per line:\n"
-            "  {\"angle_min\": ..., \"angle_max\": ..., \"angle_increment\": ..., \"range_min\": ..., \"range_max\": ...,\n"
-            "   \"time_increment\": 0.0, \"scan_time\": 1/rate, \"ranges\": [...], \"intensities\": [...],\n"
-            "   \"hits\": [\"wall\", null, \"target\", ...], \"indices\": [...], \"target_kinds\": [...], \"pose\": [x, y, deg]}\n"
-            "Angles are radians in the sensor frame (beam i at angle_min + i * angle_increment from the sensor\n"
-            "heading); ranges are metres; intensities are reflectance * |cos incidence|; hits name what each beam hit\n"
-            "(wall, mover, target, box, polygon, vehicle), indices its index in the world's array of that kind, and\n"
-            "target_kinds says food or poison for targets. Vehicles and movers are where they are at time 0.\n\n"
-            "options:\n"
-            "  --pose X,Y,DEG     robot pose (metres, degrees); repeat for several scans, one per line\n"
-            "  --poses FILE       robot poses, one 'x y deg' per line ('#' comments and blank lines skipped)\n"
-            "  --beams N          number of beams (1..%d)\n"
-            "  --fov DEG          field of view in degrees, (0, 360]\n"
-            "  --range M          maximum range in metres\n"
-            "  --noise SIGMA      Gaussian range noise, standard deviation in metres (constant part)\n"
-            "  --seed S           seed of the noise stream (default: the lidar's seed)\n"
-            "  --format json|csv  output format (default json). CSV: a header, then one beam per line:\n"
-            "                     scan,beam,angle,range,intensity,hit,index\n"
-            "  --no-hit inf|max|nan|null   how a beam without a return is written (default: null in JSON,\n"
-            "                     an empty field in CSV; inf and nan print Infinity/NaN in JSON, inf/nan in CSV;\n"
-            "                     max prints range_max)\n"
-            "  -h, --help         this help\n\n"
-            "Exit status: 0 success, 1 the world or poses file cannot be read, 2 bad usage.\n",
-            LS_MAX_BEAMS);
+    fprintf(
+        out,
+        "usage: lidarsim scan WORLD.json [options]\n\n"
+        "Casts one lidar scan from the world's robot pose with the world's lidar (robot.lidar) and prints it as\n"
+        "the fields of a ROS sensor_msgs/LaserScan, one JSON object per line:\n"
+        "  {\"angle_min\": ..., \"angle_max\": ..., \"angle_increment\": ..., \"range_min\": ..., \"range_max\": ...,\n"
+        "   \"time_increment\": 0.0, \"scan_time\": 1/rate, \"ranges\": [...], \"intensities\": [...],\n"
+        "   \"hits\": [\"wall\", null, \"target\", ...], \"indices\": [...], \"target_kinds\": [...], \"pose\": [x, y, "
+        "deg]}\n"
+        "Angles are radians in the sensor frame: beam i points at heading + angle_min + i * angle_increment,\n"
+        "where heading is the robot's angle plus the lidar's mount angle. Ranges are metres; intensities are\n"
+        "reflectance * |cos incidence|; hits name what each beam hit (wall, mover, target, box, polygon,\n"
+        "vehicle), indices its index in the world's array of that kind, and target_kinds says food or poison for\n"
+        "targets. Vehicles and movers are where they are at time 0.\n\n"
+        "options:\n"
+        "  --pose X,Y,DEG     robot pose (metres, degrees); repeat for several scans, one per line\n"
+        "  --poses FILE       robot poses, one 'x y deg' per line ('#' comments and blank lines skipped)\n"
+        "  --beams N          number of beams (1..%d)\n"
+        "  --fov DEG          field of view in degrees, (0, 360]\n"
+        "  --range M          maximum range in metres\n"
+        "  --noise SIGMA      Gaussian range noise, standard deviation in metres (constant part)\n"
+        "  --seed S           seed of the noise stream (default: the lidar's seed)\n"
+        "  --format json|csv  output format (default json). CSV: a header, then one beam per line:\n"
+        "                     scan,beam,angle,range,intensity,hit,index\n"
+        "  --no-hit inf|max|nan|null   how a beam without a return is written (default: null in JSON,\n"
+        "                     an empty field in CSV; inf and nan print Infinity/NaN in JSON, inf/nan in CSV;\n"
+        "                     max prints range_max)\n"
+        "  -h, --help         this help\n\n"
+        "Exit status: 0 success, 1 the world or poses file cannot be read, 2 bad usage.\n",
+        LS_MAX_BEAMS);
 }
 
 typedef enum NoHit
@@ -137,7 +140,7 @@ static void FormatDouble(char* out, size_t size, double v)
 
 typedef struct Poses
 {
-    double* values; // 3 per pose
+    double* values; // 4 per pose: x, y, degrees (as given, for printing), radians
     int count, capacity;
 } Poses;
 
@@ -146,11 +149,15 @@ static void AddPose(Poses* poses, const double pose[3])
     if (poses->count == poses->capacity)
     {
         int capacity = poses->capacity == 0 ? 16 : 2 * poses->capacity;
-        poses->values = lsRealloc(poses->values, (size_t)poses->capacity * 3 * sizeof(double),
-                                  (size_t)capacity * 3 * sizeof(double));
+        poses->values = lsRealloc(poses->values, (size_t)poses->capacity * 4 * sizeof(double),
+                                  (size_t)capacity * 4 * sizeof(double));
         poses->capacity = capacity;
     }
-    memcpy(poses->values + 3 * poses->count, pose, 3 * sizeof(double));
+    double* p = poses->values + 4 * poses->count;
+    p[0] = pose[0];
+    p[1] = pose[1];
+    p[2] = pose[2];
+    p[3] = lsDegToRad(pose[2]);
     poses->count += 1;
 }
 
@@ -214,18 +221,18 @@ static void PrintNoHit(NoHit noHit, bool json, double rangeMax)
 {
     switch (noHit)
     {
-        case noHitInf:
-            fputs(json ? "Infinity" : "inf", stdout);
-            break;
-        case noHitNan:
-            fputs(json ? "NaN" : "nan", stdout);
-            break;
-        case noHitMax:
-            PrintNumber(rangeMax);
-            break;
-        default:
-            fputs(json ? "null" : "", stdout);
-            break;
+    case noHitInf:
+        fputs(json ? "Infinity" : "inf", stdout);
+        break;
+    case noHitNan:
+        fputs(json ? "NaN" : "nan", stdout);
+        break;
+    case noHitMax:
+        PrintNumber(rangeMax);
+        break;
+    default:
+        fputs(json ? "null" : "", stdout);
+        break;
     }
 }
 
@@ -412,7 +419,8 @@ int lsCmdScan(int argc, char** argv)
         {
             if (!ParseInt(value, 1, LS_MAX_BEAMS, &beams))
             {
-                fprintf(stderr, "lidarsim scan: --beams: expected an integer in 1..%d, got '%s'\n", LS_MAX_BEAMS, value);
+                fprintf(stderr, "lidarsim scan: --beams: expected an integer in 1..%d, got '%s'\n", LS_MAX_BEAMS,
+                        value);
                 status = 2;
             }
         }
@@ -547,13 +555,15 @@ int lsCmdScan(int argc, char** argv)
     if (status != 0)
     {
         lsDestroyWorld(world);
-        lsFree(poses.values, (size_t)poses.capacity * 3 * sizeof(double));
+        lsFree(poses.values, (size_t)poses.capacity * 4 * sizeof(double));
         return status;
     }
     if (poses.count == 0)
     {
+        // The world's robot pose, keeping its angle in radians as loaded (not through degrees again).
         double pose[3] = {world->robot.position.x, world->robot.position.y, lsRadToDeg(world->robot.angle)};
         AddPose(&poses, pose);
+        poses.values[3] = world->robot.angle;
     }
 
     // Vehicles and movers where they are at time 0.
@@ -570,8 +580,8 @@ int lsCmdScan(int argc, char** argv)
     lsDynamicObjects dyn = {vehicles, world->vehicleCount, movers, world->moverCount};
     lsScene* scene = lsCreateScene(world);
     lsScan* scan = lsCreateScan(def.beams);
-    bool noisy = def.noise > 0.0 || def.noisePerM > 0.0 || def.angleNoise > 0.0 || def.dropout > 0.0 ||
-                 def.grazingDropout > 0.0;
+    bool noisy =
+        def.noise > 0.0 || def.noisePerM > 0.0 || def.angleNoise > 0.0 || def.dropout > 0.0 || def.grazingDropout > 0.0;
     lsRng rng = lsMakeRng(def.seed);
     if (csv)
     {
@@ -579,9 +589,9 @@ int lsCmdScan(int argc, char** argv)
     }
     for (int p = 0; p < poses.count; ++p)
     {
-        const double* pose = poses.values + 3 * p;
-        lsTransform robot = {lsV(pose[0], pose[1]), lsMakeRot(lsDegToRad(pose[2]))};
-        lsLidar_Scan(scene, &dyn, &def, lsLidar_SensorPose(&def, robot), noisy ? &rng : NULL, scan);
+        const double* pose = poses.values + 4 * p;
+        lsVec2 position = lsLidar_SensorPosition(&def, lsV(pose[0], pose[1]), pose[3]);
+        lsLidar_ScanFrom(scene, &dyn, &def, position, pose[3] + def.mountAngle, noisy ? &rng : NULL, scan);
         if (csv)
         {
             PrintCsv(scan, p, noHit);
@@ -596,6 +606,6 @@ int lsCmdScan(int argc, char** argv)
     lsFree(vehicles, (size_t)world->vehicleCount * sizeof(lsCircle));
     lsFree(movers, (size_t)world->moverCount * sizeof(lsSegment));
     lsDestroyWorld(world);
-    lsFree(poses.values, (size_t)poses.capacity * 3 * sizeof(double));
+    lsFree(poses.values, (size_t)poses.capacity * 4 * sizeof(double));
     return 0;
 }

@@ -46,8 +46,6 @@ lsScan* lsCreateScan(int capacity)
     scan->parts = lsAllocZero(n, sizeof(int));
     scan->points = lsAllocZero(n, sizeof(lsVec2));
     scan->normals = lsAllocZero(n, sizeof(lsVec2));
-    scan->directions = lsAllocZero(n, sizeof(lsVec2));
-    scan->cachedLayout.beams = 0;
     return scan;
 }
 
@@ -66,7 +64,6 @@ void lsDestroyScan(lsScan* scan)
     lsFree(scan->parts, n * sizeof(int));
     lsFree(scan->points, n * sizeof(lsVec2));
     lsFree(scan->normals, n * sizeof(lsVec2));
-    lsFree(scan->directions, n * sizeof(lsVec2));
     lsFree(scan, sizeof(lsScan));
 }
 
@@ -92,46 +89,53 @@ static void NoReturn(lsScan* out, int i, lsVec2 origin, lsVec2 dir, double range
     out->normals[i] = (lsVec2){0.0, 0.0};
 }
 
+lsVec2 lsLidar_SensorPosition(const lsLidarDef* def, lsVec2 position, double angle)
+{
+    LS_ASSERT(def != NULL);
+    return lsTransformPoint((lsTransform){position, lsMakeRot(angle)}, def->mountOffset);
+}
+
 void lsLidar_Scan(const lsScene* scene, const lsDynamicObjects* dyn, const lsLidarDef* def, lsTransform sensorPose,
                   lsRng* rng, lsScan* out)
+{
+    lsLidar_ScanFrom(scene, dyn, def, sensorPose.p, lsRot_GetAngle(sensorPose.q), rng, out);
+}
+
+void lsLidar_ScanFrom(const lsScene* scene, const lsDynamicObjects* dyn, const lsLidarDef* def, lsVec2 position,
+                      double heading, lsRng* rng, lsScan* out)
 {
     LS_ASSERT(scene != NULL && def != NULL && out != NULL);
     LS_ASSERT(def->beams >= 1 && def->beams <= out->capacity);
     LS_ASSERT(def->range > 0.0 && def->rangeMin >= 0.0);
-    LS_ASSERT(lsIsValidVec2(sensorPose.p));
+    LS_ASSERT(lsIsValidVec2(position) && isfinite(heading));
     lsScanLayout layout = lsMakeScanLayout(def->beams, def->fov);
     out->count = def->beams;
     out->layout = layout;
     out->rangeMin = def->rangeMin;
     out->rangeMax = def->range;
-    out->pose = sensorPose;
+    out->pose = (lsTransform){position, lsMakeRot(heading)};
+    out->heading = heading;
 
     // Each noise term draws from the stream only when it is enabled, always the same number of times per beam
     // (whether or not the beam hits), so a given seed and settings give one reproducible scan.
     bool jitter = rng != NULL && def->angleNoise > 0.0;
     bool rangeNoise = rng != NULL && (def->noise > 0.0 || def->noisePerM > 0.0);
     bool dropout = rng != NULL && (def->dropout > 0.0 || def->grazingDropout > 0.0);
-    lsVec2 origin = sensorPose.p;
+    lsVec2 origin = position;
     double range = def->range;
-    // The beams' sensor-frame directions depend only on the layout: cache them (cos and sin of each nominal angle,
-    // the same values computed afresh, so a cached scan is bit-identical to an uncached one).
-    const lsScanLayout* cached = &out->cachedLayout;
-    if (cached->beams != layout.beams || cached->angleMin != layout.angleMin ||
-        cached->angleIncrement != layout.angleIncrement)
-    {
-        for (int i = 0; i < layout.beams; ++i)
-        {
-            out->directions[i] = lsDirection(lsScanLayout_Angle(&layout, i));
-        }
-        out->cachedLayout = layout;
-    }
+    double start = heading + layout.angleMin;
 
     for (int i = 0; i < layout.beams; ++i)
     {
         double angle = lsScanLayout_Angle(&layout, i);
         out->angles[i] = angle;
-        lsVec2 local = jitter ? lsDirection(angle + def->angleNoise * lsRng_Gaussian(rng)) : out->directions[i];
-        lsVec2 dir = lsRotate(sensorPose.q, local);
+        // heading + angleMin + i * angleIncrement, left to right, as the layout rule is written.
+        double worldAngle = start + (double)i * layout.angleIncrement;
+        if (jitter)
+        {
+            worldAngle += def->angleNoise * lsRng_Gaussian(rng);
+        }
+        lsVec2 dir = lsDirection(worldAngle);
         double rangeDraw = rangeNoise ? lsRng_Gaussian(rng) : 0.0;
         double dropDraw = dropout ? lsRng_Uniform(rng) : 1.0;
 

@@ -102,9 +102,9 @@ struct lsScene
     // The grid. Cell (ix, iy) covers [x0 + ix s, x0 + (ix + 1) s] x [y0 + iy s, y0 + (iy + 1) s].
     int nx, ny;
     double x0, y0, cellSize, invCellSize;
-    double slop;        // metres: primitives are registered in every cell they come within slop of
+    double slop; // metres: primitives are registered in every cell they come within slop of
     double maxSegmentLength;
-    CellHeader* cells;  // nx * ny + 1 headers
+    CellHeader* cells; // nx * ny + 1 headers
     CellSegment* segItems;
     int segItemCount;
     int* shapeItems; // box i: 2 i, polygon i: 2 i + 1
@@ -118,8 +118,8 @@ struct lsScene
 
 const char* lsHitKindName(lsHitKind kind)
 {
-    static const char* const names[LS_HIT_KIND_COUNT] = {"none", "wall", "mover", "target", "box", "polygon",
-                                                          "vehicle"};
+    static const char* const names[LS_HIT_KIND_COUNT] = {"none", "wall",    "mover",  "target",
+                                                         "box",  "polygon", "vehicle"};
     return (int)kind >= 0 && (int)kind < LS_HIT_KIND_COUNT ? names[kind] : "none";
 }
 
@@ -158,15 +158,15 @@ static void RegisterCell(const lsScene* scene, Registrar* r, int ix, int iy)
     int* cursor = Field(r->cells + cell, r->field);
     switch (r->field)
     {
-        case ls_fieldSegment:
-            r->segItems[(*cursor)++] = r->segment;
-            break;
-        case ls_fieldShape:
-            r->shapeItems[(*cursor)++] = r->shapeCode;
-            break;
-        default:
-            r->targetItems[(*cursor)++] = r->target;
-            break;
+    case ls_fieldSegment:
+        r->segItems[(*cursor)++] = r->segment;
+        break;
+    case ls_fieldShape:
+        r->shapeItems[(*cursor)++] = r->shapeCode;
+        break;
+    default:
+        r->targetItems[(*cursor)++] = r->target;
+        break;
     }
 }
 
@@ -246,15 +246,9 @@ static void RegisterBounds(const lsScene* scene, Registrar* r, lsAABB box)
 }
 
 // Minimum and maximum of finite values (fmin and fmax are library calls that also order NaNs).
-static inline double Min(double a, double b)
-{
-    return a < b ? a : b;
-}
+static inline double Min(double a, double b) { return a < b ? a : b; }
 
-static inline double Max(double a, double b)
-{
-    return a > b ? a : b;
-}
+static inline double Max(double a, double b) { return a > b ? a : b; }
 
 // Registers a segment in every cell that the segment, thickened by the slop, overlaps: row by row, the part of the
 // segment inside the row's band (widened by slop) gives the x range of cells.
@@ -311,8 +305,8 @@ static void TargetCellRange(const lsScene* scene, lsCircle c, int range[4])
     lsAABB box = Expand(lsCircle_Bounds(&c), scene->slop);
     double gx1 = scene->x0 + (double)scene->nx * scene->cellSize;
     double gy1 = scene->y0 + (double)scene->ny * scene->cellSize;
-    if (scene->nx == 0 || !(box.lower.x >= scene->x0 && box.lower.y >= scene->y0 && box.upper.x <= gx1 &&
-                            box.upper.y <= gy1))
+    if (scene->nx == 0 ||
+        !(box.lower.x >= scene->x0 && box.lower.y >= scene->y0 && box.upper.x <= gx1 && box.upper.y <= gy1))
     {
         range[0] = 1, range[1] = 1, range[2] = 0, range[3] = 0;
         return;
@@ -426,8 +420,8 @@ lsScene* lsCreateScene(const lsWorld* world)
             scene->segmentPart[first + k] = k;
         }
     }
-    scene->wallReflectance = CopyReflectance(world->wallCount, world->walls, sizeof(lsWallDef),
-                                             offsetof(lsWallDef, reflectance));
+    scene->wallReflectance =
+        CopyReflectance(world->wallCount, world->walls, sizeof(lsWallDef), offsetof(lsWallDef, reflectance));
 
     scene->targetCount = world->targetCount;
     scene->targets = lsAlloc((size_t)world->targetCount * sizeof(lsCircle));
@@ -444,8 +438,8 @@ lsScene* lsCreateScene(const lsWorld* world)
         scene->targetActive[i] = true;
         scene->targetKinds[i] = t->kind;
     }
-    scene->targetReflectance = CopyReflectance(world->targetCount, world->targets, sizeof(lsTargetDef),
-                                               offsetof(lsTargetDef, reflectance));
+    scene->targetReflectance =
+        CopyReflectance(world->targetCount, world->targets, sizeof(lsTargetDef), offsetof(lsTargetDef, reflectance));
 
     scene->boxCount = world->boxCount;
     scene->boxes = lsAlloc((size_t)world->boxCount * sizeof(lsBox));
@@ -456,8 +450,8 @@ lsScene* lsCreateScene(const lsWorld* world)
         scene->boxes[i] = lsMakeBox(b->center, b->size, b->angle);
         scene->boxBounds[i] = lsBox_Bounds(scene->boxes + i);
     }
-    scene->boxReflectance = CopyReflectance(world->boxCount, world->boxes, sizeof(lsBoxDef),
-                                            offsetof(lsBoxDef, reflectance));
+    scene->boxReflectance =
+        CopyReflectance(world->boxCount, world->boxes, sizeof(lsBoxDef), offsetof(lsBoxDef, reflectance));
 
     scene->polygonCount = world->polygonCount;
     scene->polygons = lsAlloc((size_t)world->polygonCount * sizeof(lsPolygon));
@@ -476,8 +470,8 @@ lsScene* lsCreateScene(const lsWorld* world)
     scene->vehicleReflectance = CopyReflectance(world->vehicleCount, world->vehicles, sizeof(lsVehicleDef),
                                                 offsetof(lsVehicleDef, reflectance));
     scene->moverCount = world->moverCount;
-    scene->moverReflectance = CopyReflectance(world->moverCount, world->movers, sizeof(lsMoverDef),
-                                              offsetof(lsMoverDef, reflectance));
+    scene->moverReflectance =
+        CopyReflectance(world->moverCount, world->movers, sizeof(lsMoverDef), offsetof(lsMoverDef, reflectance));
 
     // Grid bounds: everything static (targets included, at their first places).
     int primitiveCount = segmentCount + world->targetCount + world->boxCount + world->polygonCount;
@@ -519,8 +513,8 @@ lsScene* lsCreateScene(const lsWorld* world)
         // At most 2^22 cells, and at least 1e-6 of the extent (huge worlds with a few walls stay coarse).
         cellSize = fmax(cellSize, sqrt(area / 4194304.0));
         cellSize = fmax(cellSize, extent * 1e-6);
-        double maxCoord = fmax(fmax(fabs(bounds.lower.x), fabs(bounds.upper.x)),
-                               fmax(fabs(bounds.lower.y), fabs(bounds.upper.y)));
+        double maxCoord =
+            fmax(fmax(fabs(bounds.lower.x), fabs(bounds.upper.x)), fmax(fabs(bounds.lower.y), fabs(bounds.upper.y)));
         // The slop dwarfs the rounding of the walk (about 1e-16 of the coordinates) yet is too small to matter
         // for the number of candidates.
         scene->slop = 1e-6 * cellSize + 1e-10 * maxCoord;
@@ -623,8 +617,8 @@ lsScene* lsCreateScene(const lsWorld* world)
     BuildTargetCells(scene);
 
     scene->query = lsAlloc(sizeof(QueryStamps));
-    scene->query->staticStamps = lsAllocZero((size_t)(segmentCount + world->boxCount + world->polygonCount),
-                                             sizeof(unsigned));
+    scene->query->staticStamps =
+        lsAllocZero((size_t)(segmentCount + world->boxCount + world->polygonCount), sizeof(unsigned));
     scene->query->targetStamps = lsAllocZero((size_t)world->targetCount, sizeof(unsigned));
     scene->query->stamp = 0;
     return scene;
@@ -723,10 +717,7 @@ void lsScene_SetTarget(lsScene* scene, int index, lsVec2 center, bool active)
 // ---------------------------------------------------------------------------------------------------------------------
 // Ray casts
 
-static lsRayHit NoHit(void)
-{
-    return (lsRayHit){false, 0.0, {0.0, 0.0}, {0.0, 0.0}, ls_hitNone, -1, -1};
-}
+static lsRayHit NoHit(void) { return (lsRayHit){false, 0.0, {0.0, 0.0}, {0.0, 0.0}, ls_hitNone, -1, -1}; }
 
 // True when a hit (fraction, kind, index, part) beats best: closer, or as close and first in (kind, index, part).
 static inline bool Beats(const lsCastOutput* out, lsHitKind kind, int index, int part, const lsRayHit* best)
@@ -879,7 +870,7 @@ static inline __attribute__((always_inline)) bool BoundSegment(const lsSegment* 
 {
     double ax = seg->a.x - o.x, ay = seg->a.y - o.y, bx = seg->b.x - o.x, by = seg->b.y - o.y;
     double ca = d.x * ay - d.y * ax, cb = d.x * by - d.y * bx;
-    bool aLeft = ca > sideError, aRight = ca < -sideError, bLeft = cb > sideError, bRight = cb < -sideError;
+    bool aLeft = ca > sideError, aRight = ca<-sideError, bLeft = cb> sideError, bRight = cb < -sideError;
     if ((aLeft && bLeft) || (aRight && bRight))
     {
         return false; // both endpoints strictly on one side: the exact side tests agree, a miss
@@ -966,8 +957,8 @@ static inline __attribute__((always_inline)) bool BoundCircle(const lsCircle* c,
 typedef struct Pending
 {
     double tLo;
-    int field; // ls_fieldSegment, ls_fieldShape or ls_fieldTarget
-    int item;  // index into segItems, shapeItems or targetItems
+    int field;    // ls_fieldSegment, ls_fieldShape or ls_fieldTarget
+    int item;     // index into segItems, shapeItems or targetItems
     int id0, id1; // identity (chain and part, shape code, target index), to skip duplicates from several cells
 } Pending;
 
@@ -1214,10 +1205,7 @@ lsRayHit lsScene_CastRay(const lsScene* scene, const lsDynamicObjects* dyn, cons
 }
 
 // The cell holding p, clamped to the grid (the first cell of a ray starting there).
-static inline int CellOf(const lsScene* scene, lsVec2 p)
-{
-    return CellY(scene, p.y) * scene->nx + CellX(scene, p.x);
-}
+static inline int CellOf(const lsScene* scene, lsVec2 p) { return CellY(scene, p.y) * scene->nx + CellX(scene, p.x); }
 
 void lsScene_CastRays(const lsScene* scene, const lsDynamicObjects* dyn, const lsRayInput* inputs, int count,
                       lsRayHit* hits)
@@ -1351,30 +1339,26 @@ lsSceneInfo lsScene_GetInfo(const lsScene* scene)
     info.cellsX = scene->nx;
     info.cellsY = scene->ny;
     info.cellSize = scene->cellSize;
-    info.gridBounds = (lsAABB){{scene->x0, scene->y0},
-                               {scene->x0 + (double)scene->nx * scene->cellSize,
-                                scene->y0 + (double)scene->ny * scene->cellSize}};
+    info.gridBounds =
+        (lsAABB){{scene->x0, scene->y0},
+                 {scene->x0 + (double)scene->nx * scene->cellSize, scene->y0 + (double)scene->ny * scene->cellSize}};
     info.cellItems = (long long)scene->segItemCount + scene->shapeItemCount + scene->targetItemCount;
     size_t w = (size_t)scene->wallCount, s = (size_t)scene->segmentCount, t = (size_t)scene->targetCount;
     size_t b = (size_t)scene->boxCount, p = (size_t)scene->polygonCount;
     size_t cells = (size_t)scene->nx * (size_t)scene->ny + 1;
-    info.indexBytes = sizeof(lsScene) + (w + 1) * sizeof(int) + w * sizeof(double) +
-                      s * (sizeof(lsSegment) + 2 * sizeof(int)) +
-                      t * (sizeof(lsCircle) + 2 * sizeof(bool) + 5 * sizeof(int) + sizeof(lsTargetKind) +
-                           sizeof(double)) +
-                      b * (sizeof(lsBox) + sizeof(lsAABB) + sizeof(double)) +
-                      p * (sizeof(lsPolygon) + sizeof(lsAABB) + sizeof(double)) +
-                      (size_t)(scene->vehicleCount + scene->moverCount) * sizeof(double) + cells * sizeof(CellHeader) +
-                      (size_t)scene->segItemCount * sizeof(CellSegment) + (size_t)scene->shapeItemCount * sizeof(int) + 2 * (b > p ? b : p) * sizeof(lsCircle) +
-                      (size_t)scene->targetItemCount * sizeof(CellTarget) + sizeof(QueryStamps) +
-                      (s + b + p + t) * sizeof(unsigned);
+    info.indexBytes =
+        sizeof(lsScene) + (w + 1) * sizeof(int) + w * sizeof(double) + s * (sizeof(lsSegment) + 2 * sizeof(int)) +
+        t * (sizeof(lsCircle) + 2 * sizeof(bool) + 5 * sizeof(int) + sizeof(lsTargetKind) + sizeof(double)) +
+        b * (sizeof(lsBox) + sizeof(lsAABB) + sizeof(double)) +
+        p * (sizeof(lsPolygon) + sizeof(lsAABB) + sizeof(double)) +
+        (size_t)(scene->vehicleCount + scene->moverCount) * sizeof(double) + cells * sizeof(CellHeader) +
+        (size_t)scene->segItemCount * sizeof(CellSegment) + (size_t)scene->shapeItemCount * sizeof(int) +
+        2 * (b > p ? b : p) * sizeof(lsCircle) + (size_t)scene->targetItemCount * sizeof(CellTarget) +
+        sizeof(QueryStamps) + (s + b + p + t) * sizeof(unsigned);
     return info;
 }
 
-int lsScene_WallCount(const lsScene* scene)
-{
-    return scene->wallCount;
-}
+int lsScene_WallCount(const lsScene* scene) { return scene->wallCount; }
 
 int lsScene_WallPartCount(const lsScene* scene, int chain)
 {
@@ -1390,10 +1374,7 @@ lsSegment lsScene_WallSegment(const lsScene* scene, int chain, int part)
     return scene->segments[first + part];
 }
 
-int lsScene_TargetCount(const lsScene* scene)
-{
-    return scene->targetCount;
-}
+int lsScene_TargetCount(const lsScene* scene) { return scene->targetCount; }
 
 lsCircle lsScene_Target(const lsScene* scene, int index, bool* active)
 {
@@ -1421,20 +1402,20 @@ double lsScene_Reflectance(const lsScene* scene, lsHitKind kind, int index)
 {
     switch (kind)
     {
-        case ls_hitWall:
-            return index >= 0 && index < scene->wallCount ? scene->wallReflectance[index] : 0.5;
-        case ls_hitMover:
-            return index >= 0 && index < scene->moverCount ? scene->moverReflectance[index] : 0.5;
-        case ls_hitTarget:
-            return index >= 0 && index < scene->targetCount ? scene->targetReflectance[index] : 0.5;
-        case ls_hitBox:
-            return index >= 0 && index < scene->boxCount ? scene->boxReflectance[index] : 0.5;
-        case ls_hitPolygon:
-            return index >= 0 && index < scene->polygonCount ? scene->polygonReflectance[index] : 0.5;
-        case ls_hitVehicle:
-            return index >= 0 && index < scene->vehicleCount ? scene->vehicleReflectance[index] : 0.5;
-        default:
-            return 0.5;
+    case ls_hitWall:
+        return index >= 0 && index < scene->wallCount ? scene->wallReflectance[index] : 0.5;
+    case ls_hitMover:
+        return index >= 0 && index < scene->moverCount ? scene->moverReflectance[index] : 0.5;
+    case ls_hitTarget:
+        return index >= 0 && index < scene->targetCount ? scene->targetReflectance[index] : 0.5;
+    case ls_hitBox:
+        return index >= 0 && index < scene->boxCount ? scene->boxReflectance[index] : 0.5;
+    case ls_hitPolygon:
+        return index >= 0 && index < scene->polygonCount ? scene->polygonReflectance[index] : 0.5;
+    case ls_hitVehicle:
+        return index >= 0 && index < scene->vehicleCount ? scene->vehicleReflectance[index] : 0.5;
+    default:
+        return 0.5;
     }
 }
 
