@@ -46,9 +46,18 @@ enum
     ls_fieldTarget = 2,
 };
 
-// A target can be displaced out of the cells it is registered in; it is then tested on every cast until this many
-// are displaced, when the target cells are rebuilt.
-#define LS_MAX_DISPLACED 32
+// The hot loop is inlined by force and prefetches memory where the compiler allows it (GCC and Clang).
+#if defined(__GNUC__)
+#define LS_FORCE_INLINE inline __attribute__((always_inline))
+#define LS_PREFETCH(p) __builtin_prefetch(p)
+#else
+#define LS_FORCE_INLINE inline
+#define LS_PREFETCH(p) ((void)(p))
+#endif
+
+// A target can be displaced out of the cells it is registered in (a respawn); it is then tested on every cast until
+// this many more are displaced than right after the last rebuild of the target cells, when they are rebuilt.
+#define LS_MAX_DISPLACED 16
 
 #ifndef LS_CELLS_PER_PRIMITIVE
 #define LS_CELLS_PER_PRIMITIVE 2.0
@@ -83,6 +92,7 @@ struct lsScene
     double* targetReflectance;
     int* displaced; // targets tested on every cast (capacity targetCount)
     int displacedCount;
+    int displacedAfterBuild; // targets outside the grid at the last rebuild (they stay displaced)
 
     int boxCount;
     lsBox* boxes;
@@ -370,6 +380,7 @@ static void BuildTargetCells(lsScene* scene)
     {
         ShiftField(cells, cellCount, ls_fieldTarget);
     }
+    scene->displacedAfterBuild = scene->displacedCount;
 }
 
 // ---------------------------------------------------------------------------------------------------------------------
@@ -708,7 +719,7 @@ void lsScene_SetTarget(lsScene* scene, int index, lsVec2 center, bool active)
     UpdateTargetRecords(scene, index, c, 0);
     scene->targetDisplaced[index] = true;
     scene->displaced[scene->displacedCount++] = index;
-    if (scene->displacedCount > LS_MAX_DISPLACED)
+    if (scene->displacedCount > scene->displacedAfterBuild + LS_MAX_DISPLACED)
     {
         BuildTargetCells(scene);
     }
@@ -864,9 +875,8 @@ lsRayHit lsScene_CastRayBrute(const lsScene* scene, const lsDynamicObjects* dyn,
 // of the exact routines' fractions, many times over; anything closer to a decision goes to the exact cast.
 
 // sideError bounds the rounding of cross(d, p - o) for every endpoint p the walk can meet (see Cast).
-static inline __attribute__((always_inline)) bool BoundSegment(const lsSegment* seg, lsVec2 o, lsVec2 d, double dd,
-                                                               double limit, double maxFraction, double sideError,
-                                                               double* tLo, double* tHi)
+static LS_FORCE_INLINE bool BoundSegment(const lsSegment* seg, lsVec2 o, lsVec2 d, double dd, double limit,
+                                         double maxFraction, double sideError, double* tLo, double* tHi)
 {
     double ax = seg->a.x - o.x, ay = seg->a.y - o.y, bx = seg->b.x - o.x, by = seg->b.y - o.y;
     double ca = d.x * ay - d.y * ax, cb = d.x * by - d.y * bx;
@@ -922,9 +932,8 @@ static inline __attribute__((always_inline)) bool BoundSegment(const lsSegment* 
 }
 
 // The same for a solid disc. The near root t = (p - sqrt(r^2 |d|^2 - cross^2)) / |d|^2 is at least (p - r |d|) / |d|^2.
-static inline __attribute__((always_inline)) bool BoundCircle(const lsCircle* c, lsVec2 o, lsVec2 d, double dd,
-                                                              double limit, double maxFraction, double* tLo,
-                                                              double* tHi)
+static LS_FORCE_INLINE bool BoundCircle(const lsCircle* c, lsVec2 o, lsVec2 d, double dd, double limit,
+                                        double maxFraction, double* tLo, double* tHi)
 {
     double cx = c->center.x - o.x, cy = c->center.y - o.y;
     double reach = c->radius * sqrt(dd);
@@ -1022,8 +1031,8 @@ static inline void Defer(const lsScene* scene, const lsRayInput* input, Pending*
 }
 
 // The walk. stats may be NULL; the two public entry points inline this with and without counting.
-static inline __attribute__((always_inline)) lsRayHit Cast(const lsScene* scene, const lsDynamicObjects* dyn,
-                                                           const lsRayInput* input, lsCastStats* stats)
+static LS_FORCE_INLINE lsRayHit Cast(const lsScene* scene, const lsDynamicObjects* dyn, const lsRayInput* input,
+                                     lsCastStats* stats)
 {
     LS_ASSERT(scene != NULL && input != NULL);
     LS_ASSERT(lsIsValidVec2(input->origin) && lsIsValidVec2(input->direction) && !isnan(input->maxFraction));
@@ -1045,7 +1054,8 @@ static inline __attribute__((always_inline)) lsRayHit Cast(const lsScene* scene,
     for (int k = 0; k < scene->displacedCount; ++k)
     {
         int i = scene->displaced[k];
-        if (scene->targetActive[i])
+        double tLo, tHi, limit = best.hit && best.fraction < maxFraction ? best.fraction : maxFraction;
+        if (scene->targetActive[i] && BoundCircle(scene->targets + i, o, d, dd, limit, maxFraction, &tLo, &tHi))
         {
             if (stats != NULL)
             {
@@ -1121,7 +1131,7 @@ static inline __attribute__((always_inline)) lsRayHit Cast(const lsScene* scene,
         int cell = iy * scene->nx + ix;
         const CellHeader* h = cells + cell;
         // The next cell's header is a cache miss in big worlds: ask for it while this cell is tested.
-        __builtin_prefetch(tMaxX < tMaxY ? h + stepX : h + stepY * scene->nx);
+        LS_PREFETCH(tMaxX < tMaxY ? h + stepX : h + stepY * scene->nx);
         if (stats != NULL)
         {
             stats->cells += 1;
@@ -1219,14 +1229,14 @@ void lsScene_CastRays(const lsScene* scene, const lsDynamicObjects* dyn, const l
     {
         if (prefetch && i + 8 < count)
         {
-            __builtin_prefetch(scene->cells + CellOf(scene, inputs[i + 8].origin));
+            LS_PREFETCH(scene->cells + CellOf(scene, inputs[i + 8].origin));
         }
         if (prefetch && i + 4 < count)
         {
             const CellHeader* h = scene->cells + CellOf(scene, inputs[i + 4].origin);
-            __builtin_prefetch(scene->segItems + h[0].seg);
-            __builtin_prefetch((const char*)(scene->segItems + h[0].seg) + 64);
-            __builtin_prefetch(scene->targetItems + h[0].target);
+            LS_PREFETCH(scene->segItems + h[0].seg);
+            LS_PREFETCH((const char*)(scene->segItems + h[0].seg) + 64);
+            LS_PREFETCH(scene->targetItems + h[0].target);
         }
         hits[i] = Cast(scene, dyn, inputs + i, NULL);
     }
