@@ -113,9 +113,12 @@ xvfb-run -a -s "-screen 0 1280x800x24" "$work/drive.sh" "$lidarsim" "$work/room.
     fail "scripted run failed: $(cat "$work/xvfb.txt" "$work/drive.txt" 2>/dev/null)"
 read_pose "$work/drive.txt"
 ! grep -q 'still allocated' "$work/drive.txt" || fail "scripted run: leak: $(cat "$work/drive.txt")"
-# Held Up for 1.2 s at up to 1.5 m/s along +x from (5, 5): clearly forward, barely sideways.
-ok=$(awk -v x="$x" -v y="$y" 'BEGIN { print (x > 5.5 && x < 8.0 && y > 4.8 && y < 5.2) ? 1 : 0 }')
-[ "$ok" -eq 1 ] || fail "driving with Up: expected the robot ahead of (5, 5) along +x, got ($x, $y): $(cat "$work/drive.txt")"
+# Held Up for 1.2 s at up to 1.5 m/s along +x from (5, 5): clearly forward, barely sideways (bounds loose enough
+# for a busy machine, where frames and so simulated time can lag real time).
+ok=$(awk -v x="$x" -v y="$y" 'BEGIN { print (x > 5.2 && x < 9.5 && y > 4.8 && y < 5.2) ? 1 : 0 }')
+[ "$ok" -eq 1 ] ||
+    fail "driving with Up: expected the robot ahead of (5, 5) along +x, got ($x, $y): $(cat "$work/drive.txt")"
 ls "$work"/room-*.png >/dev/null 2>&1 || fail "F12 wrote no screenshot next to the world: $(ls "$work")"
-echo "window_test: key presses ok: robot drove from (5, 5) to ($x, $y); screenshot $(basename "$(ls "$work"/room-*.png)")"
+shot=$(basename "$(ls "$work"/room-*.png)")
+echo "window_test: key presses ok: robot drove from (5, 5) to ($x, $y); screenshot $shot"
 exit 0

@@ -77,8 +77,6 @@ void lsApp_HandleEvent(lsApp* app, const SDL_Event* event);
 /// The control for the next step: the autopilot, or manual driving from the arrow keys / WASD held now.
 lsControl lsApp_Control(lsApp* app);
 
-/// Reads the renderer's current target into a PNG at path. Returns false with err filled on failure.
-bool lsSaveRendererPng(SDL_Renderer* renderer, const char* path, lsError* err);
 /// Writes an RGBA32 or any other surface as PNG. Returns false with err filled on failure.
 bool lsSaveSurfacePng(SDL_Surface* surface, const char* path, lsError* err);
 /// The screenshot name next to the world file: "<dir>/<stem>-YYYYMMDD-HHMMSS.png" for the local time `when`.

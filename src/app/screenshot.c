@@ -1,4 +1,4 @@
-// lidarsim front end: PNG files from a renderer or a surface (SDL2_image), and screenshot names.
+// lidarsim front end: PNG files from a surface (SDL2_image), and screenshot names.
 #define _POSIX_C_SOURCE 200809L // localtime_r
 
 #include "app/app.h"
@@ -13,30 +13,6 @@ bool lsSaveSurfacePng(SDL_Surface* surface, const char* path, lsError* err)
     if (IMG_SavePNG(surface, path) < 0)
         return lsFail(err, "%s: cannot write PNG: %s", path, IMG_GetError());
     return true;
-}
-
-bool lsSaveRendererPng(SDL_Renderer* renderer, const char* path, lsError* err)
-{
-    int w = 0, h = 0;
-    if (SDL_GetRendererOutputSize(renderer, &w, &h) < 0)
-    {
-        return lsFail(err, "SDL_GetRendererOutputSize failed: %s", SDL_GetError());
-    }
-    SDL_Surface* surface = SDL_CreateRGBSurfaceWithFormat(0, w, h, 32, SDL_PIXELFORMAT_RGBA32);
-    if (surface == NULL)
-        return lsFail(err, "SDL_CreateRGBSurfaceWithFormat failed: %s", SDL_GetError());
-    bool ok = true;
-    // Read before SDL_RenderPresent: afterwards the back buffer's content is undefined.
-    if (SDL_RenderReadPixels(renderer, NULL, SDL_PIXELFORMAT_RGBA32, surface->pixels, surface->pitch) < 0)
-    {
-        ok = lsFail(err, "SDL_RenderReadPixels failed: %s", SDL_GetError());
-    }
-    else
-    {
-        ok = lsSaveSurfacePng(surface, path, err);
-    }
-    SDL_FreeSurface(surface);
-    return ok;
 }
 
 void lsScreenshotPath(const char* worldPath, long long when, char* out, size_t capacity)
