@@ -1,0 +1,327 @@
+// lidarsim scan: command-line and poses-file parsing (see scan_args.h). Strict: every number is one whole finite
+// number, every option takes exactly one value, and the first problem stops the parse with a message.
+#include "cli/scan_args.h"
+
+#include "core/world.h" // LS_MAX_BEAMS
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+// Strict number parsing: the whole string must be one finite number.
+static bool ParseDouble(const char* s, double* out)
+{
+    char* end = NULL;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (end == s || *end != '\0' || errno == ERANGE || !isfinite(v))
+    {
+        return false;
+    }
+    *out = v;
+    return true;
+}
+
+static bool ParseInt(const char* s, long lo, long hi, int* out)
+{
+    char* end = NULL;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (end == s || *end != '\0' || errno == ERANGE || v < lo || v > hi)
+    {
+        return false;
+    }
+    *out = (int)v;
+    return true;
+}
+
+// "X,Y,DEG": exactly three numbers separated by commas.
+static bool ParsePose(const char* s, double pose[3])
+{
+    char buffer[256];
+    size_t length = strlen(s);
+    if (length >= sizeof buffer)
+    {
+        return false;
+    }
+    memcpy(buffer, s, length + 1);
+    char* p = buffer;
+    for (int i = 0; i < 3; ++i)
+    {
+        char* comma = strchr(p, ',');
+        if ((comma == NULL) != (i == 2))
+        {
+            return false; // fewer or more than three parts
+        }
+        if (comma != NULL)
+        {
+            *comma = '\0';
+        }
+        if (!ParseDouble(p, pose + i))
+        {
+            return false;
+        }
+        p = comma != NULL ? comma + 1 : p;
+    }
+    return true;
+}
+
+static bool AddPose(lsScanArgs* args, const double pose[3], lsError* err)
+{
+    if (args->poseCount >= LS_SCAN_MAX_POSES)
+    {
+        return lsFail(err, "more than %d poses (the limit)", LS_SCAN_MAX_POSES);
+    }
+    if (args->poseCount == args->poseCapacity)
+    {
+        int capacity = args->poseCapacity == 0 ? 16 : 2 * args->poseCapacity;
+        args->poses = lsRealloc(args->poses, (size_t)args->poseCapacity * 3 * sizeof(double),
+                                (size_t)capacity * 3 * sizeof(double));
+        args->poseCapacity = capacity;
+    }
+    memcpy(args->poses + (size_t)3 * (size_t)args->poseCount, pose, 3 * sizeof(double));
+    args->poseCount += 1;
+    return true;
+}
+
+// A value too long to quote whole is cut in messages (they hold 512 bytes).
+#define QUOTE_MAX 64
+
+// --seed: a whole number in [0, 2^64).
+static bool ParseSeed(const char* value, uint64_t* seed)
+{
+    char* end = NULL;
+    errno = 0;
+    unsigned long long v = strtoull(value, &end, 10);
+    if (value[0] < '0' || value[0] > '9' || end == value || *end != '\0' || errno == ERANGE)
+    {
+        return false;
+    }
+    *seed = (uint64_t)v;
+    return true;
+}
+
+static bool ParseNoHit(const char* value, lsNoHit* noHit)
+{
+    static const char* const names[] = {"inf", "max", "nan", "null"};
+    static const lsNoHit values[] = {ls_noHitInf, ls_noHitMax, ls_noHitNan, ls_noHitNull};
+    for (int i = 0; i < 4; ++i)
+    {
+        if (strcmp(value, names[i]) == 0)
+        {
+            *noHit = values[i];
+            return true;
+        }
+    }
+    return false;
+}
+
+// One option with its value; false with err on a bad value or an unknown option.
+static bool ParseOption(const char* arg, const char* value, lsScanArgs* out, lsError* err)
+{
+    if (strcmp(arg, "--pose") == 0)
+    {
+        double pose[3];
+        if (!ParsePose(value, pose))
+        {
+            return lsFail(err, "--pose: expected X,Y,DEG (three numbers), got '%.*s'", QUOTE_MAX, value);
+        }
+        return AddPose(out, pose, err);
+    }
+    if (strcmp(arg, "--poses") == 0)
+    {
+        out->posesPath = value;
+        return true;
+    }
+    if (strcmp(arg, "--beams") == 0)
+    {
+        if (!ParseInt(value, 1, LS_MAX_BEAMS, &out->beams))
+        {
+            return lsFail(err, "--beams: expected an integer in 1..%d, got '%.*s'", LS_MAX_BEAMS, QUOTE_MAX, value);
+        }
+        return true;
+    }
+    if (strcmp(arg, "--fov") == 0)
+    {
+        if (!ParseDouble(value, &out->fovDeg) || !(out->fovDeg > 0.0 && out->fovDeg <= 360.0))
+        {
+            return lsFail(err, "--fov: expected degrees in (0, 360], got '%.*s'", QUOTE_MAX, value);
+        }
+        return true;
+    }
+    if (strcmp(arg, "--range") == 0)
+    {
+        if (!ParseDouble(value, &out->range) || !(out->range > 0.0))
+        {
+            return lsFail(err, "--range: expected a positive number of metres, got '%.*s'", QUOTE_MAX, value);
+        }
+        return true;
+    }
+    if (strcmp(arg, "--noise") == 0)
+    {
+        if (!ParseDouble(value, &out->noise) || !(out->noise >= 0.0))
+        {
+            return lsFail(err, "--noise: expected a standard deviation >= 0 in metres, got '%.*s'", QUOTE_MAX,
+                          value);
+        }
+        return true;
+    }
+    if (strcmp(arg, "--seed") == 0)
+    {
+        if (!ParseSeed(value, &out->seed))
+        {
+            return lsFail(err, "--seed: expected a non-negative integer below 2^64, got '%.*s'", QUOTE_MAX, value);
+        }
+        out->haveSeed = true;
+        return true;
+    }
+    if (strcmp(arg, "--format") == 0)
+    {
+        if (strcmp(value, "json") != 0 && strcmp(value, "csv") != 0)
+        {
+            return lsFail(err, "--format: expected json or csv, got '%.*s'", QUOTE_MAX, value);
+        }
+        out->csv = strcmp(value, "csv") == 0;
+        return true;
+    }
+    if (strcmp(arg, "--no-hit") == 0)
+    {
+        if (!ParseNoHit(value, &out->noHit))
+        {
+            return lsFail(err, "--no-hit: expected inf, max, nan or null, got '%.*s'", QUOTE_MAX, value);
+        }
+        return true;
+    }
+    return lsFail(err, "unknown option '%.*s'", QUOTE_MAX, arg);
+}
+
+bool lsParseScanArgs(int argc, char** argv, lsScanArgs* out, lsError* err)
+{
+    LS_ASSERT(argc >= 0 && (argv != NULL || argc == 0) && out != NULL);
+    *out = (lsScanArgs){0};
+    out->noise = -1.0;
+    for (int i = 0; i < argc; ++i)
+    {
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
+        {
+            out->help = true;
+            return true;
+        }
+    }
+    for (int i = 0; i < argc; ++i)
+    {
+        const char* arg = argv[i];
+        // A lone "-" or anything not starting with '-' is the world file.
+        if (arg[0] != '-' || arg[1] == '\0')
+        {
+            if (out->worldPath != NULL)
+            {
+                lsFreeScanArgs(out);
+                return lsFail(err, "more than one world file: '%.*s'", QUOTE_MAX, arg);
+            }
+            out->worldPath = arg;
+            continue;
+        }
+        if (i + 1 >= argc)
+        {
+            lsFreeScanArgs(out);
+            return lsFail(err, "missing value after '%.*s'", QUOTE_MAX, arg);
+        }
+        if (!ParseOption(arg, argv[++i], out, err))
+        {
+            lsFreeScanArgs(out);
+            return false;
+        }
+    }
+    if (out->worldPath == NULL)
+    {
+        lsFreeScanArgs(out);
+        return lsFail(err, "missing WORLD.json");
+    }
+    return true;
+}
+
+static bool IsSeparator(char c)
+{
+    return c == ' ' || c == '\t' || c == '\r' || c == ',';
+}
+
+bool lsParseScanPoses(const char* text, size_t size, const char* label, lsScanArgs* args, lsError* err)
+{
+    LS_ASSERT((text != NULL || size == 0) && label != NULL && args != NULL);
+    int lineNumber = 0;
+    int found = 0;
+    size_t at = 0;
+    while (at < size)
+    {
+        lineNumber += 1;
+        size_t lineEnd = at;
+        while (lineEnd < size && text[lineEnd] != '\n')
+        {
+            ++lineEnd;
+        }
+        // Tokens up to the end of the line or a '#'.
+        double pose[3];
+        int count = 0;
+        bool bad = false;
+        size_t p = at;
+        while (p < lineEnd && text[p] != '#' && !bad)
+        {
+            if (text[p] == '\0')
+            {
+                return lsFail(err, "%s:%d: unexpected NUL byte (not a text file?)", label, lineNumber);
+            }
+            if (IsSeparator(text[p]))
+            {
+                ++p;
+                continue;
+            }
+            size_t start = p;
+            while (p < lineEnd && text[p] != '#' && text[p] != '\0' && !IsSeparator(text[p]))
+            {
+                ++p;
+            }
+            char token[128];
+            size_t length = p - start;
+            if (count == 3 || length >= sizeof token)
+            {
+                bad = true;
+                break;
+            }
+            memcpy(token, text + start, length);
+            token[length] = '\0';
+            bad = !ParseDouble(token, pose + count);
+            ++count;
+        }
+        if (bad || (count != 0 && count != 3))
+        {
+            return lsFail(err, "%s:%d: expected three numbers 'x y deg'", label, lineNumber);
+        }
+        if (count == 3)
+        {
+            if (!AddPose(args, pose, err))
+            {
+                char reason[sizeof err->message];
+                snprintf(reason, sizeof reason, "%s", err != NULL ? err->message : "");
+                return lsFail(err, "%s:%d: %s", label, lineNumber, reason);
+            }
+            ++found;
+        }
+        at = lineEnd + 1;
+    }
+    if (found == 0)
+    {
+        return lsFail(err, "%s: no poses", label);
+    }
+    return true;
+}
+
+void lsFreeScanArgs(lsScanArgs* args)
+{
+    LS_ASSERT(args != NULL);
+    lsFree(args->poses, (size_t)args->poseCapacity * 3 * sizeof(double));
+    *args = (lsScanArgs){0};
+    args->noise = -1.0;
+}

@@ -1,0 +1,173 @@
+// ScanArgsTest: the scan command's parser (src/cli/scan_args.h): good command lines, every kind of bad value
+// with its message (a beam count of 10^12 included), poses files, limits, and no leaks on any path.
+#include "test.h"
+
+#include "cli/scan_args.h"
+#include "core/world.h"
+
+#include <string.h>
+
+// Parses a NULL-terminated list of arguments.
+static bool Parse(lsScanArgs* out, lsError* err, const char* const* list)
+{
+    int argc = 0;
+    while (list[argc] != NULL)
+    {
+        ++argc;
+    }
+    return lsParseScanArgs(argc, (char**)list, out, err);
+}
+
+static int GoodTest(void)
+{
+    lsScanArgs a;
+    lsError err = {{0}};
+    const char* line[] = {"w.json", "--pose", "1,2,90", "--pose", "-1.5,2e1,-45", "--beams", "100000", "--fov",
+                          "360", "--range", "12.5", "--noise", "0", "--seed", "18446744073709551615", "--format",
+                          "csv", "--no-hit", "max", NULL};
+    ENSURE(Parse(&a, &err, line));
+    ENSURE(!a.help && strcmp(a.worldPath, "w.json") == 0 && a.posesPath == NULL);
+    ENSURE(a.poseCount == 2 && a.poses[0] == 1.0 && a.poses[1] == 2.0 && a.poses[2] == 90.0);
+    ENSURE(a.poses[3] == -1.5 && a.poses[4] == 20.0 && a.poses[5] == -45.0);
+    ENSURE(a.beams == LS_MAX_BEAMS && a.fovDeg == 360.0 && a.range == 12.5 && a.noise == 0.0);
+    ENSURE(a.haveSeed && a.seed == UINT64_MAX && a.csv && a.noHit == ls_noHitMax);
+    lsFreeScanArgs(&a);
+
+    // Defaults: only the world.
+    const char* plain[] = {"w.json", NULL};
+    ENSURE(Parse(&a, &err, plain));
+    ENSURE(a.beams == 0 && a.fovDeg == 0.0 && a.range == 0.0 && a.noise == -1.0 && !a.haveSeed && !a.csv);
+    ENSURE(a.noHit == ls_noHitDefault && a.poseCount == 0);
+    lsFreeScanArgs(&a);
+
+    // Help wins wherever it is, even with errors around it.
+    const char* help[] = {"--fov", "999", "-h", NULL};
+    ENSURE(Parse(&a, &err, help) && a.help);
+    lsFreeScanArgs(&a);
+    return 0;
+}
+
+static int BadTest(void)
+{
+    struct
+    {
+        const char* args[4];
+        const char* message;
+    } cases[] = {
+        {{"w.json", "--beams", "1e12", NULL}, "--beams: expected an integer in 1..100000, got '1e12'"},
+        {{"w.json", "--beams", "1000000000000", NULL}, "--beams: expected an integer in 1..100000"},
+        {{"w.json", "--beams", "0", NULL}, "--beams: expected an integer in 1..100000, got '0'"},
+        {{"w.json", "--beams", "12abc", NULL}, "--beams: expected an integer"},
+        {{"w.json", "--fov", "0", NULL}, "--fov: expected degrees in (0, 360], got '0'"},
+        {{"w.json", "--fov", "nan", NULL}, "--fov: expected degrees in (0, 360]"},
+        {{"w.json", "--range", "inf", NULL}, "--range: expected a positive number of metres, got 'inf'"},
+        {{"w.json", "--range", "1e999", NULL}, "--range: expected a positive number of metres"},
+        {{"w.json", "--noise", "-0.1", NULL}, "--noise: expected a standard deviation >= 0"},
+        {{"w.json", "--seed", "-1", NULL}, "--seed: expected a non-negative integer below 2^64, got '-1'"},
+        {{"w.json", "--seed", "18446744073709551616", NULL}, "--seed: expected a non-negative integer below 2^64"},
+        {{"w.json", "--seed", " 5", NULL}, "--seed: expected a non-negative integer"},
+        {{"w.json", "--format", "xml", NULL}, "--format: expected json or csv, got 'xml'"},
+        {{"w.json", "--no-hit", "zero", NULL}, "--no-hit: expected inf, max, nan or null, got 'zero'"},
+        {{"w.json", "--pose", "1,2", NULL}, "--pose: expected X,Y,DEG (three numbers), got '1,2'"},
+        {{"w.json", "--pose", "1,2,3,", NULL}, "--pose: expected X,Y,DEG"},
+        {{"w.json", "--pose", ",,", NULL}, "--pose: expected X,Y,DEG"},
+        {{"w.json", "--pose", "1,2,nan", NULL}, "--pose: expected X,Y,DEG"},
+        {{"w.json", "--what", "x", NULL}, "unknown option '--what'"},
+        {{"w.json", "--fov", NULL}, "missing value after '--fov'"},
+        {{"a.json", "b.json", NULL}, "more than one world file: 'b.json'"},
+        {{"--beams", "5", NULL}, "missing WORLD.json"},
+        {{NULL}, "missing WORLD.json"},
+    };
+    for (int i = 0; i < (int)(sizeof cases / sizeof cases[0]); ++i)
+    {
+        lsScanArgs a;
+        lsError err = {{0}};
+        bool ok = Parse(&a, &err, cases[i].args);
+        if (ok || strstr(err.message, cases[i].message) == NULL)
+        {
+            fprintf(stderr, "  case %d: expected \"%s\", got %s \"%s\"\n", i, cases[i].message, ok ? "success" : "",
+                    err.message);
+        }
+        ENSURE(!ok && strstr(err.message, cases[i].message) == err.message);
+        lsFreeScanArgs(&a);
+    }
+
+    // A failure after poses were added frees them (RUN_SUBTEST checks the byte count).
+    lsScanArgs a;
+    lsError err = {{0}};
+    const char* late[] = {"w.json", "--pose", "1,2,3", "--pose", "4,5,6", "--beams", "-3", NULL};
+    ENSURE(!Parse(&a, &err, late));
+    lsFreeScanArgs(&a);
+
+    // A huge value is quoted cut short, so the message stays readable.
+    static char big[5000];
+    memset(big, '9', sizeof big - 1);
+    const char* huge[] = {"w.json", "--fov", big, NULL};
+    ENSURE(!Parse(&a, &err, huge));
+    ENSURE(strlen(err.message) < 200);
+    lsFreeScanArgs(&a);
+    return 0;
+}
+
+static int PosesFileTest(void)
+{
+    lsScanArgs a = {0};
+    lsError err = {{0}};
+    const char* text = "# x y deg\n1 2 90\n  3.5,4.5,-45\r\n\n\t0 0 0 # the origin\n7 8 9"; // no final newline
+    ENSURE(lsParseScanPoses(text, strlen(text), "p.txt", &a, &err));
+    ENSURE(a.poseCount == 4 && a.poses[3] == 3.5 && a.poses[5] == -45.0 && a.poses[11] == 9.0);
+    lsFreeScanArgs(&a);
+
+    struct
+    {
+        const char* text;
+        size_t size; // 0: strlen
+        const char* message;
+    } cases[] = {
+        {"1 2\n", 0, "p.txt:1: expected three numbers 'x y deg'"},
+        {"1 2 3\n1 2 3 4\n", 0, "p.txt:2: expected three numbers"},
+        {"1 2 x\n", 0, "p.txt:1: expected three numbers"},
+        {"1 2 inf\n", 0, "p.txt:1: expected three numbers"},
+        {"# only comments\n\n", 0, "p.txt: no poses"},
+        {"", 0, "p.txt: no poses"},
+        {"1 2 3\n\0\0\0", 9, "p.txt:2: unexpected NUL byte"},
+    };
+    for (int i = 0; i < (int)(sizeof cases / sizeof cases[0]); ++i)
+    {
+        size_t size = cases[i].size != 0 ? cases[i].size : strlen(cases[i].text);
+        bool ok = lsParseScanPoses(cases[i].text, size, "p.txt", &a, &err);
+        if (ok || strstr(err.message, cases[i].message) != err.message)
+        {
+            fprintf(stderr, "  case %d: expected \"%s\", got \"%s\"\n", i, cases[i].message, err.message);
+        }
+        ENSURE(!ok && strstr(err.message, cases[i].message) == err.message);
+        lsFreeScanArgs(&a);
+    }
+
+    // Text that is not NUL-terminated is read only up to size.
+    char exact[5] = {'1', ' ', '2', ' ', '3'};
+    ENSURE(lsParseScanPoses(exact, sizeof exact, "p.txt", &a, &err) && a.poseCount == 1 && a.poses[2] == 3.0);
+    lsFreeScanArgs(&a);
+
+    // The pose limit: one more than LS_SCAN_MAX_POSES lines is refused with the line that broke it.
+    size_t size = (size_t)(LS_SCAN_MAX_POSES + 1) * 6;
+    char* many = lsAlloc(size);
+    static const char line[6] = {'0', ' ', '0', ' ', '0', '\n'}; // a line, not a C string
+    for (size_t i = 0; i < size; i += sizeof line)
+    {
+        memcpy(many + i, line, sizeof line);
+    }
+    ENSURE(!lsParseScanPoses(many, size, "p.txt", &a, &err));
+    ENSURE(strstr(err.message, "p.txt:1000001: more than 1000000 poses (the limit)") == err.message);
+    lsFreeScanArgs(&a);
+    lsFree(many, size);
+    return 0;
+}
+
+int ScanArgsTest(void)
+{
+    RUN_SUBTEST(GoodTest);
+    RUN_SUBTEST(BadTest);
+    RUN_SUBTEST(PosesFileTest);
+    return 0;
+}
