@@ -19,6 +19,31 @@ lsAutopilot lsMakeAutopilot(uint64_t seed)
     return a;
 }
 
+// Weights of the direction score's terms (clearance within the horizon counts 1).
+#define LS_AUTOPILOT_OPEN_WEIGHT 0.4   // openness: the beams' reach around the direction, over the lidar's range
+#define LS_AUTOPILOT_WANDER_WEIGHT 0.15
+#define LS_AUTOPILOT_TRAIL_WEIGHT 0.4  // novelty: penalty for heading where it has been lately
+#define LS_AUTOPILOT_TRAIL_SIGMA 2.0   // metres: how far a remembered position's influence reaches
+#define LS_AUTOPILOT_TRAIL_PERIOD 1.0  // seconds between remembered positions
+
+// The mean range (no return: rangeMax) of the beams within 10 degrees of direction angle (robot frame).
+static double OpenRange(const lsScan* scan, double sensorHeading, double angle, int stride)
+{
+    double sum = 0.0;
+    int count = 0;
+    for (int i = 0; i < scan->count; i += stride)
+    {
+        double a = sensorHeading + scan->angles[i] - angle;
+        a = a > LS_PI ? a - 2.0 * LS_PI : (a <= -LS_PI ? a + 2.0 * LS_PI : a);
+        if (fabs(a) < 0.175)
+        {
+            sum += isfinite(scan->ranges[i]) ? scan->ranges[i] : scan->rangeMax;
+            count += 1;
+        }
+    }
+    return count > 0 ? sum / count : 0.0;
+}
+
 typedef struct Seen
 {
     lsVec2 point; // robot frame
@@ -73,6 +98,15 @@ lsControl lsAutopilot_Decide(lsAutopilot* autopilot, const lsScan* scan, const l
         return lsMakeManualControl(ap->v, ap->w);
     }
 
+    // The trail: one remembered position per LS_AUTOPILOT_TRAIL_PERIOD seconds, the oldest overwritten.
+    if (ap->trailCount == 0 || time - ap->trailTime >= LS_AUTOPILOT_TRAIL_PERIOD)
+    {
+        ap->trail[ap->trailNext] = robot->position;
+        ap->trailNext = (ap->trailNext + 1) % LS_AUTOPILOT_TRAIL;
+        ap->trailCount = ap->trailCount < LS_AUTOPILOT_TRAIL ? ap->trailCount + 1 : LS_AUTOPILOT_TRAIL;
+        ap->trailTime = time;
+    }
+
     // What the beams saw, in the robot frame (at most LS_AUTOPILOT_MAX_BEAMS of them, evenly spread).
     Seen seen[LS_AUTOPILOT_MAX_BEAMS + 1];
     int seenCount = 0;
@@ -106,7 +140,8 @@ lsControl lsAutopilot_Decide(lsAutopilot* autopilot, const lsScan* scan, const l
     // The wander bias: a slow random walk, pulled back towards straight ahead.
     ap->wander = fmin(fmax(0.97 * ap->wander + 0.25 * lsRng_Gaussian(&ap->rng), -0.5 * LS_PI), 0.5 * LS_PI);
 
-    double span = fmin(0.5 * (scan->layout.angleMax - scan->layout.angleMin) + 0.1, 0.85 * LS_PI);
+    // Candidates cover what the lidar sees (all around for a 360-degree lidar, so it can decide to turn back).
+    double span = fmin(0.5 * (scan->layout.angleMax - scan->layout.angleMin) + 0.1, LS_PI);
     double bestScore = -INFINITY, bestAngle = 0.0, bestClearance = 0.0, aheadClearance = horizon;
     for (int k = 0; k < LS_AUTOPILOT_DIRECTIONS; ++k)
     {
@@ -115,6 +150,9 @@ lsControl lsAutopilot_Decide(lsAutopilot* autopilot, const lsScan* scan, const l
         lsVec2 u = lsDirection(angle);
         double clearance = horizon;
         double food = 0.0, poison = 0.0;
+        // Openness: how far the beams near this direction reach (an open corridor beyond the horizon is where
+        // there is more to explore than a bay that merely has room for a few metres).
+        double open = OpenRange(scan, sensorHeading, angle, stride) / scan->rangeMax;
         for (int j = 0; j < seenCount; ++j)
         {
             const Seen* s = &seen[j];
@@ -134,8 +172,18 @@ lsControl lsAutopilot_Decide(lsAutopilot* autopilot, const lsScan* scan, const l
                 clearance = fmin(clearance, fmax(along - sqrt(width * width - lateral * lateral), 0.0));
             }
         }
-        double score = clearance / horizon - 0.2 * fabs(angle) / LS_PI + 0.15 * cos(angle - ap->wander) +
-                       1.2 * food - 1.0 * poison;
+        // Novelty: how close the place this direction leads to (as far as the corridor allows, up to the
+        // horizon) is to where it has been lately.
+        lsVec2 ahead = lsAdd(robot->position, lsRotate(heading, lsScale(fmax(clearance, robot->radius), u)));
+        double visited = 0.0;
+        for (int t = 0; t < ap->trailCount; ++t)
+        {
+            double d2 = lsDistanceSquared(ahead, ap->trail[t]);
+            visited += exp(-d2 / (2.0 * LS_AUTOPILOT_TRAIL_SIGMA * LS_AUTOPILOT_TRAIL_SIGMA));
+        }
+        double score = clearance / horizon + LS_AUTOPILOT_OPEN_WEIGHT * open - 0.2 * fabs(angle) / LS_PI +
+                       LS_AUTOPILOT_WANDER_WEIGHT * cos(angle - ap->wander) -
+                       LS_AUTOPILOT_TRAIL_WEIGHT * fmin(visited, 4.0) / 4.0 + 1.2 * food - 1.0 * poison;
         if (clearance < 0.5 * robot->radius)
         {
             score -= 2.0; // a direction it cannot move in at all
@@ -152,6 +200,15 @@ lsControl lsAutopilot_Decide(lsAutopilot* autopilot, const lsScan* scan, const l
         }
     }
     ap->chosen = bestAngle;
+    if (bestClearance < 0.5 * robot->radius)
+    {
+        // Boxed in (no candidate it can see has room): turn in place until a way opens up, keeping the direction
+        // of a turn already begun (with a narrow lidar the best side flips as the view turns).
+        double turn = ap->v == 0.0 && ap->w != 0.0 ? ap->w : (bestAngle != 0.0 ? bestAngle : ap->escapeTurn);
+        ap->v = 0.0;
+        ap->w = turn > 0.0 ? def->maxTurnRate : -def->maxTurnRate;
+        return lsMakeManualControl(ap->v, ap->w);
+    }
 
     // Turn towards the chosen direction; drive only as fast as the corridor ahead (and the turn) allows.
     double w = fmin(fmax(3.0 * bestAngle, -def->maxTurnRate), def->maxTurnRate);
