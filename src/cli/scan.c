@@ -1,6 +1,7 @@
 // lidarsim scan WORLD.json [options]: prints lidar scans as the fields of a ROS sensor_msgs/LaserScan (JSON, one
 // scan per line) or as CSV (one beam per line).
 #include "cli/commands.h"
+#include "cli/laserscan.h"
 #include "core/lidar.h"
 
 #include <errno.h>
@@ -120,24 +121,6 @@ static bool ParsePose(const char* s, double pose[3])
     return true;
 }
 
-// Shortest of %.15g, %.16g, %.17g that reads back to the same double; whole numbers keep a ".0" so that JSON
-// readers see floats (as LaserScan's fields are).
-static void FormatDouble(char* out, size_t size, double v)
-{
-    for (int precision = 15; precision <= 17; ++precision)
-    {
-        snprintf(out, size, "%.*g", precision, v);
-        if (strtod(out, NULL) == v)
-        {
-            break;
-        }
-    }
-    if (strpbrk(out, ".eEni") == NULL && strlen(out) + 3 <= size)
-    {
-        strcat(out, ".0");
-    }
-}
-
 typedef struct Poses
 {
     double* values; // 4 per pose: x, y, degrees (as given, for printing), radians
@@ -210,12 +193,8 @@ static bool ReadPosesFile(const char* path, Poses* poses, lsError* err)
     return ok;
 }
 
-static void PrintNumber(double v)
-{
-    char text[64];
-    FormatDouble(text, sizeof text, v);
-    fputs(text, stdout);
-}
+// Numbers as the shortest text that reads back to the same double (the LaserScan writer's rule).
+static void PrintNumber(double v) { lsWriteJsonNumber(stdout, v); }
 
 static void PrintNoHit(NoHit noHit, bool json, double rangeMax)
 {
@@ -234,93 +213,6 @@ static void PrintNoHit(NoHit noHit, bool json, double rangeMax)
         fputs(json ? "null" : "", stdout);
         break;
     }
-}
-
-static void PrintJson(const lsScene* scene, const lsScan* scan, double scanTime, NoHit noHit, const double pose[3])
-{
-    printf("{\"angle_min\": ");
-    PrintNumber(scan->layout.angleMin);
-    printf(", \"angle_max\": ");
-    PrintNumber(scan->layout.angleMax);
-    printf(", \"angle_increment\": ");
-    PrintNumber(scan->layout.angleIncrement);
-    printf(", \"range_min\": ");
-    PrintNumber(scan->rangeMin);
-    printf(", \"range_max\": ");
-    PrintNumber(scan->rangeMax);
-    printf(", \"time_increment\": 0.0, \"scan_time\": ");
-    PrintNumber(scanTime);
-    printf(", \"ranges\": [");
-    for (int i = 0; i < scan->count; ++i)
-    {
-        if (i > 0)
-        {
-            fputs(", ", stdout);
-        }
-        if (scan->kinds[i] == ls_hitNone)
-        {
-            PrintNoHit(noHit, true, scan->rangeMax);
-        }
-        else
-        {
-            PrintNumber(scan->ranges[i]);
-        }
-    }
-    printf("], \"intensities\": [");
-    for (int i = 0; i < scan->count; ++i)
-    {
-        if (i > 0)
-        {
-            fputs(", ", stdout);
-        }
-        PrintNumber(scan->intensities[i]);
-    }
-    printf("], \"hits\": [");
-    for (int i = 0; i < scan->count; ++i)
-    {
-        printf(i > 0 ? ", " : "");
-        if (scan->kinds[i] == ls_hitNone)
-        {
-            fputs("null", stdout);
-        }
-        else
-        {
-            printf("\"%s\"", lsHitKindName(scan->kinds[i]));
-        }
-    }
-    printf("], \"indices\": [");
-    for (int i = 0; i < scan->count; ++i)
-    {
-        printf(i > 0 ? ", " : "");
-        if (scan->kinds[i] == ls_hitNone)
-        {
-            fputs("null", stdout);
-        }
-        else
-        {
-            printf("%d", scan->indices[i]);
-        }
-    }
-    printf("], \"target_kinds\": [");
-    for (int i = 0; i < scan->count; ++i)
-    {
-        printf(i > 0 ? ", " : "");
-        if (scan->kinds[i] == ls_hitTarget)
-        {
-            printf("\"%s\"", lsScene_TargetKind(scene, scan->indices[i]) == ls_poison ? "poison" : "food");
-        }
-        else
-        {
-            fputs("null", stdout);
-        }
-    }
-    printf("], \"pose\": [");
-    PrintNumber(pose[0]);
-    printf(", ");
-    PrintNumber(pose[1]);
-    printf(", ");
-    PrintNumber(pose[2]);
-    printf("]}\n");
 }
 
 static void PrintCsv(const lsScan* scan, int scanIndex, NoHit noHit)
@@ -598,7 +490,10 @@ int lsCmdScan(int argc, char** argv)
         }
         else
         {
-            PrintJson(scene, scan, 1.0 / def.rate, noHit, pose);
+            // The LaserScan writer shared with `lidarsim run --record`.
+            static const lsNoHitStyle styles[] = {ls_noHitNull, ls_noHitInf, ls_noHitMax, ls_noHitNan, ls_noHitNull};
+            lsWriteLaserScanJson(stdout, scene, scan, 1.0 / def.rate, styles[noHit], pose);
+            putchar('\n');
         }
     }
     lsDestroyScan(scan);
