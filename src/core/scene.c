@@ -7,11 +7,19 @@
 //
 // Correctness at cell boundaries: every primitive is registered in each cell that its geometry comes within
 // `slop` of (slop is far larger than the rounding of the walk), so wherever the walk's rounded path strays, the
-// cells it visits still hold everything the exact ray touches. The walk stops once the best hit lies before the
-// exit of the current cell by more than the same slop (a hit found in the current cell but lying in a later cell
-// does not end the walk early). Every candidate that passes a conservative floating-point rejection test is then
-// decided by the exact geometry casts of geometry.c, the same calls the brute-force path makes, so both paths agree
-// bit for bit and ties at equal fraction are broken the same way (kind, index, part).
+// cells it visits still hold everything the exact ray touches. The walk stops once the answer is known to lie
+// before the exit of the current cell by more than the same slop (a hit found in the current cell but lying in a
+// later cell does not end the walk early).
+//
+// Exactness: the index never computes an answer itself. Each candidate gets floating-point bounds on the fraction
+// the exact routine would return (with generous margins); those that certainly cannot win are skipped, the others
+// are deferred, and when the walk ends they are cast by the exact geometry routines of geometry.c, nearest bound
+// first, until the rest are strictly farther. Those are the same calls on the same doubles that the brute-force
+// path makes, so both paths agree bit for bit, and ties at equal fraction are broken the same way (kind, index,
+// part). On the bench worlds this is about one exact cast per ray.
+//
+// Memory: each cell's segments and targets are stored in place (packed records), so a ray reads a few contiguous
+// cache lines per cell; lsScene_CastRays prefetches the first cell of the rays ahead (see there).
 #include "core/scene.h"
 
 #include <float.h>
