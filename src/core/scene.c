@@ -1242,9 +1242,15 @@ void lsScene_CastRays(const lsScene* scene, const lsDynamicObjects* dyn, const l
         if (prefetch && i + 4 < count)
         {
             const CellHeader* h = scene->cells + CellOf(scene, inputs[i + 4].origin);
-            LS_PREFETCH(scene->segItems + h[0].seg);
-            LS_PREFETCH((const char*)(scene->segItems + h[0].seg) + 64);
-            LS_PREFETCH(scene->targetItems + h[0].target);
+            if (h[1].seg > h[0].seg)
+            {
+                LS_PREFETCH(scene->segItems + h[0].seg);
+                LS_PREFETCH(scene->segItems + h[1].seg - 1);
+            }
+            if (h[1].target > h[0].target)
+            {
+                LS_PREFETCH(scene->targetItems + h[0].target);
+            }
         }
         hits[i] = Cast(scene, dyn, inputs + i, NULL);
     }
