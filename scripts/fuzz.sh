@@ -32,3 +32,4 @@ run() { # run TARGET SEEDS...
     grep -E "stat::number_of_executed_units" "build-fuzz/$target.log" | sed "s/^/fuzz: $target /"
 }
 run fuzz_world worlds tests/data/malformed tests/data/fuzz
+run fuzz_scan_args fuzz/scan_args_corpus
