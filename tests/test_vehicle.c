@@ -250,11 +250,93 @@ static int WallsAndSeparation(void)
     return 0;
 }
 
+static int MovingWallsBlockVehicles(void)
+{
+    // Vehicles shuttle along a line that a fast door (4 m per 0.5 s) and a spinning bar keep crossing. The exact
+    // moving-point sweep of each centre against each wall over each step must never find a touch, and no body ends a
+    // step overlapping a wall.
+    lsWorld* world = lsCreateWorld();
+    world->robot.position = lsV(0.0, 30.0);
+    world->robot.lidar.beams = 4;
+    lsVec2 line[2] = {{-10.0, 0.0}, {10.0, 0.0}};
+    int path = lsWorld_AddPath(world, "line", line, 2, 0.5, false);
+    lsMoverDef door = lsDefaultMoverDef();
+    door.kind = ls_moverDoor;
+    door.a = lsV(-4.0, -2.0);
+    door.b = lsV(-4.0, -1.0);
+    door.offset = lsV(0.0, 4.0);
+    door.period = 1.0;
+    lsWorld_AddMover(world, door);
+    lsMoverDef bar = lsDefaultMoverDef();
+    bar.kind = ls_moverBar;
+    bar.a = lsV(3.0, -1.5);
+    bar.b = lsV(3.0, 1.5);
+    bar.pivot = lsV(3.0, 0.0);
+    bar.angularSpeed = 4.0;
+    lsWorld_AddMover(world, bar);
+    for (int i = 0; i < 3; ++i)
+    {
+        lsVehicleDef v = lsDefaultVehicleDef();
+        v.path = path;
+        v.position = lsV(-9.0 + 7.5 * i, 0.0); // -9, -1.5, 6: clear of both walls at time 0
+        v.velocity = lsV(2.0, 0.0);
+        v.maxSpeed = 4.0;
+        v.maxForce = 8.0;
+        v.radius = 0.25;
+        v.pathEnd = ls_pathEndReverse;
+        lsWorld_AddVehicle(world, v);
+    }
+    lsSim* sim = lsCreateSim(world);
+    const lsSimState* state = lsSim_GetState(sim);
+    lsVec2 before[3];
+    lsSegment wallsBefore[2];
+    int pushed = 0;
+    for (int k = 0; k < 60 * 30; ++k)
+    {
+        for (int i = 0; i < 3; ++i)
+        {
+            before[i] = state->vehicles[i].position;
+        }
+        wallsBefore[0] = state->movers[0];
+        wallsBefore[1] = state->movers[1];
+        lsSim_Step(sim, NULL);
+        for (int i = 0; i < 3; ++i)
+        {
+            for (int m = 0; m < 2; ++m)
+            {
+                lsSweepHit hits[2];
+                int n = lsSweepPointSegment(wallsBefore[m].a, state->movers[m].a, wallsBefore[m].b, state->movers[m].b,
+                                            before[i], state->vehicles[i].position, hits);
+                if (n != 0)
+                {
+                    fprintf(stderr, "step %d vehicle %d wall %d: centre (%g, %g) -> (%g, %g) met the wall at t = %g\n", k,
+                            i, m, before[i].x, before[i].y, state->vehicles[i].position.x,
+                            state->vehicles[i].position.y, hits[0].t);
+                }
+                ENSURE(n == 0);
+                double d = lsClosestPointOnSegment(&state->movers[m], state->vehicles[i].position).distance;
+                if (!(d > state->vehicles[i].radius))
+                {
+                    fprintf(stderr, "step %d vehicle %d wall %d: centre (%g, %g) -> (%g, %g) distance %.17g\n", k, i, m,
+                            before[i].x, before[i].y, state->vehicles[i].position.x, state->vehicles[i].position.y, d);
+                }
+                ENSURE(d > state->vehicles[i].radius);
+                pushed += d < state->vehicles[i].radius + 1e-3 ? 1 : 0;
+            }
+        }
+    }
+    ENSURE(pushed > 0); // the walls did reach the vehicles
+    lsDestroySim(sim);
+    lsDestroyWorld(world);
+    return 0;
+}
+
 int VehicleTest(void)
 {
     RUN_SUBTEST(SteeringPoints);
     RUN_SUBTEST(StraightAndCurvedPaths);
     RUN_SUBTEST(OpenPathEnds);
     RUN_SUBTEST(WallsAndSeparation);
+    RUN_SUBTEST(MovingWallsBlockVehicles);
     return 0;
 }

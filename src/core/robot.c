@@ -377,16 +377,20 @@ lsMoveResult lsMoveCircle(const lsCollisionWorld* cw, lsVec2 start, lsVec2 displ
     SlideMove(cw, &result, displacement, radius, true);
 
     // A moving wall that caught the circle pushes it; the push is itself a swept move against the static world.
+    // Other circles do not stop a push (they are bodies that give way, by separation, on the next steps): walls
+    // come first, so a body squeezed between a wall and another body ends overlapping the body, not the wall.
     lsVec2 push = MoverPush(cw, start, result.position, radius, &result.contacts);
     if (push.x != 0.0 || push.y != 0.0)
     {
         lsCollisionWorld staticOnly = *cw;
         staticOnly.moverCount = 0;
+        staticOnly.circleCount = 0;
         SlideMove(&staticOnly, &result, push, radius, false);
         result.lastNormal = lsNormalize(push);
     }
 
-    // Residual overlap from rounding (or from a body that started inside something): the minimum translation.
+    // Residual overlap with static walls from rounding (or from a body that started inside one): the minimum
+    // translation. Only walls: pushing out of another circle here could push into a wall.
     for (int pass = 0; pass < 3; ++pass)
     {
         PushContext ctx = {cw->scene, result.position, {0.0, 0.0}, radius, false};
@@ -394,18 +398,6 @@ lsMoveResult lsMoveCircle(const lsCollisionWorld* cw, lsVec2 start, lsVec2 displ
         {
             lsScene_QueryAABB(cw->scene, InflatedBox(ctx.center, ctx.center, radius + LS_CONTACT_SKIN), PushQuery,
                               &ctx);
-        }
-        for (int i = 0; i < cw->circleCount; ++i)
-        {
-            if (i == cw->skipCircle)
-            {
-                continue;
-            }
-            lsSegment point = {cw->circles[i].center, cw->circles[i].center};
-            double r = ctx.radius;
-            ctx.radius = r + cw->circles[i].radius;
-            PushFromSegment(&ctx, &point);
-            ctx.radius = r;
         }
         if (!ctx.pushed)
         {

@@ -206,8 +206,8 @@ typedef struct lsMoveResult
 /// LS_CONTACT_SKIN short of the first time of impact (lsTimeOfImpactCircleSegment / ...MovingSegment against
 /// candidates from lsScene_QueryAABB over the swept box, never a loop over all walls), slides along the contact
 /// tangent for the remaining time, up to 4 times, and stops in a crease. Then moving walls that reached it push it
-/// out (a swept push, so it never goes through a static wall) and any residual overlap left by rounding is
-/// resolved by the minimum translation vector.
+/// out (a swept push against static walls only, so it never goes through a wall; another circle does not stop it)
+/// and any residual overlap with static walls left by rounding is resolved by the minimum translation vector.
 lsMoveResult lsMoveCircle(const lsCollisionWorld* cw, lsVec2 start, lsVec2 displacement, double radius);
 
 /// Moves a convex polygon footprint (count points in the body frame, counter-clockwise) from the pose (start, angle)
