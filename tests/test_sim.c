@@ -320,11 +320,17 @@ static int SlidesAlongWalls(void)
 // ---------------------------------------------------------------------------------------------------------------------
 // Moving walls
 
-static int BarPushesRobot(void)
+static int BarPushes(bool polygon)
 {
     // A bar 4 m long turning at 3 rad/s about the origin sweeps over a robot standing still at (1.5, 0.8): the
     // bar's tip moves 0.1 m per step. The robot must be pushed around, never overlapped or passed.
     lsWorld* world = lsCreateWorld();
+    if (polygon)
+    {
+        lsVec2 footprint[4] = {{-0.3, -0.2}, {0.3, -0.2}, {0.3, 0.2}, {-0.3, 0.2}};
+        memcpy(world->robot.footprint, footprint, sizeof footprint);
+        world->robot.footprintCount = 4;
+    }
     lsMoverDef bar = lsDefaultMoverDef();
     bar.kind = ls_moverBar;
     bar.a = lsV(-2.0, 0.0);
@@ -350,6 +356,9 @@ static int BarPushesRobot(void)
     lsDestroyWorld(world);
     return 0;
 }
+
+static int BarPushesRobot(void) { return BarPushes(false); }
+static int BarPushesPolygonRobot(void) { return BarPushes(true); }
 
 static int FastDoorNeverPassesTargets(void)
 {
@@ -672,6 +681,7 @@ int SimTest(void)
     RUN_SUBTEST(CircleNeverOverlaps);
     RUN_SUBTEST(PolygonNeverOverlaps);
     RUN_SUBTEST(BarPushesRobot);
+    RUN_SUBTEST(BarPushesPolygonRobot);
     RUN_SUBTEST(FastDoorNeverPassesTargets);
     RUN_SUBTEST(CollectsAndRespawns);
     RUN_SUBTEST(AutopilotExplores);
