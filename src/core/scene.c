@@ -34,11 +34,9 @@ typedef struct CellHeader
     int seg, shape, target, pad; // where the cell's lists start; the next header says where they end
 } CellHeader;
 
-typedef struct CellSegment
-{
-    lsSegment seg;
-    int chain, part;
-} CellSegment;
+// A segment's record in a cell: its two endpoints, 32 bytes, two to a cache line; its identity (the global segment
+// index) sits in a parallel array that only the winners and the box query read.
+typedef lsSegment CellSegment;
 
 typedef struct CellTarget
 {
@@ -124,6 +122,7 @@ struct lsScene
     double maxSegmentLength;
     CellHeader* cells; // nx * ny + 1 headers
     CellSegment* segItems;
+    int* segItemIds; // per record: the global segment index (segments[], segmentChain[], segmentPart[])
     int segItemCount;
     int* shapeItems; // box i: 2 i, polygon i: 2 i + 1
     int shapeItemCount;
@@ -158,9 +157,11 @@ typedef struct Registrar
     int field;
     bool fill;
     CellSegment segment;
+    int segmentId;
     int shapeCode;
     CellTarget target;
     CellSegment* segItems;
+    int* segItemIds;
     int* shapeItems;
     CellTarget* targetItems;
 } Registrar;
@@ -177,6 +178,7 @@ static void RegisterCell(const lsScene* scene, Registrar* r, int ix, int iy)
     switch (r->field)
     {
     case ls_fieldSegment:
+        r->segItemIds[*cursor] = r->segmentId;
         r->segItems[(*cursor)++] = r->segment;
         break;
     case ls_fieldShape:
@@ -203,6 +205,7 @@ static inline void RegisterSegmentSpan(const lsScene* scene, Registrar* r, int i
     }
     for (int ix = ix0; ix <= ix1; ++ix)
     {
+        r->segItemIds[row[ix]] = r->segmentId;
         r->segItems[row[ix]++] = r->segment;
     }
 }
@@ -595,7 +598,8 @@ lsScene* lsCreateScene(const lsWorld* world)
             for (int k = 0; k < segmentCount; ++k)
             {
                 int i = order[k];
-                r.segment = (CellSegment){scene->segments[i], scene->segmentChain[i], scene->segmentPart[i]};
+                r.segment = scene->segments[i];
+                r.segmentId = i;
                 RegisterSegment(scene, &r, scene->segments[i]);
             }
             r.field = ls_fieldShape;
@@ -623,6 +627,8 @@ lsScene* lsCreateScene(const lsWorld* world)
                 scene->segItemCount = total;
                 scene->shapeItemCount = PrefixField(scene->cells, cellCount, ls_fieldShape);
                 scene->segItems = lsAlloc((size_t)scene->segItemCount * sizeof(CellSegment));
+                scene->segItemIds = lsAlloc((size_t)scene->segItemCount * sizeof(int));
+                r.segItemIds = scene->segItemIds;
                 scene->shapeItems = lsAlloc((size_t)scene->shapeItemCount * sizeof(int));
                 r.segItems = scene->segItems;
                 r.shapeItems = scene->shapeItems;
@@ -674,6 +680,7 @@ void lsDestroyScene(lsScene* scene)
     lsFree(scene->moverReflectance, (size_t)scene->moverCount * sizeof(double));
     lsFree(scene->cells, cells * sizeof(CellHeader));
     lsFree(scene->segItems, (size_t)scene->segItemCount * sizeof(CellSegment));
+    lsFree(scene->segItemIds, (size_t)scene->segItemCount * sizeof(int));
     lsFree(scene->shapeItems, (size_t)scene->shapeItemCount * sizeof(int));
     lsFree(scene->shapeCircles, 2 * (b > p ? b : p) * sizeof(lsCircle));
     lsFree(scene->targetItems, (size_t)scene->targetItemCount * sizeof(CellTarget));
@@ -976,7 +983,7 @@ typedef struct Pending
     double tLo;
     int field;    // ls_fieldSegment, ls_fieldShape or ls_fieldTarget
     int item;     // index into segItems, shapeItems or targetItems
-    int id0, id1; // identity (chain and part, shape code, target index), to skip duplicates from several cells
+    int id0, id1; // identity (segment index, shape code, target index), to skip duplicates from several cells
 } Pending;
 
 #define LS_PENDING_CAPACITY 32
@@ -1004,8 +1011,8 @@ static int Resolve(const lsScene* scene, const lsRayInput* input, Pending* pendi
         }
         if (p.field == ls_fieldSegment)
         {
-            const CellSegment* cs = scene->segItems + p.item;
-            TrySegment(&cs->seg, cs->chain, cs->part, input, best);
+            int id = p.id0;
+            TrySegment(scene->segItems + p.item, scene->segmentChain[id], scene->segmentPart[id], input, best);
         }
         else if (p.field == ls_fieldTarget)
         {
@@ -1147,11 +1154,10 @@ static LS_FORCE_INLINE lsRayHit Cast(const lsScene* scene, const lsDynamicObject
         }
         for (int k = h[0].seg, end = h[1].seg; k < end; ++k)
         {
-            const CellSegment* cs = scene->segItems + k;
             double tLo, tHi;
-            if (BoundSegment(&cs->seg, o, d, dd, limit, maxFraction, sideError, &tLo, &tHi))
+            if (BoundSegment(scene->segItems + k, o, d, dd, limit, maxFraction, sideError, &tLo, &tHi))
             {
-                Defer(scene, input, pending, &pendingCount, (Pending){tLo, ls_fieldSegment, k, cs->chain, cs->part},
+                Defer(scene, input, pending, &pendingCount, (Pending){tLo, ls_fieldSegment, k, scene->segItemIds[k], 0},
                       &best, stats);
                 known = tHi < known ? tHi : known;
                 known = best.hit && best.fraction < known ? best.fraction : known;
@@ -1305,14 +1311,14 @@ void lsScene_QueryAABB(const lsScene* scene, lsAABB box, lsSceneQueryFcn* fcn, v
             for (int k = h[0].seg; k < h[1].seg; ++k)
             {
                 const CellSegment* cs = scene->segItems + k;
-                int id = scene->wallFirstSegment[cs->chain] + cs->part;
+                int id = scene->segItemIds[k];
                 if (q->staticStamps[id] == stamp)
                 {
                     continue;
                 }
                 q->staticStamps[id] = stamp;
-                if (lsAABB_Overlaps(lsAABB_OfSegment(cs->seg.a, cs->seg.b), box) &&
-                    !fcn(context, ls_hitWall, cs->chain, cs->part))
+                if (lsAABB_Overlaps(lsAABB_OfSegment(cs->a, cs->b), box) &&
+                    !fcn(context, ls_hitWall, scene->segmentChain[id], scene->segmentPart[id]))
                 {
                     return;
                 }
@@ -1376,9 +1382,9 @@ lsSceneInfo lsScene_GetInfo(const lsScene* scene)
         b * (sizeof(lsBox) + sizeof(lsAABB) + sizeof(double)) +
         p * (sizeof(lsPolygon) + sizeof(lsAABB) + sizeof(double)) +
         (size_t)(scene->vehicleCount + scene->moverCount) * sizeof(double) + cells * sizeof(CellHeader) +
-        (size_t)scene->segItemCount * sizeof(CellSegment) + (size_t)scene->shapeItemCount * sizeof(int) +
-        2 * (b > p ? b : p) * sizeof(lsCircle) + (size_t)scene->targetItemCount * sizeof(CellTarget) +
-        sizeof(QueryStamps) + (s + b + p + t) * sizeof(unsigned);
+        (size_t)scene->segItemCount * (sizeof(CellSegment) + sizeof(int)) +
+        (size_t)scene->shapeItemCount * sizeof(int) + 2 * (b > p ? b : p) * sizeof(lsCircle) +
+        (size_t)scene->targetItemCount * sizeof(CellTarget) + sizeof(QueryStamps) + (s + b + p + t) * sizeof(unsigned);
     return info;
 }
 
