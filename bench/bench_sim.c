@@ -30,9 +30,9 @@ static double CpuSeconds(void)
 typedef struct Scene
 {
     const char* name;
-    const char* file;   // relative to its folder
-    bool benchFolder;   // in the bench-worlds folder (else the worlds folder)
-    int beams;          // 0: the world's own
+    const char* file; // relative to its folder
+    bool benchFolder; // in the bench-worlds folder (else the worlds folder)
+    int beams;        // 0: the world's own
     bool autopilot;
     long long steps;
 } Scene;

@@ -237,7 +237,8 @@ static int RandomRun(lsWorld* world, int steps, uint64_t seed, int* collisionsOu
         if (k % 15 == 0)
         {
             double v = lsRng_Range(&rng, -0.3, 1.0) * world->robot.maxSpeed;
-            double w = lsRng_Range(&rng, -1.0, 1.0) * world->robot.maxTurnRate * (lsRng_Uniform(&rng) < 0.5 ? 0.1 : 1.0);
+            double w =
+                lsRng_Range(&rng, -1.0, 1.0) * world->robot.maxTurnRate * (lsRng_Uniform(&rng) < 0.5 ? 0.1 : 1.0);
             control = lsMakeManualControl(v, w);
         }
         lsSim_Step(sim, &control);

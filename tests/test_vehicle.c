@@ -38,7 +38,7 @@ static int SteeringPoints(void)
     ENSURE_SMALL(v.normalPoint.x - ahead, 1e-12);
     ENSURE_SMALL(v.normalPoint.y, 1e-12);
     ENSURE_SMALL(v.target.x - (ahead + def.maxSpeed * tuning.targetTime), 1e-12);
-    ENSURE_SMALL(lsLength(force), 1e-12);   // already at full speed
+    ENSURE_SMALL(lsLength(force), 1e-12); // already at full speed
 
     // Heading away from the path: the prediction leaves the radius, so it seeks the target.
     v.velocity = lsV(0.0, 2.0);
@@ -82,8 +82,8 @@ static int CheckStaysOnPath(const lsWorld* world, int steps, double* worstOut)
             }
             // Joined: inside the radius, heading along the path (within 30 degrees of its direction there) and its
             // prediction inside the radius too (not seeking): the approach turn is over.
-            lsClosestPoint cp = lsClosestPointOnPolyline(path->points, path->pointCount, path->closed,
-                                                         state->vehicles[i].position);
+            lsClosestPoint cp =
+                lsClosestPointOnPolyline(path->points, path->pointCount, path->closed, state->vehicles[i].position);
             lsVec2 a = path->points[cp.index];
             lsVec2 b = path->points[(cp.index + 1) % path->pointCount];
             double along = fabs(lsDot(lsNormalize(lsSub(b, a)), lsNormalize(state->vehicles[i].velocity)));
@@ -309,8 +309,8 @@ static int MovingWallsBlockVehicles(void)
                                             before[i], state->vehicles[i].position, hits);
                 if (n != 0)
                 {
-                    fprintf(stderr, "step %d vehicle %d wall %d: centre (%g, %g) -> (%g, %g) met the wall at t = %g\n", k,
-                            i, m, before[i].x, before[i].y, state->vehicles[i].position.x,
+                    fprintf(stderr, "step %d vehicle %d wall %d: centre (%g, %g) -> (%g, %g) met the wall at t = %g\n",
+                            k, i, m, before[i].x, before[i].y, state->vehicles[i].position.x,
                             state->vehicles[i].position.y, hits[0].t);
                 }
                 ENSURE(n == 0);

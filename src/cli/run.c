@@ -99,8 +99,8 @@ static void RecordLine(Recorder* rec, const lsSim* sim, long long lastScanStep)
     fputs("], \"scan\": ", out);
     if (lastScanStep != rec->lastScanStep)
     {
-        lsWriteLaserScanJson(out, lsSim_GetScene(sim), lsSim_GetScan(sim), 1.0 / world->robot.lidar.rate,
-                             ls_noHitNull, pose);
+        lsWriteLaserScanJson(out, lsSim_GetScene(sim), lsSim_GetScan(sim), 1.0 / world->robot.lidar.rate, ls_noHitNull,
+                             pose);
         rec->lastScanStep = lastScanStep;
     }
     else

@@ -5,9 +5,9 @@
 
 #define LS_AUTOPILOT_DIRECTIONS 41
 #define LS_AUTOPILOT_MAX_BEAMS 360
-#define LS_AUTOPILOT_STUCK_WINDOW 1.5  // seconds between progress checks
-#define LS_AUTOPILOT_ESCAPE_TIME 0.6   // seconds of backing up and turning
-#define LS_AUTOPILOT_HORIZON_TIME 2.0  // look this many seconds of full speed ahead
+#define LS_AUTOPILOT_STUCK_WINDOW 1.5 // seconds between progress checks
+#define LS_AUTOPILOT_ESCAPE_TIME 0.6  // seconds of backing up and turning
+#define LS_AUTOPILOT_HORIZON_TIME 2.0 // look this many seconds of full speed ahead
 
 lsAutopilot lsMakeAutopilot(uint64_t seed)
 {
@@ -20,11 +20,11 @@ lsAutopilot lsMakeAutopilot(uint64_t seed)
 }
 
 // Weights of the direction score's terms (clearance within the horizon counts 1).
-#define LS_AUTOPILOT_OPEN_WEIGHT 0.4   // openness: the beams' reach around the direction, over the lidar's range
+#define LS_AUTOPILOT_OPEN_WEIGHT 0.4 // openness: the beams' reach around the direction, over the lidar's range
 #define LS_AUTOPILOT_WANDER_WEIGHT 0.15
-#define LS_AUTOPILOT_TRAIL_WEIGHT 0.4  // novelty: penalty for heading where it has been lately
-#define LS_AUTOPILOT_TRAIL_SIGMA 2.0   // metres: how far a remembered position's influence reaches
-#define LS_AUTOPILOT_TRAIL_PERIOD 1.0  // seconds between remembered positions
+#define LS_AUTOPILOT_TRAIL_WEIGHT 0.4 // novelty: penalty for heading where it has been lately
+#define LS_AUTOPILOT_TRAIL_SIGMA 2.0  // metres: how far a remembered position's influence reaches
+#define LS_AUTOPILOT_TRAIL_PERIOD 1.0 // seconds between remembered positions
 
 // The mean range (no return: rangeMax) of the beams within 10 degrees of direction angle (robot frame).
 static double OpenRange(const lsScan* scan, double sensorHeading, double angle, int stride)

@@ -41,7 +41,7 @@ void lsAction_Command(lsAction action, const lsRobotDef* robot, double* v, doubl
 {
     LS_ASSERT(robot != NULL && v != NULL && w != NULL);
     static const double table[ls_actionCount][2] = {
-        [ls_actionForward] = {1.0, 0.0},      [ls_actionLeft] = {0.0, 1.0},          [ls_actionRight] = {0.0, -1.0},
+        [ls_actionForward] = {1.0, 0.0},     [ls_actionLeft] = {0.0, 1.0},          [ls_actionRight] = {0.0, -1.0},
         [ls_actionForwardLeft] = {0.5, 0.5}, [ls_actionForwardRight] = {0.5, -0.5}, [ls_actionStop] = {0.0, 0.0},
     };
     LS_ASSERT((int)action >= 0 && action < ls_actionCount);

@@ -27,14 +27,14 @@ struct lsSim
     lsSimState state;
     lsTargetState* targets;
     lsVehicleState* vehicles;
-    lsCircle* circles;   ///< vehicleCount + 1: the vehicles' bodies, then the robot's bounding circle
-    lsSegment* movers;   ///< at state.time
+    lsCircle* circles;         ///< vehicleCount + 1: the vehicles' bodies, then the robot's bounding circle
+    lsSegment* movers;         ///< at state.time
     lsSegment* moversPrevious; ///< scratch: at the start of the step
     lsVec2 footprintLocal[LS_MAX_POLYGON_VERTICES];
     int footprintCount;
     double boundingRadius; ///< robot: radius, or the largest |vertex| of the polygon footprint
     double targetMaxRadius;
-    bool autopilotFresh;   ///< the autopilot has seen the latest scan
+    bool autopilotFresh; ///< the autopilot has seen the latest scan
     bool wasInContact;
 };
 
@@ -184,8 +184,8 @@ static void Collect(lsSim* sim, int index)
 typedef struct TouchContext
 {
     const lsScene* scene;
-    lsVec2 a, b;     ///< one leg of the robot's centre path
-    double radius;   ///< robot radius
+    lsVec2 a, b;            ///< one leg of the robot's centre path
+    double radius;          ///< robot radius
     lsShapeProxy footprint; ///< polygon footprint at the end of the step (count 0: circle)
     int* touched;
     int touchedCount, touchedCapacity;
@@ -358,7 +358,7 @@ static void StepVehicles(lsSim* sim)
 {
     const lsWorld* world = sim->world;
     double dt = sim->state.dt;
-    lsCollisionWorld cw = {sim->scene, sim->moversPrevious, sim->movers, sim->state.moverCount,
+    lsCollisionWorld cw = {sim->scene,   sim->moversPrevious,         sim->movers, sim->state.moverCount,
                            sim->circles, sim->state.vehicleCount + 1, -1};
     for (int i = 0; i < sim->state.vehicleCount; ++i)
     {
@@ -429,7 +429,7 @@ static void StepRobot(lsSim* sim, const lsControl* control)
     lsVec2 start = robot->position;
     lsVec2 wanted = lsSub(target, start);
 
-    lsCollisionWorld world = {sim->scene, sim->moversPrevious, sim->movers, sim->state.moverCount,
+    lsCollisionWorld world = {sim->scene,   sim->moversPrevious,     sim->movers, sim->state.moverCount,
                               sim->circles, sim->state.vehicleCount, -1};
     lsMoveResult moved;
     if (sim->footprintCount > 0)
@@ -582,8 +582,8 @@ void lsSim_Reset(lsSim* sim, uint64_t seed)
     sim->circles[state->vehicleCount] = (lsCircle){robot->position, sim->boundingRadius};
 
     // A robot placed overlapping something is pushed out once (zero motion: only the residual resolution runs).
-    lsCollisionWorld cw = {sim->scene, sim->movers, sim->movers, state->moverCount, sim->circles,
-                           state->vehicleCount, -1};
+    lsCollisionWorld cw = {sim->scene,   sim->movers,         sim->movers, state->moverCount,
+                           sim->circles, state->vehicleCount, -1};
     if (sim->footprintCount == 0)
     {
         robot->position = lsMoveCircle(&cw, robot->position, lsV(0.0, 0.0), robot->radius).position;

@@ -48,15 +48,21 @@ typedef enum lsAction
 typedef struct lsControl
 {
     lsControlMode mode;
-    double v;      ///< manual: commanded forward speed, m/s (clamped to [-maxSpeed, maxSpeed])
-    double w;      ///< manual: commanded turn rate, rad/s counter-clockwise (clamped to [-maxTurnRate, maxTurnRate])
+    double v;        ///< manual: commanded forward speed, m/s (clamped to [-maxSpeed, maxSpeed])
+    double w;        ///< manual: commanded turn rate, rad/s counter-clockwise (clamped to [-maxTurnRate, maxTurnRate])
     lsAction action; ///< action mode: which action
 } lsControl;
 
 /// A manual control (v m/s, w rad/s).
-static inline lsControl lsMakeManualControl(double v, double w) { return (lsControl){ls_controlManual, v, w, ls_actionStop}; }
+static inline lsControl lsMakeManualControl(double v, double w)
+{
+    return (lsControl){ls_controlManual, v, w, ls_actionStop};
+}
 /// The autopilot.
-static inline lsControl lsMakeAutopilotControl(void) { return (lsControl){ls_controlAutopilot, 0.0, 0.0, ls_actionStop}; }
+static inline lsControl lsMakeAutopilotControl(void)
+{
+    return (lsControl){ls_controlAutopilot, 0.0, 0.0, ls_actionStop};
+}
 /// A discrete action.
 static inline lsControl lsMakeActionControl(lsAction action) { return (lsControl){ls_controlAction, 0.0, 0.0, action}; }
 /// The commanded (v, w) of a discrete action for a robot (v in m/s, w in rad/s).
@@ -68,16 +74,16 @@ void lsAction_Command(lsAction action, const lsRobotDef* robot, double* v, doubl
 /// The robot's current state.
 typedef struct lsRobotState
 {
-    lsVec2 position;   ///< centre of the robot frame, world metres
-    double angle;      ///< heading, radians in (-pi, pi]
-    double v;          ///< current forward (wheel) speed, m/s, after the acceleration limits (contacts do not change it)
-    double w;          ///< current turn rate, rad/s
-    double commandV;   ///< the (v, w) the last step asked for, after clamping to the limits
+    lsVec2 position; ///< centre of the robot frame, world metres
+    double angle;    ///< heading, radians in (-pi, pi]
+    double v;        ///< current forward (wheel) speed, m/s, after the acceleration limits (contacts do not change it)
+    double w;        ///< current turn rate, rad/s
+    double commandV; ///< the (v, w) the last step asked for, after clamping to the limits
     double commandW;
-    double radius;     ///< circle footprint radius (polygon footprint: radius of the bounding circle about the centre)
+    double radius; ///< circle footprint radius (polygon footprint: radius of the bounding circle about the centre)
     lsVec2 footprint[LS_MAX_POLYGON_VERTICES]; ///< polygon footprint in world coordinates, counter-clockwise
-    int footprintCount; ///< 0 for a circle footprint
-    bool inContact;    ///< the robot touched something during the last step
+    int footprintCount;                        ///< 0 for a circle footprint
+    bool inContact;                            ///< the robot touched something during the last step
 } lsRobotState;
 
 /// One target's current state.
@@ -95,21 +101,21 @@ typedef struct lsVehicleState
     lsVec2 position; ///< centre, world metres
     lsVec2 velocity; ///< m/s
     double radius;
-    int path;            ///< index into world->paths
-    lsVec2 predicted;    ///< where it will be `lookAhead` metres ahead along its velocity
-    lsVec2 normalPoint;  ///< the nearest point of the path to `predicted`
-    lsVec2 target;       ///< the point further along the path that it seeks
-    bool seeking;        ///< predicted lay outside the path's radius, so it steered towards target this step
-    bool stopped;        ///< arrived at the end of an open path (pathEnd "stop")
-    int direction;       ///< +1 following the path's point order, -1 going back (pathEnd "reverse")
+    int path;           ///< index into world->paths
+    lsVec2 predicted;   ///< where it will be `lookAhead` metres ahead along its velocity
+    lsVec2 normalPoint; ///< the nearest point of the path to `predicted`
+    lsVec2 target;      ///< the point further along the path that it seeks
+    bool seeking;       ///< predicted lay outside the path's radius, so it steered towards target this step
+    bool stopped;       ///< arrived at the end of an open path (pathEnd "stop")
+    int direction;      ///< +1 following the path's point order, -1 going back (pathEnd "reverse")
 } lsVehicleState;
 
 /// The whole observable state. Arrays are owned by the sim.
 typedef struct lsSimState
 {
-    double time;     ///< simulated seconds since reset (step * dt)
-    long long step;  ///< steps since reset
-    double dt;       ///< the fixed step, seconds
+    double time;    ///< simulated seconds since reset (step * dt)
+    long long step; ///< steps since reset
+    double dt;      ///< the fixed step, seconds
     lsRobotState robot;
     const lsTargetState* targets; ///< world->targetCount entries, in the world's order
     int targetCount;
@@ -117,12 +123,12 @@ typedef struct lsSimState
     int vehicleCount;
     const lsSegment* movers; ///< the moving walls' segments at `time`, world->moverCount entries
     int moverCount;
-    double score;     ///< sum of the rewards of collected targets
-    int food;         ///< food collected
-    int poison;       ///< poison collected
-    int collisions;   ///< contacts begun: steps in contact that follow a step without contact
-    double distance;  ///< distance travelled by the robot's centre, metres
-    bool scanned;     ///< the last step took a new scan
+    double score;    ///< sum of the rewards of collected targets
+    int food;        ///< food collected
+    int poison;      ///< poison collected
+    int collisions;  ///< contacts begun: steps in contact that follow a step without contact
+    double distance; ///< distance travelled by the robot's centre, metres
+    bool scanned;    ///< the last step took a new scan
 } lsSimState;
 
 // ---------------------------------------------------------------------------------------------------------------------
@@ -195,8 +201,8 @@ typedef struct lsCollisionWorld
 /// Result of moving a circle.
 typedef struct lsMoveResult
 {
-    lsVec2 position;   ///< where the centre ended
-    lsVec2 legs[6];    ///< the centre's path: legs[0] the start, legs[legCount - 1] the end (for sweeping targets)
+    lsVec2 position; ///< where the centre ended
+    lsVec2 legs[6];  ///< the centre's path: legs[0] the start, legs[legCount - 1] the end (for sweeping targets)
     int legCount;
     int contacts;      ///< contacts met during the move (first times of impact and pushes by moving walls)
     lsVec2 lastNormal; ///< unit normal of the last contact, pointing away from the obstacle ((0, 0) when none)
@@ -261,9 +267,9 @@ typedef struct lsAutopilot
     double v, w;          ///< the command it holds between scans, m/s and rad/s
     double chosen;        ///< the direction it chose at the last scan, relative to the heading (for the view)
     lsVec2 trail[LS_AUTOPILOT_TRAIL]; ///< its own recent positions (odometry), one per trailPeriod seconds
-    int trailCount;       ///< entries used (a ring once full)
-    int trailNext;        ///< where the next entry goes
-    double trailTime;     ///< time of the last entry, seconds
+    int trailCount;                   ///< entries used (a ring once full)
+    int trailNext;                    ///< where the next entry goes
+    double trailTime;                 ///< time of the last entry, seconds
 } lsAutopilot;
 
 /// An autopilot with a fresh memory whose wander stream is seeded by seed.

@@ -147,8 +147,8 @@ lsVec2 lsVehicle_PathForce(const lsPathDef* path, const lsVehicleDef* def, const
     lsVec2 normalTangent;
     lsVec2 normalPoint = NearestOnPath(path, predicted, &normalS, &normalTangent, &normalDistance);
     lsVec2 targetTangent;
-    lsVec2 target = PointAtArcLength(path, totalLength, normalS + dir * def->maxSpeed * tuning->targetTime,
-                                     &targetTangent);
+    lsVec2 target =
+        PointAtArcLength(path, totalLength, normalS + dir * def->maxSpeed * tuning->targetTime, &targetTangent);
 
     state->predicted = predicted;
     state->normalPoint = normalPoint;
