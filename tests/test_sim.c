@@ -412,10 +412,10 @@ static int CollectsAndRespawns(void)
     lsWorld* world = lsCreateWorld();
     AddRect(world, -5.0, -5.0, 5.0, 5.0);
     lsTargetDef food = lsDefaultTargetDef();
-    food.center = lsV(2.0, 0.0);
+    food.center = lsV(2.25, 0.0);
     lsWorld_AddTarget(world, food);
     lsTargetDef poison = lsDefaultTargetDef();
-    poison.center = lsV(4.0, 0.0);
+    poison.center = lsV(3.9, 0.0);
     poison.kind = ls_poison;
     lsWorld_AddTarget(world, poison);
     world->sim.foodReward = 2.0;
@@ -440,6 +440,26 @@ static int CollectsAndRespawns(void)
         ENSURE(lsDistance(state->targets[i].center, state->robot.position) > 0.55);
     }
     lsDestroySim(sim);
+
+    // A polygon footprint moving as fast touches the targets on its way too (its swept hull, not only its end).
+    lsVec2 square[4] = {{-0.2, -0.2}, {0.2, -0.2}, {0.2, 0.2}, {-0.2, 0.2}};
+    // At 90 m/s from the first step it is at x = 1.5, 3, 4.5: no end pose touches either target.
+    memcpy(world->robot.footprint, square, sizeof square);
+    world->robot.footprintCount = 4;
+    world->robot.maxSpeed = 90.0;
+    world->robot.maxAccel = 1e6;
+    sim = lsCreateSim(world);
+    state = lsSim_GetState(sim);
+    lsControl fast = lsMakeManualControl(90.0, 0.0);
+    for (int k = 0; k < 20; ++k)
+    {
+        lsSim_Step(sim, &fast);
+    }
+    ENSURE(state->food == 1 && state->poison == 1);
+    lsDestroySim(sim);
+    world->robot.footprintCount = 0;
+    world->robot.maxSpeed = 40.0;
+    world->robot.maxAccel = 1000.0;
 
     world->sim.respawn = false;
     sim = lsCreateSim(world);

@@ -227,7 +227,7 @@ static int CompareInts(const void* a, const void* b)
 }
 
 // Targets the robot touched along its path this step (by index, each once), collected in index order.
-static void CollectTouched(lsSim* sim, const lsVec2* legs, int legCount)
+static void CollectTouched(lsSim* sim, const lsVec2* legs, int legCount, double oldAngle)
 {
     if (sim->state.targetCount == 0)
     {
@@ -243,14 +243,27 @@ static void CollectTouched(lsSim* sim, const lsVec2* legs, int legCount)
     ctx.touchedCapacity = 64;
     if (sim->footprintCount > 0)
     {
-        ctx.footprint = lsMakeProxy(sim->state.robot.footprint, sim->footprintCount, 0.0);
-        lsAABB box = {sim->state.robot.footprint[0], sim->state.robot.footprint[0]};
-        for (int i = 1; i < sim->footprintCount; ++i)
+        // Each leg sweeps the footprint: the convex hull of the footprint at both ends of the leg (exact for the
+        // translation; the turn is taken at the leg's ends). The first leg starts at the old heading.
+        int n = sim->footprintCount;
+        for (int k = 0; k + 1 < legCount || (legCount == 1 && k == 0); ++k)
         {
-            box.lower = lsMin(box.lower, sim->state.robot.footprint[i]);
-            box.upper = lsMax(box.upper, sim->state.robot.footprint[i]);
+            lsVec2 points[2 * LS_MAX_POLYGON_VERTICES];
+            lsTransform from = {legs[k], lsMakeRot(k == 0 ? oldAngle : sim->state.robot.angle)};
+            lsTransform to = {legs[legCount == 1 ? 0 : k + 1], lsMakeRot(sim->state.robot.angle)};
+            lsAABB box = {legs[k], legs[k]};
+            for (int i = 0; i < n; ++i)
+            {
+                points[i] = lsTransformPoint(from, sim->footprintLocal[i]);
+                points[n + i] = lsTransformPoint(to, sim->footprintLocal[i]);
+                box.lower = lsMin(box.lower, lsMin(points[i], points[n + i]));
+                box.upper = lsMax(box.upper, lsMax(points[i], points[n + i]));
+            }
+            // A proxy holds at most LS_MAX_POLYGON_VERTICES points: a large footprint is checked at the leg's end.
+            ctx.footprint =
+                2 * n <= LS_MAX_POLYGON_VERTICES ? lsMakeProxy(points, 2 * n, 0.0) : lsMakeProxy(points + n, n, 0.0);
+            lsScene_QueryAABB(sim->scene, box, TouchQuery, &ctx);
         }
-        lsScene_QueryAABB(sim->scene, box, TouchQuery, &ctx);
     }
     else
     {
@@ -442,6 +455,7 @@ static void StepRobot(lsSim* sim, const lsControl* control)
         moved = lsMoveCircle(&world, start, wanted, robot->radius);
     }
     robot->position = moved.position;
+    double oldAngle = robot->angle;
     robot->angle = newAngle;
     for (int k = 0; k + 1 < moved.legCount; ++k)
     {
@@ -458,7 +472,7 @@ static void StepRobot(lsSim* sim, const lsControl* control)
     sim->wasInContact = robot->inContact;
     UpdateFootprint(sim);
     sim->circles[sim->state.vehicleCount] = (lsCircle){robot->position, sim->boundingRadius};
-    CollectTouched(sim, moved.legs, moved.legCount);
+    CollectTouched(sim, moved.legs, moved.legCount, oldAngle);
 }
 
 // ---------------------------------------------------------------------------------------------------------------------
