@@ -37,7 +37,7 @@ static int GoodTest(void)
     const char* plain[] = {"w.json", NULL};
     ENSURE(Parse(&a, &err, plain));
     ENSURE(a.beams == 0 && a.fovDeg == 0.0 && a.range == 0.0 && a.noise == -1.0 && !a.haveSeed && !a.csv);
-    ENSURE(a.noHit == ls_noHitDefault && a.poseCount == 0);
+    ENSURE(a.noHit == ls_noHitNull && a.poseCount == 0);
     lsFreeScanArgs(&a);
 
     // Help wins wherever it is, even with errors around it.

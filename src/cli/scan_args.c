@@ -103,10 +103,10 @@ static bool ParseSeed(const char* value, uint64_t* seed)
     return true;
 }
 
-static bool ParseNoHit(const char* value, lsNoHit* noHit)
+static bool ParseNoHit(const char* value, lsNoHitStyle* noHit)
 {
     static const char* const names[] = {"inf", "max", "nan", "null"};
-    static const lsNoHit values[] = {ls_noHitInf, ls_noHitMax, ls_noHitNan, ls_noHitNull};
+    static const lsNoHitStyle values[] = {ls_noHitInf, ls_noHitMax, ls_noHitNan, ls_noHitNull};
     for (int i = 0; i < 4; ++i)
     {
         if (strcmp(value, names[i]) == 0)

@@ -2,6 +2,7 @@
 // call them), exit() or global state. The command (scan.c) reads the files and prints; this only decides.
 #pragma once
 
+#include "cli/laserscan.h" // lsNoHitStyle
 #include "core/base.h"
 
 #include <stdbool.h>
@@ -12,16 +13,6 @@
 #define LS_SCAN_MAX_POSES 1000000
 /// Largest poses file read, bytes.
 #define LS_SCAN_MAX_POSES_FILE ((size_t)64 << 20)
-
-/// How a beam without a return is written.
-typedef enum lsNoHit
-{
-    ls_noHitDefault = 0, ///< null in JSON, an empty field in CSV
-    ls_noHitInf,         ///< Infinity in JSON, inf in CSV
-    ls_noHitMax,         ///< range_max
-    ls_noHitNan,         ///< NaN in JSON, nan in CSV
-    ls_noHitNull,        ///< null in JSON, an empty field in CSV (said explicitly)
-} lsNoHit;
 
 /// The parsed command line. Strings point into argv. Poses (x metres, y metres, heading degrees; 3 doubles each)
 /// are owned: free with lsFreeScanArgs. Zero or negative fields mean "not given" as documented per field.
@@ -39,7 +30,7 @@ typedef struct lsScanArgs
     bool haveSeed;   ///< --seed was given
     uint64_t seed;   ///< --seed
     bool csv;        ///< --format csv
-    lsNoHit noHit;   ///< --no-hit
+    lsNoHitStyle noHit; ///< --no-hit; default ls_noHitNull (null in JSON, an empty field in CSV)
 } lsScanArgs;
 
 /// Parses the arguments after "scan". On success fills out and returns true; on a usage error returns false with
