@@ -2,6 +2,7 @@
 // scan per line) or as CSV (one beam per line).
 #include "cli/commands.h"
 #include "cli/laserscan.h"
+#include "cli/scan_args.h"
 #include "core/lidar.h"
 
 #include <errno.h>
@@ -29,6 +30,7 @@ static void PrintUsage(FILE* out)
         "options:\n"
         "  --pose X,Y,DEG     robot pose (metres, degrees); repeat for several scans, one per line\n"
         "  --poses FILE       robot poses, one 'x y deg' per line ('#' comments and blank lines skipped)\n"
+        "                     (at most 1000000 poses in all and a 64 MiB file)\n"
         "  --beams N          number of beams (1..%d)\n"
         "  --fov DEG          field of view in degrees, (0, 360]\n"
         "  --range M          maximum range in metres\n"
@@ -44,169 +46,61 @@ static void PrintUsage(FILE* out)
         LS_MAX_BEAMS);
 }
 
-typedef enum NoHit
+// Reads a poses file whole (at most LS_SCAN_MAX_POSES_FILE bytes, so /dev/zero or a runaway file is refused
+// rather than read forever) and parses it with lsParseScanPoses.
+static bool ReadPosesFile(const char* path, lsScanArgs* args, lsError* err)
 {
-    noHitDefault,
-    noHitInf,
-    noHitMax,
-    noHitNan,
-    noHitNull,
-} NoHit;
-
-// Strict number parsing: the whole string must be one finite number.
-static bool ParseDouble(const char* s, double* out)
-{
-    char* end;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (end == s || *end != '\0' || errno == ERANGE || !isfinite(v))
-    {
-        return false;
-    }
-    *out = v;
-    return true;
-}
-
-static bool ParseInt(const char* s, long lo, long hi, int* out)
-{
-    char* end;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (end == s || *end != '\0' || errno == ERANGE || v < lo || v > hi)
-    {
-        return false;
-    }
-    *out = (int)v;
-    return true;
-}
-
-// "X,Y,DEG": three numbers separated by commas.
-static bool ParsePose(const char* s, double pose[3])
-{
-    char buffer[256];
-    if (strlen(s) >= sizeof buffer)
-    {
-        return false;
-    }
-    strcpy(buffer, s);
-    char* parts[3];
-    int count = 0;
-    char* p = buffer;
-    for (;;)
-    {
-        if (count == 3)
-        {
-            return false;
-        }
-        parts[count++] = p;
-        char* comma = strchr(p, ',');
-        if (comma == NULL)
-        {
-            break;
-        }
-        *comma = '\0';
-        p = comma + 1;
-    }
-    if (count != 3)
-    {
-        return false;
-    }
-    for (int i = 0; i < 3; ++i)
-    {
-        if (!ParseDouble(parts[i], pose + i))
-        {
-            return false;
-        }
-    }
-    return true;
-}
-
-typedef struct Poses
-{
-    double* values; // 4 per pose: x, y, degrees (as given, for printing), radians
-    int count, capacity;
-} Poses;
-
-static void AddPose(Poses* poses, const double pose[3])
-{
-    if (poses->count == poses->capacity)
-    {
-        int capacity = poses->capacity == 0 ? 16 : 2 * poses->capacity;
-        poses->values = lsRealloc(poses->values, (size_t)poses->capacity * 4 * sizeof(double),
-                                  (size_t)capacity * 4 * sizeof(double));
-        poses->capacity = capacity;
-    }
-    double* p = poses->values + 4 * poses->count;
-    p[0] = pose[0];
-    p[1] = pose[1];
-    p[2] = pose[2];
-    p[3] = lsDegToRad(pose[2]);
-    poses->count += 1;
-}
-
-static bool ReadPosesFile(const char* path, Poses* poses, lsError* err)
-{
-    FILE* file = fopen(path, "r");
+    FILE* file = fopen(path, "rb");
     if (file == NULL)
     {
         return lsFail(err, "%s: cannot open: %s", path, strerror(errno));
     }
-    char line[1024];
-    int lineNumber = 0;
-    bool ok = true;
-    while (fgets(line, sizeof line, file) != NULL)
+    size_t capacity = 1 << 16;
+    size_t size = 0;
+    char* text = lsAlloc(capacity);
+    for (;;)
     {
-        lineNumber += 1;
-        char* hash = strchr(line, '#');
-        if (hash != NULL)
+        size += fread(text + size, 1, capacity - size, file);
+        if (size < capacity || capacity > LS_SCAN_MAX_POSES_FILE)
         {
-            *hash = '\0';
-        }
-        char* tokens[4];
-        int count = 0;
-        for (char* t = strtok(line, " \t\r\n,"); t != NULL; t = strtok(NULL, " \t\r\n,"))
-        {
-            if (count == 4)
-            {
-                break;
-            }
-            tokens[count++] = t;
-        }
-        if (count == 0)
-        {
-            continue;
-        }
-        double pose[3];
-        if (count != 3 || !ParseDouble(tokens[0], pose) || !ParseDouble(tokens[1], pose + 1) ||
-            !ParseDouble(tokens[2], pose + 2))
-        {
-            ok = lsFail(err, "%s:%d: expected three numbers 'x y deg'", path, lineNumber);
             break;
         }
-        AddPose(poses, pose);
+        text = lsRealloc(text, capacity, 2 * capacity);
+        capacity *= 2;
     }
+    bool readError = ferror(file) != 0;
     fclose(file);
-    if (ok && poses->count == 0)
+    bool ok = false;
+    if (readError)
     {
-        ok = lsFail(err, "%s: no poses", path);
+        lsFail(err, "%s: cannot read", path);
     }
+    else if (size > LS_SCAN_MAX_POSES_FILE)
+    {
+        lsFail(err, "%s: over the limit of %zu MiB", path, LS_SCAN_MAX_POSES_FILE >> 20);
+    }
+    else
+    {
+        ok = lsParseScanPoses(text, size, path, args, err);
+    }
+    lsFree(text, capacity);
     return ok;
 }
 
 // Numbers as the shortest text that reads back to the same double (the LaserScan writer's rule).
 static void PrintNumber(double v) { lsWriteJsonNumber(stdout, v); }
 
-static void PrintNoHit(NoHit noHit, bool json, double rangeMax)
+static void PrintNoHit(lsNoHitStyle noHit, bool json, double rangeMax)
 {
     switch (noHit)
     {
-    case noHitInf:
+    case ls_noHitInf:
         fputs(json ? "Infinity" : "inf", stdout);
         break;
-    case noHitNan:
+    case ls_noHitNan:
         fputs(json ? "NaN" : "nan", stdout);
         break;
-    case noHitMax:
+    case ls_noHitMax:
         PrintNumber(rangeMax);
         break;
     default:
@@ -215,7 +109,7 @@ static void PrintNoHit(NoHit noHit, bool json, double rangeMax)
     }
 }
 
-static void PrintCsv(const lsScan* scan, int scanIndex, NoHit noHit)
+static void PrintCsv(const lsScan* scan, int scanIndex, lsNoHitStyle noHit)
 {
     for (int i = 0; i < scan->count; ++i)
     {
@@ -243,157 +137,24 @@ static void PrintCsv(const lsScan* scan, int scanIndex, NoHit noHit)
     }
 }
 
-static int Usage(const char* message, const char* value)
-{
-    fprintf(stderr, "lidarsim scan: %s", message);
-    if (value != NULL)
-    {
-        fprintf(stderr, " '%s'", value);
-    }
-    fprintf(stderr, " (see lidarsim scan --help)\n");
-    return 2;
-}
-
 int lsCmdScan(int argc, char** argv)
 {
-    for (int i = 0; i < argc; ++i)
-    {
-        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
-        {
-            PrintUsage(stdout);
-            return 0;
-        }
-    }
-    const char* worldPath = NULL;
-    const char* posesPath = NULL;
-    Poses poses = {NULL, 0, 0};
-    int beams = 0;
-    double fovDeg = 0.0, range = 0.0, noise = -1.0;
-    bool haveSeed = false, csv = false;
-    uint64_t seed = 0;
-    NoHit noHit = noHitDefault;
-    int status = 0;
-
-    for (int i = 0; i < argc && status == 0; ++i)
-    {
-        const char* arg = argv[i];
-        if (arg[0] != '-' || arg[1] == '\0')
-        {
-            if (worldPath != NULL)
-            {
-                status = Usage("more than one world file:", arg);
-                break;
-            }
-            worldPath = arg;
-            continue;
-        }
-        if (i + 1 >= argc)
-        {
-            status = Usage("missing value after", arg);
-            break;
-        }
-        const char* value = argv[++i];
-        if (strcmp(arg, "--pose") == 0)
-        {
-            double pose[3];
-            if (!ParsePose(value, pose))
-            {
-                status = Usage("--pose: expected X,Y,DEG (three numbers), got", value);
-                break;
-            }
-            AddPose(&poses, pose);
-        }
-        else if (strcmp(arg, "--poses") == 0)
-        {
-            posesPath = value;
-        }
-        else if (strcmp(arg, "--beams") == 0)
-        {
-            if (!ParseInt(value, 1, LS_MAX_BEAMS, &beams))
-            {
-                fprintf(stderr, "lidarsim scan: --beams: expected an integer in 1..%d, got '%s'\n", LS_MAX_BEAMS,
-                        value);
-                status = 2;
-            }
-        }
-        else if (strcmp(arg, "--fov") == 0)
-        {
-            if (!ParseDouble(value, &fovDeg) || !(fovDeg > 0.0 && fovDeg <= 360.0))
-            {
-                status = Usage("--fov: expected degrees in (0, 360], got", value);
-            }
-        }
-        else if (strcmp(arg, "--range") == 0)
-        {
-            if (!ParseDouble(value, &range) || !(range > 0.0))
-            {
-                status = Usage("--range: expected a positive number of metres, got", value);
-            }
-        }
-        else if (strcmp(arg, "--noise") == 0)
-        {
-            if (!ParseDouble(value, &noise) || !(noise >= 0.0))
-            {
-                status = Usage("--noise: expected a standard deviation >= 0 in metres, got", value);
-            }
-        }
-        else if (strcmp(arg, "--seed") == 0)
-        {
-            char* end;
-            errno = 0;
-            unsigned long long v = strtoull(value, &end, 10);
-            if (value[0] == '-' || end == value || *end != '\0' || errno == ERANGE)
-            {
-                status = Usage("--seed: expected a non-negative integer, got", value);
-            }
-            seed = (uint64_t)v;
-            haveSeed = true;
-        }
-        else if (strcmp(arg, "--format") == 0)
-        {
-            if (strcmp(value, "json") == 0 || strcmp(value, "csv") == 0)
-            {
-                csv = strcmp(value, "csv") == 0;
-            }
-            else
-            {
-                status = Usage("--format: expected json or csv, got", value);
-            }
-        }
-        else if (strcmp(arg, "--no-hit") == 0)
-        {
-            if (strcmp(value, "inf") == 0)
-            {
-                noHit = noHitInf;
-            }
-            else if (strcmp(value, "max") == 0)
-            {
-                noHit = noHitMax;
-            }
-            else if (strcmp(value, "nan") == 0)
-            {
-                noHit = noHitNan;
-            }
-            else if (strcmp(value, "null") == 0)
-            {
-                noHit = noHitNull;
-            }
-            else
-            {
-                status = Usage("--no-hit: expected inf, max, nan or null, got", value);
-            }
-        }
-        else
-        {
-            status = Usage("unknown option", arg);
-        }
-    }
-    if (status == 0 && worldPath == NULL)
-    {
-        status = Usage("missing WORLD.json", NULL);
-    }
+    lsScanArgs args;
     lsError err = {{0}};
-    if (status == 0 && posesPath != NULL && !ReadPosesFile(posesPath, &poses, &err))
+    if (!lsParseScanArgs(argc, argv, &args, &err))
+    {
+        fprintf(stderr, "lidarsim scan: %s (see lidarsim scan --help)\n", err.message);
+        lsFreeScanArgs(&args);
+        return 2;
+    }
+    if (args.help)
+    {
+        PrintUsage(stdout);
+        lsFreeScanArgs(&args);
+        return 0;
+    }
+    int status = 0;
+    if (args.posesPath != NULL && !ReadPosesFile(args.posesPath, &args, &err))
     {
         fprintf(stderr, "lidarsim scan: %s\n", err.message);
         status = 1;
@@ -402,7 +163,7 @@ int lsCmdScan(int argc, char** argv)
     if (status == 0)
     {
         lsWarnings warnings;
-        world = lsLoadWorld(worldPath, &err, &warnings);
+        world = lsLoadWorld(args.worldPath, &err, &warnings);
         for (int i = 0; i < warnings.count && world != NULL; ++i)
         {
             fprintf(stderr, "%s\n", warnings.messages[i]);
@@ -417,25 +178,25 @@ int lsCmdScan(int argc, char** argv)
     if (status == 0)
     {
         def = world->robot.lidar;
-        if (beams > 0)
+        if (args.beams > 0)
         {
-            def.beams = beams;
+            def.beams = args.beams;
         }
-        if (fovDeg > 0.0)
+        if (args.fovDeg > 0.0)
         {
-            def.fov = lsDegToRad(fovDeg);
+            def.fov = lsDegToRad(args.fovDeg);
         }
-        if (range > 0.0)
+        if (args.range > 0.0)
         {
-            def.range = range;
+            def.range = args.range;
         }
-        if (noise >= 0.0)
+        if (args.noise >= 0.0)
         {
-            def.noise = noise;
+            def.noise = args.noise;
         }
-        if (haveSeed)
+        if (args.haveSeed)
         {
-            def.seed = seed;
+            def.seed = args.seed;
         }
         if (!(def.range > def.rangeMin))
         {
@@ -447,16 +208,13 @@ int lsCmdScan(int argc, char** argv)
     if (status != 0)
     {
         lsDestroyWorld(world);
-        lsFree(poses.values, (size_t)poses.capacity * 4 * sizeof(double));
+        lsFreeScanArgs(&args);
         return status;
     }
-    if (poses.count == 0)
-    {
-        // The world's robot pose, keeping its angle in radians as loaded (not through degrees again).
-        double pose[3] = {world->robot.position.x, world->robot.position.y, lsRadToDeg(world->robot.angle)};
-        AddPose(&poses, pose);
-        poses.values[3] = world->robot.angle;
-    }
+    // Without poses, one scan from the world's robot pose, keeping its angle in radians as loaded (not through
+    // degrees again).
+    const double worldPose[3] = {world->robot.position.x, world->robot.position.y, lsRadToDeg(world->robot.angle)};
+    int scanCount = args.poseCount > 0 ? args.poseCount : 1;
 
     // Vehicles and movers where they are at time 0.
     lsCircle* vehicles = lsAlloc((size_t)world->vehicleCount * sizeof(lsCircle));
@@ -475,24 +233,24 @@ int lsCmdScan(int argc, char** argv)
     bool noisy =
         def.noise > 0.0 || def.noisePerM > 0.0 || def.angleNoise > 0.0 || def.dropout > 0.0 || def.grazingDropout > 0.0;
     lsRng rng = lsMakeRng(def.seed);
-    if (csv)
+    if (args.csv)
     {
         printf("scan,beam,angle,range,intensity,hit,index\n");
     }
-    for (int p = 0; p < poses.count; ++p)
+    for (int p = 0; p < scanCount; ++p)
     {
-        const double* pose = poses.values + 4 * p;
-        lsVec2 position = lsLidar_SensorPosition(&def, lsV(pose[0], pose[1]), pose[3]);
-        lsLidar_ScanFrom(scene, &dyn, &def, position, pose[3] + def.mountAngle, noisy ? &rng : NULL, scan);
-        if (csv)
+        const double* pose = args.poseCount > 0 ? args.poses + (size_t)3 * (size_t)p : worldPose;
+        double angle = args.poseCount > 0 ? lsDegToRad(pose[2]) : world->robot.angle;
+        lsVec2 position = lsLidar_SensorPosition(&def, lsV(pose[0], pose[1]), angle);
+        lsLidar_ScanFrom(scene, &dyn, &def, position, angle + def.mountAngle, noisy ? &rng : NULL, scan);
+        if (args.csv)
         {
-            PrintCsv(scan, p, noHit);
+            PrintCsv(scan, p, args.noHit);
         }
         else
         {
             // The LaserScan writer shared with `lidarsim run --record`.
-            static const lsNoHitStyle styles[] = {ls_noHitNull, ls_noHitInf, ls_noHitMax, ls_noHitNan, ls_noHitNull};
-            lsWriteLaserScanJson(stdout, scene, scan, 1.0 / def.rate, styles[noHit], pose);
+            lsWriteLaserScanJson(stdout, scene, scan, 1.0 / def.rate, args.noHit, pose);
             putchar('\n');
         }
     }
@@ -501,6 +259,6 @@ int lsCmdScan(int argc, char** argv)
     lsFree(vehicles, (size_t)world->vehicleCount * sizeof(lsCircle));
     lsFree(movers, (size_t)world->moverCount * sizeof(lsSegment));
     lsDestroyWorld(world);
-    lsFree(poses.values, (size_t)poses.capacity * 4 * sizeof(double));
+    lsFreeScanArgs(&args);
     return 0;
 }
