@@ -414,11 +414,11 @@ int main(int argc, char** argv)
         }
         else if (strcmp(argv[i], "--min-ms") == 0 && i + 1 < argc)
         {
-            minSeconds = atof(argv[++i]) / 1000.0;
+            minSeconds = strtod(argv[++i], NULL) / 1000.0;
         }
         else if (strcmp(argv[i], "--calls") == 0 && i + 1 < argc)
         {
-            fixedCalls = atoi(argv[++i]);
+            fixedCalls = (int)strtol(argv[++i], NULL, 10);
         }
         else if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0)
         {

@@ -101,8 +101,8 @@ int main(int argc, char** argv)
         }
         else if (strcmp(argv[i], "--runs") == 0 && i + 1 < argc)
         {
-            runs = atoi(argv[++i]);
-            runs = runs < 1 ? 1 : runs;
+            long value = strtol(argv[++i], NULL, 10);
+            runs = value < 1 ? 1 : value > 1000000 ? 1000000 : (int)value;
         }
         else
         {

@@ -77,7 +77,7 @@ int main(int argc, char** argv)
         }
         else if (i + 1 < argc && strcmp(argv[i], "--steps-scale") == 0)
         {
-            scale = atof(argv[++i]);
+            scale = strtod(argv[++i], NULL);
         }
         else if (i + 1 < argc && strcmp(argv[i], "--only") == 0)
         {

@@ -821,7 +821,7 @@ static int EditorEventsTest(void)
 // Reads the colour of one pixel of an RGBA8888 surface.
 static void PixelAt(SDL_Surface* surface, int x, int y, Uint8* r, Uint8* g, Uint8* b)
 {
-    Uint32 pixel = ((const Uint32*)((const Uint8*)surface->pixels + y * surface->pitch))[x];
+    Uint32 pixel = ((const Uint32*)((const Uint8*)surface->pixels + (ptrdiff_t)y * surface->pitch))[x];
     Uint8 a;
     SDL_GetRGBA(pixel, surface->format, r, g, b, &a);
 }

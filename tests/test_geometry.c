@@ -1070,10 +1070,10 @@ static int OrientRandomTest(void)
     const double unit = 0x1p-42;
     for (int i = 0; i < 100000; ++i)
     {
-        long long ax = (long long)(lsRng_Next(&rng) >> 13) - (1ll << 50),
-                  ay = (long long)(lsRng_Next(&rng) >> 13) - (1ll << 50);
-        long long bx = (long long)(lsRng_Next(&rng) >> 13) - (1ll << 50),
-                  by = (long long)(lsRng_Next(&rng) >> 13) - (1ll << 50);
+        long long ax = (long long)(lsRng_Next(&rng) >> 13) - (1LL << 50),
+                  ay = (long long)(lsRng_Next(&rng) >> 13) - (1LL << 50);
+        long long bx = (long long)(lsRng_Next(&rng) >> 13) - (1LL << 50),
+                  by = (long long)(lsRng_Next(&rng) >> 13) - (1LL << 50);
         double lambda = lsRng_Range(&rng, -2.0, 3.0);
         long long cx = ax + (long long)(lambda * (double)(bx - ax)) + RandomInt(&rng, -2, 2);
         long long cy = ay + (long long)(lambda * (double)(by - ay)) + RandomInt(&rng, -2, 2);

@@ -197,8 +197,9 @@ static int PixelsAtKnownPlaces(void)
     ENSURE(!SameColor(PixelAt(f.surface, &f.camera, lsV(3.3, 1.9)), lsColorWall, 40));
     // Along beam 4, between the robot and the wall: the wall-hit colour blended over the background.
     lsColor expected = Blend(lsColorHitWall, LS_BEAM_ALPHA, lsColorBackground);
-    for (double y = 0.6; y < 1.9; y += 0.3)
+    for (int k = 0; k < 5; ++k) // y = 0.6, 0.9, ..., 1.8
     {
+        double y = 0.6 + 0.3 * k;
         ENSURE(SameColor(PixelAt(f.surface, &f.camera, lsV(0.0, y)), expected, 3));
     }
     // Beam 0 points backwards (-y) and returns nothing within 6 m: a faint line, still visible.

@@ -233,12 +233,13 @@ static int WarningTest(void)
 
     // More than 16 warnings: the rest are counted.
     char many[4096] = "{\"walls\": [";
+    size_t used = strlen(many);
     for (int i = 0; i < 20; ++i)
     {
-        strcat(many, i > 0 ? ", " : "");
-        strcat(many, "{\"from\": [0, 0], \"to\": [1, 0], \"x\": 1}");
+        used += (size_t)snprintf(many + used, sizeof many - used, "%s{\"from\": [0, 0], \"to\": [1, 0], \"x\": 1}",
+                                 i > 0 ? ", " : "");
     }
-    strcat(many, "]}");
+    snprintf(many + used, sizeof many - used, "]}");
     world = LoadText(many, &err, &warnings);
     ENSURE(world != NULL && warnings.count == 16 && warnings.dropped == 4);
     lsDestroyWorld(world);
@@ -345,8 +346,7 @@ static char* RepeatJoined(const char* head, const char* item, int count, bool co
     p += sprintf(p, "%s", head);
     for (int i = 0; i < count; ++i)
     {
-        memcpy(p, item, itemLength);
-        p += itemLength;
+        p += snprintf(p, itemLength + 1, "%s", item); // its NUL is overwritten next
         if (commas)
         {
             *p++ = i + 1 < count ? ',' : ' ';

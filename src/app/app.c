@@ -154,7 +154,7 @@ static int ParseWindowArgs(int argc, char** argv, lsAppConfig* config)
             WindowUsage(stdout);
             return 0;
         }
-        else if (strcmp(a, "--beams") == 0 && hasValue)
+        if (strcmp(a, "--beams") == 0 && hasValue)
         {
             if (!ParseInt(argv[++i], 1, LS_MAX_BEAMS, &config->beams))
             {
@@ -585,7 +585,7 @@ int lsCmdRender(int argc, char** argv)
             RenderUsage(stdout);
             return 0;
         }
-        else if (strcmp(a, "-o") == 0 && hasValue)
+        if (strcmp(a, "-o") == 0 && hasValue)
             outPath = argv[++i];
         else if (strcmp(a, "--steps") == 0 && hasValue)
         {

@@ -119,7 +119,10 @@ static void ScreenLine(Painter* p, lsVec2 a, lsVec2 b, lsColor c, int width)
         // Offset across the line's major axis so the pair forms a 2-pixel stroke without gaps.
         bool steep = fabs(b.y - a.y) > fabs(b.x - a.x);
         Sint16 ox = steep ? 1 : 0, oy = steep ? 0 : 1;
-        Check(p, lineRGBA(p->renderer, x1 + ox, y1 + oy, x2 + ox, y2 + oy, c.r, c.g, c.b, c.a), "lineRGBA");
+        Check(p,
+              lineRGBA(p->renderer, (Sint16)(x1 + ox), (Sint16)(y1 + oy), (Sint16)(x2 + ox), (Sint16)(y2 + oy), c.r,
+                       c.g, c.b, c.a),
+              "lineRGBA");
     }
 }
 
@@ -260,16 +263,18 @@ static void DrawGrid(Painter* p)
     lsAABB v = lsCamera_ViewBounds(cam);
     double x0 = floor(v.lower.x / step), x1 = ceil(v.upper.x / step);
     double y0 = floor(v.lower.y / step), y1 = ceil(v.upper.y / step);
-    for (double i = x0; i <= x1; i += 1.0)
+    // Integer counters: far from the origin x0 + 1.0 may round back to x0, and a double counter would never end.
+    int columns = (int)fmin(x1 - x0, 10000.0), rows = (int)fmin(y1 - y0, 10000.0);
+    for (int i = 0; i <= columns; ++i)
     {
-        double x = i * step;
+        double x = (x0 + i) * step;
         bool isMajor = fabs(remainder(x, major)) < 0.5 * step;
         ScreenLine(p, lsCamera_WorldToScreen(cam, lsV(x, v.lower.y)), lsCamera_WorldToScreen(cam, lsV(x, v.upper.y)),
                    isMajor ? s_gridMajor : s_gridMinor, 1);
     }
-    for (double j = y0; j <= y1; j += 1.0)
+    for (int j = 0; j <= rows; ++j)
     {
-        double y = j * step;
+        double y = (y0 + j) * step;
         bool isMajor = fabs(remainder(y, major)) < 0.5 * step;
         ScreenLine(p, lsCamera_WorldToScreen(cam, lsV(v.lower.x, y)), lsCamera_WorldToScreen(cam, lsV(v.upper.x, y)),
                    isMajor ? s_gridMajor : s_gridMinor, 1);

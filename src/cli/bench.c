@@ -93,7 +93,7 @@ static bool ReadRays(const char* path, Rays* out, lsError* err)
         {
             continue; // blank line
         }
-        lsVec2 d = lsNormalize(lsV(v[2], v[3]));
+        lsVec2 d = n == 4 ? lsNormalize(lsV(v[2], v[3])) : lsV(0.0, 0.0); // v[2], v[3] set only when n == 4
         if (n != 4 || *p != '\0' || (d.x == 0.0 && d.y == 0.0))
         {
             ok = lsFail(err, "%s:%d: expected 'ox oy dx dy' (four finite numbers, non-zero direction)", path,
@@ -211,8 +211,8 @@ static bool BenchWorld(const char* dir, const char* name, int sample, int reps, 
         {
             int end = (c + 1) * LS_BENCH_CHUNK < rays.count ? (c + 1) * LS_BENCH_CHUNK : rays.count;
             double t0 = Now();
-            lsScene_CastRays(scene, NULL, rays.rays + c * LS_BENCH_CHUNK, end - c * LS_BENCH_CHUNK,
-                             hits + c * LS_BENCH_CHUNK);
+            lsScene_CastRays(scene, NULL, rays.rays + (ptrdiff_t)c * LS_BENCH_CHUNK, end - c * LS_BENCH_CHUNK,
+                             hits + (ptrdiff_t)c * LS_BENCH_CHUNK);
             double dt = Now() - t0;
             bestChunk[c] = fmin(bestChunk[c], dt);
             run += dt;

@@ -15,9 +15,10 @@ void lsWriteJsonNumber(FILE* out, double value)
             break;
         }
     }
-    if (strpbrk(text, ".eEni") == NULL && strlen(text) + 3 <= sizeof text)
+    size_t length = strlen(text);
+    if (strpbrk(text, ".eEni") == NULL && length + 3 <= sizeof text)
     {
-        strcat(text, ".0");
+        memcpy(text + length, ".0", 3);
     }
     fputs(text, out);
 }

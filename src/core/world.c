@@ -380,11 +380,11 @@ int lsWorld_AddPath(lsWorld* world, const char* id, const lsVec2* points, int po
     LS_ASSERT(strlen(id) < LS_PATH_ID_CAPACITY);
     // Copy the id first: it may point into the paths array that Grow moves (copying another path's id).
     char idCopy[LS_PATH_ID_CAPACITY];
-    strcpy(idCopy, id);
+    memcpy(idCopy, id, strlen(id) + 1);
     Grow((void**)&world->paths, world->pathCount, &world->pathCapacity, sizeof(lsPathDef));
     lsPathDef* path = world->paths + world->pathCount;
     memset(path, 0, sizeof *path);
-    strcpy(path->id, idCopy);
+    memcpy(path->id, idCopy, sizeof idCopy);
     path->points = CopyArray(points, pointCount, sizeof(lsVec2));
     path->pointCount = pointCount;
     path->radius = radius;

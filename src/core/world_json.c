@@ -1651,7 +1651,7 @@ lsWorld* lsLoadWorldFromString(const char* text, size_t size, const char* fileNa
                 {
                     break;
                 }
-                near[n++] = c >= 32 && c < 127 ? (char)c : '?';
+                near[n++] = (char)(c >= 32 && c < 127 ? c : '?');
             }
             near[n] = '\0';
             lsFail(err, "%s:%d:%d: syntax error near '%s'", label, line, column, near);
