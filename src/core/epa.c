@@ -175,6 +175,7 @@ lsPenetration lsShapePenetration(const lsShapeProxy* a, const lsShapeProxy* b)
     }
     else
     {
+        LS_ASSERT(count == 3); // GJK's simplex has 1 to 3 vertices; 1 and 2 were handled above
         // GJK's triangle holds the origin, so the exact signs of cross(w2, w3), cross(w3, w1), cross(w1, w2) (the
         // barycentric coordinates) are all >= 0 for a counter-clockwise triangle and <= 0 for a clockwise one.
         int orientation = lsCrossSign(poly[1].w, poly[2].w);

@@ -308,7 +308,7 @@ void lsExactAppendProduct(lsExactTerm* out, int* count, const lsExactTerm* a, in
             {
                 t->f[t->count++] = b[j].f[k];
             }
-            if (scale == -1.0)
+            if (scale == -1.0 && t->count > 0)
             {
                 t->f[0] = -t->f[0];
             }
@@ -451,8 +451,9 @@ int lsSignOfProductSum(const double* x, const double* y, int n)
         for (int i = 0; i < n; ++i)
         {
             double p = x[i] * y[i];
-            terms[2 * i] = p;
-            terms[2 * i + 1] = fma(x[i], y[i], -p);
+            double* pair = terms + (ptrdiff_t)2 * i;
+            pair[0] = p;
+            pair[1] = fma(x[i], y[i], -p);
         }
         return SignOfExpansion(terms, 2 * n);
     }

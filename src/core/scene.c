@@ -194,7 +194,7 @@ static void RegisterCell(const lsScene* scene, Registrar* r, int ix, int iy)
 // working on a plain int per cell (a quarter of the headers' bytes, so the scattered updates stay in cache).
 static inline void RegisterSegmentSpan(const lsScene* scene, Registrar* r, int iy, int ix0, int ix1)
 {
-    int* row = r->segCursor + iy * scene->nx;
+    int* row = r->segCursor + (ptrdiff_t)iy * scene->nx;
     if (!r->fill)
     {
         for (int ix = ix0; ix <= ix1; ++ix)
@@ -357,7 +357,7 @@ static void BuildTargetCells(lsScene* scene)
     r.field = ls_fieldTarget;
     for (int i = 0; i < scene->targetCount; ++i)
     {
-        int* range = scene->targetCells + 4 * i;
+        int* range = scene->targetCells + (ptrdiff_t)4 * i;
         TargetCellRange(scene, scene->targets[i], range);
         scene->targetDisplaced[i] = range[0] > range[2];
         if (scene->targetDisplaced[i])
@@ -369,7 +369,7 @@ static void BuildTargetCells(lsScene* scene)
     {
         for (int i = 0; i < scene->targetCount; ++i)
         {
-            const int* range = scene->targetCells + 4 * i;
+            const int* range = scene->targetCells + (ptrdiff_t)4 * i;
             r.target = (CellTarget){scene->targets[i], i, scene->targetActive[i] ? 1 : 0};
             for (int iy = range[1]; iy <= range[3]; ++iy)
             {
@@ -643,7 +643,7 @@ lsScene* lsCreateScene(const lsWorld* world)
 
     scene->query = lsAlloc(sizeof(QueryStamps));
     scene->query->staticStamps =
-        lsAllocZero((size_t)(segmentCount + world->boxCount + world->polygonCount), sizeof(unsigned));
+        lsAllocZero((size_t)segmentCount + (size_t)world->boxCount + (size_t)world->polygonCount, sizeof(unsigned));
     scene->query->targetStamps = lsAllocZero((size_t)world->targetCount, sizeof(unsigned));
     scene->query->stamp = 0;
     return scene;
@@ -693,7 +693,7 @@ void lsDestroyScene(lsScene* scene)
 // Rewrites the records of target `index` in the cells it is registered in.
 static void UpdateTargetRecords(lsScene* scene, int index, lsCircle circle, int active)
 {
-    const int* reg = scene->targetCells + 4 * index;
+    const int* reg = scene->targetCells + (ptrdiff_t)4 * index;
     for (int iy = reg[1]; iy <= reg[3]; ++iy)
     {
         for (int ix = reg[0]; ix <= reg[2]; ++ix)
@@ -725,7 +725,7 @@ void lsScene_SetTarget(lsScene* scene, int index, lsVec2 center, bool active)
     // Still inside the cells it is registered in: update its records in place.
     int range[4];
     TargetCellRange(scene, c, range);
-    const int* reg = scene->targetCells + 4 * index;
+    const int* reg = scene->targetCells + (ptrdiff_t)4 * index;
     if (range[0] <= range[2] && range[0] >= reg[0] && range[1] >= reg[1] && range[2] <= reg[2] && range[3] <= reg[3])
     {
         UpdateTargetRecords(scene, index, c, active ? 1 : 0);
@@ -1146,7 +1146,7 @@ static LS_FORCE_INLINE lsRayHit Cast(const lsScene* scene, const lsDynamicObject
         int cell = iy * scene->nx + ix;
         const CellHeader* h = cells + cell;
         // The next cell's header is a cache miss in big worlds: ask for it while this cell is tested.
-        LS_PREFETCH(tMaxX < tMaxY ? h + stepX : h + stepY * scene->nx);
+        LS_PREFETCH(tMaxX < tMaxY ? h + stepX : h + (ptrdiff_t)stepY * scene->nx);
         if (stats != NULL)
         {
             stats->cells += 1;
@@ -1307,7 +1307,7 @@ void lsScene_QueryAABB(const lsScene* scene, lsAABB box, lsSceneQueryFcn* fcn, v
     {
         for (int ix = ix0; ix <= ix1; ++ix)
         {
-            const CellHeader* h = scene->cells + iy * scene->nx + ix;
+            const CellHeader* h = scene->cells + (ptrdiff_t)iy * scene->nx + ix;
             for (int k = h[0].seg; k < h[1].seg; ++k)
             {
                 const CellSegment* cs = scene->segItems + k;
