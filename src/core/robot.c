@@ -572,6 +572,8 @@ static double Advance(const Obstacles* obs, const lsVec2* points, int count, dou
         for (int i = 0; i < obs->count; ++i)
         {
             lsDistanceOutput out = lsShapeDistance(&obs->items[i], &body, NULL);
+            // targets[i] was set above for every i < tracked (cppcheck does not follow the guard).
+            // cppcheck-suppress uninitvar
             double target = i < tracked ? targets[i] : 0.5 * LS_CONTACT_SKIN;
             if (out.overlap)
             {
