@@ -11,7 +11,7 @@ verb=${1:-run}
 
 packages=(build-essential cmake pkg-config libsdl2-dev libsdl2-gfx-dev libsdl2-image-dev libcjson-dev)
 if [ "$verb" = test ]; then
-    packages+=(xvfb xauth clang xdotool)
+    packages+=(xvfb xauth clang xdotool cppcheck clang-tidy)
 fi
 
 install_missing() {
@@ -59,6 +59,8 @@ case "$verb" in
         tail -n 3 build-asan/ctest.log
         echo "== short fuzz run (libFuzzer, clang)"
         ./scripts/fuzz.sh 15
+        echo "== static analysis (cppcheck, clang-tidy; about 2 minutes)"
+        ./scripts/analyse.sh
         build build -DLS_WERROR=ON
         echo "== tests"
         ctest --test-dir build --output-on-failure -j "$jobs"
