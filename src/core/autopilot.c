@@ -142,7 +142,7 @@ lsControl lsAutopilot_Decide(lsAutopilot* autopilot, const lsScan* scan, const l
 
     // Candidates cover what the lidar sees (all around for a 360-degree lidar, so it can decide to turn back).
     double span = fmin(0.5 * (scan->layout.angleMax - scan->layout.angleMin) + 0.1, LS_PI);
-    double bestScore = -INFINITY, bestAngle = 0.0, bestClearance = 0.0, aheadClearance = horizon;
+    double bestScore = -HUGE_VAL, bestAngle = 0.0, bestClearance = 0.0, aheadClearance = horizon;
     for (int k = 0; k < LS_AUTOPILOT_DIRECTIONS; ++k)
     {
         double angle = -span + 2.0 * span * (double)k / (double)(LS_AUTOPILOT_DIRECTIONS - 1);

@@ -431,14 +431,18 @@ static int CastCrossing(lsVec2 o, lsVec2 d, double L, lsVec2 a, lsVec2 b, int sa
     {
         // Nearly parallel (the rounded den lost its sign) or overflow: recompute in extended precision from the
         // side distances of the endpoints, whose signs are known, so the weight s stays in [0, 1].
-        long double ca = (long double)d.x * ((long double)a.y - o.y) - (long double)d.y * ((long double)a.x - o.x);
-        long double cb = (long double)d.x * ((long double)b.y - o.y) - (long double)d.y * ((long double)b.x - o.x);
+        long double ca = (long double)d.x * ((long double)a.y - (long double)o.y) -
+                         (long double)d.y * ((long double)a.x - (long double)o.x);
+        long double cb = (long double)d.x * ((long double)b.y - (long double)o.y) -
+                         (long double)d.y * ((long double)b.x - (long double)o.x);
         ca = (ca > 0) == (sa > 0) ? ca : 0.0L;
         cb = (cb > 0) == (sb > 0) ? cb : 0.0L;
         long double s = ca != cb ? ca / (ca - cb) : 0.5L;
-        long double dd = (long double)d.x * d.x + (long double)d.y * d.y;
-        long double ta = ((long double)d.x * ((long double)a.x - o.x) + (long double)d.y * ((long double)a.y - o.y));
-        long double tb = ((long double)d.x * ((long double)b.x - o.x) + (long double)d.y * ((long double)b.y - o.y));
+        long double dd = (long double)d.x * (long double)d.x + (long double)d.y * (long double)d.y;
+        long double ta = ((long double)d.x * ((long double)a.x - (long double)o.x) +
+                          (long double)d.y * ((long double)a.y - (long double)o.y));
+        long double tb = ((long double)d.x * ((long double)b.x - (long double)o.x) +
+                          (long double)d.y * ((long double)b.y - (long double)o.y));
         t = (double)((ta + s * (tb - ta)) / dd);
     }
     out->hit = true;
@@ -671,12 +675,14 @@ lsCastOutput lsRayCastCircle(const lsCircle* circle, const lsRayInput* input)
     }
     if (!isfinite(t) || !(q > 0.0))
     {
-        long double lfx = (long double)o.x - c.x, lfy = (long double)o.y - c.y;
+        long double lfx = (long double)o.x - (long double)c.x, lfy = (long double)o.y - (long double)c.y;
         long double lfd = (long double)d.x * lfx + (long double)d.y * lfy;
         long double lcr = (long double)d.x * lfy - (long double)d.y * lfx;
-        long double ldisc = (long double)r * r * ((long double)d.x * d.x + (long double)d.y * d.y) - lcr * lcr;
+        long double ldisc = (long double)r * (long double)r *
+                                ((long double)d.x * (long double)d.x + (long double)d.y * (long double)d.y) -
+                            lcr * lcr;
         long double lq = -lfd + sqrtl(ldisc > 0 ? ldisc : 0.0L);
-        long double lc = lfx * lfx + lfy * lfy - (long double)r * r;
+        long double lc = lfx * lfx + lfy * lfy - (long double)r * (long double)r;
         t = lq > 0 ? (double)(lc / lq) : 0.0;
     }
     out.hit = true;
@@ -898,7 +904,7 @@ static double ProjectParameter(lsVec2 a, lsVec2 b, lsVec2 p)
     double u = lsDot(f, e) / ee;
     if (!isfinite(u))
     {
-        long double lex = e.x, ley = e.y;
+        long double lex = (long double)e.x, ley = (long double)e.y;
         long double lee = lex * lex + ley * ley;
         u = lee > 0 ? (double)(((long double)f.x * lex + (long double)f.y * ley) / lee) : 0.0;
     }
@@ -1016,12 +1022,12 @@ lsSegmentHit lsIntersectSegments(const lsSegment* a, const lsSegment* b)
     {
         // Proper crossing: each parameter from the two signed side distances of the other segment's endpoints,
         // whose signs are known to differ, so the ratio has no cancellation and stays in [0, 1].
-        long double eax = (long double)a1.x - a0.x, eay = (long double)a1.y - a0.y;
-        long double ebx = (long double)b1.x - b0.x, eby = (long double)b1.y - b0.y;
-        long double c1 = eax * ((long double)b0.y - a0.y) - eay * ((long double)b0.x - a0.x);
-        long double c2 = eax * ((long double)b1.y - a0.y) - eay * ((long double)b1.x - a0.x);
-        long double c3 = ebx * ((long double)a0.y - b0.y) - eby * ((long double)a0.x - b0.x);
-        long double c4 = ebx * ((long double)a1.y - b0.y) - eby * ((long double)a1.x - b0.x);
+        long double eax = (long double)a1.x - (long double)a0.x, eay = (long double)a1.y - (long double)a0.y;
+        long double ebx = (long double)b1.x - (long double)b0.x, eby = (long double)b1.y - (long double)b0.y;
+        long double c1 = eax * ((long double)b0.y - (long double)a0.y) - eay * ((long double)b0.x - (long double)a0.x);
+        long double c2 = eax * ((long double)b1.y - (long double)a0.y) - eay * ((long double)b1.x - (long double)a0.x);
+        long double c3 = ebx * ((long double)a0.y - (long double)b0.y) - eby * ((long double)a0.x - (long double)b0.x);
+        long double c4 = ebx * ((long double)a1.y - (long double)b0.y) - eby * ((long double)a1.x - (long double)b0.x);
         c1 = (c1 > 0) == (o1 > 0) ? c1 : 0.0L;
         c2 = (c2 > 0) == (o2 > 0) ? c2 : 0.0L;
         c3 = (c3 > 0) == (o3 > 0) ? c3 : 0.0L;

@@ -154,7 +154,7 @@ static bool SweepQuery(void* context, lsHitKind kind, int index, int part)
 static SweepContext SweepOnce(const lsCollisionWorld* cw, lsVec2 c0, lsVec2 d, double radius, double tFrom,
                               bool withMovers)
 {
-    SweepContext ctx = {cw->scene, c0, lsAdd(c0, d), d, radius + LS_CONTACT_SKIN, INFINITY, {0.0, 0.0}, false};
+    SweepContext ctx = {cw->scene, c0, lsAdd(c0, d), d, radius + LS_CONTACT_SKIN, HUGE_VAL, {0.0, 0.0}, false};
     if (cw->scene != NULL)
     {
         lsScene_QueryAABB(cw->scene, InflatedBox(ctx.c0, ctx.c1, ctx.radius), SweepQuery, &ctx);
@@ -566,7 +566,7 @@ static double Advance(const Obstacles* obs, const lsVec2* points, int count, dou
     for (int iteration = 0; iteration < 40; ++iteration)
     {
         body = FootprintAt(points, count, lsMulAdd(pos, t, d), angle + t * turn);
-        double gap = INFINITY;
+        double gap = HUGE_VAL;
         lsVec2 n = {0.0, 0.0};
         lsVec2 center = lsMulAdd(pos, t, d);
         for (int i = 0; i < obs->count; ++i)

@@ -57,7 +57,7 @@ static lsVec2 PointAtArcLength(const lsPathDef* path, double totalLength, double
 static lsVec2 NearestOnPath(const lsPathDef* path, lsVec2 p, double* arcLength, lsVec2* tangent, double* distance)
 {
     int count = SegmentCount(path);
-    double best = INFINITY;
+    double best = HUGE_VAL;
     double before = 0.0;
     lsVec2 point = path->points[0];
     *arcLength = 0.0;
