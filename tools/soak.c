@@ -51,24 +51,6 @@ static int Usage(const char* message)
     return 2;
 }
 
-// Parses a whole non-negative integer argument; false when it is not one.
-static bool ParseCount(const char* text, long long* out)
-{
-    if (text == NULL || *text == '\0' || *text == '-')
-    {
-        return false;
-    }
-    char* end = NULL;
-    errno = 0;
-    unsigned long long v = strtoull(text, &end, 10);
-    if (errno != 0 || *end != '\0' || v > (unsigned long long)LLONG_MAX)
-    {
-        return false;
-    }
-    *out = (long long)v;
-    return true;
-}
-
 int main(int argc, char** argv)
 {
     const char* path = NULL;
@@ -88,7 +70,7 @@ int main(int argc, char** argv)
         if (strcmp(a, "--steps") == 0 || strcmp(a, "--every") == 0 || strcmp(a, "--seed") == 0)
         {
             long long v = 0;
-            if (i + 1 >= argc || !ParseCount(argv[i + 1], &v))
+            if (i + 1 >= argc || !lsParseInteger(argv[i + 1], 0, LLONG_MAX, &v))
             {
                 return Usage("--steps, --every and --seed take a whole number >= 0");
             }

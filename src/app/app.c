@@ -59,11 +59,11 @@ void lsApp_RebuildSim(lsApp* app)
 
 void lsApp_FitCamera(lsApp* app) { lsCamera_Fit(&app->camera, lsWorld_Bounds(app->world), 24.0); }
 
+// An int-sized option value through the one strict integer parser.
 static bool ParseInt(const char* s, int lo, int hi, int* out)
 {
-    char* end = NULL;
-    long v = strtol(s, &end, 10);
-    if (end == s || *end != '\0' || v < lo || v > hi)
+    long long v = 0;
+    if (!lsParseInteger(s, lo, hi, &v))
         return false;
     *out = (int)v;
     return true;

@@ -49,19 +49,6 @@ static int Usage(const char* message, const char* value)
     return 2;
 }
 
-static bool ParseLong(const char* s, long long lo, long long hi, long long* out)
-{
-    char* end;
-    errno = 0;
-    long long v = strtoll(s, &end, 10);
-    if (end == s || *end != '\0' || errno == ERANGE || v < lo || v > hi)
-    {
-        return false;
-    }
-    *out = v;
-    return true;
-}
-
 static double Seconds(void)
 {
     struct timespec ts;
@@ -202,14 +189,14 @@ int lsCmdRun(int argc, char** argv)
         const char* value = argv[++i];
         if (strcmp(arg, "--steps") == 0)
         {
-            if (!ParseLong(value, 0, (long long)1 << 53, &steps))
+            if (!lsParseInteger(value, 0, (long long)1 << 53, &steps))
             {
                 return Usage("--steps: expected a non-negative integer, got", value);
             }
         }
         else if (strcmp(arg, "--every") == 0)
         {
-            if (!ParseLong(value, 1, (long long)1 << 53, &every))
+            if (!lsParseInteger(value, 1, (long long)1 << 53, &every))
             {
                 return Usage("--every: expected a positive integer, got", value);
             }
@@ -227,7 +214,7 @@ int lsCmdRun(int argc, char** argv)
         }
         else if (strcmp(arg, "--beams") == 0)
         {
-            if (!ParseLong(value, 1, LS_MAX_BEAMS, &beams))
+            if (!lsParseInteger(value, 1, LS_MAX_BEAMS, &beams))
             {
                 return Usage("--beams: expected an integer in 1..100000, got", value);
             }

@@ -10,33 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-// Strict number parsing: the whole string must be one finite number.
-static bool ParseDouble(const char* s, double* out)
-{
-    char* end = NULL;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (end == s || *end != '\0' || errno == ERANGE || !isfinite(v))
-    {
-        return false;
-    }
-    *out = v;
-    return true;
-}
-
-static bool ParseInt(const char* s, long lo, long hi, int* out)
-{
-    char* end = NULL;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (end == s || *end != '\0' || errno == ERANGE || v < lo || v > hi)
-    {
-        return false;
-    }
-    *out = (int)v;
-    return true;
-}
-
 // "X,Y,DEG": exactly three numbers separated by commas.
 static bool ParsePose(const char* s, double pose[3])
 {
@@ -59,7 +32,7 @@ static bool ParsePose(const char* s, double pose[3])
         {
             *comma = '\0';
         }
-        if (!ParseDouble(p, pose + i))
+        if (!lsParseNumber(p, pose + i))
         {
             return false;
         }
@@ -137,15 +110,17 @@ static bool ParseOption(const char* arg, const char* value, lsScanArgs* out, lsE
     }
     if (strcmp(arg, "--beams") == 0)
     {
-        if (!ParseInt(value, 1, LS_MAX_BEAMS, &out->beams))
+        long long beams = 0;
+        if (!lsParseInteger(value, 1, LS_MAX_BEAMS, &beams))
         {
             return lsFail(err, "--beams: expected an integer in 1..%d, got '%.*s'", LS_MAX_BEAMS, QUOTE_MAX, value);
         }
+        out->beams = (int)beams;
         return true;
     }
     if (strcmp(arg, "--fov") == 0)
     {
-        if (!ParseDouble(value, &out->fovDeg) || !(out->fovDeg > 0.0 && out->fovDeg <= 360.0))
+        if (!lsParseNumber(value, &out->fovDeg) || !(out->fovDeg > 0.0 && out->fovDeg <= 360.0))
         {
             return lsFail(err, "--fov: expected degrees in (0, 360], got '%.*s'", QUOTE_MAX, value);
         }
@@ -153,7 +128,7 @@ static bool ParseOption(const char* arg, const char* value, lsScanArgs* out, lsE
     }
     if (strcmp(arg, "--range") == 0)
     {
-        if (!ParseDouble(value, &out->range) || !(out->range > 0.0))
+        if (!lsParseNumber(value, &out->range) || !(out->range > 0.0))
         {
             return lsFail(err, "--range: expected a positive number of metres, got '%.*s'", QUOTE_MAX, value);
         }
@@ -161,7 +136,7 @@ static bool ParseOption(const char* arg, const char* value, lsScanArgs* out, lsE
     }
     if (strcmp(arg, "--noise") == 0)
     {
-        if (!ParseDouble(value, &out->noise) || !(out->noise >= 0.0))
+        if (!lsParseNumber(value, &out->noise) || !(out->noise >= 0.0))
         {
             return lsFail(err, "--noise: expected a standard deviation >= 0 in metres, got '%.*s'", QUOTE_MAX,
                           value);
@@ -292,7 +267,7 @@ bool lsParseScanPoses(const char* text, size_t size, const char* label, lsScanAr
             }
             memcpy(token, text + start, length);
             token[length] = '\0';
-            bad = !ParseDouble(token, pose + count);
+            bad = !lsParseNumber(token, pose + count);
             ++count;
         }
         if (bad || (count != 0 && count != 3))

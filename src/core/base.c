@@ -1,5 +1,6 @@
 #include "core/base.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -104,6 +105,32 @@ void* lsFailNull(lsError* err, const char* format, ...)
         va_end(args);
     }
     return NULL;
+}
+
+bool lsParseNumber(const char* text, double* out)
+{
+    char* end = NULL;
+    errno = 0;
+    double v = strtod(text, &end);
+    if (end == text || *end != '\0' || errno == ERANGE || !isfinite(v))
+    {
+        return false;
+    }
+    *out = v;
+    return true;
+}
+
+bool lsParseInteger(const char* text, long long lo, long long hi, long long* out)
+{
+    char* end = NULL;
+    errno = 0;
+    long long v = strtoll(text, &end, 10);
+    if (end == text || *end != '\0' || errno == ERANGE || v < lo || v > hi)
+    {
+        return false;
+    }
+    *out = v;
+    return true;
 }
 
 static uint64_t SplitMix64(uint64_t* x)

@@ -44,6 +44,11 @@ bool lsFail(lsError* err, const char* format, ...) __attribute__((format(printf,
 /// Same as lsFail, returning NULL.
 void* lsFailNull(lsError* err, const char* format, ...) __attribute__((format(printf, 2, 3)));
 
+/// Parses a whole string as one finite number (strtod syntax, nothing before or after). False when it is not one.
+bool lsParseNumber(const char* text, double* out);
+/// Parses a whole string as one decimal integer in [lo, hi]. False when it is not one or is out of range.
+bool lsParseInteger(const char* text, long long lo, long long hi, long long* out);
+
 // ---------------------------------------------------------------------------------------------------------------------
 // A seeded generator (xoshiro256**, seeded by splitmix64): the same seed gives the same stream everywhere.
 
