@@ -24,6 +24,7 @@ static const lsColor s_solidFill = {62, 78, 104, 255};
 static const lsColor s_solidEdge = {140, 164, 204, 255};
 static const lsColor s_robotEdge = {255, 226, 170, 255};
 static const lsColor s_vehicle = {110, 184, 255, 255};
+static const lsColor s_vehicleBody = {236, 244, 255, 255};
 // Opaque, so the band's quads and round joints overlap without darker seams.
 static const lsColor s_pathBand = {38, 42, 54, 255};
 static const lsColor s_pathLine = {150, 156, 180, 255};
@@ -520,13 +521,14 @@ static void DrawVehicles(Painter* p, const lsSimState* state, bool steering)
         lsVec2 dir = lsNormalize(v->velocity);
         if (lsLengthSquared(dir) == 0.0)
             dir = lsV(1.0, 0.0);
-        // A triangle pointing along the velocity, at least 5 pixels long so it stays visible zoomed out.
-        double len = fmax(2.0 * v->radius, lsCamera_ToMetres(p->camera, 14.0));
+        // A triangle pointing along the velocity, at least 18 pixels long so it stays visible zoomed out; a light
+        // body with the vehicle's beam colour as edge, so it stands out from the path band it drives along.
+        double len = fmax(2.5 * v->radius, lsCamera_ToMetres(p->camera, 18.0));
         lsVec2 side = lsLeftPerp(dir);
         lsVec2 tri[3] = {lsMulAdd(v->position, 0.6 * len, dir),
                          lsMulAdd(lsMulAdd(v->position, -0.4 * len, dir), 0.35 * len, side),
                          lsMulAdd(lsMulAdd(v->position, -0.4 * len, dir), -0.35 * len, side)};
-        WorldPolygon(p, tri, 3, s_vehicle, NULL);
+        WorldPolygon(p, tri, 3, s_vehicleBody, &s_vehicle);
         if (steering)
         {
             WorldLine(p, v->position, v->predicted, s_predicted, 1);
