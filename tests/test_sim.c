@@ -5,6 +5,7 @@
 
 #include "core/agent.h"
 #include "core/distance.h"
+#include "core/invariants.h"
 #include "core/sim.h"
 
 #include <string.h>
@@ -404,6 +405,62 @@ static int FastDoorNeverPassesTargets(void)
     return 0;
 }
 
+// Runs sim for steps idle steps, checking lsSim_CheckInvariants after each; returns the deepest overlap of the robot
+// with anything solid (brute force, metres, 0 when apart).
+static double RunIdleChecked(lsSim* sim, const lsWorld* world, int steps, bool* invariantsHeld)
+{
+    const lsSimState* state = lsSim_GetState(sim);
+    double deepest = 0.0;
+    *invariantsHeld = true;
+    for (int k = 0; k < steps; ++k)
+    {
+        lsSim_Step(sim, NULL);
+        lsError err = {{0}};
+        if (!lsSim_CheckInvariants(sim, &err))
+        {
+            if (*invariantsHeld)
+            {
+                printf("    step %d: %s\n", k, err.message);
+            }
+            *invariantsHeld = false;
+        }
+        deepest = fmax(deepest, -BruteClearance(world, state));
+    }
+    return deepest;
+}
+
+static int DoorSqueezesAgainstWall(void)
+{
+    // The hardening engineer's reproduction: a door slides down onto the end of a static wall and squeezes an idle
+    // robot straddling the wall's line between the two ends. A free place exists (to the left, off the line), so
+    // over a whole door period the robot must never be left overlapping the door or the wall.
+    lsWorld* world = lsCreateWorld();
+    AddSegment(world, 10.0, 0.0, 10.0, 7.0);
+    lsMoverDef door = lsDefaultMoverDef();
+    door.kind = ls_moverDoor;
+    door.a = lsV(10.0, 7.0);
+    door.b = lsV(10.0, 10.0);
+    door.offset = lsV(0.0, 2.8);
+    door.period = 6.0;
+    door.phase = 0.5;
+    lsWorld_AddMover(world, door);
+    world->robot.position = lsV(9.95, 7.26);
+    world->robot.radius = 0.25;
+    world->robot.lidar.beams = 8;
+    lsSim* sim = lsCreateSim(world);
+    bool held;
+    double deepest = RunIdleChecked(sim, world, 2 * 360, &held);
+    printf("    door squeeze: deepest overlap %.3g m, robot ends at (%.6f, %.6f)\n", deepest,
+           lsSim_GetState(sim)->robot.position.x, lsSim_GetState(sim)->robot.position.y);
+    ENSURE(held);
+    ENSURE(deepest <= 1e-9);
+    // It was squeezed out to the left, off the wall's line.
+    ENSURE(lsSim_GetState(sim)->robot.position.x <= 10.0 - 0.2);
+    lsDestroySim(sim);
+    lsDestroyWorld(world);
+    return 0;
+}
+
 // ---------------------------------------------------------------------------------------------------------------------
 // Targets, autopilot, determinism
 
@@ -704,6 +761,7 @@ int SimTest(void)
     RUN_SUBTEST(BarPushesRobot);
     RUN_SUBTEST(BarPushesPolygonRobot);
     RUN_SUBTEST(FastDoorNeverPassesTargets);
+    RUN_SUBTEST(DoorSqueezesAgainstWall);
     RUN_SUBTEST(CollectsAndRespawns);
     RUN_SUBTEST(AutopilotExplores);
     RUN_SUBTEST(Deterministic);

@@ -275,42 +275,6 @@ static void SlideMove(const lsCollisionWorld* cw, lsMoveResult* result, lsVec2 d
     result->position = pos;
 }
 
-// Residual overlap: pushes the centre out of every static segment and circle closer than radius + skin / 2, to
-// radius + skin along the minimum translation (the segment's closest point to the centre).
-typedef struct PushContext
-{
-    const lsScene* scene;
-    lsVec2 center;
-    lsVec2 push; // accumulated: the deepest overlap decides each axis' direction
-    double radius;
-    bool pushed;
-} PushContext;
-
-static void PushFromSegment(void* context, const lsSegment* seg)
-{
-    PushContext* ctx = context;
-    lsClosestPoint cp = lsClosestPointOnSegment(seg, ctx->center);
-    if (cp.distance >= ctx->radius + 0.5 * LS_CONTACT_SKIN)
-    {
-        return;
-    }
-    lsVec2 n = AwayFromSegment(seg, ctx->center, lsV(0.0, 0.0));
-    if (n.x == 0.0 && n.y == 0.0)
-    {
-        n = lsV(1.0, 0.0);
-    }
-    double depth = ctx->radius + LS_CONTACT_SKIN - cp.distance;
-    ctx->center = lsMulAdd(ctx->center, depth, n);
-    ctx->push = lsMulAdd(ctx->push, depth, n);
-    ctx->pushed = true;
-}
-
-static bool PushQuery(void* context, lsHitKind kind, int index, int part)
-{
-    PushContext* ctx = context;
-    return ForEachSegment(ctx->scene, kind, index, part, PushFromSegment, ctx);
-}
-
 // Moving walls that reached the centre push it out on the side it was on at the start of the step (so a wall
 // that swept over the whole circle within one step still pushes it forward, never leaves it behind).
 static lsVec2 MoverPush(const lsCollisionWorld* cw, lsVec2 start, lsVec2 end, double radius, int* contacts)
@@ -367,6 +331,256 @@ static lsVec2 MoverPush(const lsCollisionWorld* cw, lsVec2 start, lsVec2 end, do
     return lsSub(pos, end);
 }
 
+// Residual overlap: after the sweep and the pushes, the centre may still be closer than radius to something (a
+// moving wall squeezing it against a static one, into a crease the push could not leave, or rounding). The free
+// space near the centre is the intersection of one constraint per solid, "at least radius + skin from it"; each is
+// replaced by the half-plane beyond the tangent line at its closest point, which lies wholly in the free space (the
+// solid is convex and on the other side of that line). The nearest point of that intersection of half-planes is a
+// 2D quadratic program (at most two constraints are active: try each single one and each pair). Re-linearised at
+// the answer and solved again (still measuring from the start), the answers stay free and converge to the nearest
+// free place (sequential quadratic programming); the robot then makes a swept move there, so it never crosses a
+// wall on the way. When the half-planes have no common point (a gap truly narrower than the body), the robot is
+// crushed: it takes the place of least overlap (Jacobi averaging of the pushes), again by a swept move, and the
+// result says so.
+#define LS_MAX_CONSTRAINTS 48
+#define LS_RESOLVE_ITERATIONS 12
+
+typedef struct Constraint
+{
+    lsVec2 normal;   // unit, from the solid's closest point towards the linearisation point
+    double offset;   // the half-plane: dot(normal, x) >= offset (already includes radius + skin)
+    double distance; // from the linearisation point to the solid, metres
+} Constraint;
+
+typedef struct GatherContext
+{
+    const lsScene* scene;
+    lsVec2 center; // the linearisation point
+    lsVec2 hint;   // the step's motion: a centre lying on a segment is put back on the side it came from
+    double clearance;
+    Constraint items[LS_MAX_CONSTRAINTS];
+    int count;
+    double worst; // largest clearance - distance over the constraints (> 0: something is too close)
+} GatherContext;
+
+static void GatherSegment(void* context, const lsSegment* seg)
+{
+    GatherContext* ctx = context;
+    lsClosestPoint cp = lsClosestPointOnSegment(seg, ctx->center);
+    lsVec2 n = AwayFromSegment(seg, ctx->center, ctx->hint);
+    if (n.x == 0.0 && n.y == 0.0)
+    {
+        n = lsV(1.0, 0.0);
+    }
+    Constraint c = {n, lsDot(n, cp.point) + ctx->clearance, cp.distance};
+    ctx->worst = fmax(ctx->worst, ctx->clearance - cp.distance);
+    if (ctx->count < LS_MAX_CONSTRAINTS)
+    {
+        ctx->items[ctx->count++] = c;
+        return;
+    }
+    // Full (a dense clutter of walls): keep the nearest ones.
+    int farthest = 0;
+    for (int i = 1; i < ctx->count; ++i)
+    {
+        farthest = ctx->items[i].distance > ctx->items[farthest].distance ? i : farthest;
+    }
+    if (c.distance < ctx->items[farthest].distance)
+    {
+        ctx->items[farthest] = c;
+    }
+}
+
+static bool GatherQuery(void* context, lsHitKind kind, int index, int part)
+{
+    GatherContext* ctx = context;
+    return ForEachSegment(ctx->scene, kind, index, part, GatherSegment, ctx);
+}
+
+// The constraints of every static solid and every moving wall (where it is at the end of the step) within box,
+// linearised at center.
+static void Gather(GatherContext* ctx, const lsCollisionWorld* cw, lsAABB box, lsVec2 center, lsVec2 hint,
+                   double clearance)
+{
+    ctx->scene = cw->scene;
+    ctx->center = center;
+    ctx->hint = hint;
+    ctx->clearance = clearance;
+    ctx->count = 0;
+    ctx->worst = -HUGE_VAL;
+    if (cw->scene != NULL)
+    {
+        lsScene_QueryAABB(cw->scene, box, GatherQuery, ctx);
+    }
+    for (int i = 0; i < cw->moverCount; ++i)
+    {
+        if (lsAABB_Overlaps(lsAABB_OfSegment(cw->moversEnd[i].a, cw->moversEnd[i].b), box))
+        {
+            GatherSegment(ctx, &cw->moversEnd[i]);
+        }
+    }
+}
+
+static bool SatisfiesAll(const Constraint* items, int count, lsVec2 x)
+{
+    for (int i = 0; i < count; ++i)
+    {
+        // Inner approximations with a skin to spare: a shortfall of a rounding error is harmless.
+        if (lsDot(items[i].normal, x) < items[i].offset - 1e-12 * (1.0 + fabs(items[i].offset)))
+        {
+            return false;
+        }
+    }
+    return true;
+}
+
+// The point of the half-planes' intersection nearest to origin; false when they have none.
+static bool NearestFeasible(const Constraint* items, int count, lsVec2 origin, lsVec2* best)
+{
+    if (SatisfiesAll(items, count, origin))
+    {
+        *best = origin;
+        return true;
+    }
+    double bestDistance = HUGE_VAL;
+    for (int i = 0; i < count; ++i)
+    {
+        double gap = items[i].offset - lsDot(items[i].normal, origin);
+        if (gap > 0.0)
+        {
+            lsVec2 x = lsMulAdd(origin, gap, items[i].normal);
+            double dist = lsDistance(x, origin);
+            if (dist < bestDistance && SatisfiesAll(items, count, x))
+            {
+                bestDistance = dist;
+                *best = x;
+            }
+        }
+        for (int j = i + 1; j < count; ++j)
+        {
+            lsVec2 ni = items[i].normal, nj = items[j].normal;
+            double det = lsCross(ni, nj);
+            if (fabs(det) < 1e-12)
+            {
+                continue; // parallel lines: a single constraint's projection covers it
+            }
+            // Both lines: dot(ni, x) = offset_i, dot(nj, x) = offset_j (Cramer's rule).
+            double bi = items[i].offset, bj = items[j].offset;
+            lsVec2 x = lsV((bi * nj.y - bj * ni.y) / det, (ni.x * bj - nj.x * bi) / det);
+            double dist = lsDistance(x, origin);
+            if (isfinite(dist) && dist < bestDistance && SatisfiesAll(items, count, x))
+            {
+                bestDistance = dist;
+                *best = x;
+            }
+        }
+    }
+    return isfinite(bestDistance);
+}
+
+// Where the centre should go from start: the nearest free place (or, crushed, the place of least overlap). Pure
+// computation; the caller moves there with a sweep.
+static lsVec2 FreePlace(const lsCollisionWorld* cw, lsVec2 start, lsVec2 hint, double radius, bool* crushed)
+{
+    double clearance = radius + LS_CONTACT_SKIN;
+    lsVec2 x = start;
+    GatherContext ctx;
+    *crushed = false;
+    for (int iteration = 0; iteration < LS_RESOLVE_ITERATIONS; ++iteration)
+    {
+        // Everything that could touch the body anywhere between start and the current answer.
+        Gather(&ctx, cw, InflatedBox(start, x, clearance), x, hint, clearance);
+        lsVec2 next;
+        if (!NearestFeasible(ctx.items, ctx.count, start, &next))
+        {
+            *crushed = true;
+            break;
+        }
+        bool settled = lsDistance(next, x) <= 1e-12 * (1.0 + lsLength(x));
+        x = next;
+        if (settled && iteration > 0)
+        {
+            return x;
+        }
+    }
+    if (!*crushed)
+    {
+        return x; // the last answer is free of what it was linearised against
+    }
+    // Crushed: Jacobi averaging of the pushes out of every overlapped solid, which settles where the overlaps balance.
+    x = start;
+    for (int iteration = 0; iteration < LS_RESOLVE_ITERATIONS; ++iteration)
+    {
+        Gather(&ctx, cw, InflatedBox(x, x, clearance), x, hint, clearance);
+        lsVec2 push = {0.0, 0.0};
+        int pushes = 0;
+        for (int i = 0; i < ctx.count; ++i)
+        {
+            double depth = ctx.items[i].offset - lsDot(ctx.items[i].normal, x);
+            if (depth > 0.0)
+            {
+                push = lsMulAdd(push, depth, ctx.items[i].normal);
+                pushes += 1;
+            }
+        }
+        if (pushes == 0)
+        {
+            break;
+        }
+        x = lsMulAdd(x, 1.0 / pushes, push);
+    }
+    return x;
+}
+
+// Resolves residual overlap with static solids and moving walls (see FreePlace). Returns true when it moved.
+static bool ResolveOverlap(const lsCollisionWorld* cw, lsMoveResult* result, lsVec2 stepStart, double radius)
+{
+    lsCollisionWorld frozen = *cw; // moving walls where they are at the end of the step, no circles
+    frozen.moversStart = cw->moversEnd;
+    frozen.circleCount = 0;
+    bool moved = false;
+    for (int pass = 0; pass < 3; ++pass)
+    {
+        lsVec2 pos = result->position;
+        GatherContext ctx;
+        Gather(&ctx, cw, InflatedBox(pos, pos, radius + LS_CONTACT_SKIN), pos, lsSub(pos, stepStart),
+               radius + LS_CONTACT_SKIN);
+        if (ctx.worst <= 0.5 * LS_CONTACT_SKIN)
+        {
+            break;
+        }
+        bool crushed;
+        lsVec2 target = FreePlace(cw, pos, lsSub(pos, stepStart), radius, &crushed);
+        lsVec2 d = lsSub(target, pos);
+        if (d.x == 0.0 && d.y == 0.0)
+        {
+            break;
+        }
+        // The way there is swept with the centre: a wall between the two places stops it (the next pass resolves
+        // from there), so the centre never crosses a wall. Not the whole disc: on its way out of a crease it moves
+        // along a chord of the clearance circle around the solid it leaves, dipping back in by the sagitta.
+        SweepContext hit = SweepOnce(&frozen, pos, d, 0.0, 0.0, true);
+        result->position = hit.hit ? lsMulAdd(pos, hit.t, d) : target;
+        result->contacts += 1;
+        result->crushed = result->crushed || crushed;
+        result->lastNormal = lsNormalize(d);
+        if (result->legCount < 6)
+        {
+            result->legs[result->legCount++] = result->position;
+        }
+        else
+        {
+            result->legs[5] = result->position;
+        }
+        moved = true;
+        if (!hit.hit || crushed)
+        {
+            break;
+        }
+    }
+    return moved;
+}
+
 lsMoveResult lsMoveCircle(const lsCollisionWorld* cw, lsVec2 start, lsVec2 displacement, double radius)
 {
     LS_ASSERT(cw != NULL && radius > 0.0 && lsIsValidVec2(start) && lsIsValidVec2(displacement));
@@ -389,30 +603,9 @@ lsMoveResult lsMoveCircle(const lsCollisionWorld* cw, lsVec2 start, lsVec2 displ
         result.lastNormal = lsNormalize(push);
     }
 
-    // Residual overlap with static walls from rounding (or from a body that started inside one): the minimum
-    // translation. Only walls: pushing out of another circle here could push into a wall.
-    for (int pass = 0; pass < 3; ++pass)
-    {
-        PushContext ctx = {cw->scene, result.position, {0.0, 0.0}, radius, false};
-        if (cw->scene != NULL)
-        {
-            lsScene_QueryAABB(cw->scene, InflatedBox(ctx.center, ctx.center, radius + LS_CONTACT_SKIN), PushQuery,
-                              &ctx);
-        }
-        if (!ctx.pushed)
-        {
-            break;
-        }
-        result.position = ctx.center;
-        if (result.legCount < 6)
-        {
-            result.legs[result.legCount++] = ctx.center;
-        }
-        else
-        {
-            result.legs[5] = ctx.center;
-        }
-    }
+    // Residual overlap with static walls and moving walls: a multi-constraint projection (see ResolveOverlap).
+    // Only solids: pushing out of another circle here could push into a wall.
+    ResolveOverlap(cw, &result, start, radius);
     return result;
 }
 

@@ -206,14 +206,20 @@ typedef struct lsMoveResult
     int legCount;
     int contacts;      ///< contacts met during the move (first times of impact and pushes by moving walls)
     lsVec2 lastNormal; ///< unit normal of the last contact, pointing away from the obstacle ((0, 0) when none)
+    bool crushed;      ///< no free place was near: solids (a moving wall and a wall) closed in narrower than the body,
+                       ///< which was left at the place of least overlap (lsMoveCircle; false for lsMovePolygon)
 } lsMoveResult;
 
 /// Moves a circle of radius from start by displacement over one step with continuous collision: it stops
 /// LS_CONTACT_SKIN short of the first time of impact (lsTimeOfImpactCircleSegment / ...MovingSegment against
 /// candidates from lsScene_QueryAABB over the swept box, never a loop over all walls), slides along the contact
 /// tangent for the remaining time, up to 4 times, and stops in a crease. Then moving walls that reached it push it
-/// out (a swept push against static walls only, so it never goes through a wall; another circle does not stop it)
-/// and any residual overlap with static walls left by rounding is resolved by the minimum translation vector.
+/// out (a swept push against static walls only, so it never goes through a wall; another circle does not stop it).
+/// Any overlap left with static solids or moving walls (a squeeze into a crease, rounding) is then resolved at
+/// once against all of them: the nearest free place (a small quadratic program over the tangent half-planes,
+/// re-linearised until it settles), reached by a swept move. When no free place exists (a gap closing narrower than
+/// the body) the body goes to the place of least overlap, still swept (never through a wall, never NaN), and
+/// crushed is set.
 lsMoveResult lsMoveCircle(const lsCollisionWorld* cw, lsVec2 start, lsVec2 displacement, double radius);
 
 /// Moves a convex polygon footprint (count points in the body frame, counter-clockwise) from the pose (start, angle)
