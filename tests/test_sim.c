@@ -405,8 +405,8 @@ static int FastDoorNeverPassesTargets(void)
     return 0;
 }
 
-// Runs sim for steps idle steps, checking lsSim_CheckInvariants after each; returns the deepest overlap of the robot
-// with anything solid (brute force, metres, 0 when apart).
+// Runs sim for steps idle steps, checking lsSim_CheckInvariants after each; returns the robot's deepest overlap with
+// anything solid by BruteClearance (0 when always apart; 1 stands for any overlap with a box, polygon or moving wall).
 static double RunIdleChecked(lsSim* sim, const lsWorld* world, int steps, bool* invariantsHeld)
 {
     const lsSimState* state = lsSim_GetState(sim);
@@ -450,7 +450,7 @@ static int DoorSqueezesAgainstWall(void)
     lsSim* sim = lsCreateSim(world);
     bool held;
     double deepest = RunIdleChecked(sim, world, 2 * 360, &held);
-    printf("    door squeeze: deepest overlap %.3g m, robot ends at (%.6f, %.6f)\n", deepest,
+    printf("    door squeeze: deepest overlap %.3g (m, or 1: overlap), robot ends at (%.6f, %.6f)\n", deepest,
            lsSim_GetState(sim)->robot.position.x, lsSim_GetState(sim)->robot.position.y);
     ENSURE(held);
     ENSURE(deepest <= 1e-9);
@@ -458,6 +458,80 @@ static int DoorSqueezesAgainstWall(void)
     ENSURE(lsSim_GetState(sim)->robot.position.x <= 10.0 - 0.2);
     lsDestroySim(sim);
     lsDestroyWorld(world);
+    return 0;
+}
+
+static lsVec2 Place(lsVec2 origin, lsVec2 u, double along, double across)
+{
+    return lsAdd(origin, lsAdd(lsScale(along, u), lsScale(across, lsLeftPerp(u))));
+}
+
+static int RandomCrushesWithEscape(void)
+{
+    // Randomized squeezes, each with a free place to escape to, run for a whole mover cycle with the invariants
+    // checked after every step. Doors: a door closes end to end onto a static wall's end (gap down to 0) with the
+    // robot straddling their line a little off it (it must leave sideways). Bars: a bar pivoting at a static wall's
+    // end closes onto the wall like scissors with the robot in the wedge (it must be pushed out along the wedge).
+    lsRng rng = lsMakeRng(2026);
+    int failures = 0;
+    double deepestOverall = 0.0;
+    for (int scenario = 0; scenario < 40; ++scenario)
+    {
+        bool bar = scenario % 2 == 1;
+        lsWorld* world = lsCreateWorld();
+        double radius = lsRng_Range(&rng, 0.1, 0.4);
+        lsVec2 origin = lsV(lsRng_Range(&rng, -5.0, 5.0), lsRng_Range(&rng, -5.0, 5.0));
+        lsVec2 u = lsDirection(lsRng_Range(&rng, -LS_PI, LS_PI));
+        lsMoverDef mover = lsDefaultMoverDef();
+        int steps;
+        if (!bar)
+        {
+            double length = lsRng_Range(&rng, 1.0, 5.0);
+            AddSegment(world, origin.x - length * u.x, origin.y - length * u.y, origin.x, origin.y);
+            double gapEnd = lsRng_Range(&rng, 0.0, 0.4 * radius);
+            double gapStart = lsRng_Range(&rng, 2.4 * radius, 4.0 * radius);
+            mover.kind = ls_moverDoor;
+            mover.a = Place(origin, u, gapEnd, 0.0);
+            mover.b = Place(origin, u, gapEnd + lsRng_Range(&rng, 1.0, 3.0), 0.0);
+            mover.offset = lsScale(gapStart - gapEnd, u);
+            mover.period = lsRng_Range(&rng, 0.5, 6.0);
+            mover.phase = 0.5; // starts open
+            double side = lsRng_Range(&rng, 0.05, 0.6) * radius * (lsRng_Range(&rng, 0.0, 1.0) < 0.5 ? -1.0 : 1.0);
+            world->robot.position = Place(origin, u, 0.5 * gapStart, side);
+            steps = (int)(mover.period * 60.0) + 1;
+        }
+        else
+        {
+            double length = lsRng_Range(&rng, 1.5, 4.0);
+            AddSegment(world, origin.x, origin.y, origin.x + length * u.x, origin.y + length * u.y);
+            double open = lsRng_Range(&rng, 0.6, 1.5);
+            double barLength = lsRng_Range(&rng, 1.5, 4.0);
+            mover.kind = ls_moverBar;
+            mover.pivot = origin;
+            mover.a = origin;
+            mover.b = lsAdd(origin, lsScale(barLength, lsRotateAngle(u, open)));
+            mover.angularSpeed = -lsRng_Range(&rng, 0.5, 3.0);
+            double reach = lsRng_Range(&rng, 1.2 * radius / sin(0.5 * open), fmin(length, barLength) - 0.1);
+            world->robot.position = lsAdd(origin, lsScale(fmax(reach, 0.0), lsRotateAngle(u, 0.5 * open)));
+            steps = (int)(2.0 * LS_PI / -mover.angularSpeed * 60.0) + 1;
+        }
+        lsWorld_AddMover(world, mover);
+        world->robot.radius = radius;
+        world->robot.lidar.beams = 4;
+        lsSim* sim = lsCreateSim(world);
+        bool held;
+        double deepest = RunIdleChecked(sim, world, steps, &held);
+        deepestOverall = fmax(deepestOverall, deepest);
+        if (!held || deepest > 1e-9)
+        {
+            printf("    scenario %d (%s): deepest overlap %.3g (m, or 1: overlap)\n", scenario, bar ? "bar" : "door", deepest);
+            failures += 1;
+        }
+        lsDestroySim(sim);
+        lsDestroyWorld(world);
+    }
+    printf("    40 crush scenarios: %d failed, deepest overlap %.3g (m, or 1: overlap)\n", failures, deepestOverall);
+    ENSURE(failures == 0);
     return 0;
 }
 
@@ -762,6 +836,7 @@ int SimTest(void)
     RUN_SUBTEST(BarPushesPolygonRobot);
     RUN_SUBTEST(FastDoorNeverPassesTargets);
     RUN_SUBTEST(DoorSqueezesAgainstWall);
+    RUN_SUBTEST(RandomCrushesWithEscape);
     RUN_SUBTEST(CollectsAndRespawns);
     RUN_SUBTEST(AutopilotExplores);
     RUN_SUBTEST(Deterministic);
