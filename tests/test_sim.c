@@ -535,6 +535,54 @@ static int RandomCrushesWithEscape(void)
     return 0;
 }
 
+static int CrushWithoutEscape(void)
+{
+    // A door 10 m wide closes down onto a parallel wall to a gap of 0.1 m, narrower than the robot (0.5 m): there is
+    // no free place. The defined behaviour: the robot sits where the overlaps balance (midway), its centre never
+    // crosses the wall or the door, nothing becomes NaN, lsMoveCircle reports crushed, and when the door opens again
+    // the robot is free.
+    lsWorld* world = lsCreateWorld();
+    AddSegment(world, -5.0, 0.0, 5.0, 0.0);
+    lsMoverDef door = lsDefaultMoverDef();
+    door.kind = ls_moverDoor;
+    door.a = lsV(-5.0, 2.0);
+    door.b = lsV(5.0, 2.0);
+    door.offset = lsV(0.0, -1.9);
+    door.period = 4.0;
+    lsWorld_AddMover(world, door);
+    world->robot.position = lsV(0.0, 1.0);
+    world->robot.radius = 0.25;
+    world->robot.lidar.beams = 4;
+    lsSim* sim = lsCreateSim(world);
+    const lsSimState* state = lsSim_GetState(sim);
+    bool crushedSeen = false;
+    for (int k = 0; k < 240; ++k)
+    {
+        lsVec2 before = state->robot.position;
+        lsSim_Step(sim, NULL);
+        lsVec2 p = state->robot.position;
+        ENSURE(isfinite(p.x) && isfinite(p.y));
+        ENSURE(p.y > 0.0 && p.y < state->movers[0].a.y); // between the wall and the door, always
+        ENSURE(lsDistance(before, p) < 0.1);             // no jumps
+        lsCollisionWorld cw = {lsSim_GetScene(sim), state->movers, state->movers, 1, NULL, 0, -1};
+        lsMoveResult still = lsMoveCircle(&cw, p, lsV(0.0, 0.0), state->robot.radius);
+        ENSURE(isfinite(still.position.x) && isfinite(still.position.y));
+        if (state->movers[0].a.y - 0.0 < 0.5 - 1e-3)
+        {
+            ENSURE(still.crushed);
+            // Midway: the two overlaps balance.
+            ENSURE_SMALL(p.y - 0.5 * state->movers[0].a.y, 1e-6);
+            crushedSeen = true;
+        }
+    }
+    ENSURE(crushedSeen);
+    lsError err = {{0}};
+    ENSURE(lsSim_CheckInvariants(sim, &err)); // the door is open again
+    lsDestroySim(sim);
+    lsDestroyWorld(world);
+    return 0;
+}
+
 // ---------------------------------------------------------------------------------------------------------------------
 // Targets, autopilot, determinism
 
@@ -837,6 +885,7 @@ int SimTest(void)
     RUN_SUBTEST(FastDoorNeverPassesTargets);
     RUN_SUBTEST(DoorSqueezesAgainstWall);
     RUN_SUBTEST(RandomCrushesWithEscape);
+    RUN_SUBTEST(CrushWithoutEscape);
     RUN_SUBTEST(CollectsAndRespawns);
     RUN_SUBTEST(AutopilotExplores);
     RUN_SUBTEST(Deterministic);
