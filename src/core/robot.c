@@ -490,7 +490,7 @@ static lsVec2 FreePlace(const lsCollisionWorld* cw, lsVec2 start, lsVec2 hint, d
     {
         // Everything that could touch the body anywhere between start and the current answer.
         Gather(&ctx, cw, InflatedBox(start, x, clearance), x, hint, clearance);
-        lsVec2 next;
+        lsVec2 next = x; // written by NearestFeasible when it succeeds
         if (!NearestFeasible(ctx.items, ctx.count, start, &next))
         {
             *crushed = true;
