@@ -78,7 +78,7 @@ static double BruteClearance(const lsWorld* world, const lsSimState* state)
         lsCircle c = {state->robot.position, state->robot.radius};
         body = lsProxyFromCircle(&c);
     }
-    double best = INFINITY;
+    double best = HUGE_VAL;
     for (int w = 0; w < world->wallCount; ++w)
     {
         const lsWallDef* wall = &world->walls[w];
@@ -232,7 +232,7 @@ static int RandomRun(lsWorld* world, int steps, uint64_t seed, int* collisionsOu
     const lsSimState* state = lsSim_GetState(sim);
     lsRng rng = lsMakeRng(seed);
     lsControl control = lsMakeManualControl(0.0, 0.0);
-    double minClearance = INFINITY;
+    double minClearance = HUGE_VAL;
     for (int k = 0; k < steps; ++k)
     {
         if (k % 15 == 0)
