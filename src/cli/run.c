@@ -359,8 +359,8 @@ int lsCmdRun(int argc, char** argv)
     fprintf(out, "steps: %lld of %g s, simulated %.3f s in %.3f s wall (%.0f steps/s, %.1fx real time)\n", steps,
             state->dt, state->time, elapsed, elapsed > 0.0 ? (double)steps / elapsed : 0.0,
             elapsed > 0.0 ? state->time / elapsed : 0.0);
-    fprintf(out, "score: %g  food: %d  poison: %d  collisions: %d  distance: %.2f m\n", state->score, state->food,
-            state->poison, state->collisions, state->distance);
+    fprintf(out, "score: %g  food: %d  poison: %d  collisions: %d  crushes: %d  distance: %.2f m\n", state->score,
+            state->food, state->poison, state->collisions, state->crushes, state->distance);
     fprintf(out, "hash: %016llx\n", (unsigned long long)lsSim_Hash(sim));
     lsDestroySim(sim);
     lsDestroyWorld(world);

@@ -462,6 +462,7 @@ static void StepRobot(lsSim* sim, const lsControl* control)
         sim->state.distance += lsDistance(moved.legs[k], moved.legs[k + 1]);
     }
     robot->inContact = moved.contacts > 0;
+    sim->state.crushes += moved.crushed ? 1 : 0;
     if (robot->inContact)
     {
         if (!sim->wasInContact)
@@ -561,6 +562,7 @@ void lsSim_Reset(lsSim* sim, uint64_t seed)
     state->food = 0;
     state->poison = 0;
     state->collisions = 0;
+    state->crushes = 0;
     state->distance = 0.0;
 
     lsRobotState* robot = &state->robot;

@@ -127,6 +127,7 @@ typedef struct lsSimState
     int food;        ///< food collected
     int poison;      ///< poison collected
     int collisions;  ///< contacts begun: steps in contact that follow a step without contact
+    int crushes;     ///< steps that ended with the robot squeezed by a moving wall into a gap narrower than itself
     double distance; ///< distance travelled by the robot's centre, metres
     bool scanned;    ///< the last step took a new scan
 } lsSimState;
