@@ -57,6 +57,12 @@
 #define LS_SOURCE_DIR "."
 #endif
 
+/// Calls visit(ctx, path, data, size) for every file in folder (names starting with '.' skipped), data holding the
+/// file's first megabyte followed by a NUL. Stops at the first visit that returns non-zero and returns that; returns
+/// 1 when the folder cannot be read. count (may be NULL) receives the number of files visited.
+int lsTestForEachFile(const char* folder, int (*visit)(void* ctx, const char* path, char* data, size_t size),
+                      void* ctx, int* count);
+
 #define LS_SUITE(name) int name(void);
 #include "suites.h"
 #undef LS_SUITE

@@ -1,6 +1,7 @@
 // The one test runner: `ls_test SUITE` runs one suite, `ls_test` runs them all.
 #include "test.h"
 
+#include <dirent.h>
 #include <string.h>
 
 typedef struct Suite
@@ -14,6 +15,48 @@ static const Suite s_suites[] = {
 #include "suites.h"
 #undef LS_SUITE
 };
+
+int lsTestForEachFile(const char* folder, int (*visit)(void* ctx, const char* path, char* data, size_t size),
+                      void* ctx, int* count)
+{
+    DIR* dir = opendir(folder);
+    if (dir == NULL)
+    {
+        fprintf(stderr, "cannot read folder %s\n", folder);
+        return 1;
+    }
+    static char data[(1 << 20) + 1];
+    int visited = 0, status = 0;
+    for (struct dirent* entry = readdir(dir); entry != NULL && status == 0; entry = readdir(dir))
+    {
+        if (entry->d_name[0] == '.')
+        {
+            continue;
+        }
+        char path[1024];
+        snprintf(path, sizeof path, "%s/%s", folder, entry->d_name);
+        FILE* f = fopen(path, "rb");
+        if (f == NULL)
+        {
+            continue;
+        }
+        size_t size = fread(data, 1, sizeof data - 1, f);
+        fclose(f);
+        data[size] = '\0';
+        status = visit(ctx, path, data, size);
+        if (status != 0)
+        {
+            fprintf(stderr, "  failed on %s\n", path);
+        }
+        ++visited;
+    }
+    closedir(dir);
+    if (count != NULL)
+    {
+        *count = visited;
+    }
+    return status;
+}
 
 int main(int argc, char** argv)
 {

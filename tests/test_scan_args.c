@@ -5,7 +5,6 @@
 #include "cli/scan_args.h"
 #include "core/world.h"
 
-#include <dirent.h>
 #include <string.h>
 
 // Parses a NULL-terminated list of arguments.
@@ -168,53 +167,33 @@ static int PosesFileTest(void)
 // Every input fuzz_scan_args kept (tests/data/fuzz_scan_args: a unit reported as a timeout on a starved machine,
 // 0.15 s alone) and its seed corpus, replayed as an argument list (NUL-separated) and as a poses file: each parse
 // must end with a verdict, a message on failure, and no leak.
-static int ReplayFolder(const char* folder, int* replayed)
+static int ParseFuzzInput(void* ctx, const char* path, char* data, size_t size)
 {
-    DIR* dir = opendir(folder);
-    ENSURE(dir != NULL);
-    for (struct dirent* entry = readdir(dir); entry != NULL; entry = readdir(dir))
+    (void)ctx;
+    (void)path;
+    char* args[64];
+    int argc = 0;
+    for (size_t at = 0; at < size && argc < 64; at += strlen(data + at) + 1)
     {
-        if (entry->d_name[0] == '.')
-        {
-            continue;
-        }
-        char path[1024];
-        snprintf(path, sizeof path, "%s/%s", folder, entry->d_name);
-        FILE* f = fopen(path, "rb");
-        if (f == NULL)
-        {
-            continue;
-        }
-        static char data[1 << 16];
-        size_t size = fread(data, 1, sizeof data - 1, f);
-        fclose(f);
-        data[size] = '\0';
-        char* args[64];
-        int argc = 0;
-        for (size_t at = 0; at < size && argc < 64; at += strlen(data + at) + 1)
-        {
-            args[argc++] = data + at;
-        }
-        lsScanArgs a;
-        lsError err = {{0}};
-        bool ok = lsParseScanArgs(argc, args, &a, &err);
-        lsFreeScanArgs(&a);
-        ENSURE(ok || err.message[0] != '\0');
-        ok = lsParseScanPoses(data, size, "p.txt", &a, &err);
-        lsFreeScanArgs(&a);
-        ENSURE(ok || strncmp(err.message, "p.txt", 5) == 0);
-        ++*replayed;
+        args[argc++] = data + at;
     }
-    closedir(dir);
+    lsScanArgs a;
+    lsError err = {{0}};
+    bool ok = lsParseScanArgs(argc, args, &a, &err);
+    lsFreeScanArgs(&a);
+    ENSURE(ok || err.message[0] != '\0');
+    ok = lsParseScanPoses(data, size, "p.txt", &a, &err);
+    lsFreeScanArgs(&a);
+    ENSURE(ok || strncmp(err.message, "p.txt", 5) == 0);
     return 0;
 }
 
 static int ReplayFuzzInputsTest(void)
 {
-    int replayed = 0;
-    ENSURE(ReplayFolder(LS_TEST_DATA_DIR "/fuzz_scan_args", &replayed) == 0);
-    ENSURE(ReplayFolder(LS_SOURCE_DIR "/fuzz/scan_args_corpus", &replayed) == 0);
-    ENSURE(replayed >= 10);
+    int kept = 0, seeds = 0;
+    ENSURE(lsTestForEachFile(LS_TEST_DATA_DIR "/fuzz_scan_args", ParseFuzzInput, NULL, &kept) == 0);
+    ENSURE(lsTestForEachFile(LS_SOURCE_DIR "/fuzz/scan_args_corpus", ParseFuzzInput, NULL, &seeds) == 0);
+    ENSURE(kept + seeds >= 10);
     return 0;
 }
 
