@@ -4,6 +4,7 @@
 // optimised away and shows the hit rate of the inputs.
 #define _POSIX_C_SOURCE 200809L // clock_gettime
 
+#include "cli/clock.h"
 #include "core/base.h"
 #include "core/distance.h"
 #include "core/geometry.h"
@@ -12,28 +13,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 enum
 {
     ls_inputCount = 4096, // inputs per row, cycled (a power of two)
 };
-
-// The benchmark, not the core, reads the clock. CPU time is the headline figure: on a busy machine wall time also
-// counts the time the process waited for a core.
-static double NowSeconds(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
-static double CpuSeconds(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
 
 // ---------------------------------------------------------------------------------------------------------------------
 // Inputs: a 20 m scene placed 5 km from the origin (a large world), rays of 30 m, shapes of about a metre.
@@ -465,10 +449,10 @@ int main(int argc, char** argv)
         double elapsed = 0.0, cpu = 0.0, checksum = 0.0;
         for (;;)
         {
-            double start = NowSeconds(), cpuStart = CpuSeconds();
+            double start = lsNowSeconds(), cpuStart = lsCpuSeconds();
             checksum = s_rows[r].run(calls);
-            elapsed = NowSeconds() - start;
-            cpu = CpuSeconds() - cpuStart;
+            elapsed = lsNowSeconds() - start;
+            cpu = lsCpuSeconds() - cpuStart;
             if (fixedCalls > 0 || cpu >= minSeconds || calls >= (1 << 28))
             {
                 break;

@@ -5,32 +5,16 @@
 // Without files it runs from the repository root on ../shared/bench-worlds/*.json and worlds/*.json.
 #define _POSIX_C_SOURCE 200809L
 
+#include "cli/clock.h"
 #include "core/world.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #ifndef LS_SOURCE_DIR
 #define LS_SOURCE_DIR "."
 #endif
-
-// The benchmark, not the core, reads the clock. CPU time is printed beside wall time because on a busy machine
-// (a shared build box) the wall time mostly measures waiting for a core.
-static double Now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
-static double CpuNow(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
 
 static void PrintUsage(void)
 {
@@ -47,19 +31,19 @@ static bool BenchFile(const char* path, int runs, bool csv)
     for (int run = 0; run < runs; ++run)
     {
         lsError err;
-        double c0 = CpuNow();
-        double t0 = Now();
+        double c0 = lsCpuSeconds();
+        double t0 = lsNowSeconds();
         lsWorld* world = lsLoadWorld(path, &err, NULL);
-        double t1 = Now();
-        double c1 = CpuNow();
+        double t1 = lsNowSeconds();
+        double c1 = lsCpuSeconds();
         if (world == NULL)
         {
             fprintf(stderr, "%s\n", err.message);
             return false;
         }
         char* json = lsSaveWorldToString(world);
-        double t2 = Now();
-        double c2 = CpuNow();
+        double t2 = lsNowSeconds();
+        double c2 = lsCpuSeconds();
         jsonBytes = strlen(json);
         segments = lsWorld_SegmentCount(world);
         targets = world->targetCount;

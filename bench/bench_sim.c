@@ -5,27 +5,12 @@
 //   city-100k     the largest bench world (100 000 walls, 10 000 targets), its own lidar, autopilot (>= 1 000)
 //   maze-20k      the maze bench world, autopilot
 #define _POSIX_C_SOURCE 200809L
+#include "cli/clock.h"
 #include "core/sim.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-
-static double Seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-// CPU time of this process: on a shared, loaded machine it is the fairer measure of one core's throughput.
-static double CpuSeconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 typedef struct Scene
 {
@@ -128,18 +113,18 @@ int main(int argc, char** argv)
         {
             steps = 1;
         }
-        double t0 = Seconds();
+        double t0 = lsNowSeconds();
         lsSim* sim = lsCreateSim(world);
-        double build = Seconds() - t0;
+        double build = lsNowSeconds() - t0;
         lsControl control = scene->autopilot ? lsMakeAutopilotControl() : lsMakeManualControl(0.6, 0.4);
-        double start = Seconds();
-        double cpuStart = CpuSeconds();
+        double start = lsNowSeconds();
+        double cpuStart = lsCpuSeconds();
         for (long long k = 0; k < steps; ++k)
         {
             lsSim_Step(sim, &control);
         }
-        double seconds = Seconds() - start;
-        double cpu = CpuSeconds() - cpuStart;
+        double seconds = lsNowSeconds() - start;
+        double cpu = lsCpuSeconds() - cpuStart;
         const lsSimState* state = lsSim_GetState(sim);
         double rate = seconds > 0.0 ? (double)steps / seconds : 0.0;
         double cpuRate = cpu > 0.0 ? (double)steps / cpu : 0.0;

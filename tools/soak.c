@@ -7,6 +7,7 @@
 // memory and speed figures of a full run can still be had while a known violation is being fixed; it still exits 1.
 #define _POSIX_C_SOURCE 200809L
 
+#include "cli/clock.h"
 #include "core/invariants.h"
 #include "core/sim.h"
 #include "core/world.h"
@@ -18,14 +19,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
-#include <time.h>
-
-static double Seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 // Peak resident set size of this process so far, KiB (Linux reports ru_maxrss in KiB).
 static long PeakRssKiB(void)
@@ -133,7 +126,7 @@ int main(int argc, char** argv)
     long long rssAt10k = -1;
     long long heapAt10k = -1;
     const lsControl autopilot = lsMakeAutopilotControl();
-    double start = Seconds();
+    double start = lsNowSeconds();
     long long step = 0;
     long long violations = 0;
     while ((status == 0 || keepGoing) && step < steps)
@@ -158,13 +151,13 @@ int main(int argc, char** argv)
         }
         if (!quiet && step % 100000 == 0)
         {
-            double elapsed = Seconds() - start;
+            double elapsed = lsNowSeconds() - start;
             printf("soak: step %lld: %.0f steps/s, peak RSS %ld KiB, core heap %lld bytes\n", step,
                    (double)step / elapsed, PeakRssKiB(), lsAllocatedBytes());
             fflush(stdout);
         }
     }
-    double elapsed = Seconds() - start;
+    double elapsed = lsNowSeconds() - start;
     const lsSimState* s = lsSim_GetState(sim);
     printf("soak: %s after %lld steps (%.1f simulated s) in %.2f s: %.0f steps/s\n", status == 0 ? "ok" : "stopped",
            step, s->time, elapsed, elapsed > 0.0 ? (double)step / elapsed : 0.0);

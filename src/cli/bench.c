@@ -5,6 +5,7 @@
 // clock_gettime, opendir and stat are POSIX, not C17.
 #define _POSIX_C_SOURCE 200809L
 
+#include "cli/clock.h"
 #include "cli/commands.h"
 #include "core/lidar.h"
 
@@ -15,7 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 
 #define LS_BENCH_RANGE 30.0
 #define LS_BENCH_MAX_WORLDS 64
@@ -44,13 +44,6 @@ static void PrintUsage(FILE* out)
             "  -h, --help         this help\n"
             "Single thread. Exit status: 0 success (whether or not the paths agree), 1 no worlds or unreadable\n"
             "files, 2 bad usage.\n");
-}
-
-static double Now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
 typedef struct Rays
@@ -183,9 +176,9 @@ static bool BenchWorld(const char* dir, const char* name, int sample, int reps, 
     double bestBuild = INFINITY;
     for (int k = 0; k < 2 * reps; ++k)
     {
-        double t0 = Now();
+        double t0 = lsNowSeconds();
         lsScene* scene = lsCreateScene(world);
-        double t1 = Now();
+        double t1 = lsNowSeconds();
         lsDestroyScene(scene);
         bestBuild = fmin(bestBuild, t1 - t0);
     }
@@ -210,10 +203,10 @@ static bool BenchWorld(const char* dir, const char* name, int sample, int reps, 
         for (int c = 0; c < chunks; ++c)
         {
             int end = (c + 1) * LS_BENCH_CHUNK < rays.count ? (c + 1) * LS_BENCH_CHUNK : rays.count;
-            double t0 = Now();
+            double t0 = lsNowSeconds();
             lsScene_CastRays(scene, NULL, rays.rays + (ptrdiff_t)c * LS_BENCH_CHUNK, end - c * LS_BENCH_CHUNK,
                              hits + (ptrdiff_t)c * LS_BENCH_CHUNK);
-            double dt = Now() - t0;
+            double dt = lsNowSeconds() - t0;
             bestChunk[c] = fmin(bestChunk[c], dt);
             run += dt;
         }
@@ -254,9 +247,9 @@ static bool BenchWorld(const char* dir, const char* name, int sample, int reps, 
         for (int s = 0; s < n; ++s)
         {
             int i = (int)((long long)s * rays.count / n);
-            double t0 = Now();
+            double t0 = lsNowSeconds();
             lsRayHit b = lsScene_CastRayBrute(scene, NULL, rays.rays + i);
-            bruteTime += Now() - t0;
+            bruteTime += lsNowSeconds() - t0;
             if (!SameWithin(hits + i, &b))
             {
                 r->mismatches += 1;
@@ -287,9 +280,9 @@ static bool BenchWorld(const char* dir, const char* name, int sample, int reps, 
     double bestScan = INFINITY;
     for (int k = 0; k < 40 * reps; ++k)
     {
-        double t0 = Now();
+        double t0 = lsNowSeconds();
         lsLidar_ScanFrom(scene, NULL, &def, sensor, heading, NULL, scan);
-        bestScan = fmin(bestScan, Now() - t0);
+        bestScan = fmin(bestScan, lsNowSeconds() - t0);
     }
     r->scanUs = 1e6 * bestScan;
 

@@ -1,6 +1,7 @@
 // lidarsim run WORLD.json --steps N [options]: the simulation without a window. Prints a summary, optionally
 // records one JSON line per step (or every K-th) with what a replay needs: pose, scan, vehicles, targets, score.
 #define _POSIX_C_SOURCE 200809L
+#include "cli/clock.h"
 #include "cli/commands.h"
 #include "cli/laserscan.h"
 #include "core/sim.h"
@@ -11,7 +12,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 static void PrintUsage(FILE* out)
@@ -47,13 +47,6 @@ static int Usage(const char* message, const char* value)
     }
     fprintf(stderr, " (see lidarsim run --help)\n");
     return 2;
-}
-
-static double Seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
 typedef struct Recorder
@@ -308,7 +301,7 @@ int lsCmdRun(int argc, char** argv)
     bool progress = isatty(fileno(stderr)) && steps > 0;
     lsControl control = autopilot ? lsMakeAutopilotControl() : lsMakeManualControl(0.0, 0.0);
     long long lastScanStep = 0;
-    double start = Seconds();
+    double start = lsNowSeconds();
     double lastDraw = start;
     for (long long k = 1; k <= steps; ++k)
     {
@@ -323,7 +316,7 @@ int lsCmdRun(int argc, char** argv)
         }
         if (progress && (k & 255) == 0)
         {
-            double now = Seconds();
+            double now = lsNowSeconds();
             if (now - lastDraw > 0.1)
             {
                 DrawProgress(k, steps, now - start);
@@ -331,7 +324,7 @@ int lsCmdRun(int argc, char** argv)
             }
         }
     }
-    double elapsed = Seconds() - start;
+    double elapsed = lsNowSeconds() - start;
     if (progress)
     {
         DrawProgress(steps, steps, elapsed);
