@@ -40,6 +40,15 @@ grep -q -- '--beams' "$work/err.txt" || fail "scan --beams 0: $(cat "$work/err.t
 expect_status 2 "$lidarsim" scan "$src/worlds/default.json" --pose 1,2
 expect_status 1 "$lidarsim" scan "$work/missing.json"
 
+# Inputs that are not regular files are refused at once, never waited on or read forever.
+mkfifo "$work/fifo"
+for input in "$work/fifo" /dev/zero "$work"; do
+    expect_status 1 timeout 20 "$lidarsim" check "$input"
+    grep -q ': not a regular file$' "$work/err.txt" || fail "check $input: $(cat "$work/err.txt")"
+    expect_status 1 timeout 20 "$lidarsim" scan "$src/worlds/default.json" --poses "$input"
+    grep -q ': not a regular file$' "$work/err.txt" || fail "scan --poses $input: $(cat "$work/err.txt")"
+done
+
 # run: a summary, and a recording with one line per recorded step; two runs record the same bytes.
 expect_status 0 "$lidarsim" run "$src/worlds/default.json" --steps 120 --autopilot --record "$work/a.jsonl" --every 10
 grep -q '^score: ' "$work/out.txt" || fail "run summary: $(cat "$work/out.txt")"

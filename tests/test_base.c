@@ -1,7 +1,14 @@
 // Tests of base.c: the allocation counter and the seeded generator.
+#define _POSIX_C_SOURCE 200809L
+
 #include "test.h"
 
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 static int AllocCounterTest(void)
 {
@@ -50,10 +57,100 @@ static int FailTest(void)
     return 0;
 }
 
+// Writes n bytes of 'x' to path; false on failure.
+static bool WriteBytes(const char* path, size_t n)
+{
+    FILE* f = fopen(path, "wb");
+    if (f == NULL)
+        return false;
+    for (size_t i = 0; i < n; ++i)
+        fputc('x', f);
+    return fclose(f) == 0;
+}
+
+// The bounded reader: every kind of file that is not a small regular one is refused at once, never blocking and
+// never reading more than the limit.
+static int ReadFileTest(void)
+{
+    char folder[] = "/tmp/ls_readfile_XXXXXX";
+    ENSURE(mkdtemp(folder) != NULL);
+    char path[256], link[256], fifo[256], sparse[256];
+    snprintf(path, sizeof path, "%s/small", folder);
+    snprintf(link, sizeof link, "%s/link", folder);
+    snprintf(fifo, sizeof fifo, "%s/fifo", folder);
+    snprintf(sparse, sizeof sparse, "%s/sparse", folder);
+    lsError err = {{0}};
+    size_t size = 99;
+
+    // Exactly at the limit reads; one byte over is refused from the size alone.
+    ENSURE(WriteBytes(path, 100));
+    char* text = lsReadFile(path, 100, &size, &err);
+    ENSURE(text != NULL && size == 100 && text[100] == '\0' && text[99] == 'x');
+    lsFree(text, size + 1);
+    ENSURE(lsReadFile(path, 99, &size, &err) == NULL);
+    ENSURE(strstr(err.message, "/small: 100 bytes, over the limit of 99 bytes") != NULL);
+    // An empty file is one NUL.
+    ENSURE(WriteBytes(path, 0));
+    text = lsReadFile(path, 100, &size, &err);
+    ENSURE(text != NULL && size == 0 && text[0] == '\0');
+    lsFree(text, 1);
+    // A symlink is followed.
+    ENSURE(WriteBytes(path, 3));
+    ENSURE(symlink("small", link) == 0);
+    lsFileStamp stamp;
+    bool changed = true;
+    text = lsReadFileStamped(link, 100, &size, &stamp, &changed, &err);
+    ENSURE(text != NULL && size == 3 && !changed && stamp.regular && stamp.size == 3);
+    lsFree(text, size + 1);
+    lsFileStamp statted;
+    ENSURE(lsStatFile(link, &statted, NULL) && lsSameFileStamp(&stamp, &statted));
+    // A dangling symlink, a missing file.
+    ENSURE(unlink(path) == 0);
+    ENSURE(lsReadFile(link, 100, &size, &err) == NULL);
+    ENSURE(strstr(err.message, "/link: cannot open: No such file or directory") != NULL);
+    int code = 0;
+    ENSURE(!lsStatFile(link, &statted, &code) && code == ENOENT);
+    // A FIFO with no writer: refused at once, not waited on.
+    ENSURE(mkfifo(fifo, 0600) == 0);
+    ENSURE(lsReadFile(fifo, 100, &size, &err) == NULL);
+    ENSURE(strstr(err.message, "/fifo: not a regular file") != NULL);
+    ENSURE(lsStatFile(fifo, &statted, NULL) && !statted.regular);
+    // A folder, a device that never ends, a device with nothing.
+    ENSURE(lsReadFile(folder, 100, &size, &err) == NULL);
+    ENSURE(strstr(err.message, ": not a regular file") != NULL);
+    ENSURE(lsReadFile("/dev/zero", LS_MAX_FILE_BYTES, &size, &err) == NULL);
+    ENSURE(strcmp(err.message, "/dev/zero: not a regular file") == 0);
+    ENSURE(lsReadFile("/dev/null", LS_MAX_FILE_BYTES, &size, &err) == NULL);
+    ENSURE(strcmp(err.message, "/dev/null: not a regular file") == 0);
+    // A 64 GiB sparse file: refused from its size, nothing allocated or read.
+    int fd = open(sparse, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    ENSURE(fd >= 0);
+    ENSURE(ftruncate(fd, (off_t)64 << 30) == 0);
+    close(fd);
+    long long bytes = lsAllocatedBytes();
+    ENSURE(lsReadFile(sparse, LS_MAX_FILE_BYTES, &size, &err) == NULL);
+    ENSURE(strstr(err.message, "/sparse: 68719476736 bytes, over the limit of 64 MiB") != NULL);
+    ENSURE(lsAllocatedBytes() == bytes);
+    // Unreadable (skipped as root, who can read anything).
+    if (geteuid() != 0)
+    {
+        ENSURE(WriteBytes(path, 3) && chmod(path, 0) == 0);
+        ENSURE(lsReadFile(path, 100, &size, &err) == NULL);
+        ENSURE(strstr(err.message, "/small: cannot open: Permission denied") != NULL);
+    }
+    unlink(path);
+    unlink(link);
+    unlink(fifo);
+    unlink(sparse);
+    ENSURE(rmdir(folder) == 0);
+    return 0;
+}
+
 int BaseTest(void)
 {
     RUN_SUBTEST(AllocCounterTest);
     RUN_SUBTEST(RngTest);
     RUN_SUBTEST(FailTest);
+    RUN_SUBTEST(ReadFileTest);
     return 0;
 }

@@ -84,13 +84,11 @@ static bool ParseSize(const char* s, int* w, int* h)
     return true;
 }
 
+// A regular file (a FIFO named default.json must not block the start: the loader refuses it with a message).
 static bool FileReadable(const char* path)
 {
-    FILE* f = fopen(path, "rb");
-    if (f == NULL)
-        return false;
-    fclose(f);
-    return true;
+    lsFileStamp stamp;
+    return lsStatFile(path, &stamp, NULL) && stamp.regular;
 }
 
 /// The default world: worlds/default.json from the current folder, else next to the executable (../worlds/).

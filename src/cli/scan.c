@@ -46,44 +46,18 @@ static void PrintUsage(FILE* out)
         LS_MAX_BEAMS);
 }
 
-// Reads a poses file whole (at most LS_SCAN_MAX_POSES_FILE bytes, so /dev/zero or a runaway file is refused
-// rather than read forever) and parses it with lsParseScanPoses.
+// Reads a poses file whole through the bounded reader (a FIFO, /dev/zero or a runaway file is refused, never read
+// forever) and parses it with lsParseScanPoses.
 static bool ReadPosesFile(const char* path, lsScanArgs* args, lsError* err)
 {
-    FILE* file = fopen(path, "rb");
-    if (file == NULL)
-    {
-        return lsFail(err, "%s: cannot open: %s", path, strerror(errno));
-    }
-    size_t capacity = 1 << 16;
     size_t size = 0;
-    char* text = lsAlloc(capacity);
-    for (;;)
+    char* text = lsReadFile(path, LS_SCAN_MAX_POSES_FILE, &size, err);
+    if (text == NULL)
     {
-        size += fread(text + size, 1, capacity - size, file);
-        if (size < capacity || capacity > LS_SCAN_MAX_POSES_FILE)
-        {
-            break;
-        }
-        text = lsRealloc(text, capacity, 2 * capacity);
-        capacity *= 2;
+        return false;
     }
-    bool readError = ferror(file) != 0;
-    fclose(file);
-    bool ok = false;
-    if (readError)
-    {
-        lsFail(err, "%s: cannot read", path);
-    }
-    else if (size > LS_SCAN_MAX_POSES_FILE)
-    {
-        lsFail(err, "%s: over the limit of %zu MiB", path, LS_SCAN_MAX_POSES_FILE >> 20);
-    }
-    else
-    {
-        ok = lsParseScanPoses(text, size, path, args, err);
-    }
-    lsFree(text, capacity);
+    bool ok = lsParseScanPoses(text, size, path, args, err);
+    lsFree(text, size + 1);
     return ok;
 }
 

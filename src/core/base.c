@@ -1,11 +1,17 @@
+// POSIX for open/fstat and the nanosecond times of struct stat.
+#define _POSIX_C_SOURCE 200809L
+
 #include "core/base.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 void lsAssertFailed(const char* condition, const char* file, int line)
 {
@@ -62,10 +68,7 @@ void lsFree(void* p, size_t size)
     free(p);
 }
 
-long long lsAllocatedBytes(void)
-{
-    return s_allocatedBytes;
-}
+long long lsAllocatedBytes(void) { return s_allocatedBytes; }
 
 char* lsStrdup(const char* s)
 {
@@ -133,6 +136,155 @@ bool lsParseInteger(const char* text, long long lo, long long hi, long long* out
     return true;
 }
 
+static lsFileStamp MakeStamp(const struct stat* st)
+{
+    lsFileStamp stamp;
+    memset(&stamp, 0, sizeof stamp);
+    stamp.regular = S_ISREG(st->st_mode);
+    stamp.device = (uint64_t)st->st_dev;
+    stamp.inode = (uint64_t)st->st_ino;
+    stamp.size = (int64_t)st->st_size;
+    stamp.modifiedSeconds = (int64_t)st->st_mtim.tv_sec;
+    stamp.modifiedNanoseconds = (int64_t)st->st_mtim.tv_nsec;
+    stamp.changedSeconds = (int64_t)st->st_ctim.tv_sec;
+    stamp.changedNanoseconds = (int64_t)st->st_ctim.tv_nsec;
+    return stamp;
+}
+
+bool lsStatFile(const char* path, lsFileStamp* stamp, int* errorCode)
+{
+    struct stat st;
+    if (stat(path, &st) != 0)
+    {
+        if (errorCode != NULL)
+        {
+            *errorCode = errno;
+        }
+        return false;
+    }
+    *stamp = MakeStamp(&st);
+    return true;
+}
+
+bool lsSameFileStamp(const lsFileStamp* a, const lsFileStamp* b)
+{
+    return a->regular == b->regular && a->device == b->device && a->inode == b->inode && a->size == b->size &&
+           a->modifiedSeconds == b->modifiedSeconds && a->modifiedNanoseconds == b->modifiedNanoseconds &&
+           a->changedSeconds == b->changedSeconds && a->changedNanoseconds == b->changedNanoseconds;
+}
+
+// Reads exactly `size` bytes (a regular file ignores O_NONBLOCK, so EAGAIN cannot happen); false on an error or
+// an early end of file (the file shrank).
+static bool ReadExactly(int fd, char* buffer, size_t size, int* code)
+{
+    size_t used = 0;
+    while (used < size)
+    {
+        ssize_t got = read(fd, buffer + used, size - used);
+        if (got < 0 && errno == EINTR)
+        {
+            continue;
+        }
+        if (got <= 0)
+        {
+            *code = got < 0 ? errno : 0;
+            return false;
+        }
+        used += (size_t)got;
+    }
+    return true;
+}
+
+char* lsReadFileStamped(const char* path, size_t maxBytes, size_t* size, lsFileStamp* stamp, bool* changed,
+                        lsError* err)
+{
+    LS_ASSERT(path != NULL && size != NULL);
+    if (changed != NULL)
+    {
+        *changed = false;
+    }
+    // O_NONBLOCK: opening a FIFO without a writer, or a device, must not wait; fstat then refuses them.
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0)
+    {
+        int code = errno;
+        return lsFailNull(err, "%s: cannot open: %s", path, strerror(code));
+    }
+    struct stat before;
+    if (fstat(fd, &before) != 0)
+    {
+        int code = errno;
+        close(fd);
+        return lsFailNull(err, "%s: cannot read: %s", path, strerror(code));
+    }
+    if (!S_ISREG(before.st_mode))
+    {
+        close(fd);
+        return lsFailNull(err, "%s: not a regular file", path);
+    }
+    // The size is checked before reading, so a huge or sparse file costs nothing.
+    if (before.st_size < 0 || (unsigned long long)before.st_size > maxBytes)
+    {
+        close(fd);
+        if (maxBytes % ((size_t)1 << 20) == 0)
+        {
+            return lsFailNull(err, "%s: %lld bytes, over the limit of %zu MiB", path, (long long)before.st_size,
+                              maxBytes >> 20);
+        }
+        return lsFailNull(err, "%s: %lld bytes, over the limit of %zu bytes", path, (long long)before.st_size,
+                          maxBytes);
+    }
+    size_t length = (size_t)before.st_size;
+    char* text = lsAlloc(length + 1);
+    int code = 0;
+    bool ok = ReadExactly(fd, text, length, &code);
+    char extra;
+    // One more byte must give end of file: a file that grew while being read is not taken whole.
+    ssize_t more = 0;
+    if (ok)
+    {
+        do
+        {
+            more = read(fd, &extra, 1);
+        } while (more < 0 && errno == EINTR);
+        code = more < 0 ? errno : 0;
+    }
+    struct stat after;
+    bool same = ok && more == 0 && fstat(fd, &after) == 0;
+    close(fd);
+    lsFileStamp opened = MakeStamp(&before);
+    if (same)
+    {
+        lsFileStamp finished = MakeStamp(&after);
+        same = lsSameFileStamp(&opened, &finished);
+    }
+    if (!same)
+    {
+        lsFree(text, length + 1);
+        if (code != 0)
+        {
+            return lsFailNull(err, "%s: cannot read: %s", path, strerror(code));
+        }
+        if (changed != NULL)
+        {
+            *changed = true;
+        }
+        return lsFailNull(err, "%s: changed while being read", path);
+    }
+    text[length] = '\0';
+    *size = length;
+    if (stamp != NULL)
+    {
+        *stamp = opened;
+    }
+    return text;
+}
+
+char* lsReadFile(const char* path, size_t maxBytes, size_t* size, lsError* err)
+{
+    return lsReadFileStamped(path, maxBytes, size, NULL, NULL, err);
+}
+
 static uint64_t SplitMix64(uint64_t* x)
 {
     uint64_t z = (*x += 0x9E3779B97F4A7C15ull);
@@ -151,10 +303,7 @@ lsRng lsMakeRng(uint64_t seed)
     return rng;
 }
 
-static uint64_t Rotl(uint64_t x, int k)
-{
-    return (x << k) | (x >> (64 - k));
-}
+static uint64_t Rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
 
 uint64_t lsRng_Next(lsRng* rng)
 {
@@ -176,10 +325,7 @@ double lsRng_Uniform(lsRng* rng)
     return (double)(lsRng_Next(rng) >> 11) * 0x1.0p-53;
 }
 
-double lsRng_Range(lsRng* rng, double lo, double hi)
-{
-    return lo + (hi - lo) * lsRng_Uniform(rng);
-}
+double lsRng_Range(lsRng* rng, double lo, double hi) { return lo + (hi - lo) * lsRng_Uniform(rng); }
 
 double lsRng_Gaussian(lsRng* rng)
 {

@@ -50,6 +50,36 @@ bool lsParseNumber(const char* text, double* out);
 bool lsParseInteger(const char* text, long long lo, long long hi, long long* out);
 
 // ---------------------------------------------------------------------------------------------------------------------
+// Files: one bounded reader for worlds, maps, poses files and recordings, so none of them can block or blow memory.
+
+/// Largest input file read whole (world, map, poses file, recording): 64 MiB, far above any real world.
+#define LS_MAX_FILE_BYTES ((size_t)64 << 20)
+
+/// What fstat says about one version of a file: two versions (an in-place write, an atomic rename-replace) differ
+/// in at least one field (times to the nanosecond where the file system keeps them).
+typedef struct lsFileStamp
+{
+    bool regular; ///< a regular file (not a FIFO, folder, device or socket)
+    uint64_t device, inode;
+    int64_t size; ///< bytes
+    int64_t modifiedSeconds, modifiedNanoseconds, changedSeconds, changedNanoseconds;
+} lsFileStamp;
+
+/// Reads the whole regular file at path into a NUL-terminated buffer of *size + 1 bytes (free with
+/// lsFree(text, *size + 1)). Opened with O_NONBLOCK (a FIFO never blocks); anything fstat does not call a regular
+/// file, and any file over maxBytes, is refused before a byte is read; a file that changes while being read fails.
+/// NULL with err filled ("path: not a regular file", "path: N bytes, over the limit of M bytes", ...) on failure.
+char* lsReadFile(const char* path, size_t maxBytes, size_t* size, lsError* err);
+/// lsReadFile that also gives the stamp of the version read (stamp may be NULL) and sets *changed (may be NULL)
+/// when the failure is the file changing while being read, so a caller polling the file can simply try again.
+char* lsReadFileStamped(const char* path, size_t maxBytes, size_t* size, lsFileStamp* stamp, bool* changed,
+                        lsError* err);
+/// Stats path (following links) without opening it; false with errno in *errorCode (may be NULL) when it fails.
+bool lsStatFile(const char* path, lsFileStamp* stamp, int* errorCode);
+/// True when two stamps describe the same version of a file.
+bool lsSameFileStamp(const lsFileStamp* a, const lsFileStamp* b);
+
+// ---------------------------------------------------------------------------------------------------------------------
 // A seeded generator (xoshiro256**, seeded by splitmix64): the same seed gives the same stream everywhere.
 
 typedef struct lsRng

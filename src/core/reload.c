@@ -1,25 +1,16 @@
-// lidarsim core: hot reload of a world file (see reload.h). POSIX stat/open/read; no clock (the caller's time).
-#define _POSIX_C_SOURCE 200809L
+// lidarsim core: hot reload of a world file (see reload.h). Files through base.h's bounded reader; no clock.
 
 #include "core/reload.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
-// What stat says about the file. Two versions of a file differ in at least one of these: an atomic rename-replace
-// gives a new inode, an in-place write a new size or new times (nanoseconds where the file system keeps them).
+// What stat says about the file: its stamp (two versions differ in at least one field: an atomic rename-replace
+// gives a new inode, an in-place write a new size or new times), or the errno of a failed stat.
 typedef struct Signature
 {
     bool exists;
     int error; // errno of a failed stat
-    dev_t device;
-    ino_t inode;
-    off_t size;
-    struct timespec modified;
-    struct timespec changed;
+    lsFileStamp stamp;
 } Signature;
 
 struct lsReloader
@@ -36,33 +27,13 @@ struct lsReloader
     int readCount;
 };
 
-static Signature MakeSignature(const struct stat* st)
+static Signature StatSignature(const char* path)
 {
     Signature sig;
     memset(&sig, 0, sizeof sig);
-    sig.exists = true;
-    sig.device = st->st_dev;
-    sig.inode = st->st_ino;
-    sig.size = st->st_size;
-    sig.modified = st->st_mtim;
-    sig.changed = st->st_ctim;
+    sig.exists = lsStatFile(path, &sig.stamp, &sig.error);
     return sig;
 }
-
-static Signature StatSignature(const char* path)
-{
-    struct stat st;
-    if (stat(path, &st) != 0)
-    {
-        Signature missing;
-        memset(&missing, 0, sizeof missing);
-        missing.error = errno;
-        return missing;
-    }
-    return MakeSignature(&st);
-}
-
-static bool SameTime(struct timespec a, struct timespec b) { return a.tv_sec == b.tv_sec && a.tv_nsec == b.tv_nsec; }
 
 static bool SameSignature(const Signature* a, const Signature* b)
 {
@@ -70,8 +41,7 @@ static bool SameSignature(const Signature* a, const Signature* b)
         return false;
     if (!a->exists)
         return a->error == b->error;
-    return a->device == b->device && a->inode == b->inode && a->size == b->size && SameTime(a->modified, b->modified) &&
-           SameTime(a->changed, b->changed);
+    return lsSameFileStamp(&a->stamp, &b->stamp);
 }
 
 lsReloader* lsCreateReloader(const char* path, double settle)
@@ -92,83 +62,23 @@ void lsDestroyReloader(lsReloader* reloader)
     lsFree(reloader, sizeof(lsReloader));
 }
 
-// Reads the whole file as one version: the file's signature before and after reading must match `expected`.
-// Returns the text (NUL-terminated, *size bytes, *capacity allocated) or NULL. *unstable is set when the file
-// changed while being read (no error then: try again later); otherwise a NULL return fills err.
-static char* ReadVersion(const char* path, const Signature* expected, size_t* size, size_t* capacity, bool* unstable,
-                         lsError* err)
+// Reads the whole file as one version through the shared bounded reader (never blocks on a FIFO, refuses a
+// folder, a device or a file over the size limit before reading). *unstable is set when the file was replaced
+// after the poll's stat or changed while being read (no error then: try again later); otherwise a NULL return
+// fills err.
+static char* ReadVersion(const char* path, const Signature* expected, size_t* size, bool* unstable, lsError* err)
 {
-    *unstable = false;
-    int fd = open(path, O_RDONLY);
-    if (fd < 0)
-    {
-        int e = errno;
-        return lsFailNull(err, "%s: cannot open: %s", path, strerror(e));
-    }
-    struct stat before;
-    if (fstat(fd, &before) != 0)
-    {
-        int e = errno;
-        close(fd);
-        return lsFailNull(err, "%s: cannot read: %s", path, strerror(e));
-    }
-    Signature opened = MakeSignature(&before);
-    if (!S_ISREG(before.st_mode))
-    {
-        close(fd);
-        return lsFailNull(err, "%s: not a regular file", path);
-    }
-    if (!SameSignature(&opened, expected))
+    Signature opened;
+    memset(&opened, 0, sizeof opened);
+    opened.exists = true;
+    char* text = lsReadFileStamped(path, LS_MAX_FILE_BYTES, size, &opened.stamp, unstable, err);
+    if (text != NULL && !SameSignature(&opened, expected))
     {
         // Replaced between the stat and the open.
-        close(fd);
+        lsFree(text, *size + 1);
         *unstable = true;
         return NULL;
     }
-
-    // Read to the end rather than trusting st_size, and keep one byte for the NUL the parser wants.
-    size_t cap = (size_t)before.st_size + 1;
-    char* text = lsAlloc(cap);
-    size_t used = 0;
-    for (;;)
-    {
-        if (used + 1 == cap)
-        {
-            text = lsRealloc(text, cap, 2 * cap);
-            cap *= 2;
-        }
-        ssize_t got = read(fd, text + used, cap - 1 - used);
-        if (got < 0 && errno == EINTR)
-            continue;
-        if (got < 0)
-        {
-            int e = errno;
-            close(fd);
-            lsFree(text, cap);
-            return lsFailNull(err, "%s: cannot read: %s", path, strerror(e));
-        }
-        if (got == 0)
-            break;
-        used += (size_t)got;
-    }
-    struct stat after;
-    bool stable = fstat(fd, &after) == 0;
-    close(fd);
-    if (stable)
-    {
-        Signature finished = MakeSignature(&after);
-        stable = SameSignature(&finished, &opened) && (off_t)used == after.st_size;
-    }
-    if (!stable)
-    {
-        // Being written while we read: this text may be half old, half new. Another poll will see the next version.
-        lsFree(text, cap);
-        *unstable = true;
-        return NULL;
-    }
-    text[used] = '\0';
-    *size = used;
-    *capacity = cap;
     return text;
 }
 
@@ -205,9 +115,9 @@ lsReloadEvent lsReloader_Poll(lsReloader* reloader, double now, const lsWorld* c
         return ls_reloadFailed;
     }
 
-    size_t size = 0, capacity = 0;
+    size_t size = 0;
     bool unstable = false;
-    char* text = ReadVersion(reloader->path, &sig, &size, &capacity, &unstable, &err);
+    char* text = ReadVersion(reloader->path, &sig, &size, &unstable, &err);
     if (text == NULL && unstable)
     {
         // It changed again under us: start settling afresh from what the next poll sees.
@@ -227,7 +137,7 @@ lsReloadEvent lsReloader_Poll(lsReloader* reloader, double now, const lsWorld* c
     lsWarnings warnings;
     memset(&warnings, 0, sizeof warnings);
     lsWorld* loaded = lsLoadWorldFromString(text, size, reloader->path, &err, &warnings);
-    lsFree(text, capacity);
+    lsFree(text, size + 1);
     if (loaded == NULL)
     {
         reloader->hasError = true;

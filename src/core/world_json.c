@@ -22,7 +22,6 @@
 #include <unistd.h>
 
 // Limits on hostile input (issue 7); docs/world-format.md states them.
-#define LS_MAX_FILE_BYTES ((size_t)64 << 20)
 #define LS_MAX_JSON_VALUES 8000000
 #define LS_MAX_SEGMENTS 1000000
 #define LS_MAX_OBJECTS 100000
@@ -1687,32 +1686,11 @@ lsWorld* lsLoadWorld(const char* path, lsError* err, lsWarnings* warnings)
         warnings->count = 0;
         warnings->dropped = 0;
     }
-    FILE* file = fopen(path, "rb");
-    if (file == NULL)
+    size_t size = 0;
+    char* text = lsReadFile(path, LS_MAX_FILE_BYTES, &size, err);
+    if (text == NULL)
     {
-        return lsFailNull(err, "%s: cannot open: %s", path, strerror(errno));
-    }
-    struct stat info;
-    if (fstat(fileno(file), &info) != 0 || !S_ISREG(info.st_mode))
-    {
-        fclose(file);
-        return lsFailNull(err, "%s: not a regular file", path);
-    }
-    if ((unsigned long long)info.st_size > LS_MAX_FILE_BYTES)
-    {
-        fclose(file);
-        return lsFailNull(err, "%s: %lld bytes, over the limit of 64 MiB", path, (long long)info.st_size);
-    }
-    size_t size = (size_t)info.st_size;
-    char* text = lsAlloc(size + 1);
-    size_t got = fread(text, 1, size, file);
-    bool readError = ferror(file) != 0;
-    fclose(file);
-    if (readError || got != size)
-    {
-        lsFree(text, size + 1);
-        // A file that shrank while being read (an editor saving it) is reported, not half-loaded.
-        return lsFailNull(err, "%s: read error (%zu of %zu bytes)", path, got, size);
+        return NULL;
     }
     lsWorld* world = lsLoadWorldFromString(text, size, path, err, warnings);
     lsFree(text, size + 1);
