@@ -392,7 +392,8 @@ static int RangeMinAndSolidsTest(void)
     def.rangeMin = 0.0;
     lsCircle vehicle = {lsV(3.0, 2.0), 0.5};
     lsSegment mover = {lsV(2.0, -1.0), lsV(4.0, -1.0)};
-    lsDynamicObjects dyn = {&vehicle, 1, &mover, 1};
+    lsDynamicObjects dyn = {
+        .vehicles = &vehicle, .vehicleCount = 1, .movers = &mover, .moverCount = 1, .skipRobot = -1};
     lsLidar_Scan(scene, &dyn, &def, pose, NULL, scan);
     ENSURE(scan->kinds[270] == ls_hitVehicle && scan->indices[270] == 0);
     ENSURE_SMALL(scan->ranges[270] - 1.5, 1e-12);

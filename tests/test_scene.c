@@ -499,7 +499,8 @@ static int DynamicObjectsTest(void)
     // A mover lying exactly on the wall at x = 30 (outside the city): at equal fraction the wall wins (kind order), in
     // both paths.
     movers[4] = (lsSegment){lsV(30.0, -1.0), lsV(30.0, 1.0)};
-    lsDynamicObjects dyn = {vehicles, 6, movers, 5};
+    lsDynamicObjects dyn = {
+        .vehicles = vehicles, .vehicleCount = 6, .movers = movers, .moverCount = 5, .skipRobot = -1};
     int hits = 0;
     ENSURE(RandomRays(scene, &dyn, 93, 20000, 10.0, lsV(0.0, 0.0), &hits) == 0);
     lsRayInput in = {lsV(29.0, 0.0), lsV(1.0, 0.0), 10.0};
@@ -689,7 +690,7 @@ static int EdgeWorldsTest(void)
     lsRayInput in = {lsV(0.0, 0.0), lsV(1.0, 0.0), 100.0};
     ENSURE(!lsScene_CastRay(scene, NULL, &in).hit);
     lsCircle v = {lsV(5.0, 0.0), 1.0};
-    lsDynamicObjects dyn = {&v, 1, NULL, 0};
+    lsDynamicObjects dyn = {.vehicles = &v, .vehicleCount = 1, .skipRobot = -1};
     lsRayHit hit = lsScene_CastRay(scene, &dyn, &in);
     ENSURE(hit.hit && hit.kind == ls_hitVehicle && hit.fraction == 4.0);
     lsDestroyScene(scene);
@@ -788,7 +789,7 @@ static int BatchTest(void)
                                  RandomDirection(&rng), 30.0};
     }
     lsCircle vehicle = {lsV(1.0, 1.0), 0.5};
-    lsDynamicObjects dyn = {&vehicle, 1, NULL, 0};
+    lsDynamicObjects dyn = {.vehicles = &vehicle, .vehicleCount = 1, .skipRobot = -1};
     lsScene_CastRays(scene, &dyn, inputs, count, hits);
     for (int i = 0; i < count; ++i)
     {

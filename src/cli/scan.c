@@ -201,7 +201,11 @@ int lsCmdScan(int argc, char** argv)
     {
         movers[i] = (lsSegment){world->movers[i].a, world->movers[i].b};
     }
-    lsDynamicObjects dyn = {vehicles, world->vehicleCount, movers, world->moverCount};
+    lsDynamicObjects dyn = {.vehicles = vehicles,
+                            .vehicleCount = world->vehicleCount,
+                            .movers = movers,
+                            .moverCount = world->moverCount,
+                            .skipRobot = -1};
     lsScene* scene = lsCreateScene(world);
     lsScan* scan = lsCreateScan(def.beams);
     bool noisy =

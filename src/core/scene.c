@@ -22,6 +22,8 @@
 // cache lines per cell; lsScene_CastRays prefetches the first cell of the rays ahead (see there).
 #include "core/scene.h"
 
+#include "core/dynamic.h"
+
 #include <float.h>
 #include <math.h>
 #include <string.h>
@@ -135,8 +137,8 @@ struct lsScene
 
 const char* lsHitKindName(lsHitKind kind)
 {
-    static const char* const names[LS_HIT_KIND_COUNT] = {"none", "wall",    "mover",  "target",
-                                                         "box",  "polygon", "vehicle"};
+    static const char* const names[LS_HIT_KIND_COUNT] = {"none", "wall",    "mover",   "target",
+                                                         "box",  "polygon", "vehicle", "robot"};
     return (int)kind >= 0 && (int)kind < LS_HIT_KIND_COUNT ? names[kind] : "none";
 }
 
@@ -821,28 +823,31 @@ static inline void TryShape(const lsScene* scene, int code, const lsRayInput* in
     }
 }
 
-static void CastDynamic(const lsDynamicObjects* dyn, const lsRayInput* input, lsRayHit* best)
+bool lsRayHit_Offer(lsRayHit* best, const lsCastOutput* out, lsHitKind kind, int index, int part)
+{
+    if (!Beats(out, kind, index, part, best))
+    {
+        return false;
+    }
+    Take(best, out, kind, index, part);
+    return true;
+}
+
+// The moving objects go through their own broad phase (dynamic.c); brute forces every one of them.
+static void CastDynamic(const lsDynamicObjects* dyn, const lsRayInput* input, lsRayHit* best, bool brute)
 {
     if (dyn == NULL)
     {
         return;
     }
-    for (int i = 0; i < dyn->moverCount; ++i)
+    if (brute && dyn->index != NULL)
     {
-        lsCastOutput out = lsRayCastSegment(dyn->movers + i, input);
-        if (Beats(&out, ls_hitMover, i, 0, best))
-        {
-            Take(best, &out, ls_hitMover, i, 0);
-        }
+        lsDynamicObjects all = *dyn;
+        all.index = NULL;
+        lsDynamicObjects_CastRay(&all, input, best, NULL);
+        return;
     }
-    for (int i = 0; i < dyn->vehicleCount; ++i)
-    {
-        lsCastOutput out = lsRayCastCircle(dyn->vehicles + i, input);
-        if (Beats(&out, ls_hitVehicle, i, 0, best))
-        {
-            Take(best, &out, ls_hitVehicle, i, 0);
-        }
-    }
+    lsDynamicObjects_CastRay(dyn, input, best, NULL);
 }
 
 static bool ValidInput(const lsRayInput* input)
@@ -878,7 +883,7 @@ lsRayHit lsScene_CastRayBrute(const lsScene* scene, const lsDynamicObjects* dyn,
     {
         TryShape(scene, 2 * i + 1, input, &best);
     }
-    CastDynamic(dyn, input, &best);
+    CastDynamic(dyn, input, &best, true);
     return best;
 }
 
@@ -1065,7 +1070,7 @@ static LS_FORCE_INLINE lsRayHit Cast(const lsScene* scene, const lsDynamicObject
     double dd = d.x * d.x + d.y * d.y;
 
     // The moving objects and displaced targets first: an early best shortens the walk.
-    CastDynamic(dyn, input, &best);
+    CastDynamic(dyn, input, &best, false);
     for (int k = 0; k < scene->displacedCount; ++k)
     {
         int i = scene->displaced[k];

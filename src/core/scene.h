@@ -19,15 +19,17 @@ typedef enum lsHitKind
     ls_hitBox,     ///< index: world->boxes[index]
     ls_hitPolygon, ///< index: world->polygons[index]
     ls_hitVehicle, ///< index: lsDynamicObjects.vehicles[index] (= world->vehicles[index] in the simulation)
+    ls_hitRobot,   ///< index: lsDynamicObjects.robots[index] (= world->robots[index] in the simulation)
 } lsHitKind;
 
 /// Number of lsHitKind values.
-#define LS_HIT_KIND_COUNT 7
+#define LS_HIT_KIND_COUNT 8
 
-/// Lower-case name of a hit kind ("none", "wall", "mover", "target", "box", "polygon", "vehicle").
+/// Lower-case name of a hit kind ("none", "wall", "mover", "target", "box", "polygon", "vehicle", "robot").
 const char* lsHitKindName(lsHitKind kind);
 
-/// The objects that move every step, tested by brute force on each cast (there are few of them).
+/// The objects that move every step, given to each cast where they are now (lsDynamicObjects_CastRay in dynamic.h
+/// tests them, through a broad phase built over them when index is not NULL, else one by one).
 /// Pointers may be NULL when the counts are zero; the whole struct pointer may be NULL too.
 typedef struct lsDynamicObjects
 {
@@ -35,6 +37,12 @@ typedef struct lsDynamicObjects
     int vehicleCount;
     const lsSegment* movers; ///< moving walls now (two-sided segments), world frame
     int moverCount;
+    const lsCircle* robots; ///< robots' circle footprints, or a polygon footprint's bounding circle, world frame
+    const lsPolygon* robotPolygons; ///< robotCount polygon footprints (count 0: the circle is the footprint);
+                                    ///< NULL when every robot is a circle
+    int robotCount;
+    int skipRobot;                      ///< the robot whose lidar casts, which never sees its own footprint (-1: none)
+    const struct lsDynamicIndex* index; ///< broad phase built over exactly these objects (dynamic.h), or NULL
 } lsDynamicObjects;
 
 /// The closest hit of a ray. When hit is false, kind is ls_hitNone, index and part are -1 and the rest is zero.
@@ -100,8 +108,11 @@ void lsScene_CastRays(const lsScene* scene, const lsDynamicObjects* dyn, const l
 /// Same as lsScene_CastRay, adding its work to stats (which must not be NULL).
 lsRayHit lsScene_CastRayStats(const lsScene* scene, const lsDynamicObjects* dyn, const lsRayInput* input,
                               lsCastStats* stats);
-/// The reference: tests every object, no index.
+/// The reference: tests every object, no index (dyn->index is ignored).
 lsRayHit lsScene_CastRayBrute(const lsScene* scene, const lsDynamicObjects* dyn, const lsRayInput* input);
+/// Takes out as *best when it beats it: closer, or as close and first in (kind, index, part). The one tie-break
+/// rule of every cast, shared with the dynamic objects' casts (dynamic.c). Returns true when taken.
+bool lsRayHit_Offer(lsRayHit* best, const lsCastOutput* out, lsHitKind kind, int index, int part);
 
 // ---------------------------------------------------------------------------------------------------------------------
 // Queries and accessors

@@ -59,7 +59,11 @@ static void UpdateFootprint(lsSim* sim)
 
 static lsDynamicObjects DynamicObjects(const lsSim* sim)
 {
-    return (lsDynamicObjects){sim->circles, sim->state.vehicleCount, sim->movers, sim->state.moverCount};
+    return (lsDynamicObjects){.vehicles = sim->circles,
+                              .vehicleCount = sim->state.vehicleCount,
+                              .movers = sim->movers,
+                              .moverCount = sim->state.moverCount,
+                              .skipRobot = -1};
 }
 
 static void TakeScan(lsSim* sim)

@@ -1,0 +1,408 @@
+// The moving objects' broad phase: a uniform grid rebuilt every step by a counting sort (Ericson, Real-Time
+// Collision Detection 7.1: uniform grids, objects stored in every cell their box overlaps). Rays walk it cell by
+// cell (Amanatides and Woo) and stop once the best hit lies before the next cell; box queries report an object once,
+// in the cell that holds the lower corner of the overlap of the two boxes (no visit stamps, so it is reentrant and
+// many lidars can cast through one index at once).
+//
+// Objects much larger than a cell (long moving bars) are kept apart in a short list tested on every cast, so they
+// neither fill hundreds of cells nor make the cells large.
+#include "core/dynamic.h"
+
+#include <math.h>
+#include <string.h>
+
+struct lsDynamicIndex
+{
+    int robotCount, vehicleCount, moverCount; ///< object ids: robots, then vehicles, then movers
+    lsAABB* boxes;                            ///< per object id, as built (inflated by margin)
+    int boxCapacity;
+    lsAABB bounds; ///< the grid covers bounds; cell (ix, iy) starts at lower + (ix, iy) * cellSize
+    double cellSize, inverse, margin;
+    int nx, ny;
+    int* cellStart; ///< nx * ny + 1 offsets into items
+    int cellCapacity;
+    int* items; ///< object ids, grouped by cell
+    int itemCapacity;
+    int* large; ///< object ids of the objects kept out of the grid
+    int largeCount;
+};
+
+lsDynamicIndex* lsCreateDynamicIndex(void) { return lsAllocZero(1, sizeof(lsDynamicIndex)); }
+
+void lsDestroyDynamicIndex(lsDynamicIndex* index)
+{
+    if (index == NULL)
+    {
+        return;
+    }
+    lsFree(index->boxes, (size_t)index->boxCapacity * sizeof(lsAABB));
+    lsFree(index->large, (size_t)index->boxCapacity * sizeof(int));
+    lsFree(index->cellStart, (size_t)index->cellCapacity * sizeof(int));
+    lsFree(index->items, (size_t)index->itemCapacity * sizeof(int));
+    lsFree(index, sizeof(lsDynamicIndex));
+}
+
+static lsDynamicItem ItemOf(const lsDynamicIndex* index, int id)
+{
+    if (id < index->robotCount)
+    {
+        return (lsDynamicItem){ls_hitRobot, id};
+    }
+    id -= index->robotCount;
+    if (id < index->vehicleCount)
+    {
+        return (lsDynamicItem){ls_hitVehicle, id};
+    }
+    return (lsDynamicItem){ls_hitMover, id - index->vehicleCount};
+}
+
+static lsAABB ObjectBounds(const lsDynamicObjects* dyn, int id)
+{
+    if (id < dyn->robotCount)
+    {
+        if (dyn->robotPolygons != NULL && dyn->robotPolygons[id].count > 0)
+        {
+            return lsPolygon_Bounds(dyn->robotPolygons + id);
+        }
+        return lsCircle_Bounds(dyn->robots + id);
+    }
+    id -= dyn->robotCount;
+    if (id < dyn->vehicleCount)
+    {
+        return lsCircle_Bounds(dyn->vehicles + id);
+    }
+    const lsSegment* s = dyn->movers + (id - dyn->vehicleCount);
+    return lsAABB_OfSegment(s->a, s->b);
+}
+
+// Cell coordinate of x along one axis, clamped into the grid (NaN-free: the inputs are finite).
+static inline int CellOf(double x, double lower, double inverse, int count)
+{
+    double c = floor((x - lower) * inverse);
+    return c < 0.0 ? 0 : (c >= (double)count ? count - 1 : (int)c);
+}
+
+static void Reserve(void** p, int* capacity, int needed, size_t size)
+{
+    if (needed > *capacity)
+    {
+        int grown = needed > 2 * *capacity ? needed : 2 * *capacity;
+        *p = lsRealloc(*p, (size_t)*capacity * size, (size_t)grown * size);
+        *capacity = grown;
+    }
+}
+
+void lsDynamicIndex_Build(lsDynamicIndex* index, const lsDynamicObjects* dyn)
+{
+    LS_ASSERT(index != NULL && dyn != NULL);
+    int n = dyn->robotCount + dyn->vehicleCount + dyn->moverCount;
+    index->robotCount = dyn->robotCount;
+    index->vehicleCount = dyn->vehicleCount;
+    index->moverCount = dyn->moverCount;
+    index->nx = index->ny = 0;
+    index->largeCount = 0;
+    index->cellSize = 0.0;
+    if (n == 0)
+    {
+        return;
+    }
+    if (n > index->boxCapacity)
+    {
+        int old = index->boxCapacity;
+        Reserve((void**)&index->boxes, &index->boxCapacity, n, sizeof(lsAABB));
+        index->large = lsRealloc(index->large, (size_t)old * sizeof(int), (size_t)index->boxCapacity * sizeof(int));
+    }
+
+    // Bounds, the typical object size and the margin that absorbs the rounding of the ray walk.
+    lsAABB bounds = ObjectBounds(dyn, 0);
+    double extentSum = 0.0, maxAbs = 0.0;
+    for (int id = 0; id < n; ++id)
+    {
+        lsAABB b = ObjectBounds(dyn, id);
+        index->boxes[id] = b;
+        bounds = lsAABB_Union(bounds, b);
+        extentSum += fmax(b.upper.x - b.lower.x, b.upper.y - b.lower.y);
+    }
+    maxAbs = fmax(fmax(fabs(bounds.lower.x), fabs(bounds.upper.x)), fmax(fabs(bounds.lower.y), fabs(bounds.upper.y)));
+    double width = bounds.upper.x - bounds.lower.x, height = bounds.upper.y - bounds.lower.y;
+    // About one object per cell, never cells smaller than two typical objects, at most 4 n + 64 cells.
+    double cell = fmax(sqrt(width * height / (double)n), 2.0 * extentSum / (double)n);
+    cell = fmax(cell, sqrt(width * height / (4.0 * (double)n + 64.0)));
+    cell = fmax(cell, fmax(width, height) / 1024.0);
+    if (!(cell > 0.0))
+    {
+        cell = 1.0;
+    }
+    double margin = 1e-7 * cell + 1e-9 * maxAbs;
+    index->margin = margin;
+    index->cellSize = cell;
+    index->inverse = 1.0 / cell;
+    index->bounds = (lsAABB){lsSub(bounds.lower, lsV(2.0 * margin, 2.0 * margin)),
+                             lsAdd(bounds.upper, lsV(2.0 * margin, 2.0 * margin))};
+    index->nx = (int)floor((index->bounds.upper.x - index->bounds.lower.x) * index->inverse) + 1;
+    index->ny = (int)floor((index->bounds.upper.y - index->bounds.lower.y) * index->inverse) + 1;
+    int cellCount = index->nx * index->ny;
+    Reserve((void**)&index->cellStart, &index->cellCapacity, cellCount + 1, sizeof(int));
+    memset(index->cellStart, 0, (size_t)(cellCount + 1) * sizeof(int));
+
+    // Pass 0 counts the references per cell (into cellStart[c + 1]), then prefix sums make cellStart[c + 1] the end
+    // of cell c; pass 1 fills each cell from its start, advancing cellStart[c] to its end, which the shift below
+    // turns back into starts.
+    for (int id = 0; id < n; ++id)
+    {
+        index->boxes[id].lower = lsSub(index->boxes[id].lower, lsV(margin, margin));
+        index->boxes[id].upper = lsAdd(index->boxes[id].upper, lsV(margin, margin));
+    }
+    int references = 0;
+    for (int pass = 0; pass < 2; ++pass)
+    {
+        for (int id = 0; id < n; ++id)
+        {
+            lsAABB b = index->boxes[id];
+            int x0 = CellOf(b.lower.x, index->bounds.lower.x, index->inverse, index->nx);
+            int x1 = CellOf(b.upper.x, index->bounds.lower.x, index->inverse, index->nx);
+            int y0 = CellOf(b.lower.y, index->bounds.lower.y, index->inverse, index->ny);
+            int y1 = CellOf(b.upper.y, index->bounds.lower.y, index->inverse, index->ny);
+            if ((x1 - x0 + 1) * (y1 - y0 + 1) > 16)
+            {
+                if (pass == 0)
+                {
+                    index->large[index->largeCount++] = id;
+                }
+                continue;
+            }
+            for (int iy = y0; iy <= y1; ++iy)
+            {
+                for (int ix = x0; ix <= x1; ++ix)
+                {
+                    int c = iy * index->nx + ix;
+                    if (pass == 0)
+                    {
+                        index->cellStart[c + 1] += 1;
+                        references += 1;
+                    }
+                    else
+                    {
+                        index->items[index->cellStart[c]++] = id;
+                    }
+                }
+            }
+        }
+        if (pass == 0)
+        {
+            Reserve((void**)&index->items, &index->itemCapacity, references > 0 ? references : 1, sizeof(int));
+            for (int c = 0; c < cellCount; ++c)
+            {
+                index->cellStart[c + 1] += index->cellStart[c];
+            }
+        }
+    }
+    memmove(index->cellStart + 1, index->cellStart, (size_t)cellCount * sizeof(int));
+    index->cellStart[0] = 0;
+}
+
+int lsDynamicIndex_Query(const lsDynamicIndex* index, lsAABB box, lsDynamicItem* items, int capacity)
+{
+    LS_ASSERT(index != NULL && (items != NULL || capacity == 0));
+    int found = 0;
+    for (int k = 0; k < index->largeCount; ++k)
+    {
+        int id = index->large[k];
+        if (lsAABB_Overlaps(index->boxes[id], box))
+        {
+            if (found < capacity)
+            {
+                items[found] = ItemOf(index, id);
+            }
+            found += 1;
+        }
+    }
+    if (index->nx == 0 || !lsAABB_Overlaps(index->bounds, box))
+    {
+        return found;
+    }
+    double lx = index->bounds.lower.x, ly = index->bounds.lower.y, inv = index->inverse;
+    int x0 = CellOf(box.lower.x, lx, inv, index->nx), x1 = CellOf(box.upper.x, lx, inv, index->nx);
+    int y0 = CellOf(box.lower.y, ly, inv, index->ny), y1 = CellOf(box.upper.y, ly, inv, index->ny);
+    for (int iy = y0; iy <= y1; ++iy)
+    {
+        for (int ix = x0; ix <= x1; ++ix)
+        {
+            int c = iy * index->nx + ix;
+            for (int k = index->cellStart[c]; k < index->cellStart[c + 1]; ++k)
+            {
+                int id = index->items[k];
+                lsAABB b = index->boxes[id];
+                if (!lsAABB_Overlaps(b, box))
+                {
+                    continue;
+                }
+                // Report it once: in the cell of the lower corner of the overlap, which both ranges hold.
+                lsVec2 corner = lsMax(b.lower, box.lower);
+                if (CellOf(corner.x, lx, inv, index->nx) != ix || CellOf(corner.y, ly, inv, index->ny) != iy)
+                {
+                    continue;
+                }
+                if (found < capacity)
+                {
+                    items[found] = ItemOf(index, id);
+                }
+                found += 1;
+            }
+        }
+    }
+    return found;
+}
+
+void lsDynamicIndex_GetInfo(const lsDynamicIndex* index, int* cellsX, int* cellsY, double* cellSize)
+{
+    LS_ASSERT(index != NULL);
+    *cellsX = index->nx;
+    *cellsY = index->ny;
+    *cellSize = index->cellSize;
+}
+
+// ---------------------------------------------------------------------------------------------------------------------
+// Ray casts
+
+static void TryObject(const lsDynamicObjects* dyn, lsDynamicItem item, const lsRayInput* input, lsRayHit* best)
+{
+    lsCastOutput out;
+    if (item.kind == ls_hitRobot)
+    {
+        if (item.index == dyn->skipRobot)
+        {
+            return;
+        }
+        // A polygon footprint is cast directly (no bounding-circle filter whose rounding could drop a grazing beam).
+        const lsPolygon* polygon = dyn->robotPolygons != NULL ? dyn->robotPolygons + item.index : NULL;
+        out = polygon != NULL && polygon->count > 0 ? lsRayCastPolygon(polygon, input)
+                                                    : lsRayCastCircle(dyn->robots + item.index, input);
+    }
+    else if (item.kind == ls_hitVehicle)
+    {
+        out = lsRayCastCircle(dyn->vehicles + item.index, input);
+    }
+    else
+    {
+        out = lsRayCastSegment(dyn->movers + item.index, input);
+    }
+    lsRayHit_Offer(best, &out, item.kind, item.index, 0);
+}
+
+static void CastAll(const lsDynamicObjects* dyn, const lsRayInput* input, lsRayHit* best, lsDynamicStats* stats)
+{
+    for (int i = 0; i < dyn->moverCount; ++i)
+    {
+        TryObject(dyn, (lsDynamicItem){ls_hitMover, i}, input, best);
+    }
+    for (int i = 0; i < dyn->vehicleCount; ++i)
+    {
+        TryObject(dyn, (lsDynamicItem){ls_hitVehicle, i}, input, best);
+    }
+    for (int i = 0; i < dyn->robotCount; ++i)
+    {
+        TryObject(dyn, (lsDynamicItem){ls_hitRobot, i}, input, best);
+    }
+    if (stats != NULL)
+    {
+        stats->exactTests += dyn->moverCount + dyn->vehicleCount + dyn->robotCount;
+    }
+}
+
+// Ray parameter where the ray crosses the grid line `line` of one axis (o, d: that axis' origin and direction).
+static inline double CrossAt(double line, double o, double d) { return (line - o) / d; }
+
+void lsDynamicObjects_CastRay(const lsDynamicObjects* dyn, const lsRayInput* input, lsRayHit* best,
+                              lsDynamicStats* stats)
+{
+    if (dyn == NULL)
+    {
+        return;
+    }
+    const lsDynamicIndex* index = dyn->index;
+    if (index == NULL)
+    {
+        CastAll(dyn, input, best, stats);
+        return;
+    }
+    LS_ASSERT(index->robotCount == dyn->robotCount && index->vehicleCount == dyn->vehicleCount &&
+              index->moverCount == dyn->moverCount);
+    for (int k = 0; k < index->largeCount; ++k)
+    {
+        TryObject(dyn, ItemOf(index, index->large[k]), input, best);
+    }
+    if (stats != NULL)
+    {
+        stats->exactTests += index->largeCount;
+    }
+    if (index->nx == 0)
+    {
+        return;
+    }
+
+    // Clip the ray to the grid (slabs). The grid reaches 2 margins beyond every object, so rounding here loses none.
+    lsVec2 o = input->origin, d = input->direction;
+    double tMin = 0.0, tMax = input->maxFraction;
+    lsAABB g = index->bounds;
+    double lo[2] = {g.lower.x, g.lower.y}, hi[2] = {g.upper.x, g.upper.y}, os[2] = {o.x, o.y}, ds[2] = {d.x, d.y};
+    for (int axis = 0; axis < 2; ++axis)
+    {
+        if (ds[axis] == 0.0)
+        {
+            if (os[axis] < lo[axis] || os[axis] > hi[axis])
+            {
+                return;
+            }
+            continue;
+        }
+        double t1 = CrossAt(lo[axis], os[axis], ds[axis]), t2 = CrossAt(hi[axis], os[axis], ds[axis]);
+        tMin = fmax(tMin, fmin(t1, t2));
+        tMax = fmin(tMax, fmax(t1, t2));
+    }
+    if (tMin > tMax)
+    {
+        return;
+    }
+
+    double cell = index->cellSize;
+    lsVec2 p = lsMulAdd(o, tMin, d);
+    int ix = CellOf(p.x, g.lower.x, index->inverse, index->nx);
+    int iy = CellOf(p.y, g.lower.y, index->inverse, index->ny);
+    int sx = d.x > 0.0 ? 1 : (d.x < 0.0 ? -1 : 0);
+    int sy = d.y > 0.0 ? 1 : (d.y < 0.0 ? -1 : 0);
+    // Keep walking while a hit in the next cell could still win: a tolerance far above the rounding of CrossAt.
+    double tolerance = 1e-6 * cell / fmax(fabs(d.x), fabs(d.y));
+    for (;;)
+    {
+        int c = iy * index->nx + ix;
+        for (int k = index->cellStart[c]; k < index->cellStart[c + 1]; ++k)
+        {
+            TryObject(dyn, ItemOf(index, index->items[k]), input, best);
+        }
+        if (stats != NULL)
+        {
+            stats->cells += 1;
+            stats->exactTests += index->cellStart[c + 1] - index->cellStart[c];
+        }
+        double tx = sx == 0 ? HUGE_VAL : CrossAt(g.lower.x + (double)(ix + (sx > 0)) * cell, o.x, d.x);
+        double ty = sy == 0 ? HUGE_VAL : CrossAt(g.lower.y + (double)(iy + (sy > 0)) * cell, o.y, d.y);
+        double tLeave = fmin(tx, ty);
+        if (tLeave > tMax + tolerance || (best->hit && best->fraction < tLeave - tolerance))
+        {
+            return;
+        }
+        if (tx <= ty)
+        {
+            ix += sx;
+        }
+        else
+        {
+            iy += sy;
+        }
+        if (ix < 0 || ix >= index->nx || iy < 0 || iy >= index->ny)
+        {
+            return;
+        }
+    }
+}

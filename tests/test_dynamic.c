@@ -1,0 +1,245 @@
+// Tests of dynamic.c, the moving objects' broad phase: casts through the index must equal the brute-force loop bit
+// for bit (robots as circles and polygons, vehicles, short and long moving walls, a skipped robot), box queries must
+// report exactly the overlapping objects once each, and a short beam among a thousand robots tests only a few.
+#include "core/dynamic.h"
+#include "test.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct Crowd
+{
+    lsCircle robots[1000];
+    lsPolygon polygons[1000];
+    lsCircle vehicles[20];
+    lsSegment movers[6];
+    lsDynamicObjects dyn;
+} Crowd;
+
+// count robots (every third a polygon), 20 vehicles and 6 movers (two of them long bars) in a square of half side.
+static void MakeCrowd(Crowd* c, int count, double half, uint64_t seed)
+{
+    memset(c, 0, sizeof *c);
+    lsRng rng = lsMakeRng(seed);
+    for (int i = 0; i < count; ++i)
+    {
+        lsVec2 center = lsV(lsRng_Range(&rng, -half, half), lsRng_Range(&rng, -half, half));
+        double r = lsRng_Range(&rng, 0.1, 0.4);
+        c->robots[i] = (lsCircle){center, r};
+        if (i % 3 == 1)
+        {
+            lsVec2 points[5];
+            double rot = lsRng_Range(&rng, -LS_PI, LS_PI);
+            for (int k = 0; k < 5; ++k)
+            {
+                double a = rot + 2.0 * LS_PI * (double)k / 5.0;
+                points[k] = lsAdd(center, lsV(r * cos(a), r * sin(a)));
+            }
+            lsMakePolygon(&c->polygons[i], points, 5);
+        }
+    }
+    for (int i = 0; i < 20; ++i)
+    {
+        c->vehicles[i] = (lsCircle){lsV(lsRng_Range(&rng, -half, half), lsRng_Range(&rng, -half, half)), 0.3};
+    }
+    for (int i = 0; i < 6; ++i)
+    {
+        lsVec2 a = lsV(lsRng_Range(&rng, -half, half), lsRng_Range(&rng, -half, half));
+        double length = i < 2 ? half : 1.0;
+        c->movers[i] = (lsSegment){a, lsAdd(a, lsV(length, 0.3 * length))};
+    }
+    c->dyn = (lsDynamicObjects){.vehicles = c->vehicles,
+                                .vehicleCount = 20,
+                                .movers = c->movers,
+                                .moverCount = 6,
+                                .robots = c->robots,
+                                .robotPolygons = c->polygons,
+                                .robotCount = count,
+                                .skipRobot = -1};
+}
+
+static bool SameHit(const lsRayHit* a, const lsRayHit* b)
+{
+    return a->hit == b->hit && a->kind == b->kind && a->index == b->index && a->part == b->part &&
+           a->fraction == b->fraction && lsVecEqual(a->point, b->point) && lsVecEqual(a->normal, b->normal);
+}
+
+static lsRayHit CastDynamicOnly(const lsDynamicObjects* dyn, const lsRayInput* in)
+{
+    lsRayHit best = {false, 0.0, {0.0, 0.0}, {0.0, 0.0}, ls_hitNone, -1, -1};
+    lsDynamicObjects_CastRay(dyn, in, &best, NULL);
+    return best;
+}
+
+// Random rays from inside and outside the crowd, axis-aligned rays along cell lines, rays from robot centres with
+// that robot skipped: indexed and brute force agree exactly.
+static int AgreementTest(void)
+{
+    Crowd* c = lsAlloc(sizeof(Crowd));
+    lsDynamicIndex* index = lsCreateDynamicIndex();
+    int hits = 0;
+    for (int round = 0; round < 3; ++round)
+    {
+        int count = round == 0 ? 1000 : (round == 1 ? 40 : 1);
+        MakeCrowd(c, count, round == 0 ? 50.0 : 10.0, 7 + (uint64_t)round);
+        lsDynamicIndex_Build(index, &c->dyn);
+        int nx, ny;
+        double cell;
+        lsDynamicIndex_GetInfo(index, &nx, &ny, &cell);
+        ENSURE(nx >= 1 && ny >= 1 && cell > 0.0);
+        lsDynamicObjects indexed = c->dyn;
+        indexed.index = index;
+        lsRng rng = lsMakeRng(99);
+        for (int k = 0; k < 20000; ++k)
+        {
+            lsRayInput in;
+            int skip = -1;
+            double half = round == 0 ? 60.0 : 12.0;
+            in.origin = lsV(lsRng_Range(&rng, -half, half), lsRng_Range(&rng, -half, half));
+            double angle = lsRng_Range(&rng, -LS_PI, LS_PI);
+            in.direction = lsV(cos(angle), sin(angle));
+            in.maxFraction = lsRng_Range(&rng, 0.0, 30.0);
+            if (k % 4 == 1)
+            {
+                // Along a grid line or an axis: the walk's ties.
+                double line = floor(lsRng_Range(&rng, -5.0, 5.0)) * cell;
+                in.origin = k % 8 == 1 ? lsV(-half, line) : lsV(line, -half);
+                in.direction = k % 8 == 1 ? lsV(1.0, 0.0) : lsV(0.0, 1.0);
+                in.maxFraction = 2.0 * half;
+            }
+            else if (k % 4 == 2)
+            {
+                skip = (int)(lsRng_Uniform(&rng) * (double)count);
+                in.origin = c->robots[skip].center;
+            }
+            else if (k % 4 == 3)
+            {
+                in.direction = lsScale(lsRng_Range(&rng, 0.01, 100.0), in.direction);
+            }
+            indexed.skipRobot = c->dyn.skipRobot = skip;
+            lsRayHit a = CastDynamicOnly(&indexed, &in);
+            lsRayHit b = CastDynamicOnly(&c->dyn, &in);
+            if (!SameHit(&a, &b))
+            {
+                fprintf(stderr, "ray %d o=(%.17g, %.17g) d=(%.17g, %.17g): %s[%d] %.17g vs %s[%d] %.17g\n", k,
+                        in.origin.x, in.origin.y, in.direction.x, in.direction.y, lsHitKindName(a.kind), a.index,
+                        a.fraction, lsHitKindName(b.kind), b.index, b.fraction);
+                ENSURE(false);
+            }
+            ENSURE(!(a.hit && a.kind == ls_hitRobot && a.index == skip));
+            hits += a.hit ? 1 : 0;
+        }
+    }
+    ENSURE(hits > 10000); // the rays do meet the crowd
+    lsDestroyDynamicIndex(index);
+    lsFree(c, sizeof(Crowd));
+    return 0;
+}
+
+static int CompareItems(const void* a, const void* b)
+{
+    const lsDynamicItem *x = a, *y = b;
+    return x->kind != y->kind ? (int)x->kind - (int)y->kind : x->index - y->index;
+}
+
+// Every object whose box overlaps the query box, once each (a brute-force list of the boxes decides).
+static int QueryTest(void)
+{
+    Crowd* c = lsAlloc(sizeof(Crowd));
+    MakeCrowd(c, 500, 20.0, 3);
+    lsDynamicIndex* index = lsCreateDynamicIndex();
+    lsDynamicIndex_Build(index, &c->dyn);
+    lsRng rng = lsMakeRng(5);
+    lsDynamicItem found[600], expected[600];
+    for (int k = 0; k < 500; ++k)
+    {
+        lsVec2 p = lsV(lsRng_Range(&rng, -25.0, 25.0), lsRng_Range(&rng, -25.0, 25.0));
+        double w = lsRng_Range(&rng, 0.0, k % 10 == 0 ? 30.0 : 3.0);
+        lsAABB box = {p, lsAdd(p, lsV(w, 0.7 * w))};
+        int n = lsDynamicIndex_Query(index, box, found, 600);
+        ENSURE(n <= 600);
+        int m = 0;
+        for (int i = 0; i < 500; ++i)
+        {
+            lsAABB b = c->polygons[i].count > 0 ? lsPolygon_Bounds(&c->polygons[i]) : lsCircle_Bounds(&c->robots[i]);
+            if (lsAABB_Overlaps(b, box))
+            {
+                expected[m++] = (lsDynamicItem){ls_hitRobot, i};
+            }
+        }
+        for (int i = 0; i < 20; ++i)
+        {
+            if (lsAABB_Overlaps(lsCircle_Bounds(&c->vehicles[i]), box))
+            {
+                expected[m++] = (lsDynamicItem){ls_hitVehicle, i};
+            }
+        }
+        for (int i = 0; i < 6; ++i)
+        {
+            if (lsAABB_Overlaps(lsAABB_OfSegment(c->movers[i].a, c->movers[i].b), box))
+            {
+                expected[m++] = (lsDynamicItem){ls_hitMover, i};
+            }
+        }
+        // The index inflates boxes by a hair (1e-7 of a cell): it may add objects within that of the box, never lose.
+        qsort(found, (size_t)n, sizeof found[0], CompareItems);
+        qsort(expected, (size_t)m, sizeof expected[0], CompareItems);
+        int j = 0;
+        for (int i = 0; i < n; ++i)
+        {
+            ENSURE(i == 0 || CompareItems(&found[i - 1], &found[i]) < 0); // once each
+            if (j < m && CompareItems(&found[i], &expected[j]) == 0)
+            {
+                j += 1;
+            }
+        }
+        ENSURE(j == m);
+        ENSURE(n - m <= 2);
+    }
+    lsDestroyDynamicIndex(index);
+    lsFree(c, sizeof(Crowd));
+    return 0;
+}
+
+// A 10 m beam among 1 000 robots spread over 100 m x 100 m tests a handful of them, not 1 000.
+static int WorkTest(void)
+{
+    Crowd* c = lsAlloc(sizeof(Crowd));
+    MakeCrowd(c, 1000, 50.0, 11);
+    lsDynamicIndex* index = lsCreateDynamicIndex();
+    lsDynamicIndex_Build(index, &c->dyn);
+    c->dyn.index = index;
+    lsDynamicStats stats = {0, 0};
+    lsRng rng = lsMakeRng(1);
+    for (int k = 0; k < 1000; ++k)
+    {
+        double angle = lsRng_Range(&rng, -LS_PI, LS_PI);
+        lsRayInput in = {lsV(lsRng_Range(&rng, -50.0, 50.0), lsRng_Range(&rng, -50.0, 50.0)),
+                         lsV(cos(angle), sin(angle)), 10.0};
+        lsRayHit best = {false, 0.0, {0.0, 0.0}, {0.0, 0.0}, ls_hitNone, -1, -1};
+        lsDynamicObjects_CastRay(&c->dyn, &in, &best, &stats);
+    }
+    printf("    per beam: %.1f cells, %.1f exact tests\n", (double)stats.cells / 1000.0,
+           (double)stats.exactTests / 1000.0);
+    ENSURE(stats.exactTests < 40 * 1000);
+    // Rebuilding over fewer objects reuses the memory and forgets the rest.
+    c->dyn.robotCount = 0;
+    lsDynamicIndex_Build(index, &c->dyn);
+    lsDynamicItem items[64];
+    lsAABB all = {lsV(-1e3, -1e3), lsV(1e3, 1e3)};
+    ENSURE(lsDynamicIndex_Query(index, all, items, 64) == 26);
+    c->dyn.vehicleCount = c->dyn.moverCount = 0;
+    lsDynamicIndex_Build(index, &c->dyn);
+    ENSURE(lsDynamicIndex_Query(index, all, items, 64) == 0);
+    lsDestroyDynamicIndex(index);
+    lsFree(c, sizeof(Crowd));
+    return 0;
+}
+
+int DynamicTest(void)
+{
+    RUN_SUBTEST(AgreementTest);
+    RUN_SUBTEST(QueryTest);
+    RUN_SUBTEST(WorkTest);
+    return 0;
+}
