@@ -57,6 +57,10 @@ case "$verb" in
             exit 1
         fi
         tail -n 3 build-asan/ctest.log
+        # Suites that run work on the thread pool, under ThreadSanitizer (add a suite here when it uses the pool).
+        build build-tsan -DLS_SANITIZE_THREAD=ON -DLS_WERROR=ON
+        echo "== threaded tests under ThreadSanitizer"
+        TSAN_OPTIONS=halt_on_error=1 ctest --test-dir build-tsan --output-on-failure -R '^(PoolTest)$'
         echo "== short fuzz run (libFuzzer, clang)"
         ./scripts/fuzz.sh 15
         echo "== static analysis (cppcheck, clang-tidy; about 2 minutes)"

@@ -1,5 +1,6 @@
 // Every test suite, one line each: the runner's table and CMake's add_test list are both made from this file.
 LS_SUITE(BaseTest)
+LS_SUITE(PoolTest)
 LS_SUITE(GeometryTest)
 LS_SUITE(DistanceTest)
 LS_SUITE(SceneTest)

@@ -19,8 +19,8 @@ void lsAssertFailed(const char* condition, const char* file, int line)
     abort();
 }
 
-// A plain counter, not atomic: the core is single-threaded by design.
-static long long s_allocatedBytes;
+// Atomic because tasks on the thread pool (core/pool.h) may allocate: += and -= on an _Atomic object are atomic.
+static _Atomic long long s_allocatedBytes;
 
 void* lsAlloc(size_t size)
 {
