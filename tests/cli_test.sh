@@ -61,6 +61,67 @@ expect_status 2 "$lidarsim" run "$src/worlds/default.json"
 expect_status 0 "$lidarsim" render "$src/worlds/default.json" -o "$work/frame.png" --steps 10 --size 320x200
 [ "$(head -c 8 "$work/frame.png" | od -An -tx1 | tr -d ' \n')" = "89504e470d0a1a0a" ] || fail "render: not a PNG"
 
+# getopt_long everywhere: `--opt=value` and `--opt value` alike, whole names only, clear refusals.
+expect_status 0 "$lidarsim" scan "$src/worlds/default.json" --beams=8 --pose=5,7,0
+cp "$work/out.txt" "$work/equals.json"
+expect_status 0 "$lidarsim" scan --pose 5,7,0 "$src/worlds/default.json" --beams 8
+cmp -s "$work/out.txt" "$work/equals.json" || fail "scan: --beams=8 and --beams 8 printed different scans"
+expect_status 2 "$lidarsim" scan "$src/worlds/default.json" --beam 8
+grep -q "unknown option '--beam' (did you mean '--beams'?)" "$work/err.txt" || fail "scan --beam: $(cat "$work/err.txt")"
+expect_status 2 "$lidarsim" scan "$src/worlds/default.json" --bea=8
+grep -q "unknown option '--bea' (did you mean '--beams'?)" "$work/err.txt" || fail "scan --bea: $(cat "$work/err.txt")"
+expect_status 2 "$lidarsim" run "$src/worlds/default.json" --steps=1 --autopilot=yes
+grep -q "'--autopilot' takes no value" "$work/err.txt" || fail "run --autopilot=yes: $(cat "$work/err.txt")"
+expect_status 2 "$lidarsim" run "$src/worlds/default.json" --steps
+grep -q "missing value after '--steps'" "$work/err.txt" || fail "run --steps: $(cat "$work/err.txt")"
+expect_status 2 "$lidarsim" check --strict "$src/worlds/default.json"
+grep -q "unknown option '--strict'" "$work/err.txt" || fail "check --strict: $(cat "$work/err.txt")"
+expect_status 2 "$lidarsim" bench --reps=0
+grep -q -- "--reps: expected" "$work/err.txt" || fail "bench --reps=0: $(cat "$work/err.txt")"
+expect_status 2 "$lidarsim" --beams=0
+grep -q -- "--beams: expected" "$work/err.txt" || fail "window --beams=0: $(cat "$work/err.txt")"
+
+# Commands: a mistyped one gets the nearest, `help` is help; neither talks about displays.
+expect_status 2 env -u DISPLAY -u WAYLAND_DISPLAY "$lidarsim" scna "$src/worlds/default.json"
+grep -q "unknown command 'scna'; did you mean 'scan'?" "$work/err.txt" || fail "scna: $(cat "$work/err.txt")"
+! grep -q display "$work/err.txt" || fail "scna talks about displays: $(cat "$work/err.txt")"
+expect_status 0 env -u DISPLAY -u WAYLAND_DISPLAY "$lidarsim" help
+grep -q "lidarsim scan WORLD.json" "$work/out.txt" || fail "help: $(cat "$work/out.txt")"
+! grep -q display "$work/err.txt" || fail "help talks about displays: $(cat "$work/err.txt")"
+expect_status 0 "$lidarsim" help run
+grep -q "usage: lidarsim run" "$work/out.txt" || fail "help run: $(cat "$work/out.txt")"
+
+# LaserScan: a header, the pose in radians (and degrees, named so), CSV with the pose; always valid JSON.
+expect_status 0 "$lidarsim" scan "$src/worlds/default.json" --beams 8 --pose 5,7,90
+grep -q '"header": {"stamp": {"sec": 0, "nanosec": 0}, "frame_id": "laser"}' "$work/out.txt" ||
+    fail "scan header: $(cat "$work/out.txt")"
+grep -q '"pose": {"x": 5.0, "y": 7.0, "theta": 1.5707963267948966, "theta_deg": 90.0}' "$work/out.txt" ||
+    fail "scan pose: $(cat "$work/out.txt")"
+expect_status 0 "$lidarsim" scan "$src/worlds/default.json" --beams 8 --pose 5,7,90 --format csv
+head -n 1 "$work/out.txt" | grep -qx 'scan,x,y,theta,beam,angle,range,intensity,hit,index' ||
+    fail "scan CSV header: $(head -n 1 "$work/out.txt")"
+sed -n 2p "$work/out.txt" | grep -q '^0,5.0,7.0,1.5707963267948966,0,' || fail "scan CSV pose: $(sed -n 2p "$work/out.txt")"
+expect_status 2 "$lidarsim" scan "$src/worlds/default.json" --no-hit inf
+grep -q "JSON has no infinity" "$work/err.txt" || fail "scan --no-hit inf in JSON: $(cat "$work/err.txt")"
+expect_status 0 "$lidarsim" scan "$src/worlds/default.json" --no-hit inf --format csv --range 0.5
+grep -q ',inf,' "$work/out.txt" || fail "scan CSV --no-hit inf: $(head -n 3 "$work/out.txt")"
+if [ -x /usr/bin/python3 ]; then
+    # Strict JSON: Python's reader accepts Infinity and NaN unless told not to.
+    strict='import json, sys
+def refuse(token): raise ValueError("not JSON: " + token)
+for line in open(sys.argv[1]): json.loads(line, parse_constant=refuse)'
+    expect_status 0 "$lidarsim" scan "$src/worlds/default.json" --range 0.5 --pose 5,7,0 --pose 6,7,0
+    /usr/bin/python3 -c "$strict" "$work/out.txt" || fail "scan printed invalid JSON"
+    /usr/bin/python3 -c "$strict" "$work/a.jsonl" || fail "run --record wrote invalid JSON"
+fi
+
+# render: JPEG by the name, unknown names refused before anything is drawn.
+expect_status 0 "$lidarsim" render "$src/worlds/default.json" --output="$work/frame.jpg" --size=320x200
+[ "$(head -c 3 "$work/frame.jpg" | od -An -tx1 | tr -d ' \n')" = "ffd8ff" ] || fail "render -o x.jpg: not a JPEG"
+expect_status 2 "$lidarsim" render "$src/worlds/default.json" -o "$work/frame.bmp"
+grep -q "unknown image type" "$work/err.txt" || fail "render -o x.bmp: $(cat "$work/err.txt")"
+[ -e "$work/frame.bmp" ] && fail "render -o x.bmp wrote a file"
+
 # --help and --version.
 expect_status 0 "$lidarsim" --version
 grep -q '^lidarsim ' "$work/out.txt" || fail "--version: $(cat "$work/out.txt")"

@@ -2,6 +2,7 @@
 // with its message (a beam count of 10^12 included), poses files, limits, and no leaks on any path.
 #include "test.h"
 
+#include "cli/options.h"
 #include "cli/scan_args.h"
 #include "core/world.h"
 
@@ -22,9 +23,10 @@ static int GoodTest(void)
 {
     lsScanArgs a;
     lsError err = {{0}};
-    const char* line[] = {"w.json", "--pose", "1,2,90", "--pose", "-1.5,2e1,-45", "--beams", "100000", "--fov",
-                          "360", "--range", "12.5", "--noise", "0", "--seed", "18446744073709551615", "--format",
-                          "csv", "--no-hit", "max", NULL};
+    const char* line[] = {"w.json",   "--pose",  "1,2,90",   "--pose", "-1.5,2e1,-45",
+                          "--beams",  "100000",  "--fov",    "360",    "--range",
+                          "12.5",     "--noise", "0",        "--seed", "18446744073709551615",
+                          "--format", "csv",     "--no-hit", "max",    NULL};
     ENSURE(Parse(&a, &err, line));
     ENSURE(!a.help && strcmp(a.worldPath, "w.json") == 0 && a.posesPath == NULL);
     ENSURE(a.poseCount == 2 && a.poses[0] == 1.0 && a.poses[1] == 2.0 && a.poses[2] == 90.0);
@@ -38,6 +40,17 @@ static int GoodTest(void)
     ENSURE(Parse(&a, &err, plain));
     ENSURE(a.beams == 0 && a.fovDeg == 0.0 && a.range == 0.0 && a.noise == -1.0 && !a.haveSeed && !a.csv);
     ENSURE(a.noHit == ls_noHitNull && a.poseCount == 0);
+    lsFreeScanArgs(&a);
+
+    // getopt_long: `--opt=value` and `--opt value`, options before the file, "--" ends the options, the argument
+    // array is left as it was.
+    const char* forms[] = {"--beams=4", "--pose", "-1,2,3", "--format=csv", "--", "-odd-name.json", NULL};
+    const char* copy[7];
+    memcpy(copy, forms, sizeof copy);
+    ENSURE(Parse(&a, &err, forms));
+    ENSURE(a.beams == 4 && a.poseCount == 1 && a.poses[0] == -1.0 && a.csv);
+    ENSURE(strcmp(a.worldPath, "-odd-name.json") == 0);
+    ENSURE(memcmp(copy, forms, sizeof copy) == 0);
     lsFreeScanArgs(&a);
 
     // Help wins wherever it is, even with errors around it.
@@ -73,6 +86,12 @@ static int BadTest(void)
         {{"w.json", "--pose", ",,", NULL}, "--pose: expected X,Y,DEG"},
         {{"w.json", "--pose", "1,2,nan", NULL}, "--pose: expected X,Y,DEG"},
         {{"w.json", "--what", "x", NULL}, "unknown option '--what'"},
+        {{"w.json", "--beam", "4", NULL}, "unknown option '--beam' (did you mean '--beams'?)"},
+        {{"w.json", "--ra=4", NULL}, "unknown option '--ra' (did you mean '--range'?)"},
+        {{"w.json", "--help=1", NULL}, "'--help' takes no value"},
+        {{"w.json", "-x", NULL}, "unknown option '-x'"},
+        {{"w.json", "--no-hit", "inf", NULL}, "--no-hit inf: JSON has no infinity or NaN"},
+        {{"w.json", "--beams=0", NULL}, "--beams: expected an integer in 1..100000, got '0'"},
         {{"w.json", "--fov", NULL}, "missing value after '--fov'"},
         {{"a.json", "b.json", NULL}, "more than one world file: 'b.json'"},
         {{"--beams", "5", NULL}, "missing WORLD.json"},
@@ -106,6 +125,19 @@ static int BadTest(void)
     ENSURE(!Parse(&a, &err, huge));
     ENSURE(strlen(err.message) < 200);
     lsFreeScanArgs(&a);
+    return 0;
+}
+
+static int NearestNameTest(void)
+{
+    const char* const commands[] = {"check", "scan", "run", "render", "bench", "help"};
+    ENSURE(strcmp(lsNearestName("scna", commands, 6), "scan") == 0);    // a swap is one edit
+    ENSURE(strcmp(lsNearestName("rener", commands, 6), "render") == 0); // a missing letter
+    ENSURE(strcmp(lsNearestName("chekc", commands, 6), "check") == 0);
+    ENSURE(strcmp(lsNearestName("rnu", commands, 6), "run") == 0);
+    ENSURE(lsNearestName("foo", commands, 6) == NULL); // nothing close: no guess
+    ENSURE(lsNearestName("xy", commands, 6) == NULL);
+    ENSURE(lsNearestName("", commands, 6) == NULL);
     return 0;
 }
 
@@ -201,6 +233,7 @@ int ScanArgsTest(void)
 {
     RUN_SUBTEST(GoodTest);
     RUN_SUBTEST(BadTest);
+    RUN_SUBTEST(NearestNameTest);
     RUN_SUBTEST(PosesFileTest);
     RUN_SUBTEST(ReplayFuzzInputsTest);
     return 0;

@@ -3,8 +3,8 @@
 #   tests/window_test.sh path/to/lidarsim
 # 1. With no display, `lidarsim` prints one line naming `lidarsim render` and `lidarsim run` and exits 1.
 # 2. `--frames N --autopilot --print-pose` draws N frames, prints the frame-time split and a pose that moved.
-# 3. With xdotool: key presses drive the robot (Up held), F12 writes a screenshot next to the world, Q quits;
-#    the pose printed on exit must have moved forward along the robot's heading.
+# 3. With xdotool: key presses drive the robot (Up held), F12 twice writes two screenshots into --screenshots DIR
+#    (never beside the world), Q quits; the pose printed on exit must have moved forward along the robot's heading.
 set -uo pipefail
 
 lidarsim=${1:?usage: window_test.sh path/to/lidarsim}
@@ -75,7 +75,7 @@ cat >"$work/drive.sh" <<'EOF'
 # Runs inside xvfb-run: start the window, hold Up for a second, take a screenshot, quit with Q.
 lidarsim=$1
 world=$2
-"$lidarsim" "$world" --print-pose >"$(dirname "$world")/drive.txt" 2>&1 &
+"$lidarsim" "$world" --print-pose --screenshots "$(dirname "$world")/shots" >"$(dirname "$world")/drive.txt" 2>&1 &
 pid=$!
 wid=""
 for _ in $(seq 1 100); do
@@ -94,6 +94,8 @@ xdotool keydown Up
 sleep 1.2
 xdotool keyup Up
 sleep 0.3
+xdotool key F12
+sleep 0.2
 xdotool key F12
 sleep 0.5
 xdotool key q
@@ -118,7 +120,10 @@ read_pose "$work/drive.txt"
 ok=$(awk -v x="$x" -v y="$y" 'BEGIN { print (x > 5.2 && x < 9.5 && y > 4.8 && y < 5.2) ? 1 : 0 }')
 [ "$ok" -eq 1 ] ||
     fail "driving with Up: expected the robot ahead of (5, 5) along +x, got ($x, $y): $(cat "$work/drive.txt")"
-ls "$work"/room-*.png >/dev/null 2>&1 || fail "F12 wrote no screenshot next to the world: $(ls "$work")"
-shot=$(basename "$(ls "$work"/room-*.png)")
-echo "window_test: key presses ok: robot drove from (5, 5) to ($x, $y); screenshot $shot"
+ls "$work"/room-*.png >/dev/null 2>&1 && fail "F12 wrote a screenshot beside the world: $(ls "$work")"
+[ "$(ls "$work"/shots/room-*.png 2>/dev/null | wc -l)" -eq 2 ] ||
+    fail "two F12 presses: expected two screenshots in --screenshots DIR: $(ls "$work" "$work/shots" 2>&1)"
+grep -q 'saved .*shots/room-' "$work/drive.txt" || fail "F12 said nothing: $(cat "$work/drive.txt")"
+shots=$(cd "$work/shots" && echo room-*.png)
+echo "window_test: key presses ok: robot drove from (5, 5) to ($x, $y); screenshots $shots"
 exit 0

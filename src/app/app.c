@@ -4,7 +4,6 @@
 // on every path.
 #include "app/app.h"
 
-#include "cli/commands.h"
 #include "core/lidar.h"
 
 #include <stdarg.h>
@@ -59,31 +58,6 @@ void lsApp_RebuildSim(lsApp* app)
 
 void lsApp_FitCamera(lsApp* app) { lsCamera_Fit(&app->camera, lsWorld_Bounds(app->world), 24.0); }
 
-// An int-sized option value through the one strict integer parser.
-static bool ParseInt(const char* s, int lo, int hi, int* out)
-{
-    long long v = 0;
-    if (!lsParseInteger(s, lo, hi, &v))
-        return false;
-    *out = (int)v;
-    return true;
-}
-
-static bool ParseSize(const char* s, int* w, int* h)
-{
-    char* end = NULL;
-    long a = strtol(s, &end, 10);
-    if (end == s || (*end != 'x' && *end != 'X'))
-        return false;
-    const char* rest = end + 1;
-    long b = strtol(rest, &end, 10);
-    if (end == rest || *end != '\0' || a < 16 || b < 16 || a > 16384 || b > 16384)
-        return false;
-    *w = (int)a;
-    *h = (int)b;
-    return true;
-}
-
 // A regular file (a FIFO named default.json must not block the start: the loader refuses it with a message).
 static bool FileReadable(const char* path)
 {
@@ -119,91 +93,6 @@ static void PrintPose(const lsSim* sim)
 
 // ---------------------------------------------------------------------------------------------------------------------
 // The window
-
-static void WindowUsage(FILE* out)
-{
-    fprintf(out, "usage: lidarsim [WORLD.json] [options]\n"
-                 "Opens the window on WORLD.json (default: worlds/default.json). Press F1 in the window for the keys.\n"
-                 "  --beams N       lidar beams (default: the world's)\n"
-                 "  --paused        start paused (Space runs, N steps once)\n"
-                 "  --autopilot     start with the autopilot driving (P toggles)\n"
-                 "  --size WxH      window size in pixels (default 1280x800)\n"
-                 "  --frames N      draw N frames as fast as possible, print the frame-time split, exit\n"
-                 "  --vsync         wait for the display refresh even with --frames\n"
-                 "  --print-pose    print the robot's final pose (x y heading-degrees) on exit\n"
-                 "Without a display use `lidarsim render` (PNG) or `lidarsim run` (headless).\n");
-}
-
-/// Returns -1 to go on, or the exit status.
-static int ParseWindowArgs(int argc, char** argv, lsAppConfig* config)
-{
-    memset(config, 0, sizeof *config);
-    config->width = 1280;
-    config->height = 800;
-    config->vsync = true;
-    bool vsyncAsked = false;
-    bool haveWorld = false;
-    for (int i = 0; i < argc; ++i)
-    {
-        const char* a = argv[i];
-        bool hasValue = i + 1 < argc;
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0)
-        {
-            WindowUsage(stdout);
-            return 0;
-        }
-        if (strcmp(a, "--beams") == 0 && hasValue)
-        {
-            if (!ParseInt(argv[++i], 1, LS_MAX_BEAMS, &config->beams))
-            {
-                fprintf(stderr, "lidarsim: --beams: expected an integer in 1..%d, got '%s'\n", LS_MAX_BEAMS, argv[i]);
-                return 2;
-            }
-        }
-        else if (strcmp(a, "--frames") == 0 && hasValue)
-        {
-            if (!ParseInt(argv[++i], 1, 100000000, &config->frames))
-            {
-                fprintf(stderr, "lidarsim: --frames: expected a positive integer, got '%s'\n", argv[i]);
-                return 2;
-            }
-        }
-        else if (strcmp(a, "--size") == 0 && hasValue)
-        {
-            if (!ParseSize(argv[++i], &config->width, &config->height))
-            {
-                fprintf(stderr, "lidarsim: --size: expected WxH (16..16384 each), got '%s'\n", argv[i]);
-                return 2;
-            }
-        }
-        else if (strcmp(a, "--paused") == 0)
-            config->paused = true;
-        else if (strcmp(a, "--autopilot") == 0)
-            config->autopilot = true;
-        else if (strcmp(a, "--print-pose") == 0)
-            config->printPose = true;
-        else if (strcmp(a, "--vsync") == 0)
-            vsyncAsked = true;
-        else if (a[0] == '-' && a[1] != '\0')
-        {
-            fprintf(stderr, "lidarsim: unknown option or missing value: '%s' (see lidarsim --help)\n", a);
-            return 2;
-        }
-        else if (!haveWorld)
-        {
-            snprintf(config->worldPath, sizeof config->worldPath, "%s", a);
-            haveWorld = true;
-        }
-        else
-        {
-            fprintf(stderr, "lidarsim: more than one world given ('%s'); the window shows one\n", a);
-            return 2;
-        }
-    }
-    // The benchmark measures drawing, so it does not wait for the refresh unless asked.
-    config->vsync = config->frames == 0 || vsyncAsked;
-    return -1;
-}
 
 static bool HasDisplay(void)
 {
@@ -426,9 +315,9 @@ static bool Draw(lsApp* app)
     {
         app->screenshot = false;
         char path[LS_PATH_CAPACITY + 64];
-        lsScreenshotPath(app->config.worldPath, (long long)time(NULL), path, sizeof path);
         lsError err;
-        if (lsSaveSurfacePng(app->canvas, path, &err))
+        if (lsSaveScreenshot(app->canvas, app->config.screenshotDir, app->config.worldPath, (long long)time(NULL), path,
+                             sizeof path, &err))
         {
             lsApp_SetStatus(app, "saved %s", path);
         }
@@ -483,14 +372,12 @@ static void Shutdown(lsApp* app)
     memset(app, 0, sizeof *app);
 }
 
-int lsCmdWindow(int argc, char** argv)
+int lsRunWindow(const lsAppConfig* config)
 {
     long long bytesAtStart = lsAllocatedBytes();
     lsApp app;
     memset(&app, 0, sizeof app);
-    int status = ParseWindowArgs(argc, argv, &app.config);
-    if (status >= 0)
-        return status;
+    app.config = *config;
     if (!HasDisplay())
     {
         fprintf(stderr, "%s\n", s_noDisplay);
@@ -555,87 +442,15 @@ int lsCmdWindow(int argc, char** argv)
 // ---------------------------------------------------------------------------------------------------------------------
 // Headless: lidarsim render
 
-static void RenderUsage(FILE* out)
+int lsRenderImage(const lsRenderConfig* config)
 {
-    fprintf(out, "usage: lidarsim render WORLD.json -o frame.png [options]\n"
-                 "Draws what the window would show after N steps, without a display, and writes a PNG.\n"
-                 "  --steps N       simulate N fixed steps first (default 0)\n"
-                 "  --size WxH      image size in pixels (default 1280x800)\n"
-                 "  --autopilot     the autopilot drives during the steps (default: the robot stands still)\n"
-                 "  --beams N       lidar beams (default: the world's)\n"
-                 "  --steering      draw the vehicles' steering overlay\n"
-                 "  --no-hud        leave out the HUD panel\n");
-}
-
-int lsCmdRender(int argc, char** argv)
-{
-    const char* worldPath = NULL;
-    const char* outPath = NULL;
-    int steps = 0, beams = 0, width = 1280, height = 800;
-    bool autopilot = false;
+    const char* worldPath = config->worldPath;
+    const char* outPath = config->outPath;
+    int width = config->width, height = config->height;
     lsViewOptions view = lsDefaultViewOptions();
-    for (int i = 0; i < argc; ++i)
-    {
-        const char* a = argv[i];
-        bool hasValue = i + 1 < argc;
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0)
-        {
-            RenderUsage(stdout);
-            return 0;
-        }
-        if (strcmp(a, "-o") == 0 && hasValue)
-            outPath = argv[++i];
-        else if (strcmp(a, "--steps") == 0 && hasValue)
-        {
-            if (!ParseInt(argv[++i], 0, 100000000, &steps))
-            {
-                fprintf(stderr, "lidarsim render: --steps: expected an integer >= 0, got '%s'\n", argv[i]);
-                return 2;
-            }
-        }
-        else if (strcmp(a, "--beams") == 0 && hasValue)
-        {
-            if (!ParseInt(argv[++i], 1, LS_MAX_BEAMS, &beams))
-            {
-                fprintf(stderr, "lidarsim render: --beams: expected an integer in 1..%d, got '%s'\n", LS_MAX_BEAMS,
-                        argv[i]);
-                return 2;
-            }
-        }
-        else if (strcmp(a, "--size") == 0 && hasValue)
-        {
-            if (!ParseSize(argv[++i], &width, &height))
-            {
-                fprintf(stderr, "lidarsim render: --size: expected WxH (16..16384 each), got '%s'\n", argv[i]);
-                return 2;
-            }
-        }
-        else if (strcmp(a, "--autopilot") == 0)
-            autopilot = true;
-        else if (strcmp(a, "--steering") == 0)
-            view.steering = true;
-        else if (strcmp(a, "--no-hud") == 0)
-            view.hud = false;
-        else if (a[0] == '-' && a[1] != '\0')
-        {
-            fprintf(stderr, "lidarsim render: unknown option or missing value: '%s'\n", a);
-            RenderUsage(stderr);
-            return 2;
-        }
-        else if (worldPath == NULL)
-            worldPath = a;
-        else
-        {
-            fprintf(stderr, "lidarsim render: more than one world given ('%s')\n", a);
-            return 2;
-        }
-    }
-    if (worldPath == NULL || outPath == NULL)
-    {
-        RenderUsage(stderr);
-        return 2;
-    }
-
+    view.steering = config->steering;
+    view.hud = config->hud;
+    view.scanPlot = config->scanPlot;
     lsError err = {{0}};
     lsWorld* world = lsLoadWorld(worldPath, &err, NULL);
     if (world == NULL)
@@ -644,9 +459,9 @@ int lsCmdRender(int argc, char** argv)
         return 1;
     }
     lsSim* sim = lsCreateSim(world);
-    ApplyBeams(sim, beams);
-    lsControl control = autopilot ? lsMakeAutopilotControl() : lsMakeManualControl(0.0, 0.0);
-    for (int i = 0; i < steps; ++i)
+    ApplyBeams(sim, config->beams);
+    lsControl control = config->autopilot ? lsMakeAutopilotControl() : lsMakeManualControl(0.0, 0.0);
+    for (int i = 0; i < config->steps; ++i)
         lsSim_Step(sim, &control);
 
     // No video subsystem: the software renderer draws into a plain surface.
@@ -664,8 +479,8 @@ int lsCmdRender(int argc, char** argv)
     else
     {
         lsCamera camera = lsInitialCamera(sim, width, height);
-        lsHudInfo hud = {.worldName = world->name, .autopilot = autopilot};
-        if (lsDrawFrame(renderer, &camera, sim, &view, &hud) && lsSaveSurfacePng(surface, outPath, &err))
+        lsHudInfo hud = {.worldName = world->name, .autopilot = config->autopilot};
+        if (lsDrawFrame(renderer, &camera, sim, &view, &hud) && lsSaveSurfaceImage(surface, outPath, &err))
         {
             status = 0;
         }

@@ -4,26 +4,12 @@
 
 #include "app/camera.h"
 #include "app/editor.h"
+#include "app/frontend.h"
 #include "app/render.h"
 #include "core/reload.h"
 #include "core/sim.h"
 
 #include <SDL2/SDL.h>
-
-#define LS_PATH_CAPACITY 1024
-
-/// Command-line settings of the window (lidarsim [WORLD.json] [options]).
-typedef struct lsAppConfig
-{
-    char worldPath[LS_PATH_CAPACITY];
-    int beams;         ///< lidar beams; 0 keeps the world's
-    bool paused;       ///< start paused
-    bool autopilot;    ///< start with the autopilot driving
-    int width, height; ///< window size in pixels
-    int frames;        ///< > 0: draw this many frames, print the frame-time split and exit (benchmark mode)
-    bool printPose;    ///< print the robot's final pose on exit (scripted tests)
-    bool vsync;        ///< wait for the display's refresh (off in --frames mode unless asked)
-} lsAppConfig;
 
 /// The window's state: the world and sim it shows, the view, and the loop's clocks and counters.
 typedef struct lsApp
@@ -77,7 +63,11 @@ void lsApp_HandleEvent(lsApp* app, const SDL_Event* event);
 /// The control for the next step: the autopilot, or manual driving from the arrow keys / WASD held now.
 lsControl lsApp_Control(lsApp* app);
 
-/// Writes an RGBA32 or any other surface as PNG. Returns false with err filled on failure.
-bool lsSaveSurfacePng(SDL_Surface* surface, const char* path, lsError* err);
-/// The screenshot name next to the world file: "<dir>/<stem>-YYYYMMDD-HHMMSS.png" for the local time `when`.
-void lsScreenshotPath(const char* worldPath, long long when, char* out, size_t capacity);
+/// Writes a surface as PNG or JPEG, by the path's extension (lsImageTypeOf). Returns false with err filled on
+/// failure (an unknown extension included).
+bool lsSaveSurfaceImage(SDL_Surface* surface, const char* path, lsError* err);
+/// Writes an F12 screenshot as "<dir>/<world stem>-YYYYMMDD-HHMMSS.png" for the local time `when` (dir NULL or
+/// empty: the current directory; created when missing), adding "-2", "-3", ... rather than replacing a file.
+/// The path written goes to path (capacity bytes). Returns false with err filled on failure.
+bool lsSaveScreenshot(SDL_Surface* surface, const char* dir, const char* worldPath, long long when, char* path,
+                      size_t capacity, lsError* err);

@@ -24,7 +24,8 @@ typedef struct lsViewOptions
     bool grid;        ///< G: the metre grid and the scale bar
     bool steering;    ///< V: each vehicle's predicted point, normal point and target
     bool help;        ///< F1: the help overlay listing every key
-    bool hud;         ///< the HUD text panel
+    bool hud;         ///< H: the HUD text panel
+    bool scanPlot;    ///< the scan plot panel: range against beam angle, like a LaserScan plot
 } lsViewOptions;
 
 /// The defaults: all beams, grid, HUD; no steering overlay, no help.

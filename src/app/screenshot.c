@@ -1,25 +1,53 @@
-// lidarsim front end: PNG files from a surface (SDL2_image), and screenshot names.
-#define _POSIX_C_SOURCE 200809L // localtime_r
+// lidarsim front end: image files from a surface (SDL2_image: PNG, JPEG), and screenshot files that never replace
+// an existing file.
+#define _POSIX_C_SOURCE 200809L // localtime_r, mkdir
 
 #include "app/app.h"
 
 #include <SDL2/SDL_image.h>
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
-bool lsSaveSurfacePng(SDL_Surface* surface, const char* path, lsError* err)
+/// JPEG quality for `render -o x.jpg`: high, since thin beams and text smear at lower settings.
+#define LS_JPEG_QUALITY 92
+
+// Writes to an already opened file (closed here, on every path).
+static bool SaveToFile(SDL_Surface* surface, FILE* file, lsImageType type, const char* path, lsError* err)
 {
-    if (IMG_SavePNG(surface, path) < 0)
-        return lsFail(err, "%s: cannot write PNG: %s", path, IMG_GetError());
+    SDL_RWops* rw = SDL_RWFromFP(file, SDL_TRUE);
+    if (rw == NULL)
+    {
+        fclose(file);
+        return lsFail(err, "%s: cannot write: %s", path, SDL_GetError());
+    }
+    // Both close rw (and so the file) when the last argument is 1, whatever happens.
+    int result =
+        type == ls_imageJpeg ? IMG_SaveJPG_RW(surface, rw, 1, LS_JPEG_QUALITY) : IMG_SavePNG_RW(surface, rw, 1);
+    if (result < 0)
+        return lsFail(err, "%s: cannot write %s: %s", path, type == ls_imageJpeg ? "JPEG" : "PNG", IMG_GetError());
     return true;
 }
 
-void lsScreenshotPath(const char* worldPath, long long when, char* out, size_t capacity)
+bool lsSaveSurfaceImage(SDL_Surface* surface, const char* path, lsError* err)
 {
+    lsImageType type = lsImageTypeOf(path);
+    if (type == ls_imageUnknown)
+        return lsFail(err, "%s: unknown image type; name the file .png, .jpg or .jpeg", path);
+    FILE* file = fopen(path, "wb");
+    if (file == NULL)
+        return lsFail(err, "%s: cannot open for writing: %s", path, strerror(errno));
+    return SaveToFile(surface, file, type, path, err);
+}
+
+bool lsSaveScreenshot(SDL_Surface* surface, const char* dir, const char* worldPath, long long when, char* path,
+                      size_t capacity, lsError* err)
+{
+    // The world file's stem names the shot: "maze-20261123-153000.png".
     const char* slash = strrchr(worldPath, '/');
     const char* base = slash != NULL ? slash + 1 : worldPath;
-    int dirLength = slash != NULL ? (int)(slash - worldPath) + 1 : 0;
     int stemLength = (int)strlen(base);
     const char* dot = strrchr(base, '.');
     if (dot != NULL && dot != base)
@@ -34,5 +62,22 @@ void lsScreenshotPath(const char* worldPath, long long when, char* out, size_t c
     char stamp[32] = "00000000-000000";
     if (localtime_r(&t, &local) != NULL)
         strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &local);
-    snprintf(out, capacity, "%.*s%.*s-%s.png", dirLength, worldPath, stemLength, base, stamp);
+    const char* folder = dir != NULL && dir[0] != '\0' ? dir : ".";
+    if (mkdir(folder, 0777) != 0 && errno != EEXIST)
+        return lsFail(err, "%s: cannot create the screenshots folder: %s", folder, strerror(errno));
+    // Two shots in one second get "-2", "-3", ...: "x" opens only a file that does not exist yet (C11), so an
+    // existing file is never replaced, not even one made between the check and the write.
+    for (int n = 1; n <= 999; ++n)
+    {
+        char suffix[16] = "";
+        if (n > 1)
+            snprintf(suffix, sizeof suffix, "-%d", n);
+        snprintf(path, capacity, "%s/%.*s-%s%s.png", folder, stemLength, base, stamp, suffix);
+        FILE* file = fopen(path, "wbx");
+        if (file != NULL)
+            return SaveToFile(surface, file, ls_imagePng, path, err);
+        if (errno != EEXIST)
+            return lsFail(err, "%s: cannot create: %s", path, strerror(errno));
+    }
+    return lsFail(err, "%s: 999 screenshots already taken this second", folder);
 }

@@ -7,6 +7,7 @@
 
 #include "cli/clock.h"
 #include "cli/commands.h"
+#include "cli/options.h"
 #include "core/lidar.h"
 
 #include <dirent.h>
@@ -302,59 +303,58 @@ static bool IsDirectory(const char* path)
     return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
+enum
+{
+    optWorlds = 256,
+    optCsv,
+    optBruteSample,
+    optReps,
+};
+
+static const struct option s_options[] = {
+    {"worlds", required_argument, NULL, optWorlds},
+    {"csv", no_argument, NULL, optCsv},
+    {"brute-sample", required_argument, NULL, optBruteSample},
+    {"reps", required_argument, NULL, optReps},
+    {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0},
+};
+
 int lsCmdBench(int argc, char** argv)
 {
+    if (lsWantsHelp(argc, argv))
+    {
+        PrintUsage(stdout);
+        return 0;
+    }
     const char* dir = NULL;
     bool csv = false;
-    int sample = 2000, reps = 5;
-    for (int i = 0; i < argc; ++i)
+    long long sample = 2000, reps = 5; // long long for lsParseInteger; both are at most 10^8
+    lsOptions options;
+    lsBeginOptions(&options, "bench", argc, argv, s_options, "h");
+    lsError err = {{0}};
+    const char* value = NULL;
+    bool ok = true;
+    for (int c = lsNextOption(&options, &value, &err); c != -1 && ok; c = lsNextOption(&options, &value, &err))
     {
-        const char* arg = argv[i];
-        if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0)
-        {
-            PrintUsage(stdout);
-            return 0;
-        }
-        if (strcmp(arg, "--csv") == 0)
-        {
-            csv = true;
-            continue;
-        }
-        bool takesValue =
-            strcmp(arg, "--worlds") == 0 || strcmp(arg, "--brute-sample") == 0 || strcmp(arg, "--reps") == 0;
-        if (!takesValue)
-        {
-            fprintf(stderr, "lidarsim bench: unknown argument '%s' (see lidarsim bench --help)\n", arg);
-            return 2;
-        }
-        if (i + 1 >= argc)
-        {
-            fprintf(stderr, "lidarsim bench: missing value after %s\n", arg);
-            return 2;
-        }
-        const char* value = argv[++i];
-        if (strcmp(arg, "--worlds") == 0)
-        {
+        if (c == optWorlds)
             dir = value;
-            continue;
-        }
-        char* end;
-        errno = 0;
-        long v = strtol(value, &end, 10);
-        bool isSample = strcmp(arg, "--brute-sample") == 0;
-        if (end == value || *end != '\0' || errno == ERANGE || v < (isSample ? 0 : 1) || v > 100000000)
-        {
-            fprintf(stderr, "lidarsim bench: %s: expected an integer >= %d, got '%s'\n", arg, isSample ? 0 : 1, value);
-            return 2;
-        }
-        if (isSample)
-        {
-            sample = (int)v;
-        }
-        else
-        {
-            reps = (int)v;
-        }
+        else if (c == optCsv)
+            csv = true;
+        else if (c == optBruteSample && !lsParseInteger(value, 0, 100000000, &sample))
+            ok = lsFail(&err, "--brute-sample: expected an integer in 0..100000000, got '%s'", value);
+        else if (c == optReps && !lsParseInteger(value, 1, 100000000, &reps))
+            ok = lsFail(&err, "--reps: expected an integer in 1..100000000, got '%s'", value);
+        else if (c == '?')
+            ok = false;
+    }
+    if (ok && options.positionalCount > 0)
+        ok = lsFail(&err, "unexpected argument '%s' (the worlds come from --worlds DIR)", options.positionals[0]);
+    lsEndOptions(&options);
+    if (!ok)
+    {
+        fprintf(stderr, "lidarsim bench: %s (see lidarsim bench --help)\n", err.message);
+        return 2;
     }
     if (dir == NULL)
     {
@@ -403,7 +403,7 @@ int lsCmdBench(int argc, char** argv)
     else
     {
         printf("lidarsim bench: %s, max range %.0f m, single thread, brute force on %d rays per world\n", dir,
-               LS_BENCH_RANGE, sample);
+               LS_BENCH_RANGE, (int)sample);
         printf("%-12s %7s %6s %7s %12s %10s %12s %9s %9s %5s %11s %14s %7s %s\n", "world", "walls", "shapes", "rays",
                "accel Mray/s", "(run)", "brute Mray/s", "build ms", "index MB", "agree", "scan1080 us", "sum of ranges",
                "hits", "cells/cand/exact per ray");
@@ -412,9 +412,9 @@ int lsCmdBench(int argc, char** argv)
     int failed = 0;
     for (int w = 0; w < count; ++w)
     {
-        lsError err = {{0}};
+        err = (lsError){{0}};
         Result* r = results + w;
-        if (!BenchWorld(dir, names[w], sample, reps, r, &err))
+        if (!BenchWorld(dir, names[w], (int)sample, (int)reps, r, &err))
         {
             fprintf(stderr, "lidarsim bench: %s\n", err.message);
             r->rays = 0;

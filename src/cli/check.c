@@ -1,9 +1,9 @@
 // lidarsim check WORLD.json...: validates world files and prints a one-line summary of each.
 #include "cli/commands.h"
+#include "cli/options.h"
 #include "core/world.h"
 
 #include <stdio.h>
-#include <string.h>
 
 static void PrintUsage(FILE* out)
 {
@@ -52,31 +52,36 @@ static bool CheckOne(const char* path)
 
 int lsCmdCheck(int argc, char** argv)
 {
-    if (argc == 0)
+    if (lsWantsHelp(argc, argv))
+    {
+        PrintUsage(stdout);
+        return 0;
+    }
+    static const struct option longOptions[] = {{"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
+    lsOptions options;
+    lsBeginOptions(&options, "check", argc, argv, longOptions, "h");
+    lsError err = {{0}};
+    const char* value = NULL;
+    int c = lsNextOption(&options, &value, &err);
+    while (c != -1 && c != '?')
+    {
+        c = lsNextOption(&options, &value, &err);
+    }
+    int status = 0;
+    if (c == '?')
+    {
+        fprintf(stderr, "lidarsim check: %s (see lidarsim check --help)\n", err.message);
+        status = 2;
+    }
+    else if (options.positionalCount == 0)
     {
         PrintUsage(stderr);
-        return 2;
+        status = 2;
     }
-    for (int i = 0; i < argc; ++i)
+    for (int i = 0; i < options.positionalCount && status != 2; ++i)
     {
-        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
-        {
-            PrintUsage(stdout);
-            return 0;
-        }
+        status = CheckOne(options.positionals[i]) ? status : 1;
     }
-    bool allValid = true;
-    for (int i = 0; i < argc; ++i)
-    {
-        if (argv[i][0] == '-' && argv[i][1] != '\0')
-        {
-            fprintf(stderr, "lidarsim check: unknown option '%s' (see lidarsim check --help)\n", argv[i]);
-            return 2;
-        }
-    }
-    for (int i = 0; i < argc; ++i)
-    {
-        allValid = CheckOne(argv[i]) && allValid;
-    }
-    return allValid ? 0 : 1;
+    lsEndOptions(&options);
+    return status;
 }

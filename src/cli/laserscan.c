@@ -1,11 +1,17 @@
 // lidarsim program: LaserScan JSON, one writer for every command that prints scans.
 #include "cli/laserscan.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 void lsWriteJsonNumber(FILE* out, double value)
 {
+    if (!isfinite(value))
+    {
+        fputs("null", out);
+        return;
+    }
     char text[64];
     for (int precision = 15; precision <= 17; ++precision)
     {
@@ -23,29 +29,21 @@ void lsWriteJsonNumber(FILE* out, double value)
     fputs(text, out);
 }
 
-static void WriteNoHit(FILE* out, lsNoHitStyle noHit, double rangeMax)
+void lsWriteLaserScanJson(FILE* out, const lsScene* scene, const lsScan* scan, double stamp, double scanTime,
+                          lsNoHitStyle noHit, lsScanPose pose)
 {
-    switch (noHit)
+    LS_ASSERT(noHit == ls_noHitNull || noHit == ls_noHitMax);
+    // builtin_interfaces/Time: whole seconds and nanoseconds in [0, 1e9), rounded to the nearest nanosecond.
+    double sec = floor(stamp);
+    long long nanosec = llround((stamp - sec) * 1e9);
+    if (nanosec >= 1000000000)
     {
-    case ls_noHitInf:
-        fputs("Infinity", out);
-        break;
-    case ls_noHitNan:
-        fputs("NaN", out);
-        break;
-    case ls_noHitMax:
-        lsWriteJsonNumber(out, rangeMax);
-        break;
-    default:
-        fputs("null", out);
-        break;
+        sec += 1.0;
+        nanosec -= 1000000000;
     }
-}
-
-void lsWriteLaserScanJson(FILE* out, const lsScene* scene, const lsScan* scan, double scanTime, lsNoHitStyle noHit,
-                          const double pose[3])
-{
-    fputs("{\"angle_min\": ", out);
+    fprintf(out,
+            "{\"header\": {\"stamp\": {\"sec\": %.0f, \"nanosec\": %lld}, \"frame_id\": \"%s\"}, \"angle_min\": ", sec,
+            nanosec, LS_LASER_FRAME_ID);
     lsWriteJsonNumber(out, scan->layout.angleMin);
     fputs(", \"angle_max\": ", out);
     lsWriteJsonNumber(out, scan->layout.angleMax);
@@ -63,7 +61,14 @@ void lsWriteLaserScanJson(FILE* out, const lsScene* scene, const lsScan* scan, d
         fputs(i > 0 ? ", " : "", out);
         if (scan->kinds[i] == ls_hitNone)
         {
-            WriteNoHit(out, noHit, scan->rangeMax);
+            if (noHit == ls_noHitMax)
+            {
+                lsWriteJsonNumber(out, scan->rangeMax);
+            }
+            else
+            {
+                fputs("null", out);
+            }
         }
         else
         {
@@ -115,11 +120,13 @@ void lsWriteLaserScanJson(FILE* out, const lsScene* scene, const lsScan* scan, d
             fputs("null", out);
         }
     }
-    fputs("], \"pose\": [", out);
-    lsWriteJsonNumber(out, pose[0]);
-    fputs(", ", out);
-    lsWriteJsonNumber(out, pose[1]);
-    fputs(", ", out);
-    lsWriteJsonNumber(out, pose[2]);
-    fputs("]}", out);
+    fputs("], \"pose\": {\"x\": ", out);
+    lsWriteJsonNumber(out, pose.x);
+    fputs(", \"y\": ", out);
+    lsWriteJsonNumber(out, pose.y);
+    fputs(", \"theta\": ", out);
+    lsWriteJsonNumber(out, pose.theta);
+    fputs(", \"theta_deg\": ", out);
+    lsWriteJsonNumber(out, lsRadToDeg(pose.theta));
+    fputs("}}", out);
 }

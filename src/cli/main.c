@@ -1,5 +1,6 @@
 // lidarsim: one program, subcommands dispatched by name; no subcommand opens the window.
 #include "cli/commands.h"
+#include "cli/options.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -19,26 +20,88 @@ static const Command s_commands[] = {
     {"check", lsCmdCheck, "check WORLD.json...           validate worlds, print a one-line summary each"},
     {"scan", lsCmdScan, "scan WORLD.json [options]     print one lidar scan as LaserScan JSON or CSV"},
     {"run", lsCmdRun, "run WORLD.json --steps N      simulate headless, optionally record JSON lines"},
-    {"render", lsCmdRender, "render WORLD.json -o F.png    draw what the window would show into a PNG"},
+    {"render", lsCmdRender, "render WORLD.json -o F.png    draw what the window would show (PNG or JPEG)"},
     {"bench", lsCmdBench, "bench [--worlds DIR] [--csv]  ray-casting benchmark on the bench worlds"},
 };
 
 static void PrintHelp(FILE* out)
 {
     fprintf(out, "lidarsim %s: a 2D lidar robot simulator\n\n", LS_VERSION);
-    fprintf(out, "usage: lidarsim [WORLD.json] [--beams N] [--paused] [--autopilot]   open the window\n");
+    fprintf(out, "usage: lidarsim [WORLD.json] [--beams N] [--paused] [--autopilot] ...   open the window\n");
     for (size_t i = 0; i < sizeof s_commands / sizeof s_commands[0]; ++i)
     {
         fprintf(out, "       lidarsim %s\n", s_commands[i].usage);
     }
-    fprintf(out, "       lidarsim --help | --version\n\n");
-    fprintf(out, "Run `lidarsim COMMAND --help` for a command's options. Worlds are JSON: see docs/world-format.md.\n");
+    fprintf(out, "       lidarsim help [COMMAND] | --help | --version\n\n");
+    fprintf(out, "Run `lidarsim help COMMAND` for a command's options; options take their value as `--beams 4` or\n"
+                 "`--beams=4`. Worlds are JSON: see docs/world-format.md.\n");
+}
+
+// A first argument that is not a command names a world for the window when it is a file that exists or looks like
+// a path (a '/' or a '.json'); anything else is taken as a mistyped command.
+static bool LooksLikeWorld(const char* arg)
+{
+    size_t length = strlen(arg);
+    if (strchr(arg, '/') != NULL || strchr(arg, '.') != NULL || (length >= 5 && strcmp(arg + length - 5, ".json") == 0))
+    {
+        return true;
+    }
+    // Any existing file (stat only: opening a FIFO would block); the window's loader says what is wrong with it.
+    lsFileStamp stamp;
+    return lsStatFile(arg, &stamp, NULL);
+}
+
+static const Command* FindCommand(const char* name)
+{
+    for (size_t i = 0; i < sizeof s_commands / sizeof s_commands[0]; ++i)
+    {
+        if (strcmp(name, s_commands[i].name) == 0)
+        {
+            return &s_commands[i];
+        }
+    }
+    return NULL;
+}
+
+static int UnknownCommand(const char* name)
+{
+    enum
+    {
+        count = sizeof s_commands / sizeof s_commands[0]
+    };
+    const char* names[count + 1];
+    for (int i = 0; i < count; ++i)
+    {
+        names[i] = s_commands[i].name;
+    }
+    names[count] = "help";
+    const char* nearest = lsNearestName(name, names, count + 1);
+    if (nearest != NULL)
+    {
+        fprintf(stderr, "lidarsim: unknown command '%s'; did you mean '%s'? (see lidarsim help)\n", name, nearest);
+    }
+    else
+    {
+        fprintf(stderr, "lidarsim: unknown command '%s' (see lidarsim help)\n", name);
+    }
+    return 2;
 }
 
 int main(int argc, char** argv)
 {
-    if (argc > 1 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0))
+    if (argc > 1 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0))
     {
+        // "lidarsim help scan" is "lidarsim scan --help".
+        const Command* command = strcmp(argv[1], "help") == 0 && argc > 2 ? FindCommand(argv[2]) : NULL;
+        if (command != NULL)
+        {
+            char* help[] = {"--help", NULL};
+            return command->run(1, help);
+        }
+        if (strcmp(argv[1], "help") == 0 && argc > 2)
+        {
+            return UnknownCommand(argv[2]);
+        }
         PrintHelp(stdout);
         return 0;
     }
@@ -49,12 +112,14 @@ int main(int argc, char** argv)
     }
     if (argc > 1)
     {
-        for (size_t i = 0; i < sizeof s_commands / sizeof s_commands[0]; ++i)
+        const Command* command = FindCommand(argv[1]);
+        if (command != NULL)
         {
-            if (strcmp(argv[1], s_commands[i].name) == 0)
-            {
-                return s_commands[i].run(argc - 2, argv + 2);
-            }
+            return command->run(argc - 2, argv + 2);
+        }
+        if (argv[1][0] != '-' && !LooksLikeWorld(argv[1]))
+        {
+            return UnknownCommand(argv[1]);
         }
     }
     return lsCmdWindow(argc - 1, argv + 1);

@@ -4,6 +4,7 @@
 #include "cli/clock.h"
 #include "cli/commands.h"
 #include "cli/laserscan.h"
+#include "cli/options.h"
 #include "core/sim.h"
 
 #include <errno.h>
@@ -32,21 +33,11 @@ static void PrintUsage(FILE* out)
             "  --every K          record every K-th step (default 1); step 0 (the start) is always recorded\n"
             "  -h, --help         this help\n\n"
             "A recorded line: {\"step\", \"time\", \"pose\": [x, y, deg], \"velocity\": [v, w (rad/s)], \"scan\": a\n"
-            "LaserScan object as `lidarsim scan` prints it when a new scan was taken since the previous line, else\n"
+            "LaserScan object as `lidarsim scan` prints it (stamped with the simulated time it was taken) when a new\n"
+            "scan was taken since the previous line, else\n"
             "null, \"vehicles\": [[x, y, vx, vy], ...], \"targets\": [[index, x, y, active], ...] for targets that\n"
             "changed since the previous line, \"score\", \"food\", \"poison\", \"collisions\", \"distance\"}.\n\n"
             "Exit status: 0 success, 1 the world cannot be read or the recording cannot be written, 2 bad usage.\n");
-}
-
-static int Usage(const char* message, const char* value)
-{
-    fprintf(stderr, "lidarsim run: %s", message);
-    if (value != NULL)
-    {
-        fprintf(stderr, " '%s'", value);
-    }
-    fprintf(stderr, " (see lidarsim run --help)\n");
-    return 2;
 }
 
 typedef struct Recorder
@@ -79,8 +70,10 @@ static void RecordLine(Recorder* rec, const lsSim* sim, long long lastScanStep)
     fputs("], \"scan\": ", out);
     if (lastScanStep != rec->lastScanStep)
     {
-        lsWriteLaserScanJson(out, lsSim_GetScene(sim), lsSim_GetScan(sim), 1.0 / world->robot.lidar.rate, ls_noHitNull,
-                             pose);
+        // Stamped with the time of the step that took the scan.
+        lsScanPose scanPose = {s->robot.position.x, s->robot.position.y, s->robot.angle};
+        lsWriteLaserScanJson(out, lsSim_GetScene(sim), lsSim_GetScan(sim), (double)lastScanStep * s->dt,
+                             1.0 / world->robot.lidar.rate, ls_noHitNull, scanPose);
         rec->lastScanStep = lastScanStep;
     }
     else
@@ -143,104 +136,98 @@ static void DrawProgress(long long done, long long total, double elapsed)
     fflush(stderr);
 }
 
+enum
+{
+    optSteps = 256,
+    optEvery,
+    optSeed,
+    optBeams,
+    optDt,
+    optRecord,
+    optAutopilot,
+};
+
+static const struct option s_options[] = {
+    {"steps", required_argument, NULL, optSteps},
+    {"every", required_argument, NULL, optEvery},
+    {"seed", required_argument, NULL, optSeed},
+    {"beams", required_argument, NULL, optBeams},
+    {"dt", required_argument, NULL, optDt},
+    {"record", required_argument, NULL, optRecord},
+    {"autopilot", no_argument, NULL, optAutopilot},
+    {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0},
+};
+
 int lsCmdRun(int argc, char** argv)
 {
-    for (int i = 0; i < argc; ++i)
+    if (lsWantsHelp(argc, argv))
     {
-        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
-        {
-            PrintUsage(stdout);
-            return 0;
-        }
+        PrintUsage(stdout);
+        return 0;
     }
     const char* worldPath = NULL;
     const char* recordPath = NULL;
     long long steps = -1, every = 1, seed = -1, beams = 0;
     double dt = 0.0;
     bool autopilot = false;
-    for (int i = 0; i < argc; ++i)
+    lsOptions options;
+    lsBeginOptions(&options, "run", argc, argv, s_options, "h");
+    lsError err = {{0}};
+    const char* value = NULL;
+    bool ok = true;
+    for (int c = lsNextOption(&options, &value, &err); c != -1 && ok; c = lsNextOption(&options, &value, &err))
     {
-        const char* arg = argv[i];
-        if (arg[0] != '-' || arg[1] == '\0')
+        switch (c)
         {
-            if (worldPath != NULL)
-            {
-                return Usage("more than one world file:", arg);
-            }
-            worldPath = arg;
-            continue;
-        }
-        if (strcmp(arg, "--autopilot") == 0)
-        {
+        case optAutopilot:
             autopilot = true;
-            continue;
-        }
-        if (i + 1 >= argc)
-        {
-            return Usage("missing value after", arg);
-        }
-        const char* value = argv[++i];
-        if (strcmp(arg, "--steps") == 0)
-        {
+            break;
+        case optSteps:
             if (!lsParseInteger(value, 0, (long long)1 << 53, &steps))
-            {
-                return Usage("--steps: expected a non-negative integer, got", value);
-            }
-        }
-        else if (strcmp(arg, "--every") == 0)
-        {
+                ok = lsFail(&err, "--steps: expected a non-negative integer, got '%s'", value);
+            break;
+        case optEvery:
             if (!lsParseInteger(value, 1, (long long)1 << 53, &every))
-            {
-                return Usage("--every: expected a positive integer, got", value);
-            }
-        }
-        else if (strcmp(arg, "--seed") == 0)
-        {
-            char* end;
-            errno = 0;
-            unsigned long long v = strtoull(value, &end, 10);
-            if (value[0] == '-' || end == value || *end != '\0' || errno == ERANGE || v > (unsigned long long)LLONG_MAX)
-            {
-                return Usage("--seed: expected a non-negative integer, got", value);
-            }
-            seed = (long long)v;
-        }
-        else if (strcmp(arg, "--beams") == 0)
-        {
+                ok = lsFail(&err, "--every: expected a positive integer, got '%s'", value);
+            break;
+        case optSeed:
+            if (!lsParseInteger(value, 0, LLONG_MAX, &seed))
+                ok = lsFail(&err, "--seed: expected a non-negative integer, got '%s'", value);
+            break;
+        case optBeams:
             if (!lsParseInteger(value, 1, LS_MAX_BEAMS, &beams))
-            {
-                return Usage("--beams: expected an integer in 1..100000, got", value);
-            }
-        }
-        else if (strcmp(arg, "--dt") == 0)
-        {
-            char* end;
-            errno = 0;
-            dt = strtod(value, &end);
-            if (end == value || *end != '\0' || errno == ERANGE || !(dt > 0.0) || !isfinite(dt))
-            {
-                return Usage("--dt: expected a positive number of seconds, got", value);
-            }
-        }
-        else if (strcmp(arg, "--record") == 0)
-        {
+                ok = lsFail(&err, "--beams: expected an integer in 1..%d, got '%s'", LS_MAX_BEAMS, value);
+            break;
+        case optDt:
+            if (!lsParseNumber(value, &dt) || !(dt > 0.0))
+                ok = lsFail(&err, "--dt: expected a positive number of seconds, got '%s'", value);
+            break;
+        case optRecord:
             recordPath = value;
-        }
-        else
-        {
-            return Usage("unknown option", arg);
+            break;
+        default: // '?': err says what
+            ok = false;
+            break;
         }
     }
-    if (worldPath == NULL)
+    for (int i = 0; i < options.positionalCount && ok; ++i)
     {
-        return Usage("missing WORLD.json", NULL);
+        if (worldPath != NULL)
+            ok = lsFail(&err, "more than one world file: '%s'", options.positionals[i]);
+        worldPath = options.positionals[i];
     }
-    if (steps < 0)
+    lsEndOptions(&options);
+    if (ok && worldPath == NULL)
+        ok = lsFail(&err, "missing WORLD.json");
+    if (ok && steps < 0)
+        ok = lsFail(&err, "missing --steps N");
+    if (!ok)
     {
-        return Usage("missing --steps N", NULL);
+        fprintf(stderr, "lidarsim run: %s (see lidarsim run --help)\n", err.message);
+        return 2;
     }
 
-    lsError err = {{0}};
     lsWarnings warnings;
     lsWorld* world = lsLoadWorld(worldPath, &err, &warnings);
     if (world == NULL)

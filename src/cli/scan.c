@@ -18,15 +18,17 @@ static void PrintUsage(FILE* out)
         "usage: lidarsim scan WORLD.json [options]\n\n"
         "Casts one lidar scan from the world's robot pose with the world's lidar (robot.lidar) and prints it as\n"
         "the fields of a ROS sensor_msgs/LaserScan, one JSON object per line:\n"
-        "  {\"angle_min\": ..., \"angle_max\": ..., \"angle_increment\": ..., \"range_min\": ..., \"range_max\": ...,\n"
+        "  {\"header\": {\"stamp\": {\"sec\": 0, \"nanosec\": 0}, \"frame_id\": \"laser\"}, \"angle_min\": ...,\n"
+        "   \"angle_max\": ..., \"angle_increment\": ..., \"range_min\": ..., \"range_max\": ...,\n"
         "   \"time_increment\": 0.0, \"scan_time\": 1/rate, \"ranges\": [...], \"intensities\": [...],\n"
-        "   \"hits\": [\"wall\", null, \"target\", ...], \"indices\": [...], \"target_kinds\": [...], \"pose\": [x, y, "
-        "deg]}\n"
-        "Angles are radians in the sensor frame: beam i points at heading + angle_min + i * angle_increment,\n"
-        "where heading is the robot's angle plus the lidar's mount angle. Ranges are metres; intensities are\n"
+        "   \"hits\": [\"wall\", null, \"target\", ...], \"indices\": [...], \"target_kinds\": [...],\n"
+        "   \"pose\": {\"x\": m, \"y\": m, \"theta\": rad, \"theta_deg\": deg}}\n"
+        "Angles are radians in the sensor frame: beam i points at theta + mount angle + angle_min + i *\n"
+        "angle_increment. The stamp is simulated time (0: the world as loaded). Ranges are metres; intensities are\n"
         "reflectance * |cos incidence|; hits name what each beam hit (wall, mover, target, box, polygon,\n"
         "vehicle), indices its index in the world's array of that kind, and target_kinds says food or poison for\n"
-        "targets. Vehicles and movers are where they are at time 0.\n\n"
+        "targets. pose is the robot pose the scan was taken from. Vehicles and movers are where they are at time 0.\n"
+        "The output is always valid JSON: a beam without a return is null (or range_max with --no-hit max).\n\n"
         "options:\n"
         "  --pose X,Y,DEG     robot pose (metres, degrees); repeat for several scans, one per line\n"
         "  --poses FILE       robot poses, one 'x y deg' per line ('#' comments and blank lines skipped)\n"
@@ -37,10 +39,10 @@ static void PrintUsage(FILE* out)
         "  --noise SIGMA      Gaussian range noise, standard deviation in metres (constant part)\n"
         "  --seed S           seed of the noise stream (default: the lidar's seed)\n"
         "  --format json|csv  output format (default json). CSV: a header, then one beam per line:\n"
-        "                     scan,beam,angle,range,intensity,hit,index\n"
-        "  --no-hit inf|max|nan|null   how a beam without a return is written (default: null in JSON,\n"
-        "                     an empty field in CSV; inf and nan print Infinity/NaN in JSON, inf/nan in CSV;\n"
-        "                     max prints range_max)\n"
+        "                     scan,x,y,theta,beam,angle,range,intensity,hit,index (x, y, theta: the robot pose\n"
+        "                     in metres and radians)\n"
+        "  --no-hit inf|max|nan|null   how a beam without a return is written (default: null in JSON, an empty\n"
+        "                     field in CSV; max prints range_max; inf and nan only with --format csv)\n"
         "  -h, --help         this help\n\n"
         "Exit status: 0 success, 1 the world or poses file cannot be read, 2 bad usage.\n",
         LS_MAX_BEAMS);
@@ -64,39 +66,30 @@ static bool ReadPosesFile(const char* path, lsScanArgs* args, lsError* err)
 // Numbers as the shortest text that reads back to the same double (the LaserScan writer's rule).
 static void PrintNumber(double v) { lsWriteJsonNumber(stdout, v); }
 
-static void PrintNoHit(lsNoHitStyle noHit, bool json, double rangeMax)
-{
-    switch (noHit)
-    {
-    case ls_noHitInf:
-        fputs(json ? "Infinity" : "inf", stdout);
-        break;
-    case ls_noHitNan:
-        fputs(json ? "NaN" : "nan", stdout);
-        break;
-    case ls_noHitMax:
-        PrintNumber(rangeMax);
-        break;
-    default:
-        fputs(json ? "null" : "", stdout);
-        break;
-    }
-}
-
-static void PrintCsv(const lsScan* scan, int scanIndex, lsNoHitStyle noHit)
+static void PrintCsv(const lsScan* scan, int scanIndex, lsScanPose pose, lsNoHitStyle noHit)
 {
     for (int i = 0; i < scan->count; ++i)
     {
-        printf("%d,%d,", scanIndex, i);
+        printf("%d,", scanIndex);
+        PrintNumber(pose.x);
+        putchar(',');
+        PrintNumber(pose.y);
+        putchar(',');
+        PrintNumber(pose.theta);
+        printf(",%d,", i);
         PrintNumber(scan->angles[i]);
         putchar(',');
-        if (scan->kinds[i] == ls_hitNone)
-        {
-            PrintNoHit(noHit, false, scan->rangeMax);
-        }
-        else
+        if (scan->kinds[i] != ls_hitNone)
         {
             PrintNumber(scan->ranges[i]);
+        }
+        else if (noHit == ls_noHitMax)
+        {
+            PrintNumber(scan->rangeMax);
+        }
+        else if (noHit != ls_noHitNull)
+        {
+            fputs(noHit == ls_noHitInf ? "inf" : "nan", stdout);
         }
         putchar(',');
         PrintNumber(scan->intensities[i]);
@@ -187,7 +180,7 @@ int lsCmdScan(int argc, char** argv)
     }
     // Without poses, one scan from the world's robot pose, keeping its angle in radians as loaded (not through
     // degrees again).
-    const double worldPose[3] = {world->robot.position.x, world->robot.position.y, lsRadToDeg(world->robot.angle)};
+    const lsScanPose worldPose = {world->robot.position.x, world->robot.position.y, world->robot.angle};
     int scanCount = args.poseCount > 0 ? args.poseCount : 1;
 
     // Vehicles and movers where they are at time 0.
@@ -213,22 +206,26 @@ int lsCmdScan(int argc, char** argv)
     lsRng rng = lsMakeRng(def.seed);
     if (args.csv)
     {
-        printf("scan,beam,angle,range,intensity,hit,index\n");
+        printf("scan,x,y,theta,beam,angle,range,intensity,hit,index\n");
     }
     for (int p = 0; p < scanCount; ++p)
     {
-        const double* pose = args.poseCount > 0 ? args.poses + (size_t)3 * (size_t)p : worldPose;
-        double angle = args.poseCount > 0 ? lsDegToRad(pose[2]) : world->robot.angle;
-        lsVec2 position = lsLidar_SensorPosition(&def, lsV(pose[0], pose[1]), angle);
-        lsLidar_ScanFrom(scene, &dyn, &def, position, angle + def.mountAngle, noisy ? &rng : NULL, scan);
+        lsScanPose pose = worldPose;
+        if (args.poseCount > 0)
+        {
+            const double* given = args.poses + (size_t)3 * (size_t)p;
+            pose = (lsScanPose){given[0], given[1], lsDegToRad(given[2])};
+        }
+        lsVec2 position = lsLidar_SensorPosition(&def, lsV(pose.x, pose.y), pose.theta);
+        lsLidar_ScanFrom(scene, &dyn, &def, position, pose.theta + def.mountAngle, noisy ? &rng : NULL, scan);
         if (args.csv)
         {
-            PrintCsv(scan, p, args.noHit);
+            PrintCsv(scan, p, pose, args.noHit);
         }
         else
         {
-            // The LaserScan writer shared with `lidarsim run --record`.
-            lsWriteLaserScanJson(stdout, scene, scan, 1.0 / def.rate, args.noHit, pose);
+            // The LaserScan writer shared with `lidarsim run --record`; the world as loaded is time 0.
+            lsWriteLaserScanJson(stdout, scene, scan, 0.0, 1.0 / def.rate, args.noHit, pose);
             putchar('\n');
         }
     }

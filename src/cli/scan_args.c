@@ -1,7 +1,9 @@
 // lidarsim scan: command-line and poses-file parsing (see scan_args.h). Strict: every number is one whole finite
-// number, every option takes exactly one value, and the first problem stops the parse with a message.
+// number, every option takes exactly one value (getopt_long: `--beams=4` or `--beams 4`), and the first problem
+// stops the parse with a message.
 #include "cli/scan_args.h"
 
+#include "cli/options.h"
 #include "core/world.h" // LS_MAX_BEAMS
 
 #include <errno.h>
@@ -91,10 +93,39 @@ static bool ParseNoHit(const char* value, lsNoHitStyle* noHit)
     return false;
 }
 
-// One option with its value; false with err on a bad value or an unknown option.
-static bool ParseOption(const char* arg, const char* value, lsScanArgs* out, lsError* err)
+enum
 {
-    if (strcmp(arg, "--pose") == 0)
+    optPose = 256,
+    optPoses,
+    optBeams,
+    optFov,
+    optRange,
+    optNoise,
+    optSeed,
+    optFormat,
+    optNoHit,
+};
+
+static const struct option s_options[] = {
+    {"pose", required_argument, NULL, optPose},
+    {"poses", required_argument, NULL, optPoses},
+    {"beams", required_argument, NULL, optBeams},
+    {"fov", required_argument, NULL, optFov},
+    {"range", required_argument, NULL, optRange},
+    {"noise", required_argument, NULL, optNoise},
+    {"seed", required_argument, NULL, optSeed},
+    {"format", required_argument, NULL, optFormat},
+    {"no-hit", required_argument, NULL, optNoHit},
+    {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0},
+};
+
+// One option with its value; false with err on a bad value.
+static bool ParseOption(int option, const char* value, lsScanArgs* out, lsError* err)
+{
+    switch (option)
+    {
+    case optPose:
     {
         double pose[3];
         if (!ParsePose(value, pose))
@@ -103,12 +134,10 @@ static bool ParseOption(const char* arg, const char* value, lsScanArgs* out, lsE
         }
         return AddPose(out, pose, err);
     }
-    if (strcmp(arg, "--poses") == 0)
-    {
+    case optPoses:
         out->posesPath = value;
         return true;
-    }
-    if (strcmp(arg, "--beams") == 0)
+    case optBeams:
     {
         long long beams = 0;
         if (!lsParseInteger(value, 1, LS_MAX_BEAMS, &beams))
@@ -118,58 +147,46 @@ static bool ParseOption(const char* arg, const char* value, lsScanArgs* out, lsE
         out->beams = (int)beams;
         return true;
     }
-    if (strcmp(arg, "--fov") == 0)
-    {
+    case optFov:
         if (!lsParseNumber(value, &out->fovDeg) || !(out->fovDeg > 0.0 && out->fovDeg <= 360.0))
         {
             return lsFail(err, "--fov: expected degrees in (0, 360], got '%.*s'", QUOTE_MAX, value);
         }
         return true;
-    }
-    if (strcmp(arg, "--range") == 0)
-    {
+    case optRange:
         if (!lsParseNumber(value, &out->range) || !(out->range > 0.0))
         {
             return lsFail(err, "--range: expected a positive number of metres, got '%.*s'", QUOTE_MAX, value);
         }
         return true;
-    }
-    if (strcmp(arg, "--noise") == 0)
-    {
+    case optNoise:
         if (!lsParseNumber(value, &out->noise) || !(out->noise >= 0.0))
         {
-            return lsFail(err, "--noise: expected a standard deviation >= 0 in metres, got '%.*s'", QUOTE_MAX,
-                          value);
+            return lsFail(err, "--noise: expected a standard deviation >= 0 in metres, got '%.*s'", QUOTE_MAX, value);
         }
         return true;
-    }
-    if (strcmp(arg, "--seed") == 0)
-    {
+    case optSeed:
         if (!ParseSeed(value, &out->seed))
         {
             return lsFail(err, "--seed: expected a non-negative integer below 2^64, got '%.*s'", QUOTE_MAX, value);
         }
         out->haveSeed = true;
         return true;
-    }
-    if (strcmp(arg, "--format") == 0)
-    {
+    case optFormat:
         if (strcmp(value, "json") != 0 && strcmp(value, "csv") != 0)
         {
             return lsFail(err, "--format: expected json or csv, got '%.*s'", QUOTE_MAX, value);
         }
         out->csv = strcmp(value, "csv") == 0;
         return true;
-    }
-    if (strcmp(arg, "--no-hit") == 0)
-    {
+    default:
+        LS_ASSERT(option == optNoHit);
         if (!ParseNoHit(value, &out->noHit))
         {
             return lsFail(err, "--no-hit: expected inf, max, nan or null, got '%.*s'", QUOTE_MAX, value);
         }
         return true;
     }
-    return lsFail(err, "unknown option '%.*s'", QUOTE_MAX, arg);
 }
 
 bool lsParseScanArgs(int argc, char** argv, lsScanArgs* out, lsError* err)
@@ -177,51 +194,46 @@ bool lsParseScanArgs(int argc, char** argv, lsScanArgs* out, lsError* err)
     LS_ASSERT(argc >= 0 && (argv != NULL || argc == 0) && out != NULL);
     *out = (lsScanArgs){0};
     out->noise = -1.0;
-    for (int i = 0; i < argc; ++i)
+    if (lsWantsHelp(argc, argv))
     {
-        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
-        {
-            out->help = true;
-            return true;
-        }
+        out->help = true;
+        return true;
     }
-    for (int i = 0; i < argc; ++i)
+    lsOptions options;
+    lsBeginOptions(&options, "scan", argc, argv, s_options, "h");
+    bool ok = true;
+    const char* value = NULL;
+    for (int c = lsNextOption(&options, &value, err); c != -1 && ok; c = lsNextOption(&options, &value, err))
     {
-        const char* arg = argv[i];
-        // A lone "-" or anything not starting with '-' is the world file.
-        if (arg[0] != '-' || arg[1] == '\0')
-        {
-            if (out->worldPath != NULL)
-            {
-                lsFreeScanArgs(out);
-                return lsFail(err, "more than one world file: '%.*s'", QUOTE_MAX, arg);
-            }
-            out->worldPath = arg;
-            continue;
-        }
-        if (i + 1 >= argc)
-        {
-            lsFreeScanArgs(out);
-            return lsFail(err, "missing value after '%.*s'", QUOTE_MAX, arg);
-        }
-        if (!ParseOption(arg, argv[++i], out, err))
-        {
-            lsFreeScanArgs(out);
-            return false;
-        }
+        ok = c != '?' && ParseOption(c, value, out, err);
     }
-    if (out->worldPath == NULL)
+    for (int i = 0; i < options.positionalCount && ok; ++i)
+    {
+        // A lone "-" is a world file name like any other.
+        if (out->worldPath != NULL)
+        {
+            ok = lsFail(err, "more than one world file: '%.*s'", QUOTE_MAX, options.positionals[i]);
+        }
+        out->worldPath = options.positionals[i];
+    }
+    lsEndOptions(&options);
+    if (ok && out->worldPath == NULL)
+    {
+        ok = lsFail(err, "missing WORLD.json");
+    }
+    if (ok && out->csv == false && (out->noHit == ls_noHitInf || out->noHit == ls_noHitNan))
+    {
+        ok = lsFail(err, "--no-hit %s: JSON has no infinity or NaN; use null or max, or --format csv",
+                    out->noHit == ls_noHitInf ? "inf" : "nan");
+    }
+    if (!ok)
     {
         lsFreeScanArgs(out);
-        return lsFail(err, "missing WORLD.json");
     }
-    return true;
+    return ok;
 }
 
-static bool IsSeparator(char c)
-{
-    return c == ' ' || c == '\t' || c == '\r' || c == ',';
-}
+static bool IsSeparator(char c) { return c == ' ' || c == '\t' || c == '\r' || c == ','; }
 
 bool lsParseScanPoses(const char* text, size_t size, const char* label, lsScanArgs* args, lsError* err)
 {

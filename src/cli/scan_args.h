@@ -1,5 +1,6 @@
 // lidarsim scan: its command line and poses file, parsed without I/O (so tests and the fuzzer fuzz_scan_args can
-// call them), exit() or global state. The command (scan.c) reads the files and prints; this only decides.
+// call them) or exit(); getopt_long's own state is reset on every call. The command (scan.c) reads the files and
+// prints; this only decides.
 #pragma once
 
 #include "cli/laserscan.h" // lsNoHitStyle
@@ -18,19 +19,20 @@
 /// are owned: free with lsFreeScanArgs. Zero or negative fields mean "not given" as documented per field.
 typedef struct lsScanArgs
 {
-    bool help;              ///< -h or --help was given (nothing else is checked then)
-    const char* worldPath;  ///< the world file (required unless help)
-    const char* posesPath;  ///< --poses FILE, or NULL
-    double* poses;          ///< 3 per pose, from --pose (and lsParseScanPoses); lsAlloc'd, poseCapacity * 3 doubles
+    bool help;             ///< -h or --help was given (nothing else is checked then)
+    const char* worldPath; ///< the world file (required unless help)
+    const char* posesPath; ///< --poses FILE, or NULL
+    double* poses;         ///< 3 per pose, from --pose (and lsParseScanPoses); lsAlloc'd, poseCapacity * 3 doubles
     int poseCount, poseCapacity;
-    int beams;       ///< --beams, 1..LS_MAX_BEAMS; 0 when not given
-    double fovDeg;   ///< --fov, degrees in (0, 360]; 0 when not given
-    double range;    ///< --range, metres > 0 (finite); 0 when not given
-    double noise;    ///< --noise, metres >= 0; -1 when not given
-    bool haveSeed;   ///< --seed was given
-    uint64_t seed;   ///< --seed
-    bool csv;        ///< --format csv
-    lsNoHitStyle noHit; ///< --no-hit; default ls_noHitNull (null in JSON, an empty field in CSV)
+    int beams;          ///< --beams, 1..LS_MAX_BEAMS; 0 when not given
+    double fovDeg;      ///< --fov, degrees in (0, 360]; 0 when not given
+    double range;       ///< --range, metres > 0 (finite); 0 when not given
+    double noise;       ///< --noise, metres >= 0; -1 when not given
+    bool haveSeed;      ///< --seed was given
+    uint64_t seed;      ///< --seed
+    bool csv;           ///< --format csv
+    lsNoHitStyle noHit; ///< --no-hit; default ls_noHitNull (null in JSON, an empty field in CSV); inf and nan
+                        ///< only with --format csv (JSON has neither)
 } lsScanArgs;
 
 /// Parses the arguments after "scan". On success fills out and returns true; on a usage error returns false with

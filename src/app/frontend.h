@@ -1,0 +1,77 @@
+// lidarsim front end: what the program (src/cli) calls to open the window or draw an image. No SDL in this header,
+// so the command line is parsed in src/cli with the other commands and src/app never includes src/cli.
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <string.h>
+
+#define LS_PATH_CAPACITY 1024
+
+/// Command-line settings of the window (lidarsim [WORLD.json] [options]), parsed by src/cli/window.c.
+typedef struct lsAppConfig
+{
+    char worldPath[LS_PATH_CAPACITY];     ///< empty: worlds/default.json here or next to the program
+    char screenshotDir[LS_PATH_CAPACITY]; ///< F12 writes here; empty: the current directory
+    int beams;                            ///< lidar beams; 0 keeps the world's
+    bool paused;                          ///< start paused
+    bool autopilot;                       ///< start with the autopilot driving
+    int width, height;                    ///< window size in pixels
+    int frames;     ///< > 0: draw this many frames, print the frame-time split and exit (benchmark mode)
+    bool printPose; ///< print the robot's final pose on exit (scripted tests)
+    bool vsync;     ///< wait for the display's refresh (off in --frames mode unless asked)
+} lsAppConfig;
+
+/// Opens the window and runs it until quit. Returns the exit status: 0, or 1 when there is no display, the world
+/// cannot be read or SDL fails (the reason printed on stderr).
+int lsRunWindow(const lsAppConfig* config);
+
+/// `lidarsim render`: what the window would show after some steps, drawn without a display into an image file.
+typedef struct lsRenderConfig
+{
+    const char* worldPath;
+    const char* outPath; ///< .png, or .jpg / .jpeg (lsImageTypeOf says which)
+    int steps;           ///< fixed steps simulated before drawing
+    int beams;           ///< 0 keeps the world's
+    int width, height;   ///< image size in pixels
+    bool autopilot;      ///< the autopilot drives during the steps (else the robot stands still)
+    bool steering;       ///< the vehicles' steering overlay
+    bool hud;            ///< the HUD panel
+    bool scanPlot;       ///< the scan plot panel (range against angle)
+} lsRenderConfig;
+
+/// Draws the image and writes it. Returns the exit status: 0, or 1 with the reason printed on stderr.
+int lsRenderImage(const lsRenderConfig* config);
+
+/// Image files the front end writes, chosen by the file name's extension (case-insensitive).
+typedef enum lsImageType
+{
+    ls_imageUnknown = 0,
+    ls_imagePng = 1,
+    ls_imageJpeg = 2, ///< .jpg or .jpeg, through SDL2_image's IMG_SaveJPG
+} lsImageType;
+
+/// The type of image a path names by its extension; ls_imageUnknown for anything else. Inline, so the command
+/// line can refuse a bad name at once even in a build without the front end.
+static inline lsImageType lsImageTypeOf(const char* path)
+{
+    static const struct
+    {
+        const char* extension;
+        lsImageType type;
+    } known[] = {{".png", ls_imagePng}, {".jpg", ls_imageJpeg}, {".jpeg", ls_imageJpeg}};
+    size_t length = strlen(path);
+    for (size_t k = 0; k < sizeof known / sizeof known[0]; ++k)
+    {
+        size_t n = strlen(known[k].extension);
+        bool same = length > n;
+        for (size_t i = 0; same && i < n; ++i)
+        {
+            char c = path[length - n + i];
+            same = (c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c) == known[k].extension[i];
+        }
+        if (same)
+            return known[k].type;
+    }
+    return ls_imageUnknown;
+}

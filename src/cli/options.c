@@ -1,0 +1,214 @@
+// lidarsim program: getopt_long for every command (see options.h).
+#include "cli/options.h"
+
+#include <stdio.h>
+#include <string.h>
+
+// A quoted value too long to print whole is cut (messages hold 512 bytes).
+#define QUOTE_MAX 64
+
+void lsBeginOptions(lsOptions* o, const char* command, int argc, char** argv, const struct option* longOptions,
+                    const char* shortOptions)
+{
+    LS_ASSERT(o != NULL && command != NULL && argc >= 0 && (argv != NULL || argc == 0) && longOptions != NULL);
+    *o = (lsOptions){.command = command, .longOptions = longOptions, .shortOptions = shortOptions};
+    o->argc = argc + 1;
+    o->argv = lsAlloc((size_t)(argc + 2) * sizeof(char*));
+    o->argv[0] = (char*)command;
+    for (int i = 0; i < argc; ++i)
+    {
+        o->argv[i + 1] = argv[i];
+    }
+    o->argv[argc + 1] = NULL;
+    o->positionals = lsAlloc((size_t)(argc + 1) * sizeof(char*));
+    // 0 makes glibc start a fresh parse (state from an earlier command or test is dropped).
+    optind = 0;
+    opterr = 0;
+}
+
+void lsEndOptions(lsOptions* o)
+{
+    LS_ASSERT(o != NULL);
+    lsFree(o->argv, (size_t)(o->argc + 1) * sizeof(char*));
+    lsFree(o->positionals, (size_t)o->argc * sizeof(char*));
+    *o = (lsOptions){0};
+}
+
+bool lsWantsHelp(int argc, char** argv)
+{
+    for (int i = 0; i < argc && strcmp(argv[i], "--") != 0; ++i)
+    {
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
+        {
+            return true;
+        }
+    }
+    return false;
+}
+
+// Optimal string alignment distance (Damerau-Levenshtein without repeated edits of one substring), capped: names
+// are short, so anything longer than 63 characters is simply far.
+static int EditDistance(const char* a, const char* b)
+{
+    enum
+    {
+        cap = 64
+    };
+    size_t n = strlen(a), m = strlen(b);
+    if (n >= cap || m >= cap)
+    {
+        return cap;
+    }
+    static int d[cap][cap];
+    for (size_t i = 0; i <= n; ++i)
+    {
+        d[i][0] = (int)i;
+    }
+    for (size_t j = 0; j <= m; ++j)
+    {
+        d[0][j] = (int)j;
+    }
+    for (size_t i = 1; i <= n; ++i)
+    {
+        for (size_t j = 1; j <= m; ++j)
+        {
+            int cost = a[i - 1] == b[j - 1] ? 0 : 1;
+            int best = d[i - 1][j] + 1;
+            best = d[i][j - 1] + 1 < best ? d[i][j - 1] + 1 : best;
+            best = d[i - 1][j - 1] + cost < best ? d[i - 1][j - 1] + cost : best;
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] && d[i - 2][j - 2] + 1 < best)
+            {
+                best = d[i - 2][j - 2] + 1;
+            }
+            d[i][j] = best;
+        }
+    }
+    return d[n][m];
+}
+
+const char* lsNearestName(const char* word, const char* const* names, int count)
+{
+    int limit = strlen(word) <= 3 ? 1 : 2;
+    const char* nearest = NULL;
+    int best = limit + 1;
+    for (int i = 0; i < count; ++i)
+    {
+        int distance = EditDistance(word, names[i]);
+        if (distance < best)
+        {
+            best = distance;
+            nearest = names[i];
+        }
+    }
+    return nearest;
+}
+
+// "unknown option '--beam' (did you mean '--beams'?)": the name is compared without its leading dashes and value.
+static int UnknownLong(lsOptions* o, const char* text, lsError* err)
+{
+    size_t length = strcspn(text, "=");
+    char name[QUOTE_MAX + 1];
+    size_t nameLength = length - 2 < QUOTE_MAX ? length - 2 : QUOTE_MAX;
+    memcpy(name, text + 2, nameLength);
+    name[nameLength] = '\0';
+    const char* names[128];
+    int count = 0;
+    for (const struct option* opt = o->longOptions; opt->name != NULL && count < 128; ++opt)
+    {
+        names[count++] = opt->name;
+    }
+    // A cut-short name suggests the one it starts (getopt_long would have taken it); else the nearest by spelling.
+    const char* nearest = NULL;
+    for (int i = 0; i < count && nameLength > 0; ++i)
+    {
+        if (strncmp(names[i], name, nameLength) == 0)
+        {
+            nearest = nearest == NULL ? names[i] : "";
+        }
+    }
+    if (nearest == NULL || nearest[0] == '\0')
+    {
+        nearest = lsNearestName(name, names, count);
+    }
+    if (nearest != NULL)
+    {
+        lsFail(err, "unknown option '--%s' (did you mean '--%s'?)", name, nearest);
+    }
+    else
+    {
+        lsFail(err, "unknown option '--%s'", name);
+    }
+    return '?';
+}
+
+int lsNextOption(lsOptions* o, const char** value, lsError* err)
+{
+    LS_ASSERT(o != NULL && value != NULL);
+    *value = NULL;
+    if (o->done)
+    {
+        return -1;
+    }
+    // "-" first: arguments that are not options come back in order as code 1 (so getopt never reorders argv and
+    // the option just read is always at argv[at]); ":" first: a missing value returns ':' instead of printing.
+    char shortOptions[64];
+    snprintf(shortOptions, sizeof shortOptions, "-:%s", o->shortOptions != NULL ? o->shortOptions : "");
+    for (;;)
+    {
+        int at = optind == 0 ? 1 : optind;
+        int index = -1;
+        int c = getopt_long(o->argc, o->argv, shortOptions, o->longOptions, &index);
+        const char* text = at < o->argc ? o->argv[at] : "";
+        bool isLong = strncmp(text, "--", 2) == 0;
+        if (c == -1)
+        {
+            // After "--" everything left is a positional.
+            for (int i = optind; i < o->argc; ++i)
+            {
+                o->positionals[o->positionalCount++] = o->argv[i];
+            }
+            o->done = true;
+            return -1;
+        }
+        if (c == 1)
+        {
+            o->positionals[o->positionalCount++] = optarg;
+            continue;
+        }
+        if (c == ':')
+        {
+            // A missing value: the option is the last argument.
+            if (isLong)
+            {
+                lsFail(err, "missing value after '%.*s'", QUOTE_MAX, text);
+            }
+            else
+            {
+                lsFail(err, "missing value after '-%c'", optopt);
+            }
+            return '?';
+        }
+        if (c == '?')
+        {
+            if (isLong && optopt != 0)
+            {
+                // A known long option that takes no value was given one ("--autopilot=1").
+                lsFail(err, "'%.*s' takes no value", (int)strcspn(text, "="), text);
+                return '?';
+            }
+            if (isLong)
+            {
+                return UnknownLong(o, text, err);
+            }
+            lsFail(err, "unknown option '-%c'", optopt != 0 ? optopt : '?');
+            return '?';
+        }
+        // getopt_long accepts any unambiguous prefix; only whole names are taken here.
+        if (isLong && index >= 0 && strlen(o->longOptions[index].name) != strcspn(text + 2, "="))
+        {
+            return UnknownLong(o, text, err);
+        }
+        *value = optarg;
+        return c;
+    }
+}

@@ -1,0 +1,42 @@
+// lidarsim program: command-line options for every command through getopt_long, parsed one way everywhere:
+// `--beams=4` and `--beams 4`, options and files in any order, `--` ends the options, only whole option names
+// (an abbreviation that fits today would change meaning when an option is added), and the same messages
+// ("unknown option '--beam' (did you mean '--beams'?)", "missing value after '--fov'").
+#pragma once
+
+#include "core/base.h"
+
+#include <getopt.h>
+#include <stdbool.h>
+
+/// One parse of one command's arguments. getopt keeps global state, so one parse runs at a time (commands run
+/// one after the other; nothing parses from two threads).
+typedef struct lsOptions
+{
+    const char* command;              ///< "scan": only for messages
+    const struct option* longOptions; ///< terminated by a zero entry
+    const char* shortOptions;         ///< getopt letters, e.g. "ho:" (the leading "-:" is added here)
+    char** argv;                      ///< lsAlloc'd copy: [command, arguments..., NULL] (getopt may reorder it)
+    int argc;                         ///< entries of argv before the NULL
+    char** positionals;               ///< lsAlloc'd, argc entries: the arguments that are not options, in order
+    int positionalCount;
+    bool done;
+} lsOptions;
+
+/// Starts a parse of the arguments after the command name (argv is copied, never changed). End with lsEndOptions.
+void lsBeginOptions(lsOptions* o, const char* command, int argc, char** argv, const struct option* longOptions,
+                    const char* shortOptions);
+/// The next option: its `val` from longOptions (or its letter), with *value its argument or NULL. Returns -1 when
+/// all arguments are read (the positionals are then in o->positionals) and '?' on a usage error, with err saying
+/// what: an unknown option (with the nearest name when one is close), a missing value, or a value given to an
+/// option that takes none.
+int lsNextOption(lsOptions* o, const char** value, lsError* err);
+/// Frees what lsBeginOptions allocated.
+void lsEndOptions(lsOptions* o);
+
+/// True when -h or --help is among the arguments before any "--": help wins wherever it is, even next to errors.
+bool lsWantsHelp(int argc, char** argv);
+
+/// The name in names[0..count) nearest to word (Damerau-Levenshtein, adjacent swaps count one), or NULL when
+/// none is within 2 edits (1 for words of up to 3 letters) and so likely meant.
+const char* lsNearestName(const char* word, const char* const* names, int count);
