@@ -5,6 +5,7 @@
 
 #include "core/distance.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 // ---------------------------------------------------------------------------------------------------------------------
@@ -352,28 +353,68 @@ typedef struct Constraint
     double distance; // from the linearisation point to the solid, metres
 } Constraint;
 
+// The body being resolved: a circle (points NULL; reach = its radius) or a convex footprint at a fixed angle (reach =
+// its farthest point from the centre). clearance is the distance to keep from every solid: radius + skin for a
+// circle (measured from the centre), the skin for a footprint (measured from its outline).
+typedef struct Body
+{
+    const lsVec2* points;
+    int count;
+    double angle;
+    double reach;
+    double clearance;
+} Body;
+
+// Candidate solids for moving a footprint (filled by GatherObstacles).
+typedef struct Obstacles
+{
+    const lsScene* scene;
+    lsShapeProxy* items;
+    int count, capacity;
+    lsShapeProxy local[48]; // no heap use for the usual handful of candidates
+} Obstacles;
+
+static double Advance(const Obstacles* obs, const lsVec2* points, int count, double reach, lsVec2 pos, double angle,
+                      lsVec2 d, double turn, bool* contact, lsVec2* normal);
+static void GatherObstacles(Obstacles* obs, const lsCollisionWorld* cw, lsAABB box, bool withMovers);
+static void ReleaseObstacles(Obstacles* obs);
+static lsVec2 SlidePolygon(const Obstacles* obs, const lsVec2* points, int count, double reach, lsVec2 pos,
+                           double* angle, lsVec2 d, double turn, lsMoveResult* result);
+
+// Appends a point to the centre's path (the last leg is overwritten once all six are used).
+static void AddLeg(lsMoveResult* result, lsVec2 p)
+{
+    if (result->legCount < 6)
+    {
+        result->legs[result->legCount++] = p;
+    }
+    else
+    {
+        result->legs[5] = p;
+    }
+}
+
+static Body CircleBody(double radius) { return (Body){NULL, 0, 0.0, radius, radius + LS_CONTACT_SKIN}; }
+
+static lsShapeProxy FootprintAt(const lsVec2* points, int count, lsVec2 position, double angle)
+{
+    return lsMakeProxyTransformed(points, count, 0.0, (lsTransform){position, lsMakeRot(angle)});
+}
+
 typedef struct GatherContext
 {
     const lsScene* scene;
+    Body body;
     lsVec2 center; // the linearisation point
     lsVec2 hint;   // the step's motion: a centre lying on a segment is put back on the side it came from
-    double clearance;
     Constraint items[LS_MAX_CONSTRAINTS];
     int count;
     double worst; // largest clearance - distance over the constraints (> 0: something is too close)
 } GatherContext;
 
-static void GatherSegment(void* context, const lsSegment* seg)
+static void AddConstraint(GatherContext* ctx, Constraint c)
 {
-    GatherContext* ctx = context;
-    lsClosestPoint cp = lsClosestPointOnSegment(seg, ctx->center);
-    lsVec2 n = AwayFromSegment(seg, ctx->center, ctx->hint);
-    if (n.x == 0.0 && n.y == 0.0)
-    {
-        n = lsV(1.0, 0.0);
-    }
-    Constraint c = {n, lsDot(n, cp.point) + ctx->clearance, cp.distance};
-    ctx->worst = fmax(ctx->worst, ctx->clearance - cp.distance);
+    ctx->worst = fmax(ctx->worst, ctx->body.clearance - c.distance);
     if (ctx->count < LS_MAX_CONSTRAINTS)
     {
         ctx->items[ctx->count++] = c;
@@ -391,21 +432,82 @@ static void GatherSegment(void* context, const lsSegment* seg)
     }
 }
 
+// A circle's constraint against one segment: beyond the tangent line at the closest point.
+static void GatherSegment(void* context, const lsSegment* seg)
+{
+    GatherContext* ctx = context;
+    lsClosestPoint cp = lsClosestPointOnSegment(seg, ctx->center);
+    lsVec2 n = AwayFromSegment(seg, ctx->center, ctx->hint);
+    if (n.x == 0.0 && n.y == 0.0)
+    {
+        n = lsV(1.0, 0.0);
+    }
+    AddConstraint(ctx, (Constraint){n, lsDot(n, cp.point) + ctx->body.clearance, cp.distance});
+}
+
+// A footprint's constraint against one convex solid. With n the separating direction (GJK's, or EPA's when they
+// overlap) and d the signed distance (minus the depth when overlapping), the solid lies below a line the body is d
+// above, so the body moved by delta is at least d + dot(n, delta) from the solid: the half-plane
+// dot(n, y) >= dot(n, center) + clearance - d lies wholly in the free space, like a circle's tangent half-plane.
+static void GatherProxy(GatherContext* ctx, const lsShapeProxy* solid)
+{
+    lsShapeProxy body = FootprintAt(ctx->body.points, ctx->body.count, ctx->center, ctx->body.angle);
+    lsDistanceOutput out = lsShapeDistance(solid, &body, NULL);
+    lsVec2 n = out.normal;
+    double d = out.distance;
+    if (out.overlap)
+    {
+        lsPenetration pen = lsShapePenetration(solid, &body);
+        n = pen.normal;
+        d = -pen.depth;
+    }
+    if (n.x == 0.0 && n.y == 0.0)
+    {
+        // Touching with no area in common: back the way it came.
+        n = lsNormalize(lsNeg(ctx->hint));
+        n = n.x == 0.0 && n.y == 0.0 ? lsV(1.0, 0.0) : n;
+    }
+    AddConstraint(ctx, (Constraint){n, lsDot(n, ctx->center) + ctx->body.clearance - d, d});
+}
+
 static bool GatherQuery(void* context, lsHitKind kind, int index, int part)
 {
     GatherContext* ctx = context;
-    return ForEachSegment(ctx->scene, kind, index, part, GatherSegment, ctx);
+    if (ctx->body.points == NULL)
+    {
+        return ForEachSegment(ctx->scene, kind, index, part, GatherSegment, ctx);
+    }
+    lsShapeProxy solid;
+    if (kind == ls_hitWall)
+    {
+        lsSegment seg = lsScene_WallSegment(ctx->scene, index, part);
+        solid = lsProxyFromSegment(&seg);
+    }
+    else if (kind == ls_hitBox)
+    {
+        solid = lsProxyFromBox(lsScene_Box(ctx->scene, index));
+    }
+    else if (kind == ls_hitPolygon)
+    {
+        solid = lsProxyFromPolygon(lsScene_Polygon(ctx->scene, index));
+    }
+    else
+    {
+        return true;
+    }
+    GatherProxy(ctx, &solid);
+    return true;
 }
 
 // The constraints of every static solid and every moving wall (where it is at the end of the step) within box,
 // linearised at center.
 static void Gather(GatherContext* ctx, const lsCollisionWorld* cw, lsAABB box, lsVec2 center, lsVec2 hint,
-                   double clearance)
+                   const Body* body)
 {
     ctx->scene = cw->scene;
+    ctx->body = *body;
     ctx->center = center;
     ctx->hint = hint;
-    ctx->clearance = clearance;
     ctx->count = 0;
     ctx->worst = -HUGE_VAL;
     if (cw->scene != NULL)
@@ -414,9 +516,18 @@ static void Gather(GatherContext* ctx, const lsCollisionWorld* cw, lsAABB box, l
     }
     for (int i = 0; i < cw->moverCount; ++i)
     {
-        if (lsAABB_Overlaps(lsAABB_OfSegment(cw->moversEnd[i].a, cw->moversEnd[i].b), box))
+        if (!lsAABB_Overlaps(lsAABB_OfSegment(cw->moversEnd[i].a, cw->moversEnd[i].b), box))
+        {
+            continue;
+        }
+        if (body->points == NULL)
         {
             GatherSegment(ctx, &cw->moversEnd[i]);
+        }
+        else
+        {
+            lsShapeProxy solid = lsProxyFromSegment(&cw->moversEnd[i]);
+            GatherProxy(ctx, &solid);
         }
     }
 }
@@ -478,21 +589,283 @@ static bool NearestFeasible(const Constraint* items, int count, lsVec2 origin, l
     return isfinite(bestDistance);
 }
 
+// A footprint squeezed between solids from opposite sides (a door closing onto a body in its doorway, against the
+// wall's end) gets tangent half-planes with opposite normals, which have no common point although the body could
+// step sideways out of the doorway. Its exact free space is the complement of one configuration-space obstacle per
+// solid: the centre positions where the body (at its angle) overlaps it, the Minkowski difference solid - body, a
+// convex polygon (hull of the vertex differences), here with each edge pushed out by the skin and the solid's radius.
+// The free point nearest to the start is the closest point of some obstacle's edge or a crossing of two obstacles'
+// edges (de Berg et al., Computational Geometry, ch. 13); trying each of those is cheap for the few solids around a
+// body, and is only done when the half-planes found no free place.
+#define LS_CSO_MAX_OBSTACLES 64
+#define LS_CSO_MAX_VERTICES (2 * LS_MAX_POLYGON_VERTICES)
+
+typedef struct Cso
+{
+    lsVec2 vertices[LS_CSO_MAX_VERTICES]; // counter-clockwise, of the grown polygon
+    lsVec2 normals[LS_CSO_MAX_VERTICES];  // outward unit normal of the edge from vertices[i] to vertices[i + 1]
+    double offsets[LS_CSO_MAX_VERTICES];  // inside: dot(normals[i], x) < offsets[i] for every i
+    int count;
+} Cso;
+
+static int CompareVec2(const void* a, const void* b)
+{
+    const lsVec2* u = a;
+    const lsVec2* v = b;
+    return u->x < v->x ? -1 : u->x > v->x ? 1 : u->y < v->y ? -1 : u->y > v->y ? 1 : 0;
+}
+
+// Convex hull of points (counter-clockwise, no collinear points) by Andrew's monotone chain, written over points;
+// returns its vertex count.
+static int ConvexHull(lsVec2* points, int count, lsVec2* hull)
+{
+    qsort(points, (size_t)count, sizeof(lsVec2), CompareVec2);
+    int k = 0;
+    for (int pass = 0; pass < 2; ++pass)
+    {
+        int lower = k;
+        for (int j = 0; j < count; ++j)
+        {
+            lsVec2 p = points[pass == 0 ? j : count - 1 - j];
+            // Nearly collinear points go too (a footprint turned by 90 degrees has corners off by 1e-17), so
+            // consecutive edges are never parallel within rounding.
+            while (k >= lower + 2)
+            {
+                lsVec2 a = lsSub(hull[k - 1], hull[k - 2]), b = lsSub(p, hull[k - 2]);
+                if (lsCross(a, b) > 1e-9 * lsLength(a) * lsLength(b))
+                {
+                    break;
+                }
+                --k;
+            }
+            hull[k++] = p;
+        }
+        --k; // the last point starts the other chain
+    }
+    return k;
+}
+
+// The grown obstacle of a body with world offsets `arms` (footprint points minus centre) against solid; false when
+// it has no area (then it is left out).
+static bool MakeCso(const lsShapeProxy* solid, const lsVec2* arms, int armCount, double grow, Cso* cso)
+{
+    lsVec2 points[LS_MAX_POLYGON_VERTICES * LS_MAX_POLYGON_VERTICES];
+    lsVec2 hull[LS_MAX_POLYGON_VERTICES * LS_MAX_POLYGON_VERTICES + 1];
+    int n = 0;
+    for (int i = 0; i < solid->count; ++i)
+    {
+        for (int j = 0; j < armCount; ++j)
+        {
+            points[n++] = lsSub(solid->points[i], arms[j]);
+        }
+    }
+    int h = ConvexHull(points, n, hull);
+    if (h < 3 || h > LS_CSO_MAX_VERTICES)
+    {
+        return false;
+    }
+    for (int i = 0; i < h; ++i)
+    {
+        lsVec2 edge = lsSub(hull[i + 1 == h ? 0 : i + 1], hull[i]);
+        cso->normals[i] = lsNormalize(lsRightPerp(edge));
+        cso->offsets[i] = lsDot(cso->normals[i], hull[i]) + grow;
+    }
+    // Vertices of the grown polygon: crossings of consecutive grown edge lines (mitred corners, a superset of the
+    // rounded growth, so a point outside is free).
+    for (int i = 0; i < h; ++i)
+    {
+        int prev = i == 0 ? h - 1 : i - 1;
+        lsVec2 a = cso->normals[prev], b = cso->normals[i];
+        double det = lsCross(a, b);
+        if (!(fabs(det) > 1e-12))
+        {
+            return false;
+        }
+        double oa = cso->offsets[prev], ob = cso->offsets[i];
+        cso->vertices[i] = lsV((oa * b.y - ob * a.y) / det, (a.x * ob - b.x * oa) / det);
+    }
+    cso->count = h;
+    return true;
+}
+
+static bool InsideCso(const Cso* cso, lsVec2 x)
+{
+    for (int i = 0; i < cso->count; ++i)
+    {
+        if (lsDot(cso->normals[i], x) >= cso->offsets[i] - 1e-9 * (1.0 + fabs(cso->offsets[i])))
+        {
+            return false;
+        }
+    }
+    return true;
+}
+
+static void TryFreeCandidate(const Cso* csos, int count, lsVec2 start, double limit, lsVec2 x, lsVec2* best,
+                             double* bestDistance)
+{
+    double dist = lsDistance(x, start);
+    if (!(dist < *bestDistance) || dist > limit)
+    {
+        return;
+    }
+    for (int i = 0; i < count; ++i)
+    {
+        if (InsideCso(&csos[i], x))
+        {
+            return;
+        }
+    }
+    *best = x;
+    *bestDistance = dist;
+}
+
+// The obstacles (each grown by grow plus the solid's radius) of every solid except circles near box; free with
+// lsFree(csos, *capacity * sizeof(Cso)). NULL when more than LS_CSO_MAX_OBSTACLES crowd the box.
+static Cso* BuildCsos(const lsCollisionWorld* cw, const Body* body, lsAABB box, double grow, int* count,
+                      size_t* capacity)
+{
+    lsCollisionWorld solids = *cw;
+    solids.circleCount = 0;
+    Obstacles obs;
+    GatherObstacles(&obs, &solids, box, true);
+    if (obs.count > LS_CSO_MAX_OBSTACLES)
+    {
+        ReleaseObstacles(&obs);
+        return NULL;
+    }
+    lsShapeProxy arms = FootprintAt(body->points, body->count, lsV(0.0, 0.0), body->angle);
+    *capacity = (size_t)(obs.count > 0 ? obs.count : 1);
+    Cso* csos = lsAlloc(*capacity * sizeof(Cso));
+    *count = 0;
+    bool ok = true;
+    for (int i = 0; ok && i < obs.count; ++i)
+    {
+        ok = MakeCso(&obs.items[i], arms.points, arms.count, obs.items[i].radius + grow, &csos[i]);
+    }
+    *count = obs.count;
+    ReleaseObstacles(&obs);
+    if (!ok)
+    {
+        // An obstacle without area (a footprint of fewer than three points along a wall): no exact answer.
+        lsFree(csos, *capacity * sizeof(Cso));
+        return NULL;
+    }
+    return csos;
+}
+
+// The free centre nearest to start for a footprint body, within twice its reach; false when there is none or too
+// many solids crowd it.
+static bool NearestFreeFootprint(const lsCollisionWorld* cw, const Body* body, lsVec2 start, lsVec2* free)
+{
+    double limit = 2.0 * body->reach;
+    int count;
+    size_t capacity;
+    Cso* csos = BuildCsos(cw, body, InflatedBox(start, start, limit + body->reach + 2.0 * LS_CONTACT_SKIN),
+                          LS_CONTACT_SKIN, &count, &capacity);
+    if (csos == NULL)
+    {
+        return false;
+    }
+    lsVec2 best = start;
+    double bestDistance = HUGE_VAL;
+    TryFreeCandidate(csos, count, start, limit, start, &best, &bestDistance);
+    for (int i = 0; i < count; ++i)
+    {
+        for (int e = 0; e < csos[i].count; ++e)
+        {
+            lsSegment edge = {csos[i].vertices[e], csos[i].vertices[e + 1 == csos[i].count ? 0 : e + 1]};
+            TryFreeCandidate(csos, count, start, limit, lsClosestPointOnSegment(&edge, start).point, &best,
+                             &bestDistance);
+            for (int j = i + 1; j < count; ++j)
+            {
+                for (int f = 0; f < csos[j].count; ++f)
+                {
+                    lsSegment other = {csos[j].vertices[f], csos[j].vertices[f + 1 == csos[j].count ? 0 : f + 1]};
+                    lsVec2 r = lsSub(edge.b, edge.a), q = lsSub(other.b, other.a);
+                    double det = lsCross(r, q);
+                    if (!(fabs(det) > 0.0))
+                    {
+                        continue;
+                    }
+                    lsVec2 w = lsSub(other.a, edge.a);
+                    double t = lsCross(w, q) / det, u = lsCross(w, r) / det;
+                    if (t >= 0.0 && t <= 1.0 && u >= 0.0 && u <= 1.0)
+                    {
+                        TryFreeCandidate(csos, count, start, limit, lsMulAdd(edge.a, t, r), &best, &bestDistance);
+                    }
+                }
+            }
+        }
+    }
+    lsFree(csos, capacity * sizeof(Cso));
+    *free = best;
+    return isfinite(bestDistance);
+}
+
+// True when a footprint body can move straight from `from` to `to` without entering any solid it does not overlap
+// already (Cyrus-Beck clipping of the path against each obstacle). Sliding along a solid it touches is allowed,
+// which a sweep by conservative advancement refuses within rounding; false when too many solids crowd the path.
+static bool FootprintPathClear(const lsCollisionWorld* cw, const Body* body, lsVec2 from, lsVec2 to)
+{
+    int count;
+    size_t capacity;
+    Cso* csos = BuildCsos(cw, body, InflatedBox(from, to, body->reach + 2.0 * LS_CONTACT_SKIN), 0.0, &count, &capacity);
+    if (csos == NULL)
+    {
+        return false;
+    }
+    lsVec2 d = lsSub(to, from);
+    bool clear = true;
+    for (int i = 0; clear && i < count; ++i)
+    {
+        if (InsideCso(&csos[i], from))
+        {
+            continue; // overlapped at the start: leaving it is the point of the move
+        }
+        double lo = 0.0, hi = 1.0;
+        for (int e = 0; e < csos[i].count && lo < hi; ++e)
+        {
+            // Inside the open half-plane dot(n, from + t d) < offset - tolerance.
+            double limit = csos[i].offsets[e] - 1e-9 * (1.0 + fabs(csos[i].offsets[e]));
+            double at = lsDot(csos[i].normals[e], from) - limit, rate = lsDot(csos[i].normals[e], d);
+            if (rate == 0.0)
+            {
+                hi = at < 0.0 ? hi : lo;
+            }
+            else if (rate > 0.0)
+            {
+                hi = fmin(hi, -at / rate);
+            }
+            else
+            {
+                lo = fmax(lo, -at / rate);
+            }
+        }
+        clear = !(lo < hi);
+    }
+    lsFree(csos, capacity * sizeof(Cso));
+    return clear;
+}
+
 // Where the centre should go from start: the nearest free place (or, crushed, the place of least overlap). Pure
 // computation; the caller moves there with a sweep.
-static lsVec2 FreePlace(const lsCollisionWorld* cw, lsVec2 start, lsVec2 hint, double radius, bool* crushed)
+static lsVec2 FreePlace(const lsCollisionWorld* cw, lsVec2 start, lsVec2 hint, const Body* body, bool* crushed)
 {
-    double clearance = radius + LS_CONTACT_SKIN;
+    double margin = body->reach + LS_CONTACT_SKIN;
     lsVec2 x = start;
     GatherContext ctx;
     *crushed = false;
     for (int iteration = 0; iteration < LS_RESOLVE_ITERATIONS; ++iteration)
     {
         // Everything that could touch the body anywhere between start and the current answer.
-        Gather(&ctx, cw, InflatedBox(start, x, clearance), x, hint, clearance);
+        Gather(&ctx, cw, InflatedBox(start, x, margin), x, hint, body);
         lsVec2 next = x; // written by NearestFeasible when it succeeds
         if (!NearestFeasible(ctx.items, ctx.count, start, &next))
         {
+            if (body->points != NULL && NearestFreeFootprint(cw, body, start, &next))
+            {
+                return next;
+            }
             *crushed = true;
             break;
         }
@@ -513,7 +886,7 @@ static lsVec2 FreePlace(const lsCollisionWorld* cw, lsVec2 start, lsVec2 hint, d
     x = start;
     for (int iteration = 0; iteration < 3 * LS_RESOLVE_ITERATIONS; ++iteration)
     {
-        Gather(&ctx, cw, InflatedBox(x, x, clearance), x, hint, clearance);
+        Gather(&ctx, cw, InflatedBox(x, x, margin), x, hint, body);
         lsVec2 push = {0.0, 0.0};
         int pushes = 0;
         for (int i = 0; i < ctx.count; ++i)
@@ -535,7 +908,7 @@ static lsVec2 FreePlace(const lsCollisionWorld* cw, lsVec2 start, lsVec2 hint, d
 }
 
 // Resolves residual overlap with static solids and moving walls (see FreePlace). Returns true when it moved.
-static bool ResolveOverlap(const lsCollisionWorld* cw, lsMoveResult* result, lsVec2 stepStart, double radius)
+static bool ResolveOverlap(const lsCollisionWorld* cw, lsMoveResult* result, lsVec2 stepStart, const Body* body)
 {
     lsCollisionWorld frozen = *cw; // moving walls where they are at the end of the step, no circles
     frozen.moversStart = cw->moversEnd;
@@ -545,37 +918,58 @@ static bool ResolveOverlap(const lsCollisionWorld* cw, lsMoveResult* result, lsV
     {
         lsVec2 pos = result->position;
         GatherContext ctx;
-        Gather(&ctx, cw, InflatedBox(pos, pos, radius + LS_CONTACT_SKIN), pos, lsSub(pos, stepStart),
-               radius + LS_CONTACT_SKIN);
-        if (ctx.worst <= 0.5 * LS_CONTACT_SKIN)
+        Gather(&ctx, cw, InflatedBox(pos, pos, body->reach + LS_CONTACT_SKIN), pos, lsSub(pos, stepStart), body);
+        // A footprint's pushes above leave it at least a quarter skin from every solid it did not overlap; only
+        // closer than that (an overlap) is resolved here, so a body resting against a wall is not nudged each step.
+        double allowed = body->points == NULL ? 0.5 * LS_CONTACT_SKIN : 0.75 * LS_CONTACT_SKIN;
+        if (ctx.worst <= allowed)
         {
             break;
         }
         bool crushed;
-        lsVec2 target = FreePlace(cw, pos, lsSub(pos, stepStart), radius, &crushed);
+        lsVec2 target = FreePlace(cw, pos, lsSub(pos, stepStart), body, &crushed);
         result->crushed = result->crushed || crushed;
         lsVec2 d = lsSub(target, pos);
         if (d.x == 0.0 && d.y == 0.0)
         {
             break;
         }
-        // The way there is swept with the centre: a wall between the two places stops it (the next pass resolves
-        // from there), so the centre never crosses a wall. Not the whole disc: on its way out of a crease it moves
-        // along a chord of the clearance circle around the solid it leaves, dipping back in by the sagitta.
-        SweepContext hit = SweepOnce(&frozen, pos, d, 0.0, 0.0, true);
-        result->position = hit.hit ? lsMulAdd(pos, hit.t, d) : target;
-        result->contacts += 1;
-        result->lastNormal = lsNormalize(d);
-        if (result->legCount < 6)
+        bool hit;
+        double t = 1.0;
+        if (body->points == NULL)
         {
-            result->legs[result->legCount++] = result->position;
+            // The way there is swept with the centre: a wall between the two places stops it (the next pass
+            // resolves from there), so the centre never crosses a wall. Not the whole disc: on its way out of a
+            // crease it moves along a chord of the clearance circle around the solid it leaves, dipping back in by
+            // the sagitta.
+            SweepContext sweep = SweepOnce(&frozen, pos, d, 0.0, 0.0, true);
+            hit = sweep.hit;
+            t = sweep.t;
         }
         else
         {
-            result->legs[5] = result->position;
+            // A footprint goes straight when the way is exactly clear, else sweeps its whole outline (conservative
+            // advancement); solids it overlaps are passed through on the way out, any other stops it.
+            hit = false;
+            if (!FootprintPathClear(&frozen, body, pos, target))
+            {
+                // Blocked (the free place lies round a corner): slide towards it along what is in the way.
+                Obstacles obs;
+                GatherObstacles(&obs, &frozen, InflatedBox(pos, target, body->reach + 2.0 * LS_CONTACT_SKIN), true);
+                double angle = body->angle;
+                int contacts = result->contacts;
+                lsVec2 end = SlidePolygon(&obs, body->points, body->count, body->reach, pos, &angle, d, 0.0, result);
+                ReleaseObstacles(&obs);
+                hit = result->contacts > contacts;
+                d = lsSub(end, pos);
+            }
         }
+        result->position = hit ? lsMulAdd(pos, t, d) : target;
+        result->contacts += 1;
+        result->lastNormal = lsNormalize(d);
+        AddLeg(result, result->position);
         moved = true;
-        if (!hit.hit || crushed)
+        if (!hit || crushed)
         {
             break;
         }
@@ -607,7 +1001,8 @@ lsMoveResult lsMoveCircle(const lsCollisionWorld* cw, lsVec2 start, lsVec2 displ
 
     // Residual overlap with static walls and moving walls: a multi-constraint projection (see ResolveOverlap).
     // Only solids: pushing out of another circle here could push into a wall.
-    ResolveOverlap(cw, &result, start, radius);
+    Body body = CircleBody(radius);
+    ResolveOverlap(cw, &result, start, &body);
     return result;
 }
 
@@ -655,14 +1050,6 @@ double lsCollisionWorld_Clearance(const lsCollisionWorld* cw, lsVec2 center, dou
 
 // ---------------------------------------------------------------------------------------------------------------------
 // Moving a convex polygon: conservative advancement with GJK distances
-
-typedef struct Obstacles
-{
-    const lsScene* scene;
-    lsShapeProxy* items;
-    int count, capacity;
-    lsShapeProxy local[48]; // no heap use for the usual handful of candidates
-} Obstacles;
 
 static void AddObstacle(Obstacles* obs, lsShapeProxy proxy)
 {
@@ -732,11 +1119,6 @@ static void ReleaseObstacles(Obstacles* obs)
     }
 }
 
-static lsShapeProxy FootprintAt(const lsVec2* points, int count, lsVec2 position, double angle)
-{
-    return lsMakeProxyTransformed(points, count, 0.0, (lsTransform){position, lsMakeRot(angle)});
-}
-
 // One conservative advancement pass along (d, turn) from (pos, angle); returns the fraction reached in [0, 1] and
 // whether it stopped at a contact (with the contact normal pointing away from the obstacle).
 static double Advance(const Obstacles* obs, const lsVec2* points, int count, double reach, lsVec2 pos, double angle,
@@ -762,6 +1144,7 @@ static double Advance(const Obstacles* obs, const lsVec2* points, int count, dou
     {
         body = FootprintAt(points, count, lsMulAdd(pos, t, d), angle + t * turn);
         double gap = HUGE_VAL;
+        double advance = HUGE_VAL;
         lsVec2 n = {0.0, 0.0};
         lsVec2 center = lsMulAdd(pos, t, d);
         for (int i = 0; i < obs->count; ++i)
@@ -784,11 +1167,20 @@ static double Advance(const Obstacles* obs, const lsVec2* points, int count, dou
                     continue;
                 }
             }
+            // How fast the gap can close: the separating line's argument bounds it by the body's approach along
+            // the normal plus what the turn adds at its farthest point. Bounding every obstacle by the whole speed
+            // instead made a body sliding along a wall crawl (steps of the tiny gap over the whole motion).
+            double rate = fmax(0.0, -lsDot(d, out.normal)) + fabs(turn) * reach;
+            if (!(rate > 0.0))
+            {
+                continue; // moving along it or away: it cannot come closer
+            }
             if (out.distance - target < gap)
             {
                 gap = out.distance - target;
                 n = out.normal;
             }
+            advance = fmin(advance, (out.distance - target) / rate);
         }
         if (isinf(gap))
         {
@@ -800,7 +1192,6 @@ static double Advance(const Obstacles* obs, const lsVec2* points, int count, dou
             *normal = n;
             return t;
         }
-        double advance = gap / bound;
         if (t + advance >= 1.0)
         {
             return 1.0;
@@ -810,40 +1201,27 @@ static double Advance(const Obstacles* obs, const lsVec2* points, int count, dou
     return t;
 }
 
-lsMoveResult lsMovePolygon(const lsCollisionWorld* cw, const lsVec2* points, int count, lsVec2 start, double angle,
-                           lsVec2 displacement, double turn, double* newAngle)
+// Collide and slide for a footprint: conservative advancement along (d, turn) from pos, then along the contact
+// tangent for the rest, up to LS_MAX_SLIDES contacts (recorded in result). Returns where it ended; *angle turns.
+static lsVec2 SlidePolygon(const Obstacles* obs, const lsVec2* points, int count, double reach, lsVec2 pos,
+                           double* angle, lsVec2 d, double turn, lsMoveResult* result)
 {
-    LS_ASSERT(cw != NULL && points != NULL && count >= 1 && count <= LS_MAX_POLYGON_VERTICES);
-    LS_ASSERT(lsIsValidVec2(start) && lsIsValidVec2(displacement) && isfinite(turn) && newAngle != NULL);
-    double reach = 0.0;
-    for (int i = 0; i < count; ++i)
-    {
-        reach = fmax(reach, lsLength(points[i]));
-    }
-    lsMoveResult result = {0};
-    result.legs[0] = start;
-    result.legCount = 1;
-
-    Obstacles obs;
-    GatherObstacles(&obs, cw, InflatedBox(start, lsAdd(start, displacement), reach + 2.0 * LS_CONTACT_SKIN), true);
-    lsVec2 pos = start;
-    lsVec2 d = displacement;
     lsVec2 normals[LS_MAX_SLIDES];
     int normalCount = 0;
     for (int pass = 0; pass < LS_MAX_SLIDES; ++pass)
     {
         bool contact;
         lsVec2 n;
-        double t = Advance(&obs, points, count, reach, pos, angle, d, turn, &contact, &n);
+        double t = Advance(obs, points, count, reach, pos, *angle, d, turn, &contact, &n);
         pos = lsMulAdd(pos, t, d);
-        angle += t * turn;
+        *angle += t * turn;
         if (!contact)
         {
             break;
         }
-        result.contacts += 1;
-        result.lastNormal = n;
-        result.legs[result.legCount++] = pos;
+        result->contacts += 1;
+        result->lastNormal = n;
+        AddLeg(result, pos);
         lsVec2 rest = lsScale(1.0 - t, d);
         double into = lsDot(rest, n);
         if (into < 0.0)
@@ -862,6 +1240,28 @@ lsMoveResult lsMovePolygon(const lsCollisionWorld* cw, const lsVec2* points, int
         turn = pass == 0 ? (1.0 - t) * turn : 0.0;
         d = rest;
     }
+    return pos;
+}
+
+lsMoveResult lsMovePolygon(const lsCollisionWorld* cw, const lsVec2* points, int count, lsVec2 start, double angle,
+                           lsVec2 displacement, double turn, double* newAngle)
+{
+    LS_ASSERT(cw != NULL && points != NULL && count >= 1 && count <= LS_MAX_POLYGON_VERTICES);
+    LS_ASSERT(lsIsValidVec2(start) && lsIsValidVec2(displacement) && isfinite(turn) && newAngle != NULL);
+    double reach = 0.0;
+    for (int i = 0; i < count; ++i)
+    {
+        reach = fmax(reach, lsLength(points[i]));
+    }
+    lsMoveResult result = {0};
+    result.legs[0] = start;
+    result.legCount = 1;
+
+    Obstacles obs;
+    GatherObstacles(&obs, cw, InflatedBox(start, lsAdd(start, displacement), reach + 2.0 * LS_CONTACT_SKIN), true);
+    double finalAngle = angle;
+    lsVec2 pos = SlidePolygon(&obs, points, count, reach, start, &finalAngle, displacement, turn, &result);
+    angle = finalAngle;
     ReleaseObstacles(&obs);
 
     // Residual overlap (a moving wall or vehicle that came into the body, or rounding): EPA's minimum translation
@@ -869,15 +1269,15 @@ lsMoveResult lsMovePolygon(const lsCollisionWorld* cw, const lsVec2* points, int
     for (int pass = 0; pass < 3; ++pass)
     {
         GatherObstacles(&obs, cw, InflatedBox(pos, pos, reach + 2.0 * LS_CONTACT_SKIN), true);
-        lsShapeProxy body = FootprintAt(points, count, pos, angle);
+        lsShapeProxy shape = FootprintAt(points, count, pos, angle);
         lsVec2 push = {0.0, 0.0};
         for (int i = 0; i < obs.count; ++i)
         {
             // The obstacle is A and the body B, so normals point from the obstacle to the body.
-            lsDistanceOutput out = lsShapeDistance(&obs.items[i], &body, NULL);
+            lsDistanceOutput out = lsShapeDistance(&obs.items[i], &shape, NULL);
             if (out.overlap)
             {
-                lsPenetration pen = lsShapePenetration(&obs.items[i], &body);
+                lsPenetration pen = lsShapePenetration(&obs.items[i], &shape);
                 push = lsMulAdd(push, pen.depth + LS_CONTACT_SKIN, pen.normal);
             }
             else if (out.distance < 0.25 * LS_CONTACT_SKIN)
@@ -902,15 +1302,15 @@ lsMoveResult lsMovePolygon(const lsCollisionWorld* cw, const lsVec2* points, int
         ReleaseObstacles(&obs);
         pos = lsMulAdd(pos, t, push);
     }
+    // Those pushes, each out of one solid alone, can push into the next one: a door closing onto a body standing in
+    // its doorway pushed it into the wall's end, step after step. What overlap is left is resolved against all the
+    // solids at once, as for a circle: the nearest free place (ResolveOverlap), reached by a swept move.
     result.position = pos;
-    if (result.legCount < 6)
-    {
-        result.legs[result.legCount++] = pos;
-    }
-    else
-    {
-        result.legs[5] = pos;
-    }
+    Body body = {points, count, angle, reach, LS_CONTACT_SKIN};
+    ResolveOverlap(cw, &result, start, &body);
+    pos = result.position;
+    result.position = pos;
+    AddLeg(&result, pos);
     *newAngle = lsWrapAngle(angle);
     return result;
 }
