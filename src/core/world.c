@@ -246,6 +246,7 @@ bool lsWorld_Equal(const lsWorld* a, const lsWorld* b)
         const lsWallDef* wa = a->walls + i;
         const lsWallDef* wb = b->walls + i;
         if (wa->pointCount != wb->pointCount || wa->closed != wb->closed || wa->fromTo != wb->fromTo ||
+            wa->fromMap != wb->fromMap ||
             wa->reflectance != wb->reflectance || !PointsEqual(wa->points, wb->points, wa->pointCount))
         {
             return false;
@@ -311,7 +312,8 @@ bool lsWorld_Equal(const lsWorld* a, const lsWorld* b)
     }
     const lsSimDef* sa = &a->sim;
     const lsSimDef* sb = &b->sim;
-    return RobotEqual(&a->robot, &b->robot) && sa->dt == sb->dt && sa->seed == sb->seed && sa->respawn == sb->respawn &&
+    return strcmp(a->map.path, b->map.path) == 0 && a->map.unknownOccupied == b->map.unknownOccupied &&
+           RobotEqual(&a->robot, &b->robot) && sa->dt == sb->dt && sa->seed == sb->seed && sa->respawn == sb->respawn &&
            sa->foodReward == sb->foodReward && sa->poisonReward == sb->poisonReward;
 }
 
@@ -346,6 +348,7 @@ int lsWorld_AddWall(lsWorld* world, const lsVec2* points, int pointCount, bool c
     wall->pointCount = pointCount;
     wall->closed = closed;
     wall->fromTo = false;
+    wall->fromMap = false;
     wall->reflectance = 0.8;
     return world->wallCount++;
 }

@@ -23,6 +23,7 @@ typedef struct lsWallDef
     int pointCount; ///< >= 2
     bool closed;
     bool fromTo; ///< written back as {"from", "to"} (a two-point open chain that was given that way)
+    bool fromMap; ///< made from the world's map (lsWorld.map): not written back, the map is named instead
     double reflectance; ///< [0, 1]
 } lsWallDef;
 
@@ -148,6 +149,18 @@ typedef struct lsSimDef
     double poisonReward; ///< score change for collecting poison
 } lsSimDef;
 
+#define LS_MAP_REF_CAPACITY 1024
+
+/// The occupancy-grid map a world stands on: "map" (and "unknown") in a world file, or the map YAML opened as a
+/// world. Its walls come first in lsWorld.walls, marked fromMap (map.h).
+typedef struct lsMapRef
+{
+    char path[LS_MAP_REF_CAPACITY];      ///< as the world file writes it, relative to its folder; "" when none
+    bool unknownOccupied;                ///< unknown cells are walls ("unknown": "occupied")
+    char yamlFile[LS_MAP_REF_CAPACITY];  ///< the YAML as opened (for hot reload), "" when none
+    char imageFile[LS_MAP_REF_CAPACITY]; ///< the image as opened (for hot reload), "" when none
+} lsMapRef;
+
 /// The world: everything a world file holds. Arrays are owned by the world; counts may be zero.
 typedef struct lsWorld
 {
@@ -168,6 +181,7 @@ typedef struct lsWorld
     int moverCount, moverCapacity;
     lsRobotDef robot;
     lsSimDef sim;
+    lsMapRef map;
 } lsWorld;
 
 // ---------------------------------------------------------------------------------------------------------------------

@@ -5,6 +5,7 @@
 // an error or a warning, re-scans the text along that path to turn it into line:column.
 #define _POSIX_C_SOURCE 200809L
 
+#include "core/map.h"
 #include "core/world.h"
 
 #include "core/geometry.h"
@@ -1685,6 +1686,11 @@ lsWorld* lsLoadWorld(const char* path, lsError* err, lsWarnings* warnings)
     {
         warnings->count = 0;
         warnings->dropped = 0;
+    }
+    if (lsIsMapPath(path))
+    {
+        // A map YAML is a world too: its walls and a robot in free space (map.h).
+        return lsLoadMapWorld(path, NULL, NULL, err);
     }
     size_t size = 0;
     char* text = lsReadFile(path, LS_MAX_FILE_BYTES, &size, err);

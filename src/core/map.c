@@ -1,0 +1,587 @@
+// lidarsim core: reading map_server maps (see map.h): the YAML through libyaml, PNG through libpng and the PNM
+// family (PGM P5/P2 8- and 16-bit, PBM, PPM) through libnetpbm, every pixel classified as map_server does.
+#define _POSIX_C_SOURCE 200809L
+
+#include "core/map.h"
+
+#include <errno.h>
+#include <math.h>
+#include <png.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <yaml.h>
+
+// netpbm's headers declare functions with non-prototype parameter lists under some feature macros; they are
+// system headers for our purposes.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wstrict-prototypes"
+#include <netpbm/pnm.h>
+#pragma GCC diagnostic pop
+
+bool lsIsMapPath(const char* path)
+{
+    size_t n = path != NULL ? strlen(path) : 0;
+    return (n > 5 && strcmp(path + n - 5, ".yaml") == 0) || (n > 4 && strcmp(path + n - 4, ".yml") == 0);
+}
+
+void lsFreeGrid(lsGrid* grid)
+{
+    if (grid == NULL)
+        return;
+    lsFree(grid->cells, (size_t)grid->width * (size_t)grid->height);
+    memset(grid, 0, sizeof *grid);
+}
+
+// ---------------------------------------------------------------------------------------------------------------------
+// The YAML
+
+// Reports at a node's place: "maps/a.yaml:3:7: resolution: ..." (libyaml marks are 0-based).
+static bool FailAt(lsError* err, const char* label, const yaml_node_t* node, const char* key, const char* format, ...)
+    __attribute__((format(printf, 5, 6)));
+static bool FailAt(lsError* err, const char* label, const yaml_node_t* node, const char* key, const char* format, ...)
+{
+    char message[384];
+    va_list args;
+    va_start(args, format);
+    vsnprintf(message, sizeof message, format, args);
+    va_end(args);
+    if (node == NULL)
+        return lsFail(err, "%s: %s%s%s", label, key != NULL ? key : "", key != NULL ? ": " : "", message);
+    return lsFail(err, "%s:%d:%d: %s%s%s", label, (int)node->start_mark.line + 1, (int)node->start_mark.column + 1,
+                  key != NULL ? key : "", key != NULL ? ": " : "", message);
+}
+
+static const char* Scalar(const yaml_node_t* node)
+{
+    return node != NULL && node->type == YAML_SCALAR_NODE ? (const char*)node->data.scalar.value : NULL;
+}
+
+static bool ScalarNumber(const yaml_node_t* node, double* out)
+{
+    const char* text = Scalar(node);
+    return text != NULL && lsParseNumber(text, out);
+}
+
+// negate: yaml-cpp reads it as an int first, then as a bool (map_io's fallback).
+static bool ScalarNegate(const yaml_node_t* node, bool* out)
+{
+    const char* text = Scalar(node);
+    if (text == NULL)
+        return false;
+    long long v;
+    if (lsParseInteger(text, -2147483647LL - 1, 2147483647LL, &v))
+    {
+        *out = v != 0;
+        return true;
+    }
+    static const char* const truths[] = {"true", "True", "TRUE", "yes", "Yes", "YES", "on", "On", "ON", "y", "Y"};
+    static const char* const lies[] = {"false", "False", "FALSE", "no", "No", "NO", "off", "Off", "OFF", "n", "N"};
+    for (size_t i = 0; i < sizeof truths / sizeof truths[0]; ++i)
+    {
+        if (strcmp(text, truths[i]) == 0 || strcmp(text, lies[i]) == 0)
+        {
+            *out = strcmp(text, truths[i]) == 0;
+            return true;
+        }
+    }
+    return false;
+}
+
+// The image path: absolute as given, otherwise relative to the YAML's folder (map_io's dirname rule).
+static bool ResolveImage(const char* yamlPath, const char* image, char* out, size_t capacity)
+{
+    const char* slash = strrchr(yamlPath, '/');
+    int n;
+    if (image[0] == '/')
+        n = snprintf(out, capacity, "%s", image);
+    else if (slash == NULL)
+        n = snprintf(out, capacity, "./%s", image);
+    else
+        n = snprintf(out, capacity, "%.*s/%s", (int)(slash == yamlPath ? 1 : slash - yamlPath), yamlPath, image);
+    return n > 0 && (size_t)n < capacity;
+}
+
+static bool ReadMapKeys(yaml_document_t* doc, const yaml_node_t* root, const char* label, const char* yamlPath,
+                        lsMapInfo* info, lsError* err)
+{
+    static const char* const keys[] = {"image",   "resolution",      "origin",      "negate",
+                                       "mode",    "occupied_thresh", "free_thresh", NULL};
+    const yaml_node_t* found[7] = {NULL};
+    for (yaml_node_pair_t* pair = root->data.mapping.pairs.start; pair < root->data.mapping.pairs.top; ++pair)
+    {
+        const yaml_node_t* key = yaml_document_get_node(doc, pair->key);
+        const yaml_node_t* value = yaml_document_get_node(doc, pair->value);
+        const char* name = Scalar(key);
+        if (name == NULL)
+            return FailAt(err, label, key, NULL, "expected a key (a plain word such as 'resolution')");
+        for (int k = 0; keys[k] != NULL; ++k)
+        {
+            if (strcmp(name, keys[k]) == 0)
+            {
+                if (found[k] != NULL)
+                    return FailAt(err, label, key, name, "given twice");
+                found[k] = value;
+            }
+        }
+        // Other keys (elevation_image, comments turned keys, ...) are ignored, as map_server ignores them.
+    }
+    for (int k = 0; k < 7; ++k)
+    {
+        bool optional = k == 3 || k == 4; // negate defaults to 0 in practice; mode to trinary
+        if (found[k] == NULL && !optional)
+            return FailAt(err, label, NULL, keys[k], "missing (a map YAML needs image, resolution, origin, "
+                                                     "occupied_thresh and free_thresh)");
+    }
+
+    const char* image = Scalar(found[0]);
+    if (image == NULL || image[0] == '\0')
+        return FailAt(err, label, found[0], "image", "expected the image file name");
+    if (!ResolveImage(yamlPath, image, info->image, sizeof info->image))
+        return FailAt(err, label, found[0], "image", "path too long");
+
+    if (!ScalarNumber(found[1], &info->resolution) || !(info->resolution > 0.0))
+        return FailAt(err, label, found[1], "resolution", "expected a positive finite number of metres per pixel");
+
+    const yaml_node_t* origin = found[2];
+    int originCount = origin->type == YAML_SEQUENCE_NODE
+                          ? (int)(origin->data.sequence.items.top - origin->data.sequence.items.start)
+                          : -1;
+    if (originCount != 3)
+        return FailAt(err, label, origin, "origin", "expected [x, y, yaw], three numbers");
+    double o[3];
+    for (int i = 0; i < 3; ++i)
+    {
+        const yaml_node_t* item = yaml_document_get_node(doc, origin->data.sequence.items.start[i]);
+        // Bound the origin so corner coordinates (origin + i * resolution) stay far from overflow.
+        if (!ScalarNumber(item, &o[i]) || fabs(o[i]) > 1e12)
+            return FailAt(err, label, item, "origin", "expected a finite number (at most 1e12)");
+    }
+    info->origin = lsV(o[0], o[1]);
+    info->yaw = o[2];
+
+    info->negate = false;
+    if (found[3] != NULL && !ScalarNegate(found[3], &info->negate))
+        return FailAt(err, label, found[3], "negate", "expected 0, 1, true or false");
+
+    info->mode = ls_mapTrinary;
+    if (found[4] != NULL)
+    {
+        const char* mode = Scalar(found[4]);
+        if (mode != NULL && strcmp(mode, "trinary") == 0)
+            info->mode = ls_mapTrinary;
+        else if (mode != NULL && strcmp(mode, "scale") == 0)
+            info->mode = ls_mapScale;
+        else if (mode != NULL && strcmp(mode, "raw") == 0)
+            info->mode = ls_mapRaw;
+        else
+            return FailAt(err, label, found[4], "mode", "unknown mode '%s' (expected trinary, scale or raw)",
+                          mode != NULL ? mode : "(not a word)");
+    }
+
+    if (!ScalarNumber(found[5], &info->occupiedThresh) || info->occupiedThresh < 0.0 || info->occupiedThresh > 1.0)
+        return FailAt(err, label, found[5], "occupied_thresh", "expected a number in [0, 1]");
+    if (!ScalarNumber(found[6], &info->freeThresh) || info->freeThresh < 0.0 || info->freeThresh > 1.0)
+        return FailAt(err, label, found[6], "free_thresh", "expected a number in [0, 1]");
+    if (!(info->freeThresh < info->occupiedThresh))
+        return FailAt(err, label, found[6], "free_thresh", "%g must be below occupied_thresh (%g)",
+                      info->freeThresh, info->occupiedThresh);
+    return true;
+}
+
+bool lsParseMapYaml(const char* text, size_t size, const char* yamlPath, lsMapInfo* info, lsError* err)
+{
+    LS_ASSERT(info != NULL && yamlPath != NULL && (text != NULL || size == 0));
+    memset(info, 0, sizeof *info);
+    const char* label = yamlPath;
+    if (size > LS_MAP_MAX_YAML_BYTES)
+        return lsFail(err, "%s: %zu bytes, over the limit of %zu bytes for a map YAML", label, size,
+                      LS_MAP_MAX_YAML_BYTES);
+    if (memchr(text, '\0', size) != NULL)
+        return lsFail(err, "%s: a NUL byte (not a YAML text file?)", label);
+    yaml_parser_t parser;
+    if (!yaml_parser_initialize(&parser))
+        return lsFail(err, "%s: cannot start the YAML parser", label);
+    yaml_parser_set_input_string(&parser, (const unsigned char*)text, size);
+    yaml_document_t doc;
+    if (!yaml_parser_load(&parser, &doc))
+    {
+        bool ok = lsFail(err, "%s:%d:%d: YAML syntax error: %s%s%s", label, (int)parser.problem_mark.line + 1,
+                         (int)parser.problem_mark.column + 1, parser.problem != NULL ? parser.problem : "unknown",
+                         parser.context != NULL ? " " : "", parser.context != NULL ? parser.context : "");
+        yaml_parser_delete(&parser);
+        return ok;
+    }
+    yaml_parser_delete(&parser);
+    bool ok;
+    const yaml_node_t* root = yaml_document_get_root_node(&doc);
+    if (root == NULL)
+        ok = lsFail(err, "%s: empty (a map YAML needs image, resolution, origin, occupied_thresh and free_thresh)",
+                    label);
+    else if (root->type != YAML_MAPPING_NODE)
+        ok = FailAt(err, label, root, NULL, "expected a mapping of keys (image: map.pgm, resolution: 0.05, ...)");
+    else
+        ok = ReadMapKeys(&doc, root, label, yamlPath, info, err);
+    yaml_document_delete(&doc);
+    return ok;
+}
+
+// ---------------------------------------------------------------------------------------------------------------------
+// Pixels to cells: map_io's arithmetic on GraphicsMagick's 16-bit quanta (Nav2 is built on the Q16 build), so a
+// shade exactly at a threshold falls on the same side as in map_server.
+
+#define LS_QUANTUM_MAX 65535.0
+
+typedef struct Classifier
+{
+    const lsMapInfo* info;
+    bool hasAlpha;
+} Classifier;
+
+// Occupancy value in map_server's convention: -1 unknown, 0..100.
+static int MapValue(const Classifier* c, const unsigned* q, int colourChannels, unsigned alpha)
+{
+    // Grey images have red = green = blue = grey in GraphicsMagick: the mean of three equal channels.
+    double sum = colourChannels == 1 ? 3.0 * q[0] : (double)q[0] + q[1] + q[2];
+    double n = 3.0;
+    if (c->info->mode == ls_mapTrinary && c->hasAlpha)
+    {
+        sum += alpha;
+        n = 4.0;
+    }
+    double shade = (sum / n) / LS_QUANTUM_MAX;
+    double occ = c->info->negate ? shade : 1.0 - shade;
+    switch (c->info->mode)
+    {
+    case ls_mapTrinary:
+        if (c->info->occupiedThresh < occ)
+            return 100;
+        return occ < c->info->freeThresh ? 0 : -1;
+    case ls_mapScale:
+        if (c->hasAlpha && alpha != 65535u)
+            return -1;
+        if (c->info->occupiedThresh < occ)
+            return 100;
+        if (occ < c->info->freeThresh)
+            return 0;
+        return (int)rint((occ - c->info->freeThresh) / (c->info->occupiedThresh - c->info->freeThresh) * 100.0);
+    default:
+    {
+        double value = round(shade * 255.0);
+        return value >= 0.0 && value <= 100.0 ? (int)value : -1;
+    }
+    }
+}
+
+static uint8_t CellOf(int value)
+{
+    return value == 100 ? ls_cellWall : value < 0 ? ls_cellUnknown : ls_cellFree;
+}
+
+// A sample of maxval scaled to a 16-bit quantum as GraphicsMagick does (exact for 8 and 16 bits).
+static unsigned ToQuantum(unsigned v, unsigned maxval)
+{
+    if (maxval == 65535u)
+        return v;
+    if (maxval == 255u)
+        return v * 257u;
+    return (unsigned)(LS_QUANTUM_MAX * v / maxval + 0.5);
+}
+
+static bool CheckSize(const char* label, long long width, long long height, lsError* err)
+{
+    if (width <= 0 || height <= 0)
+        return lsFail(err, "%s: the image is empty (%lld x %lld pixels)", label, width, height);
+    if (width > LS_MAP_MAX_PIXELS || height > LS_MAP_MAX_PIXELS || width * height > LS_MAP_MAX_PIXELS)
+        return lsFail(err, "%s: %lld x %lld pixels, over the limit of %lld pixels", label, width, height,
+                      LS_MAP_MAX_PIXELS);
+    return true;
+}
+
+// Hands the classified cells (width * height bytes from lsAlloc) to the grid.
+static void FinishGrid(lsGrid* grid, const lsMapInfo* info, int width, int height, uint8_t* cells)
+{
+    grid->width = width;
+    grid->height = height;
+    grid->cells = cells;
+    grid->resolution = info->resolution;
+    grid->origin = info->origin;
+    grid->yaw = info->yaw;
+}
+
+// ---------------------------------------------------------------------------------------------------------------------
+// PNG through libpng, from memory. Errors longjmp back to DecodePng; every buffer it owns is freed there.
+
+typedef struct PngSource
+{
+    const unsigned char* data;
+    size_t size, offset;
+    char message[200];
+} PngSource;
+
+static void PngRead(png_structp png, png_bytep out, size_t count)
+{
+    PngSource* source = png_get_io_ptr(png);
+    if (count > source->size - source->offset)
+        png_error(png, "the file ends early (truncated?)");
+    memcpy(out, source->data + source->offset, count);
+    source->offset += count;
+}
+
+static void PngError(png_structp png, png_const_charp message)
+{
+    PngSource* source = png_get_error_ptr(png);
+    snprintf(source->message, sizeof source->message, "%s", message);
+    png_longjmp(png, 1);
+}
+
+static void PngWarning(png_structp png, png_const_charp message)
+{
+    (void)png;
+    (void)message; // ancillary-chunk complaints (bad sRGB profiles and the like) do not change the pixels
+}
+
+static void ClassifyPngRow(const Classifier* c, const png_byte* row, int width, int channels, int depth,
+                           uint8_t* out)
+{
+    int colour = channels >= 3 ? 3 : 1;
+    unsigned q[4];
+    for (int x = 0; x < width; ++x)
+    {
+        for (int k = 0; k < channels; ++k)
+        {
+            q[k] = depth == 16 ? ((unsigned)row[2 * (x * channels + k)] << 8 | row[2 * (x * channels + k) + 1])
+                               : row[x * channels + k] * 257u;
+        }
+        unsigned alpha = c->hasAlpha ? q[channels - 1] : 65535u;
+        out[x] = CellOf(MapValue(c, q, colour, alpha));
+    }
+}
+
+static bool DecodePng(const unsigned char* data, size_t size, const char* label, const lsMapInfo* info, lsGrid* grid,
+                      lsError* err)
+{
+    PngSource source = {data, size, 0, {0}};
+    png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &source, PngError, PngWarning);
+    if (png == NULL)
+        return lsFail(err, "%s: cannot start the PNG reader", label);
+    png_infop pngInfo = png_create_info_struct(png);
+    // Volatile: assigned after setjmp and read after the longjmp back.
+    png_bytep volatile image = NULL;
+    volatile size_t imageSize = 0;
+    uint8_t* volatile cells = NULL;
+    volatile size_t cellCount = 0;
+    if (pngInfo == NULL || setjmp(png_jmpbuf(png)))
+    {
+        lsFree(image, imageSize);
+        lsFree(cells, cellCount);
+        png_destroy_read_struct(&png, pngInfo != NULL ? &pngInfo : NULL, NULL);
+        return lsFail(err, "%s: not a readable PNG: %s", label, source.message[0] ? source.message : "out of memory");
+    }
+    png_set_read_fn(png, &source, PngRead);
+    // libpng's own guard against huge chunks (text, profiles) in hostile files.
+    png_set_chunk_malloc_max(png, 8u << 20);
+    png_read_info(png, pngInfo);
+    png_uint_32 width = png_get_image_width(png, pngInfo);
+    png_uint_32 height = png_get_image_height(png, pngInfo);
+    if (!CheckSize(label, width, height, err))
+    {
+        png_destroy_read_struct(&png, &pngInfo, NULL);
+        return false;
+    }
+    int colourType = png_get_color_type(png, pngInfo);
+    int depth = png_get_bit_depth(png, pngInfo);
+    Classifier c = {info, (colourType & PNG_COLOR_MASK_ALPHA) != 0 || png_get_valid(png, pngInfo, PNG_INFO_tRNS)};
+    // Palette to RGB, 1/2/4-bit grey to 8-bit, a tRNS chunk to an alpha channel: every pixel then has 1-4 samples.
+    if (colourType == PNG_COLOR_TYPE_PALETTE)
+        png_set_palette_to_rgb(png);
+    if (colourType == PNG_COLOR_TYPE_GRAY && depth < 8)
+        png_set_expand_gray_1_2_4_to_8(png);
+    if (png_get_valid(png, pngInfo, PNG_INFO_tRNS))
+        png_set_tRNS_to_alpha(png);
+    int passes = png_set_interlace_handling(png);
+    png_read_update_info(png, pngInfo);
+    int channels = png_get_channels(png, pngInfo);
+    depth = png_get_bit_depth(png, pngInfo);
+    size_t rowBytes = png_get_rowbytes(png, pngInfo);
+    cellCount = (size_t)width * height;
+    cells = lsAlloc(cellCount);
+    // Interlaced images need the whole image at once; the others go row by row (memory: one row).
+    size_t rows = passes > 1 ? height : 1;
+    imageSize = rowBytes * rows;
+    image = lsAlloc(imageSize);
+    if (passes > 1)
+    {
+        for (int pass = 0; pass < passes; ++pass)
+            for (png_uint_32 y = 0; y < height; ++y)
+                png_read_row(png, image + y * rowBytes, NULL);
+        for (png_uint_32 y = 0; y < height; ++y)
+            ClassifyPngRow(&c, image + y * rowBytes, (int)width, channels, depth, cells + (size_t)y * width);
+    }
+    else
+    {
+        for (png_uint_32 y = 0; y < height; ++y)
+        {
+            png_read_row(png, image, NULL);
+            ClassifyPngRow(&c, image, (int)width, channels, depth, cells + (size_t)y * width);
+        }
+    }
+    lsFree(image, imageSize);
+    png_destroy_read_struct(&png, &pngInfo, NULL);
+    FinishGrid(grid, info, (int)width, (int)height, cells);
+    return true;
+}
+
+// ---------------------------------------------------------------------------------------------------------------------
+// PNM through libnetpbm. Its errors go through pm_error, which longjmps to the buffer we set (and would exit the
+// program without one); the message reaches us through the user error function. Global state: not thread safe.
+
+static char s_pnmMessage[200];
+
+static void PnmErrorMessage(const char* message)
+{
+    snprintf(s_pnmMessage, sizeof s_pnmMessage, "%s", message);
+    size_t n = strlen(s_pnmMessage);
+    while (n > 0 && (s_pnmMessage[n - 1] == '\n' || s_pnmMessage[n - 1] == '.'))
+        s_pnmMessage[--n] = '\0';
+}
+
+static void PnmMessage(const char* message) { (void)message; }
+
+static bool DecodePnm(const unsigned char* data, size_t size, const char* label, const lsMapInfo* info, lsGrid* grid,
+                      lsError* err)
+{
+    FILE* file = fmemopen((void*)data, size, "rb");
+    if (file == NULL)
+        return lsFail(err, "%s: cannot read: %s", label, strerror(errno));
+    jmp_buf jump, *saved = NULL;
+    xel* volatile row = NULL;
+    volatile size_t rowSize = 0;
+    uint8_t* volatile cells = NULL;
+    volatile size_t cellCount = 0;
+    s_pnmMessage[0] = '\0';
+    pm_setusererrormsgfn(PnmErrorMessage);
+    pm_setusermessagefn(PnmMessage);
+    if (setjmp(jump) != 0)
+    {
+        pm_setjmpbuf(saved);
+        fclose(file);
+        lsFree(row, rowSize);
+        lsFree(cells, cellCount);
+        return lsFail(err, "%s: not a readable PNM image: %s", label, s_pnmMessage[0] ? s_pnmMessage : "bad data");
+    }
+    pm_setjmpbufsave(&jump, &saved);
+    int cols = 0, rows = 0, format = 0;
+    xelval maxval = 0;
+    pnm_readpnminit(file, &cols, &rows, &maxval, &format);
+    if (!CheckSize(label, cols, rows, err))
+    {
+        pm_setjmpbuf(saved);
+        fclose(file);
+        return false;
+    }
+    Classifier c = {info, false};
+    int colour = PNM_FORMAT_TYPE(format) == PPM_TYPE ? 3 : 1;
+    rowSize = (size_t)cols * sizeof(xel);
+    row = lsAlloc(rowSize);
+    cellCount = (size_t)cols * (size_t)rows;
+    cells = lsAlloc(cellCount);
+    for (int y = 0; y < rows; ++y)
+    {
+        pnm_readpnmrow(file, row, cols, maxval, format);
+        uint8_t* out = cells + (size_t)y * (size_t)cols;
+        for (int x = 0; x < cols; ++x)
+        {
+            unsigned q[3];
+            if (colour == 3)
+            {
+                q[0] = ToQuantum(PPM_GETR(row[x]), maxval);
+                q[1] = ToQuantum(PPM_GETG(row[x]), maxval);
+                q[2] = ToQuantum(PPM_GETB(row[x]), maxval);
+            }
+            else
+            {
+                q[0] = ToQuantum(PNM_GET1(row[x]), maxval);
+            }
+            out[x] = CellOf(MapValue(&c, q, colour, 65535u));
+        }
+    }
+    pm_setjmpbuf(saved);
+    fclose(file);
+    lsFree(row, rowSize);
+    FinishGrid(grid, info, cols, rows, cells);
+    return true;
+}
+
+bool lsDecodeMapImage(const unsigned char* data, size_t size, const char* label, const lsMapInfo* info, lsGrid* grid,
+                      lsError* err)
+{
+    LS_ASSERT(info != NULL && grid != NULL && label != NULL && (data != NULL || size == 0));
+    memset(grid, 0, sizeof *grid);
+    if (size >= 8 && png_sig_cmp(data, 0, 8) == 0)
+        return DecodePng(data, size, label, info, grid, err);
+    if (size >= 2 && data[0] == 'P' && data[1] >= '1' && data[1] <= '6')
+        return DecodePnm(data, size, label, info, grid, err);
+    return lsFail(err, "%s: not an image lidarsim reads (expected PGM, PBM, PPM or PNG)", label);
+}
+
+// ---------------------------------------------------------------------------------------------------------------------
+// Files
+
+// TODO(issue 10): the shared bounded reader replaces this.
+static char* ReadWhole(const char* path, size_t maxBytes, size_t* size, lsError* err)
+{
+    FILE* file = fopen(path, "rb");
+    if (file == NULL)
+        return lsFailNull(err, "%s: cannot open: %s", path, strerror(errno));
+    if (fseek(file, 0, SEEK_END) != 0)
+    {
+        fclose(file);
+        return lsFailNull(err, "%s: not a regular file", path);
+    }
+    long length = ftell(file);
+    if (length < 0 || (unsigned long)length > maxBytes)
+    {
+        fclose(file);
+        return lsFailNull(err, "%s: %ld bytes, over the limit", path, length);
+    }
+    rewind(file);
+    char* text = lsAlloc((size_t)length + 1);
+    size_t got = fread(text, 1, (size_t)length, file);
+    fclose(file);
+    if (got != (size_t)length)
+    {
+        lsFree(text, (size_t)length + 1);
+        return lsFailNull(err, "%s: read error", path);
+    }
+    text[length] = '\0';
+    *size = (size_t)length;
+    return text;
+}
+
+bool lsLoadMapGrid(const char* yamlPath, lsGrid* grid, lsMapInfo* info, lsError* err)
+{
+    LS_ASSERT(yamlPath != NULL && grid != NULL);
+    memset(grid, 0, sizeof *grid);
+    lsMapInfo local;
+    if (info == NULL)
+        info = &local;
+    size_t size = 0;
+    char* text = ReadWhole(yamlPath, LS_MAP_MAX_YAML_BYTES, &size, err);
+    if (text == NULL)
+        return false;
+    bool ok = lsParseMapYaml(text, size, yamlPath, info, err);
+    lsFree(text, size + 1);
+    if (!ok)
+        return false;
+    lsError imageErr;
+    char* image = ReadWhole(info->image, LS_MAP_MAX_IMAGE_BYTES, &size, &imageErr);
+    if (image == NULL)
+        return lsFail(err, "%s: image: %s", yamlPath, imageErr.message);
+    ok = lsDecodeMapImage((const unsigned char*)image, size, info->image, info, grid, &imageErr);
+    lsFree(image, size + 1);
+    if (!ok)
+        return lsFail(err, "%s: image: %s", yamlPath, imageErr.message);
+    return true;
+}

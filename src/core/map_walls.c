@@ -1,0 +1,448 @@
+// lidarsim core: an occupancy grid's walls (see map.h). The boundary between wall cells and the others is traced
+// on the lattice of cell corners as closed chains, wall on the left (counter-clockwise around wall cells), one
+// unit edge at a time; only the corners where the direction turns are kept, so collinear unit edges come out
+// merged into maximal segments. Where two wall cells touch only at a corner (a saddle), the chain turns left and
+// keeps circling the cell it follows: both chains then pass through that corner, computed from the same integers,
+// so the two closed squares stay closed there and no beam slips between them.
+#include "core/map.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/// Most wall segments one map may make (a noisy 4000 x 4000 px SLAM map makes a few hundred thousand).
+#define LS_MAP_MAX_SEGMENTS 4000000LL
+
+lsVec2 lsGrid_Point(const lsGrid* grid, double u, double v)
+{
+    // One product per coordinate in the map frame, then the rotation: a lattice corner shared by two chains is
+    // computed from the same integers, so it is bit-identical in both and no beam slips between them.
+    double x = u * grid->resolution;
+    double y = v * grid->resolution;
+    if (grid->yaw == 0.0)
+        return lsV(grid->origin.x + x, grid->origin.y + y);
+    lsRot q = lsMakeRot(grid->yaw);
+    return lsV(grid->origin.x + (q.c * x - q.s * y), grid->origin.y + (q.s * x + q.c * y));
+}
+
+// ---------------------------------------------------------------------------------------------------------------------
+// Tracing
+
+// Directions: east, north, west, south; a left turn is +1.
+static const int s_dx[4] = {1, 0, -1, 0};
+static const int s_dy[4] = {0, 1, 0, -1};
+
+typedef struct Point2i
+{
+    int x, y;
+} Point2i;
+
+typedef struct Tracer
+{
+    int width, height;
+    int stride;      // width + 2: the wall bitmap has a one-cell free border all round
+    uint8_t* wall;   // (width + 2) * (height + 2), bottom-up: wall[(y + 1) * stride + x + 1]
+    uint8_t* seenH;  // horizontal unit edges, width * (height + 1), one byte each
+    uint8_t* seenV;  // vertical unit edges, (width + 1) * height
+    Point2i* points; // the current chain's corners
+    bool* pinned;    // per corner: a saddle, shared with another chain (simplification keeps it)
+    int count, capacity;
+} Tracer;
+
+static inline bool Wall(const Tracer* t, int x, int y) { return t->wall[(size_t)(y + 1) * t->stride + x + 1] != 0; }
+
+// The unit edges leaving corner (i, j) with a wall cell on their left, as a bit set over the directions.
+static inline int Outgoing(const Tracer* t, int i, int j)
+{
+    bool ne = Wall(t, i, j), nw = Wall(t, i - 1, j), sw = Wall(t, i - 1, j - 1), se = Wall(t, i, j - 1);
+    return (ne && !se) << 0 | (nw && !ne) << 1 | (sw && !nw) << 2 | (se && !sw) << 3;
+}
+
+static void Push(Tracer* t, int x, int y, bool pinned)
+{
+    if (t->count == t->capacity)
+    {
+        int capacity = t->capacity < 64 ? 64 : 2 * t->capacity;
+        t->points = lsRealloc(t->points, (size_t)t->capacity * sizeof(Point2i), (size_t)capacity * sizeof(Point2i));
+        t->pinned = lsRealloc(t->pinned, (size_t)t->capacity * sizeof(bool), (size_t)capacity * sizeof(bool));
+        t->capacity = capacity;
+    }
+    t->points[t->count] = (Point2i){x, y};
+    t->pinned[t->count] = pinned;
+    ++t->count;
+}
+
+static void MarkEdge(Tracer* t, int i, int j, int d)
+{
+    if (d == 0)
+        t->seenH[(size_t)j * t->width + i] = 1;
+    else if (d == 2)
+        t->seenH[(size_t)j * t->width + i - 1] = 1;
+    else if (d == 1)
+        t->seenV[(size_t)j * (t->width + 1) + i] = 1;
+    else
+        t->seenV[(size_t)(j - 1) * (t->width + 1) + i] = 1;
+}
+
+// Follows the chain that leaves corner (i0, j0) in direction d0 until it comes back to that edge; the corners
+// where it turns go to t->points. Returns the number of unit edges walked.
+static long long Trace(Tracer* t, int i0, int j0, int d0)
+{
+    t->count = 0;
+    int i = i0, j = j0, d = d0;
+    long long edges = 0;
+    for (;;)
+    {
+        MarkEdge(t, i, j, d);
+        i += s_dx[d];
+        j += s_dy[d];
+        ++edges;
+        int out = Outgoing(t, i, j);
+        // At a saddle two edges leave: the left turn keeps circling the same cell. Elsewhere exactly one leaves.
+        int left = (d + 1) & 3, right = (d + 3) & 3;
+        int next = (out >> left & 1) ? left : (out >> d & 1) ? d : right;
+        if (next != d)
+        {
+            bool saddle = (out & 5) == 5 || (out & 10) == 10;
+            Push(t, i, j, saddle);
+        }
+        if (i == i0 && j == j0 && next == d0)
+            return edges;
+        d = next;
+    }
+}
+
+// ---------------------------------------------------------------------------------------------------------------------
+// Simplification: Douglas-Peucker between pinned corners, in lattice units. Each kept piece is a chord whose
+// skipped corners lie within the tolerance of it; since the chain runs from one end of the chord to the other,
+// every point of the chord is also within the tolerance of the chain (two-sided bound).
+
+static double SegmentDistance(Point2i p, Point2i a, Point2i b)
+{
+    double abx = (double)b.x - a.x, aby = (double)b.y - a.y;
+    double apx = (double)p.x - a.x, apy = (double)p.y - a.y;
+    double len2 = abx * abx + aby * aby;
+    double t = len2 > 0.0 ? (apx * abx + apy * aby) / len2 : 0.0;
+    t = t < 0.0 ? 0.0 : t > 1.0 ? 1.0 : t;
+    double dx = apx - t * abx, dy = apy - t * aby;
+    return sqrt(dx * dx + dy * dy);
+}
+
+// Keeps the corners of points[first..last] (indices modulo n) that Douglas-Peucker needs for the tolerance.
+static void Simplify(const Point2i* points, int n, int first, int last, double tolerance, bool* keep, int* stack)
+{
+    int top = 0;
+    stack[top++] = first;
+    stack[top++] = last;
+    while (top > 0)
+    {
+        int b = stack[--top], a = stack[--top];
+        double worst = -1.0;
+        int worstAt = -1;
+        for (int k = a + 1; k < b; ++k)
+        {
+            double dist = SegmentDistance(points[k % n], points[a % n], points[b % n]);
+            if (dist > worst)
+            {
+                worst = dist;
+                worstAt = k;
+            }
+        }
+        if (worstAt >= 0 && worst > tolerance)
+        {
+            keep[worstAt % n] = true;
+            stack[top++] = a;
+            stack[top++] = worstAt;
+            stack[top++] = worstAt;
+            stack[top++] = b;
+        }
+    }
+}
+
+// Writes the simplified chain into out (capacity n) and returns its length.
+static int SimplifyChain(const Tracer* t, double tolerance, Point2i* out, bool* keep, int* stack)
+{
+    int n = t->count;
+    int pins = 0;
+    for (int k = 0; k < n; ++k)
+    {
+        keep[k] = t->pinned[k];
+        pins += keep[k];
+    }
+    if (pins == 0)
+    {
+        // No shared corner: pin the first corner and the one farthest from it.
+        int far = 0;
+        double best = -1.0;
+        for (int k = 1; k < n; ++k)
+        {
+            double dx = (double)t->points[k].x - t->points[0].x, dy = (double)t->points[k].y - t->points[0].y;
+            if (dx * dx + dy * dy > best)
+            {
+                best = dx * dx + dy * dy;
+                far = k;
+            }
+        }
+        keep[0] = keep[far] = true;
+    }
+    else if (pins == 1)
+    {
+        // One pin: add the corner farthest from it so every piece is a proper chord.
+        int pin = 0;
+        while (!keep[pin])
+            ++pin;
+        int far = pin;
+        double best = -1.0;
+        for (int k = 0; k < n; ++k)
+        {
+            double dx = (double)t->points[k].x - t->points[pin].x, dy = (double)t->points[k].y - t->points[pin].y;
+            if (dx * dx + dy * dy > best)
+            {
+                best = dx * dx + dy * dy;
+                far = k;
+            }
+        }
+        keep[far] = true;
+    }
+    int start = 0;
+    while (!keep[start])
+        ++start;
+    // Each piece runs from one pinned corner to the next, around the closed chain (indices unrolled past n).
+    int a = start;
+    for (int step = 1; step <= n; ++step)
+    {
+        int b = start + step;
+        if (keep[b % n] && !(b - a == 1))
+            Simplify(t->points, n, a, b, tolerance, keep, stack);
+        if (keep[b % n])
+            a = b;
+    }
+    int m = 0;
+    for (int k = 0; k < n; ++k)
+        if (keep[(start + k) % n])
+            out[m++] = t->points[(start + k) % n];
+    return m;
+}
+
+// ---------------------------------------------------------------------------------------------------------------------
+
+static bool CountsAsWall(uint8_t cell, const lsMapOptions* options)
+{
+    return cell == ls_cellWall || (options->unknownOccupied && cell == ls_cellUnknown);
+}
+
+static void AddChain(lsWorld* world, const lsGrid* grid, const Point2i* points, int count, lsVec2** scratch,
+                     int* scratchCapacity)
+{
+    if (*scratchCapacity < count)
+    {
+        *scratch = lsRealloc(*scratch, (size_t)*scratchCapacity * sizeof(lsVec2), (size_t)count * sizeof(lsVec2));
+        *scratchCapacity = count;
+    }
+    for (int k = 0; k < count; ++k)
+        (*scratch)[k] = lsGrid_Point(grid, points[k].x, points[k].y);
+    // Two points left after simplifying a sliver: one segment, both ways round the same.
+    int w = lsWorld_AddWall(world, *scratch, count, count >= 3);
+    world->walls[w].fromMap = true;
+}
+
+bool lsGrid_AddWalls(const lsGrid* grid, const lsMapOptions* options, lsWorld* world, lsMapWallStats* stats,
+                     const char* label, lsError* err)
+{
+    LS_ASSERT(grid != NULL && grid->cells != NULL && world != NULL && label != NULL);
+    lsMapOptions defaults = {false, 0.0};
+    if (options == NULL)
+        options = &defaults;
+    lsMapWallStats local;
+    memset(&local, 0, sizeof local);
+    Tracer t;
+    memset(&t, 0, sizeof t);
+    t.width = grid->width;
+    t.height = grid->height;
+    t.stride = grid->width + 2;
+    size_t wallBytes = (size_t)t.stride * (size_t)(grid->height + 2);
+    t.wall = lsAllocZero(wallBytes, 1);
+    for (int y = 0; y < grid->height; ++y)
+    {
+        const uint8_t* row = grid->cells + (size_t)(grid->height - 1 - y) * grid->width;
+        uint8_t* out = t.wall + (size_t)(y + 1) * t.stride + 1;
+        for (int x = 0; x < grid->width; ++x)
+        {
+            out[x] = CountsAsWall(row[x], options);
+            local.wallCells += out[x];
+        }
+    }
+    if (local.wallCells == 0)
+    {
+        lsFree(t.wall, wallBytes);
+        return lsFail(err, "%s: no wall cell in the map (no pixel is occupied%s)", label,
+                      options->unknownOccupied ? " or unknown" : "; try --unknown occupied");
+    }
+    size_t hBytes = (size_t)t.width * (size_t)(t.height + 1), vBytes = (size_t)(t.width + 1) * (size_t)t.height;
+    t.seenH = lsAllocZero(hBytes, 1);
+    t.seenV = lsAllocZero(vBytes, 1);
+    double tolerance = options->simplify > 0.0 ? options->simplify / grid->resolution : 0.0;
+    Point2i* simple = NULL;
+    bool* keep = NULL;
+    int* stack = NULL;
+    int simpleCapacity = 0;
+    lsVec2* scratch = NULL;
+    int scratchCapacity = 0;
+    bool ok = true;
+    // Every chain has a horizontal edge: start one at each horizontal boundary edge not yet walked.
+    for (int j = 0; j <= t.height && ok; ++j)
+    {
+        for (int i = 0; i < t.width; ++i)
+        {
+            bool above = Wall(&t, i, j), below = Wall(&t, i, j - 1);
+            if (above == below || t.seenH[(size_t)j * t.width + i])
+                continue;
+            local.unitEdges += above ? Trace(&t, i, j, 0) : Trace(&t, i + 1, j, 2);
+            local.segments += t.count;
+            local.chains += 1;
+            const Point2i* chain = t.points;
+            int count = t.count;
+            if (tolerance > 0.0)
+            {
+                if (simpleCapacity < t.count)
+                {
+                    simple = lsRealloc(simple, (size_t)simpleCapacity * sizeof(Point2i), (size_t)t.count * sizeof(Point2i));
+                    keep = lsRealloc(keep, (size_t)simpleCapacity * sizeof(bool), (size_t)t.count * sizeof(bool));
+                    stack = lsRealloc(stack, (size_t)simpleCapacity * 4 * sizeof(int), (size_t)t.count * 4 * sizeof(int));
+                    simpleCapacity = t.count;
+                }
+                count = SimplifyChain(&t, tolerance, simple, keep, stack);
+                chain = simple;
+            }
+            local.simplified += count >= 3 ? count : 1;
+            if (local.simplified > LS_MAP_MAX_SEGMENTS)
+            {
+                ok = lsFail(err, "%s: more than %lld wall segments (the limit); try --simplify", label,
+                            LS_MAP_MAX_SEGMENTS);
+                break;
+            }
+            AddChain(world, grid, chain, count, &scratch, &scratchCapacity);
+        }
+    }
+    lsFree(t.wall, wallBytes);
+    lsFree(t.seenH, hBytes);
+    lsFree(t.seenV, vBytes);
+    lsFree(t.points, (size_t)t.capacity * sizeof(Point2i));
+    lsFree(t.pinned, (size_t)t.capacity * sizeof(bool));
+    lsFree(simple, (size_t)simpleCapacity * sizeof(Point2i));
+    lsFree(keep, (size_t)simpleCapacity * sizeof(bool));
+    lsFree(stack, (size_t)simpleCapacity * 4 * sizeof(int));
+    lsFree(scratch, (size_t)scratchCapacity * sizeof(lsVec2));
+    if (stats != NULL)
+        *stats = local;
+    return ok;
+}
+
+// ---------------------------------------------------------------------------------------------------------------------
+// A free place for the robot: a chessboard distance transform (two passes) from every non-free cell and from
+// outside the image; the largest distance wins, ties towards the middle of the map.
+
+lsVec2 lsGrid_FreePlace(const lsGrid* grid, const lsMapOptions* options, double radius)
+{
+    LS_ASSERT(grid != NULL && grid->cells != NULL && radius >= 0.0);
+    (void)options; // unknown cells are never a good place to start, whether or not they count as walls
+    int w = grid->width, h = grid->height;
+    size_t n = (size_t)w * (size_t)h;
+    uint16_t* dist = lsAlloc(n * sizeof(uint16_t));
+    for (int y = 0; y < h; ++y)
+    {
+        for (int x = 0; x < w; ++x)
+        {
+            size_t k = (size_t)y * w + x;
+            uint32_t d = grid->cells[k] == ls_cellFree ? 65535u : 0u;
+            if (d != 0)
+            {
+                d = 1; // on the border: outside the image is one cell away
+                if (x > 0 && y > 0 && x < w - 1 && y < h - 1)
+                {
+                    uint32_t m = dist[k - 1];
+                    m = dist[k - w] < m ? dist[k - w] : m;
+                    m = dist[k - w - 1] < m ? dist[k - w - 1] : m;
+                    m = dist[k - w + 1] < m ? dist[k - w + 1] : m;
+                    d = m + 1 > 65535u ? 65535u : m + 1;
+                }
+            }
+            dist[k] = (uint16_t)d;
+        }
+    }
+    long long bestScore = -1;
+    size_t best = n;
+    double cx = 0.5 * (w - 1), cy = 0.5 * (h - 1);
+    double bestCentre = 0.0;
+    for (int y = h - 1; y >= 0; --y)
+    {
+        for (int x = w - 1; x >= 0; --x)
+        {
+            size_t k = (size_t)y * w + x;
+            if (dist[k] == 0)
+                continue;
+            if (x > 0 && y > 0 && x < w - 1 && y < h - 1)
+            {
+                uint32_t m = dist[k];
+                uint32_t c1 = dist[k + 1] + 1u, c2 = dist[k + w] + 1u, c3 = dist[k + w + 1] + 1u,
+                         c4 = dist[k + w - 1] + 1u;
+                m = c1 < m ? c1 : m;
+                m = c2 < m ? c2 : m;
+                m = c3 < m ? c3 : m;
+                m = c4 < m ? c4 : m;
+                dist[k] = (uint16_t)(m > 65535u ? 65535u : m);
+            }
+            double centre = (x - cx) * (x - cx) + (y - cy) * (y - cy);
+            if (dist[k] > bestScore || (dist[k] == bestScore && centre < bestCentre))
+            {
+                bestScore = dist[k];
+                best = k;
+                bestCentre = centre;
+            }
+        }
+    }
+    lsFree(dist, n * sizeof(uint16_t));
+    // A cell at chessboard distance d from every obstacle cell is at least (d - 0.5) cells from their squares.
+    if (best < n && ((double)bestScore - 0.5) * grid->resolution >= radius)
+    {
+        int x = (int)(best % (size_t)w), row = (int)(best / (size_t)w);
+        return lsGrid_Point(grid, x + 0.5, (h - 1 - row) + 0.5);
+    }
+    // Nowhere wide enough inside: just outside the lower-left corner, clear of every cell.
+    double away = -(radius / grid->resolution + 1.0);
+    return lsGrid_Point(grid, away, away);
+}
+
+// ---------------------------------------------------------------------------------------------------------------------
+
+lsWorld* lsLoadMapWorld(const char* yamlPath, const lsMapOptions* options, lsMapWallStats* stats, lsError* err)
+{
+    LS_ASSERT(yamlPath != NULL);
+    lsMapOptions defaults = {false, 0.0};
+    if (options == NULL)
+        options = &defaults;
+    lsGrid grid;
+    lsMapInfo info;
+    if (!lsLoadMapGrid(yamlPath, &grid, &info, err))
+        return NULL;
+    lsWorld* world = lsCreateWorld();
+    if (!lsGrid_AddWalls(&grid, options, world, stats, yamlPath, err))
+    {
+        lsDestroyWorld(world);
+        lsFreeGrid(&grid);
+        return NULL;
+    }
+    world->robot.position = lsGrid_FreePlace(&grid, options, world->robot.radius);
+    lsFreeGrid(&grid);
+    const char* base = strrchr(yamlPath, '/');
+    base = base != NULL ? base + 1 : yamlPath;
+    size_t stem = strlen(base) - (strrchr(base, '.') != NULL ? strlen(strrchr(base, '.')) : 0);
+    snprintf(world->name, sizeof world->name, "%.*s", (int)(stem > 0 && stem < sizeof world->name ? stem : 0), base);
+    if (world->name[0] == '\0')
+        snprintf(world->name, sizeof world->name, "map");
+    // A world saved beside the YAML names it by its file name.
+    snprintf(world->map.path, sizeof world->map.path, "%s", base);
+    world->map.unknownOccupied = options->unknownOccupied;
+    snprintf(world->map.yamlFile, sizeof world->map.yamlFile, "%s", yamlPath);
+    snprintf(world->map.imageFile, sizeof world->map.imageFile, "%s", info.image);
+    return world;
+}
