@@ -106,8 +106,8 @@ static bool ResolveImage(const char* yamlPath, const char* image, char* out, siz
 static bool ReadMapKeys(yaml_document_t* doc, const yaml_node_t* root, const char* label, const char* yamlPath,
                         lsMapInfo* info, lsError* err)
 {
-    static const char* const keys[] = {"image",   "resolution",      "origin",      "negate",
-                                       "mode",    "occupied_thresh", "free_thresh", NULL};
+    static const char* const keys[] = {"image", "resolution",      "origin",      "negate",
+                                       "mode",  "occupied_thresh", "free_thresh", NULL};
     const yaml_node_t* found[7] = {NULL};
     for (yaml_node_pair_t* pair = root->data.mapping.pairs.start; pair < root->data.mapping.pairs.top; ++pair)
     {
@@ -131,8 +131,9 @@ static bool ReadMapKeys(yaml_document_t* doc, const yaml_node_t* root, const cha
     {
         bool optional = k == 3 || k == 4; // negate defaults to 0 in practice; mode to trinary
         if (found[k] == NULL && !optional)
-            return FailAt(err, label, NULL, keys[k], "missing (a map YAML needs image, resolution, origin, "
-                                                     "occupied_thresh and free_thresh)");
+            return FailAt(err, label, NULL, keys[k],
+                          "missing (a map YAML needs image, resolution, origin, "
+                          "occupied_thresh and free_thresh)");
     }
 
     const char* image = Scalar(found[0]);
@@ -185,8 +186,8 @@ static bool ReadMapKeys(yaml_document_t* doc, const yaml_node_t* root, const cha
     if (!ScalarNumber(found[6], &info->freeThresh) || info->freeThresh < 0.0 || info->freeThresh > 1.0)
         return FailAt(err, label, found[6], "free_thresh", "expected a number in [0, 1]");
     if (!(info->freeThresh < info->occupiedThresh))
-        return FailAt(err, label, found[6], "free_thresh", "%g must be below occupied_thresh (%g)",
-                      info->freeThresh, info->occupiedThresh);
+        return FailAt(err, label, found[6], "free_thresh", "%g must be below occupied_thresh (%g)", info->freeThresh,
+                      info->occupiedThresh);
     return true;
 }
 
@@ -274,10 +275,7 @@ static int MapValue(const Classifier* c, const unsigned* q, int colourChannels, 
     }
 }
 
-static uint8_t CellOf(int value)
-{
-    return value == 100 ? ls_cellWall : value < 0 ? ls_cellUnknown : ls_cellFree;
-}
+static uint8_t CellOf(int value) { return value == 100 ? ls_cellWall : value < 0 ? ls_cellUnknown : ls_cellFree; }
 
 // A sample of maxval scaled to a 16-bit quantum as GraphicsMagick does (exact for 8 and 16 bits).
 static unsigned ToQuantum(unsigned v, unsigned maxval)
@@ -342,8 +340,7 @@ static void PngWarning(png_structp png, png_const_charp message)
     (void)message; // ancillary-chunk complaints (bad sRGB profiles and the like) do not change the pixels
 }
 
-static void ClassifyPngRow(const Classifier* c, const png_byte* row, int width, int channels, int depth,
-                           uint8_t* out)
+static void ClassifyPngRow(const Classifier* c, const png_byte* row, int width, int channels, int depth, uint8_t* out)
 {
     int colour = channels >= 3 ? 3 : 1;
     unsigned q[4];

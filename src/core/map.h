@@ -53,21 +53,21 @@ typedef enum lsCell
 /// A classified occupancy grid. Cells are in image order: row 0 is the TOP row of the map.
 typedef struct lsGrid
 {
-    int width, height;  ///< pixels, >= 1
-    uint8_t* cells;     ///< width * height lsCell values, owned (free with lsFreeGrid)
-    double resolution;  ///< metres per cell
-    lsVec2 origin;      ///< world position of the lower-left corner of the lower-left cell
-    double yaw;         ///< radians
+    int width, height; ///< pixels, >= 1
+    uint8_t* cells;    ///< width * height lsCell values, owned (free with lsFreeGrid)
+    double resolution; ///< metres per cell
+    lsVec2 origin;     ///< world position of the lower-left corner of the lower-left cell
+    double yaw;        ///< radians
 } lsGrid;
 
 /// Statistics of one wall extraction, for `import`, the benchmark and docs/maps.md.
 typedef struct lsMapWallStats
 {
-    long long wallCells;   ///< cells that count as walls (wall cells, plus unknown ones when they count)
-    long long unitEdges;   ///< unit boundary edges between wall cells and the others
-    long long segments;    ///< segments after merging collinear unit edges
-    long long simplified;  ///< segments after --simplify (== segments without it)
-    int chains;            ///< closed chains
+    long long wallCells;  ///< cells that count as walls (wall cells, plus unknown ones when they count)
+    long long unitEdges;  ///< unit boundary edges between wall cells and the others
+    long long segments;   ///< segments after merging collinear unit edges
+    long long simplified; ///< segments after --simplify (== segments without it)
+    int chains;           ///< closed chains
 } lsMapWallStats;
 
 // ---------------------------------------------------------------------------------------------------------------------

@@ -305,9 +305,11 @@ bool lsGrid_AddWalls(const lsGrid* grid, const lsMapOptions* options, lsWorld* w
             {
                 if (simpleCapacity < t.count)
                 {
-                    simple = lsRealloc(simple, (size_t)simpleCapacity * sizeof(Point2i), (size_t)t.count * sizeof(Point2i));
+                    simple =
+                        lsRealloc(simple, (size_t)simpleCapacity * sizeof(Point2i), (size_t)t.count * sizeof(Point2i));
                     keep = lsRealloc(keep, (size_t)simpleCapacity * sizeof(bool), (size_t)t.count * sizeof(bool));
-                    stack = lsRealloc(stack, (size_t)simpleCapacity * 4 * sizeof(int), (size_t)t.count * 4 * sizeof(int));
+                    stack =
+                        lsRealloc(stack, (size_t)simpleCapacity * 4 * sizeof(int), (size_t)t.count * 4 * sizeof(int));
                     simpleCapacity = t.count;
                 }
                 count = SimplifyChain(&t, tolerance, simple, keep, stack);
