@@ -347,6 +347,342 @@ static int RotatedOriginTest(void)
     return 0;
 }
 
+// ---------------------------------------------------------------------------------------------------------------------
+// Files: a scratch folder, small images of every kind, YAML texts.
+
+static char s_folder[64];
+
+static void WriteBytes(const char* name, const void* data, size_t size)
+{
+    char path[128];
+    snprintf(path, sizeof path, "%s/%s", s_folder, name);
+    FILE* file = fopen(path, "wb");
+    if (file != NULL)
+    {
+        fwrite(data, 1, size, file);
+        fclose(file);
+    }
+}
+
+static void WriteText(const char* name, const char* text) { WriteBytes(name, text, strlen(text)); }
+
+// Writes a PNG of w x h pixels with the given libpng colour type and depth; samples are given as 16-bit values
+// (scaled down for 8-bit and below), `channels` per pixel; palette images use the samples as indices.
+static void WritePng(const char* name, int w, int h, int colourType, int depth, const unsigned* samples, int channels,
+                     const png_color* palette, int paletteCount, const png_byte* alphas)
+{
+    char path[128];
+    snprintf(path, sizeof path, "%s/%s", s_folder, name);
+    FILE* file = fopen(path, "wb");
+    png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, NULL, NULL);
+    png_infop info = png_create_info_struct(png);
+    if (setjmp(png_jmpbuf(png)))
+    {
+        png_destroy_write_struct(&png, &info);
+        fclose(file);
+        return;
+    }
+    png_init_io(png, file);
+    png_set_IHDR(png, info, (png_uint_32)w, (png_uint_32)h, depth, colourType, PNG_INTERLACE_NONE,
+                 PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+    if (palette != NULL)
+        png_set_PLTE(png, info, palette, paletteCount);
+    if (alphas != NULL)
+        png_set_tRNS(png, info, alphas, paletteCount, NULL);
+    png_write_info(png, info);
+    if (depth < 8)
+        png_set_packing(png);
+    png_byte row[64];
+    for (int y = 0; y < h; ++y)
+    {
+        for (int x = 0; x < w * channels; ++x)
+        {
+            unsigned v = samples[y * w * channels + x];
+            if (depth == 16)
+            {
+                row[2 * x] = (png_byte)(v >> 8);
+                row[2 * x + 1] = (png_byte)v;
+            }
+            else
+            {
+                row[x] = (png_byte)(colourType == PNG_COLOR_TYPE_PALETTE ? v : v >> (16 - depth));
+            }
+        }
+        png_write_row(png, row);
+    }
+    png_write_end(png, NULL);
+    png_destroy_write_struct(&png, &info);
+    fclose(file);
+}
+
+static lsMapInfo DefaultInfo(void)
+{
+    lsMapInfo info;
+    memset(&info, 0, sizeof info);
+    info.resolution = 0.05;
+    info.occupiedThresh = 0.65;
+    info.freeThresh = 0.196;
+    info.mode = ls_mapTrinary;
+    return info;
+}
+
+// Decodes the file in the scratch folder; cells (image order) must equal expected.
+static bool DecodesTo(const char* name, const lsMapInfo* info, const char* expected)
+{
+    char path[128];
+    snprintf(path, sizeof path, "%s/%s", s_folder, name);
+    size_t size = 0;
+    lsError err = {{0}};
+    char* data = lsReadFile(path, LS_MAP_MAX_IMAGE_BYTES, &size, &err);
+    lsGrid grid;
+    bool ok = data != NULL && lsDecodeMapImage((const unsigned char*)data, size, name, info, &grid, &err);
+    if (data != NULL)
+        lsFree(data, size + 1);
+    if (!ok)
+    {
+        fprintf(stderr, "    %s: %s\n", name, err.message);
+        return false;
+    }
+    char got[64] = {0};
+    for (int k = 0; k < grid.width * grid.height && k < 63; ++k)
+        got[k] = "fwu"[grid.cells[k]];
+    lsFreeGrid(&grid);
+    if (strcmp(got, expected) != 0)
+    {
+        fprintf(stderr, "    %s: cells %s, expected %s\n", name, got, expected);
+        return false;
+    }
+    return true;
+}
+
+static bool DecodeFails(const char* name, const void* data, size_t size, const char* expected)
+{
+    lsMapInfo info = DefaultInfo();
+    lsGrid grid;
+    lsError err = {{0}};
+    if (lsDecodeMapImage(data, size, name, &info, &grid, &err))
+    {
+        lsFreeGrid(&grid);
+        fprintf(stderr, "    %s decoded, expected '%s'\n", name, expected);
+        return false;
+    }
+    if (strstr(err.message, expected) == NULL)
+    {
+        fprintf(stderr, "    got '%s', expected '%s'\n", err.message, expected);
+        return false;
+    }
+    return true;
+}
+
+static int ImageKindsTest(void)
+{
+    lsMapInfo info = DefaultInfo();
+    // Two rows (row 0 is the top): black, white, map_saver's unknown grey 205, mid grey 128 (occupancy 0.498).
+    WriteText("a.pgm", "P2\n4 2\n255\n0 255 205 128\n255 255 0 0\n");
+    ENSURE(DecodesTo("a.pgm", &info, "wfuuffww"));
+    const unsigned char p5[] = "P5\n4 2\n255\n\x00\xff\xcd\x80\xff\xff\x00\x00";
+    WriteBytes("b.pgm", p5, sizeof p5 - 1);
+    ENSURE(DecodesTo("b.pgm", &info, "wfuuffww"));
+    // 16-bit PGM (P5 big-endian, and P2).
+    const unsigned char p5w[] = "P5\n2 1\n65535\n\x00\x00\xff\xff";
+    WriteBytes("c.pgm", p5w, sizeof p5w - 1);
+    ENSURE(DecodesTo("c.pgm", &info, "wf"));
+    WriteText("d.pgm", "P2\n3 1\n65535\n0 65535 52685\n");
+    ENSURE(DecodesTo("d.pgm", &info, "wfu"));
+    // 1-bit PBM: 1 is black.
+    WriteText("e.pbm", "P1\n2 1\n1 0\n");
+    ENSURE(DecodesTo("e.pbm", &info, "wf"));
+    // negate: black free, white occupied.
+    lsMapInfo negated = info;
+    negated.negate = true;
+    ENSURE(DecodesTo("a.pgm", &negated, "fwwuwwff"));
+
+    // PNG grey 8, 16 and 1 bit.
+    const unsigned grey[4] = {0, 65535, 205 * 257, 128 * 257};
+    WritePng("g8.png", 4, 1, PNG_COLOR_TYPE_GRAY, 8, grey, 1, NULL, 0, NULL);
+    ENSURE(DecodesTo("g8.png", &info, "wfuu"));
+    WritePng("g16.png", 4, 1, PNG_COLOR_TYPE_GRAY, 16, grey, 1, NULL, 0, NULL);
+    ENSURE(DecodesTo("g16.png", &info, "wfuu"));
+    const unsigned bits[2] = {0, 65535};
+    WritePng("g1.png", 2, 1, PNG_COLOR_TYPE_GRAY, 1, bits, 1, NULL, 0, NULL);
+    ENSURE(DecodesTo("g1.png", &info, "wf"));
+    // RGB: shade is the mean of the channels (red: occupancy 2/3, occupied; cyan: 1/3, unknown).
+    const unsigned rgb[9] = {65535, 0, 0, 65535, 65535, 65535, 0, 65535, 65535};
+    WritePng("rgb.png", 3, 1, PNG_COLOR_TYPE_RGB, 8, rgb, 3, NULL, 0, NULL);
+    ENSURE(DecodesTo("rgb.png", &info, "wfu"));
+    // Grey + alpha, trinary: alpha averages in (white, transparent: shade 0.75, occupancy 0.25: unknown).
+    const unsigned ga[6] = {65535, 65535, 65535, 0, 0, 65535};
+    WritePng("ga.png", 3, 1, PNG_COLOR_TYPE_GRAY_ALPHA, 8, ga, 2, NULL, 0, NULL);
+    ENSURE(DecodesTo("ga.png", &info, "fuw"));
+    // The same in scale mode: anything not opaque is unknown.
+    lsMapInfo scale = info;
+    scale.mode = ls_mapScale;
+    ENSURE(DecodesTo("ga.png", &scale, "fuw"));
+    const unsigned rgba[8] = {0, 0, 0, 32768, 65535, 65535, 65535, 65535};
+    WritePng("rgba.png", 2, 1, PNG_COLOR_TYPE_RGB_ALPHA, 8, rgba, 4, NULL, 0, NULL);
+    ENSURE(DecodesTo("rgba.png", &info, "wf"));
+    ENSURE(DecodesTo("rgba.png", &scale, "uf"));
+    // Palette with a tRNS chunk: entry 2 is white but fully transparent (unknown in trinary).
+    png_color palette[3] = {{0, 0, 0}, {255, 255, 255}, {255, 255, 255}};
+    png_byte alphas[3] = {255, 255, 0};
+    const unsigned indices[3] = {0, 1, 2};
+    WritePng("pal.png", 3, 1, PNG_COLOR_TYPE_PALETTE, 8, indices, 1, palette, 3, alphas);
+    ENSURE(DecodesTo("pal.png", &info, "wfu"));
+    // Raw mode: the value is round(shade * 255) when in 0..100, so only grey 100 is a wall; 255 is unknown.
+    lsMapInfo raw = info;
+    raw.mode = ls_mapRaw;
+    WriteText("raw.pgm", "P2\n4 1\n255\n0 100 99 255\n");
+    ENSURE(DecodesTo("raw.pgm", &raw, "fwfu"));
+
+    // Bad images: named, with the reason.
+    ENSURE(DecodeFails("x.pgm", "hello", 5, "x.pgm: not an image"));
+    ENSURE(DecodeFails("big.pgm", "P5\n20000 20000\n255\n", 19, "big.pgm: 20000 x 20000 pixels, over the limit"));
+    ENSURE(DecodeFails("short.pgm", "P5\n4 4\n255\n\x01\x02", 14, "short.pgm: not a readable PNM image"));
+    ENSURE(DecodeFails("bad.pgm", "P5\nxx", 5, "bad.pgm: not a readable PNM image"));
+    size_t pngSize = 0;
+    char path[128];
+    snprintf(path, sizeof path, "%s/rgb.png", s_folder);
+    lsError err;
+    char* png = lsReadFile(path, 1 << 20, &pngSize, &err);
+    ENSURE(png != NULL);
+    ENSURE(DecodeFails("cut.png", png, pngSize - 20, "cut.png: not a readable PNG"));
+    ENSURE(DecodeFails("empty.png", png, 8, "empty.png: not a readable PNG"));
+    lsFree(png, pngSize + 1);
+    return 0;
+}
+
+static int ThresholdAtShadeTest(void)
+{
+    // Occupancy exactly at occupied_thresh is not occupied (map_server compares strictly), one ulp above is; the
+    // same for free_thresh from below.
+    lsMapInfo info = DefaultInfo();
+    WriteText("t.pgm", "P2\n1 1\n255\n51\n");
+    double occ = 1.0 - (51.0 * 257.0 * 3.0 / 3.0) / 65535.0;
+    info.occupiedThresh = occ;
+    info.freeThresh = 0.1;
+    ENSURE(DecodesTo("t.pgm", &info, "u"));
+    info.occupiedThresh = nextafter(occ, 0.0);
+    ENSURE(DecodesTo("t.pgm", &info, "w"));
+    info.occupiedThresh = 0.9;
+    info.freeThresh = occ;
+    ENSURE(DecodesTo("t.pgm", &info, "u"));
+    info.freeThresh = nextafter(occ, 1.0);
+    ENSURE(DecodesTo("t.pgm", &info, "f"));
+    return 0;
+}
+
+static bool YamlFails(const char* text, const char* expected)
+{
+    lsMapInfo info;
+    lsError err = {{0}};
+    if (lsParseMapYaml(text, strlen(text), "maps/m.yaml", &info, &err))
+    {
+        fprintf(stderr, "    parsed, expected '%s'\n", expected);
+        return false;
+    }
+    if (strstr(err.message, expected) == NULL)
+    {
+        fprintf(stderr, "    got '%s'\n    expected '%s'\n", err.message, expected);
+        return false;
+    }
+    return true;
+}
+
+#define LS_GOOD_KEYS "resolution: 0.05\norigin: [-1, 2.5, 0.5]\noccupied_thresh: 0.65\nfree_thresh: 0.2\n"
+
+static int YamlTest(void)
+{
+    lsMapInfo info;
+    lsError err;
+    const char* good = "image: m.pgm\n" LS_GOOD_KEYS "negate: 1\nmode: scale\nextra_key: ignored\n";
+    ENSURE(lsParseMapYaml(good, strlen(good), "maps/m.yaml", &info, &err));
+    ENSURE(strcmp(info.image, "maps/m.pgm") == 0 && info.resolution == 0.05 && info.origin.x == -1.0 &&
+           info.origin.y == 2.5 && info.yaw == 0.5 && info.negate && info.mode == ls_mapScale &&
+           info.occupiedThresh == 0.65 && info.freeThresh == 0.2);
+    const char* absolute = "image: /data/m.png\nnegate: false\n" LS_GOOD_KEYS;
+    ENSURE(lsParseMapYaml(absolute, strlen(absolute), "m.yaml", &info, &err));
+    ENSURE(strcmp(info.image, "/data/m.png") == 0 && !info.negate && info.mode == ls_mapTrinary);
+    ENSURE(lsParseMapYaml(good, strlen(good), "m.yaml", &info, &err) && strcmp(info.image, "./m.pgm") == 0);
+
+    ENSURE(YamlFails("image: m.pgm\nresolution: [0.05\n", "maps/m.yaml:3:1: YAML syntax error"));
+    ENSURE(YamlFails("image: m.pgm\n  bad: indent\n", "maps/m.yaml:2:6: YAML syntax error"));
+    ENSURE(YamlFails("", "maps/m.yaml: empty"));
+    ENSURE(YamlFails("- a\n- b\n", "maps/m.yaml:1:1: expected a mapping"));
+    ENSURE(YamlFails(LS_GOOD_KEYS, "maps/m.yaml: image: missing"));
+    ENSURE(YamlFails("image: ''\n" LS_GOOD_KEYS, "maps/m.yaml:1:8: image: expected the image file name"));
+    ENSURE(YamlFails("image: m.pgm\nresolution: -1\norigin: [0, 0, 0]\noccupied_thresh: 0.65\nfree_thresh: 0.2\n",
+                     "maps/m.yaml:2:13: resolution: expected a positive finite number"));
+    ENSURE(YamlFails("image: m.pgm\nresolution: .nan\norigin: [0, 0, 0]\noccupied_thresh: 0.65\nfree_thresh: 0.2\n",
+                     "resolution: expected a positive finite number"));
+    ENSURE(YamlFails("image: m.pgm\nresolution: 1e400\norigin: [0, 0, 0]\noccupied_thresh: 0.65\nfree_thresh: 0.2\n",
+                     "resolution: expected a positive finite number"));
+    ENSURE(YamlFails("image: m.pgm\nresolution: 1\norigin: [0, 0]\noccupied_thresh: 0.65\nfree_thresh: 0.2\n",
+                     "maps/m.yaml:3:9: origin: expected [x, y, yaw]"));
+    ENSURE(YamlFails("image: m.pgm\nresolution: 1\norigin: [0, x, 0]\noccupied_thresh: 0.65\nfree_thresh: 0.2\n",
+                     "maps/m.yaml:3:13: origin: expected a finite number"));
+    ENSURE(YamlFails("image: m.pgm\nresolution: 1\norigin: [0, 0, 0]\noccupied_thresh: 1.5\nfree_thresh: 0.2\n",
+                     "maps/m.yaml:4:18: occupied_thresh: expected a number in [0, 1]"));
+    ENSURE(YamlFails("image: m.pgm\nresolution: 1\norigin: [0, 0, 0]\noccupied_thresh: 0.5\nfree_thresh: 0.5\n",
+                     "maps/m.yaml:5:14: free_thresh: 0.5 must be below occupied_thresh (0.5)"));
+    ENSURE(YamlFails("image: m.pgm\nmode: fancy\n" LS_GOOD_KEYS, "maps/m.yaml:2:7: mode: unknown mode 'fancy'"));
+    ENSURE(YamlFails("image: m.pgm\nnegate: maybe\n" LS_GOOD_KEYS, "maps/m.yaml:2:9: negate: expected 0, 1"));
+    ENSURE(YamlFails("image: m.pgm\nimage: n.pgm\n" LS_GOOD_KEYS, "maps/m.yaml:2:1: image: given twice"));
+    ENSURE(!lsParseMapYaml("image: m.pgm\n\x00", 14, "m.yaml", &info, &err) && strstr(err.message, "NUL byte"));
+    return 0;
+}
+
+static int LoadMapWorldTest(void)
+{
+    // A 6 x 5 room with a wall all round (row 0 at the top), through the YAML and the PGM, rotated origin.
+    WriteText("room.pgm", "P2\n6 5\n255\n0 0 0 0 0 0\n0 254 254 254 254 0\n0 254 254 254 254 0\n"
+                          "0 254 254 254 254 0\n0 0 0 0 0 205\n");
+    WriteText("room.yaml", "image: room.pgm\nresolution: 0.5\norigin: [1.0, 2.0, 0.0]\nnegate: 0\n"
+                           "occupied_thresh: 0.65\nfree_thresh: 0.196\n");
+    char path[128];
+    snprintf(path, sizeof path, "%s/room.yaml", s_folder);
+    lsError err = {{0}};
+    lsMapWallStats stats;
+    lsWorld* world = lsLoadMapWorld(path, NULL, &stats, &err);
+    ENSURE(world != NULL);
+    // The ring minus the unknown corner cell is one chain: the two cells beside that corner touch only at a
+    // corner, so the boundary runs round the outside, through that corner, round the inside and back through it.
+    ENSURE(world->wallCount == 1 && stats.chains == 1 && stats.wallCells == 17);
+    ENSURE(strcmp(world->name, "room") == 0 && strcmp(world->map.path, "room.yaml") == 0);
+    ENSURE(strcmp(world->map.yamlFile, path) == 0 && strstr(world->map.imageFile, "/room.pgm") != NULL);
+    // The robot (radius 0.25) stands in the room: x in (1.5, 3.5), y in (2.5, 4.0).
+    lsVec2 p = world->robot.position;
+    ENSURE(p.x > 1.5 + 0.25 && p.x < 3.5 - 0.25 && p.y > 2.5 + 0.25 && p.y < 4.0 - 0.25);
+    lsDestroyWorld(world);
+    // Unknown as occupied closes the corner: one cell more.
+    lsMapOptions occupied = {true, 0.0};
+    world = lsLoadMapWorld(path, &occupied, &stats, &err);
+    ENSURE(world != NULL && stats.wallCells == 18 && world->map.unknownOccupied);
+    lsDestroyWorld(world);
+    // Through lsLoadWorld as any world.
+    world = lsLoadWorld(path, &err, NULL);
+    ENSURE(world != NULL && world->wallCount == 1);
+    lsDestroyWorld(world);
+
+    // Problems name the YAML and the image.
+    WriteText("gone.yaml", "image: missing.pgm\nresolution: 1\norigin: [0, 0, 0]\noccupied_thresh: 0.65\n"
+                           "free_thresh: 0.2\n");
+    snprintf(path, sizeof path, "%s/gone.yaml", s_folder);
+    ENSURE(lsLoadMapWorld(path, NULL, NULL, &err) == NULL);
+    ENSURE(strstr(err.message, "gone.yaml: image: ") != NULL &&
+           strstr(err.message, "missing.pgm: cannot open") != NULL);
+    WriteText("text.pgm", "just text\n");
+    WriteText("text.yaml", "image: text.pgm\nresolution: 1\norigin: [0, 0, 0]\noccupied_thresh: 0.65\n"
+                           "free_thresh: 0.2\n");
+    snprintf(path, sizeof path, "%s/text.yaml", s_folder);
+    ENSURE(lsLoadMapWorld(path, NULL, NULL, &err) == NULL && strstr(err.message, "text.pgm: not an image") != NULL);
+    WriteText("blank.pgm", "P2\n2 2\n255\n254 254 254 254\n");
+    WriteText("blank.yaml", "image: blank.pgm\nresolution: 1\norigin: [0, 0, 0]\noccupied_thresh: 0.65\n"
+                            "free_thresh: 0.2\n");
+    snprintf(path, sizeof path, "%s/blank.yaml", s_folder);
+    ENSURE(lsLoadMapWorld(path, NULL, NULL, &err) == NULL && strstr(err.message, "blank.yaml: no wall cell") != NULL);
+    return 0;
+}
+
 int MapTest(void)
 {
     RUN_SUBTEST(EveryPatternTest);
@@ -354,5 +690,14 @@ int MapTest(void)
     RUN_SUBTEST(MergingTest);
     RUN_SUBTEST(SimplifyTest);
     RUN_SUBTEST(RotatedOriginTest);
+    snprintf(s_folder, sizeof s_folder, "/tmp/ls_map_XXXXXX");
+    ENSURE(mkdtemp(s_folder) != NULL);
+    RUN_SUBTEST(ImageKindsTest);
+    RUN_SUBTEST(ThresholdAtShadeTest);
+    RUN_SUBTEST(YamlTest);
+    RUN_SUBTEST(LoadMapWorldTest);
+    char command[128];
+    snprintf(command, sizeof command, "rm -rf '%s'", s_folder);
+    ENSURE(system(command) == 0);
     return 0;
 }

@@ -526,37 +526,6 @@ bool lsDecodeMapImage(const unsigned char* data, size_t size, const char* label,
 // ---------------------------------------------------------------------------------------------------------------------
 // Files
 
-// TODO(issue 10): the shared bounded reader replaces this.
-static char* ReadWhole(const char* path, size_t maxBytes, size_t* size, lsError* err)
-{
-    FILE* file = fopen(path, "rb");
-    if (file == NULL)
-        return lsFailNull(err, "%s: cannot open: %s", path, strerror(errno));
-    if (fseek(file, 0, SEEK_END) != 0)
-    {
-        fclose(file);
-        return lsFailNull(err, "%s: not a regular file", path);
-    }
-    long length = ftell(file);
-    if (length < 0 || (unsigned long)length > maxBytes)
-    {
-        fclose(file);
-        return lsFailNull(err, "%s: %ld bytes, over the limit", path, length);
-    }
-    rewind(file);
-    char* text = lsAlloc((size_t)length + 1);
-    size_t got = fread(text, 1, (size_t)length, file);
-    fclose(file);
-    if (got != (size_t)length)
-    {
-        lsFree(text, (size_t)length + 1);
-        return lsFailNull(err, "%s: read error", path);
-    }
-    text[length] = '\0';
-    *size = (size_t)length;
-    return text;
-}
-
 bool lsLoadMapGrid(const char* yamlPath, lsGrid* grid, lsMapInfo* info, lsError* err)
 {
     LS_ASSERT(yamlPath != NULL && grid != NULL);
@@ -565,7 +534,7 @@ bool lsLoadMapGrid(const char* yamlPath, lsGrid* grid, lsMapInfo* info, lsError*
     if (info == NULL)
         info = &local;
     size_t size = 0;
-    char* text = ReadWhole(yamlPath, LS_MAP_MAX_YAML_BYTES, &size, err);
+    char* text = lsReadFile(yamlPath, LS_MAP_MAX_YAML_BYTES, &size, err);
     if (text == NULL)
         return false;
     bool ok = lsParseMapYaml(text, size, yamlPath, info, err);
@@ -573,7 +542,7 @@ bool lsLoadMapGrid(const char* yamlPath, lsGrid* grid, lsMapInfo* info, lsError*
     if (!ok)
         return false;
     lsError imageErr;
-    char* image = ReadWhole(info->image, LS_MAP_MAX_IMAGE_BYTES, &size, &imageErr);
+    char* image = lsReadFile(info->image, LS_MAP_MAX_IMAGE_BYTES, &size, &imageErr);
     if (image == NULL)
         return lsFail(err, "%s: image: %s", yamlPath, imageErr.message);
     ok = lsDecodeMapImage((const unsigned char*)image, size, info->image, info, grid, &imageErr);
