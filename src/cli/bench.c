@@ -1,7 +1,9 @@
-// lidarsim bench [--worlds DIR] [--csv] [--brute-sample N]: the ray-casting benchmark. For every NAME.json with a
-// NAME.rays.txt beside it (rays "ox oy dx dy", max range 30 m), it builds the scene, casts every ray through the
-// grid, casts a sample by brute force, checks that both agree beam for beam and times a 1080-beam scan. It prints
+// lidarsim bench [--worlds DIR] [--world NAME] [--threads N] [--csv]: the ray-casting benchmark. For every
+// NAME.json with a NAME.rays.txt beside it (rays "ox oy dx dy", max range 30 m), it builds the scene, casts every
+// ray through the path the lidar uses (lsScene_CastRays), on one thread and on the pool, casts a sample by brute
+// force, checks that all agree bit for bit, times a 1080-beam scan and a batch of scans on the pool. It prints
 // figures; it never asserts timings. Timing lives here, in the program, not in the core.
+// To bench another kind of world (a map), load it into an lsWorld, read or make its rays, and call BenchScene.
 // clock_gettime, opendir and stat are POSIX, not C17.
 #define _POSIX_C_SOURCE 200809L
 
@@ -9,6 +11,7 @@
 #include "cli/commands.h"
 #include "cli/options.h"
 #include "core/lidar.h"
+#include "core/pool.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -20,31 +23,40 @@
 
 #define LS_BENCH_RANGE 30.0
 #define LS_BENCH_MAX_WORLDS 64
-#define LS_BENCH_CHUNK 1000
+#define LS_BENCH_GRAIN 1024     // rays per pool chunk
+#define LS_BENCH_SCAN_POSES 256 // scans in the batch-of-scans figure
 
 static void PrintUsage(FILE* out)
 {
     fprintf(out,
-            "usage: lidarsim bench [--worlds DIR] [--csv] [--brute-sample N] [--reps N]\n\n"
+            "usage: lidarsim bench [--worlds DIR] [--world NAME] [--threads N] [--csv] [--brute-sample N]"
+            " [--reps N]\n\n"
             "Ray-casting benchmark. For each NAME.json in DIR that has NAME.rays.txt beside it (one ray per line,\n"
             "'ox oy dx dy', directions normalized here, max range 30 m), prints: walls (segments), shapes (targets,\n"
-            "boxes, polygons), rays, rays per second through the grid index (all rays; each chunk of 1000 rays is\n"
-            "timed alone and kept at its best over the repetitions, so time slices lost to other processes on a\n"
-            "busy machine do not count; the table also shows the best whole run),\n"
-            "rays per second by brute force (on an evenly spaced sample), index build time (best of the\n"
-            "repetitions) and heap bytes, a checksum (sum of ranges of the hits, count of hits), whether the\n"
-            "index agrees with brute force on every sampled ray (same object, part and fraction within 1e-9\n"
-            "relative), and the microseconds of one 1080-beam 270-degree scan from the world's robot pose.\n\n"
+            "boxes, polygons), rays, rays per second through lsScene_CastRays (the path every scan takes), the whole\n"
+            "run of all rays uninterrupted on one thread (best of the repetitions; also per second of CPU time,\n"
+            "which leaves out time slices lost to other processes), the same on N threads of the\n"
+            "pool and the speedup between the two (measured in alternation), rays per second by brute force (on an\n"
+            "evenly spaced sample), index build time (best of the repetitions) and heap bytes, whether every answer\n"
+            "is bit-identical to brute force and to the one-thread run (object, part, fraction, point, normal),\n"
+            "the microseconds of one 1080-beam 270-degree scan from the world's robot pose (best and median of\n"
+            "many), scans per second of %d such scans from the rays' origins on 1 and on N threads, and the work per\n"
+            "ray (cells visited, candidates met, exact casts).\n\n"
             "options:\n"
-            "  --worlds DIR       folder of worlds (default ../shared/bench-worlds, else /work/shared/bench-worlds)\n"
+            "  --worlds DIR       folder of worlds (default: ../shared/bench-worlds beside the source tree)\n"
+            "  --world NAME       only this world (NAME.json in DIR)\n"
+            "  --threads N        threads of the pool for the threaded figures (default 2; 0: one per core)\n"
             "  --csv              one header line, then one line per world:\n"
-            "                     world,walls,shapes,rays,accel_rays_per_s,brute_rays_per_s,build_ms,index_bytes,agree,"
-            "scan1080_us\n"
+            "                     world,walls,shapes,rays,threads,rays_per_s,rays_per_s_cpu,rays_per_s_threads,speedup,"
+            "brute_rays_per_s,\n"
+            "                     build_ms,index_bytes,agree,scan1080_us,scan1080_median_us,scans_per_s,"
+            "scans_per_s_threads,\n"
+            "                     cells_per_ray,candidates_per_ray,exact_per_ray\n"
             "  --brute-sample N   rays cast by brute force per world (default 2000; 0 skips it)\n"
             "  --reps N           repetitions of each timing, the best is kept (default 5)\n"
             "  -h, --help         this help\n"
-            "Single thread. Exit status: 0 success (whether or not the paths agree), 1 no worlds or unreadable\n"
-            "files, 2 bad usage.\n");
+            "Exit status: 0 success (whether or not the paths agree), 1 no worlds or unreadable files, 2 bad usage.\n",
+            LS_BENCH_SCAN_POSES);
 }
 
 typedef struct Rays
@@ -114,18 +126,19 @@ static bool ReadRays(const char* path, Rays* out, lsError* err)
 typedef struct Result
 {
     char name[256];
-    int walls, shapes, rays;
-    double accelRaysPerS, accelWholeRunRaysPerS, bruteRaysPerS, buildMs;
+    int walls, shapes, rays, threads;
+    double raysPerS, raysPerSCpu, raysPerSThreads, bruteRaysPerS, buildMs;
     size_t indexBytes;
     bool agree;
     int mismatches, sampled;
-    double scanUs;
+    double scanUs, scanMedianUs, scansPerS, scansPerSThreads;
     double sumRanges;
     int hits;
     double cellsPerRay, candidatesPerRay, exactPerRay;
 } Result;
 
-static bool SameWithin(const lsRayHit* a, const lsRayHit* b)
+/// Bit for bit the same answer (hit, object, part, fraction, point and normal).
+static bool SameHit(const lsRayHit* a, const lsRayHit* b)
 {
     if (a->hit != b->hit)
     {
@@ -135,12 +148,235 @@ static bool SameWithin(const lsRayHit* a, const lsRayHit* b)
     {
         return true;
     }
-    double scale = fmax(fabs(a->fraction), fabs(b->fraction));
     return a->kind == b->kind && a->index == b->index && a->part == b->part &&
-           fabs(a->fraction - b->fraction) <= 1e-9 * scale;
+           memcmp(&a->fraction, &b->fraction, sizeof(double)) == 0 &&
+           memcmp(&a->point, &b->point, sizeof(lsVec2)) == 0 && memcmp(&a->normal, &b->normal, sizeof(lsVec2)) == 0;
 }
 
-static bool BenchWorld(const char* dir, const char* name, int sample, int reps, Result* r, lsError* err)
+typedef struct RayJob
+{
+    const lsScene* scene;
+    const lsRayInput* rays;
+    lsRayHit* hits;
+} RayJob;
+
+static void CastRayChunk(void* context, int begin, int end, int worker)
+{
+    (void)worker;
+    const RayJob* job = context;
+    lsScene_CastRays(job->scene, NULL, job->rays + begin, end - begin, job->hits + begin);
+}
+
+/// Seconds of one whole run of every ray through the pool (NULL: this thread alone).
+static double TimeRays(lsPool* pool, const RayJob* job, int count)
+{
+    double t0 = lsNowSeconds();
+    lsPool_ParallelFor(pool, count, LS_BENCH_GRAIN, CastRayChunk, (void*)job);
+    return lsNowSeconds() - t0;
+}
+
+typedef struct ScanJob
+{
+    const lsScene* scene;
+    const lsLidarDef* def;
+    const lsRayInput* poses; // origin and heading direction of each scan
+    lsScan** scans;          // one per worker
+    double* sums;            // per scan: the sum of its ranges (compared between thread counts)
+} ScanJob;
+
+static void ScanChunk(void* context, int begin, int end, int worker)
+{
+    const ScanJob* job = context;
+    lsScan* scan = job->scans[worker];
+    for (int i = begin; i < end; ++i)
+    {
+        lsVec2 d = job->poses[i].direction;
+        lsLidar_ScanFrom(job->scene, NULL, job->def, job->poses[i].origin, atan2(d.y, d.x), NULL, scan);
+        double sum = 0.0;
+        for (int b = 0; b < scan->count; ++b)
+        {
+            sum += isfinite(scan->ranges[b]) ? scan->ranges[b] : 0.0;
+        }
+        job->sums[i] = sum;
+    }
+}
+
+static double TimeScans(lsPool* pool, const ScanJob* job, int count)
+{
+    double t0 = lsNowSeconds();
+    lsPool_ParallelFor(pool, count, 1, ScanChunk, (void*)job);
+    return lsNowSeconds() - t0;
+}
+
+static int CompareDoubles(const void* a, const void* b)
+{
+    double x = *(const double*)a, y = *(const double*)b;
+    return x < y ? -1 : (x > y ? 1 : 0);
+}
+
+/// Benchmarks one world with its rays (directions of unit length, max range LS_BENCH_RANGE) into r.
+static void BenchScene(const char* name, const lsWorld* world, const lsRayInput* rays, int rayCount, int sample,
+                       int reps, lsPool* pool, Result* r)
+{
+    memset(r, 0, sizeof *r);
+    if (snprintf(r->name, sizeof r->name, "%s", name) >= (int)sizeof r->name)
+    {
+        r->name[sizeof r->name - 1] = '\0'; // names come from the listing, which keeps them shorter
+    }
+    r->walls = lsWorld_SegmentCount(world);
+    r->shapes = world->targetCount + world->boxCount + world->polygonCount;
+    r->rays = rayCount;
+    r->threads = lsPool_ThreadCount(pool);
+
+    // Build: best of twice the repetitions (one build is short, so a busy machine interrupts it less often).
+    double bestBuild = INFINITY;
+    for (int k = 0; k < 2 * reps; ++k)
+    {
+        double t0 = lsNowSeconds();
+        lsScene* scene = lsCreateScene(world);
+        double t1 = lsNowSeconds();
+        lsDestroyScene(scene);
+        bestBuild = fmin(bestBuild, t1 - t0);
+    }
+    r->buildMs = 1e3 * bestBuild;
+    lsScene* scene = lsCreateScene(world);
+    r->indexBytes = lsScene_GetInfo(scene).indexBytes;
+
+    // Every ray, one whole uninterrupted run per repetition, alternately on this thread and on the pool (so both
+    // see the same load on a shared machine); the best run of each is kept.
+    lsRayHit* hits = lsAlloc((size_t)rayCount * sizeof(lsRayHit));
+    lsRayHit* hitsThreaded = lsAlloc((size_t)rayCount * sizeof(lsRayHit));
+    RayJob single = {scene, rays, hits}, threaded = {scene, rays, hitsThreaded};
+    double bestRun = INFINITY, bestCpu = INFINITY, bestThreaded = INFINITY;
+    for (int k = 0; k < reps; ++k)
+    {
+        double cpu0 = lsCpuSeconds(); // the workers sleep meanwhile: the process's CPU time is this thread's
+        bestRun = fmin(bestRun, TimeRays(NULL, &single, rayCount));
+        bestCpu = fmin(bestCpu, lsCpuSeconds() - cpu0);
+        bestThreaded = fmin(bestThreaded, TimeRays(pool, &threaded, rayCount));
+    }
+    r->raysPerS = (double)rayCount / bestRun;
+    r->raysPerSCpu = (double)rayCount / bestCpu;
+    r->raysPerSThreads = (double)rayCount / bestThreaded;
+    r->agree = true;
+    for (int i = 0; i < rayCount; ++i)
+    {
+        if (!SameHit(hits + i, hitsThreaded + i))
+        {
+            r->agree = false;
+            r->mismatches += 1;
+        }
+        if (hits[i].hit)
+        {
+            r->sumRanges += hits[i].fraction;
+            r->hits += 1;
+        }
+    }
+    lsFree(hitsThreaded, (size_t)rayCount * sizeof(lsRayHit));
+    lsCastStats stats = {0, 0, 0, 0};
+    for (int i = 0; i < rayCount; ++i)
+    {
+        lsRayHit h = lsScene_CastRayStats(scene, NULL, rays + i, &stats);
+        if (!SameHit(&h, hits + i))
+        {
+            r->agree = false;
+            r->mismatches += 1;
+        }
+    }
+    r->cellsPerRay = (double)stats.cells / (double)stats.rays;
+    r->candidatesPerRay = (double)stats.candidates / (double)stats.rays;
+    r->exactPerRay = (double)stats.exactTests / (double)stats.rays;
+
+    // Brute force on an evenly spaced sample, compared with the index's results for the same rays.
+    int n = sample < rayCount ? sample : rayCount;
+    if (n > 0)
+    {
+        double bruteTime = 0.0;
+        for (int s = 0; s < n; ++s)
+        {
+            int i = (int)((long long)s * rayCount / n);
+            double t0 = lsNowSeconds();
+            lsRayHit b = lsScene_CastRayBrute(scene, NULL, rays + i);
+            bruteTime += lsNowSeconds() - t0;
+            if (!SameHit(hits + i, &b))
+            {
+                r->agree = false;
+                r->mismatches += 1;
+                if (r->mismatches <= 3)
+                {
+                    const lsRayInput* in = rays + i;
+                    fprintf(stderr,
+                            "%s: ray %d (%.17g %.17g %.17g %.17g): index %s[%d].%d at %.17g, brute force %s[%d].%d at "
+                            "%.17g\n",
+                            name, i, in->origin.x, in->origin.y, in->direction.x, in->direction.y,
+                            lsHitKindName(hits[i].kind), hits[i].index, hits[i].part, hits[i].fraction,
+                            lsHitKindName(b.kind), b.index, b.part, b.fraction);
+                }
+            }
+        }
+        r->bruteRaysPerS = (double)n / bruteTime;
+    }
+    r->sampled = n;
+
+    // One 1080-beam 270-degree scan from the robot pose, noiseless: best and median of many.
+    lsLidarDef def = world->robot.lidar;
+    def.beams = 1080;
+    def.fov = lsDegToRad(270.0);
+    def.range = LS_BENCH_RANGE;
+    def.rangeMin = 0.0;
+    lsVec2 sensor = lsLidar_SensorPosition(&def, world->robot.position, world->robot.angle);
+    double heading = world->robot.angle + def.mountAngle;
+    int scanRuns = 40 * reps;
+    double* scanTimes = lsAlloc((size_t)scanRuns * sizeof(double));
+    int threadCount = lsPool_ThreadCount(pool);
+    lsScan** scans = lsAlloc((size_t)threadCount * sizeof(lsScan*));
+    for (int t = 0; t < threadCount; ++t)
+    {
+        scans[t] = lsCreateScan(def.beams);
+    }
+    for (int k = 0; k < scanRuns; ++k)
+    {
+        double t0 = lsNowSeconds();
+        lsLidar_ScanFrom(scene, NULL, &def, sensor, heading, NULL, scans[0]);
+        scanTimes[k] = lsNowSeconds() - t0;
+    }
+    qsort(scanTimes, (size_t)scanRuns, sizeof(double), CompareDoubles);
+    r->scanUs = 1e6 * scanTimes[0];
+    r->scanMedianUs = 1e6 * scanTimes[scanRuns / 2];
+    lsFree(scanTimes, (size_t)scanRuns * sizeof(double));
+
+    // A batch of scans from the first rays' origins and headings, on this thread and on the pool, alternately.
+    int poseCount = rayCount < LS_BENCH_SCAN_POSES ? rayCount : LS_BENCH_SCAN_POSES;
+    double* sums = lsAlloc((size_t)poseCount * sizeof(double));
+    double* sumsThreaded = lsAlloc((size_t)poseCount * sizeof(double));
+    ScanJob scanSingle = {scene, &def, rays, scans, sums}, scanThreaded = {scene, &def, rays, scans, sumsThreaded};
+    double bestScans = INFINITY, bestScansThreaded = INFINITY;
+    for (int k = 0; k < reps; ++k)
+    {
+        bestScans = fmin(bestScans, TimeScans(NULL, &scanSingle, poseCount));
+        bestScansThreaded = fmin(bestScansThreaded, TimeScans(pool, &scanThreaded, poseCount));
+    }
+    r->scansPerS = (double)poseCount / bestScans;
+    r->scansPerSThreads = (double)poseCount / bestScansThreaded;
+    if (memcmp(sums, sumsThreaded, (size_t)poseCount * sizeof(double)) != 0)
+    {
+        r->agree = false;
+        r->mismatches += 1;
+    }
+    lsFree(sums, (size_t)poseCount * sizeof(double));
+    lsFree(sumsThreaded, (size_t)poseCount * sizeof(double));
+    for (int t = 0; t < threadCount; ++t)
+    {
+        lsDestroyScan(scans[t]);
+    }
+    lsFree(scans, (size_t)threadCount * sizeof(lsScan*));
+    lsFree(hits, (size_t)rayCount * sizeof(lsRayHit));
+    lsDestroyScene(scene);
+}
+
+/// Loads DIR/NAME.json and DIR/NAME.rays.txt and benchmarks them.
+static bool BenchWorldFile(const char* dir, const char* name, int sample, int reps, lsPool* pool, Result* r,
+                           lsError* err)
 {
     char path[4096];
     if (snprintf(path, sizeof path, "%s/%s.json", dir, name) >= (int)sizeof path)
@@ -158,141 +394,14 @@ static bool BenchWorld(const char* dir, const char* name, int sample, int reps, 
         return lsFail(err, "%s/%s: path too long", dir, name);
     }
     Rays rays = {NULL, 0, 0};
-    if (!ReadRays(path, &rays, err))
+    bool ok = ReadRays(path, &rays, err);
+    if (ok)
     {
-        lsFree(rays.rays, (size_t)rays.capacity * sizeof(lsRayInput));
-        lsDestroyWorld(world);
-        return false;
+        BenchScene(name, world, rays.rays, rays.count, sample, reps, pool, r);
     }
-    memset(r, 0, sizeof *r);
-    if (snprintf(r->name, sizeof r->name, "%s", name) >= (int)sizeof r->name)
-    {
-        r->name[sizeof r->name - 1] = '\0'; // names come from the listing, which keeps them shorter
-    }
-    r->walls = lsWorld_SegmentCount(world);
-    r->shapes = world->targetCount + world->boxCount + world->polygonCount;
-    r->rays = rays.count;
-
-    // Build: best of twice the repetitions (one build is short, so a busy machine interrupts it less often).
-    double bestBuild = INFINITY;
-    for (int k = 0; k < 2 * reps; ++k)
-    {
-        double t0 = lsNowSeconds();
-        lsScene* scene = lsCreateScene(world);
-        double t1 = lsNowSeconds();
-        lsDestroyScene(scene);
-        bestBuild = fmin(bestBuild, t1 - t0);
-    }
-    r->buildMs = 1e3 * bestBuild;
-    lsScene* scene = lsCreateScene(world);
-    r->indexBytes = lsScene_GetInfo(scene).indexBytes;
-
-    // Every ray through the index. The rays go in chunks of LS_BENCH_CHUNK, each timed on its own and kept at its
-    // best over the repetitions, so that time slices lost to other processes on a busy machine do not count; the
-    // best whole run is reported too.
-    lsRayHit* hits = lsAlloc((size_t)rays.count * sizeof(lsRayHit));
-    int chunks = (rays.count + LS_BENCH_CHUNK - 1) / LS_BENCH_CHUNK;
-    double* bestChunk = lsAlloc((size_t)chunks * sizeof(double));
-    for (int c = 0; c < chunks; ++c)
-    {
-        bestChunk[c] = INFINITY;
-    }
-    double bestRun = INFINITY;
-    for (int k = 0; k < reps; ++k)
-    {
-        double run = 0.0;
-        for (int c = 0; c < chunks; ++c)
-        {
-            int end = (c + 1) * LS_BENCH_CHUNK < rays.count ? (c + 1) * LS_BENCH_CHUNK : rays.count;
-            double t0 = lsNowSeconds();
-            lsScene_CastRays(scene, NULL, rays.rays + (ptrdiff_t)c * LS_BENCH_CHUNK, end - c * LS_BENCH_CHUNK,
-                             hits + (ptrdiff_t)c * LS_BENCH_CHUNK);
-            double dt = lsNowSeconds() - t0;
-            bestChunk[c] = fmin(bestChunk[c], dt);
-            run += dt;
-        }
-        bestRun = fmin(bestRun, run);
-    }
-    double sumChunks = 0.0;
-    for (int c = 0; c < chunks; ++c)
-    {
-        sumChunks += bestChunk[c];
-    }
-    lsFree(bestChunk, (size_t)chunks * sizeof(double));
-    r->accelRaysPerS = (double)rays.count / sumChunks;
-    r->accelWholeRunRaysPerS = (double)rays.count / bestRun;
-    for (int i = 0; i < rays.count; ++i)
-    {
-        if (hits[i].hit)
-        {
-            r->sumRanges += hits[i].fraction;
-            r->hits += 1;
-        }
-    }
-    lsCastStats stats = {0, 0, 0, 0};
-    for (int i = 0; i < rays.count; ++i)
-    {
-        lsRayHit h = lsScene_CastRayStats(scene, NULL, rays.rays + i, &stats);
-        (void)h;
-    }
-    r->cellsPerRay = (double)stats.cells / (double)stats.rays;
-    r->candidatesPerRay = (double)stats.candidates / (double)stats.rays;
-    r->exactPerRay = (double)stats.exactTests / (double)stats.rays;
-
-    // Brute force on an evenly spaced sample, compared with the index's results for the same rays.
-    r->agree = true;
-    int n = sample < rays.count ? sample : rays.count;
-    if (n > 0)
-    {
-        double bruteTime = 0.0;
-        for (int s = 0; s < n; ++s)
-        {
-            int i = (int)((long long)s * rays.count / n);
-            double t0 = lsNowSeconds();
-            lsRayHit b = lsScene_CastRayBrute(scene, NULL, rays.rays + i);
-            bruteTime += lsNowSeconds() - t0;
-            if (!SameWithin(hits + i, &b))
-            {
-                r->mismatches += 1;
-                if (r->mismatches <= 3)
-                {
-                    const lsRayInput* in = rays.rays + i;
-                    fprintf(stderr,
-                            "%s: ray %d (%.17g %.17g %.17g %.17g): index %s[%d].%d at %.17g, brute force %s[%d].%d at "
-                            "%.17g\n",
-                            name, i, in->origin.x, in->origin.y, in->direction.x, in->direction.y,
-                            lsHitKindName(hits[i].kind), hits[i].index, hits[i].part, hits[i].fraction,
-                            lsHitKindName(b.kind), b.index, b.part, b.fraction);
-                }
-            }
-        }
-        r->bruteRaysPerS = (double)n / bruteTime;
-        r->agree = r->mismatches == 0;
-    }
-    r->sampled = n;
-
-    // One 1080-beam 270-degree scan from the robot pose, noiseless; best of many.
-    lsLidarDef def = world->robot.lidar;
-    def.beams = 1080;
-    def.fov = lsDegToRad(270.0);
-    lsScan* scan = lsCreateScan(def.beams);
-    lsVec2 sensor = lsLidar_SensorPosition(&def, world->robot.position, world->robot.angle);
-    double heading = world->robot.angle + def.mountAngle;
-    double bestScan = INFINITY;
-    for (int k = 0; k < 40 * reps; ++k)
-    {
-        double t0 = lsNowSeconds();
-        lsLidar_ScanFrom(scene, NULL, &def, sensor, heading, NULL, scan);
-        bestScan = fmin(bestScan, lsNowSeconds() - t0);
-    }
-    r->scanUs = 1e6 * bestScan;
-
-    lsDestroyScan(scan);
-    lsFree(hits, (size_t)rays.count * sizeof(lsRayHit));
-    lsDestroyScene(scene);
     lsFree(rays.rays, (size_t)rays.capacity * sizeof(lsRayInput));
     lsDestroyWorld(world);
-    return true;
+    return ok;
 }
 
 static int CompareNames(const void* a, const void* b) { return strcmp((const char*)a, (const char*)b); }
@@ -303,9 +412,118 @@ static bool IsDirectory(const char* path)
     return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
+#ifndef LS_SOURCE_DIR
+#define LS_SOURCE_DIR "."
+#endif
+
+/// The bench worlds beside the source tree (the shared folder next to the checkout), else NULL.
+static const char* DefaultWorldsDir(void)
+{
+    static const char* const candidates[] = {LS_SOURCE_DIR "/../shared/bench-worlds", LS_SOURCE_DIR "/bench/worlds"};
+    for (int i = 0; i < (int)(sizeof candidates / sizeof candidates[0]); ++i)
+    {
+        if (IsDirectory(candidates[i]))
+        {
+            return candidates[i];
+        }
+    }
+    return NULL;
+}
+
+/// The NAME of every NAME.json in dir with NAME.rays.txt beside it (only `only` when not NULL), sorted.
+static int ListWorlds(const char* dir, const char* only, char names[][256], int capacity)
+{
+    DIR* d = opendir(dir);
+    if (d == NULL)
+    {
+        return -1;
+    }
+    int count = 0;
+    for (struct dirent* e = readdir(d); e != NULL; e = readdir(d))
+    {
+        size_t len = strlen(e->d_name);
+        if (len <= 5 || len >= 250 || strcmp(e->d_name + len - 5, ".json") != 0 || count == capacity)
+        {
+            continue;
+        }
+        if (only != NULL && (strlen(only) != len - 5 || strncmp(only, e->d_name, len - 5) != 0))
+        {
+            continue;
+        }
+        char rays[4096];
+        snprintf(rays, sizeof rays, "%s/%.*s.rays.txt", dir, (int)(len - 5), e->d_name);
+        FILE* f = fopen(rays, "r");
+        if (f == NULL)
+        {
+            continue; // not a bench world (manifest.json and the like)
+        }
+        fclose(f);
+        snprintf(names[count], sizeof names[count], "%.*s", (int)(len - 5), e->d_name);
+        count += 1;
+    }
+    closedir(d);
+    qsort(names, (size_t)count, sizeof names[0], CompareNames);
+    return count;
+}
+
+static void PrintResult(const Result* r, bool csv)
+{
+    if (csv)
+    {
+        printf("%s,%d,%d,%d,%d,%.0f,%.0f,%.0f,%.3f,%.0f,%.3f,%zu,%s,%.1f,%.1f,%.1f,%.1f,%.3f,%.3f,%.3f\n", r->name,
+               r->walls, r->shapes, r->rays, r->threads, r->raysPerS, r->raysPerSCpu, r->raysPerSThreads,
+               r->raysPerSThreads / r->raysPerS, r->bruteRaysPerS, r->buildMs, r->indexBytes, r->agree ? "yes" : "no",
+               r->scanUs, r->scanMedianUs, r->scansPerS, r->scansPerSThreads, r->cellsPerRay, r->candidatesPerRay,
+               r->exactPerRay);
+        return;
+    }
+    printf("%-10s %6d %6d %6d %8.2f %8.2f %8.2f %5.2fx %8.4f %7.2f %7.2f %5s %7.1f %7.1f %7.0f %7.0f %5.2fx "
+           "%.2f/%.2f/%.2f\n",
+           r->name, r->walls, r->shapes, r->rays, 1e-6 * r->raysPerS, 1e-6 * r->raysPerSCpu, 1e-6 * r->raysPerSThreads,
+           r->raysPerSThreads / r->raysPerS, 1e-6 * r->bruteRaysPerS, r->buildMs, (double)r->indexBytes / 1048576.0,
+           r->agree ? "yes" : "no", r->scanUs, r->scanMedianUs, r->scansPerS, r->scansPerSThreads,
+           r->scansPerSThreads / r->scansPerS, r->cellsPerRay, r->candidatesPerRay, r->exactPerRay);
+}
+
+// Per-ray cost of the largest world against the smallest one of the same family (the name before '-').
+static void PrintScaling(const Result* results, int count)
+{
+    for (int a = 0; a < count; ++a)
+    {
+        const Result* small = results + a;
+        const Result* large = NULL;
+        if (small->rays == 0)
+        {
+            continue;
+        }
+        size_t prefix = strcspn(small->name, "-");
+        bool smallest = true;
+        for (int b = 0; b < count; ++b)
+        {
+            const Result* o = results + b;
+            if (b == a || o->rays == 0 || strncmp(o->name, small->name, prefix) != 0 ||
+                o->name[prefix] != small->name[prefix])
+            {
+                continue;
+            }
+            smallest = smallest && o->walls > small->walls;
+            if (large == NULL || o->walls > large->walls)
+            {
+                large = o;
+            }
+        }
+        if (smallest && large != NULL && large->walls > small->walls)
+        {
+            printf("per-ray cost %s / %s: %.2f\n", large->name, small->name, small->raysPerS / large->raysPerS);
+        }
+    }
+}
+
 enum
 {
     optWorlds = 256,
+    optWorld,
+    optThreads,
     optCsv,
     optBruteSample,
     optReps,
@@ -313,6 +531,8 @@ enum
 
 static const struct option s_options[] = {
     {"worlds", required_argument, NULL, optWorlds},
+    {"world", required_argument, NULL, optWorld},
+    {"threads", required_argument, NULL, optThreads},
     {"csv", no_argument, NULL, optCsv},
     {"brute-sample", required_argument, NULL, optBruteSample},
     {"reps", required_argument, NULL, optReps},
@@ -328,8 +548,9 @@ int lsCmdBench(int argc, char** argv)
         return 0;
     }
     const char* dir = NULL;
+    const char* only = NULL;
     bool csv = false;
-    long long sample = 2000, reps = 5; // long long for lsParseInteger; both are at most 10^8
+    long long sample = 2000, reps = 5, threads = 2; // long long for lsParseInteger; all are at most 10^8
     lsOptions options;
     lsBeginOptions(&options, "bench", argc, argv, s_options, "h");
     lsError err = {{0}};
@@ -339,8 +560,12 @@ int lsCmdBench(int argc, char** argv)
     {
         if (c == optWorlds)
             dir = value;
+        else if (c == optWorld)
+            only = value;
         else if (c == optCsv)
             csv = true;
+        else if (c == optThreads && !lsParseInteger(value, 0, 256, &threads))
+            ok = lsFail(&err, "--threads: expected an integer in 0..256 (0: one per core), got '%s'", value);
         else if (c == optBruteSample && !lsParseInteger(value, 0, 100000000, &sample))
             ok = lsFail(&err, "--brute-sample: expected an integer in 0..100000000, got '%s'", value);
         else if (c == optReps && !lsParseInteger(value, 1, 100000000, &reps))
@@ -358,116 +583,69 @@ int lsCmdBench(int argc, char** argv)
     }
     if (dir == NULL)
     {
-        dir = IsDirectory("../shared/bench-worlds") ? "../shared/bench-worlds" : "/work/shared/bench-worlds";
+        dir = DefaultWorldsDir();
+        if (dir == NULL)
+        {
+            fprintf(stderr,
+                    "lidarsim bench: no bench worlds beside the source tree (%s/../shared/bench-worlds): "
+                    "give --worlds DIR\n",
+                    LS_SOURCE_DIR);
+            return 1;
+        }
     }
-    DIR* d = opendir(dir);
-    if (d == NULL)
+    static char names[LS_BENCH_MAX_WORLDS][256];
+    int count = ListWorlds(dir, only, names, LS_BENCH_MAX_WORLDS);
+    if (count < 0)
     {
         fprintf(stderr, "lidarsim bench: %s: cannot open: %s\n", dir, strerror(errno));
         return 1;
     }
-    static char names[LS_BENCH_MAX_WORLDS][256];
-    int count = 0;
-    for (struct dirent* e = readdir(d); e != NULL; e = readdir(d))
-    {
-        size_t len = strlen(e->d_name);
-        if (len <= 5 || len >= 250 || strcmp(e->d_name + len - 5, ".json") != 0 || count == LS_BENCH_MAX_WORLDS)
-        {
-            continue;
-        }
-        char rays[4096];
-        snprintf(rays, sizeof rays, "%s/%.*s.rays.txt", dir, (int)(len - 5), e->d_name);
-        FILE* f = fopen(rays, "r");
-        if (f == NULL)
-        {
-            continue; // not a bench world (manifest.json and the like)
-        }
-        fclose(f);
-        snprintf(names[count], sizeof names[count], "%.*s", (int)(len - 5), e->d_name);
-        count += 1;
-    }
-    closedir(d);
     if (count == 0)
     {
-        fprintf(stderr, "lidarsim bench: %s: no NAME.json with NAME.rays.txt beside it\n", dir);
+        fprintf(stderr, "lidarsim bench: %s: no %s.json with %s.rays.txt beside it\n", dir, only ? only : "NAME",
+                only ? only : "NAME");
         return 1;
     }
-    // Natural order for the usual names: by walls is what matters, so sort by name, then by size below.
-    qsort(names, (size_t)count, sizeof names[0], CompareNames);
 
+    lsPool* pool = lsCreatePool((int)threads);
     static Result results[LS_BENCH_MAX_WORLDS];
     if (csv)
     {
-        printf("world,walls,shapes,rays,accel_rays_per_s,brute_rays_per_s,build_ms,index_bytes,agree,scan1080_us\n");
+        printf("world,walls,shapes,rays,threads,rays_per_s,rays_per_s_cpu,rays_per_s_threads,speedup,brute_rays_per_s,"
+               "build_ms,"
+               "index_bytes,agree,scan1080_us,scan1080_median_us,scans_per_s,scans_per_s_threads,cells_per_ray,"
+               "candidates_per_ray,exact_per_ray\n");
     }
     else
     {
-        printf("lidarsim bench: %s, max range %.0f m, single thread, brute force on %d rays per world\n", dir,
-               LS_BENCH_RANGE, (int)sample);
-        printf("%-12s %7s %6s %7s %12s %10s %12s %9s %9s %5s %11s %14s %7s %s\n", "world", "walls", "shapes", "rays",
-               "accel Mray/s", "(run)", "brute Mray/s", "build ms", "index MB", "agree", "scan1080 us", "sum of ranges",
-               "hits", "cells/cand/exact per ray");
-        fflush(stdout);
+        printf("lidarsim bench: %s, max range %.0f m, %d threads for the threaded figures, brute force on %d rays\n",
+               dir, LS_BENCH_RANGE, lsPool_ThreadCount(pool), (int)sample);
+        printf("%-10s %6s %6s %6s %8s %8s %8s %6s %8s %7s %7s %5s %7s %7s %7s %7s %6s %s\n", "world", "walls", "shapes",
+               "rays", "Mray/s", "Mray/s", "threads", "", "brute", "build", "index", "agree", "scan us", "median",
+               "scans/s", "threads", "", "cells/cand/exact");
+        printf("%-10s %6s %6s %6s %8s %8s %8s %6s %8s %7s %7s %5s %7s %7s %7s %7s %6s %s\n", "", "", "", "", "1 thread",
+               "cpu time", "Mray/s", "", "Mray/s", "ms", "MB", "", "1080", "us", "1 thr", "scans/s", "", "per ray");
     }
+    fflush(stdout);
     int failed = 0;
     for (int w = 0; w < count; ++w)
     {
         err = (lsError){{0}};
         Result* r = results + w;
-        if (!BenchWorld(dir, names[w], (int)sample, (int)reps, r, &err))
+        if (!BenchWorldFile(dir, names[w], (int)sample, (int)reps, pool, r, &err))
         {
             fprintf(stderr, "lidarsim bench: %s\n", err.message);
             r->rays = 0;
             failed += 1;
             continue;
         }
-        if (csv)
-        {
-            printf("%s,%d,%d,%d,%.0f,%.0f,%.3f,%zu,%s,%.1f\n", r->name, r->walls, r->shapes, r->rays, r->accelRaysPerS,
-                   r->bruteRaysPerS, r->buildMs, r->indexBytes, r->agree ? "yes" : "no", r->scanUs);
-        }
-        else
-        {
-            printf("%-12s %7d %6d %7d %12.2f %10.2f %12.4f %9.2f %9.2f %5s %11.1f %14.6f %7d %.2f/%.2f/%.2f\n", r->name,
-                   r->walls, r->shapes, r->rays, 1e-6 * r->accelRaysPerS, 1e-6 * r->accelWholeRunRaysPerS,
-                   1e-6 * r->bruteRaysPerS, r->buildMs, (double)r->indexBytes / 1048576.0, r->agree ? "yes" : "no",
-                   r->scanUs, r->sumRanges, r->hits, r->cellsPerRay, r->candidatesPerRay, r->exactPerRay);
-        }
+        PrintResult(r, csv);
         fflush(stdout);
     }
     if (!csv)
     {
-        // Per-ray cost of the largest world against the smallest one of the same family (the name before '-').
-        for (int a = 0; a < count; ++a)
-        {
-            const Result* small = results + a;
-            const Result* large = NULL;
-            if (small->rays == 0)
-            {
-                continue;
-            }
-            size_t prefix = strcspn(small->name, "-");
-            bool smallest = true;
-            for (int b = 0; b < count; ++b)
-            {
-                const Result* o = results + b;
-                if (b == a || o->rays == 0 || strncmp(o->name, small->name, prefix) != 0 ||
-                    o->name[prefix] != small->name[prefix])
-                {
-                    continue;
-                }
-                smallest = smallest && o->walls > small->walls;
-                if (large == NULL || o->walls > large->walls)
-                {
-                    large = o;
-                }
-            }
-            if (smallest && large != NULL && large->walls > small->walls)
-            {
-                printf("per-ray cost %s / %s: %.2f\n", large->name, small->name,
-                       small->accelRaysPerS / large->accelRaysPerS);
-            }
-        }
+        PrintScaling(results, count);
     }
+    lsDestroyPool(pool);
     return failed > 0 ? 1 : 0;
 }

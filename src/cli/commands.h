@@ -5,6 +5,6 @@
 int lsCmdCheck(int argc, char** argv);  ///< lidarsim check WORLD.json...
 int lsCmdScan(int argc, char** argv);   ///< lidarsim scan WORLD.json [options]
 int lsCmdRun(int argc, char** argv);    ///< lidarsim run WORLD.json --steps N [options]
-int lsCmdBench(int argc, char** argv);  ///< lidarsim bench [--worlds DIR] [--csv]
+int lsCmdBench(int argc, char** argv);  ///< lidarsim bench [--worlds DIR] [--world NAME] [--threads N] [--csv]
 int lsCmdRender(int argc, char** argv); ///< lidarsim render WORLD.json -o frame.png [options]
 int lsCmdWindow(int argc, char** argv); ///< lidarsim [WORLD.json] [options]: the window

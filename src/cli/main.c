@@ -21,7 +21,7 @@ static const Command s_commands[] = {
     {"scan", lsCmdScan, "scan WORLD.json [options]     print one lidar scan as LaserScan JSON or CSV"},
     {"run", lsCmdRun, "run WORLD.json --steps N      simulate headless, optionally record JSON lines"},
     {"render", lsCmdRender, "render WORLD.json -o F.png    draw what the window would show (PNG or JPEG)"},
-    {"bench", lsCmdBench, "bench [--worlds DIR] [--csv]  ray-casting benchmark on the bench worlds"},
+    {"bench", lsCmdBench, "bench [--worlds DIR] [--world NAME] [--threads N]  ray-casting benchmark"},
 };
 
 static void PrintHelp(FILE* out)

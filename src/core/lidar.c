@@ -95,6 +95,48 @@ lsVec2 lsLidar_SensorPosition(const lsLidarDef* def, lsVec2 position, double ang
     return lsTransformPoint((lsTransform){position, lsMakeRot(angle)}, def->mountOffset);
 }
 
+// The measurement model of beam i along dir (range noise, dropout, minimum range, intensity) given its hit.
+static void Measure(const lsScene* scene, const lsLidarDef* def, const lsRayHit* hit, lsVec2 dir, double rangeDraw,
+                    double dropDraw, lsScan* out, int i)
+{
+    lsVec2 origin = out->pose.p;
+    double range = def->range;
+    if (!hit->hit)
+    {
+        NoReturn(out, i, origin, dir, range);
+        return;
+    }
+    double cosIncidence = fabs(lsDot(hit->normal, dir));
+    cosIncidence = fmin(cosIncidence, 1.0);
+    double measured = hit->fraction;
+    if (rangeDraw != 0.0) // 0 without range noise (a zero draw would change nothing either)
+    {
+        double sigma = def->noise + def->noisePerM * hit->fraction;
+        measured = fmin(fmax(measured + sigma * rangeDraw, 0.0), range);
+    }
+    if (dropDraw < 1.0) // 1 without dropout (uniform draws are below 1)
+    {
+        double p = fmin(fmax(def->dropout + def->grazingDropout * (1.0 - cosIncidence), 0.0), 1.0);
+        if (dropDraw < p)
+        {
+            NoReturn(out, i, origin, dir, range);
+            return;
+        }
+    }
+    if (measured < def->rangeMin)
+    {
+        NoReturn(out, i, origin, dir, range);
+        return;
+    }
+    out->ranges[i] = measured;
+    out->intensities[i] = lsScene_Reflectance(scene, hit->kind, hit->index) * cosIncidence;
+    out->kinds[i] = hit->kind;
+    out->indices[i] = hit->index;
+    out->parts[i] = hit->part;
+    out->points[i] = hit->point;
+    out->normals[i] = hit->normal;
+}
+
 void lsLidar_Scan(const lsScene* scene, const lsDynamicObjects* dyn, const lsLidarDef* def, lsTransform sensorPose,
                   lsRng* rng, lsScan* out)
 {
@@ -125,55 +167,37 @@ void lsLidar_ScanFrom(const lsScene* scene, const lsDynamicObjects* dyn, const l
     double range = def->range;
     double start = heading + layout.angleMin;
 
-    for (int i = 0; i < layout.beams; ++i)
+    // The beams go to the scene in blocks through lsScene_CastRays, the batched cast (the same answers as one
+    // lsScene_CastRay per beam); the noise is drawn beam by beam in order before each block is cast, exactly as
+    // a beam-at-a-time loop would draw it, since casting draws nothing.
+    enum
     {
-        double angle = lsScanLayout_Angle(&layout, i);
-        out->angles[i] = angle;
-        // heading + angleMin + i * angleIncrement, left to right, as the layout rule is written.
-        double worldAngle = start + (double)i * layout.angleIncrement;
-        if (jitter)
+        blockSize = 64
+    };
+    lsRayInput inputs[blockSize];
+    lsRayHit hits[blockSize];
+    double rangeDraws[blockSize], dropDraws[blockSize];
+    for (int first = 0; first < layout.beams; first += blockSize)
+    {
+        int count = layout.beams - first < blockSize ? layout.beams - first : blockSize;
+        for (int k = 0; k < count; ++k)
         {
-            worldAngle += def->angleNoise * lsRng_Gaussian(rng);
-        }
-        lsVec2 dir = lsDirection(worldAngle);
-        double rangeDraw = rangeNoise ? lsRng_Gaussian(rng) : 0.0;
-        double dropDraw = dropout ? lsRng_Uniform(rng) : 1.0;
-
-        lsRayInput input = {origin, dir, range};
-        lsRayHit hit = lsScene_CastRay(scene, dyn, &input);
-        if (!hit.hit)
-        {
-            NoReturn(out, i, origin, dir, range);
-            continue;
-        }
-        double cosIncidence = fabs(lsDot(hit.normal, dir));
-        cosIncidence = fmin(cosIncidence, 1.0);
-        double measured = hit.fraction;
-        if (rangeNoise)
-        {
-            double sigma = def->noise + def->noisePerM * hit.fraction;
-            measured = fmin(fmax(measured + sigma * rangeDraw, 0.0), range);
-        }
-        if (dropout)
-        {
-            double p = fmin(fmax(def->dropout + def->grazingDropout * (1.0 - cosIncidence), 0.0), 1.0);
-            if (dropDraw < p)
+            int i = first + k;
+            out->angles[i] = lsScanLayout_Angle(&layout, i);
+            // heading + angleMin + i * angleIncrement, left to right, as the layout rule is written.
+            double worldAngle = start + (double)i * layout.angleIncrement;
+            if (jitter)
             {
-                NoReturn(out, i, origin, dir, range);
-                continue;
+                worldAngle += def->angleNoise * lsRng_Gaussian(rng);
             }
+            inputs[k] = (lsRayInput){origin, lsDirection(worldAngle), range};
+            rangeDraws[k] = rangeNoise ? lsRng_Gaussian(rng) : 0.0;
+            dropDraws[k] = dropout ? lsRng_Uniform(rng) : 1.0;
         }
-        if (measured < def->rangeMin)
+        lsScene_CastRays(scene, dyn, inputs, count, hits);
+        for (int k = 0; k < count; ++k)
         {
-            NoReturn(out, i, origin, dir, range);
-            continue;
+            Measure(scene, def, hits + k, inputs[k].direction, rangeDraws[k], dropDraws[k], out, first + k);
         }
-        out->ranges[i] = measured;
-        out->intensities[i] = lsScene_Reflectance(scene, hit.kind, hit.index) * cosIncidence;
-        out->kinds[i] = hit.kind;
-        out->indices[i] = hit.index;
-        out->parts[i] = hit.part;
-        out->points[i] = hit.point;
-        out->normals[i] = hit.normal;
     }
 }
