@@ -39,6 +39,18 @@ expect_status 2 "$lidarsim" scan "$src/worlds/default.json" --beams 0
 grep -q -- '--beams' "$work/err.txt" || fail "scan --beams 0: $(cat "$work/err.txt")"
 expect_status 2 "$lidarsim" scan "$src/worlds/default.json" --pose 1,2
 expect_status 1 "$lidarsim" scan "$work/missing.json"
+expect_status 2 "$lidarsim" scan "$src/worlds/default.json" --threads 257
+
+# scan --poses on the thread pool: the same bytes for 1 and 3 threads, with noise too (each scan gets the stream
+# where the previous scan left it), 150 poses (several batches).
+for i in $(seq 1 150); do echo "$((i % 23)).5 $((i % 11)).25 $((i * 37 % 360))"; done >"$work/poses.txt"
+for noise in 0 0.05; do
+    expect_status 0 "$lidarsim" scan "$src/worlds/default.json" --poses "$work/poses.txt" --noise $noise --threads 1
+    mv "$work/out.txt" "$work/one.txt"
+    expect_status 0 "$lidarsim" scan "$src/worlds/default.json" --poses "$work/poses.txt" --noise $noise --threads 3
+    [ "$(wc -l <"$work/out.txt")" -eq 150 ] || fail "scan --poses: expected 150 scans"
+    cmp -s "$work/one.txt" "$work/out.txt" || fail "scan --poses --noise $noise: 1 and 3 threads differ"
+done
 
 # Inputs that are not regular files are refused at once, never waited on or read forever.
 mkfifo "$work/fifo"

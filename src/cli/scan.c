@@ -4,6 +4,7 @@
 #include "cli/laserscan.h"
 #include "cli/scan_args.h"
 #include "core/lidar.h"
+#include "core/pool.h"
 
 #include <errno.h>
 #include <math.h>
@@ -38,6 +39,7 @@ static void PrintUsage(FILE* out)
         "  --range M          maximum range in metres\n"
         "  --noise SIGMA      Gaussian range noise, standard deviation in metres (constant part)\n"
         "  --seed S           seed of the noise stream (default: the lidar's seed)\n"
+        "  --threads N        threads casting the scans (default 0: one per core); the output is the same for any N\n"
         "  --format json|csv  output format (default json). CSV: a header, then one beam per line:\n"
         "                     scan,x,y,theta,beam,angle,range,intensity,hit,index (x, y, theta: the robot pose\n"
         "                     in metres and radians)\n"
@@ -101,6 +103,31 @@ static void PrintCsv(const lsScan* scan, int scanIndex, lsScanPose pose, lsNoHit
         {
             printf(",%s,%d\n", lsHitKindName(scan->kinds[i]), scan->indices[i]);
         }
+    }
+}
+
+// A batch of scans cast on the pool: scan k from poses[k] into scans[k] with the noise stream streams[k].
+typedef struct ScanBatch
+{
+    const lsScene* scene;
+    const lsDynamicObjects* dyn;
+    const lsLidarDef* def;
+    lsScanPose* poses;
+    bool noisy;
+    lsScan** scans;
+    lsRng* streams;
+} ScanBatch;
+
+static void CastScans(void* context, int begin, int end, int worker)
+{
+    (void)worker;
+    const ScanBatch* job = context;
+    for (int k = begin; k < end; ++k)
+    {
+        lsScanPose pose = job->poses[k];
+        lsVec2 position = lsLidar_SensorPosition(job->def, lsV(pose.x, pose.y), pose.theta);
+        lsLidar_ScanFrom(job->scene, job->dyn, job->def, position, pose.theta + job->def->mountAngle,
+                         job->noisy ? job->streams + k : NULL, job->scans[k]);
     }
 }
 
@@ -200,36 +227,67 @@ int lsCmdScan(int argc, char** argv)
                             .moverCount = world->moverCount,
                             .skipRobot = -1};
     lsScene* scene = lsCreateScene(world);
-    lsScan* scan = lsCreateScan(def.beams);
     bool noisy =
         def.noise > 0.0 || def.noisePerM > 0.0 || def.angleNoise > 0.0 || def.dropout > 0.0 || def.grazingDropout > 0.0;
+    // Scans are cast in batches on the pool, then printed in order. Each scan gets the noise stream where a scan
+    // after scan would have left it (lsLidar_DrawsPerScan), so the output does not depend on the thread count.
+    lsPool* pool = lsCreatePool(args.threads);
+    int batch = (1 << 16) / def.beams; // scans held at once: at most about 5 MB of them
+    batch = batch < 1 ? 1 : (batch > 64 ? 64 : batch);
+    ScanBatch job = {scene, &dyn, &def, NULL, noisy, NULL, NULL};
+    job.poses = lsAlloc((size_t)batch * sizeof(lsScanPose));
+    job.scans = lsAlloc((size_t)batch * sizeof(lsScan*));
+    job.streams = lsAlloc((size_t)batch * sizeof(lsRng));
+    for (int k = 0; k < batch; ++k)
+    {
+        job.scans[k] = lsCreateScan(def.beams);
+    }
     lsRng rng = lsMakeRng(def.seed);
+    int draws = lsLidar_DrawsPerScan(&def);
     if (args.csv)
     {
         printf("scan,x,y,theta,beam,angle,range,intensity,hit,index\n");
     }
-    for (int p = 0; p < scanCount; ++p)
+    for (int first = 0; first < scanCount; first += batch)
     {
-        lsScanPose pose = worldPose;
-        if (args.poseCount > 0)
+        int count = scanCount - first < batch ? scanCount - first : batch;
+        for (int k = 0; k < count; ++k)
         {
-            const double* given = args.poses + (size_t)3 * (size_t)p;
-            pose = (lsScanPose){given[0], given[1], lsDegToRad(given[2])};
+            job.poses[k] = worldPose;
+            if (args.poseCount > 0)
+            {
+                const double* given = args.poses + (size_t)3 * (size_t)(first + k);
+                job.poses[k] = (lsScanPose){given[0], given[1], lsDegToRad(given[2])};
+            }
+            job.streams[k] = rng;
+            for (int n = 0; n < draws; ++n)
+            {
+                lsRng_Next(&rng);
+            }
         }
-        lsVec2 position = lsLidar_SensorPosition(&def, lsV(pose.x, pose.y), pose.theta);
-        lsLidar_ScanFrom(scene, &dyn, &def, position, pose.theta + def.mountAngle, noisy ? &rng : NULL, scan);
-        if (args.csv)
+        lsPool_ParallelFor(pool, count, 1, CastScans, &job);
+        for (int k = 0; k < count; ++k)
         {
-            PrintCsv(scan, p, pose, args.noHit);
-        }
-        else
-        {
-            // The LaserScan writer shared with `lidarsim run --record`; the world as loaded is time 0.
-            lsWriteLaserScanJson(stdout, scene, scan, 0.0, 1.0 / def.rate, args.noHit, pose);
-            putchar('\n');
+            if (args.csv)
+            {
+                PrintCsv(job.scans[k], first + k, job.poses[k], args.noHit);
+            }
+            else
+            {
+                // The LaserScan writer shared with `lidarsim run --record`; the world as loaded is time 0.
+                lsWriteLaserScanJson(stdout, scene, job.scans[k], 0.0, 1.0 / def.rate, args.noHit, job.poses[k]);
+                putchar('\n');
+            }
         }
     }
-    lsDestroyScan(scan);
+    for (int k = 0; k < batch; ++k)
+    {
+        lsDestroyScan(job.scans[k]);
+    }
+    lsFree(job.poses, (size_t)batch * sizeof(lsScanPose));
+    lsFree(job.scans, (size_t)batch * sizeof(lsScan*));
+    lsFree(job.streams, (size_t)batch * sizeof(lsRng));
+    lsDestroyPool(pool);
     lsDestroyScene(scene);
     lsFree(vehicles, (size_t)world->vehicleCount * sizeof(lsCircle));
     lsFree(movers, (size_t)world->moverCount * sizeof(lsSegment));

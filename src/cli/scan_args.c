@@ -104,6 +104,7 @@ enum
     optSeed,
     optFormat,
     optNoHit,
+    optThreads,
 };
 
 static const struct option s_options[] = {
@@ -116,6 +117,7 @@ static const struct option s_options[] = {
     {"seed", required_argument, NULL, optSeed},
     {"format", required_argument, NULL, optFormat},
     {"no-hit", required_argument, NULL, optNoHit},
+    {"threads", required_argument, NULL, optThreads},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
@@ -137,6 +139,17 @@ static bool ParseOption(int option, const char* value, lsScanArgs* out, lsError*
     case optPoses:
         out->posesPath = value;
         return true;
+    case optThreads:
+    {
+        long long threads = 0;
+        if (!lsParseInteger(value, 0, 256, &threads))
+        {
+            return lsFail(err, "--threads: expected an integer in 0..256 (0: one per core), got '%.*s'", QUOTE_MAX,
+                          value);
+        }
+        out->threads = (int)threads;
+        return true;
+    }
     case optBeams:
     {
         long long beams = 0;

@@ -25,6 +25,7 @@ typedef struct lsScanArgs
     double* poses;         ///< 3 per pose, from --pose (and lsParseScanPoses); lsAlloc'd, poseCapacity * 3 doubles
     int poseCount, poseCapacity;
     int beams;          ///< --beams, 1..LS_MAX_BEAMS; 0 when not given
+    int threads;        ///< --threads, 0..256 threads casting the scans; 0 (also when not given): one per core
     double fovDeg;      ///< --fov, degrees in (0, 360]; 0 when not given
     double range;       ///< --range, metres > 0 (finite); 0 when not given
     double noise;       ///< --noise, metres >= 0; -1 when not given

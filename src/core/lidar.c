@@ -137,6 +137,16 @@ static void Measure(const lsScene* scene, const lsLidarDef* def, const lsRayHit*
     out->normals[i] = hit->normal;
 }
 
+int lsLidar_DrawsPerScan(const lsLidarDef* def)
+{
+    LS_ASSERT(def != NULL && def->beams >= 1 && def->beams <= LS_MAX_BEAMS);
+    // Per beam, as lsLidar_ScanFrom draws: jitter and range noise one Gaussian each (two numbers, Box-Muller in
+    // lsRng_Gaussian), dropout one uniform.
+    int perBeam = (def->angleNoise > 0.0 ? 2 : 0) + (def->noise > 0.0 || def->noisePerM > 0.0 ? 2 : 0) +
+                  (def->dropout > 0.0 || def->grazingDropout > 0.0 ? 1 : 0);
+    return perBeam * def->beams;
+}
+
 void lsLidar_Scan(const lsScene* scene, const lsDynamicObjects* dyn, const lsLidarDef* def, lsTransform sensorPose,
                   lsRng* rng, lsScan* out)
 {

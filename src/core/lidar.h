@@ -70,6 +70,10 @@ void lsLidar_ScanFrom(const lsScene* scene, const lsDynamicObjects* dyn, const l
 /// lsLidar_ScanFrom when the heading angle is at hand.
 void lsLidar_Scan(const lsScene* scene, const lsDynamicObjects* dyn, const lsLidarDef* def, lsTransform sensorPose,
                   lsRng* rng, lsScan* out);
+/// Numbers one scan with def draws from a noise stream (lsRng_Next calls; 0 when noiseless): every beam draws the
+/// same amount, so a batch of scans cast in parallel can give scan k the stream advanced by k times this and match
+/// the scans cast one after the other from one stream.
+int lsLidar_DrawsPerScan(const lsLidarDef* def);
 /// Sensor world pose for a robot at robotPose: the mount offset and angle composed onto the robot's pose.
 lsTransform lsLidar_SensorPose(const lsLidarDef* def, lsTransform robotPose);
 /// Sensor world position for a robot at `position` with heading `angle` (radians): position + R(angle) mountOffset.
