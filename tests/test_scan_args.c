@@ -53,6 +53,17 @@ static int GoodTest(void)
     ENSURE(memcmp(copy, forms, sizeof copy) == 0);
     lsFreeScanArgs(&a);
 
+    // Every bound of the world file (core/limits.h) just inside is accepted.
+    const char* edges[] = {"w.json",  "--pose", "1e6,-1e6,-1e6", "--range", "1e6",
+                           "--noise", "1e6",    "--fov",         "360",     NULL};
+    ENSURE(Parse(&a, &err, edges));
+    ENSURE(a.poses[0] == 1e6 && a.poses[1] == -1e6 && a.poses[2] == -1e6 && a.range == 1e6 && a.noise == 1e6);
+    lsFreeScanArgs(&a);
+    const char* small[] = {"w.json", "--range", "0.0001", "--noise", "0", "--fov", "1e-300", NULL};
+    ENSURE(Parse(&a, &err, small));
+    ENSURE(a.range == 1e-4 && a.noise == 0.0 && a.fovDeg == 1e-300);
+    lsFreeScanArgs(&a);
+
     // Help wins wherever it is, even with errors around it.
     const char* help[] = {"--fov", "999", "-h", NULL};
     ENSURE(Parse(&a, &err, help) && a.help);
@@ -71,11 +82,20 @@ static int BadTest(void)
         {{"w.json", "--beams", "1000000000000", NULL}, "--beams: expected an integer in 1..100000"},
         {{"w.json", "--beams", "0", NULL}, "--beams: expected an integer in 1..100000, got '0'"},
         {{"w.json", "--beams", "12abc", NULL}, "--beams: expected an integer"},
-        {{"w.json", "--fov", "0", NULL}, "--fov: expected degrees in (0, 360], got '0'"},
-        {{"w.json", "--fov", "nan", NULL}, "--fov: expected degrees in (0, 360]"},
-        {{"w.json", "--range", "inf", NULL}, "--range: expected a positive number of metres, got 'inf'"},
-        {{"w.json", "--range", "1e999", NULL}, "--range: expected a positive number of metres"},
-        {{"w.json", "--noise", "-0.1", NULL}, "--noise: expected a standard deviation >= 0"},
+        {{"w.json", "--fov", "0", NULL}, "--fov: expected a field of view in (0, 360] deg, got '0'"},
+        {{"w.json", "--fov", "nan", NULL}, "--fov: expected a field of view in (0, 360] deg"},
+        {{"w.json", "--fov", "360.00000000000006", NULL}, "--fov: expected a field of view in (0, 360] deg"},
+        {{"w.json", "--range", "inf", NULL}, "--range: expected a range in [0.0001, 1e+06] m, got 'inf'"},
+        {{"w.json", "--range", "1e999", NULL}, "--range: expected a range in [0.0001, 1e+06] m"},
+        {{"w.json", "--range", "1000000.0000000001", NULL}, "--range: expected a range in [0.0001, 1e+06] m"},
+        {{"w.json", "--range", "9.9999999e-5", NULL}, "--range: expected a range in [0.0001, 1e+06] m"},
+        {{"w.json", "--noise", "-0.1", NULL}, "--noise: expected a distance in [0, 1e+06] m"},
+        {{"w.json", "--noise", "1.0000001e6", NULL}, "--noise: expected a distance in [0, 1e+06] m"},
+        {{"w.json", "--pose", "1.0000001e6,0,0", NULL}, "pose (1e+06, 0, 0): expected x and y each a coordinate"},
+        {{"w.json", "--pose", "0,-1e308,0", NULL}, "pose (0, -1e+308, 0): expected x and y each a coordinate"},
+        {{"w.json", "--pose", "0,0,1e308", NULL},
+         "pose (0, 0, 1e+308): expected x and y each a coordinate in "
+         "[-1e+06, 1e+06] m, and an angle in [-1e+06, 1e+06] deg"},
         {{"w.json", "--seed", "-1", NULL}, "--seed: expected a non-negative integer below 2^64, got '-1'"},
         {{"w.json", "--seed", "18446744073709551616", NULL}, "--seed: expected a non-negative integer below 2^64"},
         {{"w.json", "--seed", " 5", NULL}, "--seed: expected a non-negative integer"},

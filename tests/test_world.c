@@ -173,19 +173,19 @@ static int ValueErrorTest(void)
     ENSURE(FailsWith("{\"walls\": [{\"from\": [0, 1e400], \"to\": [1, 0]}]}",
                      "t.json:1:21: walls[0].from: expected [x, y], two finite numbers"));
     ENSURE(FailsWith("{\"walls\": [], \"targets\": [{\"center\": [0, 0], \"radius\": 0}]}",
-                     "t.json:1:56: targets[0].radius: expected a finite number > 0"));
+                     "t.json:1:56: targets[0].radius: expected a size in [0.0001, 1e+06] m"));
     ENSURE(FailsWith("{\"walls\": [], \"boxes\": [{\"center\": [0, 0], \"size\": [1, -1]}]}",
-                     "t.json:1:52: boxes[0].size: expected [w, h], two finite numbers > 0"));
+                     "t.json:1:52: boxes[0].size: expected [w, h], each a size in [0.0001, 1e+06] m"));
     ENSURE(FailsWith("{\"walls\": [], \"robot\": {\"lidar\": {\"beams\": 1000000000000}}}",
                      "t.json:1:44: robot.lidar.beams: expected an integer in [1, 100000]"));
     ENSURE(
         FailsWith("{\"walls\": [], \"robot\": {\"lidar\": {\"beams\": 0}}}", "robot.lidar.beams: expected an integer"));
     ENSURE(FailsWith("{\"walls\": [], \"robot\": {\"lidar\": {\"fov\": 360.0001}}}",
-                     "t.json:1:42: robot.lidar.fov: expected a field of view in (0, 360] degrees"));
+                     "t.json:1:42: robot.lidar.fov: expected a field of view in (0, 360] deg"));
     ENSURE(FailsWith("{\"walls\": [], \"robot\": {\"lidar\": {\"fov\": -1}}}",
-                     "robot.lidar.fov: expected a finite number > 0"));
+                     "robot.lidar.fov: expected a field of view in (0, 360] deg"));
     ENSURE(FailsWith("{\"walls\": [], \"robot\": {\"lidar\": {\"range\": 0}}}",
-                     "robot.lidar.range: expected a finite number > 0"));
+                     "robot.lidar.range: expected a range in [0.0001, 1e+06] m"));
     ENSURE(FailsWith("{\"walls\": [], \"polygons\": [{\"points\": [[0, 0], [2, 0], [1, 0.5], [1, 2]]}]}",
                      "t.json:1:39: polygons[0].points: expected a convex polygon with 3 to 32 points: not convex"));
     ENSURE(FailsWith("{\"walls\": [{\"points\": [[0, 0], [1, 0], [0, 0]], \"closed\": true}]}",
@@ -207,7 +207,7 @@ static int ValueErrorTest(void)
     ENSURE(FailsWith("{\"walls\": [], \"sim\": {\"seed\": -1}}", "sim.seed: expected an integer"));
     // A key written with escapes is not found by the re-scan: the message keeps the path and drops line:column.
     ENSURE(FailsWith("{\"walls\": [], \"r\\u006fbot\": {\"radius\": -1}}",
-                     "t.json: robot.radius: expected a finite number > 0"));
+                     "t.json: robot.radius: expected a size in [0.0001, 1e+06] m"));
     return 0;
 }
 
@@ -605,20 +605,25 @@ static int SaveFileTest(void)
 
 static int NumberFormatTest(void)
 {
+    // Numbers are written as the shortest text that reads back exactly, down to the smallest subnormal and up to the
+    // limits of the world format (docs/world-format.md, "Limits").
     lsWorld* world = lsCreateWorld();
     lsTargetDef target = lsDefaultTargetDef();
     target.center = lsV(0.1, 1.0 / 3.0);
-    target.radius = 1e-7;
+    target.radius = 1e-4;
     lsWorld_AddTarget(world, target);
-    target.center = lsV(-0.0, 123456789012345680.0);
-    target.radius = 5e-324;
+    target.center = lsV(-0.0, 123456.78901234567);
+    target.radius = 0.1 + 0.2;
     lsWorld_AddTarget(world, target);
-    target.center = lsV(1.7976931348623157e308, -2.2250738585072014e-308);
+    target.center = lsV(1e6, -4.94065645841247e-324);
+    target.radius = 1e6;
     lsWorld_AddTarget(world, target);
     char* json = lsSaveWorldToString(world);
     ENSURE(strstr(json, "\"center\": [0.1, 0.3333333333333333]") != NULL);
-    ENSURE(strstr(json, "\"radius\": 1e-07") != NULL);
-    ENSURE(strstr(json, "[-0, 1.2345678901234568e+17]") != NULL);
+    ENSURE(strstr(json, "\"radius\": 0.0001") != NULL);
+    ENSURE(strstr(json, "\"radius\": 0.30000000000000004") != NULL);
+    ENSURE(strstr(json, "[-0, 123456.78901234567]") != NULL);
+    ENSURE(strstr(json, "[1000000, -4.94065645841247e-324]") != NULL);
     lsFreeString(json);
     ENSURE(RoundTrips(world));
     // Names with quotes, backslashes and control characters are escaped.

@@ -5,6 +5,7 @@
 #include "cli/commands.h"
 #include "cli/laserscan.h"
 #include "cli/options.h"
+#include "core/limits.h"
 #include "core/sim.h"
 
 #include <errno.h>
@@ -200,8 +201,12 @@ int lsCmdRun(int argc, char** argv)
                 ok = lsFail(&err, "--beams: expected an integer in 1..%d, got '%s'", LS_MAX_BEAMS, value);
             break;
         case optDt:
-            if (!lsParseNumber(value, &dt) || !(dt > 0.0))
-                ok = lsFail(&err, "--dt: expected a positive number of seconds, got '%s'", value);
+            if (!lsParseQuantity(value, ls_quantityTimeStep, &dt))
+            {
+                char text[96];
+                ok = lsFail(&err, "--dt: expected %s (the world file's bound), got '%s'",
+                            lsLimit_Describe(ls_quantityTimeStep, text, sizeof text), value);
+            }
             break;
         case optRecord:
             recordPath = value;

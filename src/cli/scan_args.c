@@ -4,6 +4,7 @@
 #include "cli/scan_args.h"
 
 #include "cli/options.h"
+#include "core/limits.h"
 #include "core/world.h" // LS_MAX_BEAMS
 
 #include <errno.h>
@@ -45,6 +46,15 @@ static bool ParsePose(const char* s, double pose[3])
 
 static bool AddPose(lsScanArgs* args, const double pose[3], lsError* err)
 {
+    // The world file's bounds (core/limits.h): a pose the loader would refuse is refused here too.
+    if (!lsLimit_Holds(ls_quantityCoordinate, pose[0]) || !lsLimit_Holds(ls_quantityCoordinate, pose[1]) ||
+        !lsLimit_Holds(ls_quantityAngle, pose[2]))
+    {
+        char where[96], turn[96];
+        return lsFail(err, "pose (%g, %g, %g): expected x and y each %s, and %s", pose[0], pose[1], pose[2],
+                      lsLimit_Describe(ls_quantityCoordinate, where, sizeof where),
+                      lsLimit_Describe(ls_quantityAngle, turn, sizeof turn));
+    }
     if (args->poseCount >= LS_SCAN_MAX_POSES)
     {
         return lsFail(err, "more than %d poses (the limit)", LS_SCAN_MAX_POSES);
@@ -122,6 +132,18 @@ static const struct option s_options[] = {
     {NULL, 0, NULL, 0},
 };
 
+// A number flag held to the world file's bound for the same quantity (core/limits.h).
+static bool ParseQuantity(const char* flag, const char* value, lsQuantity quantity, double* out, lsError* err)
+{
+    if (!lsParseQuantity(value, quantity, out))
+    {
+        char text[96];
+        return lsFail(err, "%s: expected %s, got '%.*s'", flag, lsLimit_Describe(quantity, text, sizeof text),
+                      QUOTE_MAX, value);
+    }
+    return true;
+}
+
 // One option with its value; false with err on a bad value.
 static bool ParseOption(int option, const char* value, lsScanArgs* out, lsError* err)
 {
@@ -161,23 +183,11 @@ static bool ParseOption(int option, const char* value, lsScanArgs* out, lsError*
         return true;
     }
     case optFov:
-        if (!lsParseNumber(value, &out->fovDeg) || !(out->fovDeg > 0.0 && out->fovDeg <= 360.0))
-        {
-            return lsFail(err, "--fov: expected degrees in (0, 360], got '%.*s'", QUOTE_MAX, value);
-        }
-        return true;
+        return ParseQuantity("--fov", value, ls_quantityFov, &out->fovDeg, err);
     case optRange:
-        if (!lsParseNumber(value, &out->range) || !(out->range > 0.0))
-        {
-            return lsFail(err, "--range: expected a positive number of metres, got '%.*s'", QUOTE_MAX, value);
-        }
-        return true;
+        return ParseQuantity("--range", value, ls_quantityRange, &out->range, err);
     case optNoise:
-        if (!lsParseNumber(value, &out->noise) || !(out->noise >= 0.0))
-        {
-            return lsFail(err, "--noise: expected a standard deviation >= 0 in metres, got '%.*s'", QUOTE_MAX, value);
-        }
-        return true;
+        return ParseQuantity("--noise", value, ls_quantityDistance, &out->noise, err);
     case optSeed:
         if (!ParseSeed(value, &out->seed))
         {

@@ -9,6 +9,7 @@
 #include "core/world.h"
 
 #include "core/geometry.h"
+#include "core/limits.h"
 
 #include <cjson/cJSON.h>
 
@@ -452,47 +453,10 @@ static void CheckKeys(Loader* L, const cJSON* object, const char* const* known)
 // Values. Each reader takes the parent object and a key, leaves *out unchanged when the key is absent (the default
 // stays) and fails with the key's path otherwise.
 
-typedef enum Rule
+// Every number is checked against its quantity's bound in the one table of limits (core/limits.h).
+static const char* Expected(lsQuantity quantity, char* buffer, size_t capacity)
 {
-    rule_finite,      ///< any finite number
-    rule_positive,    ///< > 0
-    rule_nonNegative, ///< >= 0
-    rule_unit,        ///< [0, 1]
-    rule_unitOpen,    ///< [0, 1)
-} Rule;
-
-static const char* RuleText(Rule rule)
-{
-    switch (rule)
-    {
-    case rule_positive:
-        return "a finite number > 0";
-    case rule_nonNegative:
-        return "a finite number >= 0";
-    case rule_unit:
-        return "a number in [0, 1]";
-    case rule_unitOpen:
-        return "a number in [0, 1)";
-    default:
-        return "a finite number";
-    }
-}
-
-static bool RuleHolds(Rule rule, double v)
-{
-    switch (rule)
-    {
-    case rule_positive:
-        return isfinite(v) && v > 0.0;
-    case rule_nonNegative:
-        return isfinite(v) && v >= 0.0;
-    case rule_unit:
-        return v >= 0.0 && v <= 1.0;
-    case rule_unitOpen:
-        return v >= 0.0 && v < 1.0;
-    default:
-        return isfinite(v);
-    }
+    return lsLimit_Describe(quantity, buffer, capacity);
 }
 
 static const cJSON* Member(const cJSON* object, const char* key)
@@ -509,7 +473,7 @@ static bool Require(Loader* L, const cJSON* object, const char* key)
     return true;
 }
 
-static bool ReadNumber(Loader* L, const cJSON* object, const char* key, Rule rule, double* out)
+static bool ReadNumber(Loader* L, const cJSON* object, const char* key, lsQuantity quantity, double* out)
 {
     const cJSON* item = Member(object, key);
     if (item == NULL)
@@ -517,9 +481,10 @@ static bool ReadNumber(Loader* L, const cJSON* object, const char* key, Rule rul
         return true;
     }
     Enter(L, key);
-    if (!cJSON_IsNumber(item) || !RuleHolds(rule, item->valuedouble))
+    if (!cJSON_IsNumber(item) || !lsLimit_Holds(quantity, item->valuedouble))
     {
-        return Fail(L, "expected %s", RuleText(rule));
+        char text[96];
+        return Fail(L, "expected %s", Expected(quantity, text, sizeof text));
     }
     *out = item->valuedouble;
     Leave(L);
@@ -545,18 +510,15 @@ static bool ReadBool(Loader* L, const cJSON* object, const char* key, bool* out)
 
 // An angle (the item itself, path already entered): a number of degrees, or a string "X deg" / "X rad" (the saver
 // writes the radian form only when no decimal number of degrees converts back to exactly the stored radians).
-static bool ParseAngle(Loader* L, const cJSON* item, double* radians)
+static bool ParseAngle(Loader* L, const cJSON* item, lsQuantity quantity, double* radians)
 {
+    double degrees = NAN;
     if (cJSON_IsNumber(item))
     {
-        if (!isfinite(item->valuedouble))
-        {
-            return Fail(L, "expected an angle: finite degrees, or a string \"X rad\"");
-        }
-        *radians = lsDegToRad(item->valuedouble);
-        return isfinite(*radians) ? true : Fail(L, "expected an angle: finite degrees, or a string \"X rad\"");
+        degrees = item->valuedouble;
+        *radians = lsDegToRad(degrees);
     }
-    if (cJSON_IsString(item))
+    else if (cJSON_IsString(item))
     {
         const char* s = item->valuestring;
         char* end = NULL;
@@ -570,19 +532,35 @@ static bool ParseAngle(Loader* L, const cJSON* item, double* radians)
             if (strcmp(end, "rad") == 0 && isfinite(value))
             {
                 *radians = value;
-                return true;
+                degrees = value * (180.0 / LS_PI);
             }
-            if (strcmp(end, "deg") == 0 && isfinite(value) && isfinite(lsDegToRad(value)))
+            else if (strcmp(end, "deg") == 0)
             {
+                degrees = value;
                 *radians = lsDegToRad(value);
-                return true;
             }
         }
     }
-    return Fail(L, "expected an angle: finite degrees, or a string \"X rad\"");
+    if (isnan(degrees) || !isfinite(*radians))
+    {
+        return Fail(L, "expected an angle: finite degrees, or a string \"X rad\"");
+    }
+    // An angle written in radians is held to the bound in radians too, so "6.283185307179586 rad" is a full circle
+    // although its conversion to degrees rounds above 360.
+    const lsLimit* limit = lsGetLimit(quantity);
+    bool inRadians = !cJSON_IsNumber(item) && strstr(item->valuestring, "rad") != NULL;
+    bool holds = lsLimit_Holds(quantity, degrees) ||
+                 (inRadians && (limit->loOpen ? *radians > lsDegToRad(limit->lo) : *radians >= lsDegToRad(limit->lo)) &&
+                  (limit->hiOpen ? *radians < lsDegToRad(limit->hi) : *radians <= lsDegToRad(limit->hi)));
+    if (!holds)
+    {
+        char text[96];
+        return Fail(L, "expected %s", Expected(quantity, text, sizeof text));
+    }
+    return true;
 }
 
-static bool ReadAngle(Loader* L, const cJSON* object, const char* key, Rule rule, double* out)
+static bool ReadAngle(Loader* L, const cJSON* object, const char* key, lsQuantity quantity, double* out)
 {
     const cJSON* item = Member(object, key);
     if (item == NULL)
@@ -591,21 +569,17 @@ static bool ReadAngle(Loader* L, const cJSON* object, const char* key, Rule rule
     }
     Enter(L, key);
     double radians = 0.0;
-    if (!ParseAngle(L, item, &radians))
+    if (!ParseAngle(L, item, quantity, &radians))
     {
         return false;
-    }
-    if (!RuleHolds(rule, radians))
-    {
-        return Fail(L, "expected %s (degrees)", RuleText(rule));
     }
     *out = radians;
     Leave(L);
     return true;
 }
 
-// [x, y] (the item itself, path already entered).
-static bool ParseVec2(Loader* L, const cJSON* item, lsVec2* out)
+// [x, y] (the item itself, path already entered), each within the quantity's bound.
+static bool ParseVec2(Loader* L, const cJSON* item, lsQuantity quantity, lsVec2* out)
 {
     if (!cJSON_IsArray(item) || cJSON_GetArraySize(item) != 2 || !cJSON_IsNumber(item->child) ||
         !cJSON_IsNumber(item->child->next) || !isfinite(item->child->valuedouble) ||
@@ -613,11 +587,16 @@ static bool ParseVec2(Loader* L, const cJSON* item, lsVec2* out)
     {
         return Fail(L, "expected [x, y], two finite numbers");
     }
+    if (!lsLimit_Holds(quantity, item->child->valuedouble) || !lsLimit_Holds(quantity, item->child->next->valuedouble))
+    {
+        char text[96];
+        return Fail(L, "expected [x, y], each %s", Expected(quantity, text, sizeof text));
+    }
     *out = lsV(item->child->valuedouble, item->child->next->valuedouble);
     return true;
 }
 
-static bool ReadVec2(Loader* L, const cJSON* object, const char* key, lsVec2* out)
+static bool ReadVec2(Loader* L, const cJSON* object, const char* key, lsQuantity quantity, lsVec2* out)
 {
     const cJSON* item = Member(object, key);
     if (item == NULL)
@@ -625,7 +604,7 @@ static bool ReadVec2(Loader* L, const cJSON* object, const char* key, lsVec2* ou
         return true;
     }
     Enter(L, key);
-    if (!ParseVec2(L, item, out))
+    if (!ParseVec2(L, item, quantity, out))
     {
         return false;
     }
@@ -633,8 +612,9 @@ static bool ReadVec2(Loader* L, const cJSON* object, const char* key, lsVec2* ou
     return true;
 }
 
-// [x, y, degrees] (pose, lidar mount).
-static bool ReadPose(Loader* L, const cJSON* object, const char* key, lsVec2* position, double* angle)
+// [x, y, degrees] (pose: world coordinates; lidar mount: robot-frame offsets).
+static bool ReadPose(Loader* L, const cJSON* object, const char* key, lsQuantity quantity, lsVec2* position,
+                     double* angle)
 {
     const cJSON* item = Member(object, key);
     if (item == NULL)
@@ -648,8 +628,13 @@ static bool ReadPose(Loader* L, const cJSON* object, const char* key, lsVec2* po
     {
         return Fail(L, "expected [x, y, theta], finite metres and degrees");
     }
+    if (!lsLimit_Holds(quantity, item->child->valuedouble) || !lsLimit_Holds(quantity, item->child->next->valuedouble))
+    {
+        char text[96];
+        return Fail(L, "expected [x, y, theta], x and y each %s", Expected(quantity, text, sizeof text));
+    }
     EnterIndex(L, 2);
-    if (!ParseAngle(L, item->child->next->next, angle))
+    if (!ParseAngle(L, item->child->next->next, ls_quantityAngle, angle))
     {
         return false;
     }
@@ -669,10 +654,11 @@ static bool ReadPositive2(Loader* L, const cJSON* object, const char* key, lsVec
     Enter(L, key);
     lsVec2 v;
     if (!cJSON_IsArray(item) || cJSON_GetArraySize(item) != 2 || !cJSON_IsNumber(item->child) ||
-        !cJSON_IsNumber(item->child->next) || !RuleHolds(rule_positive, item->child->valuedouble) ||
-        !RuleHolds(rule_positive, item->child->next->valuedouble))
+        !cJSON_IsNumber(item->child->next) || !lsLimit_Holds(ls_quantitySize, item->child->valuedouble) ||
+        !lsLimit_Holds(ls_quantitySize, item->child->next->valuedouble))
     {
-        return Fail(L, "expected [w, h], two finite numbers > 0");
+        char text[96];
+        return Fail(L, "expected [w, h], each %s", Expected(ls_quantitySize, text, sizeof text));
     }
     v = lsV(item->child->valuedouble, item->child->next->valuedouble);
     *out = v;
@@ -770,7 +756,7 @@ static bool CheckObject(Loader* L, const cJSON* item)
 }
 
 // A list of points [[x, y], ...] read into L->scratch (the key's item, path entered by the caller).
-static bool ParsePoints(Loader* L, const cJSON* item, int minCount, int maxCount, int* count)
+static bool ParsePoints(Loader* L, const cJSON* item, lsQuantity quantity, int minCount, int maxCount, int* count)
 {
     if (!cJSON_IsArray(item))
     {
@@ -791,7 +777,7 @@ static bool ParsePoints(Loader* L, const cJSON* item, int minCount, int maxCount
             L->scratchCapacity = newCapacity;
         }
         EnterIndex(L, n);
-        if (!ParseVec2(L, child, L->scratch + n))
+        if (!ParseVec2(L, child, quantity, L->scratch + n))
         {
             return false;
         }
@@ -912,7 +898,8 @@ static bool LoadWalls(Loader* L, const cJSON* array)
                 L->scratch = lsRealloc(L->scratch, (size_t)L->scratchCapacity * sizeof(lsVec2), 64 * sizeof(lsVec2));
                 L->scratchCapacity = 64;
             }
-            if (!ReadVec2(L, item, "from", L->scratch) || !ReadVec2(L, item, "to", L->scratch + 1))
+            if (!ReadVec2(L, item, "from", ls_quantityCoordinate, L->scratch) ||
+                !ReadVec2(L, item, "to", ls_quantityCoordinate, L->scratch + 1))
             {
                 return false;
             }
@@ -933,14 +920,14 @@ static bool LoadWalls(Loader* L, const cJSON* array)
                 return false;
             }
             Enter(L, "points");
-            if (!ParsePoints(L, points, closed ? 3 : 2, LS_MAX_SEGMENTS, &pointCount) ||
+            if (!ParsePoints(L, points, ls_quantityCoordinate, closed ? 3 : 2, LS_MAX_SEGMENTS, &pointCount) ||
                 !CheckSegments(L, L->scratch, pointCount, closed, "wall"))
             {
                 return false;
             }
             Leave(L);
         }
-        if (!ReadNumber(L, item, "reflectance", rule_unit, &reflectance))
+        if (!ReadNumber(L, item, "reflectance", ls_quantityUnit, &reflectance))
         {
             return false;
         }
@@ -1002,9 +989,9 @@ static bool LoadTargets(Loader* L, const cJSON* array)
         {
             def.reflectance = 0.9;
         }
-        if (!Require(L, item, "center") || !ReadVec2(L, item, "center", &def.center) ||
-            !ReadNumber(L, item, "radius", rule_positive, &def.radius) ||
-            !ReadNumber(L, item, "reflectance", rule_unit, &def.reflectance))
+        if (!Require(L, item, "center") || !ReadVec2(L, item, "center", ls_quantityCoordinate, &def.center) ||
+            !ReadNumber(L, item, "radius", ls_quantitySize, &def.radius) ||
+            !ReadNumber(L, item, "reflectance", ls_quantityUnit, &def.reflectance))
         {
             return false;
         }
@@ -1035,9 +1022,10 @@ static bool LoadBoxes(Loader* L, const cJSON* array)
         }
         CheckKeys(L, item, s_boxKeys);
         lsBoxDef def = lsDefaultBoxDef();
-        if (!Require(L, item, "center") || !Require(L, item, "size") || !ReadVec2(L, item, "center", &def.center) ||
-            !ReadPositive2(L, item, "size", &def.size) || !ReadAngle(L, item, "angle", rule_finite, &def.angle) ||
-            !ReadNumber(L, item, "reflectance", rule_unit, &def.reflectance))
+        if (!Require(L, item, "center") || !Require(L, item, "size") ||
+            !ReadVec2(L, item, "center", ls_quantityCoordinate, &def.center) ||
+            !ReadPositive2(L, item, "size", &def.size) || !ReadAngle(L, item, "angle", ls_quantityAngle, &def.angle) ||
+            !ReadNumber(L, item, "reflectance", ls_quantityUnit, &def.reflectance))
         {
             return false;
         }
@@ -1048,10 +1036,10 @@ static bool LoadBoxes(Loader* L, const cJSON* array)
 }
 
 // A convex polygon's points (the key's item, path entered by the caller) into out, counter-clockwise.
-static bool ParseConvex(Loader* L, const cJSON* item, lsVec2* out, int* count)
+static bool ParseConvex(Loader* L, const cJSON* item, lsQuantity quantity, lsVec2* out, int* count)
 {
     int n = 0;
-    if (!ParsePoints(L, item, 3, LS_MAX_POLYGON_VERTICES, &n))
+    if (!ParsePoints(L, item, quantity, 3, LS_MAX_POLYGON_VERTICES, &n))
     {
         return false;
     }
@@ -1095,12 +1083,12 @@ static bool LoadPolygons(Loader* L, const cJSON* array)
             return false;
         }
         Enter(L, "points");
-        if (!ParseConvex(L, Member(item, "points"), def.points, &def.count))
+        if (!ParseConvex(L, Member(item, "points"), ls_quantityCoordinate, def.points, &def.count))
         {
             return false;
         }
         Leave(L);
-        if (!ReadNumber(L, item, "reflectance", rule_unit, &def.reflectance))
+        if (!ReadNumber(L, item, "reflectance", ls_quantityUnit, &def.reflectance))
         {
             return false;
         }
@@ -1133,17 +1121,12 @@ static bool LoadLidar(Loader* L, const cJSON* object, lsLidarDef* def)
         def->beams = (int)v;
         Leave(L);
     }
-    if (!ReadAngle(L, object, "fov", rule_positive, &def->fov))
+    if (!ReadAngle(L, object, "fov", ls_quantityFov, &def->fov))
     {
         return false;
     }
-    if (def->fov > lsDegToRad(360.0))
-    {
-        Enter(L, "fov");
-        return Fail(L, "expected a field of view in (0, 360] degrees");
-    }
-    if (!ReadNumber(L, object, "range", rule_positive, &def->range) ||
-        !ReadNumber(L, object, "range_min", rule_nonNegative, &def->rangeMin))
+    if (!ReadNumber(L, object, "range", ls_quantityRange, &def->range) ||
+        !ReadNumber(L, object, "range_min", ls_quantityRangeMin, &def->rangeMin))
     {
         return false;
     }
@@ -1152,13 +1135,13 @@ static bool LoadLidar(Loader* L, const cJSON* object, lsLidarDef* def)
         Enter(L, Member(object, "range_min") != NULL ? "range_min" : "range");
         return Fail(L, "expected range_min < range (%g >= %g)", def->rangeMin, def->range);
     }
-    return ReadPose(L, object, "mount", &def->mountOffset, &def->mountAngle) &&
-           ReadNumber(L, object, "rate", rule_positive, &def->rate) &&
-           ReadNumber(L, object, "noise", rule_nonNegative, &def->noise) &&
-           ReadNumber(L, object, "noise_per_m", rule_nonNegative, &def->noisePerM) &&
-           ReadAngle(L, object, "angle_noise", rule_nonNegative, &def->angleNoise) &&
-           ReadNumber(L, object, "dropout", rule_unit, &def->dropout) &&
-           ReadNumber(L, object, "grazing_dropout", rule_unit, &def->grazingDropout) &&
+    return ReadPose(L, object, "mount", ls_quantityOffset, &def->mountOffset, &def->mountAngle) &&
+           ReadNumber(L, object, "rate", ls_quantityRate, &def->rate) &&
+           ReadNumber(L, object, "noise", ls_quantityDistance, &def->noise) &&
+           ReadNumber(L, object, "noise_per_m", ls_quantityRatio, &def->noisePerM) &&
+           ReadAngle(L, object, "angle_noise", ls_quantityAngleNoise, &def->angleNoise) &&
+           ReadNumber(L, object, "dropout", ls_quantityUnit, &def->dropout) &&
+           ReadNumber(L, object, "grazing_dropout", ls_quantityUnit, &def->grazingDropout) &&
            ReadSeed(L, object, "seed", &def->seed);
 }
 
@@ -1173,8 +1156,8 @@ static bool LoadRobot(Loader* L, const cJSON* object)
     }
     CheckKeys(L, object, s_robotKeys);
     lsRobotDef* def = &L->world->robot;
-    if (!ReadPose(L, object, "pose", &def->position, &def->angle) ||
-        !ReadNumber(L, object, "radius", rule_positive, &def->radius))
+    if (!ReadPose(L, object, "pose", ls_quantityCoordinate, &def->position, &def->angle) ||
+        !ReadNumber(L, object, "radius", ls_quantitySize, &def->radius))
     {
         return false;
     }
@@ -1182,16 +1165,16 @@ static bool LoadRobot(Loader* L, const cJSON* object)
     if (footprint != NULL)
     {
         Enter(L, "footprint");
-        if (!ParseConvex(L, footprint, def->footprint, &def->footprintCount))
+        if (!ParseConvex(L, footprint, ls_quantityOffset, def->footprint, &def->footprintCount))
         {
             return false;
         }
         Leave(L);
     }
-    if (!ReadNumber(L, object, "max_speed", rule_positive, &def->maxSpeed) ||
-        !ReadAngle(L, object, "max_turn_rate", rule_positive, &def->maxTurnRate) ||
-        !ReadNumber(L, object, "max_accel", rule_positive, &def->maxAccel) ||
-        !ReadAngle(L, object, "max_turn_accel", rule_positive, &def->maxTurnAccel))
+    if (!ReadNumber(L, object, "max_speed", ls_quantitySpeed, &def->maxSpeed) ||
+        !ReadAngle(L, object, "max_turn_rate", ls_quantityTurnRate, &def->maxTurnRate) ||
+        !ReadNumber(L, object, "max_accel", ls_quantityAccel, &def->maxAccel) ||
+        !ReadAngle(L, object, "max_turn_accel", ls_quantityTurnAccel, &def->maxTurnAccel))
     {
         return false;
     }
@@ -1233,7 +1216,7 @@ static bool LoadPaths(Loader* L, const cJSON* array)
         double radius = 0.5;
         bool closed = false;
         if (!Require(L, item, "id") || !Require(L, item, "points") || !ReadString(L, item, "id", id, sizeof id) ||
-            !ReadNumber(L, item, "radius", rule_positive, &radius) || !ReadBool(L, item, "closed", &closed))
+            !ReadNumber(L, item, "radius", ls_quantitySize, &radius) || !ReadBool(L, item, "closed", &closed))
         {
             return false;
         }
@@ -1244,7 +1227,8 @@ static bool LoadPaths(Loader* L, const cJSON* array)
         }
         int pointCount = 0;
         Enter(L, "points");
-        if (!ParsePoints(L, Member(item, "points"), closed ? 3 : 2, LS_MAX_PATH_POINTS, &pointCount) ||
+        if (!ParsePoints(L, Member(item, "points"), ls_quantityCoordinate, closed ? 3 : 2, LS_MAX_PATH_POINTS,
+                         &pointCount) ||
             !CheckSegments(L, L->scratch, pointCount, closed, "path"))
         {
             return false;
@@ -1340,11 +1324,12 @@ static bool LoadVehicles(Loader* L, const cJSON* array)
             }
             Leave(L);
         }
-        if (!ReadVec2(L, item, "position", &def.position) || !ReadVec2(L, item, "velocity", &def.velocity) ||
-            !ReadNumber(L, item, "max_speed", rule_positive, &def.maxSpeed) ||
-            !ReadNumber(L, item, "max_force", rule_positive, &def.maxForce) ||
-            !ReadNumber(L, item, "radius", rule_positive, &def.radius) ||
-            !ReadNumber(L, item, "reflectance", rule_unit, &def.reflectance))
+        if (!ReadVec2(L, item, "position", ls_quantityCoordinate, &def.position) ||
+            !ReadVec2(L, item, "velocity", ls_quantityVelocity, &def.velocity) ||
+            !ReadNumber(L, item, "max_speed", ls_quantitySpeed, &def.maxSpeed) ||
+            !ReadNumber(L, item, "max_force", ls_quantityAccel, &def.maxForce) ||
+            !ReadNumber(L, item, "radius", ls_quantitySize, &def.radius) ||
+            !ReadNumber(L, item, "reflectance", ls_quantityUnit, &def.reflectance))
         {
             return false;
         }
@@ -1395,8 +1380,9 @@ static bool LoadMovers(Loader* L, const cJSON* array)
         }
         Leave(L);
         CheckKeys(L, item, def.kind == ls_moverDoor ? s_doorKeys : s_barKeys);
-        if (!Require(L, item, "from") || !Require(L, item, "to") || !ReadVec2(L, item, "from", &def.a) ||
-            !ReadVec2(L, item, "to", &def.b))
+        if (!Require(L, item, "from") || !Require(L, item, "to") ||
+            !ReadVec2(L, item, "from", ls_quantityCoordinate, &def.a) ||
+            !ReadVec2(L, item, "to", ls_quantityCoordinate, &def.b))
         {
             return false;
         }
@@ -1408,9 +1394,9 @@ static bool LoadMovers(Loader* L, const cJSON* array)
         {
             // By default a door slides along itself by its own length: fully open, then closed again.
             def.offset = lsSub(def.b, def.a);
-            if (!ReadVec2(L, item, "offset", &def.offset) ||
-                !ReadNumber(L, item, "period", rule_positive, &def.period) ||
-                !ReadNumber(L, item, "phase", rule_unitOpen, &def.phase))
+            if (!ReadVec2(L, item, "offset", ls_quantityOffset, &def.offset) ||
+                !ReadNumber(L, item, "period", ls_quantityPeriod, &def.period) ||
+                !ReadNumber(L, item, "phase", ls_quantityPhase, &def.phase))
             {
                 return false;
             }
@@ -1418,12 +1404,13 @@ static bool LoadMovers(Loader* L, const cJSON* array)
         else
         {
             def.pivot = lsV(0.5 * (def.a.x + def.b.x), 0.5 * (def.a.y + def.b.y));
-            if (!ReadVec2(L, item, "pivot", &def.pivot) || !ReadAngle(L, item, "speed", rule_finite, &def.angularSpeed))
+            if (!ReadVec2(L, item, "pivot", ls_quantityCoordinate, &def.pivot) ||
+                !ReadAngle(L, item, "speed", ls_quantitySpin, &def.angularSpeed))
             {
                 return false;
             }
         }
-        if (!ReadNumber(L, item, "reflectance", rule_unit, &def.reflectance))
+        if (!ReadNumber(L, item, "reflectance", ls_quantityUnit, &def.reflectance))
         {
             return false;
         }
@@ -1443,18 +1430,13 @@ static bool LoadSim(Loader* L, const cJSON* object)
     }
     CheckKeys(L, object, s_simKeys);
     lsSimDef* def = &L->world->sim;
-    if (!ReadNumber(L, object, "dt", rule_positive, &def->dt))
+    if (!ReadNumber(L, object, "dt", ls_quantityTimeStep, &def->dt))
     {
         return false;
     }
-    if (def->dt > 1.0)
-    {
-        Enter(L, "dt");
-        return Fail(L, "expected a time step in (0, 1] seconds");
-    }
     return ReadSeed(L, object, "seed", &def->seed) && ReadBool(L, object, "respawn", &def->respawn) &&
-           ReadNumber(L, object, "food_reward", rule_finite, &def->foodReward) &&
-           ReadNumber(L, object, "poison_reward", rule_finite, &def->poisonReward);
+           ReadNumber(L, object, "food_reward", ls_quantityReward, &def->foodReward) &&
+           ReadNumber(L, object, "poison_reward", ls_quantityReward, &def->poisonReward);
 }
 
 static const char* const s_rootKeys[] = {"name",  "walls",    "targets", "boxes", "polygons", "robot",
