@@ -5,9 +5,10 @@
 #define _POSIX_C_SOURCE 200809L // clock_gettime
 
 #include "cli/clock.h"
-#include "core/base.h"
 #include "core/distance.h"
-#include "core/geometry.h"
+#include "core/sweep.h"
+#include "lidarsim/base.h"
+#include "lidarsim/geometry.h"
 
 #include <math.h>
 #include <stdio.h>

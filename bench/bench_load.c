@@ -6,7 +6,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include "cli/clock.h"
-#include "core/world.h"
+#include "lidarsim/world.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -6,7 +6,7 @@
 //   maze-20k      the maze bench world, autopilot
 #define _POSIX_C_SOURCE 200809L
 #include "cli/clock.h"
-#include "core/sim.h"
+#include "lidarsim/sim.h"
 
 #include <stdio.h>
 #include <stdlib.h>

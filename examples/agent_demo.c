@@ -5,7 +5,7 @@
 //
 // The policy reads only the observation vector: it heads for the nearest food in sight, swerves away from poison
 // close ahead, and turns in place towards the freer side when something blocks the way.
-#include "core/agent.h"
+#include "lidarsim/lidarsim.h"
 
 #include <stdio.h>
 #include <stdlib.h>

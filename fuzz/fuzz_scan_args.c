@@ -4,7 +4,7 @@
 // success gives values within their documented ranges; every byte allocated is freed.
 #include "cli/scan_args.h"
 
-#include "core/world.h"
+#include "lidarsim/world.h"
 
 #include <math.h>
 #include <stdio.h>

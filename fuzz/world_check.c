@@ -1,6 +1,6 @@
 #include "world_check.h"
 
-#include "core/world.h"
+#include "lidarsim/world.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # scripts/analyse.sh: the static analysers, with the checked-in configuration. Fails on any finding.
-#   cppcheck   --enable=warning,performance,portability over src and tests (inline suppressions must say why)
+#   cppcheck   --enable=warning,performance,portability over include, src and tests (inline suppressions must say why)
 #   clang-tidy .clang-tidy over every file of compile_commands.json (configured in build-analyse, app included)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -9,7 +9,7 @@ status=0
 
 echo "== cppcheck"
 if ! cppcheck --enable=warning,performance,portability --error-exitcode=1 --inline-suppr -q -j "$jobs" \
-    -I src src tests tools fuzz; then
+    -I include -I src include src tests tools fuzz; then
     status=1
 fi
 

@@ -1,7 +1,7 @@
 // lidarsim tests: one runner (ls_test SUITE), suites listed in suites.h, checks that report and fail the suite.
 #pragma once
 
-#include "core/base.h"
+#include "lidarsim/base.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -24,8 +24,8 @@
         double ensureValue_ = (x);                                                                                     \
         if (!(fabs(ensureValue_) <= (tol)))                                                                            \
         {                                                                                                              \
-            fprintf(stderr, "%s:%d: ENSURE_SMALL failed: %s = %.17g (tol %g)\n", __FILE__, __LINE__, #x,              \
-                    ensureValue_, (double)(tol));                                                                      \
+            fprintf(stderr, "%s:%d: ENSURE_SMALL failed: %s = %.17g (tol %g)\n", __FILE__, __LINE__, #x, ensureValue_, \
+                    (double)(tol));                                                                                    \
             return 1;                                                                                                  \
         }                                                                                                              \
     } while (0)
@@ -42,7 +42,7 @@
         }                                                                                                              \
         if (lsAllocatedBytes() != bytesBefore_)                                                                        \
         {                                                                                                              \
-            fprintf(stderr, "  %s leaked %lld bytes\n", #fn, lsAllocatedBytes() - bytesBefore_);                      \
+            fprintf(stderr, "  %s leaked %lld bytes\n", #fn, lsAllocatedBytes() - bytesBefore_);                       \
             return 1;                                                                                                  \
         }                                                                                                              \
         printf("  %s ok\n", #fn);                                                                                      \
@@ -60,8 +60,8 @@
 /// Calls visit(ctx, path, data, size) for every file in folder (names starting with '.' skipped), data holding the
 /// file's first megabyte followed by a NUL. Stops at the first visit that returns non-zero and returns that; returns
 /// 1 when the folder cannot be read. count (may be NULL) receives the number of files visited.
-int lsTestForEachFile(const char* folder, int (*visit)(void* ctx, const char* path, char* data, size_t size),
-                      void* ctx, int* count);
+int lsTestForEachFile(const char* folder, int (*visit)(void* ctx, const char* path, char* data, size_t size), void* ctx,
+                      int* count);
 
 #define LS_SUITE(name) int name(void);
 #include "suites.h"

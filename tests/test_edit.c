@@ -5,7 +5,7 @@
 #include "test.h"
 
 #include "core/edit.h"
-#include "core/geometry.h"
+#include "lidarsim/geometry.h"
 
 #include <string.h>
 

@@ -2,8 +2,8 @@
 // slow references (long double arithmetic, dense sampling) from fixed seeds.
 #include "test.h"
 
-#include "core/geometry.h"
 #include "core/predicates.h"
+#include "lidarsim/geometry.h"
 
 #include <float.h>
 #include <string.h>

@@ -8,7 +8,7 @@
 #include "test.h"
 
 #include "core/reload.h"
-#include "core/world.h"
+#include "lidarsim/world.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -578,8 +578,7 @@ static int ReloadWhileWritingTest(void)
 // a lidar of 10^12 beams, and a 5 MB string under an unknown key (kept in bounded memory, with a warning).
 
 // head, then count copies of item joined by sep, then tail; from lsAlloc (free with lsFree(text, *size)).
-static char* Build(const char* head, const char* item, const char* sep, long long count, const char* tail,
-                   size_t* size)
+static char* Build(const char* head, const char* item, const char* sep, long long count, const char* tail, size_t* size)
 {
     size_t h = strlen(head), i = strlen(item), s = strlen(sep), t = strlen(tail);
     *size = h + (size_t)count * (i + s) + t + 1;

@@ -1,6 +1,6 @@
 // Tests of lidar.c: beam layout, exact noiseless ranges in known rooms, no leaks from closed rooms, the noise model
 // (statistics, clamping, dropout, jitter actually applied), minimum range, intensities and reproducibility.
-#include "core/lidar.h"
+#include "lidarsim/lidar.h"
 #include "test.h"
 
 #include <string.h>

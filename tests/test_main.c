@@ -16,8 +16,8 @@ static const Suite s_suites[] = {
 #undef LS_SUITE
 };
 
-int lsTestForEachFile(const char* folder, int (*visit)(void* ctx, const char* path, char* data, size_t size),
-                      void* ctx, int* count)
+int lsTestForEachFile(const char* folder, int (*visit)(void* ctx, const char* path, char* data, size_t size), void* ctx,
+                      int* count)
 {
     DIR* dir = opendir(folder);
     if (dir == NULL)

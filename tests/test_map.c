@@ -7,7 +7,7 @@
 #include "test.h"
 
 #include "core/map.h"
-#include "core/scene.h"
+#include "lidarsim/scene.h"
 
 #include <png.h>
 #include <stdlib.h>

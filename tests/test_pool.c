@@ -2,7 +2,7 @@
 // destroy with idle workers. Also meant to run clean under ThreadSanitizer (cmake -DLS_SANITIZE_THREAD=ON).
 #include "test.h"
 
-#include "core/pool.h"
+#include "lidarsim/pool.h"
 
 #include <dirent.h>
 #include <stdatomic.h>

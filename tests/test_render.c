@@ -3,8 +3,8 @@
 
 #include "app/camera.h"
 #include "app/render.h"
-#include "core/lidar.h"
-#include "core/sim.h"
+#include "lidarsim/lidar.h"
+#include "lidarsim/sim.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -4,7 +4,7 @@
 
 #include "cli/options.h"
 #include "cli/scan_args.h"
-#include "core/world.h"
+#include "lidarsim/world.h"
 
 #include <string.h>
 

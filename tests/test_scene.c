@@ -1,6 +1,6 @@
 // Tests of scene.c: the grid-accelerated cast must equal the brute-force reference bit for bit (same object, part,
 // fraction, point and normal) on random and adversarial rays; box queries; moved and disabled targets.
-#include "core/scene.h"
+#include "lidarsim/scene.h"
 #include "test.h"
 
 #include <string.h>

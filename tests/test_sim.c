@@ -1,12 +1,13 @@
 // Tests of the simulation: kinematics against closed form, the robot never ending a step inside anything over long
 // randomized runs (circle and polygon footprints, fast enough to move more than its radius per step), moving walls
 // pushing rather than passing, targets and respawn, the lidar's schedule, the autopilot, and determinism.
+#include "core/robot.h"
 #include "test.h"
 
-#include "core/agent.h"
 #include "core/distance.h"
 #include "core/invariants.h"
-#include "core/sim.h"
+#include "lidarsim/agent.h"
+#include "lidarsim/sim.h"
 
 #include <string.h>
 

@@ -4,8 +4,8 @@
 #include "test.h"
 
 #include "core/invariants.h"
-#include "core/sim.h"
-#include "core/world.h"
+#include "lidarsim/sim.h"
+#include "lidarsim/world.h"
 
 #include <dirent.h>
 #include <string.h>
@@ -53,10 +53,7 @@ static int SoakWorld(const char* path, int steps)
     return 0;
 }
 
-static int DefaultWorldTest(void)
-{
-    return SoakWorld(LS_SOURCE_DIR "/worlds/default.json", 20000);
-}
+static int DefaultWorldTest(void) { return SoakWorld(LS_SOURCE_DIR "/worlds/default.json", 20000); }
 
 static int EveryWorldTest(void)
 {

@@ -1,9 +1,10 @@
 // Tests of sweep.c: a moving point against a moving segment, and the time of first contact of a moving circle with
 // a static or moving segment. Hand cases for every degenerate situation, then randomized comparisons against slow
 // references (sampling and bisection, conservative advancement in long double) from fixed seeds.
+#include "core/sweep.h"
 #include "test.h"
 
-#include "core/geometry.h"
+#include "lidarsim/geometry.h"
 
 #include <float.h>
 

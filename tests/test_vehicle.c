@@ -1,8 +1,10 @@
 // Tests of the path-following vehicles (Reynolds): the steering points, staying within the path's radius on
 // straight and curved paths once joined, the ends of open paths (stop, reverse), walls, and separation.
+#include "core/sweep.h"
+#include "core/vehicle.h"
 #include "test.h"
 
-#include "core/sim.h"
+#include "lidarsim/sim.h"
 
 #include <string.h>
 

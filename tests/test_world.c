@@ -4,7 +4,7 @@
 
 #include "test.h"
 
-#include "core/world.h"
+#include "lidarsim/world.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -9,8 +9,8 @@
 
 #include "cli/clock.h"
 #include "core/invariants.h"
-#include "core/sim.h"
-#include "core/world.h"
+#include "lidarsim/sim.h"
+#include "lidarsim/world.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -174,8 +174,7 @@ int main(int argc, char** argv)
     lsDestroyWorld(world);
     if (lsAllocatedBytes() != 0)
     {
-        printf("soak: FAILED: %lld bytes still allocated after destroying the sim and the world\n",
-               lsAllocatedBytes());
+        printf("soak: FAILED: %lld bytes still allocated after destroying the sim and the world\n", lsAllocatedBytes());
         status = 1;
     }
     return status;

@@ -4,7 +4,7 @@
 // on every path.
 #include "app/app.h"
 
-#include "core/lidar.h"
+#include "lidarsim/lidar.h"
 
 #include <stdarg.h>
 #include <stdio.h>

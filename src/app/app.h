@@ -7,7 +7,7 @@
 #include "app/frontend.h"
 #include "app/render.h"
 #include "core/reload.h"
-#include "core/sim.h"
+#include "lidarsim/sim.h"
 
 #include <SDL2/SDL.h>
 

@@ -1,7 +1,7 @@
 // lidarsim front end: the camera (see camera.h).
 #include "app/camera.h"
 
-#include "core/base.h"
+#include "lidarsim/base.h"
 
 static double ClampZoom(double zoom)
 {

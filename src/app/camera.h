@@ -3,7 +3,7 @@
 // Screen coordinates are pixels from the viewport's top-left corner; pixel (i, j) covers [i, i + 1) x [j, j + 1).
 #pragma once
 
-#include "core/vec.h"
+#include "lidarsim/vec.h"
 
 #include <stdbool.h>
 

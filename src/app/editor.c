@@ -2,7 +2,7 @@
 // is drawn with SDL2_gfx.
 #include "app/editor.h"
 
-#include "core/geometry.h"
+#include "lidarsim/geometry.h"
 
 #include <SDL2/SDL2_gfxPrimitives.h>
 #include <stdarg.h>

@@ -25,7 +25,7 @@
 
 #include "app/camera.h"
 #include "core/edit.h"
-#include "core/world.h"
+#include "lidarsim/world.h"
 
 #include <SDL2/SDL.h>
 #include <stdbool.h>

@@ -1,7 +1,7 @@
 // lidarsim front end: the HUD panel, the reload error banner and the F1 help overlay, in SDL2_gfx's 8x8 font.
 #include "app/render.h"
 
-#include "core/lidar.h"
+#include "lidarsim/lidar.h"
 
 #include <SDL2/SDL2_gfxPrimitives.h>
 #include <stdio.h>

@@ -1,7 +1,7 @@
 // lidarsim front end: input. Events become commands on the app's state; the sim only ever sees an lsControl.
 #include "app/app.h"
 
-#include "core/lidar.h"
+#include "lidarsim/lidar.h"
 
 #include <stdio.h>
 

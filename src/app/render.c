@@ -3,7 +3,7 @@
 // before the conversion: a wall kilometres off screen must neither wrap around nor cost anything.
 #include "app/render.h"
 
-#include "core/lidar.h"
+#include "lidarsim/lidar.h"
 
 #include <SDL2/SDL2_gfxPrimitives.h>
 #include <stdio.h>

@@ -4,7 +4,7 @@
 #pragma once
 
 #include "app/camera.h"
-#include "core/sim.h"
+#include "lidarsim/sim.h"
 
 #include <SDL2/SDL.h>
 

@@ -10,8 +10,8 @@
 #include "cli/clock.h"
 #include "cli/commands.h"
 #include "cli/options.h"
-#include "core/lidar.h"
-#include "core/pool.h"
+#include "lidarsim/lidar.h"
+#include "lidarsim/pool.h"
 
 #include <dirent.h>
 #include <errno.h>

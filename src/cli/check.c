@@ -1,7 +1,7 @@
 // lidarsim check WORLD.json...: validates world files and prints a one-line summary of each.
 #include "cli/commands.h"
 #include "cli/options.h"
-#include "core/world.h"
+#include "lidarsim/world.h"
 
 #include <stdio.h>
 

@@ -2,7 +2,7 @@
 // the same fields the same way (numbers as the shortest text that reads back to the same double).
 #pragma once
 
-#include "core/lidar.h"
+#include "lidarsim/lidar.h"
 
 #include <stdio.h>
 

@@ -4,7 +4,7 @@
 // ("unknown option '--beam' (did you mean '--beams'?)", "missing value after '--fov'").
 #pragma once
 
-#include "core/base.h"
+#include "lidarsim/base.h"
 
 #include <getopt.h>
 #include <stdbool.h>

@@ -6,7 +6,7 @@
 #include "cli/laserscan.h"
 #include "cli/options.h"
 #include "core/limits.h"
-#include "core/sim.h"
+#include "lidarsim/sim.h"
 
 #include <errno.h>
 #include <limits.h>

@@ -3,8 +3,8 @@
 #include "cli/commands.h"
 #include "cli/laserscan.h"
 #include "cli/scan_args.h"
-#include "core/lidar.h"
-#include "core/pool.h"
+#include "lidarsim/lidar.h"
+#include "lidarsim/pool.h"
 
 #include <errno.h>
 #include <math.h>

@@ -5,7 +5,7 @@
 
 #include "cli/options.h"
 #include "core/limits.h"
-#include "core/world.h" // LS_MAX_BEAMS
+#include "lidarsim/world.h" // LS_MAX_BEAMS
 
 #include <errno.h>
 #include <math.h>

@@ -4,7 +4,7 @@
 #pragma once
 
 #include "cli/laserscan.h" // lsNoHitStyle
-#include "core/base.h"
+#include "lidarsim/base.h"
 
 #include <stdbool.h>
 #include <stddef.h>

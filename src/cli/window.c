@@ -3,7 +3,7 @@
 #include "app/frontend.h"
 #include "cli/commands.h"
 #include "cli/options.h"
-#include "core/world.h" // LS_MAX_BEAMS
+#include "lidarsim/world.h" // LS_MAX_BEAMS
 
 #include <stdio.h>
 #include <stdlib.h>

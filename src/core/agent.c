@@ -1,6 +1,6 @@
 // lidarsim core: the agent interface, a thin layer over lsSim that turns scans into observation vectors and score
 // changes into rewards.
-#include "core/agent.h"
+#include "lidarsim/agent.h"
 
 struct lsAgent
 {

@@ -1,7 +1,8 @@
 // lidarsim core: the autopilot. It sees only the robot's own lidar scan (ranges, hit points, what each beam hit)
 // and picks a direction by the free corridor a body of its width has along it, so it wanders the default world,
 // goes for food it sees, keeps away from poison, and backs out when it has stopped making progress.
-#include "core/sim.h"
+#include "core/autopilot.h"
+#include "lidarsim/sim.h"
 
 #define LS_AUTOPILOT_DIRECTIONS 41
 #define LS_AUTOPILOT_MAX_BEAMS 360

@@ -1,7 +1,7 @@
 // POSIX for open/fstat and the nanosecond times of struct stat.
 #define _POSIX_C_SOURCE 200809L
 
-#include "core/base.h"
+#include "lidarsim/base.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -12,6 +12,8 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+lsVersion lsGetVersion(void) { return (lsVersion){LS_VERSION_MAJOR, LS_VERSION_MINOR, LS_VERSION_PATCH}; }
 
 void lsAssertFailed(const char* condition, const char* file, int line)
 {

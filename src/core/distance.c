@@ -5,7 +5,7 @@
 // simplex edge is decided with exact orientation signs, so touching shapes report distance exactly 0.
 #include "core/distance.h"
 
-#include "core/base.h"
+#include "lidarsim/base.h"
 
 #include <float.h>
 #include <math.h>

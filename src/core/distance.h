@@ -7,8 +7,8 @@
 // Model: box2d v3's src/distance.c (proxies, simplex cache, iteration cap), solver after Ericson 5.1.9.
 #pragma once
 
-#include "core/geometry.h"
-#include "core/vec.h"
+#include "lidarsim/geometry.h"
+#include "lidarsim/vec.h"
 
 #include <stdbool.h>
 #include <stdint.h>

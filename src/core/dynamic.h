@@ -7,7 +7,7 @@
 // Units: metres, world frame.
 #pragma once
 
-#include "core/scene.h"
+#include "lidarsim/scene.h"
 
 /// The broad phase (opaque). Create with lsCreateDynamicIndex, destroy with lsDestroyDynamicIndex.
 typedef struct lsDynamicIndex lsDynamicIndex;

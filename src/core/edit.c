@@ -1,7 +1,8 @@
 // lidarsim core: editing operations on the world model (see edit.h).
 #include "core/edit.h"
+#include "core/sweep.h"
 
-#include "core/geometry.h"
+#include "lidarsim/geometry.h"
 
 #include <float.h>
 #include <stdlib.h>

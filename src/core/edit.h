@@ -9,7 +9,7 @@
 // Units: metres, world frame (x right, y up).
 #pragma once
 
-#include "core/world.h"
+#include "lidarsim/world.h"
 
 /// What an lsEditRef names.
 typedef enum lsEditKind

@@ -5,7 +5,7 @@
 // depth (the support function of B - A is minimal there over all directions).
 #include "core/distance.h"
 
-#include "core/base.h"
+#include "lidarsim/base.h"
 
 #include <float.h>
 #include <math.h>

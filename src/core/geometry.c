@@ -1,10 +1,10 @@
 // Intersection and closest-point routines (geometry.h). Whether a ray or segment meets a shape is decided with
 // exact signs (predicates.c: a floating-point filter, exact arithmetic when it cannot decide); only the reported
 // fraction, point and normal are rounded, and they are clamped into the range the exact test proved.
-#include "core/geometry.h"
+#include "lidarsim/geometry.h"
 
-#include "core/base.h"
 #include "core/predicates.h"
+#include "lidarsim/base.h"
 
 #include <float.h>
 #include <math.h>

@@ -6,10 +6,7 @@
 
 #include <math.h>
 
-static bool IsFiniteVec(lsVec2 v)
-{
-    return isfinite(v.x) && isfinite(v.y);
-}
+static bool IsFiniteVec(lsVec2 v) { return isfinite(v.x) && isfinite(v.y); }
 
 // Fails with the name of the first non-finite field of the robot's state.
 static bool CheckRobotFinite(const lsRobotState* robot, lsError* err)
@@ -124,20 +121,20 @@ static bool OverlapCallback(void* context, lsHitKind kind, int index, int part)
     lsShapeProxy solid;
     switch (kind)
     {
-        case ls_hitWall:
-        {
-            lsSegment s = lsScene_WallSegment(q->scene, index, part);
-            solid = lsProxyFromSegment(&s);
-            break;
-        }
-        case ls_hitBox:
-            solid = lsProxyFromBox(lsScene_Box(q->scene, index));
-            break;
-        case ls_hitPolygon:
-            solid = lsProxyFromPolygon(lsScene_Polygon(q->scene, index));
-            break;
-        default:
-            return true; // targets are collected, not solid
+    case ls_hitWall:
+    {
+        lsSegment s = lsScene_WallSegment(q->scene, index, part);
+        solid = lsProxyFromSegment(&s);
+        break;
+    }
+    case ls_hitBox:
+        solid = lsProxyFromBox(lsScene_Box(q->scene, index));
+        break;
+    case ls_hitPolygon:
+        solid = lsProxyFromPolygon(lsScene_Polygon(q->scene, index));
+        break;
+    default:
+        return true; // targets are collected, not solid
     }
     double depth = Penetration(&q->robot, &solid);
     if (depth > q->depth)

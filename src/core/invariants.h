@@ -9,7 +9,7 @@
 //   (Reynolds' path following lets the body swing up to the path's radius off the path's points, which bound it).
 #pragma once
 
-#include "core/sim.h"
+#include "lidarsim/sim.h"
 
 /// Penetration depth (metres) still accepted between the robot and a solid: rounding in the contact solver leaves
 /// overlaps of a few ulps, far below this.

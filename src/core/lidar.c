@@ -1,6 +1,6 @@
 // The lidar sensor model: beam layout, one cast per beam through the scene, then the measurement model (jitter,
 // range noise, dropout, minimum range) and intensities. No allocation per scan: everything goes into the lsScan.
-#include "core/lidar.h"
+#include "lidarsim/lidar.h"
 
 #include <math.h>
 #include <string.h>

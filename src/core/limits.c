@@ -1,7 +1,7 @@
 // lidarsim core: the table of bounds (see limits.h; the reasons are in docs/world-format.md, "Limits").
 #include "core/limits.h"
 
-#include "core/base.h"
+#include "lidarsim/base.h"
 
 #include <math.h>
 #include <stdio.h>

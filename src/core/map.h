@@ -11,7 +11,7 @@
 // Units: metres, world frame (x right, y up).
 #pragma once
 
-#include "core/world.h"
+#include "lidarsim/world.h"
 
 /// Largest image accepted, in pixels (checked from the header, before any pixel is decoded).
 #define LS_MAP_MAX_PIXELS 100000000LL

@@ -1,6 +1,6 @@
 // lidarsim core: moving walls. A mover's segment is a pure function of time, so the sim, the lidar, the view and
 // the editor all agree on where it is without sharing any state.
-#include "core/sim.h"
+#include "lidarsim/sim.h"
 
 // The door's triangle wave: 0 at phase 0, 1 at phase 1/2, back to 0 at phase 1; continuous and piecewise linear,
 // so the door moves at a constant speed |offset| * 2 / period between its two positions.

@@ -3,9 +3,9 @@
 // left. Chunk k is always [k * grain, min(count, (k + 1) * grain)), whichever thread runs it.
 #define _POSIX_C_SOURCE 200809L // sysconf(_SC_NPROCESSORS_ONLN)
 
-#include "core/pool.h"
+#include "lidarsim/pool.h"
 
-#include "core/base.h"
+#include "lidarsim/base.h"
 
 #include <stdatomic.h>
 #include <stdbool.h>

@@ -4,8 +4,8 @@
 // underflows or overflows; otherwise the doubles' mantissas are multiplied and added as big integers.
 #include "core/predicates.h"
 
-#include "core/base.h"
-#include "core/geometry.h"
+#include "lidarsim/base.h"
+#include "lidarsim/geometry.h"
 
 #include <float.h>
 #include <math.h>

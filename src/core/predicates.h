@@ -3,7 +3,7 @@
 // (declared in geometry.h) are the public face.
 #pragma once
 
-#include "core/vec.h"
+#include "lidarsim/vec.h"
 
 #include <stdbool.h>
 

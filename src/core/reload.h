@@ -16,7 +16,7 @@
 //   HUD: if (lsReloader_HasError(reloader)) show lsReloader_Error(reloader);
 #pragma once
 
-#include "core/world.h"
+#include "lidarsim/world.h"
 
 /// Default settle time, seconds: a change is read once the file has looked the same for this long.
 #define LS_RELOAD_SETTLE 0.1

@@ -1,7 +1,9 @@
 // lidarsim core: the robot's motion. Differential-drive kinematics (exact arcs), and continuous collision of a
 // moving circle (the robot, and the vehicles) against the scene, the moving walls and other circles:
 // first time of impact, slide along the contact tangent, pushes by moving walls, residual overlap resolution.
-#include "core/sim.h"
+#include "core/robot.h"
+#include "core/sweep.h"
+#include "lidarsim/sim.h"
 
 #include "core/distance.h"
 

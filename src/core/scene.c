@@ -20,7 +20,7 @@
 //
 // Memory: each cell's segments and targets are stored in place (packed records), so a ray reads a few contiguous
 // cache lines per cell; lsScene_CastRays prefetches the first cell of the rays ahead (see there).
-#include "core/scene.h"
+#include "lidarsim/scene.h"
 
 #include "core/dynamic.h"
 

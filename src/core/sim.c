@@ -6,7 +6,11 @@
 // 4. targets swept by moving walls are pushed; targets the robot touched on its way are collected (and respawn);
 // 5. the lidar scans when its period has elapsed (counted in steps, so the schedule has no rounding drift).
 // Nothing here reads the clock or calls rand(): same world, seed and controls give bit-identical states.
-#include "core/sim.h"
+#include "lidarsim/sim.h"
+#include "core/autopilot.h"
+#include "core/robot.h"
+#include "core/sweep.h"
+#include "core/vehicle.h"
 
 #include "core/distance.h"
 

@@ -2,10 +2,11 @@
 // moving circle with a static or moving segment. Motion is linear in t in [0, 1]. Degenerate cases (vanishing
 // coefficients, a double root, a point sliding along the segment's line) are classified with exact signs
 // (predicates.c); the roots themselves are rounded.
-#include "core/geometry.h"
+#include "core/sweep.h"
+#include "lidarsim/geometry.h"
 
-#include "core/base.h"
 #include "core/predicates.h"
+#include "lidarsim/base.h"
 
 #include <float.h>
 #include <math.h>

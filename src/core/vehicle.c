@@ -1,7 +1,8 @@
 // lidarsim core: vehicles that follow paths, after Craig Reynolds' "Steering Behaviors For Autonomous Characters"
 // (GDC 1999, path following): predict ahead, project onto the path, seek a target further along only when the
 // prediction leaves the path's radius. Pure functions of the vehicle's state; the sim integrates and collides.
-#include "core/sim.h"
+#include "core/vehicle.h"
+#include "lidarsim/sim.h"
 
 lsPathFollowDef lsDefaultPathFollowDef(void)
 {

@@ -1,6 +1,6 @@
 // lidarsim core: the world model's defaults, lifecycle and editing. Every array the world owns is allocated with
 // lsAlloc at exactly capacity * sizeof(element), so lsFree gets back the size it was given.
-#include "core/world.h"
+#include "lidarsim/world.h"
 
 #include <string.h>
 
@@ -246,8 +246,8 @@ bool lsWorld_Equal(const lsWorld* a, const lsWorld* b)
         const lsWallDef* wa = a->walls + i;
         const lsWallDef* wb = b->walls + i;
         if (wa->pointCount != wb->pointCount || wa->closed != wb->closed || wa->fromTo != wb->fromTo ||
-            wa->fromMap != wb->fromMap ||
-            wa->reflectance != wb->reflectance || !PointsEqual(wa->points, wb->points, wa->pointCount))
+            wa->fromMap != wb->fromMap || wa->reflectance != wb->reflectance ||
+            !PointsEqual(wa->points, wb->points, wa->pointCount))
         {
             return false;
         }

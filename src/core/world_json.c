@@ -6,10 +6,10 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include "core/map.h"
-#include "core/world.h"
+#include "lidarsim/world.h"
 
-#include "core/geometry.h"
 #include "core/limits.h"
+#include "lidarsim/geometry.h"
 
 #include <cjson/cJSON.h>
 

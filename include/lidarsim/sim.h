@@ -1,0 +1,190 @@
+// lidarsim core: the simulation. A fixed-step, deterministic world in motion: a differential-drive robot with
+// continuous collision, targets to collect, path-following vehicles (Reynolds), moving walls (doors, bars),
+// the robot's lidar scanning at its own rate, and a built-in autopilot that sees only that scan.
+//
+// Determinism: the same world, seed and sequence of controls give bit-identical state on every run. The sim never
+// reads the clock and never calls rand(); its one generator (lsRng) is seeded by world->sim.seed or lsSim_Reset.
+//
+// Ownership: lsCreateSim keeps a const pointer to the world and reads its definitions on every step, so the
+// caller keeps the world alive and unchanged until lsDestroySim (hot reload: load the new world, create a new
+// sim, destroy the old sim, then the old world). Everything the sim returns is owned by the sim and valid until
+// the next call that changes it (lsSim_Step, lsSim_Reset, lsSim_SetBeams) or lsDestroySim.
+//
+// Units: metres, seconds, radians; world frame x right, y up, counter-clockwise positive.
+#pragma once
+
+#include "lidarsim/geometry.h"
+#include "lidarsim/lidar.h"
+#include "lidarsim/scene.h"
+#include "lidarsim/world.h"
+
+#ifdef __cplusplus
+extern "C"
+{
+#endif
+
+    /// The simulation (opaque). Create with lsCreateSim, destroy with lsDestroySim.
+    typedef struct lsSim lsSim;
+
+    // ---------------------------------------------------------------------------------------------------------------------
+    // Control
+
+    /// How the robot is driven during one step.
+    typedef enum lsControlMode
+    {
+        ls_controlManual = 0,    ///< drive at the commanded (v, w), within the robot's speed and acceleration limits
+        ls_controlAutopilot = 1, ///< the built-in autopilot decides (v, w) from the latest scan
+        ls_controlAction = 2,    ///< one of the discrete actions (the agent interface's vocabulary)
+    } lsControlMode;
+
+    /// The discrete actions: each maps to a commanded (v, w) as fractions of the robot's maxSpeed and maxTurnRate.
+    typedef enum lsAction
+    {
+        ls_actionForward = 0,      ///< (maxSpeed, 0)
+        ls_actionLeft = 1,         ///< (0, +maxTurnRate): turn in place counter-clockwise
+        ls_actionRight = 2,        ///< (0, -maxTurnRate)
+        ls_actionForwardLeft = 3,  ///< (maxSpeed / 2, +maxTurnRate / 2)
+        ls_actionForwardRight = 4, ///< (maxSpeed / 2, -maxTurnRate / 2)
+        ls_actionStop = 5,         ///< (0, 0)
+        ls_actionCount = 6,
+    } lsAction;
+
+    /// One step's control input. A zero-initialised lsControl is manual (0, 0): brake to a stop.
+    typedef struct lsControl
+    {
+        lsControlMode mode;
+        double v; ///< manual: commanded forward speed, m/s (clamped to [-maxSpeed, maxSpeed])
+        double w; ///< manual: commanded turn rate, rad/s counter-clockwise (clamped to [-maxTurnRate, maxTurnRate])
+        lsAction action; ///< action mode: which action
+    } lsControl;
+
+    /// A manual control (v m/s, w rad/s).
+    static inline lsControl lsMakeManualControl(double v, double w)
+    {
+        return (lsControl){ls_controlManual, v, w, ls_actionStop};
+    }
+    /// The autopilot.
+    static inline lsControl lsMakeAutopilotControl(void)
+    {
+        return (lsControl){ls_controlAutopilot, 0.0, 0.0, ls_actionStop};
+    }
+    /// A discrete action.
+    static inline lsControl lsMakeActionControl(lsAction action)
+    {
+        return (lsControl){ls_controlAction, 0.0, 0.0, action};
+    }
+    /// The commanded (v, w) of a discrete action for a robot (v in m/s, w in rad/s).
+    LS_API void lsAction_Command(lsAction action, const lsRobotDef* robot, double* v, double* w);
+
+    // ---------------------------------------------------------------------------------------------------------------------
+    // State (read-only views into the sim)
+
+    /// The robot's current state.
+    typedef struct lsRobotState
+    {
+        lsVec2 position; ///< centre of the robot frame, world metres
+        double angle;    ///< heading, radians in (-pi, pi]
+        double v; ///< current forward (wheel) speed, m/s, after the acceleration limits (contacts do not change it)
+        double w; ///< current turn rate, rad/s
+        double commandV; ///< the (v, w) the last step asked for, after clamping to the limits
+        double commandW;
+        double radius; ///< circle footprint radius (polygon footprint: radius of the bounding circle about the centre)
+        lsVec2 footprint[LS_MAX_POLYGON_VERTICES]; ///< polygon footprint in world coordinates, counter-clockwise
+        int footprintCount;                        ///< 0 for a circle footprint
+        bool inContact;                            ///< the robot touched something during the last step
+    } lsRobotState;
+
+    /// One target's current state.
+    typedef struct lsTargetState
+    {
+        lsVec2 center;
+        double radius;
+        lsTargetKind kind;
+        bool active; ///< false once collected (and not respawned)
+    } lsTargetState;
+
+    /// One vehicle's current state, with the points of Reynolds' path following for the view to draw.
+    typedef struct lsVehicleState
+    {
+        lsVec2 position; ///< centre, world metres
+        lsVec2 velocity; ///< m/s
+        double radius;
+        int path;           ///< index into world->paths
+        lsVec2 predicted;   ///< where it will be `lookAhead` metres ahead along its velocity
+        lsVec2 normalPoint; ///< the nearest point of the path to `predicted`
+        lsVec2 target;      ///< the point further along the path that it seeks
+        bool seeking;       ///< predicted lay outside the path's radius, so it steered towards target this step
+        bool stopped;       ///< arrived at the end of an open path (pathEnd "stop")
+        int direction;      ///< +1 following the path's point order, -1 going back (pathEnd "reverse")
+    } lsVehicleState;
+
+    /// The whole observable state. Arrays are owned by the sim.
+    typedef struct lsSimState
+    {
+        double time;    ///< simulated seconds since reset (step * dt)
+        long long step; ///< steps since reset
+        double dt;      ///< the fixed step, seconds
+        lsRobotState robot;
+        const lsTargetState* targets; ///< world->targetCount entries, in the world's order
+        int targetCount;
+        const lsVehicleState* vehicles; ///< world->vehicleCount entries
+        int vehicleCount;
+        const lsSegment* movers; ///< the moving walls' segments at `time`, world->moverCount entries
+        int moverCount;
+        double score;    ///< sum of the rewards of collected targets
+        int food;        ///< food collected
+        int poison;      ///< poison collected
+        int collisions;  ///< contacts begun: steps in contact that follow a step without contact
+        int crushes;     ///< steps that ended with the robot squeezed by a moving wall into a gap narrower than itself
+        double distance; ///< distance travelled by the robot's centre, metres
+        bool scanned;    ///< the last step took a new scan
+    } lsSimState;
+
+    // ---------------------------------------------------------------------------------------------------------------------
+    // Lifecycle and stepping
+
+    /// Creates a sim of the world (which must outlive it, unchanged), builds the lidar's scene and resets it with
+    /// world->sim.seed. Takes a first scan at time 0. Destroy with lsDestroySim.
+    LS_API lsSim* lsCreateSim(const lsWorld* world);
+    /// Frees the sim and its scene. NULL is allowed.
+    LS_API void lsDestroySim(lsSim* sim);
+    /// Puts everything back to its state at time 0 (robot, targets, vehicles, score) and reseeds the generator
+    /// (targets' respawn places) and the lidar's noise from seed.
+    LS_API void lsSim_Reset(lsSim* sim, uint64_t seed);
+    /// Advances the world by one fixed step of world->sim.dt: moving walls, vehicles, robot (continuous collision),
+    /// targets, then a scan when the lidar's period has elapsed. control may be NULL (manual (0, 0)).
+    LS_API void lsSim_Step(lsSim* sim, const lsControl* control);
+    /// The current state (valid until the next step, reset or destroy).
+    LS_API const lsSimState* lsSim_GetState(const lsSim* sim);
+    /// The latest scan (taken at the lidar's rate, not every step), valid until the next step, reset or destroy.
+    LS_API const lsScan* lsSim_GetScan(const lsSim* sim);
+    /// The scene the sim built from the world (static geometry; targets follow the sim's state).
+    LS_API const lsScene* lsSim_GetScene(const lsSim* sim);
+    /// The moving objects as the lidar saw them at the latest step (vehicles' bodies, movers' segments).
+    LS_API lsDynamicObjects lsSim_GetDynamicObjects(const lsSim* sim);
+    /// The world the sim was created from.
+    LS_API const lsWorld* lsSim_GetWorld(const lsSim* sim);
+    /// Changes the number of lidar beams (the window's +/- keys), clamped to [1, LS_MAX_BEAMS], and rescans at once.
+    LS_API void lsSim_SetBeams(lsSim* sim, int beams);
+    /// The number of lidar beams in use.
+    LS_API int lsSim_GetBeams(const lsSim* sim);
+    /// The (v, w) the autopilot would command now from the latest scan (m/s, rad/s), without stepping.
+    /// It updates the autopilot's own memory (its stuck detector), so call it at most once per step.
+    LS_API lsControl lsSim_AutopilotControl(lsSim* sim);
+
+    // ---------------------------------------------------------------------------------------------------------------------
+    // Moving walls (pure functions of time, shared with the view and the editor)
+
+    /// The segment of a moving wall at time seconds. Door: a and b shifted by offset * tri(time / period + phase),
+    /// where tri goes 0 -> 1 -> 0 over one cycle. Bar: a and b rotated about pivot by angularSpeed * time.
+    LS_API lsSegment lsMover_SegmentAt(const lsMoverDef* mover, double time);
+
+    // ---------------------------------------------------------------------------------------------------------------------
+    // Determinism
+
+    /// A 64-bit hash (FNV-1a over the exact bits) of the state: time, robot, targets, vehicles, score and counters.
+    LS_API uint64_t lsSim_Hash(const lsSim* sim);
+
+#ifdef __cplusplus
+}
+#endif
