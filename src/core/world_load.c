@@ -1,27 +1,23 @@
-// lidarsim core: world files. The loader validates every value and names the place of the first error; the saver
-// writes the canonical form that loads back to an equal world, atomically. Format: docs/world-format.md.
+// lidarsim core: loading world files. The loader validates every value and names the place of the first error.
+// Format: docs/world-format.md.
 //
 // cJSON nodes carry no offsets, so the loader keeps the JSON path it is at (walls[3].to) and, only when it reports
-// an error or a warning, re-scans the text along that path to turn it into line:column.
-#define _POSIX_C_SOURCE 200809L
-
-#include "core/map.h"
+// an error or a warning, re-scans the text along that path (json_path.c) to turn it into line:column.
 #include "lidarsim/world.h"
 
+#include "core/json_path.h"
 #include "core/limits.h"
+#include "core/map.h"
 #include "lidarsim/geometry.h"
 
 #include <cjson/cJSON.h>
 
 #include <errno.h>
-#include <fcntl.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 // Limits on hostile input (issue 7); docs/world-format.md states them.
 #define LS_MAX_JSON_VALUES 8000000
@@ -29,174 +25,6 @@
 #define LS_MAX_OBJECTS 100000
 #define LS_MAX_PATH_POINTS 1000000
 #define LS_MAX_SEED 9007199254740992.0 // 2^53: larger seeds are written as strings, which a double cannot hold
-
-// ---------------------------------------------------------------------------------------------------------------------
-// Locating a JSON path in the text (error path only)
-
-typedef struct PathPart
-{
-    const char* key; ///< object member, or NULL for an array element
-    int index;
-} PathPart;
-
-#define LS_MAX_PATH_DEPTH 8
-
-static size_t SkipSpace(const char* t, size_t n, size_t i)
-{
-    while (i < n && (t[i] == ' ' || t[i] == '\t' || t[i] == '\n' || t[i] == '\r'))
-    {
-        ++i;
-    }
-    return i;
-}
-
-// Skips a string starting at its opening quote; returns the index after the closing quote (or n).
-static size_t SkipString(const char* t, size_t n, size_t i)
-{
-    for (++i; i < n; ++i)
-    {
-        if (t[i] == '\\')
-        {
-            ++i;
-        }
-        else if (t[i] == '"')
-        {
-            return i + 1;
-        }
-    }
-    return n;
-}
-
-// Skips any value starting at i (already past white space); returns the index after it.
-static size_t SkipValue(const char* t, size_t n, size_t i)
-{
-    if (i >= n)
-    {
-        return n;
-    }
-    if (t[i] == '"')
-    {
-        return SkipString(t, n, i);
-    }
-    if (t[i] == '{' || t[i] == '[')
-    {
-        int depth = 0;
-        while (i < n)
-        {
-            char c = t[i];
-            if (c == '"')
-            {
-                i = SkipString(t, n, i);
-                continue;
-            }
-            if (c == '{' || c == '[')
-            {
-                ++depth;
-            }
-            else if (c == '}' || c == ']')
-            {
-                if (--depth == 0)
-                {
-                    return i + 1;
-                }
-            }
-            ++i;
-        }
-        return n;
-    }
-    while (i < n && t[i] != ',' && t[i] != ']' && t[i] != '}' && t[i] != ' ' && t[i] != '\n' && t[i] != '\t' &&
-           t[i] != '\r')
-    {
-        ++i;
-    }
-    return i;
-}
-
-// Offset of the value at the path (or of its key when atKey and the last part is a key); -1 when not found.
-static long FindPath(const char* t, size_t n, const PathPart* parts, int depth, bool atKey)
-{
-    size_t i = SkipSpace(t, n, 0);
-    for (int d = 0; d < depth; ++d)
-    {
-        if (parts[d].key != NULL)
-        {
-            if (i >= n || t[i] != '{')
-            {
-                return -1;
-            }
-            size_t keyLength = strlen(parts[d].key);
-            ++i;
-            for (;;)
-            {
-                i = SkipSpace(t, n, i);
-                if (i >= n || t[i] != '"')
-                {
-                    return -1;
-                }
-                size_t keyStart = i;
-                size_t keyEnd = SkipString(t, n, i);
-                // Raw comparison: a key written with escapes is not found, and the location is simply omitted.
-                bool match =
-                    keyEnd - keyStart == keyLength + 2 && memcmp(t + keyStart + 1, parts[d].key, keyLength) == 0;
-                i = SkipSpace(t, n, keyEnd);
-                if (i >= n || t[i] != ':')
-                {
-                    return -1;
-                }
-                i = SkipSpace(t, n, i + 1);
-                if (match)
-                {
-                    if (atKey && d == depth - 1)
-                    {
-                        return (long)keyStart;
-                    }
-                    break;
-                }
-                i = SkipSpace(t, n, SkipValue(t, n, i));
-                if (i >= n || t[i] != ',')
-                {
-                    return -1;
-                }
-                ++i;
-            }
-        }
-        else
-        {
-            if (i >= n || t[i] != '[')
-            {
-                return -1;
-            }
-            i = SkipSpace(t, n, i + 1);
-            for (int k = 0; k < parts[d].index; ++k)
-            {
-                i = SkipSpace(t, n, SkipValue(t, n, i));
-                if (i >= n || t[i] != ',')
-                {
-                    return -1;
-                }
-                i = SkipSpace(t, n, i + 1);
-            }
-        }
-    }
-    return i < n ? (long)i : -1;
-}
-
-// 1-based line and column (in bytes) of an offset.
-static void LineColumn(const char* t, size_t offset, int* line, int* column)
-{
-    int l = 1;
-    size_t lineStart = 0;
-    for (size_t i = 0; i < offset; ++i)
-    {
-        if (t[i] == '\n')
-        {
-            ++l;
-            lineStart = i + 1;
-        }
-    }
-    *line = l;
-    *column = (int)(offset - lineStart) + 1;
-}
 
 // ---------------------------------------------------------------------------------------------------------------------
 // The loader's state
@@ -208,7 +36,7 @@ typedef struct Loader
     const char* label; ///< file name for messages
     lsError* err;
     lsWarnings* warnings;
-    PathPart path[LS_MAX_PATH_DEPTH];
+    lsJsonPathPart path[LS_MAX_PATH_DEPTH];
     int depth;
     lsVec2* scratch; ///< point buffer reused by every point list
     int scratchCapacity;
@@ -240,13 +68,13 @@ static int CompareIdToPath(const void* key, const void* element)
 static void Enter(Loader* L, const char* key)
 {
     LS_ASSERT(L->depth < LS_MAX_PATH_DEPTH);
-    L->path[L->depth++] = (PathPart){key, 0};
+    L->path[L->depth++] = (lsJsonPathPart){key, 0};
 }
 
 static void EnterIndex(Loader* L, int index)
 {
     LS_ASSERT(L->depth < LS_MAX_PATH_DEPTH);
-    L->path[L->depth++] = (PathPart){NULL, index};
+    L->path[L->depth++] = (lsJsonPathPart){NULL, index};
 }
 
 static void Leave(Loader* L)
@@ -286,12 +114,12 @@ static void FormatPlace(const Loader* L, int depth, bool atKey, char* buffer, si
     int shown = atKey ? depth - 1 : depth;
     char path[160];
     FormatPath(L, shown, path, sizeof path);
-    long offset = FindPath(L->text, L->size, L->path, depth, atKey);
+    long offset = lsFindJsonPath(L->text, L->size, L->path, depth, atKey);
     const char* separator = shown > 0 ? ": " : "";
     if (offset >= 0)
     {
         int line, column;
-        LineColumn(L->text, (size_t)offset, &line, &column);
+        lsLineColumn(L->text, (size_t)offset, &line, &column);
         snprintf(buffer, capacity, "%s:%d:%d: %s%s", L->label, line, column, path, separator);
     }
     else
@@ -1497,7 +1325,7 @@ static bool PreScan(const char* text, size_t size, const char* label, lsError* e
         int line, column;
         if (c == '\0')
         {
-            LineColumn(text, i, &line, &column);
+            lsLineColumn(text, i, &line, &column);
             return lsFail(err, "%s:%d:%d: unexpected NUL byte (not a text file?)", label, line, column);
         }
         if (inString)
@@ -1521,7 +1349,7 @@ static bool PreScan(const char* text, size_t size, const char* label, lsError* e
             ++values;
             if (++depth > CJSON_NESTING_LIMIT)
             {
-                LineColumn(text, i, &line, &column);
+                lsLineColumn(text, i, &line, &column);
                 return lsFail(err, "%s:%d:%d: nesting deeper than %d levels (the limit)", label, line, column,
                               CJSON_NESTING_LIMIT);
             }
@@ -1534,7 +1362,7 @@ static bool PreScan(const char* text, size_t size, const char* label, lsError* e
         {
             if (++values > LS_MAX_JSON_VALUES)
             {
-                LineColumn(text, i, &line, &column);
+                lsLineColumn(text, i, &line, &column);
                 return lsFail(err, "%s:%d:%d: more than %d JSON values (the limit)", label, line, column,
                               LS_MAX_JSON_VALUES);
             }
@@ -1610,7 +1438,7 @@ lsWorld* lsLoadWorldFromString(const char* text, size_t size, const char* fileNa
     {
         size_t offset = end != NULL && end >= copy && end <= copy + size ? (size_t)(end - copy) : size;
         int line, column;
-        LineColumn(copy, offset, &line, &column);
+        lsLineColumn(copy, offset, &line, &column);
         size_t rest = offset;
         while (rest < size && (copy[rest] == ' ' || copy[rest] == '\n' || copy[rest] == '\r' || copy[rest] == '\t'))
         {
@@ -1683,504 +1511,4 @@ lsWorld* lsLoadWorld(const char* path, lsError* err, lsWarnings* warnings)
     lsWorld* world = lsLoadWorldFromString(text, size, path, err, warnings);
     lsFree(text, size + 1);
     return world;
-}
-
-// ---------------------------------------------------------------------------------------------------------------------
-// The saver
-
-typedef struct Builder
-{
-    char* data;
-    size_t length, capacity;
-} Builder;
-
-static void Append(Builder* b, const char* s, size_t n)
-{
-    if (b->length + n + 1 > b->capacity)
-    {
-        size_t newCapacity = b->capacity < 4096 ? 4096 : b->capacity;
-        while (b->length + n + 1 > newCapacity)
-        {
-            newCapacity *= 2;
-        }
-        b->data = lsRealloc(b->data, b->capacity, newCapacity);
-        b->capacity = newCapacity;
-    }
-    memcpy(b->data + b->length, s, n);
-    b->length += n;
-    b->data[b->length] = '\0';
-}
-
-static void Put(Builder* b, const char* s) { Append(b, s, strlen(s)); }
-
-// The shortest of %.15g, %.16g, %.17g that strtod reads back to exactly v.
-static void FormatNumber(char* buffer, size_t capacity, double v)
-{
-    LS_ASSERT(isfinite(v));
-    for (int precision = 15; precision <= 17; ++precision)
-    {
-        snprintf(buffer, capacity, "%.*g", precision, v);
-        if (strtod(buffer, NULL) == v)
-        {
-            return;
-        }
-    }
-}
-
-static void PutNumber(Builder* b, double v)
-{
-    char buffer[40];
-    FormatNumber(buffer, sizeof buffer, v);
-    Put(b, buffer);
-}
-
-// An angle in degrees: the shortest decimal d with lsDegToRad(strtod(d)) == radians exactly. Neighbours of the
-// rounded conversion are tried too; when no double of degrees maps back (multiplying by pi/180 skips some doubles),
-// it is written as the string "R rad", which the loader reads as radians.
-static void PutAngle(Builder* b, double radians)
-{
-    LS_ASSERT(isfinite(radians));
-    char buffer[40];
-    double degrees = lsRadToDeg(radians);
-    if (isfinite(degrees))
-    {
-        for (int precision = 1; precision <= 17; ++precision)
-        {
-            // Round to `precision` digits, then print that double the usual way ("270", not "2.7e+02").
-            snprintf(buffer, sizeof buffer, "%.*g", precision, degrees);
-            double rounded = strtod(buffer, NULL);
-            if (lsDegToRad(rounded) == radians)
-            {
-                FormatNumber(buffer, sizeof buffer, rounded);
-                Put(b, buffer);
-                return;
-            }
-        }
-        double down = degrees, up = degrees;
-        for (int step = 0; step < 4; ++step)
-        {
-            down = nextafter(down, -HUGE_VAL);
-            up = nextafter(up, HUGE_VAL);
-            double candidates[2] = {down, up};
-            for (int k = 0; k < 2; ++k)
-            {
-                if (isfinite(candidates[k]) && lsDegToRad(candidates[k]) == radians)
-                {
-                    FormatNumber(buffer, sizeof buffer, candidates[k]);
-                    Put(b, buffer);
-                    return;
-                }
-            }
-        }
-    }
-    FormatNumber(buffer, sizeof buffer, radians);
-    Put(b, "\"");
-    Put(b, buffer);
-    Put(b, " rad\"");
-}
-
-static void PutVec2(Builder* b, lsVec2 v)
-{
-    Put(b, "[");
-    PutNumber(b, v.x);
-    Put(b, ", ");
-    PutNumber(b, v.y);
-    Put(b, "]");
-}
-
-static void PutPoints(Builder* b, const lsVec2* points, int count)
-{
-    Put(b, "[");
-    for (int i = 0; i < count; ++i)
-    {
-        if (i > 0)
-        {
-            Put(b, ", ");
-        }
-        PutVec2(b, points[i]);
-    }
-    Put(b, "]");
-}
-
-static void PutString(Builder* b, const char* s)
-{
-    Put(b, "\"");
-    for (const unsigned char* p = (const unsigned char*)s; *p != '\0'; ++p)
-    {
-        char escaped[8];
-        if (*p == '"' || *p == '\\')
-        {
-            escaped[0] = '\\';
-            escaped[1] = (char)*p;
-            Append(b, escaped, 2);
-        }
-        else if (*p < 0x20)
-        {
-            snprintf(escaped, sizeof escaped, "\\u%04x", (unsigned)*p);
-            Put(b, escaped);
-        }
-        else
-        {
-            Append(b, (const char*)p, 1);
-        }
-    }
-    Put(b, "\"");
-}
-
-static void PutSeed(Builder* b, uint64_t seed)
-{
-    char buffer[32];
-    if (seed <= (uint64_t)1 << 53)
-    {
-        snprintf(buffer, sizeof buffer, "%llu", (unsigned long long)seed);
-    }
-    else
-    {
-        snprintf(buffer, sizeof buffer, "\"%llu\"", (unsigned long long)seed);
-    }
-    Put(b, buffer);
-}
-
-// Key with its separator: `"key": `.
-static void PutKey(Builder* b, const char* key)
-{
-    Put(b, "\"");
-    Put(b, key);
-    Put(b, "\": ");
-}
-
-// Starts element i of an array of one-line objects.
-static void BeginElement(Builder* b, int i) { Put(b, i > 0 ? ",\n    {" : "\n    {"); }
-
-static void EndArray(Builder* b, int count) { Put(b, count > 0 ? "\n  ]" : "]"); }
-
-static void PutRobot(Builder* b, const lsRobotDef* r)
-{
-    Put(b, "  \"robot\": {\n    \"pose\": [");
-    PutNumber(b, r->position.x);
-    Put(b, ", ");
-    PutNumber(b, r->position.y);
-    Put(b, ", ");
-    PutAngle(b, r->angle);
-    Put(b, "],\n    \"radius\": ");
-    PutNumber(b, r->radius);
-    if (r->footprintCount > 0)
-    {
-        Put(b, ",\n    \"footprint\": ");
-        PutPoints(b, r->footprint, r->footprintCount);
-    }
-    Put(b, ",\n    \"max_speed\": ");
-    PutNumber(b, r->maxSpeed);
-    Put(b, ",\n    \"max_turn_rate\": ");
-    PutAngle(b, r->maxTurnRate);
-    Put(b, ",\n    \"max_accel\": ");
-    PutNumber(b, r->maxAccel);
-    Put(b, ",\n    \"max_turn_accel\": ");
-    PutAngle(b, r->maxTurnAccel);
-    const lsLidarDef* l = &r->lidar;
-    char beams[32];
-    snprintf(beams, sizeof beams, "%d", l->beams);
-    Put(b, ",\n    \"lidar\": {\"beams\": ");
-    Put(b, beams);
-    Put(b, ", \"fov\": ");
-    PutAngle(b, l->fov);
-    Put(b, ", \"range\": ");
-    PutNumber(b, l->range);
-    Put(b, ", \"range_min\": ");
-    PutNumber(b, l->rangeMin);
-    Put(b, ", \"mount\": [");
-    PutNumber(b, l->mountOffset.x);
-    Put(b, ", ");
-    PutNumber(b, l->mountOffset.y);
-    Put(b, ", ");
-    PutAngle(b, l->mountAngle);
-    Put(b, "],\n              \"rate\": ");
-    PutNumber(b, l->rate);
-    Put(b, ", \"noise\": ");
-    PutNumber(b, l->noise);
-    Put(b, ", \"noise_per_m\": ");
-    PutNumber(b, l->noisePerM);
-    Put(b, ", \"angle_noise\": ");
-    PutAngle(b, l->angleNoise);
-    Put(b, ", \"dropout\": ");
-    PutNumber(b, l->dropout);
-    Put(b, ", \"grazing_dropout\": ");
-    PutNumber(b, l->grazingDropout);
-    Put(b, ", \"seed\": ");
-    PutSeed(b, l->seed);
-    Put(b, "}\n  }");
-}
-
-char* lsSaveWorldToString(const lsWorld* world)
-{
-    LS_ASSERT(world != NULL);
-    Builder b = {0};
-    Put(&b, "{\n  \"name\": ");
-    PutString(&b, world->name);
-
-    Put(&b, ",\n  \"walls\": [");
-    for (int i = 0; i < world->wallCount; ++i)
-    {
-        const lsWallDef* w = world->walls + i;
-        BeginElement(&b, i);
-        if (w->fromTo && !w->closed && w->pointCount == 2)
-        {
-            PutKey(&b, "from");
-            PutVec2(&b, w->points[0]);
-            Put(&b, ", ");
-            PutKey(&b, "to");
-            PutVec2(&b, w->points[1]);
-        }
-        else
-        {
-            PutKey(&b, "points");
-            PutPoints(&b, w->points, w->pointCount);
-            Put(&b, w->closed ? ", \"closed\": true" : ", \"closed\": false");
-        }
-        Put(&b, ", \"reflectance\": ");
-        PutNumber(&b, w->reflectance);
-        Put(&b, "}");
-    }
-    EndArray(&b, world->wallCount);
-
-    Put(&b, ",\n  \"targets\": [");
-    for (int i = 0; i < world->targetCount; ++i)
-    {
-        const lsTargetDef* t = world->targets + i;
-        BeginElement(&b, i);
-        PutKey(&b, "center");
-        PutVec2(&b, t->center);
-        Put(&b, ", \"radius\": ");
-        PutNumber(&b, t->radius);
-        Put(&b, t->kind == ls_poison ? ", \"kind\": \"poison\"" : ", \"kind\": \"food\"");
-        Put(&b, ", \"reflectance\": ");
-        PutNumber(&b, t->reflectance);
-        Put(&b, "}");
-    }
-    EndArray(&b, world->targetCount);
-
-    Put(&b, ",\n  \"boxes\": [");
-    for (int i = 0; i < world->boxCount; ++i)
-    {
-        const lsBoxDef* x = world->boxes + i;
-        BeginElement(&b, i);
-        PutKey(&b, "center");
-        PutVec2(&b, x->center);
-        Put(&b, ", \"size\": ");
-        PutVec2(&b, x->size);
-        Put(&b, ", \"angle\": ");
-        PutAngle(&b, x->angle);
-        Put(&b, ", \"reflectance\": ");
-        PutNumber(&b, x->reflectance);
-        Put(&b, "}");
-    }
-    EndArray(&b, world->boxCount);
-
-    Put(&b, ",\n  \"polygons\": [");
-    for (int i = 0; i < world->polygonCount; ++i)
-    {
-        const lsPolygonDef* p = world->polygons + i;
-        BeginElement(&b, i);
-        PutKey(&b, "points");
-        PutPoints(&b, p->points, p->count);
-        Put(&b, ", \"reflectance\": ");
-        PutNumber(&b, p->reflectance);
-        Put(&b, "}");
-    }
-    EndArray(&b, world->polygonCount);
-
-    Put(&b, ",\n");
-    PutRobot(&b, &world->robot);
-
-    Put(&b, ",\n  \"paths\": [");
-    for (int i = 0; i < world->pathCount; ++i)
-    {
-        const lsPathDef* p = world->paths + i;
-        BeginElement(&b, i);
-        PutKey(&b, "id");
-        PutString(&b, p->id);
-        Put(&b, ", \"points\": ");
-        PutPoints(&b, p->points, p->pointCount);
-        Put(&b, ", \"radius\": ");
-        PutNumber(&b, p->radius);
-        Put(&b, p->closed ? ", \"closed\": true}" : ", \"closed\": false}");
-    }
-    EndArray(&b, world->pathCount);
-
-    Put(&b, ",\n  \"vehicles\": [");
-    for (int i = 0; i < world->vehicleCount; ++i)
-    {
-        const lsVehicleDef* v = world->vehicles + i;
-        LS_ASSERT(0 <= v->path && v->path < world->pathCount);
-        BeginElement(&b, i);
-        PutKey(&b, "path");
-        PutString(&b, world->paths[v->path].id);
-        Put(&b, ", \"position\": ");
-        PutVec2(&b, v->position);
-        Put(&b, ", \"velocity\": ");
-        PutVec2(&b, v->velocity);
-        Put(&b, ", \"max_speed\": ");
-        PutNumber(&b, v->maxSpeed);
-        Put(&b, ", \"max_force\": ");
-        PutNumber(&b, v->maxForce);
-        Put(&b, ", \"radius\": ");
-        PutNumber(&b, v->radius);
-        Put(&b, v->pathEnd == ls_pathEndReverse ? ", \"at_end\": \"reverse\"" : ", \"at_end\": \"stop\"");
-        Put(&b, ", \"reflectance\": ");
-        PutNumber(&b, v->reflectance);
-        Put(&b, "}");
-    }
-    EndArray(&b, world->vehicleCount);
-
-    Put(&b, ",\n  \"movers\": [");
-    for (int i = 0; i < world->moverCount; ++i)
-    {
-        const lsMoverDef* m = world->movers + i;
-        BeginElement(&b, i);
-        Put(&b, m->kind == ls_moverBar ? "\"type\": \"bar\", " : "\"type\": \"door\", ");
-        PutKey(&b, "from");
-        PutVec2(&b, m->a);
-        Put(&b, ", \"to\": ");
-        PutVec2(&b, m->b);
-        if (m->kind == ls_moverBar)
-        {
-            Put(&b, ", \"pivot\": ");
-            PutVec2(&b, m->pivot);
-            Put(&b, ", \"speed\": ");
-            PutAngle(&b, m->angularSpeed);
-        }
-        else
-        {
-            Put(&b, ", \"offset\": ");
-            PutVec2(&b, m->offset);
-            Put(&b, ", \"period\": ");
-            PutNumber(&b, m->period);
-            Put(&b, ", \"phase\": ");
-            PutNumber(&b, m->phase);
-        }
-        Put(&b, ", \"reflectance\": ");
-        PutNumber(&b, m->reflectance);
-        Put(&b, "}");
-    }
-    EndArray(&b, world->moverCount);
-
-    const lsSimDef* s = &world->sim;
-    Put(&b, ",\n  \"sim\": {\"dt\": ");
-    PutNumber(&b, s->dt);
-    Put(&b, ", \"seed\": ");
-    PutSeed(&b, s->seed);
-    Put(&b, s->respawn ? ", \"respawn\": true" : ", \"respawn\": false");
-    Put(&b, ", \"food_reward\": ");
-    PutNumber(&b, s->foodReward);
-    Put(&b, ", \"poison_reward\": ");
-    PutNumber(&b, s->poisonReward);
-    Put(&b, "}\n}\n");
-
-    // Shrink to strlen + 1 bytes: lsFreeString frees by that size.
-    b.data = lsRealloc(b.data, b.capacity, b.length + 1);
-    return b.data;
-}
-
-bool lsSaveWorld(const lsWorld* world, const char* path, lsError* err)
-{
-    LS_ASSERT(world != NULL && path != NULL);
-    char* json = lsSaveWorldToString(world);
-    size_t length = strlen(json);
-    // Never write a file the loader would refuse (an edited world with, say, two paths of one id).
-    lsWorld* check = lsLoadWorldFromString(json, length, path, err, NULL);
-    if (check == NULL)
-    {
-        lsFreeString(json);
-        char reason[sizeof err->message];
-        snprintf(reason, sizeof reason, "%s", err != NULL ? err->message : "");
-        return lsFail(err, "%s: not saved, the world is not valid: %s", path, reason);
-    }
-    lsDestroyWorld(check);
-
-    size_t pathLength = strlen(path);
-    char* tempPath = lsAlloc(pathLength + 12);
-    snprintf(tempPath, pathLength + 12, "%s.tmp.XXXXXX", path);
-    int fd = mkstemp(tempPath);
-    if (fd < 0)
-    {
-        int code = errno;
-        lsFree(tempPath, pathLength + 12);
-        lsFreeString(json);
-        return lsFail(err, "%s: cannot create a temporary file next to it: %s", path, strerror(code));
-    }
-    // Keep the permissions of the file being replaced (mkstemp creates 0600).
-    struct stat info;
-    mode_t mode = stat(path, &info) == 0 ? (info.st_mode & 07777) : 0644;
-    bool ok = fchmod(fd, mode) == 0;
-    int code = ok ? 0 : errno;
-    const char* step = "chmod";
-    FILE* file = ok ? fdopen(fd, "wb") : NULL;
-    if (ok && file == NULL)
-    {
-        ok = false;
-        code = errno;
-        step = "open";
-    }
-    if (ok && fwrite(json, 1, length, file) != length)
-    {
-        ok = false;
-        code = errno;
-        step = "write";
-    }
-    if (ok && fflush(file) != 0)
-    {
-        ok = false;
-        code = errno;
-        step = "write";
-    }
-    if (ok && fsync(fd) != 0)
-    {
-        ok = false;
-        code = errno;
-        step = "sync";
-    }
-    if (file != NULL)
-    {
-        if (fclose(file) != 0 && ok)
-        {
-            ok = false;
-            code = errno;
-            step = "close";
-        }
-    }
-    else
-    {
-        close(fd);
-    }
-    if (ok && rename(tempPath, path) != 0)
-    {
-        ok = false;
-        code = errno;
-        step = "rename";
-    }
-    if (!ok)
-    {
-        unlink(tempPath);
-        lsFree(tempPath, pathLength + 12);
-        lsFreeString(json);
-        return lsFail(err, "%s: not saved (%s failed: %s); the old file is untouched", path, step, strerror(code));
-    }
-    // Make the rename itself durable: sync the folder (best effort; some file systems refuse).
-    size_t folderSize = pathLength + 1;
-    char* folder = lsStrdup(path);
-    char* slash = strrchr(folder, '/');
-    if (slash != NULL)
-    {
-        slash[slash == folder ? 1 : 0] = '\0';
-    }
-    int dirFd = open(slash != NULL ? folder : ".", O_RDONLY);
-    if (dirFd >= 0)
-    {
-        fsync(dirFd);
-        close(dirFd);
-    }
-    lsFree(folder, folderSize);
-    lsFree(tempPath, pathLength + 12);
-    lsFreeString(json);
-    return true;
 }
