@@ -9,8 +9,8 @@ cd "$(dirname "$0")"
 verb=${1:-run}
 [ $# -gt 0 ] && shift
 
-packages=(build-essential cmake pkg-config libsdl2-dev libsdl2-gfx-dev libsdl2-image-dev libcjson-dev libyaml-dev libpng-dev
-    libnetpbm-dev)
+packages=(build-essential cmake pkg-config libsdl2-dev libsdl2-gfx-dev libsdl2-image-dev libsdl2-ttf-dev libfontconfig-dev
+    fonts-dejavu-core libcjson-dev libyaml-dev libpng-dev libnetpbm-dev)
 if [ "$verb" = test ]; then
     packages+=(xvfb xauth clang xdotool cppcheck clang-tidy)
 fi

@@ -56,7 +56,12 @@ void lsApp_RebuildSim(lsApp* app)
     app->simStale = false;
 }
 
-void lsApp_FitCamera(lsApp* app) { lsCamera_Fit(&app->camera, lsWorld_Bounds(app->world), 24.0); }
+void lsApp_FitCamera(lsApp* app)
+{
+    lsCamera_FitInto(&app->camera, lsWorld_Bounds(app->world), lsWorldArea(app->canvas, &app->view), 24.0);
+}
+
+void lsApp_RobotMoved(lsApp* app) { lsTrail_Clear(app->trail); }
 
 // A regular file (a FIFO named default.json must not block the start: the loader refuses it with a message).
 static bool FileReadable(const char* path)
@@ -105,29 +110,29 @@ static bool HasDisplay(void)
     return (x11 != NULL && x11[0] != '\0') || (wayland != NULL && wayland[0] != '\0');
 }
 
-/// (Re)creates the canvas the frame is drawn on (the same software renderer as `lidarsim render`, so the window
-/// and the PNG match pixel for pixel) and the streaming texture that carries it to the window. Drawing in software
-/// and uploading once is also the fast path: SDL2_gfx issues thousands of tiny primitives per frame, which a
-/// software OpenGL (Mesa llvmpipe under Xvfb) draws one call at a time at about 4 frames per second.
+/// (Re)sizes the canvas the frame is drawn on (the same software canvas as `lidarsim render`, so the window and the
+/// PNG match pixel for pixel) and the streaming texture that carries it to the window. Drawing in software and
+/// uploading once is also the fast path: a software OpenGL (Mesa llvmpipe under Xvfb) drawing thousands of tiny
+/// primitives one call at a time manages about 4 frames per second.
 static bool ResizeCanvas(lsApp* app, int width, int height)
 {
-    if (app->canvas != NULL && app->canvas->w == width && app->canvas->h == height)
+    if (app->canvas != NULL && app->texture != NULL && app->canvas->surface->w == width &&
+        app->canvas->surface->h == height)
     {
         return true;
     }
-    lsDestroyOffscreen(app->canvas, app->canvasRenderer);
-    app->canvas = NULL;
-    app->canvasRenderer = NULL;
+    lsError err;
+    if (app->canvas == NULL)
+        app->canvas = lsCreateCanvas(width, height, &err);
+    if (app->canvas == NULL || !lsCanvas_Resize(app->canvas, width, height, &err))
+    {
+        fprintf(stderr, "lidarsim: %s\n", err.message);
+        return false;
+    }
     if (app->texture != NULL)
     {
         SDL_DestroyTexture(app->texture);
         app->texture = NULL;
-    }
-    lsError err;
-    if (!lsCreateOffscreen(width, height, &app->canvas, &app->canvasRenderer, &err))
-    {
-        fprintf(stderr, "lidarsim: %s\n", err.message);
-        return false;
     }
     app->texture = SDL_CreateTexture(app->renderer, SDL_PIXELFORMAT_RGBA32, SDL_TEXTUREACCESS_STREAMING, width, height);
     if (app->texture == NULL)
@@ -181,18 +186,20 @@ static bool Init(lsApp* app)
         fprintf(stderr, "lidarsim: SDL_GetRendererOutputSize failed: %s\n", SDL_GetError());
         return false;
     }
+    app->view = lsDefaultViewOptions();
     if (!ResizeCanvas(app, w, h))
     {
         return false;
     }
+    app->trail = lsAllocZero(1, sizeof(lsTrail));
+    app->view.trailData = app->trail;
 
     app->beamsOverride = config->beams;
     app->sim = lsCreateSim(app->world);
     ApplyBeams(app->sim, app->beamsOverride);
     app->reloader = lsCreateReloader(config->worldPath, LS_RELOAD_SETTLE);
     app->editor = lsCreateEditor();
-    app->camera = lsInitialCamera(app->sim, w, h);
-    app->view = lsDefaultViewOptions();
+    app->camera = lsInitialCamera(app->sim, w, h, lsWorldArea(app->canvas, &app->view));
     app->paused = config->paused;
     app->autopilot = config->autopilot;
     app->clockStart = SDL_GetPerformanceCounter();
@@ -208,6 +215,7 @@ static void StepOnce(lsApp* app)
     app->simSeconds += seconds;
     app->stepMsAvg = app->steps == 0 ? 1000.0 * seconds : 0.95 * app->stepMsAvg + 0.05 * 1000.0 * seconds;
     app->steps += 1;
+    lsTrail_Add(app->trail, lsSim_GetState(app->sim)->robot.position);
     if (lsSim_GetState(app->sim)->scanned)
         app->raysThisSecond += lsSim_GetBeams(app->sim);
 }
@@ -236,6 +244,7 @@ static void Update(lsApp* app, double frameSeconds)
             app->simStale = false;
             if (app->editor != NULL)
                 lsEditor_WorldReplaced(app->editor);
+            lsApp_RobotMoved(app);
             lsApp_SetStatus(app, "reloaded %s", app->config.worldPath);
         }
         else if (event == ls_reloadFailed)
@@ -273,7 +282,7 @@ static bool Draw(lsApp* app)
     Uint64 t0 = SDL_GetPerformanceCounter();
     double now = lsApp_Now(app);
     if (app->follow)
-        lsCamera_LookAt(&app->camera, lsSim_GetState(app->sim)->robot.position);
+        lsCamera_LookAtIn(&app->camera, lsSim_GetState(app->sim)->robot.position, lsWorldArea(app->canvas, &app->view));
     lsHudInfo hud = {
         .worldName = app->world->name,
         .fps = app->fps,
@@ -286,6 +295,8 @@ static bool Draw(lsApp* app)
         .editing = app->editor != NULL && lsEditor_IsActive(app->editor),
         .error = app->reloader != NULL && lsReloader_HasError(app->reloader) ? lsReloader_Error(app->reloader) : NULL,
         .status = now < app->statusUntil ? app->status : NULL,
+        .haveCursor = app->haveCursor,
+        .cursor = lsCamera_ScreenToWorld(&app->camera, lsV(app->cursorX, app->cursorY)),
     };
     // A resized window gets a canvas of its new size; the camera keeps its centre and zoom (and so the aspect).
     int width = 0, height = 0;
@@ -298,14 +309,14 @@ static bool Draw(lsApp* app)
     {
         return false;
     }
-    SDL_Renderer* canvas = app->canvasRenderer;
+    lsCanvas* canvas = app->canvas;
     if (!lsDrawScene(canvas, &app->camera, app->sim, &app->view))
     {
         return false;
     }
     if (app->editor != NULL)
     {
-        lsEditor_Draw(app->editor, canvas, &app->camera, app->world);
+        lsEditor_Draw(app->editor, canvas->renderer, &app->camera, app->world);
     }
     if (!lsDrawHud(canvas, &app->camera, app->sim, &app->view, &hud))
     {
@@ -316,8 +327,8 @@ static bool Draw(lsApp* app)
         app->screenshot = false;
         char path[LS_PATH_CAPACITY + 64];
         lsError err;
-        if (lsSaveScreenshot(app->canvas, app->config.screenshotDir, app->config.worldPath, (long long)time(NULL), path,
-                             sizeof path, &err))
+        if (lsSaveScreenshot(app->canvas->surface, app->config.screenshotDir, app->config.worldPath,
+                             (long long)time(NULL), path, sizeof path, &err))
         {
             lsApp_SetStatus(app, "saved %s", path);
         }
@@ -327,7 +338,7 @@ static bool Draw(lsApp* app)
         }
     }
     Uint64 t1 = SDL_GetPerformanceCounter();
-    if (SDL_UpdateTexture(app->texture, NULL, app->canvas->pixels, app->canvas->pitch) < 0 ||
+    if (SDL_UpdateTexture(app->texture, NULL, app->canvas->surface->pixels, app->canvas->surface->pitch) < 0 ||
         SDL_RenderCopy(app->renderer, app->texture, NULL, NULL) < 0)
     {
         fprintf(stderr, "lidarsim: presenting the frame failed: %s\n", SDL_GetError());
@@ -358,7 +369,8 @@ static void Shutdown(lsApp* app)
     lsDestroyReloader(app->reloader);
     lsDestroySim(app->sim);
     lsDestroyWorld(app->world);
-    lsDestroyOffscreen(app->canvas, app->canvasRenderer);
+    lsDestroyCanvas(app->canvas);
+    lsFree(app->trail, app->trail != NULL ? sizeof(lsTrail) : 0);
     if (app->texture != NULL)
     {
         SDL_DestroyTexture(app->texture);
@@ -461,26 +473,31 @@ int lsRenderImage(const lsRenderConfig* config)
     lsSim* sim = lsCreateSim(world);
     ApplyBeams(sim, config->beams);
     lsControl control = config->autopilot ? lsMakeAutopilotControl() : lsMakeManualControl(0.0, 0.0);
+    // The trail of the steps drawn, as the window would show it after them.
+    lsTrail* trail = lsAllocZero(1, sizeof(lsTrail));
+    view.trailData = trail;
     for (int i = 0; i < config->steps; ++i)
+    {
         lsSim_Step(sim, &control);
+        lsTrail_Add(trail, lsSim_GetState(sim)->robot.position);
+    }
 
-    // No video subsystem: the software renderer draws into a plain surface.
+    // No video subsystem: the canvas is a plain surface.
     int status = 1;
-    SDL_Surface* surface = NULL;
-    SDL_Renderer* renderer = NULL;
+    lsCanvas* canvas = NULL;
     if (SDL_Init(0) < 0)
     {
         fprintf(stderr, "lidarsim render: SDL_Init failed: %s\n", SDL_GetError());
     }
-    else if (!lsCreateOffscreen(width, height, &surface, &renderer, &err))
+    else if ((canvas = lsCreateCanvas(width, height, &err)) == NULL)
     {
         fprintf(stderr, "lidarsim render: %s\n", err.message);
     }
     else
     {
-        lsCamera camera = lsInitialCamera(sim, width, height);
+        lsCamera camera = lsInitialCamera(sim, width, height, lsWorldArea(canvas, &view));
         lsHudInfo hud = {.worldName = world->name, .autopilot = config->autopilot};
-        if (lsDrawFrame(renderer, &camera, sim, &view, &hud) && lsSaveSurfaceImage(surface, outPath, &err))
+        if (lsDrawFrame(canvas, &camera, sim, &view, &hud) && lsSaveSurfaceImage(canvas->surface, outPath, &err))
         {
             status = 0;
         }
@@ -489,7 +506,8 @@ int lsRenderImage(const lsRenderConfig* config)
             fprintf(stderr, "lidarsim render: %s\n", err.message);
         }
     }
-    lsDestroyOffscreen(surface, renderer);
+    lsDestroyCanvas(canvas);
+    lsFree(trail, sizeof(lsTrail));
     lsDestroySim(sim);
     lsDestroyWorld(world);
     SDL_Quit();

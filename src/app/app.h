@@ -16,12 +16,12 @@ typedef struct lsApp
 {
     lsAppConfig config;
     SDL_Window* window;
-    SDL_Renderer* renderer;       ///< the window's renderer: only copies the canvas to the screen
-    SDL_Texture* texture;         ///< streaming texture the canvas is uploaded to each frame
-    SDL_Surface* canvas;          ///< RGBA32 surface the frame is drawn on, window-sized
-    SDL_Renderer* canvasRenderer; ///< software renderer drawing into canvas (as `lidarsim render` does)
-    lsWorld* world;               ///< owned; the sim, the editor and the reloader read it
-    lsSim* sim;                   ///< owned, created from world
+    SDL_Renderer* renderer; ///< the window's renderer: only copies the canvas to the screen
+    SDL_Texture* texture;   ///< streaming texture the canvas is uploaded to each frame
+    lsCanvas* canvas;       ///< the software canvas the frame is drawn on, window-sized (as `lidarsim render`)
+    lsTrail* trail;         ///< the robot's recent positions (T shows them)
+    lsWorld* world;         ///< owned; the sim, the editor and the reloader read it
+    lsSim* sim;             ///< owned, created from world
     lsReloader* reloader;
     lsEditor* editor;
     lsCamera camera;
@@ -30,12 +30,14 @@ typedef struct lsApp
     bool stepOnce;   ///< N: one step at the next update
     bool screenshot; ///< F12: save the next frame as PNG
     bool quit;
-    bool simStale;      ///< the editor changed the world: rebuild the sim before the next step, draw or command
-    int beamsOverride;  ///< beams chosen with --beams or +/- (kept across reloads and edits); 0: the world's
-    bool panning;       ///< a drag is moving the camera
-    double accumulator; ///< real seconds not yet simulated
-    char status[160];   ///< transient HUD message
-    double statusUntil; ///< seconds (app clock) when the message disappears
+    bool simStale;        ///< the editor changed the world: rebuild the sim before the next step, draw or command
+    int beamsOverride;    ///< beams chosen with --beams or +/- (kept across reloads and edits); 0: the world's
+    bool panning;         ///< a drag is moving the camera
+    bool haveCursor;      ///< the pointer is in the window (its world position goes to the HUD)
+    int cursorX, cursorY; ///< the pointer, window pixels
+    double accumulator;   ///< real seconds not yet simulated
+    char status[160];     ///< transient HUD message
+    double statusUntil;   ///< seconds (app clock) when the message disappears
 
     // Timing (seconds on the app clock) and counters for the HUD and --frames.
     Uint64 clockStart;
@@ -54,8 +56,10 @@ void lsApp_SetStatus(lsApp* app, const char* format, ...) __attribute__((format(
 /// Replaces the sim with a new one built from app->world (after an edit or a reload), keeping the beam override,
 /// and clears simStale.
 void lsApp_RebuildSim(lsApp* app);
-/// Frames the world in the window.
+/// Frames the world in the part of the window the panels leave free.
 void lsApp_FitCamera(lsApp* app);
+/// The robot's pose was set anew (reset, reload): forget its trail.
+void lsApp_RobotMoved(lsApp* app);
 
 /// Handles one SDL event: the editor first (when it consumes the event, nothing else sees it), then window keys,
 /// wheel zoom, drag pan, resize, quit.

@@ -62,23 +62,40 @@ void lsCamera_LookAt(lsCamera* camera, lsVec2 world)
 
 void lsCamera_Fit(lsCamera* camera, lsAABB bounds, double marginPixels)
 {
+    lsCamera_FitInto(camera, bounds, (lsRect){0, 0, camera->width, camera->height}, marginPixels);
+}
+
+void lsCamera_LookAtIn(lsCamera* camera, lsVec2 world, lsRect area)
+{
+    LS_ASSERT(lsIsValidVec2(world));
+    // The area's centre is this many pixels from the viewport's centre; the camera's centre moves the other way.
+    double dx = area.x + 0.5 * area.w - 0.5 * camera->width;
+    double dy = area.y + 0.5 * area.h - 0.5 * camera->height;
+    camera->center = (lsVec2){world.x - dx / camera->zoom, world.y + dy / camera->zoom};
+    if (!lsIsValidVec2(camera->center))
+        camera->center = world;
+}
+
+void lsCamera_FitInto(lsCamera* camera, lsAABB bounds, lsRect area, double marginPixels)
+{
     double w = bounds.upper.x - bounds.lower.x;
     double h = bounds.upper.y - bounds.lower.y;
     if (!(w > 0.0))
         w = 1.0;
     if (!(h > 0.0))
         h = 1.0;
-    double availW = camera->width - 2.0 * marginPixels;
-    double availH = camera->height - 2.0 * marginPixels;
+    double availW = area.w - 2.0 * marginPixels;
+    double availH = area.h - 2.0 * marginPixels;
     // A viewport smaller than its margins still gets a positive zoom.
     if (availW < 1.0)
         availW = 1.0;
     if (availH < 1.0)
         availH = 1.0;
     camera->zoom = ClampZoom(fmin(availW / w, availH / h));
-    camera->center = lsLerp(bounds.lower, bounds.upper, 0.5);
-    if (!lsIsValidVec2(camera->center))
-        camera->center = (lsVec2){0.0, 0.0};
+    lsVec2 middle = lsLerp(bounds.lower, bounds.upper, 0.5);
+    if (!lsIsValidVec2(middle))
+        middle = (lsVec2){0.0, 0.0};
+    lsCamera_LookAtIn(camera, middle, area);
 }
 
 void lsCamera_Resize(lsCamera* camera, int width, int height)

@@ -20,6 +20,12 @@ typedef struct lsCamera
     int height;    ///< viewport height in pixels, >= 1
 } lsCamera;
 
+/// A part of the viewport in pixels: the area panels leave to the world.
+typedef struct lsRect
+{
+    int x, y, w, h;
+} lsRect;
+
 /// A camera for a width x height viewport looking at the origin at 50 pixels per metre.
 lsCamera lsMakeCamera(int width, int height);
 
@@ -45,5 +51,10 @@ void lsCamera_LookAt(lsCamera* camera, lsVec2 world);
 /// Shows the whole box with at least marginPixels of border on each side, keeping aspect (uniform scale).
 /// An empty or degenerate box is shown as if it were one metre wide.
 void lsCamera_Fit(lsCamera* camera, lsAABB bounds, double marginPixels);
+/// lsCamera_Fit into a part of the viewport: the box is shown whole inside area (with the margin) and centred in
+/// it, so panels beside the area hide none of it.
+void lsCamera_FitInto(lsCamera* camera, lsAABB bounds, lsRect area, double marginPixels);
+/// Puts a world point at the centre of a part of the viewport, keeping the zoom (follow mode beside panels).
+void lsCamera_LookAtIn(lsCamera* camera, lsVec2 world, lsRect area);
 /// Changes the viewport size (window resize), keeping the centre and the zoom.
 void lsCamera_Resize(lsCamera* camera, int width, int height);

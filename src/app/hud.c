@@ -1,26 +1,31 @@
-// lidarsim front end: the HUD panel, the reload error banner and the F1 help overlay, in SDL2_gfx's 8x8 font.
+// lidarsim front end: the panels over the world, in TrueType text: the HUD column (state, pose, velocity, cursor,
+// status, legend) on the left, the scan plot along the bottom, the reload error banner and the F1 help overlay.
+// The world's camera fits beside them (lsWorldArea), so no panel hides the world after a fit.
 #include "app/render.h"
 
+#include "app/font.h"
 #include "lidarsim/lidar.h"
 
-#include <SDL2/SDL2_gfxPrimitives.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
-#define LS_GLYPH 8     ///< SDL2_gfx's built-in font is 8x8 pixels
-#define LS_LINE 12     ///< line height in pixels
-#define LS_PAD 8       ///< panel padding in pixels
-#define LS_HUD_LINES 7 ///< lines of the HUD panel
-#define LS_HUD_COLUMNS 44
+#define LS_HUD_COLUMNS 34   ///< characters across the HUD column
+#define LS_HUD_MAX_LINES 24 ///< lines of the HUD panel at most (the status takes up to 3)
 
 const char* const lsHelpLines[] = {
-    "Arrows / WASD   drive the robot (manual)",
+    "Arrows / WASD   drive the robot (takes over from",
+    "                the autopilot)",
     "P               autopilot on / off",
     "Space           pause / run",
     "N               one step (while paused)",
     "R               reset the world",
-    "L               beams: all / hits only / off",
+    "L               beams: lines / hit lines / points / off",
+    "C               colour beams by hit kind / intensity",
     "+ / -           double / halve the beam count",
+    "O               scan plot (range against angle)",
+    "T               robot trail",
+    "H               HUD panels",
     "G               grid and scale bar",
     "V               vehicles' steering overlay",
     "F               follow the robot",
@@ -28,7 +33,7 @@ const char* const lsHelpLines[] = {
     "Wheel           zoom about the pointer",
     "Drag            pan (right or middle button;",
     "                left too outside edit mode)",
-    "F12             screenshot PNG next to the world",
+    "F12             screenshot PNG (screenshots folder)",
     "E               edit mode: drag draws a wall or",
     "                moves the object under the mouse",
     "K               knife: drag across walls to cut",
@@ -40,28 +45,65 @@ const char* const lsHelpLines[] = {
     NULL,
 };
 
-static bool Text(SDL_Renderer* renderer, int x, int y, const char* s, lsColor c)
+static const lsColor s_panel = {8, 9, 12, 225};
+static const lsColor s_panelEdge = {70, 76, 92, 255};
+static const lsColor s_title = {255, 200, 90, 255};
+static const lsColor s_paused = {255, 120, 120, 255};
+static const lsColor s_dim = {150, 156, 172, 255};
+static const lsColor s_statusColor = {140, 220, 255, 255};
+
+static int Pad(const lsCanvas* canvas) { return lsFont_LineHeight(canvas->font) / 2; }
+
+static int ColumnWidth(const lsCanvas* canvas)
 {
-    if (stringRGBA(renderer, (Sint16)x, (Sint16)y, s, c.r, c.g, c.b, c.a) < 0)
-    {
-        fprintf(stderr, "lidarsim: stringRGBA failed: %s\n", SDL_GetError());
-        return false;
-    }
-    return true;
+    return LS_HUD_COLUMNS * lsFont_Advance(canvas->font) + 2 * Pad(canvas);
 }
 
-static bool Panel(SDL_Renderer* renderer, SDL_Rect r, Uint8 alpha)
+static int PlotHeight(const lsCanvas* canvas)
 {
-    if (boxRGBA(renderer, (Sint16)r.x, (Sint16)r.y, (Sint16)(r.x + r.w - 1), (Sint16)(r.y + r.h - 1), 8, 9, 12, alpha) <
-            0 ||
-        rectangleRGBA(renderer, (Sint16)r.x, (Sint16)r.y, (Sint16)(r.x + r.w - 1), (Sint16)(r.y + r.h - 1), 70, 76, 92,
-                      255) < 0)
-    {
-        fprintf(stderr, "lidarsim: boxRGBA failed: %s\n", SDL_GetError());
-        return false;
-    }
-    return true;
+    int h = canvas->surface->h * 26 / 100;
+    int lines = 4 * lsFont_LineHeight(canvas->small);
+    return h < lines + 60 ? lines + 60 : (h > 280 ? 280 : h);
 }
+
+lsRect lsWorldArea(const lsCanvas* canvas, const lsViewOptions* view)
+{
+    int width = canvas->surface->w, height = canvas->surface->h;
+    int left = view->hud ? ColumnWidth(canvas) + Pad(canvas) : 0;
+    int bottom = view->scanPlot ? PlotHeight(canvas) + Pad(canvas) : 0;
+    // A window too narrow for the panels still shows the world (under them) rather than nothing.
+    if (width - left < width / 3)
+        left = 0;
+    if (height - bottom < height / 3)
+        bottom = 0;
+    return (lsRect){left, 0, width - left, height - bottom};
+}
+
+lsRect lsScanPlotRect(const lsCanvas* canvas, const lsViewOptions* view)
+{
+    int pad = Pad(canvas);
+    lsRect area = lsWorldArea(canvas, view);
+    int h = PlotHeight(canvas);
+    return (lsRect){area.x + pad, canvas->surface->h - h - pad, area.w - 2 * pad, h};
+}
+
+static void Panel(lsRaster* raster, lsRect r)
+{
+    lsRaster_FillRect(raster, r.x, r.y, r.x + r.w, r.y + r.h, s_panel);
+    lsRaster_FillRect(raster, r.x, r.y, r.x + r.w, r.y + 1, s_panelEdge);
+    lsRaster_FillRect(raster, r.x, r.y + r.h - 1, r.x + r.w, r.y + r.h, s_panelEdge);
+    lsRaster_FillRect(raster, r.x, r.y, r.x + 1, r.y + r.h, s_panelEdge);
+    lsRaster_FillRect(raster, r.x + r.w - 1, r.y, r.x + r.w, r.y + r.h, s_panelEdge);
+}
+
+// ---------------------------------------------------------------------------------------------------------------------
+// The HUD column
+
+typedef struct HudLine
+{
+    char text[128];
+    lsColor color;
+} HudLine;
 
 static void FormatMs(char* out, size_t size, double ms)
 {
@@ -83,28 +125,18 @@ static void FormatRate(char* out, size_t size, double perSecond)
         snprintf(out, size, "%.0f", perSecond);
 }
 
-SDL_Rect lsHudRect(const lsSim* sim, const lsHudInfo* hud)
+/// Word-wraps text into lines of at most `columns` characters (hard-splitting longer words, ending a line at a
+/// newline), appending up to maxLines of them. Returns the number appended.
+static int Wrap(HudLine* lines, int at, int capacity, int maxLines, int columns, const char* text, lsColor c)
 {
-    (void)sim;
-    (void)hud;
-    return (SDL_Rect){LS_PAD, LS_PAD, LS_HUD_COLUMNS * LS_GLYPH + 2 * LS_PAD, LS_HUD_LINES * LS_LINE + 2 * LS_PAD - 4};
-}
-
-/// Word-wraps text into lines of at most `columns` characters (hard-splits longer words), calling back per line.
-static bool WrappedText(SDL_Renderer* renderer, int x, int y, int columns, int maxLines, const char* text, lsColor c,
-                        int* linesOut)
-{
-    char line[512];
-    int lines = 0;
     size_t len = strlen(text);
     size_t pos = 0;
-    if (columns < 8)
-        columns = 8;
-    if (columns > (int)sizeof line - 1)
-        columns = (int)sizeof line - 1;
-    while (pos < len && lines < maxLines)
+    int added = 0;
+    if (columns > (int)sizeof lines[0].text - 1)
+        columns = (int)sizeof lines[0].text - 1;
+    while (pos < len && added < maxLines && at + added < capacity)
     {
-        size_t take = len - pos;
+        size_t take = strcspn(text + pos, "\n");
         if (take > (size_t)columns)
         {
             take = (size_t)columns;
@@ -114,133 +146,289 @@ static bool WrappedText(SDL_Renderer* renderer, int x, int y, int columns, int m
             if (space > 0)
                 take = space;
         }
-        memcpy(line, text + pos, take);
-        line[take] = '\0';
-        // A newline inside the message ends the line there.
-        char* nl = strchr(line, '\n');
-        if (nl != NULL)
-        {
-            *nl = '\0';
-            take = (size_t)(nl - line) + 1;
-        }
-        if (linesOut == NULL && !Text(renderer, x, y + lines * LS_LINE, line, c))
-            return false;
-        ++lines;
+        bool last = added + 1 == maxLines && pos + take < len;
+        HudLine* line = &lines[at + added];
+        // The last line that still fits says that more was cut.
+        if (last && take >= 3)
+            snprintf(line->text, sizeof line->text, "%.*s...", (int)take - 3, text + pos);
+        else
+            snprintf(line->text, sizeof line->text, "%.*s", (int)take, text + pos);
+        line->color = c;
+        ++added;
         pos += take;
-        while (pos < len && text[pos] == ' ')
+        while (pos < len && (text[pos] == ' ' || text[pos] == '\n'))
             ++pos;
     }
-    if (linesOut != NULL)
-        *linesOut = lines;
-    return true;
+    return added;
 }
 
-static bool DrawErrorBanner(SDL_Renderer* renderer, const lsCamera* camera, const char* error)
+static void AddLine(HudLine* lines, int* n, int capacity, lsColor c, const char* format, ...)
+    __attribute__((format(printf, 5, 6)));
+
+static void AddLine(HudLine* lines, int* n, int capacity, lsColor c, const char* format, ...)
 {
-    int columns = (camera->width - 4 * LS_PAD) / LS_GLYPH;
-    int lines = 0;
-    WrappedText(renderer, 0, 0, columns, 6, error, lsColorHud, &lines);
-    int h = (lines + 1) * LS_LINE + 2 * LS_PAD;
-    SDL_Rect r = {LS_PAD, camera->height - h - 34, camera->width - 2 * LS_PAD, h};
-    if (boxRGBA(renderer, (Sint16)r.x, (Sint16)r.y, (Sint16)(r.x + r.w - 1), (Sint16)(r.y + r.h - 1), 70, 10, 16, 225) <
-        0)
+    if (*n >= capacity)
+        return;
+    va_list args;
+    va_start(args, format);
+    vsnprintf(lines[*n].text, sizeof lines[*n].text, format, args);
+    va_end(args);
+    lines[*n].color = c;
+    *n += 1;
+}
+
+static int BuildHudLines(const lsSim* sim, const lsHudInfo* hud, HudLine* lines, int capacity)
+{
+    const lsSimState* state = lsSim_GetState(sim);
+    const lsWorld* world = lsSim_GetWorld(sim);
+    const lsRobotState* robot = &state->robot;
+    int n = 0;
+    const char* name = hud->worldName != NULL && hud->worldName[0] != '\0' ? hud->worldName : world->name;
+    AddLine(lines, &n, capacity, s_title, "%.*s", LS_HUD_COLUMNS, name[0] != '\0' ? name : "(unnamed world)");
+    if (hud->fps > 0.0 || hud->stepMs > 0.0 || hud->drawMs > 0.0)
     {
-        fprintf(stderr, "lidarsim: boxRGBA failed: %s\n", SDL_GetError());
-        return false;
+        char step[16], draw[16];
+        FormatMs(step, sizeof step, hud->stepMs);
+        FormatMs(draw, sizeof draw, hud->drawMs);
+        AddLine(lines, &n, capacity, lsColorHud, "fps %.0f  sim %s  draw %s ms", hud->fps, step, draw);
     }
-    lsColor title = {255, 120, 120, 255};
-    if (!Text(renderer, r.x + LS_PAD, r.y + LS_PAD, "reload failed, still showing the last good world:", title))
-        return false;
-    return WrappedText(renderer, r.x + LS_PAD, r.y + LS_PAD + LS_LINE, columns, 6, error, (lsColor){255, 220, 220, 255},
-                       NULL);
+    else
+    {
+        AddLine(lines, &n, capacity, lsColorHud, "headless frame (lidarsim render)");
+    }
+    char rays[16];
+    FormatRate(rays, sizeof rays, hud->raysPerSecond);
+    AddLine(lines, &n, capacity, lsColorHud, "beams %d  rays/s %s", lsSim_GetBeams(sim), rays);
+    AddLine(lines, &n, capacity, hud->paused ? s_paused : lsColorHud, "%s  autopilot %s%s%s",
+            hud->paused ? "PAUSED" : "running", hud->autopilot ? "on" : "off", hud->following ? "  follow" : "",
+            hud->editing ? "  EDIT" : "");
+    AddLine(lines, &n, capacity, lsColorHud, "t %.1f s  step %lld", state->time, state->step);
+    AddLine(lines, &n, capacity, lsColorHud, "score %g  food %d  poison %d", state->score, state->food, state->poison);
+    AddLine(lines, &n, capacity, s_title, "robot");
+    AddLine(lines, &n, capacity, lsColorHud, " x %8.3f  y %8.3f m", robot->position.x, robot->position.y);
+    AddLine(lines, &n, capacity, lsColorHud, " \xCE\xB8 %7.2f\xC2\xB0 (%.3f rad)", lsRadToDeg(robot->angle),
+            robot->angle);
+    AddLine(lines, &n, capacity, lsColorHud, " v %6.2f m/s  \xCF\x89 %6.2f rad/s", robot->v, robot->w);
+    if (hud->haveCursor)
+        AddLine(lines, &n, capacity, s_dim, "cursor x %.2f  y %.2f m", hud->cursor.x, hud->cursor.y);
+    if (hud->status != NULL && hud->status[0] != '\0')
+        n += Wrap(lines, n, capacity, 3, LS_HUD_COLUMNS, hud->status, s_statusColor);
+    AddLine(lines, &n, capacity, s_dim, "F1 keys  H hides the panels");
+    return n;
 }
 
-static bool DrawHelp(SDL_Renderer* renderer, const lsCamera* camera)
+lsRect lsHudRect(const lsCanvas* canvas, const lsSim* sim, const lsHudInfo* hud)
 {
+    HudLine lines[LS_HUD_MAX_LINES];
+    int n = BuildHudLines(sim, hud, lines, LS_HUD_MAX_LINES);
+    int pad = Pad(canvas);
+    return (lsRect){pad, pad, ColumnWidth(canvas) - pad, n * lsFont_LineHeight(canvas->font) + 2 * pad};
+}
+
+/// The legend under the HUD: what each beam colour means. Returns its bottom edge.
+static int DrawLegend(lsCanvas* canvas, const lsSim* sim, const lsViewOptions* view, int top)
+{
+    lsRaster* raster = &canvas->raster;
+    lsFont* font = canvas->small;
+    int pad = Pad(canvas), line = lsFont_LineHeight(font);
+    int x = pad, w = ColumnWidth(canvas) - pad;
+    const lsSimState* state = lsSim_GetState(sim);
+    static const char* const modes[] = {"lines", "hit lines", "points", "off"};
+    char title[64];
+    snprintf(title, sizeof title, "beams: %s, by %s", modes[view->beams],
+             view->beamColors == ls_colorByKind ? "hit kind" : "intensity");
+    if (view->beamColors == ls_colorByIntensity)
+    {
+        lsRect r = {x, top, w, 3 * line + 2 * pad};
+        Panel(raster, r);
+        lsFont_Draw(font, raster, x + pad, top + pad, title, lsColorHud);
+        int bx = x + pad, by = top + pad + line + 2, bw = w - 2 * pad, bh = line - 4;
+        for (int i = 0; i < bw; ++i)
+        {
+            lsColor c = lsIntensityColor((double)i / (bw > 1 ? bw - 1 : 1));
+            lsRaster_FillRect(raster, bx + i, by, bx + i + 1, by + bh, c);
+        }
+        lsFont_Draw(font, raster, bx, by + bh + 2, "0", s_dim);
+        const char* one = "1 (reflectance x |cos|)";
+        lsFont_Draw(font, raster, bx + bw - lsFont_Width(font, one), by + bh + 2, one, s_dim);
+        return r.y + r.h;
+    }
+    struct
+    {
+        const char* name;
+        lsColor color;
+    } kinds[] = {
+        {"wall", lsHitColor(state, ls_hitWall, -1)},
+        {"box / polygon", lsHitColor(state, ls_hitBox, -1)},
+        {"food", lsColorFood},
+        {"poison", lsColorPoison},
+        {"vehicle", lsHitColor(state, ls_hitVehicle, -1)},
+        {"moving wall", lsHitColor(state, ls_hitMover, -1)},
+        {"no return", (lsColor){150, 150, 170, 255}},
+    };
+    int count = (int)(sizeof kinds / sizeof kinds[0]);
+    int rows = (count + 1) / 2;
+    lsRect r = {x, top, w, (rows + 1) * line + 2 * pad};
+    Panel(raster, r);
+    lsFont_Draw(font, raster, x + pad, top + pad, title, lsColorHud);
+    int half = (w - 2 * pad) / 2;
+    for (int i = 0; i < count; ++i)
+    {
+        int cx = x + pad + (i % 2) * half, cy = top + pad + (1 + i / 2) * line;
+        int s = line * 6 / 10;
+        lsRaster_FillRect(raster, cx, cy + (line - s) / 2, cx + s, cy + (line - s) / 2 + s, kinds[i].color);
+        lsFont_Draw(font, raster, cx + s + lsFont_Advance(font) / 2 + 2, cy, kinds[i].name, lsColorHud);
+    }
+    return r.y + r.h;
+}
+
+// ---------------------------------------------------------------------------------------------------------------------
+// The scan plot
+
+// "-135" for an angle in degrees (whole degrees read best on an axis).
+static void DegreeLabel(char* out, size_t size, double radians)
+{
+    snprintf(out, size, "%.0f\xC2\xB0", lsRadToDeg(radians));
+}
+
+static void DrawScanPlot(lsCanvas* canvas, const lsSim* sim, const lsViewOptions* view)
+{
+    const lsScan* scan = lsSim_GetScan(sim);
+    lsRaster* raster = &canvas->raster;
+    lsFont* font = canvas->small;
+    lsRect r = lsScanPlotRect(canvas, view);
+    if (r.w < 80 || r.h < 40)
+        return;
+    Panel(raster, r);
+    int pad = Pad(canvas), line = lsFont_LineHeight(font);
+    lsFont_Draw(font, raster, r.x + pad, r.y + pad / 2, "scan: range (m) against beam angle (O hides)", lsColorHud);
+    if (scan == NULL || scan->count == 0)
+        return;
+    // The plot area: room on the left for range labels, at the bottom for angle labels.
+    int left = r.x + pad + 5 * lsFont_Advance(font), right = r.x + r.w - pad - lsFont_Advance(font);
+    int top = r.y + pad / 2 + line + 2, bottom = r.y + r.h - line - pad / 2;
+    if (right - left < 20 || bottom - top < 20)
+        return;
+    double a0 = scan->layout.angleMin, a1 = scan->layout.angleMax, rangeMax = scan->rangeMax;
+    if (!(a1 > a0))
+        a1 = a0 + 1e-9;
+    // Grid: range at 0, 1/2, 1 of max; angles at the ends and, for wide scans, every 90 degrees between.
+    lsColor grid = {48, 52, 64, 255};
+    char label[32];
+    for (int k = 0; k <= 2; ++k)
+    {
+        int y = bottom - (bottom - top) * k / 2;
+        lsRaster_FillRect(raster, left, y, right + 1, y + 1, grid);
+        snprintf(label, sizeof label, "%g", rangeMax * k / 2.0);
+        lsFont_Draw(font, raster, left - lsFont_Width(font, label) - 4, y - line / 2, label, s_dim);
+    }
+    int labelRoom = 6 * lsFont_Advance(font); // labels nearer than this to an end would overlap its label
+    for (double deg = -360.0; deg <= 360.0; deg += 90.0)
+    {
+        double a = lsDegToRad(deg);
+        if (a < a0 - 1e-9 || a > a1 + 1e-9)
+            continue;
+        int x = left + (int)lround((a - a0) / (a1 - a0) * (right - left));
+        lsRaster_FillRect(raster, x, top, x + 1, bottom, grid);
+        if (x - left < labelRoom || right - x < labelRoom)
+            continue;
+        DegreeLabel(label, sizeof label, a);
+        lsFont_Draw(font, raster, x - lsFont_Width(font, label) / 2, bottom + 2, label, s_dim);
+    }
+    DegreeLabel(label, sizeof label, a0);
+    lsFont_Draw(font, raster, left, bottom + 2, label, s_dim);
+    DegreeLabel(label, sizeof label, a1);
+    lsFont_Draw(font, raster, right - lsFont_Width(font, label), bottom + 2, label, s_dim);
+    // One dot per beam; no-return beams as faint ticks along the top (out of range).
+    const lsSimState* state = lsSim_GetState(sim);
+    lsRaster_SetClip(raster, left, top - 2, right + 2, bottom + 1);
+    for (int i = 0; i < scan->count; ++i)
+    {
+        double x = left + (scan->angles[i] - a0) / (a1 - a0) * (right - left);
+        if (scan->kinds[i] == ls_hitNone)
+        {
+            lsRaster_Line(raster, lsV(x, top), lsV(x, top + 3.0), 1.0, (lsColor){150, 150, 170, 120});
+            continue;
+        }
+        double y = bottom - scan->ranges[i] / rangeMax * (bottom - top);
+        lsColor c = view->beamColors == ls_colorByIntensity ? lsIntensityColor(scan->intensities[i])
+                                                            : lsHitColor(state, scan->kinds[i], scan->indices[i]);
+        lsRaster_Disc(raster, lsV(x, y), scan->count > 400 ? 1.2 : 1.8, c);
+    }
+    lsRaster_ResetClip(raster);
+}
+
+// ---------------------------------------------------------------------------------------------------------------------
+// Banner and help
+
+static void DrawErrorBanner(lsCanvas* canvas, lsRect area, const char* error)
+{
+    lsFont* font = canvas->font;
+    int pad = Pad(canvas), line = lsFont_LineHeight(font);
+    int columns = (area.w - 4 * pad) / lsFont_Advance(font);
+    HudLine lines[8];
+    int n = Wrap(lines, 0, 8, 6, columns < 16 ? 16 : columns, error, (lsColor){255, 220, 220, 255});
+    int h = (n + 1) * line + 2 * pad;
+    lsRect r = {area.x + pad, area.y + area.h - h - 3 * line, area.w - 2 * pad, h};
+    lsRaster_FillRect(&canvas->raster, r.x, r.y, r.x + r.w, r.y + r.h, (lsColor){70, 10, 16, 225});
+    lsFont_Draw(font, &canvas->raster, r.x + pad, r.y + pad,
+                "reload failed, still showing the last good world:", (lsColor){255, 120, 120, 255});
+    for (int i = 0; i < n; ++i)
+        lsFont_Draw(font, &canvas->raster, r.x + pad, r.y + pad + (i + 1) * line, lines[i].text, lines[i].color);
+}
+
+static void DrawHelp(lsCanvas* canvas)
+{
+    lsFont* font = canvas->font;
     int count = 0, widest = 0;
     for (; lsHelpLines[count] != NULL; ++count)
     {
-        int w = (int)strlen(lsHelpLines[count]);
-        if (w > widest)
-            widest = w;
+        int w = lsFont_Width(font, lsHelpLines[count]);
+        widest = w > widest ? w : widest;
     }
-    int w = widest * LS_GLYPH + 4 * LS_PAD;
-    int h = (count + 2) * LS_LINE + 3 * LS_PAD;
-    SDL_Rect r = {(camera->width - w) / 2, (camera->height - h) / 2, w, h};
-    if (r.x < 0)
-        r.x = 0;
-    if (r.y < 0)
-        r.y = 0;
-    if (!Panel(renderer, r, 235))
-        return false;
-    int x = r.x + 2 * LS_PAD, y = r.y + 2 * LS_PAD;
-    if (!Text(renderer, x, y, "lidarsim keys", (lsColor){255, 200, 90, 255}))
-        return false;
-    y += 2 * LS_LINE;
-    for (int i = 0; i < count; ++i, y += LS_LINE)
-    {
-        if (!Text(renderer, x, y, lsHelpLines[i], lsColorHud))
-            return false;
-    }
-    return true;
+    int pad = Pad(canvas), line = lsFont_LineHeight(font);
+    int w = widest + 4 * pad, h = (count + 2) * line + 3 * pad;
+    lsRect r = {(canvas->surface->w - w) / 2, (canvas->surface->h - h) / 2, w, h};
+    r.x = r.x < 0 ? 0 : r.x;
+    r.y = r.y < 0 ? 0 : r.y;
+    Panel(&canvas->raster, r);
+    int x = r.x + 2 * pad, y = r.y + 2 * pad;
+    lsFont_Draw(font, &canvas->raster, x, y, "lidarsim keys", s_title);
+    y += 2 * line;
+    for (int i = 0; i < count; ++i, y += line)
+        lsFont_Draw(font, &canvas->raster, x, y, lsHelpLines[i], lsColorHud);
 }
 
-bool lsDrawHud(SDL_Renderer* renderer, const lsCamera* camera, const lsSim* sim, const lsViewOptions* view,
+bool lsDrawHud(lsCanvas* canvas, const lsCamera* camera, const lsSim* sim, const lsViewOptions* view,
                const lsHudInfo* hud)
 {
+    (void)camera;
+    SDL_RenderFlush(canvas->renderer); // the editor's overlay first, then the panels over it
+    if (SDL_LockSurface(canvas->surface) < 0)
+    {
+        fprintf(stderr, "lidarsim: SDL_LockSurface failed: %s\n", SDL_GetError());
+        return false;
+    }
+    lsRaster* raster = &canvas->raster;
+    lsRaster_ResetClip(raster);
     if (view->hud)
     {
-        const lsSimState* state = lsSim_GetState(sim);
-        const lsWorld* world = lsSim_GetWorld(sim);
-        char lines[LS_HUD_LINES][96];
-        char fps[16], step[16], draw[16], rays[16];
-        FormatMs(step, sizeof step, hud->stepMs);
-        FormatMs(draw, sizeof draw, hud->drawMs);
-        FormatRate(rays, sizeof rays, hud->raysPerSecond);
-        if (hud->fps > 0.0)
-            snprintf(fps, sizeof fps, "%.0f", hud->fps);
-        else
-            snprintf(fps, sizeof fps, "-");
-        const char* name = hud->worldName != NULL && hud->worldName[0] != '\0' ? hud->worldName : world->name;
-        snprintf(lines[0], sizeof lines[0], "%.40s", name[0] != '\0' ? name : "(unnamed world)");
-        if (hud->fps > 0.0 || hud->stepMs > 0.0 || hud->drawMs > 0.0)
-        {
-            snprintf(lines[1], sizeof lines[1], "fps %s  sim %s ms/step  draw %s ms", fps, step, draw);
-        }
-        else
-        {
-            snprintf(lines[1], sizeof lines[1], "headless frame (lidarsim render)");
-        }
-        if (hud->raysPerSecond > 0.0)
-        {
-            snprintf(lines[2], sizeof lines[2], "beams %d  rays/s %s", lsSim_GetBeams(sim), rays);
-        }
-        else
-        {
-            snprintf(lines[2], sizeof lines[2], "beams %d", lsSim_GetBeams(sim));
-        }
-        snprintf(lines[3], sizeof lines[3], "score %g  food %d  poison %d", state->score, state->food, state->poison);
-        snprintf(lines[4], sizeof lines[4], "%s  autopilot %s%s%s", hud->paused ? "PAUSED" : "running",
-                 hud->autopilot ? "on" : "off", hud->following ? "  follow" : "", hud->editing ? "  EDIT" : "");
-        snprintf(lines[5], sizeof lines[5], "t %.1f s  step %lld  v %.2f m/s", state->time, state->step,
-                 state->robot.v);
-        snprintf(lines[6], sizeof lines[6], "F1 help%s%.30s", hud->status != NULL ? "  |  " : "",
-                 hud->status != NULL ? hud->status : "");
-        SDL_Rect r = lsHudRect(sim, hud);
-        if (!Panel(renderer, r, 190))
-            return false;
-        for (int i = 0; i < LS_HUD_LINES; ++i)
-        {
-            lsColor c = i == 0 ? (lsColor){255, 200, 90, 255} : lsColorHud;
-            if (i == 4 && hud->paused)
-                c = (lsColor){255, 120, 120, 255};
-            if (!Text(renderer, r.x + LS_PAD, r.y + LS_PAD + i * LS_LINE, lines[i], c))
-                return false;
-        }
+        HudLine lines[LS_HUD_MAX_LINES];
+        int n = BuildHudLines(sim, hud, lines, LS_HUD_MAX_LINES);
+        lsRect r = lsHudRect(canvas, sim, hud);
+        Panel(raster, r);
+        int pad = Pad(canvas), line = lsFont_LineHeight(canvas->font);
+        for (int i = 0; i < n; ++i)
+            lsFont_Draw(canvas->font, raster, r.x + pad, r.y + pad + i * line, lines[i].text, lines[i].color);
+        if (view->beams != ls_beamsOff)
+            DrawLegend(canvas, sim, view, r.y + r.h + pad);
     }
-    if (hud->error != NULL && hud->error[0] != '\0' && !DrawErrorBanner(renderer, camera, hud->error))
-        return false;
-    if (view->help && !DrawHelp(renderer, camera))
-        return false;
+    if (view->scanPlot)
+        DrawScanPlot(canvas, sim, view);
+    if (hud->error != NULL && hud->error[0] != '\0')
+        DrawErrorBanner(canvas, lsWorldArea(canvas, view), hud->error);
+    if (view->help)
+        DrawHelp(canvas);
+    SDL_UnlockSurface(canvas->surface);
     return true;
 }

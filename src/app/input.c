@@ -17,7 +17,10 @@ static void ToggleBeams(lsApp* app, int direction)
     if (next > LS_MAX_BEAMS)
         next = LS_MAX_BEAMS;
     if (next == beams)
+    {
+        lsApp_SetStatus(app, "beams %d (the %s)", beams, next <= 1 ? "minimum" : "maximum");
         return;
+    }
     app->beamsOverride = next;
     lsSim_SetBeams(app->sim, next);
     lsApp_SetStatus(app, "beams %d", next);
@@ -34,10 +37,15 @@ static void ApplyEditResult(lsApp* app, const lsEditResult* result)
         lsApp_SetStatus(app, "%s", result->message);
 }
 
+static const char* OnOff(bool on) { return on ? "on" : "off"; }
+
 static void HandleKey(lsApp* app, const SDL_KeyboardEvent* key)
 {
+    static const char* const beamModes[] = {"lines to every beam's end", "lines to hits only", "hit points only",
+                                            "off"};
     SDL_Keymod mod = SDL_GetModState();
     bool ctrl = (mod & KMOD_CTRL) != 0;
+    // Every key says what it did: a toggle names the state it switched to.
     switch (key->keysym.sym)
     {
     case SDLK_ESCAPE:
@@ -48,10 +56,13 @@ static void HandleKey(lsApp* app, const SDL_KeyboardEvent* key)
     case SDLK_SPACE:
         app->paused = !app->paused;
         app->accumulator = 0.0;
+        lsApp_SetStatus(app, "%s", app->paused ? "paused (Space runs, N steps)" : "running");
         break;
     case SDLK_n:
         if (app->paused)
             app->stepOnce = true;
+        else
+            lsApp_SetStatus(app, "N steps once while paused (Space pauses)");
         break;
     case SDLK_r:
         lsSim_Reset(app->sim, lsSim_GetWorld(app->sim)->sim.seed);
@@ -60,22 +71,47 @@ static void HandleKey(lsApp* app, const SDL_KeyboardEvent* key)
             lsSim_SetBeams(app->sim, app->beamsOverride);
         }
         app->accumulator = 0.0;
-        lsApp_SetStatus(app, "reset");
+        lsApp_RobotMoved(app);
+        lsApp_SetStatus(app, "reset to time 0");
         break;
     case SDLK_p:
         app->autopilot = !app->autopilot;
+        lsApp_SetStatus(app, "autopilot %s", app->autopilot ? "on (arrow keys take over)" : "off: drive with arrows");
         break;
     case SDLK_l:
         app->view.beams = (lsBeamMode)((app->view.beams + 1) % ls_beamModeCount);
+        lsApp_SetStatus(app, "beams: %s", beamModes[app->view.beams]);
+        break;
+    case SDLK_c:
+        if (ctrl)
+            break;
+        app->view.beamColors = app->view.beamColors == ls_colorByKind ? ls_colorByIntensity : ls_colorByKind;
+        lsApp_SetStatus(app, "beams coloured by %s",
+                        app->view.beamColors == ls_colorByKind ? "what they hit" : "intensity");
         break;
     case SDLK_g:
         app->view.grid = !app->view.grid;
+        lsApp_SetStatus(app, "grid and scale bar %s", OnOff(app->view.grid));
         break;
     case SDLK_v:
         app->view.steering = !app->view.steering;
+        lsApp_SetStatus(app, "vehicles' steering overlay %s", OnOff(app->view.steering));
+        break;
+    case SDLK_h:
+        app->view.hud = !app->view.hud;
+        lsApp_SetStatus(app, "HUD %s (H)", OnOff(app->view.hud));
+        break;
+    case SDLK_o:
+        app->view.scanPlot = !app->view.scanPlot;
+        lsApp_SetStatus(app, "scan plot %s", OnOff(app->view.scanPlot));
+        break;
+    case SDLK_t:
+        app->view.trail = !app->view.trail;
+        lsApp_SetStatus(app, "trail %s", OnOff(app->view.trail));
         break;
     case SDLK_f:
         app->follow = !app->follow;
+        lsApp_SetStatus(app, "follow the robot %s", OnOff(app->follow));
         break;
     case SDLK_F1:
         app->view.help = !app->view.help;
@@ -86,6 +122,7 @@ static void HandleKey(lsApp* app, const SDL_KeyboardEvent* key)
     case SDLK_HOME:
         app->follow = false;
         lsApp_FitCamera(app);
+        lsApp_SetStatus(app, "fitted the whole world");
         break;
     case SDLK_PLUS:
     case SDLK_EQUALS: // '+' is Shift+'=' on most layouts
@@ -119,6 +156,10 @@ void lsApp_HandleEvent(lsApp* app, const SDL_Event* event)
     case SDL_QUIT:
         app->quit = true;
         break;
+    case SDL_WINDOWEVENT:
+        if (event->window.event == SDL_WINDOWEVENT_LEAVE)
+            app->haveCursor = false;
+        break;
     case SDL_KEYDOWN:
         HandleKey(app, &event->key);
         break;
@@ -140,6 +181,9 @@ void lsApp_HandleEvent(lsApp* app, const SDL_Event* event)
         app->panning = false;
         break;
     case SDL_MOUSEMOTION:
+        app->haveCursor = true;
+        app->cursorX = event->motion.x;
+        app->cursorY = event->motion.y;
         if (app->panning && (event->motion.state != 0))
         {
             app->follow = false; // a drag takes the camera back from follow mode
@@ -153,14 +197,22 @@ void lsApp_HandleEvent(lsApp* app, const SDL_Event* event)
 
 lsControl lsApp_Control(lsApp* app)
 {
-    if (app->autopilot)
-        return lsMakeAutopilotControl();
     const Uint8* keys = SDL_GetKeyboardState(NULL);
     // Ctrl+S and friends belong to the editor, not to driving.
-    if ((SDL_GetModState() & KMOD_CTRL) != 0)
-        return lsMakeManualControl(0.0, 0.0);
+    bool ctrl = (SDL_GetModState() & KMOD_CTRL) != 0;
     int forward = (keys[SDL_SCANCODE_UP] || keys[SDL_SCANCODE_W]) - (keys[SDL_SCANCODE_DOWN] || keys[SDL_SCANCODE_S]);
     int left = (keys[SDL_SCANCODE_LEFT] || keys[SDL_SCANCODE_A]) - (keys[SDL_SCANCODE_RIGHT] || keys[SDL_SCANCODE_D]);
+    bool driving = !ctrl && (forward != 0 || left != 0);
+    if (app->autopilot && driving)
+    {
+        // Taking the wheel: a driving key turns the autopilot off, as in a car.
+        app->autopilot = false;
+        lsApp_SetStatus(app, "manual driving: autopilot off (P turns it back on)");
+    }
+    if (app->autopilot)
+        return lsMakeAutopilotControl();
+    if (ctrl)
+        return lsMakeManualControl(0.0, 0.0);
     const lsRobotDef* robot = &lsSim_GetWorld(app->sim)->robot;
     return lsMakeManualControl(forward * robot->maxSpeed, left * robot->maxTurnRate);
 }

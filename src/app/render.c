@@ -1,8 +1,9 @@
-// lidarsim front end: drawing the world and the sim with SDL2_gfx (see render.h).
-// SDL2_gfx takes Sint16 pixel coordinates, so everything is clipped to a guard rectangle around the viewport
-// before the conversion: a wall kilometres off screen must neither wrap around nor cost anything.
+// lidarsim front end: drawing the world and the sim, anti-aliased, on the software canvas (see render.h).
+// Everything is culled by the view's box and clipped to a guard rectangle around the viewport first: a wall
+// kilometres off screen must neither cost anything nor lose precision in pixel coordinates.
 #include "app/render.h"
 
+#include "app/font.h"
 #include "lidarsim/lidar.h"
 
 #include <SDL2/SDL2_gfxPrimitives.h>
@@ -34,6 +35,9 @@ static const lsColor s_hitSolid = {150, 196, 255, 255};
 static const lsColor s_predicted = {255, 255, 255, 255};
 static const lsColor s_normalPoint = {255, 90, 90, 255};
 static const lsColor s_seekTarget = {120, 255, 140, 255};
+static const lsColor s_trail = {255, 200, 90, 255};
+static const lsColor s_axisX = {235, 70, 70, 255};
+static const lsColor s_axisY = {80, 220, 100, 255};
 
 /// The alpha of beams from the sensor to their hit: translucent so 720 overlapping beams read as a fan.
 /// Pixels drawn beyond the viewport on each side, so clipped shapes' outlines never show at the border.
@@ -41,7 +45,47 @@ static const lsColor s_seekTarget = {120, 255, 140, 255};
 
 lsViewOptions lsDefaultViewOptions(void)
 {
-    return (lsViewOptions){.beams = ls_beamsAll, .grid = true, .steering = false, .help = false, .hud = true};
+    return (lsViewOptions){.beams = ls_beamsAll, .grid = true, .hud = true, .trail = true, .axes = true};
+}
+
+void lsTrail_Clear(lsTrail* trail)
+{
+    trail->start = 0;
+    trail->count = 0;
+}
+
+void lsTrail_Add(lsTrail* trail, lsVec2 position)
+{
+    if (trail->count > 0)
+    {
+        lsVec2 last = trail->points[(trail->start + trail->count - 1) % LS_TRAIL_CAPACITY];
+        double d2 = lsLengthSquared(lsSub(position, last));
+        if (d2 < 0.02 * 0.02)
+            return;
+        if (d2 > 2.0 * 2.0)
+            lsTrail_Clear(trail); // a jump (reset, respawn): no line across the world
+    }
+    if (trail->count == LS_TRAIL_CAPACITY)
+    {
+        trail->start = (trail->start + 1) % LS_TRAIL_CAPACITY;
+        trail->count -= 1;
+    }
+    trail->points[(trail->start + trail->count) % LS_TRAIL_CAPACITY] = position;
+    trail->count += 1;
+}
+
+lsColor lsIntensityColor(double intensity)
+{
+    // Five stops from dark blue through cyan and yellow to red: ordered in lightness as well as hue.
+    static const lsColor stops[5] = {
+        {48, 64, 200, 255}, {40, 160, 255, 255}, {60, 220, 140, 255}, {250, 220, 60, 255}, {240, 70, 40, 255}};
+    double t = intensity > 0.0 ? (intensity < 1.0 ? intensity : 1.0) : 0.0; // NaN reads as 0
+    double at = 4.0 * t;
+    int k = at >= 4.0 ? 3 : (int)at;
+    double f = at - k;
+    lsColor a = stops[k], b = stops[k + 1];
+    return (lsColor){(Uint8)lround(a.r + f * (b.r - a.r)), (Uint8)lround(a.g + f * (b.g - a.g)),
+                     (Uint8)lround(a.b + f * (b.b - a.b)), 255};
 }
 
 // ---------------------------------------------------------------------------------------------------------------------
@@ -49,27 +93,13 @@ lsViewOptions lsDefaultViewOptions(void)
 
 typedef struct Painter
 {
-    SDL_Renderer* renderer;
+    lsRaster* raster;
+    lsCanvas* canvas;
     const lsCamera* camera;
     lsAABB view;                   ///< world box the camera sees, grown by a margin
     double xMin, yMin, xMax, yMax; ///< screen guard rectangle
     bool ok;                       ///< false once an SDL call failed
 } Painter;
-
-static void Check(Painter* p, int result, const char* what)
-{
-    if (result < 0 && p->ok)
-    {
-        fprintf(stderr, "lidarsim: %s failed: %s\n", what, SDL_GetError());
-        p->ok = false;
-    }
-}
-
-static Sint16 ToS16(double v)
-{
-    // Inputs are already clipped to the guard rectangle, so this only rounds.
-    return (Sint16)lround(v);
-}
 
 /// Liang-Barsky: clips the screen segment a-b to the guard rectangle; false when nothing is left.
 static bool ClipSegment(const Painter* p, lsVec2* a, lsVec2* b)
@@ -108,26 +138,15 @@ static bool ClipSegment(const Painter* p, lsVec2* a, lsVec2* b)
     return true;
 }
 
-/// A screen-space line, clipped; width 1 or 2 pixels (2 is two 1-pixel lines side by side: crisp and cheap).
-static void ScreenLine(Painter* p, lsVec2 a, lsVec2 b, lsColor c, int width)
+/// A screen-space anti-aliased line, clipped, width in pixels.
+static void ScreenLine(Painter* p, lsVec2 a, lsVec2 b, lsColor c, double width)
 {
     if (!ClipSegment(p, &a, &b))
         return;
-    Sint16 x1 = ToS16(a.x), y1 = ToS16(a.y), x2 = ToS16(b.x), y2 = ToS16(b.y);
-    Check(p, lineRGBA(p->renderer, x1, y1, x2, y2, c.r, c.g, c.b, c.a), "lineRGBA");
-    if (width >= 2)
-    {
-        // Offset across the line's major axis so the pair forms a 2-pixel stroke without gaps.
-        bool steep = fabs(b.y - a.y) > fabs(b.x - a.x);
-        Sint16 ox = steep ? 1 : 0, oy = steep ? 0 : 1;
-        Check(p,
-              lineRGBA(p->renderer, (Sint16)(x1 + ox), (Sint16)(y1 + oy), (Sint16)(x2 + ox), (Sint16)(y2 + oy), c.r,
-                       c.g, c.b, c.a),
-              "lineRGBA");
-    }
+    lsRaster_Line(p->raster, a, b, width, c);
 }
 
-static void WorldLine(Painter* p, lsVec2 a, lsVec2 b, lsColor c, int width)
+static void WorldLine(Painter* p, lsVec2 a, lsVec2 b, lsColor c, double width)
 {
     if (!lsAABB_Overlaps(lsAABB_OfSegment(a, b), p->view))
         return;
@@ -177,13 +196,7 @@ static void WorldPolygon(Painter* p, const lsVec2* points, int count, lsColor fi
     n = ClipPolygonEdge(b, n, a, 1, p->yMax, -1.0);
     if (n < 3)
         return;
-    Sint16 vx[LS_MAX_SCREEN_POLYGON], vy[LS_MAX_SCREEN_POLYGON];
-    for (int i = 0; i < n; ++i)
-    {
-        vx[i] = ToS16(a[i].x);
-        vy[i] = ToS16(a[i].y);
-    }
-    Check(p, filledPolygonRGBA(p->renderer, vx, vy, n, fill.r, fill.g, fill.b, fill.a), "filledPolygonRGBA");
+    lsRaster_Polygon(p->raster, a, n, fill);
     if (edge != NULL)
     {
         for (int i = 0; i < count; ++i)
@@ -193,7 +206,7 @@ static void WorldPolygon(Painter* p, const lsVec2* points, int count, lsColor fi
     }
 }
 
-/// A filled disc in world coordinates; huge on screen it becomes a clipped polygon (Sint16 radius limit).
+/// A filled disc in world coordinates; huge on screen it becomes a clipped polygon (only its visible part costs).
 static void WorldDisc(Painter* p, lsVec2 center, double radius, lsColor fill, const lsColor* edge)
 {
     lsAABB box = {{center.x - radius, center.y - radius}, {center.x + radius, center.y + radius}};
@@ -210,12 +223,9 @@ static void WorldDisc(Painter* p, lsVec2 center, double radius, lsColor fill, co
         return;
     }
     lsVec2 s = lsCamera_WorldToScreen(p->camera, center);
-    Sint16 x = ToS16(s.x), y = ToS16(s.y), rad = (Sint16)(r < 1.0 ? 1 : lround(r));
-    Check(p, filledCircleRGBA(p->renderer, x, y, rad, fill.r, fill.g, fill.b, fill.a), "filledCircleRGBA");
-    if (edge != NULL && rad >= 3)
-    {
-        Check(p, aacircleRGBA(p->renderer, x, y, rad, edge->r, edge->g, edge->b, edge->a), "aacircleRGBA");
-    }
+    lsRaster_Disc(p->raster, s, r < 0.75 ? 0.75 : r, fill);
+    if (edge != NULL && r >= 3.0)
+        lsRaster_Ring(p->raster, s, r - 0.5, 1.0, *edge);
 }
 
 /// A small square marker of side `size` pixels centred on a world point.
@@ -224,8 +234,8 @@ static void Marker(Painter* p, lsVec2 world, int size, lsColor c)
     if (!lsAABB_Contains(p->view, world))
         return;
     lsVec2 s = lsCamera_WorldToScreen(p->camera, world);
-    Sint16 x = ToS16(s.x - 0.5 * size), y = ToS16(s.y - 0.5 * size);
-    Check(p, boxRGBA(p->renderer, x, y, (Sint16)(x + size - 1), (Sint16)(y + size - 1), c.r, c.g, c.b, c.a), "boxRGBA");
+    int x = (int)lround(s.x - 0.5 * size), y = (int)lround(s.y - 0.5 * size);
+    lsRaster_FillRect(p->raster, x, y, x + size, y + size, c);
 }
 
 /// A band of half-width `radius` metres around the segment a-b (a path's corridor), as a clipped quad.
@@ -270,40 +280,46 @@ static void DrawGrid(Painter* p)
     {
         double x = (x0 + i) * step;
         bool isMajor = fabs(remainder(x, major)) < 0.5 * step;
-        ScreenLine(p, lsCamera_WorldToScreen(cam, lsV(x, v.lower.y)), lsCamera_WorldToScreen(cam, lsV(x, v.upper.y)),
-                   isMajor ? s_gridMajor : s_gridMinor, 1);
+        // Grid lines on whole pixels: crisp, not smeared over two columns.
+        double sx = round(lsCamera_WorldToScreen(cam, lsV(x, 0.0)).x);
+        ScreenLine(p, lsV(sx, 0.0), lsV(sx, (double)cam->height), isMajor ? s_gridMajor : s_gridMinor, 1.0);
     }
     for (int j = 0; j <= rows; ++j)
     {
         double y = (y0 + j) * step;
         bool isMajor = fabs(remainder(y, major)) < 0.5 * step;
-        ScreenLine(p, lsCamera_WorldToScreen(cam, lsV(v.lower.x, y)), lsCamera_WorldToScreen(cam, lsV(v.upper.x, y)),
-                   isMajor ? s_gridMajor : s_gridMinor, 1);
+        double sy = round(lsCamera_WorldToScreen(cam, lsV(0.0, y)).y);
+        ScreenLine(p, lsV(0.0, sy), lsV((double)cam->width, sy), isMajor ? s_gridMajor : s_gridMinor, 1.0);
     }
 }
 
-static void DrawScaleBar(Painter* p)
+/// The scale bar: at the foot of the HUD column when the HUD is shown (so it covers no part of the world), else in
+/// the world area's bottom-left corner.
+static void DrawScaleBar(Painter* p, const lsViewOptions* view)
 {
     const lsCamera* cam = p->camera;
     double metres = NiceLength(lsCamera_ToMetres(cam, 120.0));
-    double px = lsCamera_ToPixels(cam, metres);
-    double x0 = 16.0, y0 = cam->height - 18.0;
+    double px = round(lsCamera_ToPixels(cam, metres));
+    lsRect area = lsWorldArea(p->canvas, view);
+    if (view->hud)
+        area.x = 0;
+    double x0 = area.x + 16.0, y0 = area.y + area.h - 18.0;
     lsColor c = lsColorHud;
     // A dark backing keeps the bar readable over walls and beams.
-    Check(p,
-          boxRGBA(p->renderer, ToS16(x0 - 8.0), ToS16(y0 - 20.0), ToS16(x0 + px + 8.0), ToS16(y0 + 8.0), 8, 9, 12, 170),
-          "boxRGBA");
-    ScreenLine(p, lsV(x0, y0), lsV(x0 + px, y0), c, 2);
-    ScreenLine(p, lsV(x0, y0 - 5.0), lsV(x0, y0 + 1.0), c, 1);
-    ScreenLine(p, lsV(x0 + px, y0 - 5.0), lsV(x0 + px, y0 + 1.0), c, 1);
-    char label[32];
+    int label = lsFont_LineHeight(p->canvas->small);
+    lsRaster_FillRect(p->raster, (int)x0 - 8, (int)y0 - label - 8, (int)(x0 + px) + 9, (int)y0 + 9,
+                      (lsColor){8, 9, 12, 170});
+    ScreenLine(p, lsV(x0, y0), lsV(x0 + px, y0), c, 2.0);
+    ScreenLine(p, lsV(x0, y0 - 5.0), lsV(x0, y0 + 1.0), c, 1.0);
+    ScreenLine(p, lsV(x0 + px, y0 - 5.0), lsV(x0 + px, y0 + 1.0), c, 1.0);
+    char text[32];
     if (metres >= 1000.0)
-        snprintf(label, sizeof label, "%g km", metres / 1000.0);
+        snprintf(text, sizeof text, "%g km", metres / 1000.0);
     else if (metres >= 1.0)
-        snprintf(label, sizeof label, "%g m", metres);
+        snprintf(text, sizeof text, "%g m", metres);
     else
-        snprintf(label, sizeof label, "%g cm", metres * 100.0);
-    Check(p, stringRGBA(p->renderer, ToS16(x0), ToS16(y0 - 14.0), label, c.r, c.g, c.b, c.a), "stringRGBA");
+        snprintf(text, sizeof text, "%g cm", metres * 100.0);
+    lsFont_Draw(p->canvas->small, p->raster, (int)x0, (int)y0 - label - 3, text, c);
 }
 
 static void DrawPaths(Painter* p, const lsWorld* world)
@@ -322,7 +338,7 @@ static void DrawPaths(Painter* p, const lsWorld* world)
             WorldDisc(p, path->points[k], path->radius, s_pathBand, NULL);
         for (int k = 0; k < segments; ++k)
         {
-            WorldLine(p, path->points[k], path->points[(k + 1) % path->pointCount], s_pathLine, 1);
+            WorldLine(p, path->points[k], path->points[(k + 1) % path->pointCount], s_pathLine, 1.0);
         }
     }
 }
@@ -344,100 +360,15 @@ static void DrawSolids(Painter* p, const lsWorld* world)
     }
 }
 
-/// Pixels of many lines or dots of one colour, sent to SDL in SDL_RenderDrawPoints calls of up to
-/// LS_BATCH_POINTS points. A city of 100 000 walls is 100 000 tiny lines; one SDL draw call each costs about a
-/// microsecond of queue overhead in the software renderer, a batch of their pixels a few nanoseconds per pixel.
-/// The buffer is a fixed 64 KB chunk (no multi-megabyte allocation, and so no page faults, every frame).
-#define LS_BATCH_POINTS 8192
-
-typedef struct PointBatch
-{
-    Painter* painter;
-    lsColor color;
-    SDL_Point* points; ///< lsAlloc'd, LS_BATCH_POINTS entries
-    int count;
-} PointBatch;
-
-static PointBatch Batch_Begin(Painter* p, lsColor color)
-{
-    return (PointBatch){p, color, lsAlloc(sizeof(SDL_Point) * LS_BATCH_POINTS), 0};
-}
-
-/// Draws the points gathered so far and empties the batch.
-static void Batch_Draw(PointBatch* b)
-{
-    if (b->count == 0)
-        return;
-    Painter* p = b->painter;
-    lsColor c = b->color;
-    Check(p, SDL_SetRenderDrawBlendMode(p->renderer, c.a == 255 ? SDL_BLENDMODE_NONE : SDL_BLENDMODE_BLEND),
-          "SDL_SetRenderDrawBlendMode");
-    Check(p, SDL_SetRenderDrawColor(p->renderer, c.r, c.g, c.b, c.a), "SDL_SetRenderDrawColor");
-    Check(p, SDL_RenderDrawPoints(p->renderer, b->points, b->count), "SDL_RenderDrawPoints");
-    b->count = 0;
-}
-
-static void Batch_End(PointBatch* b)
-{
-    Batch_Draw(b);
-    lsFree(b->points, sizeof(SDL_Point) * LS_BATCH_POINTS);
-    b->points = NULL;
-}
-
-static inline void Batch_Push(PointBatch* b, int x, int y)
-{
-    if (b->count == LS_BATCH_POINTS)
-        Batch_Draw(b);
-    b->points[b->count++] = (SDL_Point){x, y};
-}
-
-/// Bresenham's line between the rounded, clipped ends; width 2 adds the neighbour across the major axis, as
-/// ScreenLine does, so batched and unbatched strokes look the same.
-static void Batch_Line(PointBatch* b, lsVec2 a, lsVec2 c, int width)
-{
-    const Painter* p = b->painter;
-    bool inside = a.x >= p->xMin && a.x <= p->xMax && a.y >= p->yMin && a.y <= p->yMax && c.x >= p->xMin &&
-                  c.x <= p->xMax && c.y >= p->yMin && c.y <= p->yMax;
-    if (!inside && !ClipSegment(p, &a, &c))
-        return;
-    // Round half up (consistently for negative coordinates too, which the guard band allows).
-    int x0 = (int)floor(a.x + 0.5), y0 = (int)floor(a.y + 0.5), x1 = (int)floor(c.x + 0.5), y1 = (int)floor(c.y + 0.5);
-    int dx = abs(x1 - x0), dy = -abs(y1 - y0);
-    int sx = x0 < x1 ? 1 : -1, sy = y0 < y1 ? 1 : -1;
-    bool steep = -dy > dx;
-    int ox = steep ? 1 : 0, oy = steep ? 0 : 1;
-    int e = dx + dy;
-    for (;;)
-    {
-        Batch_Push(b, x0, y0);
-        if (width >= 2)
-            Batch_Push(b, x0 + ox, y0 + oy);
-        if (x0 == x1 && y0 == y1)
-            break;
-        int e2 = 2 * e;
-        if (e2 >= dy)
-        {
-            e += dy;
-            x0 += sx;
-        }
-        if (e2 <= dx)
-        {
-            e += dx;
-            y0 += sy;
-        }
-    }
-}
-
 static void DrawWalls(Painter* p, const lsWorld* world)
 {
     // Thin strokes when zoomed far out, so a city of 100k walls stays readable instead of a white blob.
-    int width = lsCamera_ToPixels(p->camera, 1.0) >= 4.0 ? 2 : 1;
+    double width = lsCamera_ToPixels(p->camera, 1.0) >= 4.0 ? 2.0 : 1.0;
     // The camera's map written out (one multiply-add per coordinate), as this loop runs over every wall.
     double zoom = p->camera->zoom;
     double ox = 0.5 * p->camera->width - p->camera->center.x * zoom;
     double oy = 0.5 * p->camera->height + p->camera->center.y * zoom;
     lsAABB v = p->view;
-    PointBatch batch = Batch_Begin(p, lsColorWall);
     for (int i = 0; i < world->wallCount; ++i)
     {
         const lsWallDef* wall = &world->walls[i];
@@ -449,10 +380,10 @@ static void DrawWalls(Painter* p, const lsWorld* world)
             if ((a.x < v.lower.x && b.x < v.lower.x) || (a.x > v.upper.x && b.x > v.upper.x) ||
                 (a.y < v.lower.y && b.y < v.lower.y) || (a.y > v.upper.y && b.y > v.upper.y))
                 continue;
-            Batch_Line(&batch, lsV(ox + a.x * zoom, oy - a.y * zoom), lsV(ox + b.x * zoom, oy - b.y * zoom), width);
+            ScreenLine(p, lsV(ox + a.x * zoom, oy - a.y * zoom), lsV(ox + b.x * zoom, oy - b.y * zoom), lsColorWall,
+                       width);
         }
     }
-    Batch_End(&batch);
 }
 
 static void DrawMovers(Painter* p, const lsWorld* world, const lsSimState* state)
@@ -463,22 +394,21 @@ static void DrawMovers(Painter* p, const lsWorld* world, const lsSimState* state
         if (def->kind == ls_moverDoor)
         {
             // The door's track: where its ends travel.
-            WorldLine(p, def->a, lsAdd(def->a, def->offset), s_moverTrack, 1);
-            WorldLine(p, def->b, lsAdd(def->b, def->offset), s_moverTrack, 1);
+            WorldLine(p, def->a, lsAdd(def->a, def->offset), s_moverTrack, 1.0);
+            WorldLine(p, def->b, lsAdd(def->b, def->offset), s_moverTrack, 1.0);
         }
         else
         {
             Marker(p, def->pivot, 5, s_mover);
         }
         lsSegment s = state->movers[i];
-        WorldBand(p, s.a, s.b, lsCamera_ToMetres(p->camera, 2.0), s_mover);
+        WorldLine(p, s.a, s.b, s_mover, 4.0);
     }
 }
 
 static void DrawTargets(Painter* p, const lsSimState* state)
 {
-    // Targets under 1.5 pixels of radius (zoomed far out over thousands of them) become 2x2 dots, batched per kind.
-    PointBatch dots[2] = {Batch_Begin(p, lsColorFood), Batch_Begin(p, lsColorPoison)};
+    // Targets under 1.5 pixels of radius (zoomed far out over thousands of them) become 2x2 dots.
     for (int i = 0; i < state->targetCount; ++i)
     {
         const lsTargetState* t = &state->targets[i];
@@ -492,11 +422,7 @@ static void DrawTargets(Painter* p, const lsSimState* state)
                 continue;
             lsVec2 s = lsCamera_WorldToScreen(p->camera, t->center);
             int x = (int)floor(s.x), y = (int)floor(s.y);
-            PointBatch* b = &dots[t->kind == ls_food ? 0 : 1];
-            Batch_Push(b, x, y);
-            Batch_Push(b, x - 1, y);
-            Batch_Push(b, x, y - 1);
-            Batch_Push(b, x - 1, y - 1);
+            lsRaster_FillRect(p->raster, x - 1, y - 1, x + 1, y + 1, c);
             continue;
         }
         WorldDisc(p, t->center, t->radius, c, NULL);
@@ -505,12 +431,10 @@ static void DrawTargets(Painter* p, const lsSimState* state)
             // A dark cross marks poison by shape as well as by colour.
             double r = 0.55 * t->radius;
             lsColor x = {60, 10, 50, 255};
-            WorldLine(p, lsAdd(t->center, lsV(-r, -r)), lsAdd(t->center, lsV(r, r)), x, 1);
-            WorldLine(p, lsAdd(t->center, lsV(-r, r)), lsAdd(t->center, lsV(r, -r)), x, 1);
+            WorldLine(p, lsAdd(t->center, lsV(-r, -r)), lsAdd(t->center, lsV(r, r)), x, 1.5);
+            WorldLine(p, lsAdd(t->center, lsV(-r, r)), lsAdd(t->center, lsV(r, -r)), x, 1.5);
         }
     }
-    Batch_End(&dots[0]);
-    Batch_End(&dots[1]);
 }
 
 static void DrawVehicles(Painter* p, const lsSimState* state, bool steering)
@@ -531,8 +455,8 @@ static void DrawVehicles(Painter* p, const lsSimState* state, bool steering)
         WorldPolygon(p, tri, 3, s_vehicleBody, &s_vehicle);
         if (steering)
         {
-            WorldLine(p, v->position, v->predicted, s_predicted, 1);
-            WorldLine(p, v->predicted, v->normalPoint, s_normalPoint, 1);
+            WorldLine(p, v->position, v->predicted, s_predicted, 1.0);
+            WorldLine(p, v->predicted, v->normalPoint, s_normalPoint, 1.0);
             Marker(p, v->predicted, 5, s_predicted);
             Marker(p, v->normalPoint, 5, s_normalPoint);
             Marker(p, v->target, v->seeking ? 7 : 5, s_seekTarget);
@@ -550,10 +474,10 @@ static void DrawRobot(Painter* p, const lsRobotState* robot)
     // The heading: a dark line from the centre to the rim, at least a few pixels long.
     double len = fmax(robot->radius, lsCamera_ToMetres(p->camera, 8.0));
     lsVec2 tip = lsMulAdd(robot->position, len, lsDirection(robot->angle));
-    WorldLine(p, robot->position, tip, (lsColor){40, 30, 20, 255}, 2);
+    WorldLine(p, robot->position, tip, (lsColor){40, 30, 20, 255}, 2.0);
 }
 
-static lsColor HitColor(const lsSimState* state, lsHitKind kind, int index)
+lsColor lsHitColor(const lsSimState* state, lsHitKind kind, int index)
 {
     switch (kind)
     {
@@ -573,53 +497,83 @@ static lsColor HitColor(const lsSimState* state, lsHitKind kind, int index)
     }
 }
 
-static void DrawBeams(Painter* p, const lsScan* scan, const lsSimState* state, lsBeamMode mode)
+// A beam's colour in the view's colouring (opaque; beams lower the alpha).
+static lsColor BeamColor(const lsViewOptions* view, const lsScan* scan, const lsSimState* state, int i)
 {
-    if (scan == NULL || scan->count == 0)
-        return;
-    lsVec2 origin = scan->pose.p;
-    if (mode != ls_beamsOff)
-    {
-        for (int i = 0; i < scan->count; ++i)
-        {
-            if (scan->kinds[i] != ls_hitNone)
-            {
-                lsColor c = HitColor(state, scan->kinds[i], scan->indices[i]);
-                c.a = LS_BEAM_ALPHA;
-                WorldLine(p, origin, scan->points[i], c, 1);
-            }
-            else if (mode == ls_beamsAll)
-            {
-                // The scan stores a no-return beam's end at rangeMax along its direction.
-                WorldLine(p, origin, scan->points[i], lsColorNoReturn, 1);
-            }
-        }
-    }
+    if (view->beamColors == ls_colorByIntensity)
+        return lsIntensityColor(scan->intensities[i]);
+    return lsHitColor(state, scan->kinds[i], scan->indices[i]);
 }
 
-/// Hit points, opaque and drawn over the walls, so the shape the lidar sees reads even with the beams hidden.
-static void DrawHitPoints(Painter* p, const lsScan* scan, const lsSimState* state)
+static void DrawBeams(Painter* p, const lsScan* scan, const lsSimState* state, const lsViewOptions* view)
 {
-    if (scan == NULL)
-    {
+    if (scan == NULL || scan->count == 0 || (view->beams != ls_beamsAll && view->beams != ls_beamsHits))
         return;
-    }
-    int size = lsCamera_ToPixels(p->camera, 1.0) >= 30.0 ? 3 : 2;
+    lsVec2 origin = scan->pose.p;
     for (int i = 0; i < scan->count; ++i)
     {
         if (scan->kinds[i] != ls_hitNone)
         {
-            Marker(p, scan->points[i], size, HitColor(state, scan->kinds[i], scan->indices[i]));
+            lsColor c = BeamColor(view, scan, state, i);
+            c.a = LS_BEAM_ALPHA;
+            WorldLine(p, origin, scan->points[i], c, 1.0);
+        }
+        else if (view->beams == ls_beamsAll)
+        {
+            // The scan stores a no-return beam's end at rangeMax along its direction.
+            WorldLine(p, origin, scan->points[i], lsColorNoReturn, 1.0);
         }
     }
+}
+
+/// Hit points, opaque and drawn over the walls, so the shape the lidar sees reads with or without the beams;
+/// larger in points mode, where they are all there is of the scan.
+static void DrawHitPoints(Painter* p, const lsScan* scan, const lsSimState* state, const lsViewOptions* view)
+{
+    if (scan == NULL || view->beams == ls_beamsOff)
+        return;
+    int size = lsCamera_ToPixels(p->camera, 1.0) >= 30.0 ? 3 : 2;
+    if (view->beams == ls_beamsPoints)
+        size += 1;
+    for (int i = 0; i < scan->count; ++i)
+    {
+        if (scan->kinds[i] != ls_hitNone)
+            Marker(p, scan->points[i], size, BeamColor(view, scan, state, i));
+    }
+}
+
+/// The trail: older parts fade, so the direction of travel reads at a glance.
+static void DrawTrail(Painter* p, const lsTrail* trail)
+{
+    for (int k = 1; k < trail->count; ++k)
+    {
+        lsVec2 a = trail->points[(trail->start + k - 1) % LS_TRAIL_CAPACITY];
+        lsVec2 b = trail->points[(trail->start + k) % LS_TRAIL_CAPACITY];
+        lsColor c = s_trail;
+        c.a = (Uint8)(40 + (200 * k) / trail->count);
+        WorldLine(p, a, b, c, 2.0);
+    }
+}
+
+/// The world frame at the origin: x red, y green, a fixed 40 pixels long whatever the zoom (as RViz's axes).
+static void DrawAxes(Painter* p)
+{
+    lsVec2 o = lsCamera_WorldToScreen(p->camera, lsV(0.0, 0.0));
+    double len = 40.0;
+    ScreenLine(p, o, lsV(o.x + len, o.y), s_axisX, 2.0);
+    ScreenLine(p, lsV(o.x + len, o.y), lsV(o.x + len - 6.0, o.y - 4.0), s_axisX, 2.0);
+    ScreenLine(p, lsV(o.x + len, o.y), lsV(o.x + len - 6.0, o.y + 4.0), s_axisX, 2.0);
+    ScreenLine(p, o, lsV(o.x, o.y - len), s_axisY, 2.0);
+    ScreenLine(p, lsV(o.x, o.y - len), lsV(o.x - 4.0, o.y - len + 6.0), s_axisY, 2.0);
+    ScreenLine(p, lsV(o.x, o.y - len), lsV(o.x + 4.0, o.y - len + 6.0), s_axisY, 2.0);
 }
 
 // ---------------------------------------------------------------------------------------------------------------------
 // Frame
 
-static Painter MakePainter(SDL_Renderer* renderer, const lsCamera* camera)
+static Painter MakePainter(lsCanvas* canvas, const lsCamera* camera)
 {
-    Painter p = {.renderer = renderer, .camera = camera, .ok = true};
+    Painter p = {.raster = &canvas->raster, .canvas = canvas, .camera = camera, .ok = true};
     p.xMin = -LS_GUARD;
     p.yMin = -LS_GUARD;
     p.xMax = camera->width + LS_GUARD;
@@ -630,81 +584,138 @@ static Painter MakePainter(SDL_Renderer* renderer, const lsCamera* camera)
     return p;
 }
 
-lsCamera lsInitialCamera(const lsSim* sim, int width, int height)
+lsCamera lsInitialCamera(const lsSim* sim, int width, int height, lsRect area)
 {
     const lsWorld* world = lsSim_GetWorld(sim);
     lsCamera camera = lsMakeCamera(width, height);
-    lsCamera_Fit(&camera, lsWorld_Bounds(world), 24.0);
+    lsCamera_FitInto(&camera, lsWorld_Bounds(world), area, 24.0);
     if (camera.zoom < LS_MIN_OVERVIEW_ZOOM)
     {
         const lsRobotState* robot = &lsSim_GetState(sim)->robot;
         double across = 3.0 * world->robot.lidar.range;
-        lsCamera_Fit(&camera,
-                     (lsAABB){lsMulSub(robot->position, 0.5 * across, lsV(1.0, 1.0)),
-                              lsMulAdd(robot->position, 0.5 * across, lsV(1.0, 1.0))},
-                     24.0);
+        lsCamera_FitInto(&camera,
+                         (lsAABB){lsMulSub(robot->position, 0.5 * across, lsV(1.0, 1.0)),
+                                  lsMulAdd(robot->position, 0.5 * across, lsV(1.0, 1.0))},
+                         area, 24.0);
     }
     return camera;
 }
 
-bool lsDrawScene(SDL_Renderer* renderer, const lsCamera* camera, const lsSim* sim, const lsViewOptions* view)
+bool lsDrawScene(lsCanvas* canvas, const lsCamera* camera, const lsSim* sim, const lsViewOptions* view)
 {
-    Painter p = MakePainter(renderer, camera);
+    LS_ASSERT(canvas->surface->w == camera->width && canvas->surface->h == camera->height);
+    // Whatever the software renderer was asked to draw (the editor's overlay of the previous frame) is on the
+    // surface before the pixels are written directly.
+    SDL_RenderFlush(canvas->renderer);
+    if (SDL_LockSurface(canvas->surface) < 0)
+    {
+        fprintf(stderr, "lidarsim: SDL_LockSurface failed: %s\n", SDL_GetError());
+        return false;
+    }
+    Painter p = MakePainter(canvas, camera);
     const lsWorld* world = lsSim_GetWorld(sim);
     const lsSimState* state = lsSim_GetState(sim);
+    const lsScan* scan = lsSim_GetScan(sim);
 
-    lsColor bg = lsColorBackground;
-    Check(&p, SDL_SetRenderDrawBlendMode(renderer, SDL_BLENDMODE_NONE), "SDL_SetRenderDrawBlendMode");
-    Check(&p, SDL_SetRenderDrawColor(renderer, bg.r, bg.g, bg.b, bg.a), "SDL_SetRenderDrawColor");
-    Check(&p, SDL_RenderClear(renderer), "SDL_RenderClear");
-
+    lsRaster_ResetClip(p.raster);
+    lsRaster_Clear(p.raster, lsColorBackground);
     if (view->grid)
         DrawGrid(&p);
+    if (view->axes)
+        DrawAxes(&p);
     DrawPaths(&p, world);
     DrawSolids(&p, world);
     DrawTargets(&p, state);
-    DrawBeams(&p, lsSim_GetScan(sim), state, view->beams);
+    DrawBeams(&p, scan, state, view);
+    if (view->trail && view->trailData != NULL)
+        DrawTrail(&p, view->trailData);
     DrawWalls(&p, world);
     DrawMovers(&p, world, state);
-    DrawHitPoints(&p, lsSim_GetScan(sim), state);
+    DrawHitPoints(&p, scan, state, view);
     DrawVehicles(&p, state, view->steering);
     DrawRobot(&p, &state->robot);
     if (view->grid)
-        DrawScaleBar(&p);
+        DrawScaleBar(&p, view);
+    SDL_UnlockSurface(canvas->surface);
     return p.ok;
 }
 
-bool lsDrawFrame(SDL_Renderer* renderer, const lsCamera* camera, const lsSim* sim, const lsViewOptions* view,
+bool lsDrawFrame(lsCanvas* canvas, const lsCamera* camera, const lsSim* sim, const lsViewOptions* view,
                  const lsHudInfo* hud)
 {
-    bool ok = lsDrawScene(renderer, camera, sim, view);
+    bool ok = lsDrawScene(canvas, camera, sim, view);
     if (ok && hud != NULL)
-        ok = lsDrawHud(renderer, camera, sim, view, hud);
+        ok = lsDrawHud(canvas, camera, sim, view, hud);
     return ok;
 }
 
 // ---------------------------------------------------------------------------------------------------------------------
-// Offscreen
+// Canvas
 
-bool lsCreateOffscreen(int width, int height, SDL_Surface** surface, SDL_Renderer** renderer, lsError* err)
+// The HUD's text size follows the canvas: about 1/55 of its height, 11 to 22 pixels per line.
+static int FontSize(int width, int height)
 {
-    *surface = NULL;
-    *renderer = NULL;
-    SDL_Surface* s = SDL_CreateRGBSurfaceWithFormat(0, width, height, 32, SDL_PIXELFORMAT_RGBA32);
-    if (s == NULL)
+    int size = (int)lround(fmin(height / 55.0, width / 80.0));
+    return size < 11 ? 11 : (size > 22 ? 22 : size);
+}
+
+// (Re)makes the surface, renderer and raster at width x height; fonts are made or remade when their size changes.
+static bool MakeSurface(lsCanvas* c, int width, int height, lsError* err)
+{
+    lsDestroyRenderer(c->renderer);
+    c->renderer = NULL;
+    if (c->raster.cover != NULL)
+        lsFreeRaster(&c->raster);
+    SDL_FreeSurface(c->surface);
+    c->surface = SDL_CreateRGBSurfaceWithFormat(0, width, height, 32, SDL_PIXELFORMAT_RGBA32);
+    if (c->surface == NULL)
         return lsFail(err, "SDL_CreateRGBSurfaceWithFormat failed: %s", SDL_GetError());
-    SDL_Renderer* r = SDL_CreateSoftwareRenderer(s);
-    if (r == NULL)
-    {
-        lsFail(err, "SDL_CreateSoftwareRenderer failed: %s", SDL_GetError());
-        SDL_FreeSurface(s);
-        return false;
-    }
+    c->renderer = SDL_CreateSoftwareRenderer(c->surface);
+    if (c->renderer == NULL)
+        return lsFail(err, "SDL_CreateSoftwareRenderer failed: %s", SDL_GetError());
     // SDL2_gfx caches glyph textures for one renderer; start this one with an empty cache.
     gfxPrimitivesSetFont(NULL, 8, 8);
-    *surface = s;
-    *renderer = r;
+    c->raster = lsMakeRaster(c->surface->pixels, width, height, c->surface->pitch);
+    int size = FontSize(width, height);
+    if (c->font == NULL || lsFont_Size(c->font) != size)
+    {
+        lsDestroyFont(c->font);
+        lsDestroyFont(c->small);
+        c->font = lsCreateFont(size);
+        c->small = lsCreateFont(size * 5 / 6);
+    }
     return true;
+}
+
+lsCanvas* lsCreateCanvas(int width, int height, lsError* err)
+{
+    lsCanvas* c = lsAllocZero(1, sizeof(lsCanvas));
+    if (!MakeSurface(c, width, height, err))
+    {
+        lsDestroyCanvas(c);
+        return NULL;
+    }
+    return c;
+}
+
+bool lsCanvas_Resize(lsCanvas* canvas, int width, int height, lsError* err)
+{
+    if (canvas->surface != NULL && canvas->surface->w == width && canvas->surface->h == height)
+        return true;
+    return MakeSurface(canvas, width, height, err);
+}
+
+void lsDestroyCanvas(lsCanvas* canvas)
+{
+    if (canvas == NULL)
+        return;
+    lsDestroyRenderer(canvas->renderer);
+    if (canvas->raster.cover != NULL)
+        lsFreeRaster(&canvas->raster);
+    SDL_FreeSurface(canvas->surface);
+    lsDestroyFont(canvas->font);
+    lsDestroyFont(canvas->small);
+    lsFree(canvas, sizeof(lsCanvas));
 }
 
 void lsDestroyRenderer(SDL_Renderer* renderer)
@@ -713,12 +724,6 @@ void lsDestroyRenderer(SDL_Renderer* renderer)
         return;
     gfxPrimitivesSetFont(NULL, 8, 8);
     SDL_DestroyRenderer(renderer);
-}
-
-void lsDestroyOffscreen(SDL_Surface* surface, SDL_Renderer* renderer)
-{
-    lsDestroyRenderer(renderer);
-    SDL_FreeSurface(surface);
 }
 
 lsColor lsSurfacePixel(const SDL_Surface* surface, int x, int y)

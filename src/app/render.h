@@ -1,9 +1,10 @@
-// lidarsim front end: drawing the world and the simulation onto any SDL_Renderer with SDL2_gfx.
-// The window and `lidarsim render` call the same lsDrawFrame, so a headless PNG shows exactly what the window shows.
-// Drawing only reads the sim (const): it never changes the simulation.
+// lidarsim front end: drawing the world and the simulation onto the software canvas, anti-aliased (raster.h), with
+// TrueType text (font.h). The window and `lidarsim render` call the same lsDrawFrame, so a headless PNG shows
+// exactly what the window shows. Drawing only reads the sim (const): it never changes the simulation.
 #pragma once
 
 #include "app/camera.h"
+#include "app/raster.h"
 #include "lidarsim/sim.h"
 
 #include <SDL2/SDL.h>
@@ -11,24 +12,50 @@
 /// How the lidar's beams are shown (the L key cycles through them in this order).
 typedef enum lsBeamMode
 {
-    ls_beamsAll = 0,  ///< every beam: hits in the colour of what they hit, no-return beams faintly to max range
-    ls_beamsHits = 1, ///< only beams that hit something
-    ls_beamsOff = 2,  ///< no beams (hit points are still marked)
-    ls_beamModeCount = 3,
+    ls_beamsAll = 0,    ///< every beam as a line: hits to the hit, no-return beams faintly to max range
+    ls_beamsHits = 1,   ///< lines only for beams that hit something
+    ls_beamsPoints = 2, ///< no lines: a dot at each hit point (as RViz shows a LaserScan)
+    ls_beamsOff = 3,    ///< nothing of the scan
+    ls_beamModeCount = 4,
 } lsBeamMode;
+
+/// What colours the beams and hit points (the C key switches).
+typedef enum lsBeamColoring
+{
+    ls_colorByKind = 0,      ///< what was hit: wall, solid, food, poison, vehicle, mover
+    ls_colorByIntensity = 1, ///< the return's intensity (reflectance * |cos incidence|) on a blue-to-red ramp
+} lsBeamColoring;
+
+/// Robot positions the window remembers to draw its trail (a ring: the oldest point is dropped when full).
+#define LS_TRAIL_CAPACITY 4096
+typedef struct lsTrail
+{
+    lsVec2 points[LS_TRAIL_CAPACITY];
+    int start, count;
+} lsTrail;
+
+/// Forgets every point (reset, reload).
+void lsTrail_Clear(lsTrail* trail);
+/// Adds the robot's position when it moved at least 2 cm from the last point kept (a jump of over 2 m, a reset or
+/// a teleport, starts the trail afresh).
+void lsTrail_Add(lsTrail* trail, lsVec2 position);
 
 /// What the view shows; toggled by keys, never read by the sim.
 typedef struct lsViewOptions
 {
-    lsBeamMode beams; ///< L
-    bool grid;        ///< G: the metre grid and the scale bar
-    bool steering;    ///< V: each vehicle's predicted point, normal point and target
-    bool help;        ///< F1: the help overlay listing every key
-    bool hud;         ///< H: the HUD text panel
-    bool scanPlot;    ///< the scan plot panel: range against beam angle, like a LaserScan plot
+    lsBeamMode beams;          ///< L
+    lsBeamColoring beamColors; ///< C
+    bool grid;                 ///< G: the metre grid and the scale bar
+    bool steering;             ///< V: each vehicle's predicted point, normal point and target
+    bool help;                 ///< F1: the help overlay listing every key
+    bool hud;                  ///< H: the HUD column (state, legend)
+    bool scanPlot;             ///< O: the scan plot panel: range against beam angle, like a LaserScan plot
+    bool trail;                ///< T: the robot's trail
+    bool axes;                 ///< the world frame's axes at the origin (x red, y green)
+    const lsTrail* trailData;  ///< the trail to draw (the caller's), or NULL
 } lsViewOptions;
 
-/// The defaults: all beams, grid, HUD; no steering overlay, no help.
+/// The defaults: all beams coloured by kind, grid, HUD, trail, axes; no steering overlay, scan plot or help.
 lsViewOptions lsDefaultViewOptions(void);
 
 /// What the HUD prints besides the sim's own state. Strings may be NULL.
@@ -43,15 +70,11 @@ typedef struct lsHudInfo
     bool autopilot;
     bool following;     ///< F: the camera follows the robot
     bool editing;       ///< E: the editor is active
+    bool haveCursor;    ///< the pointer is over the canvas: show its world coordinates
+    lsVec2 cursor;      ///< the pointer's world position, metres
     const char* error;  ///< a reload error, shown in red until fixed
-    const char* status; ///< a short transient message (e.g. "saved shot.png")
+    const char* status; ///< a short transient message (e.g. "saved shot.png"), wrapped to the panel's width
 } lsHudInfo;
-
-/// Colours (r, g, b, a) the tests read back from rendered pixels.
-typedef struct lsColor
-{
-    Uint8 r, g, b, a;
-} lsColor;
 
 extern const lsColor lsColorBackground; ///< nothing drawn here
 extern const lsColor lsColorWall;       ///< static walls
@@ -65,37 +88,63 @@ extern const lsColor lsColorNoReturn;   ///< beams with no return (translucent, 
 /// The alpha of beams from the sensor to their hit: translucent, so 720 overlapping beams read as a fan.
 #define LS_BEAM_ALPHA 70
 
-/// The camera a world opens with: the whole world fitted with a margin; but when that would show fewer than
-/// LS_MIN_OVERVIEW_ZOOM pixels per metre (a city of 100 000 walls as grey noise), the robot's surroundings instead:
-/// centred on it, about three lidar ranges across the shorter side. Home in the window fits the whole world anyway.
-lsCamera lsInitialCamera(const lsSim* sim, int width, int height);
+/// The colour of a hit's intensity in [0, 1] on the beams' blue-to-red ramp (values outside are clamped).
+lsColor lsIntensityColor(double intensity);
+/// The colour of a beam that hit `kind` (index: the hit object's index, for a target's food or poison).
+lsColor lsHitColor(const lsSimState* state, lsHitKind kind, int index);
+
+/// The software canvas the window and `lidarsim render` draw on: an RGBA32 surface, a software SDL renderer on it
+/// (for the editor's SDL2_gfx overlay), the rasterizer's scratch and the HUD fonts sized for it.
+typedef struct lsCanvas
+{
+    SDL_Surface* surface;
+    SDL_Renderer* renderer;
+    lsRaster raster;
+    struct lsFont* font;  ///< HUD text, sized for the canvas
+    struct lsFont* small; ///< labels (scale bar, plot axes)
+} lsCanvas;
+
+/// Makes a width x height canvas. NULL with err filled on failure. Free with lsDestroyCanvas.
+lsCanvas* lsCreateCanvas(int width, int height, lsError* err);
+/// Gives the canvas a new size (the window was resized); the fonts follow. False with err on failure (then the
+/// canvas is unusable until a later resize succeeds).
+bool lsCanvas_Resize(lsCanvas* canvas, int width, int height, lsError* err);
+/// Frees a canvas (NULL allowed).
+void lsDestroyCanvas(lsCanvas* canvas);
+
+/// The part of the canvas the world gets: right of the HUD column (when shown) and above the scan plot (when
+/// shown). The camera fits the world into it, so no panel hides the world.
+lsRect lsWorldArea(const lsCanvas* canvas, const lsViewOptions* view);
+
+/// The camera a world opens with: the whole world fitted into area with a margin; but when that would show fewer
+/// than LS_MIN_OVERVIEW_ZOOM pixels per metre (a city of 100 000 walls as grey noise), the robot's surroundings
+/// instead: centred on it, about three lidar ranges across the shorter side. Home in the window fits the whole
+/// world anyway.
+lsCamera lsInitialCamera(const lsSim* sim, int width, int height, lsRect area);
 
 /// Below this many pixels per metre a fitted world is unreadable, and lsInitialCamera looks at the robot instead.
 #define LS_MIN_OVERVIEW_ZOOM 2.0
 
-/// Draws one whole frame: background, grid, world, sim state, beams, HUD (if hud is not NULL and view->hud) and
-/// the help overlay. Only what the camera sees is drawn. Returns false after printing SDL_GetError() when an SDL
-/// call fails.
-bool lsDrawFrame(SDL_Renderer* renderer, const lsCamera* camera, const lsSim* sim, const lsViewOptions* view,
+/// Draws one whole frame: background, grid, world, sim state, beams, trail, then the panels (if hud is not NULL):
+/// the HUD column when view->hud, the scan plot when view->scanPlot, the help overlay when view->help. Only what
+/// the camera sees is drawn. Returns false after printing the reason when an SDL call fails.
+bool lsDrawFrame(lsCanvas* canvas, const lsCamera* camera, const lsSim* sim, const lsViewOptions* view,
                  const lsHudInfo* hud);
 
-/// Draws the world and the sim state only (no HUD), for callers that add their own overlays.
-bool lsDrawScene(SDL_Renderer* renderer, const lsCamera* camera, const lsSim* sim, const lsViewOptions* view);
-/// Draws the HUD panel (top-left) and, when view->help, the help overlay.
-bool lsDrawHud(SDL_Renderer* renderer, const lsCamera* camera, const lsSim* sim, const lsViewOptions* view,
+/// Draws the world and the sim state only (no panels), for callers that add their own overlays.
+bool lsDrawScene(lsCanvas* canvas, const lsCamera* camera, const lsSim* sim, const lsViewOptions* view);
+/// Draws the panels: the HUD column (state, legend), the scan plot, the reload error banner and the help overlay.
+bool lsDrawHud(lsCanvas* canvas, const lsCamera* camera, const lsSim* sim, const lsViewOptions* view,
                const lsHudInfo* hud);
 
-/// The text of the help overlay, one key per line, NULL-terminated (also printed by `lidarsim --help-keys`).
+/// The text of the help overlay, one key per line, NULL-terminated.
 extern const char* const lsHelpLines[];
 
-/// The HUD panel's screen rectangle for the given sim (tests look for text pixels inside it).
-SDL_Rect lsHudRect(const lsSim* sim, const lsHudInfo* hud);
+/// The HUD panel's screen rectangle (tests look for text pixels inside it).
+lsRect lsHudRect(const lsCanvas* canvas, const lsSim* sim, const lsHudInfo* hud);
+/// The scan plot panel's screen rectangle.
+lsRect lsScanPlotRect(const lsCanvas* canvas, const lsViewOptions* view);
 
-/// Makes a software renderer drawing into a new width x height RGBA32 surface, for `lidarsim render` and tests.
-/// Returns false (err filled) on failure. Free both with lsDestroyOffscreen.
-bool lsCreateOffscreen(int width, int height, SDL_Surface** surface, SDL_Renderer** renderer, lsError* err);
-/// Destroys what lsCreateOffscreen made (either may be NULL).
-void lsDestroyOffscreen(SDL_Surface* surface, SDL_Renderer* renderer);
 /// Destroys a renderer after dropping SDL2_gfx's font cache, whose textures belong to one renderer (a later
 /// renderer would otherwise be handed textures of a destroyed one).
 void lsDestroyRenderer(SDL_Renderer* renderer);
