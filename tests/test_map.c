@@ -683,6 +683,104 @@ static int LoadMapWorldTest(void)
     return 0;
 }
 
+// Distance from p to the nearest wall segment of the world.
+static double WallDistance(const lsWorld* world, lsVec2 p)
+{
+    double best = HUGE_VAL;
+    for (int c = 0; c < world->wallCount; ++c)
+        best = fmin(best, ChainDistance(p, world->walls + c));
+    return best;
+}
+
+static int ExportRoundTripTest(void)
+{
+    // A world of walls (one diagonal), a rotated box, a polygon and a target: exported, then imported, every map wall
+    // corner lies within a pixel diagonal of an original outline and every original outline point within a pixel
+    // of a map wall.
+    lsWorld* world = lsCreateWorld();
+    lsVec2 room[4] = {{0.0, 0.0}, {4.0, 0.0}, {4.0, 3.0}, {0.0, 3.0}};
+    lsWorld_AddWall(world, room, 4, true);
+    lsVec2 diagonal[2] = {{0.5, 0.5}, {2.3, 1.7}};
+    lsWorld_AddWall(world, diagonal, 2, false);
+    lsBoxDef box = lsDefaultBoxDef();
+    box.center = lsV(3.0, 2.0);
+    box.size = lsV(0.6, 0.3);
+    box.angle = 0.4;
+    lsWorld_AddBox(world, box);
+    lsPolygonDef polygon;
+    memset(&polygon, 0, sizeof polygon);
+    polygon.count = 3;
+    polygon.points[0] = lsV(1.0, 2.0);
+    polygon.points[1] = lsV(1.6, 2.1);
+    polygon.points[2] = lsV(1.2, 2.6);
+    polygon.reflectance = 0.5;
+    lsWorld_AddPolygon(world, &polygon);
+    lsTargetDef target = lsDefaultTargetDef();
+    target.center = lsV(3.2, 0.8);
+    target.radius = 0.2;
+    lsWorld_AddTarget(world, target);
+    world->robot.position = lsV(2.0, 1.0);
+
+    double res = 0.05;
+    char path[128];
+    snprintf(path, sizeof path, "%s/rt.yaml", s_folder);
+    lsError err = {{0}};
+    ENSURE(lsExportMap(world, path, res, &err));
+    lsWorld* back = lsLoadMapWorld(path, NULL, NULL, &err);
+    ENSURE(back != NULL);
+
+    // The original outlines as segments (box and polygon edges included) plus the target circle.
+    lsBox shape = lsMakeBox(box.center, box.size, box.angle);
+    lsVec2 corners[4];
+    lsBox_Corners(&shape, corners);
+    lsWorld* outlines = lsCreateWorld();
+    lsWorld_AddWall(outlines, room, 4, true);
+    lsWorld_AddWall(outlines, diagonal, 2, false);
+    lsWorld_AddWall(outlines, corners, 4, true);
+    lsWorld_AddWall(outlines, polygon.points, 3, true);
+    double pixel = res * (1.0 + 1e-9);
+    for (int c = 0; c < back->wallCount; ++c)
+    {
+        for (int i = 0; i < back->walls[c].pointCount; ++i)
+        {
+            lsVec2 p = back->walls[c].points[i];
+            double d = fmin(WallDistance(outlines, p), fabs(lsDistance(p, target.center) - target.radius));
+            ENSURE(d <= sqrt(2.0) * pixel);
+        }
+    }
+    for (int c = 0; c < outlines->wallCount; ++c)
+    {
+        const lsWallDef* wall = outlines->walls + c;
+        int segments = wall->closed ? wall->pointCount : wall->pointCount - 1;
+        for (int k = 0; k < segments; ++k)
+            for (int s = 0; s <= 50; ++s)
+            {
+                lsVec2 p = lsLerp(wall->points[k], wall->points[(k + 1) % wall->pointCount], s / 50.0);
+                ENSURE(WallDistance(back, p) <= pixel);
+            }
+    }
+    for (int s = 0; s < 64; ++s)
+    {
+        lsVec2 p = lsMulAdd(target.center, target.radius, lsV(cos(s * LS_PI / 32), sin(s * LS_PI / 32)));
+        ENSURE(WallDistance(back, p) <= pixel);
+    }
+    // The YAML is what map_server reads: the image beside it, trinary, occupied 0 and free 254.
+    lsMapInfo info;
+    lsGrid grid;
+    ENSURE(lsLoadMapGrid(path, &grid, &info, &err));
+    ENSURE(info.mode == ls_mapTrinary && info.resolution == res && !info.negate && strstr(info.image, "/rt.pgm"));
+    lsFreeGrid(&grid);
+    // Bad resolutions and names are refused before anything is written.
+    ENSURE(!lsExportMap(world, path, 0.0, &err) && strstr(err.message, "resolution") != NULL);
+    ENSURE(!lsExportMap(world, path, 1e-9, &err) && strstr(err.message, "over the limit") != NULL);
+    snprintf(path, sizeof path, "%s/noextension", s_folder);
+    ENSURE(!lsExportMap(world, path, res, &err) && strstr(err.message, ".yaml") != NULL);
+    lsDestroyWorld(outlines);
+    lsDestroyWorld(back);
+    lsDestroyWorld(world);
+    return 0;
+}
+
 int MapTest(void)
 {
     RUN_SUBTEST(EveryPatternTest);
@@ -696,6 +794,7 @@ int MapTest(void)
     RUN_SUBTEST(ThresholdAtShadeTest);
     RUN_SUBTEST(YamlTest);
     RUN_SUBTEST(LoadMapWorldTest);
+    RUN_SUBTEST(ExportRoundTripTest);
     char command[128];
     snprintf(command, sizeof command, "rm -rf '%s'", s_folder);
     ENSURE(system(command) == 0);

@@ -72,6 +72,8 @@ extern "C"
 
     /// Parses a whole string as one finite number (strtod syntax, nothing before or after). False when it is not one.
     LS_API bool lsParseNumber(const char* text, double* out);
+    /// Writes the shortest of %.15g, %.16g, %.17g that reads back as exactly v (finite; capacity >= 32).
+    LS_API void lsFormatNumber(char* buffer, size_t capacity, double v);
     /// Parses a whole string as one decimal integer in [lo, hi]. False when it is not one or is out of range.
     LS_API bool lsParseInteger(const char* text, long long lo, long long hi, long long* out);
 

@@ -2,9 +2,11 @@
 // (0 success, 1 bad input or failure, 2 bad usage; always below 128).
 #pragma once
 
-int lsCmdCheck(int argc, char** argv);  ///< lidarsim check WORLD.json...
-int lsCmdScan(int argc, char** argv);   ///< lidarsim scan WORLD.json [options]
-int lsCmdRun(int argc, char** argv);    ///< lidarsim run WORLD.json --steps N [options]
-int lsCmdBench(int argc, char** argv);  ///< lidarsim bench [--worlds DIR] [--world NAME] [--threads N] [--csv]
-int lsCmdRender(int argc, char** argv); ///< lidarsim render WORLD.json -o frame.png [options]
-int lsCmdWindow(int argc, char** argv); ///< lidarsim [WORLD.json] [options]: the window
+int lsCmdCheck(int argc, char** argv);     ///< lidarsim check WORLD.json...
+int lsCmdScan(int argc, char** argv);      ///< lidarsim scan WORLD.json [options]
+int lsCmdRun(int argc, char** argv);       ///< lidarsim run WORLD.json --steps N [options]
+int lsCmdBench(int argc, char** argv);     ///< lidarsim bench [--worlds DIR] [--world NAME] [--threads N] [--csv]
+int lsCmdRender(int argc, char** argv);    ///< lidarsim render WORLD.json -o frame.png [options]
+int lsCmdImport(int argc, char** argv);    ///< lidarsim import MAP.yaml -o WORLD.json [options]
+int lsCmdExportMap(int argc, char** argv); ///< lidarsim export-map WORLD.json -o MAP.yaml [--resolution M]
+int lsCmdWindow(int argc, char** argv);    ///< lidarsim [WORLD.json] [options]: the window

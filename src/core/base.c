@@ -336,3 +336,16 @@ double lsRng_Gaussian(lsRng* rng)
     double u2 = lsRng_Uniform(rng);
     return sqrt(-2.0 * log(u1)) * cos(6.283185307179586 * u2);
 }
+
+void lsFormatNumber(char* buffer, size_t capacity, double v)
+{
+    LS_ASSERT(isfinite(v) && capacity >= 32);
+    for (int precision = 15; precision <= 17; ++precision)
+    {
+        snprintf(buffer, capacity, "%.*g", precision, v);
+        if (strtod(buffer, NULL) == v)
+        {
+            return;
+        }
+    }
+}

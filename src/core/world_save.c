@@ -35,24 +35,10 @@ static void Append(Builder* b, const char* s, size_t n)
 
 static void Put(Builder* b, const char* s) { Append(b, s, strlen(s)); }
 
-// The shortest of %.15g, %.16g, %.17g that strtod reads back to exactly v.
-static void FormatNumber(char* buffer, size_t capacity, double v)
-{
-    LS_ASSERT(isfinite(v));
-    for (int precision = 15; precision <= 17; ++precision)
-    {
-        snprintf(buffer, capacity, "%.*g", precision, v);
-        if (strtod(buffer, NULL) == v)
-        {
-            return;
-        }
-    }
-}
-
 static void PutNumber(Builder* b, double v)
 {
     char buffer[40];
-    FormatNumber(buffer, sizeof buffer, v);
+    lsFormatNumber(buffer, sizeof buffer, v);
     Put(b, buffer);
 }
 
@@ -73,7 +59,7 @@ static void PutAngle(Builder* b, double radians)
             double rounded = strtod(buffer, NULL);
             if (lsDegToRad(rounded) == radians)
             {
-                FormatNumber(buffer, sizeof buffer, rounded);
+                lsFormatNumber(buffer, sizeof buffer, rounded);
                 Put(b, buffer);
                 return;
             }
@@ -88,14 +74,14 @@ static void PutAngle(Builder* b, double radians)
             {
                 if (isfinite(candidates[k]) && lsDegToRad(candidates[k]) == radians)
                 {
-                    FormatNumber(buffer, sizeof buffer, candidates[k]);
+                    lsFormatNumber(buffer, sizeof buffer, candidates[k]);
                     Put(b, buffer);
                     return;
                 }
             }
         }
     }
-    FormatNumber(buffer, sizeof buffer, radians);
+    lsFormatNumber(buffer, sizeof buffer, radians);
     Put(b, "\"");
     Put(b, buffer);
     Put(b, " rad\"");

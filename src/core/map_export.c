@@ -1,0 +1,200 @@
+// lidarsim core: a world written as a map_server map (see map.h): every pixel a wall, box, polygon or target
+// touches (closed pixel squares, so a wall along a pixel edge marks both sides) is occupied (0), all else free
+// (254), as Nav2's map_saver writes trinary maps. The PGM is written first, then the YAML that names it, each
+// through a temporary file renamed into place, so a reader never sees half a map.
+#include "core/map.h"
+
+#include "core/file_write.h"
+
+#include "core/geometry.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+typedef struct Raster
+{
+    int width, height;
+    uint8_t* pixels; // image order: row 0 at the top
+    lsVec2 origin;   // world position of the lower-left corner
+    double resolution;
+} Raster;
+
+static void Mark(Raster* r, long long x, long long y)
+{
+    if (x >= 0 && y >= 0 && x < r->width && y < r->height)
+        r->pixels[(size_t)(r->height - 1 - y) * r->width + (size_t)x] = 0;
+}
+
+// Pixel coordinates (in pixels from the lower-left corner) of a world point.
+static lsVec2 ToPixels(const Raster* r, lsVec2 p)
+{
+    return lsV((p.x - r->origin.x) / r->resolution, (p.y - r->origin.y) / r->resolution);
+}
+
+// Every pixel whose closed square the segment a-b (pixel coordinates) touches: row band by row band, the part of
+// the segment inside the band spans columns ceil(umin) - 1 .. floor(umax).
+static void MarkSegment(Raster* r, lsVec2 a, lsVec2 b)
+{
+    double vmin = fmin(a.y, b.y), vmax = fmax(a.y, b.y);
+    long long y0 = (long long)ceil(vmin) - 1, y1 = (long long)floor(vmax);
+    y0 = y0 < 0 ? 0 : y0;
+    y1 = y1 >= r->height ? r->height - 1 : y1;
+    for (long long y = y0; y <= y1; ++y)
+    {
+        double lo = fmax(vmin, (double)y), hi = fmin(vmax, (double)y + 1.0);
+        double u0, u1;
+        if (a.y == b.y)
+        {
+            u0 = fmin(a.x, b.x);
+            u1 = fmax(a.x, b.x);
+        }
+        else
+        {
+            double t0 = (lo - a.y) / (b.y - a.y), t1 = (hi - a.y) / (b.y - a.y);
+            double ua = a.x + t0 * (b.x - a.x), ub = a.x + t1 * (b.x - a.x);
+            u0 = fmin(ua, ub);
+            u1 = fmax(ua, ub);
+        }
+        long long x0 = (long long)ceil(u0) - 1, x1 = (long long)floor(u1);
+        x0 = x0 < 0 ? 0 : x0;
+        x1 = x1 >= r->width ? r->width - 1 : x1;
+        for (long long x = x0; x <= x1; ++x)
+            Mark(r, x, y);
+    }
+}
+
+// A convex polygon (pixel coordinates, counter-clockwise): its outline, then every pixel whose centre is inside.
+static void MarkConvex(Raster* r, const lsVec2* points, int count)
+{
+    lsVec2 lower = points[0], upper = points[0];
+    for (int i = 0; i < count; ++i)
+    {
+        MarkSegment(r, points[i], points[(i + 1) % count]);
+        lower = lsMin(lower, points[i]);
+        upper = lsMax(upper, points[i]);
+    }
+    long long x0 = (long long)floor(lower.x), x1 = (long long)floor(upper.x);
+    long long y0 = (long long)floor(lower.y), y1 = (long long)floor(upper.y);
+    for (long long y = y0 < 0 ? 0 : y0; y <= y1 && y < r->height; ++y)
+    {
+        for (long long x = x0 < 0 ? 0 : x0; x <= x1 && x < r->width; ++x)
+        {
+            lsVec2 c = lsV((double)x + 0.5, (double)y + 0.5);
+            bool inside = true;
+            for (int i = 0; i < count && inside; ++i)
+                inside = lsCross(lsSub(points[(i + 1) % count], points[i]), lsSub(c, points[i])) >= 0.0;
+            if (inside)
+                Mark(r, x, y);
+        }
+    }
+}
+
+// A disc (pixel coordinates): every pixel whose closed square is within the radius of the centre.
+static void MarkDisc(Raster* r, lsVec2 c, double radius)
+{
+    long long x0 = (long long)floor(c.x - radius), x1 = (long long)floor(c.x + radius);
+    long long y0 = (long long)floor(c.y - radius), y1 = (long long)floor(c.y + radius);
+    for (long long y = y0 < 0 ? 0 : y0; y <= y1 && y < r->height; ++y)
+    {
+        for (long long x = x0 < 0 ? 0 : x0; x <= x1 && x < r->width; ++x)
+        {
+            double dx = fmax(fmax((double)x - c.x, c.x - ((double)x + 1.0)), 0.0);
+            double dy = fmax(fmax((double)y - c.y, c.y - ((double)y + 1.0)), 0.0);
+            if (dx * dx + dy * dy <= radius * radius)
+                Mark(r, x, y);
+        }
+    }
+}
+
+bool lsExportMap(const lsWorld* world, const char* yamlPath, double resolution, lsError* err)
+{
+    LS_ASSERT(world != NULL && yamlPath != NULL);
+    if (!(resolution > 0.0) || !isfinite(resolution))
+        return lsFail(err, "%s: resolution must be a positive number of metres per pixel", yamlPath);
+    size_t pathLength = strlen(yamlPath);
+    const char* dot = strrchr(yamlPath, '.');
+    const char* slash = strrchr(yamlPath, '/');
+    if (dot == NULL || (slash != NULL && dot < slash) || pathLength + 5 > LS_MAP_PATH_CAPACITY)
+        return lsFail(err, "%s: expected a map file name ending in .yaml", yamlPath);
+
+    // One pixel of free margin round the world's bounds, so every wall is bordered by free pixels.
+    lsAABB bounds = lsWorld_Bounds(world);
+    double spanX = (bounds.upper.x - bounds.lower.x) / resolution + 2.0;
+    double spanY = (bounds.upper.y - bounds.lower.y) / resolution + 2.0;
+    if (!(spanX * spanY <= (double)LS_MAP_MAX_PIXELS) || !(spanX < 1e9) || !(spanY < 1e9))
+        return lsFail(err,
+                      "%s: at %g m per pixel the map would be %.0f x %.0f pixels, over the limit of %lld; "
+                      "use a coarser --resolution",
+                      yamlPath, resolution, spanX, spanY, LS_MAP_MAX_PIXELS);
+    Raster r;
+    r.width = (int)ceil(spanX);
+    r.height = (int)ceil(spanY);
+    r.resolution = resolution;
+    r.origin = lsV(bounds.lower.x - resolution, bounds.lower.y - resolution);
+    size_t pixelCount = (size_t)r.width * (size_t)r.height;
+    r.pixels = lsAlloc(pixelCount);
+    memset(r.pixels, 254, pixelCount);
+
+    for (int i = 0; i < world->wallCount; ++i)
+    {
+        const lsWallDef* wall = world->walls + i;
+        int segments = wall->closed ? wall->pointCount : wall->pointCount - 1;
+        for (int k = 0; k < segments; ++k)
+            MarkSegment(&r, ToPixels(&r, wall->points[k]), ToPixels(&r, wall->points[(k + 1) % wall->pointCount]));
+    }
+    for (int i = 0; i < world->boxCount; ++i)
+    {
+        lsBox box = lsMakeBox(world->boxes[i].center, world->boxes[i].size, world->boxes[i].angle);
+        lsVec2 corners[4];
+        lsBox_Corners(&box, corners);
+        for (int k = 0; k < 4; ++k)
+            corners[k] = ToPixels(&r, corners[k]);
+        MarkConvex(&r, corners, 4);
+    }
+    for (int i = 0; i < world->polygonCount; ++i)
+    {
+        lsVec2 points[LS_MAX_POLYGON_VERTICES];
+        for (int k = 0; k < world->polygons[i].count; ++k)
+            points[k] = ToPixels(&r, world->polygons[i].points[k]);
+        MarkConvex(&r, points, world->polygons[i].count);
+    }
+    for (int i = 0; i < world->targetCount; ++i)
+        MarkDisc(&r, ToPixels(&r, world->targets[i].center), world->targets[i].radius / resolution);
+
+    // The PGM beside the YAML, same name.
+    char imagePath[LS_MAP_PATH_CAPACITY];
+    snprintf(imagePath, sizeof imagePath, "%.*s.pgm", (int)(dot - yamlPath), yamlPath);
+    const char* imageName = slash != NULL ? imagePath + (slash - yamlPath) + 1 : imagePath;
+    char header[96];
+    int headerLength = snprintf(header, sizeof header, "P5\n# lidarsim export-map\n%d %d\n255\n", r.width, r.height);
+    size_t imageSize = (size_t)headerLength + pixelCount;
+    uint8_t* image = lsAlloc(imageSize);
+    memcpy(image, header, (size_t)headerLength);
+    memcpy(image + headerLength, r.pixels, pixelCount);
+    lsFree(r.pixels, pixelCount);
+    bool ok = lsWriteFileAtomic(imagePath, (const char*)image, imageSize, err);
+    lsFree(image, imageSize);
+    if (!ok)
+        return false;
+    // The image name single-quoted (quotes doubled), so any character a file name may hold reads back as is.
+    char quoted[2 * LS_MAP_PATH_CAPACITY];
+    size_t q = 0;
+    for (const char* c = imageName; *c != '\0'; ++c)
+    {
+        if (*c == '\'')
+            quoted[q++] = '\'';
+        quoted[q++] = *c;
+    }
+    quoted[q] = '\0';
+    char res[32], ox[32], oy[32];
+    lsFormatNumber(res, sizeof res, resolution);
+    lsFormatNumber(ox, sizeof ox, r.origin.x);
+    lsFormatNumber(oy, sizeof oy, r.origin.y);
+    char yaml[2 * LS_MAP_PATH_CAPACITY + 256];
+    int yamlLength = snprintf(yaml, sizeof yaml,
+                              "image: '%s'\nmode: trinary\nresolution: %s\norigin: [%s, %s, 0.0]\nnegate: 0\n"
+                              "occupied_thresh: 0.65\nfree_thresh: 0.25\n",
+                              quoted, res, ox, oy);
+    return lsWriteFileAtomic(yamlPath, yaml, (size_t)yamlLength, err);
+}

@@ -1,0 +1,126 @@
+#!/usr/bin/env bash
+# MapCliTest: map_server maps through the real program, as a user runs them: every command that takes a world takes
+# a map YAML, import and export-map round-trip, bad maps get a located message and a non-zero status.
+#   tests/map_cli_test.sh path/to/lidarsim
+set -uo pipefail
+lidarsim=${1:?usage: map_cli_test.sh path/to/lidarsim}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+fail() {
+    echo "map_cli_test: FAIL: $*" >&2
+    exit 1
+}
+expect_status() { # expect_status STATUS COMMAND...
+    local want=$1
+    shift
+    "$@" >"$work/out.txt" 2>"$work/err.txt"
+    local got=$?
+    [ "$got" -eq "$want" ] || fail "$*: exit status $got, expected $want: $(cat "$work/err.txt")"
+}
+
+# A 40 x 30 px room at 0.1 m (black border, a pillar, grey 205 unknown in one corner), as map_saver writes it.
+mkdir -p "$work/maps"
+/usr/bin/python3 - "$work/maps/room.pgm" <<'PY'
+import sys
+w, h = 40, 30
+rows = []
+for y in range(h):
+    row = bytearray()
+    for x in range(w):
+        v = 254
+        if x in (0, w - 1) or y in (0, h - 1): v = 0
+        if 18 <= x <= 21 and 12 <= y <= 15: v = 0
+        if x >= 34 and y >= 25: v = 205
+        row.append(v)
+    rows.append(bytes(row))
+open(sys.argv[1], "wb").write(b"P5\n%d %d\n255\n" % (w, h) + b"".join(rows))
+PY
+cat >"$work/maps/room.yaml" <<'YAML'
+image: room.pgm
+mode: trinary
+resolution: 0.1
+origin: [-2.0, -1.5, 0.0]
+negate: 0
+occupied_thresh: 0.65
+free_thresh: 0.196
+YAML
+
+# Every command that takes a world takes the map.
+expect_status 0 "$lidarsim" check "$work/maps/room.yaml"
+grep -q 'room.yaml: [0-9]* walls, .*4.0 x 3.0 m$' "$work/out.txt" || fail "check map: $(cat "$work/out.txt")"
+# From (-1, 0), beams at -180, -90, 0 and 90 degrees: the left wall's inner face at x = -1.9, the bottom and top
+# walls' at y = -1.4 and 1.4, the pillar (x in [-0.2, 0.2]) at 0.8 m: exact up to double rounding.
+expect_status 0 "$lidarsim" scan "$work/maps/room.yaml" --beams 4 --pose -1,0,0 --format csv
+/usr/bin/python3 - "$work/out.txt" <<'PY' || fail "scan ranges: $(cat "$work/out.txt")"
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+r = [float(row["range"]) for row in rows]
+want = [0.9, 1.4, 0.8, 1.4]
+assert all(abs(a - b) < 1e-12 for a, b in zip(r, want)), r
+PY
+expect_status 0 "$lidarsim" run "$work/maps/room.yaml" --steps 30 --autopilot
+expect_status 0 "$lidarsim" render "$work/maps/room.yaml" -o "$work/room.png" --size 320x240
+[ -s "$work/room.png" ] || fail "render map: no image"
+
+# import: a world file with the walls and a robot; --unknown occupied closes the grey corner; --simplify.
+expect_status 0 "$lidarsim" import "$work/maps/room.yaml" -o "$work/room.json"
+grep -q 'segments in 2 closed chains' "$work/out.txt" || fail "import: $(cat "$work/out.txt")"
+expect_status 0 "$lidarsim" check "$work/room.json"
+expect_status 0 "$lidarsim" import "$work/maps/room.yaml" -o "$work/room2.json" --unknown occupied --simplify 0.1
+grep -q 'after --simplify 0.1' "$work/out.txt" || fail "import --simplify: $(cat "$work/out.txt")"
+expect_status 2 "$lidarsim" import "$work/maps/room.yaml" -o "$work/x.json" --unknown maybe
+expect_status 2 "$lidarsim" import "$work/maps/room.yaml"
+[ -e "$work/x.json" ] && fail "import with bad options wrote a file"
+
+# export-map: PGM + YAML that load back; round trip within a pixel is tested in MapTest.
+expect_status 1 "$lidarsim" export-map "$work/room.json" -o "$work/out/back.yaml" --resolution 0.05
+grep -q 'back.pgm: cannot create a temporary file' "$work/err.txt" || fail "export-map to a missing folder"
+mkdir -p "$work/out"
+expect_status 0 "$lidarsim" export-map "$work/room.json" -o "$work/out/back.yaml" --resolution 0.05
+[ "$(head -c 2 "$work/out/back.pgm")" = "P5" ] || fail "export-map: no PGM"
+grep -q "^image: 'back.pgm'$" "$work/out/back.yaml" || fail "export-map YAML: $(cat "$work/out/back.yaml")"
+expect_status 0 "$lidarsim" check "$work/out/back.yaml"
+expect_status 2 "$lidarsim" export-map "$work/room.json" -o "$work/out/back.yaml" --resolution -1
+
+# Bad maps: the file and the key or the reason, status 1.
+bad() { # bad NAME YAML_TEXT EXPECTED
+    printf '%s' "$2" >"$work/maps/$1.yaml"
+    expect_status 1 "$lidarsim" check "$work/maps/$1.yaml"
+    grep -q -- "$3" "$work/err.txt" || fail "$1: $(cat "$work/err.txt"), expected $3"
+}
+keys='resolution: 0.1
+origin: [0, 0, 0]
+occupied_thresh: 0.65
+free_thresh: 0.2
+'
+bad syntax "image: room.pgm
+origin: [0, 0
+" 'syntax.yaml:3:1: YAML syntax error'
+bad noimage "image: none.pgm
+$keys" 'noimage.yaml: image: .*none.pgm: cannot open'
+printf 'not an image' >"$work/maps/text.pgm"
+bad notimage "image: text.pgm
+$keys" 'text.pgm: not an image'
+bad resolution "image: room.pgm
+resolution: 0
+origin: [0, 0, 0]
+occupied_thresh: 0.65
+free_thresh: 0.2
+" 'resolution.yaml:2:13: resolution: expected a positive finite number'
+bad thresholds "image: room.pgm
+resolution: 0.1
+origin: [0, 0, 0]
+occupied_thresh: 0.2
+free_thresh: 0.65
+" 'thresholds.yaml:5:14: free_thresh: 0.65 must be below occupied_thresh'
+bad mode "image: room.pgm
+mode: fancy
+$keys" "mode.yaml:2:7: mode: unknown mode 'fancy'"
+printf 'P5\n50000 50000\n255\n' >"$work/maps/huge.pgm"
+bad huge "image: huge.pgm
+$keys" 'huge.pgm: 50000 x 50000 pixels, over the limit'
+printf 'P2\n2 2\n255\n254 254 254 254\n' >"$work/maps/blank.pgm"
+bad blank "image: blank.pgm
+$keys" 'blank.yaml: no wall cell'
+echo "map_cli_test: ok"
