@@ -6,7 +6,7 @@
 
 #include "test.h"
 
-#include "core/map.h"
+#include "lidarsim/map.h"
 #include "lidarsim/scene.h"
 
 #include <png.h>

@@ -6,6 +6,7 @@
 //   vec.h       2D vectors, rotations, transforms and boxes (inline)
 //   geometry.h  shapes, ray casts, segment tests, closest points
 //   world.h     the world's definitions: create in code, load from and save to JSON
+//   map.h       ROS map_server maps (YAML + PGM/PNG) as exact walls, and worlds written back as maps
 //   scene.h     the static scene built from a world: grid-indexed ray casts and box queries
 //   lidar.h     scans: beam layout and casting a scan from a pose
 //   sim.h       the deterministic fixed-step simulation
@@ -17,6 +18,7 @@
 #include "lidarsim/base.h"
 #include "lidarsim/geometry.h"
 #include "lidarsim/lidar.h"
+#include "lidarsim/map.h"
 #include "lidarsim/pool.h"
 #include "lidarsim/scene.h"
 #include "lidarsim/sim.h"

@@ -3,7 +3,7 @@
 #include "cli/clock.h"
 #include "cli/commands.h"
 #include "cli/options.h"
-#include "core/map.h"
+#include "lidarsim/map.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -2,7 +2,7 @@
 // family (PGM P5/P2 8- and 16-bit, PBM, PPM) through libnetpbm, every pixel classified as map_server does.
 #define _POSIX_C_SOURCE 200809L
 
-#include "core/map.h"
+#include "lidarsim/map.h"
 
 #include <errno.h>
 #include <math.h>

@@ -2,11 +2,10 @@
 // touches (closed pixel squares, so a wall along a pixel edge marks both sides) is occupied (0), all else free
 // (254), as Nav2's map_saver writes trinary maps. The PGM is written first, then the YAML that names it, each
 // through a temporary file renamed into place, so a reader never sees half a map.
-#include "core/map.h"
+#include "lidarsim/map.h"
 
 #include "core/file_write.h"
-
-#include "core/geometry.h"
+#include "lidarsim/geometry.h"
 
 #include <math.h>
 #include <stdio.h>

@@ -4,7 +4,7 @@
 // merged into maximal segments. Where two wall cells touch only at a corner (a saddle), the chain turns left and
 // keeps circling the cell it follows: both chains then pass through that corner, computed from the same integers,
 // so the two closed squares stay closed there and no beam slips between them.
-#include "core/map.h"
+#include "lidarsim/map.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -7,7 +7,7 @@
 
 #include "core/json_path.h"
 #include "core/limits.h"
-#include "core/map.h"
+#include "lidarsim/map.h"
 #include "lidarsim/geometry.h"
 
 #include <cjson/cJSON.h>
