@@ -61,7 +61,7 @@ case "$verb" in
         # Suites that run work on the thread pool, under ThreadSanitizer (add a suite here when it uses the pool).
         build build-tsan -DLS_SANITIZE_THREAD=ON -DLS_WERROR=ON
         echo "== threaded tests under ThreadSanitizer"
-        TSAN_OPTIONS=halt_on_error=1 ctest --test-dir build-tsan --output-on-failure -R '^(PoolTest)$'
+        TSAN_OPTIONS=halt_on_error=1 ctest --test-dir build-tsan --output-on-failure -R '^(PoolTest|SceneThreadsTest)$'
         echo "== short fuzz run (libFuzzer, clang)"
         ./scripts/fuzz.sh 15
         echo "== static analysis (cppcheck, clang-tidy; about 2 minutes)"

@@ -1,5 +1,6 @@
 // Tests of scene.c: the grid-accelerated cast must equal the brute-force reference bit for bit (same object, part,
 // fraction, point and normal) on random and adversarial rays; box queries; moved and disabled targets.
+#include "lidarsim/pool.h"
 #include "lidarsim/scene.h"
 #include "test.h"
 
@@ -682,6 +683,192 @@ static int QueryTest(void)
     return 0;
 }
 
+// A closed 10 m room with walls and targets inside, and huge primitives beside it or through it: one wall from
+// -1e200 to 1e200, a box and a target of about 1e6 m. The grid must stay sized to the room (the huge ones are kept
+// out of it and tested on every cast), and every answer and query must stay exact.
+static int LongWallTest(void)
+{
+    for (int variant = 0; variant < 2; ++variant)
+    {
+        lsWorld* world = MakeCity(131, 200, 20, 5, 5, 5.0, lsV(0.0, 0.0), 0.0);
+        lsVec2 room[4] = {lsV(-6.0, -6.0), lsV(6.0, -6.0), lsV(6.0, 6.0), lsV(-6.0, 6.0)};
+        lsWorld_AddWall(world, room, 4, true);
+        double y = variant == 0 ? 20.0 : 0.25; // beside the room, or right through it
+        lsVec2 huge[2] = {lsV(-1e200, y), lsV(1e200, y + 3.0)};
+        lsWorld_AddWall(world, huge, 2, false);
+        lsBoxDef b = lsDefaultBoxDef();
+        b.center = lsV(0.0, -2e6);
+        b.size = lsV(3e6, 1e6);
+        lsWorld_AddBox(world, b);
+        lsTargetDef t = lsDefaultTargetDef();
+        t.center = lsV(5e5, 0.0);
+        t.radius = 4e5;
+        lsWorld_AddTarget(world, t);
+        lsScene* scene = lsCreateScene(world);
+        lsSceneInfo info = lsScene_GetInfo(scene);
+        ENSURE(info.cellSize < 2.0); // sized to the room, not to 1e200
+        ENSURE(info.gridBounds.upper.x - info.gridBounds.lower.x < 30.0);
+        ENSURE(info.cellItems < 20 * (long long)info.segmentCount); // nothing registered across the whole grid
+        int hits = 0;
+        ENSURE(RandomRays(scene, NULL, 132, 20000, 8.0, lsV(0.0, 0.0), &hits) == 0);
+        ENSURE(RandomRays(scene, NULL, 133, 5000, 3e6, lsV(0.0, 0.0), &hits) == 0);
+        // Straight at the huge wall from inside and outside the room, and along it.
+        lsRng rng = lsMakeRng(134);
+        int hugeHits = 0;
+        for (int i = 0; i < 2000; ++i)
+        {
+            lsVec2 origin = lsV(lsRng_Range(&rng, -30.0, 30.0), lsRng_Range(&rng, -30.0, 30.0));
+            lsRayInput in = {origin, lsNormalize(lsV(lsRng_Range(&rng, -0.2, 0.2), 1.0)), 1e3};
+            in.direction = i % 3 == 0 ? lsV(1.0, 0.0) : in.direction;
+            lsRayHit hit = lsScene_CastRay(scene, NULL, &in);
+            hugeHits += hit.hit && hit.kind == ls_hitWall && hit.index == world->wallCount - 1 ? 1 : 0;
+            ENSURE(Compare(scene, NULL, in, NULL) == 0);
+        }
+        ENSURE(hugeHits > 100);
+        // Queries: the huge wall is reported where its bounds meet the box, once.
+        int segments = lsWorld_SegmentCount(world);
+        int total = segments + world->targetCount + world->boxCount + world->polygonCount;
+        int firstSegment[256];
+        ENSURE(world->wallCount <= 256);
+        for (int w = 0, k = 0; w < world->wallCount; ++w)
+        {
+            firstSegment[w] = k;
+            k += lsScene_WallPartCount(scene, w);
+        }
+        unsigned char* seen = lsAllocZero((size_t)total, 1);
+        QueryResult r = {seen,
+                         segments,
+                         segments,
+                         segments + world->targetCount,
+                         segments + world->targetCount + world->boxCount,
+                         firstSegment,
+                         0,
+                         0,
+                         0};
+        lsScene_QueryAABB(scene, (lsAABB){lsV(-1.0, y - 1.0), lsV(1.0, y + 4.0)}, Collect, &r);
+        ENSURE(r.duplicates == 0 && seen[segments - 1]);
+        lsFree(seen, (size_t)total);
+        lsDestroyScene(scene);
+        lsDestroyWorld(world);
+    }
+    return 0;
+}
+
+// A world whose few walls span +-1e300: the cell size and counts are computed without overflow (UBSan would catch a
+// float-to-int conversion out of range) and casts stay exact.
+static int HugeWorldTest(void)
+{
+    lsWorld* world = lsCreateWorld();
+    lsVec2 a[2] = {lsV(-1e300, -1e300), lsV(1e300, 1e300)};
+    lsVec2 b[2] = {lsV(1e300, -1e300), lsV(-1e300, 1e300)};
+    lsVec2 c[2] = {lsV(-1.0, 2.0), lsV(1.0, 2.0)};
+    lsWorld_AddWall(world, a, 2, false);
+    lsWorld_AddWall(world, b, 2, false);
+    lsWorld_AddWall(world, c, 2, false);
+    lsScene* scene = lsCreateScene(world);
+    lsSceneInfo info = lsScene_GetInfo(scene);
+    ENSURE(info.cellsX >= 1 && info.cellsY >= 1 && (long long)info.cellsX * info.cellsY <= 4194304LL * 4);
+    ENSURE(isfinite(info.cellSize) && info.cellSize > 0.0);
+    lsRng rng = lsMakeRng(141);
+    for (int i = 0; i < 3000; ++i)
+    {
+        double scale = pow(10.0, lsRng_Range(&rng, 0.0, 299.0));
+        lsRayInput in = {lsV(lsRng_Range(&rng, -scale, scale), lsRng_Range(&rng, -scale, scale)), RandomDirection(&rng),
+                         4.0 * scale};
+        ENSURE(Compare(scene, NULL, in, NULL) == 0);
+    }
+    lsDestroyScene(scene);
+    lsDestroyWorld(world);
+    return 0;
+}
+
+// One scene cast and queried from several threads at once (run under ThreadSanitizer by dev.sh): the same answers
+// as one thread, and a query from inside a query's callback works.
+typedef struct ThreadJob
+{
+    const lsScene* scene;
+    const lsRayInput* rays;
+    lsRayHit* hits;
+    int* queryCounts;
+} ThreadJob;
+
+static bool CountQuery(void* context, lsHitKind kind, int index, int part)
+{
+    (void)kind, (void)index, (void)part;
+    *(int*)context += 1;
+    return true;
+}
+
+static void ThreadTask(void* context, int begin, int end, int worker)
+{
+    (void)worker;
+    const ThreadJob* job = context;
+    lsScene_CastRays(job->scene, NULL, job->rays + begin, end - begin, job->hits + begin);
+    for (int i = begin; i < end; ++i)
+    {
+        lsVec2 o = job->rays[i].origin;
+        lsAABB box = {lsSub(o, lsV(1.5, 1.0)), lsAdd(o, lsV(1.0, 1.5))};
+        job->queryCounts[i] = 0;
+        lsScene_QueryAABB(job->scene, box, CountQuery, job->queryCounts + i);
+    }
+}
+
+typedef struct NestedQuery
+{
+    const lsScene* scene;
+    int outer, inner;
+} NestedQuery;
+
+static bool NestedCallback(void* context, lsHitKind kind, int index, int part)
+{
+    (void)kind, (void)index, (void)part;
+    NestedQuery* q = context;
+    q->outer += 1;
+    lsScene_QueryAABB(q->scene, (lsAABB){lsV(-2.0, -2.0), lsV(2.0, 2.0)}, CountQuery, &q->inner);
+    return true;
+}
+
+static int ThreadsTest(void)
+{
+    lsWorld* world = MakeCity(151, 400, 40, 10, 10, 15.0, lsV(0.0, 0.0), 0.0);
+    lsScene* scene = lsCreateScene(world);
+    enum
+    {
+        count = 4000
+    };
+    lsRayInput* rays = lsAlloc(count * sizeof(lsRayInput));
+    lsRng rng = lsMakeRng(152);
+    for (int i = 0; i < count; ++i)
+    {
+        rays[i] = (lsRayInput){lsV(lsRng_Range(&rng, -16.0, 16.0), lsRng_Range(&rng, -16.0, 16.0)),
+                               RandomDirection(&rng), lsRng_Range(&rng, 0.0, 30.0)};
+    }
+    ThreadJob one = {scene, rays, lsAlloc(count * sizeof(lsRayHit)), lsAlloc(count * sizeof(int))};
+    ThreadJob many = {scene, rays, lsAlloc(count * sizeof(lsRayHit)), lsAlloc(count * sizeof(int))};
+    lsPool_ParallelFor(NULL, count, 64, ThreadTask, &one);
+    lsPool* pool = lsCreatePool(4);
+    lsPool_ParallelFor(pool, count, 64, ThreadTask, &many);
+    lsDestroyPool(pool);
+    for (int i = 0; i < count; ++i)
+    {
+        ENSURE(SameHit(one.hits + i, many.hits + i));
+        ENSURE(one.queryCounts[i] == many.queryCounts[i]);
+    }
+    NestedQuery q = {scene, 0, 0};
+    lsScene_QueryAABB(scene, (lsAABB){lsV(-1.0, -1.0), lsV(1.0, 1.0)}, NestedCallback, &q);
+    int direct = 0;
+    lsScene_QueryAABB(scene, (lsAABB){lsV(-2.0, -2.0), lsV(2.0, 2.0)}, CountQuery, &direct);
+    ENSURE(q.outer > 0 && q.inner == q.outer * direct);
+    lsFree(one.hits, count * sizeof(lsRayHit));
+    lsFree(many.hits, count * sizeof(lsRayHit));
+    lsFree(one.queryCounts, count * sizeof(int));
+    lsFree(many.queryCounts, count * sizeof(int));
+    lsFree(rays, count * sizeof(lsRayInput));
+    lsDestroyScene(scene);
+    lsDestroyWorld(world);
+    return 0;
+}
+
 static int EdgeWorldsTest(void)
 {
     // Empty world: nothing to hit, queries report nothing.
@@ -818,8 +1005,16 @@ int SceneTest(void)
     RUN_SUBTEST(DynamicObjectsTest);
     RUN_SUBTEST(MovedTargetsTest);
     RUN_SUBTEST(QueryTest);
+    RUN_SUBTEST(LongWallTest);
+    RUN_SUBTEST(HugeWorldTest);
     RUN_SUBTEST(NearlyParallelTest);
     RUN_SUBTEST(BatchTest);
     RUN_SUBTEST(StatsTest);
+    return 0;
+}
+
+int SceneThreadsTest(void)
+{
+    RUN_SUBTEST(ThreadsTest);
     return 0;
 }

@@ -129,8 +129,8 @@ extern "C"
 
     /// Reports static objects near box (closed), each once, in no particular order: every target, box and polygon
     /// whose bounds overlap box, and every wall segment that touches box (plus, possibly, segments that pass within
-    /// about 1e-6 cell of it; a reported segment's bounds always overlap box). Not reentrant: do not query the same
-    /// scene from inside the callback (it uses a visit stamp stored in the scene).
+    /// about 1e-6 cell of it; a reported segment's bounds always overlap box). Writes nothing into the scene: queries
+    /// and casts may run on one scene from many threads at once, and the callback may query the same scene.
     LS_API void lsScene_QueryAABB(const lsScene* scene, lsAABB box, lsSceneQueryFcn* fcn, void* context);
 
     /// The scene's figures.

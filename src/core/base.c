@@ -21,7 +21,7 @@ void lsAssertFailed(const char* condition, const char* file, int line)
     abort();
 }
 
-// Atomic because tasks on the thread pool (core/pool.h) may allocate: += and -= on an _Atomic object are atomic.
+// Atomic because tasks on the thread pool (lidarsim/pool.h) may allocate: += and -= on an _Atomic object are atomic.
 static _Atomic long long s_allocatedBytes;
 
 void* lsAlloc(size_t size)

@@ -26,6 +26,7 @@
 
 #include <float.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 // Each cell's primitives are stored in place, so a ray touches a few contiguous cache lines per cell: wall segments
@@ -71,13 +72,9 @@ enum
 #define LS_CELLS_PER_PRIMITIVE 2.0
 #endif
 
-// Visit stamps for lsScene_QueryAABB, behind a pointer so a const scene can be queried.
-typedef struct QueryStamps
-{
-    unsigned* staticStamps; // per segment, then boxes, then polygons
-    unsigned* targetStamps;
-    unsigned stamp;
-} QueryStamps;
+// Primitives far larger than the rest (a wall from -1e200 to 1e200 beside a 10 m room) would stretch the grid
+// until it is useless; up to this many of them are kept out of the grid and tested on every cast instead.
+#define LS_MAX_LONG_PRIMITIVES 32
 
 struct lsScene
 {
@@ -132,7 +129,12 @@ struct lsScene
     CellTarget* targetItems;
     int targetItemCount;
 
-    QueryStamps* query;
+    // Long primitives (see LS_MAX_LONG_PRIMITIVES): not in the grid, tested on every cast and query. Long targets
+    // are simply left outside the grid's bounds, which makes them displaced (tested on every cast).
+    int* longSegments; // segment indices
+    int longSegmentCount;
+    int* longShapes; // shape codes
+    int longShapeCount;
 };
 
 const char* lsHitKindName(lsHitKind kind)
@@ -273,52 +275,79 @@ static inline double Min(double a, double b) { return a < b ? a : b; }
 
 static inline double Max(double a, double b) { return a > b ? a : b; }
 
-// Registers a segment in every cell that the segment, thickened by the slop, overlaps: row by row, the part of the
-// segment inside the row's band (widened by slop) gives the x range of cells.
-static void RegisterSegment(const lsScene* scene, Registrar* r, lsSegment seg)
+// The rows of cells a segment is registered in (its y range widened by the slop).
+static inline void SegmentRows(const lsScene* scene, lsSegment seg, int* iy0, int* iy1)
+{
+    *iy0 = CellY(scene, Min(seg.a.y, seg.b.y) - scene->slop);
+    *iy1 = CellY(scene, Max(seg.a.y, seg.b.y) + scene->slop);
+}
+
+// The cells ix0..ix1 of row iy (one of the rows iy0..iy1 of SegmentRows) that a segment is registered in: the part
+// of the segment inside the row's band (widened by the slop) gives the x range. False when rounding at the ends of
+// the row range leaves nothing. The box query recomputes these same spans, so they must stay deterministic.
+static inline bool SegmentRowSpan(const lsScene* scene, lsSegment seg, int iy0, int iy1, int iy, int* ix0, int* ix1)
 {
     double slop = scene->slop;
     lsVec2 a = seg.a, b = seg.b;
-    double ylo = Min(a.y, b.y) - slop, yhi = Max(a.y, b.y) + slop;
-    int iy0 = CellY(scene, ylo), iy1 = CellY(scene, yhi);
     double dy = b.y - a.y;
-    for (int iy = iy0; iy <= iy1; ++iy)
+    double xlo, xhi;
+    if (fabs(dy) <= 1e-300 || iy0 == iy1)
+    {
+        xlo = Min(a.x, b.x);
+        xhi = Max(a.x, b.x);
+    }
+    else
     {
         double bandLo = scene->y0 + (double)iy * scene->cellSize - slop;
         double bandHi = scene->y0 + (double)(iy + 1) * scene->cellSize + slop;
-        double xlo, xhi;
-        if (fabs(dy) <= 1e-300 || iy0 == iy1)
+        double t0 = (bandLo - a.y) / dy, t1 = (bandHi - a.y) / dy;
+        if (t0 > t1)
         {
-            xlo = Min(a.x, b.x);
-            xhi = Max(a.x, b.x);
+            double t = t0;
+            t0 = t1;
+            t1 = t;
         }
-        else
+        t0 = Max(t0, 0.0);
+        t1 = Min(t1, 1.0);
+        if (t0 > t1)
         {
-            double t0 = (bandLo - a.y) / dy, t1 = (bandHi - a.y) / dy;
-            if (t0 > t1)
-            {
-                double t = t0;
-                t0 = t1;
-                t1 = t;
-            }
-            t0 = Max(t0, 0.0);
-            t1 = Min(t1, 1.0);
-            if (t0 > t1)
-            {
-                continue; // rounding at the ends of the row range
-            }
-            double xa = a.x + t0 * (b.x - a.x), xb = a.x + t1 * (b.x - a.x);
-            xlo = Max(Min(xa, xb), Min(a.x, b.x));
-            xhi = Min(Max(xa, xb), Max(a.x, b.x));
+            return false;
         }
-        // The clip above rounds by about 1e-16 of the coordinates, far less than the slop.
-        RegisterSegmentSpan(scene, r, iy, CellX(scene, xlo - slop), CellX(scene, xhi + slop));
+        double xa = a.x + t0 * (b.x - a.x), xb = a.x + t1 * (b.x - a.x);
+        xlo = Max(Min(xa, xb), Min(a.x, b.x));
+        xhi = Min(Max(xa, xb), Max(a.x, b.x));
+    }
+    // The clip above rounds by about 1e-16 of the coordinates, far less than the slop (long segments, whose clip
+    // could round by more, are not in the grid).
+    *ix0 = CellX(scene, xlo - slop);
+    *ix1 = CellX(scene, xhi + slop);
+    return true;
+}
+
+// Registers a segment in every cell that the segment, thickened by the slop, overlaps, row by row.
+static void RegisterSegment(const lsScene* scene, Registrar* r, lsSegment seg)
+{
+    int iy0, iy1;
+    SegmentRows(scene, seg, &iy0, &iy1);
+    for (int iy = iy0; iy <= iy1; ++iy)
+    {
+        int ix0, ix1;
+        if (SegmentRowSpan(scene, seg, iy0, iy1, iy, &ix0, &ix1))
+        {
+            RegisterSegmentSpan(scene, r, iy, ix0, ix1);
+        }
     }
 }
 
 static lsAABB Expand(lsAABB box, double d)
 {
     return (lsAABB){{box.lower.x - d, box.lower.y - d}, {box.upper.x + d, box.upper.y + d}};
+}
+
+// Bounds of a box (code 2 i) or polygon (code 2 i + 1).
+static inline lsAABB ShapeBounds(const lsScene* scene, int code)
+{
+    return (code & 1) == 0 ? scene->boxBounds[code >> 1] : scene->polygonBounds[code >> 1];
 }
 
 // The cell range a target is registered in, or an empty range when it does not lie inside the grid (then it is
@@ -394,6 +423,161 @@ static void BuildTargetCells(lsScene* scene)
         ShiftField(cells, cellCount, ls_fieldTarget);
     }
     scene->displacedAfterBuild = scene->displacedCount;
+}
+
+// ---------------------------------------------------------------------------------------------------------------------
+// Grid layout
+
+static int CompareDoubles(const void* a, const void* b)
+{
+    double x = *(const double*)a, y = *(const double*)b;
+    return x < y ? -1 : (x > y ? 1 : 0);
+}
+
+// The size of a primitive for telling long ones apart: the larger side of its bounds (infinite when that overflows).
+static double SpanOf(lsAABB b) { return Max(b.upper.x - b.lower.x, b.upper.y - b.lower.y); }
+
+// Primitives are numbered segments, then boxes, then polygons, then targets.
+static lsAABB PrimitiveBounds(const lsScene* scene, int k)
+{
+    if (k < scene->segmentCount)
+    {
+        return lsAABB_OfSegment(scene->segments[k].a, scene->segments[k].b);
+    }
+    k -= scene->segmentCount;
+    if (k < scene->boxCount)
+    {
+        return scene->boxBounds[k];
+    }
+    k -= scene->boxCount;
+    if (k < scene->polygonCount)
+    {
+        return scene->polygonBounds[k];
+    }
+    return lsCircle_Bounds(scene->targets + (k - scene->polygonCount));
+}
+
+// Half the width and height of a box, computed without overflow for any finite corners.
+static lsVec2 HalfSize(lsAABB b) { return lsV(0.5 * b.upper.x - 0.5 * b.lower.x, 0.5 * b.upper.y - 0.5 * b.lower.y); }
+
+// Picks the long primitives (kept out of the grid), the grid's bounds (everything else) and the cell size, and
+// sets slop, nx, ny, x0, y0. A primitive is long when it is more than 64 times the median size and reaches beyond
+// the others' bounds by more than a quarter of their extent; when more than LS_MAX_LONG_PRIMITIVES are, none is
+// (the world is really that large, and the grid must cover it). Every size is computed without overflow.
+static void ChooseGrid(lsScene* scene)
+{
+    int count = scene->segmentCount + scene->boxCount + scene->polygonCount + scene->targetCount;
+    if (count == 0)
+    {
+        return;
+    }
+    // The median size, from an evenly spaced sample (the exact median is not needed).
+    double sample[1024];
+    int sampleCount = count < 1024 ? count : 1024;
+    for (int k = 0; k < sampleCount; ++k)
+    {
+        sample[k] = SpanOf(PrimitiveBounds(scene, (int)((long long)k * count / sampleCount)));
+    }
+    qsort(sample, (size_t)sampleCount, sizeof(double), CompareDoubles);
+    double threshold = 64.0 * sample[sampleCount / 2];
+
+    lsAABB core = {{DBL_MAX, DBL_MAX}, {-DBL_MAX, -DBL_MAX}};
+    for (int k = 0; k < count; ++k)
+    {
+        lsAABB b = PrimitiveBounds(scene, k);
+        core = SpanOf(b) <= threshold ? lsAABB_Union(core, b) : core;
+    }
+    lsVec2 half = HalfSize(core);
+    double reach = 0.25 * Max(half.x, half.y);
+    lsAABB near = Expand(core, reach);
+    int longCount = 0;
+    bool* isLong = lsAllocZero((size_t)count, sizeof(bool));
+    for (int k = 0; k < count && core.lower.x <= core.upper.x; ++k)
+    {
+        lsAABB b = PrimitiveBounds(scene, k);
+        bool inside = b.lower.x >= near.lower.x && b.lower.y >= near.lower.y && b.upper.x <= near.upper.x &&
+                      b.upper.y <= near.upper.y;
+        isLong[k] = !(SpanOf(b) <= threshold) && !inside;
+        longCount += isLong[k] ? 1 : 0;
+    }
+    if (longCount > LS_MAX_LONG_PRIMITIVES)
+    {
+        memset(isLong, 0, (size_t)count * sizeof(bool));
+        longCount = 0;
+    }
+    lsAABB bounds = {{DBL_MAX, DBL_MAX}, {-DBL_MAX, -DBL_MAX}};
+    double sumLength = 0.0;
+    int gridSegments = 0;
+    for (int k = 0; k < count; ++k)
+    {
+        if (isLong[k])
+        {
+            continue;
+        }
+        lsAABB b = PrimitiveBounds(scene, k);
+        bounds = lsAABB_Union(bounds, b);
+        if (k < scene->segmentCount)
+        {
+            lsVec2 e = lsSub(scene->segments[k].b, scene->segments[k].a);
+            double m = Max(fabs(e.x), fabs(e.y));
+            // Only sizes the cells and bounds rounding: no hypot needed, but no overflow of the squares either.
+            double length = m < 1e150 ? sqrt(e.x * e.x + e.y * e.y) : 1.5 * m;
+            sumLength += length;
+            gridSegments += 1;
+            scene->maxSegmentLength = Max(scene->maxSegmentLength, length);
+        }
+    }
+    int longSegments = 0, longShapes = 0;
+    for (int k = 0; k < scene->segmentCount + scene->boxCount + scene->polygonCount; ++k)
+    {
+        longSegments += isLong[k] && k < scene->segmentCount ? 1 : 0;
+        longShapes += isLong[k] && k >= scene->segmentCount ? 1 : 0;
+    }
+    scene->longSegments = lsAlloc((size_t)longSegments * sizeof(int));
+    scene->longShapes = lsAlloc((size_t)longShapes * sizeof(int));
+    for (int k = 0; k < scene->segmentCount + scene->boxCount + scene->polygonCount; ++k)
+    {
+        if (isLong[k] && k < scene->segmentCount)
+        {
+            scene->longSegments[scene->longSegmentCount++] = k;
+        }
+        else if (isLong[k])
+        {
+            int i = k - scene->segmentCount;
+            scene->longShapes[scene->longShapeCount++] = i < scene->boxCount ? 2 * i : 2 * (i - scene->boxCount) + 1;
+        }
+    }
+    lsFree(isLong, (size_t)count * sizeof(bool));
+
+    // About two cells per primitive keeps a few candidates per cell; cells are not much shorter than the average
+    // segment, or every wall would be registered in many cells. Half sizes and square roots of each side keep
+    // every product finite.
+    half = HalfSize(bounds);
+    double halfExtent = Max(Max(half.x, half.y), 5e-4);
+    double rootArea = sqrt(Max(half.x, halfExtent * 1e-3)) * sqrt(Max(half.y, halfExtent * 1e-3)); // sqrt(area) / 2
+    int gridCount = count - longCount;
+    double cellSize = 2.0 * rootArea / sqrt(LS_CELLS_PER_PRIMITIVE * (double)gridCount);
+    if (gridSegments > 0)
+    {
+        cellSize = Max(cellSize, 0.5 * (sumLength / (double)gridSegments));
+    }
+    // At most 2^22 cells, and at least 2e-6 of the extent (huge worlds with a few walls stay coarse).
+    cellSize = Max(cellSize, rootArea / 1024.0);
+    cellSize = Max(cellSize, halfExtent * 2e-6);
+    double maxCoord =
+        Max(Max(fabs(bounds.lower.x), fabs(bounds.upper.x)), Max(fabs(bounds.lower.y), fabs(bounds.upper.y)));
+    // The slop dwarfs the rounding of the walk (about 1e-16 of the coordinates) yet is too small to matter for the
+    // number of candidates.
+    scene->slop = 1e-6 * cellSize + 1e-10 * maxCoord;
+    // One cell of margin on each side gives moved targets room and keeps slop-expanded boxes inside. The counts
+    // are bounded by the rules above (a few thousand per side); the clamp only keeps the conversion defined.
+    scene->cellSize = cellSize;
+    scene->invCellSize = 1.0 / cellSize;
+    scene->x0 = bounds.lower.x - cellSize;
+    scene->y0 = bounds.lower.y - cellSize;
+    double cellsX = ceil(half.x / (0.5 * cellSize)) + 2.0, cellsY = ceil(half.y / (0.5 * cellSize)) + 2.0;
+    scene->nx = (int)Min(Max(cellsX, 2.0), 4194304.0);
+    scene->ny = (int)Min(Max(cellsY, 2.0), 4194304.0);
 }
 
 // ---------------------------------------------------------------------------------------------------------------------
@@ -497,59 +681,7 @@ lsScene* lsCreateScene(const lsWorld* world)
     scene->moverReflectance =
         CopyReflectance(world->moverCount, world->movers, sizeof(lsMoverDef), offsetof(lsMoverDef, reflectance));
 
-    // Grid bounds: everything static (targets included, at their first places).
-    int primitiveCount = segmentCount + world->targetCount + world->boxCount + world->polygonCount;
-    lsAABB bounds = {{DBL_MAX, DBL_MAX}, {-DBL_MAX, -DBL_MAX}};
-    double sumLength = 0.0;
-    for (int i = 0; i < segmentCount; ++i)
-    {
-        bounds = lsAABB_Union(bounds, lsAABB_OfSegment(scene->segments[i].a, scene->segments[i].b));
-        lsVec2 e = lsSub(scene->segments[i].b, scene->segments[i].a);
-        double length = sqrt(e.x * e.x + e.y * e.y); // only sizes the cells (no hypot needed)
-        sumLength += length;
-        scene->maxSegmentLength = Max(scene->maxSegmentLength, length);
-    }
-    for (int i = 0; i < world->targetCount; ++i)
-    {
-        bounds = lsAABB_Union(bounds, lsCircle_Bounds(scene->targets + i));
-    }
-    for (int i = 0; i < world->boxCount; ++i)
-    {
-        bounds = lsAABB_Union(bounds, scene->boxBounds[i]);
-    }
-    for (int i = 0; i < world->polygonCount; ++i)
-    {
-        bounds = lsAABB_Union(bounds, scene->polygonBounds[i]);
-    }
-
-    if (primitiveCount > 0)
-    {
-        double width = bounds.upper.x - bounds.lower.x, height = bounds.upper.y - bounds.lower.y;
-        double extent = fmax(fmax(width, height), 1e-3);
-        // About two cells per primitive keeps a few candidates per cell; cells are not much shorter than the
-        // average segment, or every wall would be registered in many cells.
-        double area = fmax(width, extent * 1e-3) * fmax(height, extent * 1e-3);
-        double cellSize = sqrt(area / (LS_CELLS_PER_PRIMITIVE * (double)primitiveCount));
-        if (segmentCount > 0)
-        {
-            cellSize = fmax(cellSize, 0.5 * sumLength / (double)segmentCount);
-        }
-        // At most 2^22 cells, and at least 1e-6 of the extent (huge worlds with a few walls stay coarse).
-        cellSize = fmax(cellSize, sqrt(area / 4194304.0));
-        cellSize = fmax(cellSize, extent * 1e-6);
-        double maxCoord =
-            fmax(fmax(fabs(bounds.lower.x), fabs(bounds.upper.x)), fmax(fabs(bounds.lower.y), fabs(bounds.upper.y)));
-        // The slop dwarfs the rounding of the walk (about 1e-16 of the coordinates) yet is too small to matter
-        // for the number of candidates.
-        scene->slop = 1e-6 * cellSize + 1e-10 * maxCoord;
-        // One cell of margin on each side gives moved targets room and keeps slop-expanded boxes inside.
-        scene->cellSize = cellSize;
-        scene->invCellSize = 1.0 / cellSize;
-        scene->x0 = bounds.lower.x - cellSize;
-        scene->y0 = bounds.lower.y - cellSize;
-        scene->nx = (int)ceil(width / cellSize) + 2;
-        scene->ny = (int)ceil(height / cellSize) + 2;
-    }
+    ChooseGrid(scene);
 
     // Bounding circles of the boxes and polygons (around their bounds, a little inflated) for the deferral bounds.
     int shapeCodes = 2 * (world->boxCount > world->polygonCount ? world->boxCount : world->polygonCount);
@@ -574,13 +706,25 @@ lsScene* lsCreateScene(const lsWorld* world)
         memset(&r, 0, sizeof r);
         r.cells = scene->cells;
         r.segCursor = lsAllocZero((size_t)cellCount, sizeof(int));
+        // Long primitives stay out of the grid (ChooseGrid).
+        bool* isLong = lsAllocZero((size_t)segmentCount + 2 * (size_t)shapeCodes, sizeof(bool));
+        bool* shapeLong = isLong + segmentCount;
+        for (int k = 0; k < scene->longSegmentCount; ++k)
+        {
+            isLong[scene->longSegments[k]] = true;
+        }
+        for (int k = 0; k < scene->longShapeCount; ++k)
+        {
+            shapeLong[scene->longShapes[k]] = true;
+        }
         // Register the segments in the order of the cell of their midpoint (a counting sort), so that the scattered
         // updates of both passes land near each other: files list walls in any order.
-        int* order = lsAlloc((size_t)segmentCount * sizeof(int));
+        int gridSegments = segmentCount - scene->longSegmentCount;
+        int* order = lsAlloc((size_t)gridSegments * sizeof(int));
         for (int i = 0; i < segmentCount; ++i)
         {
             lsVec2 m = lsScale(0.5, lsAdd(scene->segments[i].a, scene->segments[i].b));
-            r.segCursor[CellY(scene, m.y) * scene->nx + CellX(scene, m.x)] += 1;
+            r.segCursor[CellY(scene, m.y) * scene->nx + CellX(scene, m.x)] += isLong[i] ? 0 : 1;
         }
         for (int c = 0, total = 0; c < cellCount; ++c)
         {
@@ -591,13 +735,16 @@ lsScene* lsCreateScene(const lsWorld* world)
         for (int i = 0; i < segmentCount; ++i)
         {
             lsVec2 m = lsScale(0.5, lsAdd(scene->segments[i].a, scene->segments[i].b));
-            order[r.segCursor[CellY(scene, m.y) * scene->nx + CellX(scene, m.x)]++] = i;
+            if (!isLong[i])
+            {
+                order[r.segCursor[CellY(scene, m.y) * scene->nx + CellX(scene, m.x)]++] = i;
+            }
         }
         memset(r.segCursor, 0, (size_t)cellCount * sizeof(int));
         for (int pass = 0; pass < 2; ++pass)
         {
             r.field = ls_fieldSegment;
-            for (int k = 0; k < segmentCount; ++k)
+            for (int k = 0; k < gridSegments; ++k)
             {
                 int i = order[k];
                 r.segment = scene->segments[i];
@@ -605,15 +752,15 @@ lsScene* lsCreateScene(const lsWorld* world)
                 RegisterSegment(scene, &r, scene->segments[i]);
             }
             r.field = ls_fieldShape;
-            for (int i = 0; i < world->boxCount; ++i)
+            for (int code = 0; code < shapeCodes; ++code)
             {
-                r.shapeCode = 2 * i;
-                RegisterBounds(scene, &r, Expand(scene->boxBounds[i], scene->slop));
-            }
-            for (int i = 0; i < world->polygonCount; ++i)
-            {
-                r.shapeCode = 2 * i + 1;
-                RegisterBounds(scene, &r, Expand(scene->polygonBounds[i], scene->slop));
+                int i = code >> 1;
+                bool exists = (code & 1) == 0 ? i < world->boxCount : i < world->polygonCount;
+                if (exists && !shapeLong[code])
+                {
+                    r.shapeCode = code;
+                    RegisterBounds(scene, &r, Expand(ShapeBounds(scene, code), scene->slop));
+                }
             }
             if (pass == 0)
             {
@@ -639,15 +786,10 @@ lsScene* lsCreateScene(const lsWorld* world)
         }
         ShiftField(scene->cells, cellCount, ls_fieldShape);
         lsFree(r.segCursor, (size_t)cellCount * sizeof(int));
-        lsFree(order, (size_t)segmentCount * sizeof(int));
+        lsFree(order, (size_t)gridSegments * sizeof(int));
+        lsFree(isLong, ((size_t)segmentCount + 2 * (size_t)shapeCodes) * sizeof(bool));
     }
     BuildTargetCells(scene);
-
-    scene->query = lsAlloc(sizeof(QueryStamps));
-    scene->query->staticStamps =
-        lsAllocZero((size_t)segmentCount + (size_t)world->boxCount + (size_t)world->polygonCount, sizeof(unsigned));
-    scene->query->targetStamps = lsAllocZero((size_t)world->targetCount, sizeof(unsigned));
-    scene->query->stamp = 0;
     return scene;
 }
 
@@ -686,9 +828,8 @@ void lsDestroyScene(lsScene* scene)
     lsFree(scene->shapeItems, (size_t)scene->shapeItemCount * sizeof(int));
     lsFree(scene->shapeCircles, 2 * (b > p ? b : p) * sizeof(lsCircle));
     lsFree(scene->targetItems, (size_t)scene->targetItemCount * sizeof(CellTarget));
-    lsFree(scene->query->staticStamps, (s + b + p) * sizeof(unsigned));
-    lsFree(scene->query->targetStamps, t * sizeof(unsigned));
-    lsFree(scene->query, sizeof(QueryStamps));
+    lsFree(scene->longSegments, (size_t)scene->longSegmentCount * sizeof(int));
+    lsFree(scene->longShapes, (size_t)scene->longShapeCount * sizeof(int));
     lsFree(scene, sizeof(lsScene));
 }
 
@@ -1043,6 +1184,10 @@ static inline void Defer(const lsScene* scene, const lsRayInput* input, Pending*
             return;
         }
     }
+    if (!(p.tLo >= -HUGE_VAL))
+    {
+        p.tLo = -HUGE_VAL; // a bound lost to overflow (NaN) must sort first, never be dropped
+    }
     if (*count == LS_PENDING_CAPACITY)
     {
         *count = Resolve(scene, input, pending, *count, best, stats);
@@ -1082,6 +1227,35 @@ static LS_FORCE_INLINE lsRayHit Cast(const lsScene* scene, const lsDynamicObject
                 stats->exactTests += 1;
             }
             TryTarget(scene->targets + i, i, input, &best);
+        }
+    }
+    // Long primitives (outside the grid), each bounded with the rounding of its own far endpoints.
+    for (int k = 0; k < scene->longSegmentCount; ++k)
+    {
+        int id = scene->longSegments[k];
+        const lsSegment* seg = scene->segments + id;
+        double tLo, tHi, limit = best.hit && best.fraction < maxFraction ? best.fraction : maxFraction;
+        double far = Max(fabs(seg->a.x - o.x) + fabs(seg->a.y - o.y), fabs(seg->b.x - o.x) + fabs(seg->b.y - o.y));
+        if (BoundSegment(seg, o, d, dd, limit, maxFraction, 1e-14 * (fabs(d.x) + fabs(d.y)) * far, &tLo, &tHi))
+        {
+            if (stats != NULL)
+            {
+                stats->exactTests += 1;
+            }
+            TrySegment(seg, scene->segmentChain[id], scene->segmentPart[id], input, &best);
+        }
+    }
+    for (int k = 0; k < scene->longShapeCount; ++k)
+    {
+        int code = scene->longShapes[k];
+        double tLo, tHi, limit = best.hit && best.fraction < maxFraction ? best.fraction : maxFraction;
+        if (BoundCircle(scene->shapeCircles + code, o, d, dd, limit, maxFraction, &tLo, &tHi))
+        {
+            if (stats != NULL)
+            {
+                stats->exactTests += 1;
+            }
+            TryShape(scene, code, input, &best);
         }
     }
     if (scene->nx == 0)
@@ -1270,30 +1444,62 @@ void lsScene_CastRays(const lsScene* scene, const lsDynamicObjects* dyn, const l
 // ---------------------------------------------------------------------------------------------------------------------
 // Queries and accessors
 
+// The box query reports each object once without marking anything in the scene (so one scene can be queried from
+// many threads): an object registered in several cells is reported only from the first of them, in the query's
+// row-major order, that lies in the query's cell range. Those cells are recomputed exactly as registration made
+// them (a rectangle for boxes, polygons and targets, a span per row for segments).
+
+// The first cell (row-major) of the rectangle [rx0, rx1] x [ry0, ry1] within the query range [qx0, qx1] x [qy0, ..].
+static inline bool IsFirstCell(int rx0, int ry0, int qx0, int qy0, int ix, int iy)
+{
+    return ix == (rx0 > qx0 ? rx0 : qx0) && iy == (ry0 > qy0 ? ry0 : qy0);
+}
+
+// Whether (ix, iy) is the first cell of the query range [qx0, qx1] x [qy0, iy] that segment `seg` is registered in.
+static bool IsFirstSegmentCell(const lsScene* scene, lsSegment seg, int qx0, int qx1, int qy0, int ix, int iy)
+{
+    int iy0, iy1;
+    SegmentRows(scene, seg, &iy0, &iy1);
+    for (int row = iy0 > qy0 ? iy0 : qy0; row <= iy; ++row)
+    {
+        int x0, x1;
+        if (SegmentRowSpan(scene, seg, iy0, iy1, row, &x0, &x1) && x0 <= qx1 && x1 >= qx0)
+        {
+            return row == iy && ix == (x0 > qx0 ? x0 : qx0);
+        }
+    }
+    return false; // not reached: the segment is registered in (ix, iy)
+}
+
 void lsScene_QueryAABB(const lsScene* scene, lsAABB box, lsSceneQueryFcn* fcn, void* context)
 {
     LS_ASSERT(scene != NULL && fcn != NULL);
-    QueryStamps* q = scene->query;
-    q->stamp += 1;
-    if (q->stamp == 0)
-    {
-        // Wrapped around after 2^32 queries: clear so old stamps cannot match.
-        memset(q->staticStamps, 0,
-               (size_t)(scene->segmentCount + scene->boxCount + scene->polygonCount) * sizeof(unsigned));
-        memset(q->targetStamps, 0, (size_t)scene->targetCount * sizeof(unsigned));
-        q->stamp = 1;
-    }
-    unsigned stamp = q->stamp;
     for (int k = 0; k < scene->displacedCount; ++k)
     {
         int i = scene->displaced[k];
-        if (scene->targetActive[i] && lsAABB_Overlaps(lsCircle_Bounds(scene->targets + i), box))
+        if (scene->targetActive[i] && lsAABB_Overlaps(lsCircle_Bounds(scene->targets + i), box) &&
+            !fcn(context, ls_hitTarget, i, 0))
         {
-            q->targetStamps[i] = stamp;
-            if (!fcn(context, ls_hitTarget, i, 0))
-            {
-                return;
-            }
+            return;
+        }
+    }
+    for (int k = 0; k < scene->longSegmentCount; ++k)
+    {
+        int id = scene->longSegments[k];
+        const lsSegment* seg = scene->segments + id;
+        if (lsAABB_Overlaps(lsAABB_OfSegment(seg->a, seg->b), box) &&
+            !fcn(context, ls_hitWall, scene->segmentChain[id], scene->segmentPart[id]))
+        {
+            return;
+        }
+    }
+    for (int k = 0; k < scene->longShapeCount; ++k)
+    {
+        int code = scene->longShapes[k];
+        if (lsAABB_Overlaps(ShapeBounds(scene, code), box) &&
+            !fcn(context, (code & 1) == 0 ? ls_hitBox : ls_hitPolygon, code >> 1, 0))
+        {
+            return;
         }
     }
     if (scene->nx == 0)
@@ -1305,24 +1511,19 @@ void lsScene_QueryAABB(const lsScene* scene, lsAABB box, lsSceneQueryFcn* fcn, v
     {
         return;
     }
-    int ix0 = CellX(scene, box.lower.x), ix1 = CellX(scene, box.upper.x);
-    int iy0 = CellY(scene, box.lower.y), iy1 = CellY(scene, box.upper.y);
-    int boxBase = scene->segmentCount, polygonBase = scene->segmentCount + scene->boxCount;
-    for (int iy = iy0; iy <= iy1; ++iy)
+    int qx0 = CellX(scene, box.lower.x), qx1 = CellX(scene, box.upper.x);
+    int qy0 = CellY(scene, box.lower.y), qy1 = CellY(scene, box.upper.y);
+    for (int iy = qy0; iy <= qy1; ++iy)
     {
-        for (int ix = ix0; ix <= ix1; ++ix)
+        for (int ix = qx0; ix <= qx1; ++ix)
         {
             const CellHeader* h = scene->cells + (ptrdiff_t)iy * scene->nx + ix;
             for (int k = h[0].seg; k < h[1].seg; ++k)
             {
                 const CellSegment* cs = scene->segItems + k;
                 int id = scene->segItemIds[k];
-                if (q->staticStamps[id] == stamp)
-                {
-                    continue;
-                }
-                q->staticStamps[id] = stamp;
                 if (lsAABB_Overlaps(lsAABB_OfSegment(cs->a, cs->b), box) &&
+                    IsFirstSegmentCell(scene, *cs, qx0, qx1, qy0, ix, iy) &&
                     !fcn(context, ls_hitWall, scene->segmentChain[id], scene->segmentPart[id]))
                 {
                     return;
@@ -1331,16 +1532,11 @@ void lsScene_QueryAABB(const lsScene* scene, lsAABB box, lsSceneQueryFcn* fcn, v
             for (int k = h[0].shape; k < h[1].shape; ++k)
             {
                 int code = scene->shapeItems[k];
-                int i = code >> 1;
-                bool isBox = (code & 1) == 0;
-                int slot = isBox ? boxBase + i : polygonBase + i;
-                if (q->staticStamps[slot] == stamp)
-                {
-                    continue;
-                }
-                q->staticStamps[slot] = stamp;
-                lsAABB bounds = isBox ? scene->boxBounds[i] : scene->polygonBounds[i];
-                if (lsAABB_Overlaps(bounds, box) && !fcn(context, isBox ? ls_hitBox : ls_hitPolygon, i, 0))
+                lsAABB bounds = ShapeBounds(scene, code);
+                lsAABB registered = Expand(bounds, scene->slop); // as RegisterBounds saw it
+                if (lsAABB_Overlaps(bounds, box) &&
+                    IsFirstCell(CellX(scene, registered.lower.x), CellY(scene, registered.lower.y), qx0, qy0, ix, iy) &&
+                    !fcn(context, (code & 1) == 0 ? ls_hitBox : ls_hitPolygon, code >> 1, 0))
                 {
                     return;
                 }
@@ -1348,12 +1544,9 @@ void lsScene_QueryAABB(const lsScene* scene, lsAABB box, lsSceneQueryFcn* fcn, v
             for (int k = h[0].target; k < h[1].target; ++k)
             {
                 const CellTarget* ct = scene->targetItems + k;
-                if (!ct->active || q->targetStamps[ct->index] == stamp)
-                {
-                    continue;
-                }
-                q->targetStamps[ct->index] = stamp;
-                if (lsAABB_Overlaps(lsCircle_Bounds(&ct->circle), box) && !fcn(context, ls_hitTarget, ct->index, 0))
+                const int* range = scene->targetCells + (ptrdiff_t)4 * ct->index;
+                if (ct->active && lsAABB_Overlaps(lsCircle_Bounds(&ct->circle), box) &&
+                    IsFirstCell(range[0], range[1], qx0, qy0, ix, iy) && !fcn(context, ls_hitTarget, ct->index, 0))
                 {
                     return;
                 }
@@ -1389,7 +1582,8 @@ lsSceneInfo lsScene_GetInfo(const lsScene* scene)
         (size_t)(scene->vehicleCount + scene->moverCount) * sizeof(double) + cells * sizeof(CellHeader) +
         (size_t)scene->segItemCount * (sizeof(CellSegment) + sizeof(int)) +
         (size_t)scene->shapeItemCount * sizeof(int) + 2 * (b > p ? b : p) * sizeof(lsCircle) +
-        (size_t)scene->targetItemCount * sizeof(CellTarget) + sizeof(QueryStamps) + (s + b + p + t) * sizeof(unsigned);
+        (size_t)scene->targetItemCount * sizeof(CellTarget) +
+        (size_t)(scene->longSegmentCount + scene->longShapeCount) * sizeof(int);
     return info;
 }
 
