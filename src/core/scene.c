@@ -719,12 +719,15 @@ lsScene* lsCreateScene(const lsWorld* world)
         }
         // Register the segments in the order of the cell of their midpoint (a counting sort), so that the scattered
         // updates of both passes land near each other: files list walls in any order.
+        // The copies are scattered (read in file order, written to their sorted places) rather than gathered: the
+        // reads stay sequential and the scattered writes do not stall the loop as scattered reads would.
         int gridSegments = segmentCount - scene->longSegmentCount;
-        int* order = lsAlloc((size_t)gridSegments * sizeof(int));
+        int* midCell = lsAlloc((size_t)segmentCount * sizeof(int));
         for (int i = 0; i < segmentCount; ++i)
         {
             lsVec2 m = lsScale(0.5, lsAdd(scene->segments[i].a, scene->segments[i].b));
-            r.segCursor[CellY(scene, m.y) * scene->nx + CellX(scene, m.x)] += isLong[i] ? 0 : 1;
+            midCell[i] = CellY(scene, m.y) * scene->nx + CellX(scene, m.x);
+            r.segCursor[midCell[i]] += isLong[i] ? 0 : 1;
         }
         for (int c = 0, total = 0; c < cellCount; ++c)
         {
@@ -732,24 +735,27 @@ lsScene* lsCreateScene(const lsWorld* world)
             r.segCursor[c] = total;
             total += count;
         }
+        lsSegment* sorted = lsAlloc((size_t)gridSegments * sizeof(lsSegment));
+        int* sortedIds = lsAlloc((size_t)gridSegments * sizeof(int));
         for (int i = 0; i < segmentCount; ++i)
         {
-            lsVec2 m = lsScale(0.5, lsAdd(scene->segments[i].a, scene->segments[i].b));
             if (!isLong[i])
             {
-                order[r.segCursor[CellY(scene, m.y) * scene->nx + CellX(scene, m.x)]++] = i;
+                int k = r.segCursor[midCell[i]]++;
+                sorted[k] = scene->segments[i];
+                sortedIds[k] = i;
             }
         }
+        lsFree(midCell, (size_t)segmentCount * sizeof(int));
         memset(r.segCursor, 0, (size_t)cellCount * sizeof(int));
         for (int pass = 0; pass < 2; ++pass)
         {
             r.field = ls_fieldSegment;
             for (int k = 0; k < gridSegments; ++k)
             {
-                int i = order[k];
-                r.segment = scene->segments[i];
-                r.segmentId = i;
-                RegisterSegment(scene, &r, scene->segments[i]);
+                r.segment = sorted[k];
+                r.segmentId = sortedIds[k];
+                RegisterSegment(scene, &r, sorted[k]);
             }
             r.field = ls_fieldShape;
             for (int code = 0; code < shapeCodes; ++code)
@@ -786,7 +792,8 @@ lsScene* lsCreateScene(const lsWorld* world)
         }
         ShiftField(scene->cells, cellCount, ls_fieldShape);
         lsFree(r.segCursor, (size_t)cellCount * sizeof(int));
-        lsFree(order, (size_t)gridSegments * sizeof(int));
+        lsFree(sorted, (size_t)gridSegments * sizeof(lsSegment));
+        lsFree(sortedIds, (size_t)gridSegments * sizeof(int));
         lsFree(isLong, ((size_t)segmentCount + 2 * (size_t)shapeCodes) * sizeof(bool));
     }
     BuildTargetCells(scene);
