@@ -90,7 +90,26 @@ if [ -z "$wid" ]; then
 fi
 xdotool windowfocus --sync "$wid" 2>/dev/null || xdotool windowfocus "$wid"
 sleep 0.5
+# View keys, each answered in the status line (printed on stdout too); pressed twice, so the view ends as it began.
+for k in l g v c o t h; do
+    xdotool key $k
+    sleep 0.05
+    xdotool key $k
+    sleep 0.05
+done
+for k in l l; do # L cycles through four modes: two more presses bring it back
+    xdotool key $k
+    sleep 0.05
+done
+# The autopilot on while paused, Up held, then run: the first step sees Up, which takes the wheel from the
+# autopilot before it ever steers.
+xdotool key space
+sleep 0.05
+xdotool key p
+sleep 0.05
 xdotool keydown Up
+sleep 0.05
+xdotool key space
 sleep 1.2
 xdotool keyup Up
 sleep 0.3
@@ -124,6 +143,11 @@ ls "$work"/room-*.png >/dev/null 2>&1 && fail "F12 wrote a screenshot beside the
 [ "$(ls "$work"/shots/room-*.png 2>/dev/null | wc -l)" -eq 2 ] ||
     fail "two F12 presses: expected two screenshots in --screenshots DIR: $(ls "$work" "$work/shots" 2>&1)"
 grep -q 'saved .*shots/room-' "$work/drive.txt" || fail "F12 said nothing: $(cat "$work/drive.txt")"
+for said in "beams: lines to hits only" "beams: hit points only" "beams: off" "grid and scale bar off" \
+    "grid and scale bar on" "steering overlay on" "beams coloured by intensity" "scan plot on" "trail off" \
+    "HUD off" "HUD on" "paused" "running" "autopilot on" "manual driving: autopilot off"; do
+    grep -q "$said" "$work/drive.txt" || fail "no feedback '$said' for a key: $(cat "$work/drive.txt")"
+done
 shots=$(cd "$work/shots" && echo room-*.png)
 echo "window_test: key presses ok: robot drove from (5, 5) to ($x, $y); screenshots $shots"
 exit 0

@@ -322,13 +322,14 @@ void lsRaster_Polygon(lsRaster* raster, const lsVec2* points, int count, lsColor
 {
     LS_ASSERT(count >= 3 && count <= LS_RASTER_MAX_CROSSINGS);
     double yMin = points[0].y, yMax = points[0].y;
-    for (int k = 1; k < count; ++k)
+    for (int k = 0; k < count; ++k)
     {
+        // Callers clip to the view first; a point beyond a million pixels (or NaN) is a bug's value.
+        if (!(fabs(points[k].x) < 1e6 && fabs(points[k].y) < 1e6))
+            return;
         yMin = Min(yMin, points[k].y);
         yMax = Max(yMax, points[k].y);
     }
-    if (!(fabs(yMin) < 1e6 && fabs(yMax) < 1e6))
-        return;
     // Shifted by half a pixel like lines: pixel j covers [j, j + 1) after the shift.
     int j0 = Floor(yMin + 0.5), j1 = Floor(yMax + 0.5);
     j0 = j0 < raster->clipY0 ? raster->clipY0 : j0;
