@@ -21,7 +21,7 @@ expect_status() { # expect_status STATUS COMMAND...
 
 # check: a summary line for a good world, a located error and status 1 for a bad one, 2 for bad usage.
 expect_status 0 "$lidarsim" check "$src/worlds/default.json"
-grep -Eq '^.*default\.json: [0-9]+ walls, [0-9]+ targets, [0-9]+ boxes, [0-9]+ polygons, [0-9]+ paths?, [0-9]+ vehicles?, [0-9]+ movers?, [0-9.]+ x [0-9.]+ m$' \
+grep -Eq '^.*default\.json: [0-9]+ walls, [0-9]+ targets, [0-9]+ boxes, [0-9]+ polygons, [0-9]+ paths?, [0-9]+ vehicles?, [0-9]+ movers?, [0-9]+ robots?, [0-9.]+ x [0-9.]+ m$' \
     "$work/out.txt" || fail "check summary: $(cat "$work/out.txt")"
 expect_status 1 "$lidarsim" check "$src/tests/data/malformed/bad_kind.json"
 grep -q 'bad_kind.json:[0-9]*:[0-9]*: targets\[' "$work/err.txt" || fail "check error: $(cat "$work/err.txt")"

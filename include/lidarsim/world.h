@@ -79,9 +79,23 @@ extern "C"
 
 #define LS_MAX_BEAMS 100000
 
-    /// The robot: a differential-drive base with a circular or convex-polygon footprint.
+#define LS_ROBOT_ID_CAPACITY 64
+/// At most this many robots in one world.
+#define LS_MAX_ROBOTS 10000
+
+    /// Who drives a robot.
+    typedef enum lsController
+    {
+        ls_controllerManual = 0,    ///< the keys of the window (the selected robot), or a command given to the step
+        ls_controllerAutopilot = 1, ///< the built-in autopilot, from its own scan
+        ls_controllerExternal = 2,  ///< only the agent API (lsSim_StepRobots' controls); stands still otherwise
+    } lsController;
+
+    /// A robot: a differential-drive base with a circular or convex-polygon footprint.
     typedef struct lsRobotDef
     {
+        char id[LS_ROBOT_ID_CAPACITY]; ///< unique in the world; "robot" for the one-robot shorthand
+        lsController controller;
         lsVec2 position;
         double angle;                              ///< heading, radians
         double radius;                             ///< footprint radius when footprintCount == 0, > 0
@@ -185,7 +199,10 @@ extern "C"
         int vehicleCount, vehicleCapacity;
         lsMoverDef* movers;
         int moverCount, moverCapacity;
-        lsRobotDef robot;
+        lsRobotDef robot;  ///< the first robot, robots[0] (every world has one): what one-robot code reads and edits
+        lsRobotDef* fleet; ///< the other robots, robots[1 ..], in file order; fleetCount entries, owned by the world
+        int fleetCount, fleetCapacity;
+        bool robotList; ///< written back as "robots": [...] (the file had the list, or robots were added)
         lsSimDef sim;
         lsMapRef map;
     } lsWorld;
@@ -230,9 +247,27 @@ extern "C"
     LS_API void lsWorld_RemoveVehicle(lsWorld* world, int index);
     LS_API void lsWorld_RemoveMover(lsWorld* world, int index);
 
+    /// The distance from a robot's centre to the farthest point of its footprint (its radius for a circle), metres.
+    LS_API double lsRobotDef_Reach(const lsRobotDef* def);
+    /// Number of robots (1 + fleetCount, always >= 1).
+    static inline int lsWorld_RobotCount(const lsWorld* world) { return 1 + world->fleetCount; }
+    /// Robot i in [0, lsWorld_RobotCount): world->robot for 0, else fleet[i - 1].
+    LS_API lsRobotDef* lsWorld_Robot(lsWorld* world, int i);
+    /// Read-only robot i.
+    LS_API const lsRobotDef* lsWorld_GetRobot(const lsWorld* world, int i);
+    /// Index of the robot with this id, or -1.
+    LS_API int lsWorld_FindRobot(const lsWorld* world, const char* id);
+    /// Appends a robot (the list form is written back from now on). Returns its index. The caller keeps ids unique
+    /// (lsWorld_UniqueRobotId makes one).
+    LS_API int lsWorld_AddRobot(lsWorld* world, const lsRobotDef* def);
+    /// Removes robot i keeping the order of the rest; the last robot cannot be removed (returns false).
+    LS_API bool lsWorld_RemoveRobot(lsWorld* world, int i);
+    /// Writes into id (capacity LS_ROBOT_ID_CAPACITY) "prefix", or "prefix2", "prefix3"... the first unused id.
+    LS_API void lsWorld_UniqueRobotId(const lsWorld* world, const char* prefix, char* id);
+
     /// Number of wall segments (a closed chain of n points has n, an open one n - 1).
     LS_API int lsWorld_SegmentCount(const lsWorld* world);
-    /// Bounds of all geometry (walls, shapes, paths, robot, movers' full sweep); a unit box around the origin if empty.
+    /// Bounds of all geometry (walls, shapes, paths, robots, movers' full sweep); a unit box around the origin if empty.
     LS_API lsAABB lsWorld_Bounds(const lsWorld* world);
 
     // ---------------------------------------------------------------------------------------------------------------------

@@ -9,7 +9,7 @@ static void PrintUsage(FILE* out)
 {
     fprintf(out, "usage: lidarsim check WORLD.json...\n\n"
                  "Loads and validates each world file. For a valid one, prints on stdout\n"
-                 "  FILE: N walls, N targets, N boxes, N polygons, N paths, N vehicles, N movers, W x H m\n"
+                 "  FILE: N walls, N targets, N boxes, N polygons, N paths, N vehicles, N movers, N robots, W x H m\n"
                  "(walls counts wall segments; W x H is the size of the world's bounds in metres).\n"
                  "Warnings (unknown keys) go to stderr and do not fail the check; errors go to stderr as\n"
                  "FILE:LINE:COL: PATH: message. Exit status: 0 all valid, 1 some file invalid, 2 bad usage.\n"
@@ -39,13 +39,15 @@ static bool CheckOne(const char* path)
     }
     int segments = lsWorld_SegmentCount(world);
     lsAABB bounds = lsWorld_Bounds(world);
-    printf(
-        "%s: %d %s, %d %s, %d %s, %d %s, %d %s, %d %s, %d %s, %.1f x %.1f m\n", path, segments,
-        Plural(segments, "wall", "walls"), world->targetCount, Plural(world->targetCount, "target", "targets"),
-        world->boxCount, Plural(world->boxCount, "box", "boxes"), world->polygonCount,
-        Plural(world->polygonCount, "polygon", "polygons"), world->pathCount, Plural(world->pathCount, "path", "paths"),
-        world->vehicleCount, Plural(world->vehicleCount, "vehicle", "vehicles"), world->moverCount,
-        Plural(world->moverCount, "mover", "movers"), bounds.upper.x - bounds.lower.x, bounds.upper.y - bounds.lower.y);
+    printf("%s: %d %s, %d %s, %d %s, %d %s, %d %s, %d %s, %d %s, %d %s, %.1f x %.1f m\n", path, segments,
+           Plural(segments, "wall", "walls"), world->targetCount, Plural(world->targetCount, "target", "targets"),
+           world->boxCount, Plural(world->boxCount, "box", "boxes"), world->polygonCount,
+           Plural(world->polygonCount, "polygon", "polygons"), world->pathCount,
+           Plural(world->pathCount, "path", "paths"), world->vehicleCount,
+           Plural(world->vehicleCount, "vehicle", "vehicles"), world->moverCount,
+           Plural(world->moverCount, "mover", "movers"), lsWorld_RobotCount(world),
+           Plural(lsWorld_RobotCount(world), "robot", "robots"), bounds.upper.x - bounds.lower.x,
+           bounds.upper.y - bounds.lower.y);
     lsDestroyWorld(world);
     return true;
 }

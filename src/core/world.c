@@ -2,6 +2,7 @@
 // lsAlloc at exactly capacity * sizeof(element), so lsFree gets back the size it was given.
 #include "lidarsim/world.h"
 
+#include <stdio.h>
 #include <string.h>
 
 // ---------------------------------------------------------------------------------------------------------------------
@@ -41,6 +42,8 @@ lsRobotDef lsDefaultRobotDef(void)
     def.maxAccel = 3.0;
     def.maxTurnAccel = lsDegToRad(720.0);
     def.lidar = lsDefaultLidarDef();
+    strcpy(def.id, "robot");
+    def.controller = ls_controllerManual;
     return def;
 }
 
@@ -142,6 +145,7 @@ void lsDestroyWorld(lsWorld* world)
     lsFree(world->paths, (size_t)world->pathCapacity * sizeof(lsPathDef));
     lsFree(world->vehicles, (size_t)world->vehicleCapacity * sizeof(lsVehicleDef));
     lsFree(world->movers, (size_t)world->moverCapacity * sizeof(lsMoverDef));
+    lsFree(world->fleet, (size_t)world->fleetCapacity * sizeof(lsRobotDef));
     lsFree(world, sizeof(lsWorld));
 }
 
@@ -184,6 +188,8 @@ lsWorld* lsCloneWorld(const lsWorld* world)
     clone->vehicleCapacity = world->vehicleCount;
     clone->movers = CopyArray(world->movers, world->moverCount, sizeof(lsMoverDef));
     clone->moverCapacity = world->moverCount;
+    clone->fleet = CopyArray(world->fleet, world->fleetCount, sizeof(lsRobotDef));
+    clone->fleetCapacity = world->fleetCount;
     return clone;
 }
 
@@ -213,10 +219,11 @@ static bool LidarEqual(const lsLidarDef* a, const lsLidarDef* b)
 
 static bool RobotEqual(const lsRobotDef* a, const lsRobotDef* b)
 {
-    return lsVecEqual(a->position, b->position) && a->angle == b->angle && a->radius == b->radius &&
-           a->footprintCount == b->footprintCount && PointsEqual(a->footprint, b->footprint, a->footprintCount) &&
-           a->maxSpeed == b->maxSpeed && a->maxTurnRate == b->maxTurnRate && a->maxAccel == b->maxAccel &&
-           a->maxTurnAccel == b->maxTurnAccel && LidarEqual(&a->lidar, &b->lidar);
+    return strcmp(a->id, b->id) == 0 && a->controller == b->controller && lsVecEqual(a->position, b->position) &&
+           a->angle == b->angle && a->radius == b->radius && a->footprintCount == b->footprintCount &&
+           PointsEqual(a->footprint, b->footprint, a->footprintCount) && a->maxSpeed == b->maxSpeed &&
+           a->maxTurnRate == b->maxTurnRate && a->maxAccel == b->maxAccel && a->maxTurnAccel == b->maxTurnAccel &&
+           LidarEqual(&a->lidar, &b->lidar);
 }
 
 static bool MoverEqual(const lsMoverDef* a, const lsMoverDef* b)
@@ -237,9 +244,17 @@ bool lsWorld_Equal(const lsWorld* a, const lsWorld* b)
     LS_ASSERT(a != NULL && b != NULL);
     if (strcmp(a->name, b->name) != 0 || a->wallCount != b->wallCount || a->targetCount != b->targetCount ||
         a->boxCount != b->boxCount || a->polygonCount != b->polygonCount || a->pathCount != b->pathCount ||
-        a->vehicleCount != b->vehicleCount || a->moverCount != b->moverCount)
+        a->vehicleCount != b->vehicleCount || a->moverCount != b->moverCount || a->fleetCount != b->fleetCount ||
+        a->robotList != b->robotList)
     {
         return false;
+    }
+    for (int i = 0; i < a->fleetCount; ++i)
+    {
+        if (!RobotEqual(a->fleet + i, b->fleet + i))
+        {
+            return false;
+        }
     }
     for (int i = 0; i < a->wallCount; ++i)
     {
@@ -575,23 +590,92 @@ lsAABB lsWorld_Bounds(const lsWorld* world)
             AddPoint(&b, mover->pivot, reach);
         }
     }
-    const lsRobotDef* robot = &world->robot;
-    if (robot->footprintCount > 0)
+    for (int i = 0; i < lsWorld_RobotCount(world); ++i)
     {
-        double reach = 0.0;
-        for (int j = 0; j < robot->footprintCount; ++j)
-        {
-            reach = fmax(reach, lsLength(robot->footprint[j]));
-        }
-        AddPoint(&b, robot->position, reach);
-    }
-    else
-    {
-        AddPoint(&b, robot->position, robot->radius);
+        const lsRobotDef* robot = lsWorld_GetRobot(world, i);
+        AddPoint(&b, robot->position, lsRobotDef_Reach(robot));
     }
     if (b.empty)
     {
         return (lsAABB){lsV(-0.5, -0.5), lsV(0.5, 0.5)};
     }
     return b.box;
+}
+
+// ---------------------------------------------------------------------------------------------------------------------
+// Robots
+
+double lsRobotDef_Reach(const lsRobotDef* def)
+{
+    if (def->footprintCount == 0)
+    {
+        return def->radius;
+    }
+    double reach = 0.0;
+    for (int j = 0; j < def->footprintCount; ++j)
+    {
+        reach = fmax(reach, lsLength(def->footprint[j]));
+    }
+    return reach;
+}
+
+lsRobotDef* lsWorld_Robot(lsWorld* world, int i)
+{
+    LS_ASSERT(world != NULL && i >= 0 && i <= world->fleetCount);
+    return i == 0 ? &world->robot : world->fleet + (i - 1);
+}
+
+const lsRobotDef* lsWorld_GetRobot(const lsWorld* world, int i)
+{
+    LS_ASSERT(world != NULL && i >= 0 && i <= world->fleetCount);
+    return i == 0 ? &world->robot : world->fleet + (i - 1);
+}
+
+int lsWorld_FindRobot(const lsWorld* world, const char* id)
+{
+    LS_ASSERT(world != NULL && id != NULL);
+    for (int i = 0; i < lsWorld_RobotCount(world); ++i)
+    {
+        if (strcmp(lsWorld_GetRobot(world, i)->id, id) == 0)
+        {
+            return i;
+        }
+    }
+    return -1;
+}
+
+int lsWorld_AddRobot(lsWorld* world, const lsRobotDef* def)
+{
+    LS_ASSERT(world != NULL && def != NULL);
+    Grow((void**)&world->fleet, world->fleetCount, &world->fleetCapacity, sizeof(lsRobotDef));
+    world->fleet[world->fleetCount++] = *def;
+    world->robotList = true;
+    return world->fleetCount;
+}
+
+bool lsWorld_RemoveRobot(lsWorld* world, int i)
+{
+    LS_ASSERT(world != NULL && i >= 0 && i < lsWorld_RobotCount(world));
+    if (world->fleetCount == 0)
+    {
+        return false;
+    }
+    if (i == 0)
+    {
+        world->robot = world->fleet[0];
+        i = 1;
+    }
+    memmove(world->fleet + (i - 1), world->fleet + i, (size_t)(world->fleetCount - i) * sizeof(lsRobotDef));
+    world->fleetCount -= 1;
+    return true;
+}
+
+void lsWorld_UniqueRobotId(const lsWorld* world, const char* prefix, char* id)
+{
+    LS_ASSERT(world != NULL && prefix != NULL && id != NULL);
+    snprintf(id, LS_ROBOT_ID_CAPACITY, "%.40s", prefix);
+    for (int n = 2; lsWorld_FindRobot(world, id) >= 0; ++n)
+    {
+        snprintf(id, LS_ROBOT_ID_CAPACITY, "%.40s%d", prefix, n);
+    }
 }

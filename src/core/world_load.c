@@ -973,17 +973,47 @@ static bool LoadLidar(Loader* L, const cJSON* object, lsLidarDef* def)
            ReadSeed(L, object, "seed", &def->seed);
 }
 
-static const char* const s_robotKeys[] = {"pose",      "radius",         "footprint", "max_speed", "max_turn_rate",
-                                          "max_accel", "max_turn_accel", "lidar",     NULL};
+static const char* const s_robotKeys[] = {"id",        "controller",    "pose",      "radius",         "footprint",
+                                          "max_speed", "max_turn_rate", "max_accel", "max_turn_accel", "lidar",
+                                          NULL};
 
-static bool LoadRobot(Loader* L, const cJSON* object)
+static bool ReadController(Loader* L, const cJSON* object, lsController* out)
+{
+    static const char* const names[] = {"manual", "autopilot", "external"};
+    const cJSON* item = Member(object, "controller");
+    if (item == NULL)
+    {
+        return true;
+    }
+    Enter(L, "controller");
+    for (int i = 0; i < 3; ++i)
+    {
+        if (cJSON_IsString(item) && strcmp(item->valuestring, names[i]) == 0)
+        {
+            *out = (lsController)i;
+            Leave(L);
+            return true;
+        }
+    }
+    return Fail(L, "expected \"manual\", \"autopilot\" or \"external\"");
+}
+
+static bool LoadRobotInto(Loader* L, const cJSON* object, lsRobotDef* def)
 {
     if (!CheckObject(L, object))
     {
         return false;
     }
     CheckKeys(L, object, s_robotKeys);
-    lsRobotDef* def = &L->world->robot;
+    if (!ReadString(L, object, "id", def->id, sizeof def->id) || !ReadController(L, object, &def->controller))
+    {
+        return false;
+    }
+    if (def->id[0] == '\0')
+    {
+        Enter(L, "id");
+        return Fail(L, "expected a non-empty id");
+    }
     if (!ReadPose(L, object, "pose", ls_quantityCoordinate, &def->position, &def->angle) ||
         !ReadNumber(L, object, "radius", ls_quantitySize, &def->radius))
     {
@@ -1013,6 +1043,56 @@ static bool LoadRobot(Loader* L, const cJSON* object)
         if (!LoadLidar(L, lidar, &def->lidar))
         {
             return false;
+        }
+        Leave(L);
+    }
+    return true;
+}
+
+// The one-robot shorthand: "robot": {...}.
+static bool LoadRobot(Loader* L, const cJSON* object) { return LoadRobotInto(L, object, &L->world->robot); }
+
+// "robots": [{...}, ...]: at least one, each with a unique "id"; the first is world->robot, the rest the fleet.
+static bool LoadRobots(Loader* L, const cJSON* array)
+{
+    int count = 0;
+    if (!CheckArray(L, array, LS_MAX_ROBOTS, &count))
+    {
+        return false;
+    }
+    if (count == 0)
+    {
+        return Fail(L, "expected at least one robot");
+    }
+    lsWorld* world = L->world;
+    world->robotList = true;
+    world->fleet = lsAllocZero((size_t)(count - 1 > 0 ? count - 1 : 1), sizeof(lsRobotDef));
+    world->fleetCapacity = count - 1 > 0 ? count - 1 : 1;
+    int index = 0;
+    for (const cJSON* item = array->child; item != NULL; item = item->next, ++index)
+    {
+        EnterIndex(L, index);
+        lsRobotDef def = lsDefaultRobotDef();
+        def.id[0] = '\0';
+        if (!Require(L, item, "id") || !LoadRobotInto(L, item, &def))
+        {
+            return false;
+        }
+        // Ids are unique: scan, the agent API and the window name robots by id. (Quadratic, but only for the
+        // check of a file; LS_MAX_ROBOTS bounds it.)
+        int same = index > 0 ? lsWorld_FindRobot(world, def.id) : -1;
+        if (same >= 0)
+        {
+            Enter(L, "id");
+            return Fail(L, "duplicate id \"%s\" (robots[%d] has it)", def.id, same);
+        }
+        if (index == 0)
+        {
+            world->robot = def;
+        }
+        else
+        {
+            world->fleet[world->fleetCount++] = def;
         }
         Leave(L);
     }
@@ -1267,8 +1347,8 @@ static bool LoadSim(Loader* L, const cJSON* object)
            ReadNumber(L, object, "poison_reward", ls_quantityReward, &def->poisonReward);
 }
 
-static const char* const s_rootKeys[] = {"name",  "walls",    "targets", "boxes", "polygons", "robot",
-                                         "paths", "vehicles", "movers",  "sim",   NULL};
+static const char* const s_rootKeys[] = {"name",   "walls", "targets",  "boxes",  "polygons", "robot",
+                                         "robots", "paths", "vehicles", "movers", "sim",      NULL};
 
 // Runs a section loader on root[key] when present, with the key on the path.
 static bool Section(Loader* L, const cJSON* root, const char* key, bool (*load)(Loader*, const cJSON*))
@@ -1302,12 +1382,17 @@ static bool LoadRoot(Loader* L, const cJSON* root)
     {
         return false;
     }
+    if (Member(root, "robot") != NULL && Member(root, "robots") != NULL)
+    {
+        Enter(L, "robots");
+        return Fail(L, "a world has either \"robot\" (one robot) or \"robots\" (a list), not both");
+    }
     // Paths come before vehicles whatever the order in the file, so a vehicle can name any path.
     return Section(L, root, "walls", LoadWalls) && Section(L, root, "targets", LoadTargets) &&
            Section(L, root, "boxes", LoadBoxes) && Section(L, root, "polygons", LoadPolygons) &&
-           Section(L, root, "robot", LoadRobot) && Section(L, root, "paths", LoadPaths) &&
-           Section(L, root, "vehicles", LoadVehicles) && Section(L, root, "movers", LoadMovers) &&
-           Section(L, root, "sim", LoadSim);
+           Section(L, root, "robot", LoadRobot) && Section(L, root, "robots", LoadRobots) &&
+           Section(L, root, "paths", LoadPaths) && Section(L, root, "vehicles", LoadVehicles) &&
+           Section(L, root, "movers", LoadMovers) && Section(L, root, "sim", LoadSim);
 }
 
 // ---------------------------------------------------------------------------------------------------------------------

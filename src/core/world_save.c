@@ -162,9 +162,20 @@ static void BeginElement(Builder* b, int i) { Put(b, i > 0 ? ",\n    {" : "\n   
 
 static void EndArray(Builder* b, int count) { Put(b, count > 0 ? "\n  ]" : "]"); }
 
-static void PutRobot(Builder* b, const lsRobotDef* r)
+// One robot's object. The shorthand names the id and controller only when they are not the defaults.
+static void PutRobot(Builder* b, const lsRobotDef* r, bool listed)
 {
-    Put(b, "  \"robot\": {\n    \"pose\": [");
+    static const char* const controllers[] = {"manual", "autopilot", "external"};
+    Put(b, listed ? "{\n    " : "  \"robot\": {\n    ");
+    if (listed || strcmp(r->id, "robot") != 0 || r->controller != ls_controllerManual)
+    {
+        Put(b, "\"id\": ");
+        PutString(b, r->id);
+        Put(b, ", \"controller\": \"");
+        Put(b, controllers[r->controller]);
+        Put(b, "\",\n    ");
+    }
+    Put(b, "\"pose\": [");
     PutNumber(b, r->position.x);
     Put(b, ", ");
     PutNumber(b, r->position.y);
@@ -298,7 +309,20 @@ char* lsSaveWorldToString(const lsWorld* world)
     EndArray(&b, world->polygonCount);
 
     Put(&b, ",\n");
-    PutRobot(&b, &world->robot);
+    if (world->robotList || world->fleetCount > 0)
+    {
+        Put(&b, "  \"robots\": [");
+        for (int i = 0; i < lsWorld_RobotCount(world); ++i)
+        {
+            Put(&b, i > 0 ? ", " : "");
+            PutRobot(&b, lsWorld_GetRobot(world, i), true);
+        }
+        Put(&b, "]");
+    }
+    else
+    {
+        PutRobot(&b, &world->robot, false);
+    }
 
     Put(&b, ",\n  \"paths\": [");
     for (int i = 0; i < world->pathCount; ++i)
