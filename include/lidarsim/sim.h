@@ -15,6 +15,7 @@
 
 #include "lidarsim/geometry.h"
 #include "lidarsim/lidar.h"
+#include "lidarsim/pool.h"
 #include "lidarsim/scene.h"
 #include "lidarsim/world.h"
 
@@ -79,7 +80,7 @@ extern "C"
     // ---------------------------------------------------------------------------------------------------------------------
     // State (read-only views into the sim)
 
-    /// The robot's current state.
+    /// A robot's current state.
     typedef struct lsRobotState
     {
         lsVec2 position; ///< centre of the robot frame, world metres
@@ -91,7 +92,11 @@ extern "C"
         double radius; ///< circle footprint radius (polygon footprint: radius of the bounding circle about the centre)
         lsVec2 footprint[LS_MAX_POLYGON_VERTICES]; ///< polygon footprint in world coordinates, counter-clockwise
         int footprintCount;                        ///< 0 for a circle footprint
-        bool inContact;                            ///< the robot touched something during the last step
+        bool inContact; ///< the robot touched something (or was pushed) during the last step
+        bool scanned;   ///< its lidar took a new scan in the last step
+        double score;   ///< its share of lsSimState's totals below
+        int food, poison, collisions, crushes;
+        double distance;
     } lsRobotState;
 
     /// One target's current state.
@@ -124,20 +129,24 @@ extern "C"
         double time;    ///< simulated seconds since reset (step * dt)
         long long step; ///< steps since reset
         double dt;      ///< the fixed step, seconds
-        lsRobotState robot;
+        lsRobotState robot;         ///< the first robot, robots[0] (what one-robot callers read)
+        const lsRobotState* robots; ///< every robot, in the world's order (world->robot, then world->fleet)
+        int robotCount;             ///< lsWorld_RobotCount(world), >= 1
         const lsTargetState* targets; ///< world->targetCount entries, in the world's order
         int targetCount;
         const lsVehicleState* vehicles; ///< world->vehicleCount entries
         int vehicleCount;
         const lsSegment* movers; ///< the moving walls' segments at `time`, world->moverCount entries
         int moverCount;
+        // The fleet's totals (the sums over the robots; with one robot, that robot's).
         double score;    ///< sum of the rewards of collected targets
         int food;        ///< food collected
         int poison;      ///< poison collected
         int collisions;  ///< contacts begun: steps in contact that follow a step without contact
-        int crushes;     ///< steps that ended with the robot squeezed by a moving wall into a gap narrower than itself
-        double distance; ///< distance travelled by the robot's centre, metres
-        bool scanned;    ///< the last step took a new scan
+        int crushes;     ///< steps that ended with a robot squeezed by a moving wall into a gap narrower than itself,
+                         ///< or pushed by another robot against something so that it could not give way
+        double distance; ///< distance travelled by the robots' centres, metres
+        bool scanned;    ///< the last step took a new scan (any robot's)
     } lsSimState;
 
     // ---------------------------------------------------------------------------------------------------------------------
@@ -151,26 +160,44 @@ extern "C"
     /// Puts everything back to its state at time 0 (robot, targets, vehicles, score) and reseeds the generator
     /// (targets' respawn places) and the lidar's noise from seed.
     LS_API void lsSim_Reset(lsSim* sim, uint64_t seed);
-    /// Advances the world by one fixed step of world->sim.dt: moving walls, vehicles, robot (continuous collision),
-    /// targets, then a scan when the lidar's period has elapsed. control may be NULL (manual (0, 0)).
+    /// Advances the world by one fixed step of world->sim.dt: moving walls, vehicles, robots (continuous collision),
+    /// targets, then the scans whose lidar period has elapsed. control drives the first robot (NULL: manual (0, 0));
+    /// the other robots follow their controller (autopilot robots drive themselves, manual and external ones stop).
     LS_API void lsSim_Step(lsSim* sim, const lsControl* control);
+    /// The same step with one control per robot: controls[i] drives robot i (robotCount entries), whatever its
+    /// controller. controls NULL: every robot follows its controller (the first one included).
+    LS_API void lsSim_StepRobots(lsSim* sim, const lsControl* controls);
+    /// Scans of many robots run on this pool (NULL: on the caller's thread). The sim does not own it; results are
+    /// the same for any pool. Keep the pool alive while the sim steps with it.
+    LS_API void lsSim_SetPool(lsSim* sim, lsPool* pool);
     /// The current state (valid until the next step, reset or destroy).
     LS_API const lsSimState* lsSim_GetState(const lsSim* sim);
-    /// The latest scan (taken at the lidar's rate, not every step), valid until the next step, reset or destroy.
+    /// The first robot's latest scan (taken at the lidar's rate, not every step), valid until the next step, reset
+    /// or destroy.
     LS_API const lsScan* lsSim_GetScan(const lsSim* sim);
+    /// Robot `robot`'s latest scan (index in [0, robotCount)).
+    LS_API const lsScan* lsSim_GetRobotScan(const lsSim* sim, int robot);
     /// The scene the sim built from the world (static geometry; targets follow the sim's state).
     LS_API const lsScene* lsSim_GetScene(const lsSim* sim);
-    /// The moving objects as the lidar saw them at the latest step (vehicles' bodies, movers' segments).
+    /// The moving objects as the lidars saw them at the latest step (vehicles' bodies, movers' segments, robots'
+    /// footprints; skipRobot -1, no index).
     LS_API lsDynamicObjects lsSim_GetDynamicObjects(const lsSim* sim);
     /// The world the sim was created from.
     LS_API const lsWorld* lsSim_GetWorld(const lsSim* sim);
-    /// Changes the number of lidar beams (the window's +/- keys), clamped to [1, LS_MAX_BEAMS], and rescans at once.
+    /// Changes the number of the first robot's lidar beams (the window's +/- keys), clamped to [1, LS_MAX_BEAMS],
+    /// and rescans at once.
     LS_API void lsSim_SetBeams(lsSim* sim, int beams);
-    /// The number of lidar beams in use.
+    /// The same for robot `robot`.
+    LS_API void lsSim_SetRobotBeams(lsSim* sim, int robot, int beams);
+    /// The number of the first robot's lidar beams in use.
     LS_API int lsSim_GetBeams(const lsSim* sim);
+    /// The number of robot `robot`'s lidar beams in use.
+    LS_API int lsSim_GetRobotBeams(const lsSim* sim, int robot);
     /// The (v, w) the autopilot would command now from the latest scan (m/s, rad/s), without stepping.
     /// It updates the autopilot's own memory (its stuck detector), so call it at most once per step.
     LS_API lsControl lsSim_AutopilotControl(lsSim* sim);
+    /// The same for robot `robot`.
+    LS_API lsControl lsSim_RobotAutopilotControl(lsSim* sim, int robot);
 
     // ---------------------------------------------------------------------------------------------------------------------
     // Moving walls (pure functions of time, shared with the view and the editor)

@@ -58,6 +58,7 @@ static lsAgentSeen Seen(const lsScene* scene, lsHitKind kind, int index)
     case ls_hitMover:
         return ls_seenMover;
     case ls_hitVehicle:
+    case ls_hitRobot: // another robot is a moving body, like a vehicle
         return ls_seenVehicle;
     case ls_hitTarget:
         return lsScene_TargetKind(scene, index) == ls_food ? ls_seenFood : ls_seenPoison;

@@ -5,6 +5,7 @@
 #include "core/distance.h"
 
 #include <math.h>
+#include <stdlib.h>
 
 static bool IsFiniteVec(lsVec2 v) { return isfinite(v.x) && isfinite(v.y); }
 
@@ -41,9 +42,12 @@ static bool CheckStateFinite(const lsSim* sim, const lsSimState* state, lsError*
         return lsFail(err, "time, score or distance is not finite (%g, %g, %g)", state->time, state->score,
                       state->distance);
     }
-    if (!CheckRobotFinite(&state->robot, err))
+    for (int i = 0; i < state->robotCount; ++i)
     {
-        return false;
+        if (!CheckRobotFinite(state->robots + i, err))
+        {
+            return false;
+        }
     }
     for (int i = 0; i < state->targetCount; ++i)
     {
@@ -159,9 +163,9 @@ static lsAABB ProxyBounds(const lsShapeProxy* proxy)
     return (lsAABB){lsSub(box.lower, r), lsAdd(box.upper, r)};
 }
 
-static bool CheckRobotOverlap(const lsSim* sim, const lsSimState* state, lsError* err)
+static bool CheckRobotOverlap(const lsSim* sim, const lsSimState* state, const lsRobotState* robot, lsError* err)
 {
-    OverlapQuery q = {lsSim_GetScene(sim), RobotProxy(&state->robot), 0.0, ls_hitNone, -1, -1};
+    OverlapQuery q = {lsSim_GetScene(sim), RobotProxy(robot), 0.0, ls_hitNone, -1, -1};
     lsScene_QueryAABB(q.scene, ProxyBounds(&q.robot), OverlapCallback, &q);
     for (int i = 0; i < state->moverCount; ++i)
     {
@@ -177,10 +181,57 @@ static bool CheckRobotOverlap(const lsSim* sim, const lsSimState* state, lsError
     }
     if (q.depth > LS_INVARIANT_OVERLAP_TOLERANCE)
     {
-        return lsFail(err, "robot at (%.9g, %.9g) overlaps %s %d (part %d) by %.3g m", state->robot.position.x,
-                      state->robot.position.y, lsHitKindName(q.kind), q.index, q.part, q.depth);
+        return lsFail(err, "robot %d at (%.9g, %.9g) overlaps %s %d (part %d) by %.3g m", (int)(robot - state->robots),
+                      robot->position.x, robot->position.y, lsHitKindName(q.kind), q.index, q.part, q.depth);
     }
     return true;
+}
+
+static int CompareLeft(const void* a, const void* b)
+{
+    const lsRobotState *x = *(const lsRobotState*const*)a, *y = *(const lsRobotState*const*)b;
+    double lx = x->position.x - x->radius, ly = y->position.x - y->radius;
+    return (lx > ly) - (lx < ly);
+}
+
+// No two robots' footprints may overlap by more than the tolerance. Sort and sweep along x on the bounding circles,
+// so a thousand robots cost a few thousand tests; GJK/EPA decides when a polygon footprint is involved.
+static bool CheckRobotsApart(const lsSimState* state, lsError* err)
+{
+    int n = state->robotCount;
+    if (n < 2)
+    {
+        return true;
+    }
+    const lsRobotState** order = lsAlloc((size_t)n * sizeof(const lsRobotState*));
+    for (int i = 0; i < n; ++i)
+    {
+        order[i] = state->robots + i;
+    }
+    qsort(order, (size_t)n, sizeof order[0], CompareLeft);
+    bool ok = true;
+    for (int i = 0; i < n && ok; ++i)
+    {
+        const lsRobotState* a = order[i];
+        for (int j = i + 1; j < n && order[j]->position.x - order[j]->radius <= a->position.x + a->radius; ++j)
+        {
+            const lsRobotState* b = order[j];
+            double depth = a->radius + b->radius - lsDistance(a->position, b->position);
+            if (depth > LS_INVARIANT_OVERLAP_TOLERANCE && (a->footprintCount > 0 || b->footprintCount > 0))
+            {
+                lsShapeProxy pa = RobotProxy(a), pb = RobotProxy(b);
+                depth = Penetration(&pa, &pb);
+            }
+            if (depth > LS_INVARIANT_OVERLAP_TOLERANCE)
+            {
+                ok = lsFail(err, "robots %d and %d overlap by %.3g m", (int)(a - state->robots),
+                            (int)(b - state->robots), depth);
+                break;
+            }
+        }
+    }
+    lsFree(order, (size_t)n * sizeof(const lsRobotState*));
+    return ok;
 }
 
 static bool CheckVehiclesInside(const lsSim* sim, const lsSimState* state, lsError* err)
@@ -214,6 +265,16 @@ bool lsSim_CheckInvariants(const lsSim* sim, lsError* err)
 {
     LS_ASSERT(sim != NULL);
     const lsSimState* state = lsSim_GetState(sim);
-    return CheckStateFinite(sim, state, err) && CheckRobotOverlap(sim, state, err) &&
-           CheckVehiclesInside(sim, state, err);
+    if (!CheckStateFinite(sim, state, err))
+    {
+        return false;
+    }
+    for (int i = 0; i < state->robotCount; ++i)
+    {
+        if (!CheckRobotOverlap(sim, state, state->robots + i, err))
+        {
+            return false;
+        }
+    }
+    return CheckRobotsApart(state, err) && CheckVehiclesInside(sim, state, err);
 }

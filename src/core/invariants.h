@@ -2,9 +2,9 @@
 // What must hold after every step, whatever the world and the controls:
 // - no NaN or infinity in any state: time, robot (pose, speeds, footprint), targets, vehicles, moving walls,
 //   score and distance, and no NaN in the latest scan (a range of INFINITY is "no return", which is allowed);
-// - the robot does not overlap a solid: wall segments, moving walls, boxes and polygons. Overlap is measured with
+// - no robot overlaps a solid: wall segments, moving walls, boxes and polygons. Overlap is measured with
 //   GJK/EPA (distance.h): a penetration deeper than LS_INVARIANT_OVERLAP_TOLERANCE fails (the sim keeps a skin of
-//   LS_CONTACT_SKIN, so a touching robot is still legal);
+//   LS_CONTACT_SKIN, so a touching robot is still legal); no two robots' footprints overlap;
 // - every vehicle's centre lies within lsWorld_Bounds grown by the vehicle's radius plus its path's radius
 //   (Reynolds' path following lets the body swing up to the path's radius off the path's points, which bound it).
 #pragma once

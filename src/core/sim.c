@@ -1,10 +1,17 @@
 // lidarsim core: the simulation step. Order within one step of dt (from time t0 to t1 = t0 + dt):
 // 1. moving walls go from their segments at t0 to those at t1 (pure functions of time);
 // 2. vehicles steer (path following + separation), then move with continuous collision, one after another;
-// 3. the robot's command is chosen (manual, action or autopilot), its speeds approach it within the limits, and it
-//    moves along the exact arc's chord with continuous collision (walls, shapes, moving walls, vehicles);
-// 4. targets swept by moving walls are pushed; targets the robot touched on its way are collected (and respawn);
-// 5. the lidar scans when its period has elapsed (counted in steps, so the schedule has no rounding drift).
+// 3. the robots, one after another in list order: each one's command is chosen (manual, action or autopilot), its
+//    speeds approach it within the limits, and it moves along the exact arc's chord with continuous collision
+//    (walls, shapes, moving walls, vehicles, the other robots where they are at that moment: the robots before it
+//    where they ended this step, those after it where they started). A robot that runs into another pushes it
+//    (one level: a pushed robot gives way against everything but does not push a third); then it collects the
+//    targets it touched on its way. The list order is the rule that makes the outcome deterministic: it decides who
+//    moves into a gap first and which robot pushes which in a given step;
+// 4. targets swept by moving walls are pushed;
+// 5. every lidar whose period has elapsed scans (counted in steps, so the schedule has no rounding drift), in
+//    parallel on the pool when there are several: each lidar writes only its own scan and draws from its own noise
+//    stream, so the results do not depend on the thread count.
 // Nothing here reads the clock or calls rand(): same world, seed and controls give bit-identical states.
 #include "lidarsim/sim.h"
 #include "core/autopilot.h"
@@ -13,33 +20,59 @@
 #include "core/vehicle.h"
 
 #include "core/distance.h"
+#include "core/dynamic.h"
+#include "lidarsim/pool.h"
 
 #include <stdlib.h>
 #include <string.h>
+
+// What the sim keeps per robot besides its public lsRobotState.
+typedef struct SimRobot
+{
+    const lsRobotDef* def;
+    lsScan* scan;
+    lsLidarDef lidar; ///< the robot's lidar with the beam count in use
+    lsRng lidarRng;   ///< lidar noise
+    lsAutopilot autopilot;
+    lsVec2 footprintLocal[LS_MAX_POLYGON_VERTICES];
+    int footprintCount;
+    double boundingRadius; ///< radius, or the largest |vertex| of the polygon footprint
+    bool autopilotFresh;   ///< the autopilot has seen the latest scan
+    bool wasInContact;
+    bool pushed; ///< another robot pushed it this step
+    bool scanDue;
+} SimRobot;
+
+// Above this many moving objects the lidars cast through a broad phase and the robots find their neighbours
+// through one; below it, testing them all is cheaper. (Both give identical results.)
+#define LS_BROAD_PHASE_MIN 32
 
 struct lsSim
 {
     const lsWorld* world;
     lsScene* scene;
-    lsScan* scan;
-    lsLidarDef lidar; ///< the world's lidar with the beam count in use
-    lsRng rng;        ///< respawn places
-    lsRng lidarRng;   ///< lidar noise
+    lsRng rng; ///< respawn places
     uint64_t seed;
     lsPathFollowDef pathTuning;
-    lsAutopilot autopilot;
     lsSimState state;
     lsTargetState* targets;
     lsVehicleState* vehicles;
-    lsCircle* circles;         ///< vehicleCount + 1: the vehicles' bodies, then the robot's bounding circle
-    lsSegment* movers;         ///< at state.time
-    lsSegment* moversPrevious; ///< scratch: at the start of the step
-    lsVec2 footprintLocal[LS_MAX_POLYGON_VERTICES];
-    int footprintCount;
-    double boundingRadius; ///< robot: radius, or the largest |vertex| of the polygon footprint
+    int robotCount;
+    SimRobot* robots;
+    lsRobotState* robotStates;
+    lsCircle* circles;          ///< vehicleCount + robotCount: the vehicles' bodies, then the robots' bounding circles
+    lsPolygon* robotPolygons;   ///< robotCount world-frame footprints (count 0 for circles); NULL if all are circles
+    lsSegment* movers;          ///< at state.time
+    lsSegment* moversPrevious;  ///< scratch: at the start of the step
+    lsDynamicIndex* lidarIndex; ///< the moving objects where the scans of this step see them
+    lsDynamicIndex* collisionIndex; ///< vehicles and robots at the start of the robots' moves
+    double drift;                   ///< the farthest any robot has moved since collisionIndex was built
+    lsCircle* neighbours;           ///< scratch: the bodies near the moving robot (vehicleCount + robotCount)
+    int* neighbourIds;              ///< scratch: their ids in circles
+    lsDynamicItem* found;           ///< scratch for index queries
+    int* due;                       ///< scratch: robots scanning this step
+    lsPool* pool;
     double targetMaxRadius;
-    bool autopilotFresh; ///< the autopilot has seen the latest scan
-    bool wasInContact;
 };
 
 // ---------------------------------------------------------------------------------------------------------------------
@@ -50,16 +83,30 @@ static lsTransform RobotTransform(const lsRobotState* robot)
     return (lsTransform){robot->position, lsMakeRot(robot->angle)};
 }
 
-static void UpdateFootprint(lsSim* sim)
+// Robot i's world footprint, bounding circle (in circles) and polygon (for the lidars) after it moved.
+static void UpdateFootprint(lsSim* sim, int i)
 {
-    lsRobotState* robot = &sim->state.robot;
-    robot->footprintCount = sim->footprintCount;
+    SimRobot* r = &sim->robots[i];
+    lsRobotState* robot = &sim->robotStates[i];
+    robot->footprintCount = r->footprintCount;
     lsTransform xf = RobotTransform(robot);
-    for (int i = 0; i < sim->footprintCount; ++i)
+    for (int k = 0; k < r->footprintCount; ++k)
     {
-        robot->footprint[i] = lsTransformPoint(xf, sim->footprintLocal[i]);
+        robot->footprint[k] = lsTransformPoint(xf, r->footprintLocal[k]);
+    }
+    sim->circles[sim->state.vehicleCount + i] = (lsCircle){robot->position, r->boundingRadius};
+    if (sim->robotPolygons != NULL)
+    {
+        sim->robotPolygons[i].count = 0;
+        if (r->footprintCount > 0 && !lsMakePolygon(&sim->robotPolygons[i], robot->footprint, r->footprintCount))
+        {
+            sim->robotPolygons[i].count = 0; // degenerate after rounding: the lidar sees the bounding circle
+        }
     }
 }
+
+// The public state's one-robot view follows robots[0].
+static void SyncFirstRobot(lsSim* sim) { sim->state.robot = sim->robotStates[0]; }
 
 static lsDynamicObjects DynamicObjects(const lsSim* sim)
 {
@@ -67,23 +114,73 @@ static lsDynamicObjects DynamicObjects(const lsSim* sim)
                               .vehicleCount = sim->state.vehicleCount,
                               .movers = sim->movers,
                               .moverCount = sim->state.moverCount,
-                              .skipRobot = -1};
+                              .robots = sim->circles + sim->state.vehicleCount,
+                              .robotPolygons = sim->robotPolygons,
+                              .robotCount = sim->robotCount,
+                              .skipRobot = -1,
+                              .index = NULL};
 }
 
-static void TakeScan(lsSim* sim)
+static void TakeScan(lsSim* sim, int i, const lsDynamicObjects* shared)
 {
+    SimRobot* r = &sim->robots[i];
+    lsDynamicObjects dyn = *shared;
+    dyn.skipRobot = i;
+    lsTransform sensor = lsLidar_SensorPose(&r->lidar, RobotTransform(&sim->robotStates[i]));
+    lsLidar_Scan(sim->scene, &dyn, &r->lidar, sensor, &r->lidarRng, r->scan);
+    sim->robotStates[i].scanned = true;
+    r->autopilotFresh = false;
+}
+
+typedef struct ScanTask
+{
+    lsSim* sim;
+    const lsDynamicObjects* dyn;
+} ScanTask;
+
+static void ScanChunk(void* context, int begin, int end, int worker)
+{
+    (void)worker;
+    ScanTask* task = context;
+    for (int k = begin; k < end; ++k)
+    {
+        TakeScan(task->sim, task->sim->due[k], task->dyn);
+    }
+}
+
+// Scans of every robot marked scanDue, through the broad phase when the moving objects are many, in parallel on the
+// pool. Each scan writes only its robot's scan and draws only from its robot's noise stream.
+static void TakeDueScans(lsSim* sim)
+{
+    int count = 0;
+    for (int i = 0; i < sim->robotCount; ++i)
+    {
+        if (sim->robots[i].scanDue)
+        {
+            sim->due[count++] = i;
+            sim->robots[i].scanDue = false;
+        }
+    }
+    if (count == 0)
+    {
+        return;
+    }
     lsDynamicObjects dyn = DynamicObjects(sim);
-    lsTransform sensor = lsLidar_SensorPose(&sim->lidar, RobotTransform(&sim->state.robot));
-    lsLidar_Scan(sim->scene, &dyn, &sim->lidar, sensor, &sim->lidarRng, sim->scan);
+    if (dyn.robotCount + dyn.vehicleCount + dyn.moverCount >= LS_BROAD_PHASE_MIN)
+    {
+        lsDynamicIndex_Build(sim->lidarIndex, &dyn);
+        dyn.index = sim->lidarIndex;
+    }
+    ScanTask task = {sim, &dyn};
+    lsPool_ParallelFor(sim->pool, count, 4, ScanChunk, &task);
     sim->state.scanned = true;
-    sim->autopilotFresh = false;
 }
 
-// Index of the lidar period that holds step k: a new scan is due when it changes. The first scan is at step 0.
+// Index of robot i's lidar period that holds step k: a new scan is due when it changes. The first scan is at step 0.
 // The small bias keeps a period that is a whole number of steps (0.1 s at 1/60 s) from slipping a step by rounding.
-static long long ScanSlot(const lsSim* sim, long long step)
+static long long ScanSlot(const lsSim* sim, int i, long long step)
 {
-    return (long long)floor((double)step * sim->state.dt * sim->lidar.rate + 1e-9);
+    return (long long)floor((double)step * sim->state.dt * sim->robots[i].lidar.rate + 1e-9);
 }
 
 // ---------------------------------------------------------------------------------------------------------------------
@@ -124,7 +221,7 @@ static bool FreeQuery(void* context, lsHitKind kind, int index, int part)
 }
 
 // True when a disc at center with radius (plus a margin) touches nothing: static geometry, other active targets,
-// moving walls now, vehicles, the robot.
+// moving walls now, vehicles, the robots.
 static bool IsFree(const lsSim* sim, lsVec2 center, double radius, int self)
 {
     double margin = 0.05 * radius;
@@ -142,7 +239,7 @@ static bool IsFree(const lsSim* sim, lsVec2 center, double radius, int self)
             return false;
         }
     }
-    for (int i = 0; i <= sim->state.vehicleCount; ++i)
+    for (int i = 0; i < sim->state.vehicleCount + sim->robotCount; ++i)
     {
         if (lsDistance(sim->circles[i].center, center) <= sim->circles[i].radius + ctx.circle.radius)
         {
@@ -172,21 +269,26 @@ static void Respawn(lsSim* sim, int index)
     }
 }
 
-static void Collect(lsSim* sim, int index)
+// Robot `robot` collects target `index`: the reward goes to it and to the fleet's totals.
+static void Collect(lsSim* sim, int robot, int index)
 {
     lsTargetState* target = &sim->targets[index];
+    lsRobotState* r = &sim->robotStates[robot];
     target->active = false;
     lsScene_SetTarget(sim->scene, index, target->center, false);
+    double reward = target->kind == ls_food ? sim->world->sim.foodReward : sim->world->sim.poisonReward;
     if (target->kind == ls_food)
     {
         sim->state.food += 1;
-        sim->state.score += sim->world->sim.foodReward;
+        r->food += 1;
     }
     else
     {
         sim->state.poison += 1;
-        sim->state.score += sim->world->sim.poisonReward;
+        r->poison += 1;
     }
+    sim->state.score += reward;
+    r->score += reward;
 }
 
 typedef struct TouchContext
@@ -234,9 +336,11 @@ static int CompareInts(const void* a, const void* b)
     return (x > y) - (x < y);
 }
 
-// Targets the robot touched along its path this step (by index, each once), collected in index order.
-static void CollectTouched(lsSim* sim, const lsVec2* legs, int legCount, double oldAngle)
+// Targets robot `robot` touched along its path this step (by index, each once), collected in index order.
+static void CollectTouched(lsSim* sim, int robot, const lsVec2* legs, int legCount, double oldAngle)
 {
+    const SimRobot* r = &sim->robots[robot];
+    const lsRobotState* state = &sim->robotStates[robot];
     if (sim->state.targetCount == 0)
     {
         return;
@@ -246,24 +350,24 @@ static void CollectTouched(lsSim* sim, const lsVec2* legs, int legCount, double 
     memset(&ctx, 0, sizeof ctx);
     ctx.scene = sim->scene;
     ctx.a = ctx.b = legs[0];
-    ctx.radius = sim->state.robot.radius;
+    ctx.radius = state->radius;
     ctx.touched = touched;
     ctx.touchedCapacity = 64;
-    if (sim->footprintCount > 0)
+    if (r->footprintCount > 0)
     {
         // Each leg sweeps the footprint: the convex hull of the footprint at both ends of the leg (exact for the
         // translation; the turn is taken at the leg's ends). The first leg starts at the old heading.
-        int n = sim->footprintCount;
+        int n = r->footprintCount;
         for (int k = 0; k + 1 < legCount || (legCount == 1 && k == 0); ++k)
         {
             lsVec2 points[2 * LS_MAX_POLYGON_VERTICES];
-            lsTransform from = {legs[k], lsMakeRot(k == 0 ? oldAngle : sim->state.robot.angle)};
-            lsTransform to = {legs[legCount == 1 ? 0 : k + 1], lsMakeRot(sim->state.robot.angle)};
+            lsTransform from = {legs[k], lsMakeRot(k == 0 ? oldAngle : state->angle)};
+            lsTransform to = {legs[legCount == 1 ? 0 : k + 1], lsMakeRot(state->angle)};
             lsAABB box = {legs[k], legs[k]};
             for (int i = 0; i < n; ++i)
             {
-                points[i] = lsTransformPoint(from, sim->footprintLocal[i]);
-                points[n + i] = lsTransformPoint(to, sim->footprintLocal[i]);
+                points[i] = lsTransformPoint(from, r->footprintLocal[i]);
+                points[n + i] = lsTransformPoint(to, r->footprintLocal[i]);
                 box.lower = lsMin(box.lower, lsMin(points[i], points[n + i]));
                 box.upper = lsMax(box.upper, lsMax(points[i], points[n + i]));
             }
@@ -292,7 +396,7 @@ static void CollectTouched(lsSim* sim, const lsVec2* legs, int legCount, double 
     {
         if (touched[i] != previous && sim->targets[touched[i]].active)
         {
-            Collect(sim, touched[i]);
+            Collect(sim, robot, touched[i]);
         }
         previous = touched[i];
     }
@@ -350,7 +454,7 @@ static lsVec2 SeparationForce(const lsSim* sim, int self, const lsVehicleDef* de
     const lsVehicleState* v = &sim->vehicles[self];
     lsVec2 sum = {0.0, 0.0};
     int count = 0;
-    for (int j = 0; j <= sim->state.vehicleCount; ++j)
+    for (int j = 0; j < sim->state.vehicleCount + sim->robotCount; ++j)
     {
         if (j == self)
         {
@@ -379,8 +483,13 @@ static void StepVehicles(lsSim* sim)
 {
     const lsWorld* world = sim->world;
     double dt = sim->state.dt;
-    lsCollisionWorld cw = {sim->scene,   sim->moversPrevious,         sim->movers, sim->state.moverCount,
-                           sim->circles, sim->state.vehicleCount + 1, -1};
+    lsCollisionWorld cw = {sim->scene,
+                           sim->moversPrevious,
+                           sim->movers,
+                           sim->state.moverCount,
+                           sim->circles,
+                           sim->state.vehicleCount + sim->robotCount,
+                           -1};
     for (int i = 0; i < sim->state.vehicleCount; ++i)
     {
         const lsVehicleDef* def = &world->vehicles[i];
@@ -415,19 +524,158 @@ static void StepVehicles(lsSim* sim)
 }
 
 // ---------------------------------------------------------------------------------------------------------------------
-// The robot
+// The robots
 
-static void StepRobot(lsSim* sim, const lsControl* control)
+// Moves robot i's body (circle or polygon) from its current pose with continuous collision against cw. *newAngle
+// holds the heading it would reach turning freely; a polygon's contacts may change it, a circle's never do.
+static lsMoveResult MoveBody(const lsSim* sim, int i, const lsCollisionWorld* cw, lsVec2 displacement, double turn,
+                             double* newAngle)
 {
-    const lsRobotDef* def = &sim->world->robot;
-    lsRobotState* robot = &sim->state.robot;
+    const SimRobot* r = &sim->robots[i];
+    const lsRobotState* robot = &sim->robotStates[i];
+    if (r->footprintCount > 0)
+    {
+        return lsMovePolygon(cw, r->footprintLocal, r->footprintCount, robot->position, robot->angle, displacement,
+                             turn, newAngle);
+    }
+    return lsMoveCircle(cw, robot->position, displacement, robot->radius);
+}
+
+// The bodies (vehicles and other robots) that robot i could meet within reach of its centre this step, in id order
+// (vehicles, then robots, by index), into sim->neighbours; returns how many. Few bodies: all of them. Many: those
+// the collision index finds, widened by how far any robot has moved since it was built.
+static int GatherNeighbours(lsSim* sim, int i, double reach)
+{
+    int self = sim->state.vehicleCount + i;
+    int total = sim->state.vehicleCount + sim->robotCount;
+    int count = 0;
+    lsVec2 c = sim->robotStates[i].position;
+    if (total < LS_BROAD_PHASE_MIN)
+    {
+        for (int id = 0; id < total; ++id)
+        {
+            if (id != self)
+            {
+                sim->neighbourIds[count] = id;
+                sim->neighbours[count++] = sim->circles[id];
+            }
+        }
+        return count;
+    }
+    double grow = reach + sim->drift;
+    lsAABB box = {lsSub(c, lsV(grow, grow)), lsAdd(c, lsV(grow, grow))};
+    int found = lsDynamicIndex_Query(sim->collisionIndex, box, sim->found, total);
+    LS_ASSERT(found <= total);
+    for (int k = 0; k < found; ++k)
+    {
+        int id =
+            sim->found[k].kind == ls_hitVehicle ? sim->found[k].index : sim->state.vehicleCount + sim->found[k].index;
+        sim->neighbourIds[count++] = id;
+    }
+    qsort(sim->neighbourIds, (size_t)count, sizeof(int), CompareInts);
+    int kept = 0;
+    for (int k = 0; k < count; ++k)
+    {
+        int id = sim->neighbourIds[k];
+        lsCircle body = sim->circles[id];
+        if (id != self && lsDistance(body.center, c) <= reach + body.radius)
+        {
+            sim->neighbourIds[kept] = id;
+            sim->neighbours[kept++] = body;
+        }
+    }
+    return kept;
+}
+
+// True when the circle of radius swept along legs comes within `radius + body` of a robot among the neighbours.
+static bool PathTouchesRobot(const lsSim* sim, const lsMoveResult* moved, double radius, int count)
+{
+    for (int k = 0; k < count; ++k)
+    {
+        if (sim->neighbourIds[k] < sim->state.vehicleCount)
+        {
+            continue;
+        }
+        for (int leg = 0; leg == 0 || leg + 1 < moved->legCount; ++leg)
+        {
+            lsSegment path = {moved->legs[leg], moved->legs[moved->legCount > 1 ? leg + 1 : 0]};
+            lsCircle body = {sim->neighbours[k].center, sim->neighbours[k].radius + radius + LS_CONTACT_SKIN};
+            if (lsSegmentOverlapsCircle(&path, &body))
+            {
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
+// Robot j gives way to robot `pusher`, whose body (bounding circle `from`) reached it: it moves out along the line
+// of centres by the overlap, swept against everything but the pusher (it stops at what it meets, never pushes on).
+// When it cannot give way by half of that (a wall, a robot behind it) it is crushed, as by a moving wall. A robot
+// driving towards the pusher holds its ground instead (two robots pushing head-on stall where they meet).
+static void Push(lsSim* sim, int j, int pusher, lsCircle from, lsVec2 fallback)
+{
+    lsRobotState* robot = &sim->robotStates[j];
+    SimRobot* r = &sim->robots[j];
+    lsVec2 away = lsSub(robot->position, from.center);
+    double distance = lsLength(away);
+    lsVec2 n = distance > 0.0 ? lsScale(1.0 / distance, away) : lsNormalize(fallback);
+    double depth = from.radius + r->boundingRadius - distance + 2.0 * LS_CONTACT_SKIN;
+    lsVec2 velocity = lsScale(robot->v, lsDirection(robot->angle));
+    if (depth <= 0.0 || !lsIsValidVec2(n) || (n.x == 0.0 && n.y == 0.0) || lsDot(velocity, n) < 0.0)
+    {
+        return;
+    }
+    // Its own neighbours, without the pusher (which is about to move again, stopping at j).
+    int count = GatherNeighbours(sim, j, r->boundingRadius + depth + LS_CONTACT_SKIN);
+    int kept = 0;
+    for (int k = 0; k < count; ++k)
+    {
+        if (sim->neighbourIds[k] != sim->state.vehicleCount + pusher)
+        {
+            sim->neighbours[kept++] = sim->neighbours[k];
+        }
+    }
+    lsCollisionWorld cw = {sim->scene, sim->movers, sim->movers, sim->state.moverCount, sim->neighbours, kept, -1};
+    double angle = robot->angle;
+    lsVec2 start = robot->position;
+    lsMoveResult moved = MoveBody(sim, j, &cw, lsScale(depth, n), 0.0, &angle);
+    robot->position = moved.position;
+    double gave = lsDot(lsSub(moved.position, start), n);
+    r->pushed = true;
+    if (gave < 0.5 * depth)
+    {
+        robot->crushes += 1;
+        sim->state.crushes += 1;
+    }
+    sim->drift = fmax(sim->drift, lsDistance(start, moved.position));
+    UpdateFootprint(sim, j);
+}
+
+// The command of robot i for this step: control when given, else what its controller does alone (the autopilot
+// drives autopilot robots; manual and external robots without a command brake to a stop).
+static lsControl ChooseControl(lsSim* sim, int i, const lsControl* control)
+{
+    if (control != NULL)
+    {
+        return *control;
+    }
+    return sim->robots[i].def->controller == ls_controllerAutopilot ? lsMakeAutopilotControl()
+                                                                    : lsMakeManualControl(0.0, 0.0);
+}
+
+static void StepRobot(lsSim* sim, int i, const lsControl* control)
+{
+    SimRobot* r = &sim->robots[i];
+    const lsRobotDef* def = r->def;
+    lsRobotState* robot = &sim->robotStates[i];
     double dt = sim->state.dt;
 
     double cv = 0.0, cw = 0.0;
-    lsControl chosen = control != NULL ? *control : lsMakeManualControl(0.0, 0.0);
+    lsControl chosen = ChooseControl(sim, i, control);
     if (chosen.mode == ls_controlAutopilot)
     {
-        chosen = lsSim_AutopilotControl(sim);
+        chosen = lsSim_RobotAutopilotControl(sim, i);
     }
     if (chosen.mode == ls_controlAction)
     {
@@ -449,39 +697,126 @@ static void StepRobot(lsSim* sim, const lsControl* control)
     lsIntegrateUnicycle(robot->position, robot->angle, robot->v, robot->w, dt, &target, &newAngle);
     lsVec2 start = robot->position;
     lsVec2 wanted = lsSub(target, start);
+    double turn = lsWrapAngle(newAngle - robot->angle);
 
-    lsCollisionWorld world = {sim->scene,   sim->moversPrevious,     sim->movers, sim->state.moverCount,
-                              sim->circles, sim->state.vehicleCount, -1};
+    // Bodies within reach: the step's travel plus the farthest a moving wall could carry it is not known here, so
+    // the reach is generous (the travel, its size, the largest body, a moving wall's push of up to its own size).
+    double reach = lsLength(wanted) + 4.0 * r->boundingRadius + sim->targetMaxRadius + 1.0;
+    int count = GatherNeighbours(sim, i, reach);
+    lsCollisionWorld world = {
+        sim->scene, sim->moversPrevious, sim->movers, sim->state.moverCount, sim->neighbours, count, -1};
     lsMoveResult moved;
-    if (sim->footprintCount > 0)
+    bool robotsNear = false;
+    for (int k = 0; k < count && !robotsNear; ++k)
     {
-        moved = lsMovePolygon(&world, sim->footprintLocal, sim->footprintCount, start, robot->angle, wanted,
-                              lsWrapAngle(newAngle - robot->angle), &newAngle);
+        robotsNear = sim->neighbourIds[k] >= sim->state.vehicleCount;
+    }
+    if (!robotsNear)
+    {
+        moved = MoveBody(sim, i, &world, wanted, turn, &newAngle);
     }
     else
     {
-        moved = lsMoveCircle(&world, start, wanted, robot->radius);
+        // First as if the other robots were not there: if its path stays clear of them, that is the move. Else the
+        // robots it reached are pushed out of where it would have ended, and it moves again with them in place.
+        int vehicles = 0;
+        while (vehicles < count && sim->neighbourIds[vehicles] < sim->state.vehicleCount)
+        {
+            vehicles += 1;
+        }
+        lsCollisionWorld vehiclesOnly = world;
+        vehiclesOnly.circleCount = vehicles;
+        double freeAngle = newAngle;
+        moved = MoveBody(sim, i, &vehiclesOnly, wanted, turn, &freeAngle);
+        if (PathTouchesRobot(sim, &moved, r->boundingRadius, count))
+        {
+            lsCircle end = {moved.position, r->boundingRadius};
+            int touchedCount = 0;
+            int touched[64];
+            for (int k = vehicles; k < count && touchedCount < 64; ++k)
+            {
+                if (lsDistance(sim->neighbours[k].center, end.center) < end.radius + sim->neighbours[k].radius)
+                {
+                    touched[touchedCount++] = sim->neighbourIds[k] - sim->state.vehicleCount;
+                }
+            }
+            for (int k = 0; k < touchedCount; ++k)
+            {
+                Push(sim, touched[k], i, end, wanted);
+            }
+            count = GatherNeighbours(sim, i, reach);
+            world.circleCount = count;
+            moved = MoveBody(sim, i, &world, wanted, turn, &newAngle);
+        }
+        else
+        {
+            newAngle = freeAngle;
+        }
     }
     robot->position = moved.position;
     double oldAngle = robot->angle;
     robot->angle = newAngle;
+    double travelled = 0.0;
     for (int k = 0; k + 1 < moved.legCount; ++k)
     {
+        travelled += lsDistance(moved.legs[k], moved.legs[k + 1]);
         sim->state.distance += lsDistance(moved.legs[k], moved.legs[k + 1]);
     }
+    robot->distance += travelled;
     robot->inContact = moved.contacts > 0;
-    sim->state.crushes += moved.crushed ? 1 : 0;
-    if (robot->inContact)
+    if (moved.crushed)
     {
-        if (!sim->wasInContact)
+        robot->crushes += 1;
+        sim->state.crushes += 1;
+    }
+    sim->drift = fmax(sim->drift, lsDistance(start, robot->position));
+    UpdateFootprint(sim, i);
+    CollectTouched(sim, i, moved.legs, moved.legCount, oldAngle);
+}
+
+// Contacts begun this step, per robot and in total: a robot in contact (its own move met something, or it was
+// pushed) after a step without.
+static void CountCollisions(lsSim* sim)
+{
+    for (int i = 0; i < sim->robotCount; ++i)
+    {
+        SimRobot* r = &sim->robots[i];
+        lsRobotState* robot = &sim->robotStates[i];
+        robot->inContact = robot->inContact || r->pushed;
+        if (robot->inContact && !r->wasInContact)
         {
+            robot->collisions += 1;
             sim->state.collisions += 1;
         }
+        r->wasInContact = robot->inContact;
+        r->pushed = false;
     }
-    sim->wasInContact = robot->inContact;
-    UpdateFootprint(sim);
-    sim->circles[sim->state.vehicleCount] = (lsCircle){robot->position, sim->boundingRadius};
-    CollectTouched(sim, moved.legs, moved.legCount, oldAngle);
+}
+
+static void StepRobots(lsSim* sim, const lsControl* controls, const lsControl* first)
+{
+    sim->drift = 0.0;
+    if (sim->state.vehicleCount + sim->robotCount >= LS_BROAD_PHASE_MIN)
+    {
+        lsDynamicObjects bodies = {.vehicles = sim->circles,
+                                   .vehicleCount = sim->state.vehicleCount,
+                                   .robots = sim->circles + sim->state.vehicleCount,
+                                   .robotCount = sim->robotCount,
+                                   .skipRobot = -1};
+        lsDynamicIndex_Build(sim->collisionIndex, &bodies);
+    }
+    for (int i = 0; i < sim->robotCount; ++i)
+    {
+        const lsControl* control = controls != NULL ? controls + i : (i == 0 ? first : NULL);
+        if (controls == NULL && i == 0 && first == NULL)
+        {
+            // lsSim_Step(sim, NULL): the first robot brakes to a stop, whatever its controller.
+            static const lsControl stop = {ls_controlManual, 0.0, 0.0, ls_actionStop};
+            control = &stop;
+        }
+        StepRobot(sim, i, control);
+    }
+    CountCollisions(sim);
 }
 
 // ---------------------------------------------------------------------------------------------------------------------
@@ -490,34 +825,53 @@ static void StepRobot(lsSim* sim, const lsControl* control)
 lsSim* lsCreateSim(const lsWorld* world)
 {
     LS_ASSERT(world != NULL);
-    LS_ASSERT(world->sim.dt > 0.0 && world->robot.lidar.rate > 0.0);
+    LS_ASSERT(world->sim.dt > 0.0);
     lsSim* sim = lsAllocZero(1, sizeof(lsSim));
     sim->world = world;
     sim->scene = lsCreateScene(world);
-    sim->lidar = world->robot.lidar;
-    sim->scan = lsCreateScan(sim->lidar.beams);
     sim->pathTuning = lsDefaultPathFollowDef();
     int targetCount = world->targetCount, vehicleCount = world->vehicleCount, moverCount = world->moverCount;
+    int robotCount = lsWorld_RobotCount(world);
+    int bodies = vehicleCount + robotCount;
     sim->targets = lsAllocZero((size_t)(targetCount > 0 ? targetCount : 1), sizeof(lsTargetState));
     sim->vehicles = lsAllocZero((size_t)(vehicleCount > 0 ? vehicleCount : 1), sizeof(lsVehicleState));
-    sim->circles = lsAllocZero((size_t)vehicleCount + 1, sizeof(lsCircle));
+    sim->circles = lsAllocZero((size_t)bodies, sizeof(lsCircle));
+    sim->neighbours = lsAllocZero((size_t)bodies, sizeof(lsCircle));
+    sim->neighbourIds = lsAllocZero((size_t)bodies, sizeof(int));
+    sim->found = lsAllocZero((size_t)bodies, sizeof(lsDynamicItem));
     sim->movers = lsAllocZero((size_t)(moverCount > 0 ? moverCount : 1), sizeof(lsSegment));
     sim->moversPrevious = lsAllocZero((size_t)(moverCount > 0 ? moverCount : 1), sizeof(lsSegment));
+    sim->robotCount = robotCount;
+    sim->robots = lsAllocZero((size_t)robotCount, sizeof(SimRobot));
+    sim->robotStates = lsAllocZero((size_t)robotCount, sizeof(lsRobotState));
+    sim->due = lsAllocZero((size_t)robotCount, sizeof(int));
+    sim->lidarIndex = lsCreateDynamicIndex();
+    sim->collisionIndex = lsCreateDynamicIndex();
     sim->state.targetCount = targetCount;
     sim->state.vehicleCount = vehicleCount;
     sim->state.moverCount = moverCount;
     sim->state.targets = sim->targets;
     sim->state.vehicles = sim->vehicles;
     sim->state.movers = sim->movers;
-    sim->footprintCount = world->robot.footprintCount;
-    sim->boundingRadius = world->robot.radius;
-    if (sim->footprintCount > 0)
+    sim->state.robots = sim->robotStates;
+    sim->state.robotCount = robotCount;
+    for (int i = 0; i < robotCount; ++i)
     {
-        sim->boundingRadius = 0.0;
-        for (int i = 0; i < sim->footprintCount; ++i)
+        SimRobot* r = &sim->robots[i];
+        const lsRobotDef* def = lsWorld_GetRobot(world, i);
+        LS_ASSERT(def->lidar.rate > 0.0);
+        r->def = def;
+        r->lidar = def->lidar;
+        r->scan = lsCreateScan(r->lidar.beams);
+        r->footprintCount = def->footprintCount;
+        r->boundingRadius = lsRobotDef_Reach(def);
+        for (int k = 0; k < r->footprintCount; ++k)
         {
-            sim->footprintLocal[i] = world->robot.footprint[i];
-            sim->boundingRadius = fmax(sim->boundingRadius, lsLength(world->robot.footprint[i]));
+            r->footprintLocal[k] = def->footprint[k];
+        }
+        if (r->footprintCount > 0 && sim->robotPolygons == NULL)
+        {
+            sim->robotPolygons = lsAllocZero((size_t)robotCount, sizeof(lsPolygon));
         }
     }
     for (int i = 0; i < targetCount; ++i)
@@ -538,15 +892,36 @@ void lsDestroySim(lsSim* sim)
     size_t targets = (size_t)(world->targetCount > 0 ? world->targetCount : 1);
     size_t vehicles = (size_t)(world->vehicleCount > 0 ? world->vehicleCount : 1);
     size_t movers = (size_t)(world->moverCount > 0 ? world->moverCount : 1);
+    size_t robots = (size_t)sim->robotCount;
+    size_t bodies = (size_t)world->vehicleCount + robots;
+    for (int i = 0; i < sim->robotCount; ++i)
+    {
+        lsDestroyScan(sim->robots[i].scan);
+    }
     lsFree(sim->targets, targets * sizeof(lsTargetState));
     lsFree(sim->vehicles, vehicles * sizeof(lsVehicleState));
-    lsFree(sim->circles, ((size_t)world->vehicleCount + 1) * sizeof(lsCircle));
+    lsFree(sim->circles, bodies * sizeof(lsCircle));
+    lsFree(sim->neighbours, bodies * sizeof(lsCircle));
+    lsFree(sim->neighbourIds, bodies * sizeof(int));
+    lsFree(sim->found, bodies * sizeof(lsDynamicItem));
     lsFree(sim->movers, movers * sizeof(lsSegment));
     lsFree(sim->moversPrevious, movers * sizeof(lsSegment));
-    lsDestroyScan(sim->scan);
+    lsFree(sim->robots, robots * sizeof(SimRobot));
+    lsFree(sim->robotStates, robots * sizeof(lsRobotState));
+    lsFree(sim->due, robots * sizeof(int));
+    if (sim->robotPolygons != NULL)
+    {
+        lsFree(sim->robotPolygons, robots * sizeof(lsPolygon));
+    }
+    lsDestroyDynamicIndex(sim->lidarIndex);
+    lsDestroyDynamicIndex(sim->collisionIndex);
     lsDestroyScene(sim->scene);
     lsFree(sim, sizeof(lsSim));
 }
+
+// Robot i's noise and autopilot streams: the first robot's are those of the one-robot sim (so every existing world
+// runs as before); the others are offset by their index, so identical robots do not see identical noise.
+static uint64_t RobotStream(int i) { return (uint64_t)i * 0xD1B54A32D192ED03ull; }
 
 void lsSim_Reset(lsSim* sim, uint64_t seed)
 {
@@ -554,13 +929,9 @@ void lsSim_Reset(lsSim* sim, uint64_t seed)
     const lsWorld* world = sim->world;
     // The world must not have changed shape under the sim (the caller keeps it unchanged).
     LS_ASSERT(world->targetCount == sim->state.targetCount && world->vehicleCount == sim->state.vehicleCount &&
-              world->moverCount == sim->state.moverCount);
+              world->moverCount == sim->state.moverCount && lsWorld_RobotCount(world) == sim->robotCount);
     sim->seed = seed;
     sim->rng = lsMakeRng(seed);
-    // Separate streams for respawns, lidar noise and the autopilot, so using one never shifts another.
-    sim->lidarRng = lsMakeRng(world->robot.lidar.seed ^ (seed * 0x9E3779B97F4A7C15ull));
-    sim->autopilot = lsMakeAutopilot(seed ^ 0xA5A5A5A5DEADBEEFull);
-    sim->wasInContact = false;
 
     lsSimState* state = &sim->state;
     state->time = 0.0;
@@ -572,12 +943,6 @@ void lsSim_Reset(lsSim* sim, uint64_t seed)
     state->collisions = 0;
     state->crushes = 0;
     state->distance = 0.0;
-
-    lsRobotState* robot = &state->robot;
-    memset(robot, 0, sizeof *robot);
-    robot->position = world->robot.position;
-    robot->angle = lsWrapAngle(world->robot.angle);
-    robot->radius = sim->boundingRadius;
 
     for (int i = 0; i < state->moverCount; ++i)
     {
@@ -603,28 +968,39 @@ void lsSim_Reset(lsSim* sim, uint64_t seed)
         v->predicted = v->normalPoint = v->target = def->position;
         sim->circles[i] = (lsCircle){def->position, def->radius};
     }
-    sim->circles[state->vehicleCount] = (lsCircle){robot->position, sim->boundingRadius};
+    for (int i = 0; i < sim->robotCount; ++i)
+    {
+        SimRobot* r = &sim->robots[i];
+        // Separate streams for respawns, lidar noise and the autopilot, so using one never shifts another.
+        r->lidarRng = lsMakeRng(r->def->lidar.seed ^ (seed * 0x9E3779B97F4A7C15ull) ^ RobotStream(i));
+        r->autopilot = lsMakeAutopilot(seed ^ 0xA5A5A5A5DEADBEEFull ^ RobotStream(i));
+        r->wasInContact = false;
+        r->pushed = false;
+        lsRobotState* robot = &sim->robotStates[i];
+        memset(robot, 0, sizeof *robot);
+        robot->position = r->def->position;
+        robot->angle = lsWrapAngle(r->def->angle);
+        robot->radius = r->boundingRadius;
+        sim->circles[state->vehicleCount + i] = (lsCircle){robot->position, r->boundingRadius};
+    }
 
     // A robot placed overlapping something is pushed out once (zero motion: only the residual resolution runs).
     lsCollisionWorld cw = {sim->scene,   sim->movers,         sim->movers, state->moverCount,
                            sim->circles, state->vehicleCount, -1};
-    if (sim->footprintCount == 0)
+    for (int i = 0; i < sim->robotCount; ++i)
     {
-        robot->position = lsMoveCircle(&cw, robot->position, lsV(0.0, 0.0), robot->radius).position;
+        double angle = sim->robotStates[i].angle;
+        sim->robotStates[i].position = MoveBody(sim, i, &cw, lsV(0.0, 0.0), 0.0, &angle).position;
+        UpdateFootprint(sim, i);
+        sim->robots[i].scanDue = true;
     }
-    else
-    {
-        double angle = robot->angle;
-        robot->position = lsMovePolygon(&cw, sim->footprintLocal, sim->footprintCount, robot->position, angle,
-                                        lsV(0.0, 0.0), 0.0, &angle)
-                              .position;
-    }
-    sim->circles[state->vehicleCount].center = robot->position;
-    UpdateFootprint(sim);
-    TakeScan(sim);
+    state->scanned = false;
+    TakeDueScans(sim);
+    SyncFirstRobot(sim);
 }
 
-void lsSim_Step(lsSim* sim, const lsControl* control)
+// One step with control for the first robot (first) or one control per robot (controls).
+static void Step(lsSim* sim, const lsControl* controls, const lsControl* first)
 {
     LS_ASSERT(sim != NULL);
     lsSimState* state = &sim->state;
@@ -639,15 +1015,33 @@ void lsSim_Step(lsSim* sim, const lsControl* control)
         sim->movers[i] = lsMover_SegmentAt(&world->movers[i], t1);
     }
     StepVehicles(sim);
-    StepRobot(sim, control);
+    StepRobots(sim, controls, first);
     PushTargets(sim);
 
     state->step = next;
     state->time = t1;
-    if (ScanSlot(sim, next) != ScanSlot(sim, next - 1))
+    for (int i = 0; i < sim->robotCount; ++i)
     {
-        TakeScan(sim);
+        sim->robotStates[i].scanned = false;
+        sim->robots[i].scanDue = ScanSlot(sim, i, next) != ScanSlot(sim, i, next - 1);
     }
+    TakeDueScans(sim);
+    SyncFirstRobot(sim);
+}
+
+void lsSim_Step(lsSim* sim, const lsControl* control) { Step(sim, NULL, control); }
+
+void lsSim_StepRobots(lsSim* sim, const lsControl* controls)
+{
+    LS_ASSERT(sim != NULL);
+    if (controls == NULL)
+    {
+        // Every robot by its controller; the first one too (lsSim_Step(sim, NULL) would brake it instead).
+        lsControl first = ChooseControl(sim, 0, NULL);
+        Step(sim, NULL, &first);
+        return;
+    }
+    Step(sim, controls, NULL);
 }
 
 const lsSimState* lsSim_GetState(const lsSim* sim)
@@ -656,10 +1050,12 @@ const lsSimState* lsSim_GetState(const lsSim* sim)
     return &sim->state;
 }
 
-const lsScan* lsSim_GetScan(const lsSim* sim)
+const lsScan* lsSim_GetScan(const lsSim* sim) { return lsSim_GetRobotScan(sim, 0); }
+
+const lsScan* lsSim_GetRobotScan(const lsSim* sim, int robot)
 {
-    LS_ASSERT(sim != NULL);
-    return sim->scan;
+    LS_ASSERT(sim != NULL && robot >= 0 && robot < sim->robotCount);
+    return sim->robots[robot].scan;
 }
 
 const lsScene* lsSim_GetScene(const lsSim* sim)
@@ -680,32 +1076,49 @@ const lsWorld* lsSim_GetWorld(const lsSim* sim)
     return sim->world;
 }
 
-void lsSim_SetBeams(lsSim* sim, int beams)
+void lsSim_SetPool(lsSim* sim, lsPool* pool)
 {
     LS_ASSERT(sim != NULL);
+    sim->pool = pool;
+}
+
+void lsSim_SetBeams(lsSim* sim, int beams) { lsSim_SetRobotBeams(sim, 0, beams); }
+
+void lsSim_SetRobotBeams(lsSim* sim, int robot, int beams)
+{
+    LS_ASSERT(sim != NULL && robot >= 0 && robot < sim->robotCount);
+    SimRobot* r = &sim->robots[robot];
     beams = beams < 1 ? 1 : (beams > LS_MAX_BEAMS ? LS_MAX_BEAMS : beams);
-    if (beams > sim->scan->capacity)
+    if (beams > r->scan->capacity)
     {
-        lsDestroyScan(sim->scan);
-        sim->scan = lsCreateScan(beams);
+        lsDestroyScan(r->scan);
+        r->scan = lsCreateScan(beams);
     }
-    sim->lidar.beams = beams;
-    TakeScan(sim);
+    r->lidar.beams = beams;
+    lsDynamicObjects dyn = DynamicObjects(sim);
+    TakeScan(sim, robot, &dyn);
+    sim->state.scanned = true;
+    SyncFirstRobot(sim);
 }
 
-int lsSim_GetBeams(const lsSim* sim)
+int lsSim_GetBeams(const lsSim* sim) { return lsSim_GetRobotBeams(sim, 0); }
+
+int lsSim_GetRobotBeams(const lsSim* sim, int robot)
 {
-    LS_ASSERT(sim != NULL);
-    return sim->lidar.beams;
+    LS_ASSERT(sim != NULL && robot >= 0 && robot < sim->robotCount);
+    return sim->robots[robot].lidar.beams;
 }
 
-lsControl lsSim_AutopilotControl(lsSim* sim)
+lsControl lsSim_AutopilotControl(lsSim* sim) { return lsSim_RobotAutopilotControl(sim, 0); }
+
+lsControl lsSim_RobotAutopilotControl(lsSim* sim, int robot)
 {
-    LS_ASSERT(sim != NULL);
-    bool fresh = !sim->autopilotFresh;
-    sim->autopilotFresh = true;
-    return lsAutopilot_Decide(&sim->autopilot, sim->scan, sim->scene, &sim->world->robot, &sim->state.robot,
-                              sim->state.time, fresh);
+    LS_ASSERT(sim != NULL && robot >= 0 && robot < sim->robotCount);
+    SimRobot* r = &sim->robots[robot];
+    bool fresh = !r->autopilotFresh;
+    r->autopilotFresh = true;
+    return lsAutopilot_Decide(&r->autopilot, r->scan, sim->scene, r->def, &sim->robotStates[robot], sim->state.time,
+                              fresh);
 }
 
 // ---------------------------------------------------------------------------------------------------------------------
@@ -763,6 +1176,17 @@ uint64_t lsSim_Hash(const lsSim* sim)
     {
         HashVec(&h, s->movers[i].a);
         HashVec(&h, s->movers[i].b);
+    }
+    // The other robots (none in a one-robot world, whose hash is thus what it always was).
+    for (int i = 1; i < s->robotCount; ++i)
+    {
+        HashVec(&h, s->robots[i].position);
+        HashDouble(&h, s->robots[i].angle);
+        HashDouble(&h, s->robots[i].v);
+        HashDouble(&h, s->robots[i].w);
+        int64_t robotCounters[4] = {s->robots[i].food, s->robots[i].poison, s->robots[i].collisions,
+                                    s->robots[i].crushes};
+        HashBytes(&h, robotCounters, sizeof robotCounters);
     }
     return h;
 }

@@ -1,0 +1,349 @@
+// Tests of several robots in one world: the "robots" list in files, robots seeing each other exactly (against the
+// brute-force cast), colliding without overlap (head on, pushed against a wall: crushed), the one-robot shorthand
+// simulating bit for bit like a one-entry list, and the thread count not changing anything.
+#include "core/invariants.h"
+#include "lidarsim/pool.h"
+#include "lidarsim/sim.h"
+#include "test.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static lsWorld* Load(const char* text)
+{
+    lsError err = {{0}};
+    lsWorld* world = lsLoadWorldFromString(text, strlen(text), "fleet.json", &err, NULL);
+    if (world == NULL)
+    {
+        fprintf(stderr, "    %s\n", err.message);
+    }
+    return world;
+}
+
+static bool LoadFails(const char* text, const char* expected)
+{
+    lsError err = {{0}};
+    lsWorld* world = lsLoadWorldFromString(text, strlen(text), "bad.json", &err, NULL);
+    lsDestroyWorld(world);
+    if (world != NULL || strstr(err.message, expected) == NULL)
+    {
+        fprintf(stderr, "    expected '%s', got '%s'\n", expected, world != NULL ? "(loaded)" : err.message);
+        return false;
+    }
+    return true;
+}
+
+// The list form loads every robot with its own settings, saves back as a list, and reloads equal; errors are located.
+static int FormatTest(void)
+{
+    const char* text =
+        "{\"walls\": [], \"robots\": ["
+        "{\"id\": \"a\", \"pose\": [1, 2, 90], \"controller\": \"autopilot\", \"lidar\": {\"beams\": 30, \"seed\": 4}},"
+        "{\"id\": \"b\", \"pose\": [5, 2, 0], \"footprint\": [[-0.3, -0.2], [0.3, -0.2], [0.3, 0.2], [-0.3, 0.2]],"
+        " \"max_speed\": 0.5, \"controller\": \"external\", \"lidar\": {\"mount\": [0.2, 0, 0]}},"
+        "{\"id\": \"c\", \"pose\": [9, 2, 0]}]}";
+    lsWorld* world = Load(text);
+    ENSURE(world != NULL);
+    ENSURE(lsWorld_RobotCount(world) == 3 && world->robotList);
+    ENSURE(strcmp(world->robot.id, "a") == 0 && world->robot.controller == ls_controllerAutopilot);
+    ENSURE(world->robot.lidar.beams == 30 && world->robot.lidar.seed == 4);
+    const lsRobotDef* b = lsWorld_GetRobot(world, 1);
+    ENSURE(strcmp(b->id, "b") == 0 && b->footprintCount == 4 && b->maxSpeed == 0.5);
+    ENSURE(b->controller == ls_controllerExternal && b->lidar.mountOffset.x == 0.2);
+    ENSURE(lsWorld_GetRobot(world, 2)->controller == ls_controllerManual);
+    ENSURE(lsWorld_FindRobot(world, "c") == 2 && lsWorld_FindRobot(world, "d") == -1);
+    char* saved = lsSaveWorldToString(world);
+    ENSURE(strstr(saved, "\"robots\": [") != NULL && strstr(saved, "\"robot\":") == NULL);
+    lsWorld* again = Load(saved);
+    lsFreeString(saved);
+    ENSURE(again != NULL && lsWorld_Equal(world, again));
+
+    // Editing: remove the first (the second takes its place), add one with a fresh id.
+    ENSURE(lsWorld_RemoveRobot(again, 0) && strcmp(again->robot.id, "b") == 0 && lsWorld_RobotCount(again) == 2);
+    lsRobotDef extra = lsDefaultRobotDef();
+    lsWorld_UniqueRobotId(again, "c", extra.id);
+    ENSURE(strcmp(extra.id, "c2") == 0);
+    ENSURE(lsWorld_AddRobot(again, &extra) == 2 && lsWorld_RobotCount(again) == 3);
+    ENSURE(lsWorld_RemoveRobot(again, 2) && lsWorld_RemoveRobot(again, 1) && !lsWorld_RemoveRobot(again, 0));
+    lsDestroyWorld(again);
+    lsDestroyWorld(world);
+
+    // The shorthand saves back as the shorthand.
+    world = Load("{\"walls\": [], \"robot\": {\"pose\": [1, 1, 0]}}");
+    ENSURE(world != NULL && lsWorld_RobotCount(world) == 1 && !world->robotList);
+    saved = lsSaveWorldToString(world);
+    ENSURE(strstr(saved, "\"robot\": {") != NULL && strstr(saved, "\"robots\"") == NULL);
+    lsFreeString(saved);
+    lsDestroyWorld(world);
+
+    ENSURE(LoadFails("{\"walls\": [], \"robots\": [{\"id\": \"a\"}, {\"id\": \"a\"}]}",
+                     "bad.json:1:46: robots[1].id: duplicate id \"a\" (robots[0] has it)"));
+    ENSURE(LoadFails("{\"walls\": [], \"robots\": [{\"pose\": [0, 0, 0]}]}", "robots[0]: missing key 'id'"));
+    ENSURE(LoadFails("{\"walls\": [], \"robots\": []}", "robots: expected at least one robot"));
+    ENSURE(LoadFails("{\"walls\": [], \"robots\": [{\"id\": \"\"}]}", "robots[0].id: expected a non-empty id"));
+    ENSURE(LoadFails("{\"walls\": [], \"robot\": {}, \"robots\": [{\"id\": \"a\"}]}", "not both"));
+    ENSURE(LoadFails("{\"walls\": [], \"robots\": [{\"id\": \"a\", \"controller\": \"remote\"}]}",
+                     "robots[0].controller: expected \"manual\", \"autopilot\" or \"external\""));
+    return 0;
+}
+
+static uint64_t RunHash(const lsWorld* world, int steps, lsPool* pool)
+{
+    lsSim* sim = lsCreateSim(world);
+    lsSim_SetPool(sim, pool);
+    for (int k = 0; k < steps; ++k)
+    {
+        lsSim_StepRobots(sim, NULL);
+    }
+    uint64_t h = lsSim_Hash(sim);
+    // The scans too: every robot's ranges.
+    const lsSimState* state = lsSim_GetState(sim);
+    for (int i = 0; i < state->robotCount; ++i)
+    {
+        const lsScan* scan = lsSim_GetRobotScan(sim, i);
+        for (int b = 0; b < scan->count; ++b)
+        {
+            uint64_t bits;
+            memcpy(&bits, &scan->ranges[b], sizeof bits);
+            h = (h ^ bits ^ (uint64_t)scan->kinds[b]) * 0x100000001B3ull;
+        }
+    }
+    lsDestroySim(sim);
+    return h;
+}
+
+// Every shipped world, its "robot" rewritten as a one-entry "robots" list with the same id: the same run, bit for bit.
+static int ShorthandTest(void)
+{
+    const char* names[] = {"default", "warehouse", "maze"};
+    for (int n = 0; n < 3; ++n)
+    {
+        char path[512];
+        snprintf(path, sizeof path, "%s/worlds/%s.json", LS_SOURCE_DIR, names[n]);
+        lsError err = {{0}};
+        lsWorld* world = lsLoadWorld(path, &err, NULL);
+        ENSURE(world != NULL);
+        lsWorld* listed = lsCloneWorld(world);
+        listed->robotList = true;
+        char* text = lsSaveWorldToString(listed);
+        lsDestroyWorld(listed);
+        ENSURE(strstr(text, "\"robots\": [{") != NULL);
+        listed = Load(text);
+        lsFreeString(text);
+        ENSURE(listed != NULL);
+        lsControl autopilot = lsMakeAutopilotControl();
+        lsSim* a = lsCreateSim(world);
+        lsSim* b = lsCreateSim(listed);
+        for (int k = 0; k < 300; ++k)
+        {
+            lsSim_Step(a, &autopilot);
+            lsSim_Step(b, &autopilot);
+        }
+        ENSURE(lsSim_Hash(a) == lsSim_Hash(b));
+        lsDestroySim(a);
+        lsDestroySim(b);
+        lsDestroyWorld(listed);
+        lsDestroyWorld(world);
+    }
+    return 0;
+}
+
+// A square room with robots: three circles and a polygon around the first robot. Its scan sees the others exactly
+// where the brute-force cast does, with their indices, and never itself.
+static int SeeEachOtherTest(void)
+{
+    const char* text =
+        "{\"walls\": [{\"points\": [[-6, -6], [6, -6], [6, 6], [-6, 6]], \"closed\": true}], \"robots\": ["
+        "{\"id\": \"me\", \"pose\": [0, 0, 10], \"radius\": 0.3, \"lidar\": {\"beams\": 3600, \"mount\": [0.1, 0, 0]}},"
+        "{\"id\": \"n\", \"pose\": [0, 3, 0], \"radius\": 0.4},"
+        "{\"id\": \"w\", \"pose\": [-3, 0, 0], \"radius\": 0.25},"
+        "{\"id\": \"s\", \"pose\": [0.5, -2.5, 30], \"footprint\": [[-0.4, -0.3], [0.4, -0.3], [0.4, 0.3], [-0.4, "
+        "0.3]]},"
+        "{\"id\": \"e\", \"pose\": [4, 0.2, 0], \"radius\": 0.5}]}";
+    lsWorld* world = Load(text);
+    ENSURE(world != NULL);
+    lsSim* sim = lsCreateSim(world);
+    const lsScan* scan = lsSim_GetScan(sim);
+    lsDynamicObjects dyn = lsSim_GetDynamicObjects(sim);
+    dyn.skipRobot = 0;
+    int seen[5] = {0};
+    for (int b = 0; b < scan->count; ++b)
+    {
+        double angle = scan->heading + scan->layout.angleMin + (double)b * scan->layout.angleIncrement;
+        lsRayInput in = {scan->pose.p, lsDirection(angle), scan->rangeMax};
+        lsRayHit hit = lsScene_CastRayBrute(lsSim_GetScene(sim), &dyn, &in);
+        ENSURE(hit.kind == scan->kinds[b] && hit.index == scan->indices[b]);
+        ENSURE(hit.fraction == scan->ranges[b]);
+        if (hit.kind == ls_hitRobot)
+        {
+            ENSURE(hit.index != 0);
+            seen[hit.index] += 1;
+        }
+    }
+    for (int i = 1; i < 5; ++i)
+    {
+        ENSURE(seen[i] > 20);
+    }
+    // The straight-ahead beam family: robot "e" (radius 0.5 at x = 4, y = 0.2) seen from the mount at (0.1, 0)
+    // rotated by 10 degrees: the beam towards its centre stops on its circle.
+    const lsRobotState* e = &lsSim_GetState(sim)->robots[4];
+    lsVec2 toCentre = lsSub(e->position, scan->pose.p);
+    double a = atan2(toCentre.y, toCentre.x) - scan->heading;
+    int beam = (int)lround((a - scan->layout.angleMin) / scan->layout.angleIncrement);
+    double nominal = scan->heading + scan->layout.angleMin + (double)beam * scan->layout.angleIncrement;
+    lsRayInput in = {scan->pose.p, lsDirection(nominal), 100.0};
+    lsCircle body = {e->position, 0.5};
+    lsCastOutput exact = lsRayCastCircle(&body, &in);
+    ENSURE(scan->kinds[beam] == ls_hitRobot && scan->indices[beam] == 4 && scan->ranges[beam] == exact.fraction);
+    lsDestroySim(sim);
+    lsDestroyWorld(world);
+    return 0;
+}
+
+// Two robots driving at each other in a corridor stop in contact without overlap, each counting one collision.
+static int HeadOnTest(void)
+{
+    const char* text =
+        "{\"walls\": [{\"from\": [-5, -1], \"to\": [5, -1]}, {\"from\": [-5, 1], \"to\": [5, 1]}], \"robots\": ["
+        "{\"id\": \"l\", \"pose\": [-2, 0, 0], \"radius\": 0.3},"
+        "{\"id\": \"r\", \"pose\": [2, 0, 180], \"radius\": 0.3}]}";
+    lsWorld* world = Load(text);
+    ENSURE(world != NULL);
+    lsSim* sim = lsCreateSim(world);
+    lsControl forward[2] = {lsMakeManualControl(1.0, 0.0), lsMakeManualControl(1.0, 0.0)};
+    const lsSimState* state = lsSim_GetState(sim);
+    lsVec2 before[2] = {{0.0, 0.0}, {0.0, 0.0}};
+    for (int k = 0; k < 600; ++k)
+    {
+        if (k == 590)
+        {
+            before[0] = state->robots[0].position;
+            before[1] = state->robots[1].position;
+        }
+        lsSim_StepRobots(sim, forward);
+        double gap = lsDistance(state->robots[0].position, state->robots[1].position) - 0.6;
+        ENSURE(gap >= -1e-9);
+        lsError err = {{0}};
+        if (!lsSim_CheckInvariants(sim, &err))
+        {
+            fprintf(stderr, "    step %d: %s\n", k, err.message);
+            ENSURE(false);
+        }
+    }
+    double gap = lsDistance(state->robots[0].position, state->robots[1].position) - 0.6;
+    ENSURE(gap < 1e-3); // in contact
+    // Stopped: no progress along the corridor over the last 10 steps. (Sideways they may creep by micrometres: 180
+    // degrees is not exactly pi in doubles, and sliding along each other is what circles in contact do.)
+    ENSURE(fabs(before[0].x - state->robots[0].position.x) < 1e-6);
+    ENSURE(fabs(before[1].x - state->robots[1].position.x) < 1e-6);
+    ENSURE(fabs(state->robots[0].position.y) < 1e-3 && fabs(state->robots[1].position.y) < 1e-3);
+    ENSURE(state->robots[0].collisions == 1 && state->robots[1].collisions == 1 && state->collisions == 2);
+    ENSURE(state->robots[0].inContact && state->robots[1].inContact);
+    lsDestroySim(sim);
+    lsDestroyWorld(world);
+    return 0;
+}
+
+// A robot drives into another standing in front of a wall: the other is pushed until it meets the wall, then it is
+// crushed (counted, as by a moving wall), and neither overlaps the wall or the other. Either list order.
+static int PushedAgainstWallTest(void)
+{
+    for (int order = 0; order < 2; ++order)
+    {
+        const char* pusher = "{\"id\": \"pusher\", \"pose\": [-2, 0, 0], \"radius\": 0.3}";
+        const char* pushed = "{\"id\": \"pushed\", \"pose\": [0, 0, 90], \"radius\": 0.3}";
+        char text[1024];
+        snprintf(text, sizeof text, "{\"walls\": [{\"from\": [1.5, -3], \"to\": [1.5, 3]}], \"robots\": [%s, %s]}",
+                 order == 0 ? pusher : pushed, order == 0 ? pushed : pusher);
+        lsWorld* world = Load(text);
+        ENSURE(world != NULL);
+        int a = order == 0 ? 0 : 1, b = 1 - a;
+        lsSim* sim = lsCreateSim(world);
+        const lsSimState* state = lsSim_GetState(sim);
+        lsControl controls[2];
+        controls[a] = lsMakeManualControl(1.0, 0.0);
+        controls[b] = lsMakeManualControl(0.0, 0.0);
+        for (int k = 0; k < 400; ++k)
+        {
+            lsSim_StepRobots(sim, controls);
+            lsError err = {{0}};
+            if (!lsSim_CheckInvariants(sim, &err))
+            {
+                fprintf(stderr, "    order %d step %d: %s\n", order, k, err.message);
+                ENSURE(false);
+            }
+        }
+        // Pushed all the way to the wall (centre 0.3 from it), the pusher against it.
+        ENSURE(fabs(state->robots[b].position.x - 1.2) < 1e-3);
+        ENSURE(fabs(state->robots[b].position.y) < 1e-9);
+        ENSURE(lsDistance(state->robots[a].position, state->robots[b].position) >= 0.6 - 1e-9);
+        ENSURE(state->robots[a].position.x > 0.59);
+        ENSURE(state->robots[b].crushes > 100 && state->robots[a].crushes == 0 && state->crushes > 100);
+        lsDestroySim(sim);
+        lsDestroyWorld(world);
+    }
+    return 0;
+}
+
+// 60 autopilot robots (circles and boxes) in a room with obstacles: invariants every step, and the same hash and
+// scans on no pool, 1, 2 and 3 threads.
+static int ThreadCountTest(void)
+{
+    char* text = lsAlloc(65536);
+    int n = snprintf(text, 65536,
+                     "{\"walls\": [{\"points\": [[0, 0], [20, 0], [20, 20], [0, 20]], \"closed\": true}],"
+                     " \"boxes\": [{\"center\": [10, 10], \"size\": [2, 3]}, {\"center\": [5, 14], \"size\": [1, 1]}],"
+                     " \"robots\": [");
+    for (int i = 0; i < 60; ++i)
+    {
+        double x = 1.5 + (double)(i % 8) * 2.3, y = 1.5 + (double)(i / 8) * 2.3;
+        if (fabs(x - 10.0) < 2.0 && fabs(y - 10.0) < 2.5)
+        {
+            x += 4.0;
+        }
+        n += snprintf(text + n, (size_t)(65536 - n),
+                      "%s{\"id\": \"r%d\", \"pose\": [%g, %g, %d], \"controller\": \"autopilot\", %s"
+                      "\"lidar\": {\"beams\": 90, \"rate\": 10, \"noise\": 0.01, \"seed\": %d}}",
+                      i > 0 ? "," : "", i, x, y, i * 37,
+                      i % 4 == 3 ? "\"footprint\": [[-0.3, -0.2], [0.3, -0.2], [0.3, 0.2], [-0.3, 0.2]], " : "", i);
+    }
+    snprintf(text + n, (size_t)(65536 - n), "]}");
+    lsWorld* world = Load(text);
+    lsFree(text, 65536);
+    ENSURE(world != NULL);
+
+    lsSim* sim = lsCreateSim(world);
+    for (int k = 0; k < 300; ++k)
+    {
+        lsSim_StepRobots(sim, NULL);
+        lsError err = {{0}};
+        if (!lsSim_CheckInvariants(sim, &err))
+        {
+            fprintf(stderr, "    step %d: %s\n", k, err.message);
+            ENSURE(false);
+        }
+    }
+    ENSURE(lsSim_GetState(sim)->distance > 60.0); // they do drive
+    lsDestroySim(sim);
+
+    uint64_t reference = RunHash(world, 200, NULL);
+    for (int threads = 1; threads <= 3; ++threads)
+    {
+        lsPool* pool = lsCreatePool(threads);
+        ENSURE(RunHash(world, 200, pool) == reference);
+        lsDestroyPool(pool);
+    }
+    lsDestroyWorld(world);
+    return 0;
+}
+
+int FleetTest(void)
+{
+    RUN_SUBTEST(FormatTest);
+    RUN_SUBTEST(ShorthandTest);
+    RUN_SUBTEST(SeeEachOtherTest);
+    RUN_SUBTEST(HeadOnTest);
+    RUN_SUBTEST(PushedAgainstWallTest);
+    RUN_SUBTEST(ThreadCountTest);
+    return 0;
+}
