@@ -1,19 +1,14 @@
-// Intersection and closest-point routines (geometry.h). Whether a ray or segment meets a shape is decided with
-// exact signs (predicates.c: a floating-point filter, exact arithmetic when it cannot decide); only the reported
-// fraction, point and normal are rounded, and they are clamped into the range the exact test proved.
+// Ray casts against segments, circles, boxes and polygons (geometry.h). Whether a ray or segment meets a shape is
+// decided with exact signs (predicates.c: a floating-point filter, exact arithmetic when it cannot decide); only the
+// reported fraction, point and normal are rounded, and they are clamped into the range the exact test proved.
 #include "lidarsim/geometry.h"
 
+#include "core/geometry_internal.h"
 #include "core/predicates.h"
 #include "lidarsim/base.h"
 
 #include <float.h>
 #include <math.h>
-
-// Below this an error bound may be spoiled by underflow, so the filters defer to exact arithmetic.
-static const double s_tiny = 0x1p-960;
-// 8 eps: a generous relative bound for short sums of products of rounded differences (each analysed below to be
-// under 6 eps); a loose bound only sends more calls to the exact path, never a wrong sign.
-static const double s_bound8 = 0x1p-50;
 
 static inline lsCastOutput NoHit(void)
 {
@@ -21,175 +16,10 @@ static inline lsCastOutput NoHit(void)
     return out;
 }
 
-// x clamped into [lo, hi]; NaN gives lo.
-static inline double Clamp(double x, double lo, double hi)
-{
-    if (!(x >= lo))
-    {
-        return lo;
-    }
-    return x > hi ? hi : x;
-}
-
-// Unit vector along v for any finite nonzero v (scaled first when its squared length would underflow or overflow).
-static lsVec2 UnitVector(lsVec2 v)
-{
-    double len2 = v.x * v.x + v.y * v.y;
-    if (len2 > 0x1p-1000 && len2 < 0x1p1000)
-    {
-        double inv = 1.0 / sqrt(len2);
-        return (lsVec2){v.x * inv, v.y * inv};
-    }
-    double m = fmax(fabs(v.x), fabs(v.y));
-    if (!(m > 0.0) || !isfinite(m))
-    {
-        return (lsVec2){0.0, 0.0};
-    }
-    lsVec2 w = {v.x / m, v.y / m};
-    double inv = 1.0 / sqrt(w.x * w.x + w.y * w.y);
-    return (lsVec2){w.x * inv, w.y * inv};
-}
-
-// b - a, halved when the difference overflows (only its direction is used).
-static inline lsVec2 DirectionOf(lsVec2 a, lsVec2 b)
-{
-    lsVec2 e = {b.x - a.x, b.y - a.y};
-    if (!isfinite(e.x) || !isfinite(e.y))
-    {
-        e = (lsVec2){0.5 * b.x - 0.5 * a.x, 0.5 * b.y - 0.5 * a.y};
-    }
-    return e;
-}
-
 static inline void CheckRay(const lsRayInput* input)
 {
     LS_ASSERT(lsIsValidVec2(input->origin) && lsIsValidVec2(input->direction) && !isnan(input->maxFraction));
 }
-
-// The point clamped into the box of a and b (keeps a rounded hit point on its segment's bounds, and finite).
-static inline lsVec2 ClampToSegmentBox(lsVec2 p, lsVec2 a, lsVec2 b)
-{
-    return (lsVec2){Clamp(p.x, fmin(a.x, b.x), fmax(a.x, b.x)), Clamp(p.y, fmin(a.y, b.y), fmax(a.y, b.y))};
-}
-
-// ---------------------------------------------------------------------------------------------------------------------
-// Shapes
-
-lsBox lsMakeBox(lsVec2 center, lsVec2 size, double angle)
-{
-    LS_ASSERT(size.x >= 0.0 && size.y >= 0.0);
-    lsBox box = {center, {0.5 * size.x, 0.5 * size.y}, lsMakeRot(angle)};
-    return box;
-}
-
-bool lsMakePolygon(lsPolygon* out, const lsVec2* points, int count)
-{
-    LS_ASSERT(out != NULL && points != NULL);
-    if (count < 3 || count > LS_MAX_POLYGON_VERTICES)
-    {
-        return false;
-    }
-    for (int i = 0; i < count; ++i)
-    {
-        if (!lsIsValidVec2(points[i]))
-        {
-            return false;
-        }
-    }
-    // Winding from the first strict turn; every turn must then have that sign (exactly), which rejects collinear
-    // and repeated points and reflex corners.
-    int winding = lsOrient(points[count - 1], points[0], points[1]);
-    if (winding == 0)
-    {
-        return false;
-    }
-    for (int i = 0; i < count; ++i)
-    {
-        lsVec2 a = points[i], b = points[(i + 1) % count], c = points[(i + 2) % count];
-        if (lsOrient(a, b, c) != winding)
-        {
-            return false;
-        }
-    }
-    // All turns one way still allows a star that winds twice. The edge direction turns monotonically, so the sign
-    // of its x component changes exactly twice per turn around (the sign of a double difference is exact).
-    int changes = 0, lastSign = 0;
-    for (int pass = 0; pass < 2; ++pass)
-    {
-        for (int i = 0; i < count; ++i)
-        {
-            double dx = points[(i + 1) % count].x - points[i].x;
-            int sign = dx > 0.0 ? 1 : (dx < 0.0 ? -1 : 0);
-            if (sign != 0)
-            {
-                if (pass == 1 && lastSign != 0 && sign != lastSign)
-                {
-                    ++changes;
-                }
-                lastSign = sign;
-            }
-        }
-    }
-    if (changes > 2)
-    {
-        return false;
-    }
-    out->count = count;
-    for (int i = 0; i < count; ++i)
-    {
-        out->vertices[i] = winding > 0 ? points[i] : points[count - 1 - i];
-    }
-    for (int i = 0; i < count; ++i)
-    {
-        lsVec2 e = DirectionOf(out->vertices[i], out->vertices[(i + 1) % count]);
-        out->normals[i] = UnitVector(lsRightPerp(e));
-    }
-    return true;
-}
-
-void lsBox_Corners(const lsBox* box, lsVec2 corners[4])
-{
-    double hx = box->halfSize.x, hy = box->halfSize.y;
-    lsTransform xf = {box->center, box->rot};
-    corners[0] = lsTransformPoint(xf, lsV(-hx, -hy));
-    corners[1] = lsTransformPoint(xf, lsV(hx, -hy));
-    corners[2] = lsTransformPoint(xf, lsV(hx, hy));
-    corners[3] = lsTransformPoint(xf, lsV(-hx, hy));
-}
-
-lsAABB lsBox_Bounds(const lsBox* box)
-{
-    // |c| hx + |s| hy is the exact half extent; one ulp of padding covers its rounding.
-    double c = fabs(box->rot.c), s = fabs(box->rot.s);
-    double ex = c * box->halfSize.x + s * box->halfSize.y;
-    double ey = s * box->halfSize.x + c * box->halfSize.y;
-    lsAABB b = {{box->center.x - ex, box->center.y - ey}, {box->center.x + ex, box->center.y + ey}};
-    b.lower = (lsVec2){nextafter(b.lower.x, -HUGE_VAL), nextafter(b.lower.y, -HUGE_VAL)};
-    b.upper = (lsVec2){nextafter(b.upper.x, HUGE_VAL), nextafter(b.upper.y, HUGE_VAL)};
-    return b;
-}
-
-lsAABB lsPolygon_Bounds(const lsPolygon* polygon)
-{
-    LS_ASSERT(polygon->count >= 1);
-    lsAABB b = {polygon->vertices[0], polygon->vertices[0]};
-    for (int i = 1; i < polygon->count; ++i)
-    {
-        b.lower = lsMin(b.lower, polygon->vertices[i]);
-        b.upper = lsMax(b.upper, polygon->vertices[i]);
-    }
-    return b;
-}
-
-lsAABB lsCircle_Bounds(const lsCircle* circle)
-{
-    lsVec2 c = circle->center;
-    double r = circle->radius;
-    return (lsAABB){{c.x - r, c.y - r}, {c.x + r, c.y + r}};
-}
-
-// ---------------------------------------------------------------------------------------------------------------------
-// Exact helpers
 
 // Sign of p - o - l d (exact).
 static int SignOfDiffMinusProduct(double p, double o, double l, double d)
@@ -199,32 +29,12 @@ static int SignOfDiffMinusProduct(double p, double o, double l, double d)
     double v = diff - prod;
     // |error| <= eps |diff| + eps |prod| + eps |v| <= 3 eps (|diff| + |prod|)
     double bound = 0x1p-51 * (fabs(diff) + fabs(prod));
-    if (fabs(v) > bound && bound >= s_tiny && isfinite(bound))
+    if (fabs(v) > bound && bound >= LS_FILTER_TINY && isfinite(bound))
     {
         return v > 0.0 ? 1 : -1;
     }
     lsExactTerm terms[3] = {{{p}, 1}, {{-o}, 1}, {{-l, d}, 2}};
     return lsExactSign(terms, 3);
-}
-
-// Sign of |p - c|^2 - r^2: negative inside the circle, zero on it.
-static int CircleSideSign(lsVec2 p, lsVec2 c, double r)
-{
-    double fx = p.x - c.x, fy = p.y - c.y;
-    double ff = fx * fx + fy * fy;
-    double rr = r * r;
-    double v = ff - rr;
-    // fx rounded (eps), squared (3 eps), summed (4 eps), minus rr (eps), final rounding: under 6 eps of ff + rr.
-    double bound = s_bound8 * (ff + rr);
-    if (fabs(v) > bound && bound >= s_tiny && isfinite(bound))
-    {
-        return v > 0.0 ? 1 : -1;
-    }
-    lsExactTerm terms[7] = {
-        {{p.x, p.x}, 2},       {{-2.0, p.x, c.x}, 3}, {{c.x, c.x}, 2}, {{p.y, p.y}, 2},
-        {{-2.0, p.y, c.y}, 3}, {{c.y, c.y}, 2},       {{-r, r}, 2},
-    };
-    return lsExactSign(terms, 7);
 }
 
 // ---------------------------------------------------------------------------------------------------------------------
@@ -238,7 +48,7 @@ static inline int SideOfRay(lsVec2 o, lsVec2 d, lsVec2 p)
     double right = d.y * (p.x - o.x);
     double det = left - right;
     double bound = (3.0 + 16.0 * 0x1p-53) * 0x1p-53 * (fabs(left) + fabs(right));
-    if (fabs(det) > bound && bound >= s_tiny && bound <= DBL_MAX)
+    if (fabs(det) > bound && bound >= LS_FILTER_TINY && bound <= DBL_MAX)
     {
         return det > 0.0 ? 1 : -1;
     }
@@ -284,7 +94,7 @@ static lsCastOutput CastCollinear(lsVec2 o, lsVec2 d, double L, lsVec2 a, lsVec2
         out.hit = true;
         out.point = o;
         out.fraction = 0.0;
-        out.normal = lsNeg(UnitVector(d));
+        out.normal = lsNeg(lsUnitVector(d));
         return out;
     }
     // The origin is off the segment: the nearer endpoint is the one with the smaller coordinate along d.
@@ -295,16 +105,16 @@ static lsCastOutput CastCollinear(lsVec2 o, lsVec2 d, double L, lsVec2 a, lsVec2
     }
     out.hit = true;
     out.point = p;
-    out.fraction = Clamp(LineParameter(o, d, p), 0.0, L);
-    out.normal = lsNeg(UnitVector(d));
+    out.fraction = lsClamp(LineParameter(o, d, p), 0.0, L);
+    out.normal = lsNeg(lsUnitVector(d));
     return out;
 }
 
 // Unit normal of segment a-b facing a ray that crosses it with cross(d, b - a) of sign denSign (dot(n, d) < 0).
 static inline lsVec2 SegmentNormal(lsVec2 a, lsVec2 b, int denSign)
 {
-    lsVec2 e = DirectionOf(a, b);
-    return UnitVector(denSign > 0 ? lsLeftPerp(e) : lsRightPerp(e));
+    lsVec2 e = lsDirectionOf(a, b);
+    return lsUnitVector(denSign > 0 ? lsLeftPerp(e) : lsRightPerp(e));
 }
 
 // a - b = *hi + *lo exactly (Knuth's two-difference).
@@ -363,7 +173,7 @@ static int CastCrossing(lsVec2 o, lsVec2 d, double L, lsVec2 a, lsVec2 b, int sa
         }
         out->hit = true;
         out->point = p;
-        out->fraction = Clamp(LineParameter(o, d, p), 0.0, L);
+        out->fraction = lsClamp(LineParameter(o, d, p), 0.0, L);
         out->normal = SegmentNormal(a, b, denSign);
         return tSign;
     }
@@ -376,9 +186,9 @@ static int CastCrossing(lsVec2 o, lsVec2 d, double L, lsVec2 a, lsVec2 b, int sa
     double n1 = px * ey, n2 = py * ex;
     double num = n1 - n2;
     double sNum = fabs(n1) + fabs(n2);
-    double numBound = s_bound8 * sNum;
+    double numBound = LS_FILTER_BOUND8 * sNum;
     int numSign;
-    if (fabs(num) > numBound && numBound >= s_tiny && sNum <= DBL_MAX)
+    if (fabs(num) > numBound && numBound >= LS_FILTER_TINY && sNum <= DBL_MAX)
     {
         numSign = num > 0.0 ? 1 : -1;
     }
@@ -398,9 +208,9 @@ static int CastCrossing(lsVec2 o, lsVec2 d, double L, lsVec2 a, lsVec2 b, int sa
     double sDen = fabs(d1) + fabs(d2);
     double lden = L * den;
     double range = lden - num;
-    double rangeBound = s_bound8 * (L * sDen + sNum);
+    double rangeBound = LS_FILTER_BOUND8 * (L * sDen + sNum);
     int rangeSign;
-    if (fabs(range) > rangeBound && rangeBound >= s_tiny && rangeBound <= DBL_MAX)
+    if (fabs(range) > rangeBound && rangeBound >= LS_FILTER_TINY && rangeBound <= DBL_MAX)
     {
         rangeSign = range > 0.0 ? 1 : -1;
     }
@@ -446,8 +256,8 @@ static int CastCrossing(lsVec2 o, lsVec2 d, double L, lsVec2 a, lsVec2 b, int sa
         t = (double)((ta + s * (tb - ta)) / dd);
     }
     out->hit = true;
-    out->fraction = Clamp(t, 0.0, L);
-    out->point = ClampToSegmentBox(lsMulAdd(o, out->fraction, d), a, b);
+    out->fraction = lsClamp(t, 0.0, L);
+    out->point = lsClampToSegmentBox(lsMulAdd(o, out->fraction, d), a, b);
     out->normal = SegmentNormal(a, b, denSign);
     return tSign;
 }
@@ -557,30 +367,30 @@ lsCastOutput lsRayCastCircle(const lsCircle* circle, const lsRayInput* input)
     double fx = o.x - c.x, fy = o.y - c.y;
     double ff = fx * fx + fy * fy, rr = r * r;
     double cSide = ff - rr; // C of the quadratic dd t^2 + 2 fd t + C
-    double sideBound = s_bound8 * (ff + rr);
+    double sideBound = LS_FILTER_BOUND8 * (ff + rr);
     int side;
-    if (fabs(cSide) > sideBound && sideBound >= s_tiny && isfinite(sideBound))
+    if (fabs(cSide) > sideBound && sideBound >= LS_FILTER_TINY && isfinite(sideBound))
     {
         side = cSide > 0.0 ? 1 : -1;
     }
     else
     {
-        side = CircleSideSign(o, c, r);
+        side = lsCircleSideSign(o, c, r);
     }
     if (side <= 0)
     {
         out.hit = true;
         out.point = o;
-        out.normal = lsNeg(UnitVector(d));
+        out.normal = lsNeg(lsUnitVector(d));
         return out;
     }
 
     // Moving towards the centre? fd = dot(d, o - c) < 0 (else the distance only grows).
     double p1 = d.x * fx, p2 = d.y * fy;
     double fd = p1 + p2;
-    double fdBound = s_bound8 * (fabs(p1) + fabs(p2));
+    double fdBound = LS_FILTER_BOUND8 * (fabs(p1) + fabs(p2));
     int fdSign;
-    if (fabs(fd) > fdBound && fdBound >= s_tiny && isfinite(fdBound))
+    if (fabs(fd) > fdBound && fdBound >= LS_FILTER_TINY && isfinite(fdBound))
     {
         fdSign = fd > 0.0 ? 1 : -1;
     }
@@ -603,9 +413,9 @@ lsCastOutput lsRayCastCircle(const lsCircle* circle, const lsRayInput* input)
     double rdd = rr * dd;
     double cr2 = cr * cr;
     double disc = rdd - cr2;
-    double discBound = s_bound8 * (rdd + cr2) + 2.5 * fabs(cr) * crErr + 2.0 * crErr * crErr;
+    double discBound = LS_FILTER_BOUND8 * (rdd + cr2) + 2.5 * fabs(cr) * crErr + 2.0 * crErr * crErr;
     int discSign;
-    if (fabs(disc) > discBound && discBound >= s_tiny && isfinite(discBound))
+    if (fabs(disc) > discBound && discBound >= LS_FILTER_TINY && isfinite(discBound))
     {
         discSign = disc > 0.0 ? 1 : -1;
     }
@@ -623,7 +433,7 @@ lsCastOutput lsRayCastCircle(const lsCircle* circle, const lsRayInput* input)
     // Range: the near root t1 = (-fd - sqrt(disc)) / dd <= L  <=>  g = -fd - L dd <= sqrt(disc).
     double ldd = L * dd;
     double g = -fd - ldd;
-    double gErr = s_bound8 * (fabs(p1) + fabs(p2) + ldd);
+    double gErr = LS_FILTER_BOUND8 * (fabs(p1) + fabs(p2) + ldd);
     int within; // 1: t1 <= L, 0: beyond
     if (g < -gErr && isfinite(gErr))
     {
@@ -633,7 +443,7 @@ lsCastOutput lsRayCastCircle(const lsCircle* circle, const lsRayInput* input)
     {
         double h = disc - g * g;
         double hBound = discBound + 2.5 * fabs(g) * gErr + 2.0 * gErr * gErr + 0x1p-51 * (fabs(disc) + g * g);
-        if (g > gErr && fabs(h) > hBound && hBound >= s_tiny && isfinite(hBound))
+        if (g > gErr && fabs(h) > hBound && hBound >= LS_FILTER_TINY && isfinite(hBound))
         {
             within = h > 0.0;
         }
@@ -686,16 +496,16 @@ lsCastOutput lsRayCastCircle(const lsCircle* circle, const lsRayInput* input)
         t = lq > 0 ? (double)(lc / lq) : 0.0;
     }
     out.hit = true;
-    out.fraction = Clamp(t, 0.0, L);
+    out.fraction = lsClamp(t, 0.0, L);
     out.point = lsMulAdd(o, out.fraction, d);
     if (!lsIsValidVec2(out.point))
     {
-        out.point = (lsVec2){Clamp(out.point.x, c.x - r, c.x + r), Clamp(out.point.y, c.y - r, c.y + r)};
+        out.point = (lsVec2){lsClamp(out.point.x, c.x - r, c.x + r), lsClamp(out.point.y, c.y - r, c.y + r)};
     }
-    lsVec2 n = UnitVector(lsSub(out.point, c));
+    lsVec2 n = lsUnitVector(lsSub(out.point, c));
     if (n.x == 0.0 && n.y == 0.0)
     {
-        n = lsNeg(UnitVector(d)); // radius 0: a point has no surface direction
+        n = lsNeg(lsUnitVector(d)); // radius 0: a point has no surface direction
     }
     out.normal = n;
     return out;
@@ -753,11 +563,11 @@ lsCastOutput lsRayCastBox(const lsBox* box, const lsRayInput* input)
     }
     lsCastOutput out = NoHit();
     out.hit = true;
-    out.fraction = Clamp(tMin, 0.0, L);
+    out.fraction = lsClamp(tMin, 0.0, L);
     out.point = lsMulAdd(input->origin, out.fraction, d);
     if (entryAxis < 0)
     {
-        out.normal = lsNeg(UnitVector(d)); // origin inside or on the boundary
+        out.normal = lsNeg(lsUnitVector(d)); // origin inside or on the boundary
     }
     else
     {
@@ -767,7 +577,7 @@ lsCastOutput lsRayCastBox(const lsBox* box, const lsRayInput* input)
     if (!lsIsValidVec2(out.point))
     {
         lsAABB b = lsBox_Bounds(box);
-        out.point = (lsVec2){Clamp(out.point.x, b.lower.x, b.upper.x), Clamp(out.point.y, b.lower.y, b.upper.y)};
+        out.point = (lsVec2){lsClamp(out.point.x, b.lower.x, b.upper.x), lsClamp(out.point.y, b.lower.y, b.upper.y)};
     }
     return out;
 }
@@ -834,362 +644,8 @@ lsCastOutput lsRayCastPolygon(const lsPolygon* polygon, const lsRayInput* input)
         lsCastOutput out = NoHit();
         out.hit = true;
         out.point = o;
-        out.normal = lsNeg(UnitVector(d));
+        out.normal = lsNeg(lsUnitVector(d));
         return out;
-    }
-    return best;
-}
-
-// ---------------------------------------------------------------------------------------------------------------------
-// Containment
-
-bool lsCircle_Contains(const lsCircle* circle, lsVec2 p)
-{
-    return CircleSideSign(p, circle->center, circle->radius) <= 0;
-}
-
-bool lsBox_Contains(const lsBox* box, lsVec2 p)
-{
-    lsVec2 local = lsInvRotate(box->rot, lsSub(p, box->center));
-    return fabs(local.x) <= box->halfSize.x && fabs(local.y) <= box->halfSize.y;
-}
-
-bool lsPolygon_Contains(const lsPolygon* polygon, lsVec2 p)
-{
-    int n = polygon->count;
-    for (int i = 0; i < n; ++i)
-    {
-        if (lsOrient(polygon->vertices[i], polygon->vertices[i + 1 < n ? i + 1 : 0], p) < 0)
-        {
-            return false;
-        }
-    }
-    return true;
-}
-
-// ---------------------------------------------------------------------------------------------------------------------
-// Segment tests
-
-// Parameter of p (known to lie exactly on the line of a-b, a != b) along a-b, from the dominant axis; 0 at a, 1 at b.
-static inline double SegmentParameter(lsVec2 a, lsVec2 b, lsVec2 p)
-{
-    if (lsVecEqual(p, a))
-    {
-        return 0.0;
-    }
-    if (lsVecEqual(p, b))
-    {
-        return 1.0;
-    }
-    double ex = b.x - a.x, ey = b.y - a.y;
-    double s = fabs(ex) >= fabs(ey) ? (p.x - a.x) / ex : (p.y - a.y) / ey;
-    return Clamp(s, 0.0, 1.0);
-}
-
-// Parameter of p on segment a-b by projection, clamped to [0, 1]; a zero-length segment gives 0.
-static double ProjectParameter(lsVec2 a, lsVec2 b, lsVec2 p)
-{
-    if (lsVecEqual(a, b))
-    {
-        return 0.0;
-    }
-    lsVec2 e = lsSub(b, a), f = lsSub(p, a);
-    if (!lsIsValidVec2(e) || !lsIsValidVec2(f))
-    {
-        // Halve everything (only the ratio matters) when a difference overflows.
-        e = lsSub(lsScale(0.5, b), lsScale(0.5, a));
-        f = lsSub(lsScale(0.5, p), lsScale(0.5, a));
-    }
-    double ee = lsDot(e, e);
-    double u = lsDot(f, e) / ee;
-    if (!isfinite(u))
-    {
-        long double lex = (long double)e.x, ley = (long double)e.y;
-        long double lee = lex * lex + ley * ley;
-        u = lee > 0 ? (double)(((long double)f.x * lex + (long double)f.y * ley) / lee) : 0.0;
-    }
-    return Clamp(u, 0.0, 1.0);
-}
-
-// Point on a-b at parameter s, with s = 0 and s = 1 giving the endpoints exactly.
-static inline lsVec2 PointAt(lsVec2 a, lsVec2 b, double s)
-{
-    if (s <= 0.0)
-    {
-        return a;
-    }
-    if (s >= 1.0)
-    {
-        return b;
-    }
-    lsVec2 p = lsLerp(a, b, s);
-    return ClampToSegmentBox(p, a, b);
-}
-
-lsSegmentHit lsIntersectSegments(const lsSegment* a, const lsSegment* b)
-{
-    lsSegmentHit out = {false, false, {0.0, 0.0}, 0.0, 0.0, 0.0};
-    lsVec2 a0 = a->a, a1 = a->b, b0 = b->a, b1 = b->b;
-    LS_ASSERT(lsIsValidVec2(a0) && lsIsValidVec2(a1) && lsIsValidVec2(b0) && lsIsValidVec2(b1));
-    // Rapid rejection: the closed bounding boxes must overlap (exact comparisons).
-    if (!lsAABB_Overlaps(lsAABB_OfSegment(a0, a1), lsAABB_OfSegment(b0, b1)))
-    {
-        return out;
-    }
-    bool aPoint = lsVecEqual(a0, a1), bPoint = lsVecEqual(b0, b1);
-    if (aPoint || bPoint)
-    {
-        // A point meets a segment when it is on its line (exact) and in its box (given by the overlap above).
-        if (aPoint && bPoint)
-        {
-            out.hit = true; // the boxes overlap, so the points coincide
-            out.point = a0;
-        }
-        else if (aPoint)
-        {
-            if (lsOrient(b0, b1, a0) != 0)
-            {
-                return out;
-            }
-            out.hit = true;
-            out.point = a0;
-            out.t = SegmentParameter(b0, b1, a0);
-        }
-        else
-        {
-            if (lsOrient(a0, a1, b0) != 0)
-            {
-                return out;
-            }
-            out.hit = true;
-            out.point = b0;
-            out.s = SegmentParameter(a0, a1, b0);
-        }
-        out.sEnd = out.s;
-        return out;
-    }
-
-    // Straddle test: each segment's endpoints must not lie strictly on one side of the other's line.
-    int o1 = lsOrient(a0, a1, b0), o2 = lsOrient(a0, a1, b1);
-    if (o1 * o2 > 0)
-    {
-        return out;
-    }
-    if (o1 == 0 && o2 == 0)
-    {
-        // Collinear, with overlapping boxes: order the four points along a's dominant axis (exact on one line).
-        bool useX = fabs(a1.x - a0.x) >= fabs(a1.y - a0.y);
-        double dir = (useX ? a1.x - a0.x : a1.y - a0.y) > 0.0 ? 1.0 : -1.0;
-        double ka0 = dir * (useX ? a0.x : a0.y), ka1 = dir * (useX ? a1.x : a1.y);
-        double kb0 = dir * (useX ? b0.x : b0.y), kb1 = dir * (useX ? b1.x : b1.y);
-        lsVec2 bLo = kb0 <= kb1 ? b0 : b1, bHi = kb0 <= kb1 ? b1 : b0;
-        double kbLo = fmin(kb0, kb1), kbHi = fmax(kb0, kb1);
-        lsVec2 start = kbLo > ka0 ? bLo : a0;
-        lsVec2 end = kbHi < ka1 ? bHi : a1;
-        double kStart = fmax(kbLo, ka0), kEnd = fmin(kbHi, ka1);
-        if (kStart > kEnd)
-        {
-            return out; // cannot happen after the box test, kept as a guard
-        }
-        out.hit = true;
-        out.collinear = kStart < kEnd;
-        out.point = start;
-        out.s = SegmentParameter(a0, a1, start);
-        out.t = SegmentParameter(b0, b1, start);
-        out.sEnd = out.collinear ? SegmentParameter(a0, a1, end) : out.s;
-        return out;
-    }
-    int o3 = lsOrient(b0, b1, a0), o4 = lsOrient(b0, b1, a1);
-    if (o3 * o4 > 0)
-    {
-        return out;
-    }
-    out.hit = true;
-    // One meeting point. An endpoint exactly on the other segment's line is that point.
-    if (o1 == 0 || o2 == 0)
-    {
-        out.point = o1 == 0 ? b0 : b1;
-        out.t = o1 == 0 ? 0.0 : 1.0;
-        out.s = SegmentParameter(a0, a1, out.point);
-    }
-    else if (o3 == 0 || o4 == 0)
-    {
-        out.point = o3 == 0 ? a0 : a1;
-        out.s = o3 == 0 ? 0.0 : 1.0;
-        out.t = SegmentParameter(b0, b1, out.point);
-    }
-    else
-    {
-        // Proper crossing: each parameter from the two signed side distances of the other segment's endpoints,
-        // whose signs are known to differ, so the ratio has no cancellation and stays in [0, 1].
-        long double eax = (long double)a1.x - (long double)a0.x, eay = (long double)a1.y - (long double)a0.y;
-        long double ebx = (long double)b1.x - (long double)b0.x, eby = (long double)b1.y - (long double)b0.y;
-        long double c1 = eax * ((long double)b0.y - (long double)a0.y) - eay * ((long double)b0.x - (long double)a0.x);
-        long double c2 = eax * ((long double)b1.y - (long double)a0.y) - eay * ((long double)b1.x - (long double)a0.x);
-        long double c3 = ebx * ((long double)a0.y - (long double)b0.y) - eby * ((long double)a0.x - (long double)b0.x);
-        long double c4 = ebx * ((long double)a1.y - (long double)b0.y) - eby * ((long double)a1.x - (long double)b0.x);
-        c1 = (c1 > 0) == (o1 > 0) ? c1 : 0.0L;
-        c2 = (c2 > 0) == (o2 > 0) ? c2 : 0.0L;
-        c3 = (c3 > 0) == (o3 > 0) ? c3 : 0.0L;
-        c4 = (c4 > 0) == (o4 > 0) ? c4 : 0.0L;
-        out.t = c1 != c2 ? Clamp((double)(c1 / (c1 - c2)), 0.0, 1.0) : 0.5;
-        out.s = c3 != c4 ? Clamp((double)(c3 / (c3 - c4)), 0.0, 1.0) : 0.5;
-        lsVec2 p = PointAt(a0, a1, out.s);
-        // Keep the rounded point inside both segments' boxes.
-        p = ClampToSegmentBox(p, b0, b1);
-        out.point = ClampToSegmentBox(p, a0, a1);
-    }
-    out.sEnd = out.s;
-    return out;
-}
-
-// True when the closed segments share a point (the boolean part of lsIntersectSegments).
-static bool SegmentsTouch(lsVec2 a0, lsVec2 a1, lsVec2 b0, lsVec2 b1)
-{
-    if (!lsAABB_Overlaps(lsAABB_OfSegment(a0, a1), lsAABB_OfSegment(b0, b1)))
-    {
-        return false;
-    }
-    int o1 = lsOrient(a0, a1, b0), o2 = lsOrient(a0, a1, b1);
-    if (o1 * o2 > 0)
-    {
-        return false;
-    }
-    int o3 = lsOrient(b0, b1, a0), o4 = lsOrient(b0, b1, a1);
-    if (o3 * o4 > 0)
-    {
-        return false;
-    }
-    // All four zero means collinear (or a point): the box overlap decides, and it held.
-    return true;
-}
-
-bool lsSegmentOverlapsCircle(const lsSegment* segment, const lsCircle* circle)
-{
-    LS_ASSERT(circle->radius >= 0.0);
-    lsVec2 a = segment->a, b = segment->b, c = circle->center;
-    double r = circle->radius;
-    if (CircleSideSign(a, c, r) <= 0 || CircleSideSign(b, c, r) <= 0)
-    {
-        return true;
-    }
-    // Both endpoints outside: the segment meets the disc iff the centre projects strictly between them and the
-    // line comes within r: r^2 |e|^2 - cross(e, c - a)^2 >= 0.
-    if (lsVecEqual(a, b) || lsSignOfDotDiff(c, a, b, a) <= 0 || lsSignOfDotDiff(c, b, b, a) >= 0)
-    {
-        return false;
-    }
-    double ex = b.x - a.x, ey = b.y - a.y, fx = c.x - a.x, fy = c.y - a.y;
-    double c1 = ex * fy, c2 = ey * fx;
-    double cr = c1 - c2;
-    double crErr = 0x1p-51 * (fabs(c1) + fabs(c2));
-    double ree = r * r * (ex * ex + ey * ey);
-    double cr2 = cr * cr;
-    double v = ree - cr2;
-    double bound = s_bound8 * (ree + cr2) + 2.5 * fabs(cr) * crErr + 2.0 * crErr * crErr;
-    if (fabs(v) > bound && bound >= s_tiny && isfinite(bound))
-    {
-        return v > 0.0;
-    }
-    // cross(b - a, c - a) = bx cy - bx ay - ax cy - by cx + by ax + ay cx; |e|^2 = (bx - ax)^2 + (by - ay)^2.
-    lsExactTerm crTerms[6] = {
-        {{b.x, c.y}, 2}, {{-b.x, a.y}, 2}, {{-a.x, c.y}, 2}, {{-b.y, c.x}, 2}, {{b.y, a.x}, 2}, {{a.y, c.x}, 2},
-    };
-    lsExactTerm eTerms[4] = {{{b.x}, 1}, {{-a.x}, 1}, {{b.y}, 1}, {{-a.y}, 1}};
-    lsExactTerm rr = {{r, r}, 2};
-    lsExactTerm terms[LS_EXACT_MAX_TERMS];
-    int n = 0;
-    lsExactTerm exSq[4], eySq[4];
-    int nx = 0, ny = 0;
-    lsExactAppendProduct(exSq, &nx, eTerms, 2, eTerms, 2, 1.0);
-    lsExactAppendProduct(eySq, &ny, eTerms + 2, 2, eTerms + 2, 2, 1.0);
-    lsExactAppendProduct(terms, &n, &rr, 1, exSq, nx, 1.0);
-    lsExactAppendProduct(terms, &n, &rr, 1, eySq, ny, 1.0);
-    lsExactAppendProduct(terms, &n, crTerms, 6, crTerms, 6, -1.0);
-    return lsExactSign(terms, n) >= 0;
-}
-
-bool lsSegmentOverlapsBox(const lsSegment* segment, const lsBox* box)
-{
-    // Liang-Barsky clipping of the segment's parameter range [0, 1] against the box's closed slabs, in its frame.
-    lsVec2 p = lsInvRotate(box->rot, lsSub(segment->a, box->center));
-    lsVec2 q = lsInvRotate(box->rot, lsSub(segment->b, box->center));
-    double h[2] = {box->halfSize.x, box->halfSize.y};
-    double pc[2] = {p.x, p.y}, dc[2] = {q.x - p.x, q.y - p.y};
-    double lo = 0.0, hi = 1.0;
-    for (int k = 0; k < 2; ++k)
-    {
-        if (dc[k] == 0.0)
-        {
-            if (pc[k] < -h[k] || pc[k] > h[k])
-            {
-                return false;
-            }
-            continue;
-        }
-        double t1 = (-h[k] - pc[k]) / dc[k];
-        double t2 = (h[k] - pc[k]) / dc[k];
-        lo = fmax(lo, fmin(t1, t2));
-        hi = fmin(hi, fmax(t1, t2));
-        if (lo > hi)
-        {
-            return false;
-        }
-    }
-    return true;
-}
-
-bool lsSegmentOverlapsPolygon(const lsSegment* segment, const lsPolygon* polygon)
-{
-    int n = polygon->count;
-    LS_ASSERT(n >= 3 && n <= LS_MAX_POLYGON_VERTICES);
-    // Rapid rejection (exact comparisons): the closed shapes lie in their closed bounding boxes.
-    if (!lsAABB_Overlaps(lsAABB_OfSegment(segment->a, segment->b), lsPolygon_Bounds(polygon)))
-    {
-        return false;
-    }
-    if (lsPolygon_Contains(polygon, segment->a) || lsPolygon_Contains(polygon, segment->b))
-    {
-        return true;
-    }
-    // Both endpoints outside a convex solid: they share a point iff the segment meets the boundary.
-    for (int i = 0; i < n; ++i)
-    {
-        if (SegmentsTouch(segment->a, segment->b, polygon->vertices[i], polygon->vertices[i + 1 < n ? i + 1 : 0]))
-        {
-            return true;
-        }
-    }
-    return false;
-}
-
-// ---------------------------------------------------------------------------------------------------------------------
-// Closest points
-
-lsClosestPoint lsClosestPointOnSegment(const lsSegment* segment, lsVec2 p)
-{
-    lsClosestPoint out;
-    out.fraction = ProjectParameter(segment->a, segment->b, p);
-    out.point = PointAt(segment->a, segment->b, out.fraction);
-    out.distance = lsDistance(p, out.point);
-    out.index = 0;
-    return out;
-}
-
-lsClosestPoint lsClosestPointOnPolyline(const lsVec2* points, int count, bool closed, lsVec2 p)
-{
-    LS_ASSERT(points != NULL && count >= 1);
-    lsClosestPoint best = {points[0], 0.0, lsDistance(p, points[0]), 0};
-    int segments = count == 1 ? 0 : (closed ? count : count - 1);
-    for (int i = 0; i < segments; ++i)
-    {
-        lsSegment s = {points[i], points[i + 1 < count ? i + 1 : 0]};
-        lsClosestPoint c = lsClosestPointOnSegment(&s, p);
-        if (i == 0 || c.distance < best.distance)
-        {
-            best = c;
-            best.index = i;
-        }
     }
     return best;
 }
