@@ -36,6 +36,14 @@ typedef struct lsEditRef
     int sub;
 } lsEditRef;
 
+/// How many handles a mover has for ls_editMover refs' sub: a and b, and the pivot for bars.
+static inline int lsMover_HandleCount(const lsMoverDef* mover) { return mover->kind == ls_moverBar ? 3 : 2; }
+/// A mover's handle sub (0: a, 1: b, 2: pivot).
+static inline lsVec2 lsMover_Handle(const lsMoverDef* mover, int sub)
+{
+    return sub == 0 ? mover->a : (sub == 1 ? mover->b : mover->pivot);
+}
+
 /// The null reference.
 static inline lsEditRef lsEditRefNone(void) { return (lsEditRef){ls_editNone, 0, 0}; }
 /// A reference to an object (sub = 0).
