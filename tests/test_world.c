@@ -1,5 +1,5 @@
-// Tests of world.c and world_json.c: editing, exact equality, the loader's errors (with their places), warnings,
-// the malformed corpus (tests/data/malformed/EXPECTED.txt), limits, the canonical saver and the atomic save.
+// Tests of world.c, world_load.c and world_save.c: editing, exact equality, the loader's errors (with their places),
+// warnings, the malformed corpus (tests/data/malformed/EXPECTED.txt), limits, the canonical saver and the atomic save.
 #define _POSIX_C_SOURCE 200809L
 
 #include "test.h"

@@ -271,7 +271,7 @@ extern "C"
     LS_API lsAABB lsWorld_Bounds(const lsWorld* world);
 
     // ---------------------------------------------------------------------------------------------------------------------
-    // JSON (world_json.c). Errors name the file and the place: "path:line:col: message" for syntax,
+    // JSON (world_load.c, world_save.c). Errors name the file and the place: "path:line:col: message" for syntax,
     // "path: walls[3].to: expected [x, y], two finite numbers" for values (with :line:col when it can be found).
 
     /// Warnings from a successful load (unknown keys with a suggestion). Caller-owned.

@@ -65,7 +65,7 @@ static bool IsValidChain(const lsVec2* points, int count, bool closed)
     return !closed || !lsVecEqual(points[count - 1], points[0]);
 }
 
-// A polygon the loader accepts: strictly convex with the loader's margin (world_json.c refuses corners whose turn
+// A polygon the loader accepts: strictly convex with the loader's margin (world_load.c refuses corners whose turn
 // is below 1e-12 of the edge lengths' product) and turning once round, so a moved polygon always loads back.
 static bool IsLoadablePolygon(const lsVec2* points, int count)
 {

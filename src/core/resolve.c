@@ -1,0 +1,605 @@
+// lidarsim core: resolving residual overlap after a move (the plane solver): the nearest free place for a circle or a
+// footprint among static solids and moving walls, reached by a swept move; crushed when none exists.
+//
+#include "core/move_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+// Residual overlap: after the sweep and the pushes, the centre may still be closer than radius to something (a
+// moving wall squeezing it against a static one, into a crease the push could not leave, or rounding). The free
+// space near the centre is the intersection of one constraint per solid, "at least radius + skin from it"; each is
+// replaced by the half-plane beyond the tangent line at its closest point, which lies wholly in the free space (the
+// solid is convex and on the other side of that line). The nearest point of that intersection of half-planes is a
+// 2D quadratic program (at most two constraints are active: try each single one and each pair). Re-linearised at
+// the answer and solved again (still measuring from the start), the answers stay free and converge to the nearest
+// free place (sequential quadratic programming); the robot then makes a swept move there, so it never crosses a
+// wall on the way. When the half-planes have no common point (a gap truly narrower than the body), the robot is
+// crushed: it takes the place of least overlap (Jacobi averaging of the pushes), again by a swept move, and the
+// result says so.
+#define LS_MAX_CONSTRAINTS 48
+#define LS_RESOLVE_ITERATIONS 12
+
+typedef struct Constraint
+{
+    lsVec2 normal;   // unit, from the solid's closest point towards the linearisation point
+    double offset;   // the half-plane: dot(normal, x) >= offset (already includes radius + skin)
+    double distance; // from the linearisation point to the solid, metres
+} Constraint;
+
+typedef struct GatherContext
+{
+    const lsScene* scene;
+    lsMoveBody body;
+    lsVec2 center; // the linearisation point
+    lsVec2 hint;   // the step's motion: a centre lying on a segment is put back on the side it came from
+    Constraint items[LS_MAX_CONSTRAINTS];
+    int count;
+    double worst; // largest clearance - distance over the constraints (> 0: something is too close)
+} GatherContext;
+
+static void AddConstraint(GatherContext* ctx, Constraint c)
+{
+    ctx->worst = fmax(ctx->worst, ctx->body.clearance - c.distance);
+    if (ctx->count < LS_MAX_CONSTRAINTS)
+    {
+        ctx->items[ctx->count++] = c;
+        return;
+    }
+    // Full (a dense clutter of walls): keep the nearest ones.
+    int farthest = 0;
+    for (int i = 1; i < ctx->count; ++i)
+    {
+        farthest = ctx->items[i].distance > ctx->items[farthest].distance ? i : farthest;
+    }
+    if (c.distance < ctx->items[farthest].distance)
+    {
+        ctx->items[farthest] = c;
+    }
+}
+
+// A circle's constraint against one segment: beyond the tangent line at the closest point.
+static void GatherSegment(void* context, const lsSegment* seg)
+{
+    GatherContext* ctx = context;
+    lsClosestPoint cp = lsClosestPointOnSegment(seg, ctx->center);
+    lsVec2 n = lsAwayFromSegment(seg, ctx->center, ctx->hint);
+    if (n.x == 0.0 && n.y == 0.0)
+    {
+        n = lsV(1.0, 0.0);
+    }
+    AddConstraint(ctx, (Constraint){n, lsDot(n, cp.point) + ctx->body.clearance, cp.distance});
+}
+
+// A footprint's constraint against one convex solid. With n the separating direction (GJK's, or EPA's when they
+// overlap) and d the signed distance (minus the depth when overlapping), the solid lies below a line the body is d
+// above, so the body moved by delta is at least d + dot(n, delta) from the solid: the half-plane
+// dot(n, y) >= dot(n, center) + clearance - d lies wholly in the free space, like a circle's tangent half-plane.
+static void GatherProxy(GatherContext* ctx, const lsShapeProxy* solid)
+{
+    lsShapeProxy body = lsFootprintAt(ctx->body.points, ctx->body.count, ctx->center, ctx->body.angle);
+    lsDistanceOutput out = lsShapeDistance(solid, &body, NULL);
+    lsVec2 n = out.normal;
+    double d = out.distance;
+    if (out.overlap)
+    {
+        lsPenetration pen = lsShapePenetration(solid, &body);
+        n = pen.normal;
+        d = -pen.depth;
+    }
+    if (n.x == 0.0 && n.y == 0.0)
+    {
+        // Touching with no area in common: back the way it came.
+        n = lsNormalize(lsNeg(ctx->hint));
+        n = n.x == 0.0 && n.y == 0.0 ? lsV(1.0, 0.0) : n;
+    }
+    AddConstraint(ctx, (Constraint){n, lsDot(n, ctx->center) + ctx->body.clearance - d, d});
+}
+
+static bool GatherQuery(void* context, lsHitKind kind, int index, int part)
+{
+    GatherContext* ctx = context;
+    if (ctx->body.points == NULL)
+    {
+        return lsForEachStaticSegment(ctx->scene, kind, index, part, GatherSegment, ctx);
+    }
+    lsShapeProxy solid;
+    if (kind == ls_hitWall)
+    {
+        lsSegment seg = lsScene_WallSegment(ctx->scene, index, part);
+        solid = lsProxyFromSegment(&seg);
+    }
+    else if (kind == ls_hitBox)
+    {
+        solid = lsProxyFromBox(lsScene_Box(ctx->scene, index));
+    }
+    else if (kind == ls_hitPolygon)
+    {
+        solid = lsProxyFromPolygon(lsScene_Polygon(ctx->scene, index));
+    }
+    else
+    {
+        return true;
+    }
+    GatherProxy(ctx, &solid);
+    return true;
+}
+
+// The constraints of every static solid and every moving wall (where it is at the end of the step) within box,
+// linearised at center.
+static void Gather(GatherContext* ctx, const lsCollisionWorld* cw, lsAABB box, lsVec2 center, lsVec2 hint,
+                   const lsMoveBody* body)
+{
+    ctx->scene = cw->scene;
+    ctx->body = *body;
+    ctx->center = center;
+    ctx->hint = hint;
+    ctx->count = 0;
+    ctx->worst = -HUGE_VAL;
+    if (cw->scene != NULL)
+    {
+        lsScene_QueryAABB(cw->scene, box, GatherQuery, ctx);
+    }
+    for (int i = 0; i < cw->moverCount; ++i)
+    {
+        if (!lsAABB_Overlaps(lsAABB_OfSegment(cw->moversEnd[i].a, cw->moversEnd[i].b), box))
+        {
+            continue;
+        }
+        if (body->points == NULL)
+        {
+            GatherSegment(ctx, &cw->moversEnd[i]);
+        }
+        else
+        {
+            lsShapeProxy solid = lsProxyFromSegment(&cw->moversEnd[i]);
+            GatherProxy(ctx, &solid);
+        }
+    }
+}
+
+static bool SatisfiesAll(const Constraint* items, int count, lsVec2 x)
+{
+    for (int i = 0; i < count; ++i)
+    {
+        // Inner approximations with a skin to spare: a shortfall of a rounding error is harmless.
+        if (lsDot(items[i].normal, x) < items[i].offset - 1e-12 * (1.0 + fabs(items[i].offset)))
+        {
+            return false;
+        }
+    }
+    return true;
+}
+
+// The point of the half-planes' intersection nearest to origin; false when they have none.
+static bool NearestFeasible(const Constraint* items, int count, lsVec2 origin, lsVec2* best)
+{
+    if (SatisfiesAll(items, count, origin))
+    {
+        *best = origin;
+        return true;
+    }
+    double bestDistance = HUGE_VAL;
+    for (int i = 0; i < count; ++i)
+    {
+        double gap = items[i].offset - lsDot(items[i].normal, origin);
+        if (gap > 0.0)
+        {
+            lsVec2 x = lsMulAdd(origin, gap, items[i].normal);
+            double dist = lsDistance(x, origin);
+            if (dist < bestDistance && SatisfiesAll(items, count, x))
+            {
+                bestDistance = dist;
+                *best = x;
+            }
+        }
+        for (int j = i + 1; j < count; ++j)
+        {
+            lsVec2 ni = items[i].normal, nj = items[j].normal;
+            double det = lsCross(ni, nj);
+            if (fabs(det) < 1e-12)
+            {
+                continue; // parallel lines: a single constraint's projection covers it
+            }
+            // Both lines: dot(ni, x) = offset_i, dot(nj, x) = offset_j (Cramer's rule).
+            double bi = items[i].offset, bj = items[j].offset;
+            lsVec2 x = lsV((bi * nj.y - bj * ni.y) / det, (ni.x * bj - nj.x * bi) / det);
+            double dist = lsDistance(x, origin);
+            if (isfinite(dist) && dist < bestDistance && SatisfiesAll(items, count, x))
+            {
+                bestDistance = dist;
+                *best = x;
+            }
+        }
+    }
+    return isfinite(bestDistance);
+}
+
+// A footprint squeezed between solids from opposite sides (a door closing onto a body in its doorway, against the
+// wall's end) gets tangent half-planes with opposite normals, which have no common point although the body could
+// step sideways out of the doorway. Its exact free space is the complement of one configuration-space obstacle per
+// solid: the centre positions where the body (at its angle) overlaps it, the Minkowski difference solid - body, a
+// convex polygon (hull of the vertex differences), here with each edge pushed out by the skin and the solid's radius.
+// The free point nearest to the start is the closest point of some obstacle's edge or a crossing of two obstacles'
+// edges (de Berg et al., Computational Geometry, ch. 13); trying each of those is cheap for the few solids around a
+// body, and is only done when the half-planes found no free place.
+#define LS_CSO_MAX_OBSTACLES 64
+#define LS_CSO_MAX_VERTICES (2 * LS_MAX_POLYGON_VERTICES)
+
+typedef struct Cso
+{
+    lsVec2 vertices[LS_CSO_MAX_VERTICES]; // counter-clockwise, of the grown polygon
+    lsVec2 normals[LS_CSO_MAX_VERTICES];  // outward unit normal of the edge from vertices[i] to vertices[i + 1]
+    double offsets[LS_CSO_MAX_VERTICES];  // inside: dot(normals[i], x) < offsets[i] for every i
+    int count;
+} Cso;
+
+static int CompareVec2(const void* a, const void* b)
+{
+    const lsVec2* u = a;
+    const lsVec2* v = b;
+    return u->x < v->x ? -1 : u->x > v->x ? 1 : u->y < v->y ? -1 : u->y > v->y ? 1 : 0;
+}
+
+// Convex hull of points (counter-clockwise, no collinear points) by Andrew's monotone chain, written over points;
+// returns its vertex count.
+static int ConvexHull(lsVec2* points, int count, lsVec2* hull)
+{
+    qsort(points, (size_t)count, sizeof(lsVec2), CompareVec2);
+    int k = 0;
+    for (int pass = 0; pass < 2; ++pass)
+    {
+        int lower = k;
+        for (int j = 0; j < count; ++j)
+        {
+            lsVec2 p = points[pass == 0 ? j : count - 1 - j];
+            // Nearly collinear points go too (a footprint turned by 90 degrees has corners off by 1e-17), so
+            // consecutive edges are never parallel within rounding.
+            while (k >= lower + 2)
+            {
+                lsVec2 a = lsSub(hull[k - 1], hull[k - 2]), b = lsSub(p, hull[k - 2]);
+                if (lsCross(a, b) > 1e-9 * lsLength(a) * lsLength(b))
+                {
+                    break;
+                }
+                --k;
+            }
+            hull[k++] = p;
+        }
+        --k; // the last point starts the other chain
+    }
+    return k;
+}
+
+// The grown obstacle of a body with world offsets `arms` (footprint points minus centre) against solid; false when
+// it has no area (then it is left out).
+static bool MakeCso(const lsShapeProxy* solid, const lsVec2* arms, int armCount, double grow, Cso* cso)
+{
+    lsVec2 points[LS_MAX_POLYGON_VERTICES * LS_MAX_POLYGON_VERTICES];
+    lsVec2 hull[LS_MAX_POLYGON_VERTICES * LS_MAX_POLYGON_VERTICES + 1];
+    int n = 0;
+    for (int i = 0; i < solid->count; ++i)
+    {
+        for (int j = 0; j < armCount; ++j)
+        {
+            points[n++] = lsSub(solid->points[i], arms[j]);
+        }
+    }
+    int h = ConvexHull(points, n, hull);
+    if (h < 3 || h > LS_CSO_MAX_VERTICES)
+    {
+        return false;
+    }
+    for (int i = 0; i < h; ++i)
+    {
+        lsVec2 edge = lsSub(hull[i + 1 == h ? 0 : i + 1], hull[i]);
+        cso->normals[i] = lsNormalize(lsRightPerp(edge));
+        cso->offsets[i] = lsDot(cso->normals[i], hull[i]) + grow;
+    }
+    // Vertices of the grown polygon: crossings of consecutive grown edge lines (mitred corners, a superset of the
+    // rounded growth, so a point outside is free).
+    for (int i = 0; i < h; ++i)
+    {
+        int prev = i == 0 ? h - 1 : i - 1;
+        lsVec2 a = cso->normals[prev], b = cso->normals[i];
+        double det = lsCross(a, b);
+        if (!(fabs(det) > 1e-12))
+        {
+            return false;
+        }
+        double oa = cso->offsets[prev], ob = cso->offsets[i];
+        cso->vertices[i] = lsV((oa * b.y - ob * a.y) / det, (a.x * ob - b.x * oa) / det);
+    }
+    cso->count = h;
+    return true;
+}
+
+static bool InsideCso(const Cso* cso, lsVec2 x)
+{
+    for (int i = 0; i < cso->count; ++i)
+    {
+        if (lsDot(cso->normals[i], x) >= cso->offsets[i] - 1e-9 * (1.0 + fabs(cso->offsets[i])))
+        {
+            return false;
+        }
+    }
+    return true;
+}
+
+static void TryFreeCandidate(const Cso* csos, int count, lsVec2 start, double limit, lsVec2 x, lsVec2* best,
+                             double* bestDistance)
+{
+    double dist = lsDistance(x, start);
+    if (!(dist < *bestDistance) || dist > limit)
+    {
+        return;
+    }
+    for (int i = 0; i < count; ++i)
+    {
+        if (InsideCso(&csos[i], x))
+        {
+            return;
+        }
+    }
+    *best = x;
+    *bestDistance = dist;
+}
+
+// The obstacles (each grown by grow plus the solid's radius) of every solid except circles near box; free with
+// lsFree(csos, *capacity * sizeof(Cso)). NULL when more than LS_CSO_MAX_OBSTACLES crowd the box.
+static Cso* BuildCsos(const lsCollisionWorld* cw, const lsMoveBody* body, lsAABB box, double grow, int* count,
+                      size_t* capacity)
+{
+    lsCollisionWorld solids = *cw;
+    solids.circleCount = 0;
+    lsObstacles obs;
+    lsGatherObstacles(&obs, &solids, box, true);
+    if (obs.count > LS_CSO_MAX_OBSTACLES)
+    {
+        lsReleaseObstacles(&obs);
+        return NULL;
+    }
+    lsShapeProxy arms = lsFootprintAt(body->points, body->count, lsV(0.0, 0.0), body->angle);
+    *capacity = (size_t)(obs.count > 0 ? obs.count : 1);
+    Cso* csos = lsAlloc(*capacity * sizeof(Cso));
+    *count = 0;
+    bool ok = true;
+    for (int i = 0; ok && i < obs.count; ++i)
+    {
+        ok = MakeCso(&obs.items[i], arms.points, arms.count, obs.items[i].radius + grow, &csos[i]);
+    }
+    *count = obs.count;
+    lsReleaseObstacles(&obs);
+    if (!ok)
+    {
+        // An obstacle without area (a footprint of fewer than three points along a wall): no exact answer.
+        lsFree(csos, *capacity * sizeof(Cso));
+        return NULL;
+    }
+    return csos;
+}
+
+// The free centre nearest to start for a footprint body, within twice its reach; false when there is none or too
+// many solids crowd it.
+static bool NearestFreeFootprint(const lsCollisionWorld* cw, const lsMoveBody* body, lsVec2 start, lsVec2* free)
+{
+    double limit = 2.0 * body->reach;
+    int count;
+    size_t capacity;
+    Cso* csos = BuildCsos(cw, body, lsInflatedBox(start, start, limit + body->reach + 2.0 * LS_CONTACT_SKIN),
+                          LS_CONTACT_SKIN, &count, &capacity);
+    if (csos == NULL)
+    {
+        return false;
+    }
+    lsVec2 best = start;
+    double bestDistance = HUGE_VAL;
+    TryFreeCandidate(csos, count, start, limit, start, &best, &bestDistance);
+    for (int i = 0; i < count; ++i)
+    {
+        for (int e = 0; e < csos[i].count; ++e)
+        {
+            lsSegment edge = {csos[i].vertices[e], csos[i].vertices[e + 1 == csos[i].count ? 0 : e + 1]};
+            TryFreeCandidate(csos, count, start, limit, lsClosestPointOnSegment(&edge, start).point, &best,
+                             &bestDistance);
+            for (int j = i + 1; j < count; ++j)
+            {
+                for (int f = 0; f < csos[j].count; ++f)
+                {
+                    lsSegment other = {csos[j].vertices[f], csos[j].vertices[f + 1 == csos[j].count ? 0 : f + 1]};
+                    lsVec2 r = lsSub(edge.b, edge.a), q = lsSub(other.b, other.a);
+                    double det = lsCross(r, q);
+                    if (!(fabs(det) > 0.0))
+                    {
+                        continue;
+                    }
+                    lsVec2 w = lsSub(other.a, edge.a);
+                    double t = lsCross(w, q) / det, u = lsCross(w, r) / det;
+                    if (t >= 0.0 && t <= 1.0 && u >= 0.0 && u <= 1.0)
+                    {
+                        TryFreeCandidate(csos, count, start, limit, lsMulAdd(edge.a, t, r), &best, &bestDistance);
+                    }
+                }
+            }
+        }
+    }
+    lsFree(csos, capacity * sizeof(Cso));
+    *free = best;
+    return isfinite(bestDistance);
+}
+
+// True when a footprint body can move straight from `from` to `to` without entering any solid it does not overlap
+// already (Cyrus-Beck clipping of the path against each obstacle). Sliding along a solid it touches is allowed,
+// which a sweep by conservative advancement refuses within rounding; false when too many solids crowd the path.
+static bool FootprintPathClear(const lsCollisionWorld* cw, const lsMoveBody* body, lsVec2 from, lsVec2 to)
+{
+    int count;
+    size_t capacity;
+    Cso* csos =
+        BuildCsos(cw, body, lsInflatedBox(from, to, body->reach + 2.0 * LS_CONTACT_SKIN), 0.0, &count, &capacity);
+    if (csos == NULL)
+    {
+        return false;
+    }
+    lsVec2 d = lsSub(to, from);
+    bool clear = true;
+    for (int i = 0; clear && i < count; ++i)
+    {
+        if (InsideCso(&csos[i], from))
+        {
+            continue; // overlapped at the start: leaving it is the point of the move
+        }
+        double lo = 0.0, hi = 1.0;
+        for (int e = 0; e < csos[i].count && lo < hi; ++e)
+        {
+            // Inside the open half-plane dot(n, from + t d) < offset - tolerance.
+            double limit = csos[i].offsets[e] - 1e-9 * (1.0 + fabs(csos[i].offsets[e]));
+            double at = lsDot(csos[i].normals[e], from) - limit, rate = lsDot(csos[i].normals[e], d);
+            if (rate == 0.0)
+            {
+                hi = at < 0.0 ? hi : lo;
+            }
+            else if (rate > 0.0)
+            {
+                hi = fmin(hi, -at / rate);
+            }
+            else
+            {
+                lo = fmax(lo, -at / rate);
+            }
+        }
+        clear = !(lo < hi);
+    }
+    lsFree(csos, capacity * sizeof(Cso));
+    return clear;
+}
+
+// Where the centre should go from start: the nearest free place (or, crushed, the place of least overlap). Pure
+// computation; the caller moves there with a sweep.
+static lsVec2 FreePlace(const lsCollisionWorld* cw, lsVec2 start, lsVec2 hint, const lsMoveBody* body, bool* crushed)
+{
+    double margin = body->reach + LS_CONTACT_SKIN;
+    lsVec2 x = start;
+    GatherContext ctx;
+    *crushed = false;
+    for (int iteration = 0; iteration < LS_RESOLVE_ITERATIONS; ++iteration)
+    {
+        // Everything that could touch the body anywhere between start and the current answer.
+        Gather(&ctx, cw, lsInflatedBox(start, x, margin), x, hint, body);
+        lsVec2 next = x; // written by NearestFeasible when it succeeds
+        if (!NearestFeasible(ctx.items, ctx.count, start, &next))
+        {
+            if (body->points != NULL && NearestFreeFootprint(cw, body, start, &next))
+            {
+                return next;
+            }
+            *crushed = true;
+            break;
+        }
+        bool settled = lsDistance(next, x) <= 1e-12 * (1.0 + lsLength(x));
+        x = next;
+        if (settled && iteration > 0)
+        {
+            return x;
+        }
+    }
+    if (!*crushed)
+    {
+        return x; // the last answer is free of what it was linearised against
+    }
+    // Crushed: relaxed Jacobi averaging of the pushes out of every overlapped solid, which settles where the overlaps
+    // balance (the relaxation, 1 / (pushes + 1), keeps a body resting exactly at the skin of one solid from flipping
+    // between that one and the other; with two opposite solids the error shrinks threefold per iteration).
+    x = start;
+    for (int iteration = 0; iteration < 3 * LS_RESOLVE_ITERATIONS; ++iteration)
+    {
+        Gather(&ctx, cw, lsInflatedBox(x, x, margin), x, hint, body);
+        lsVec2 push = {0.0, 0.0};
+        int pushes = 0;
+        for (int i = 0; i < ctx.count; ++i)
+        {
+            double depth = ctx.items[i].offset - lsDot(ctx.items[i].normal, x);
+            if (depth > 0.0)
+            {
+                push = lsMulAdd(push, depth, ctx.items[i].normal);
+                pushes += 1;
+            }
+        }
+        if (pushes == 0)
+        {
+            break;
+        }
+        x = lsMulAdd(x, 1.0 / (pushes + 1), push);
+    }
+    return x;
+}
+
+// Resolves residual overlap with static solids and moving walls (see FreePlace). Returns true when it moved.
+bool lsResolveOverlap(const lsCollisionWorld* cw, lsMoveResult* result, lsVec2 stepStart, const lsMoveBody* body)
+{
+    lsCollisionWorld frozen = *cw; // moving walls where they are at the end of the step, no circles
+    frozen.moversStart = cw->moversEnd;
+    frozen.circleCount = 0;
+    bool moved = false;
+    for (int pass = 0; pass < 3; ++pass)
+    {
+        lsVec2 pos = result->position;
+        GatherContext ctx;
+        Gather(&ctx, cw, lsInflatedBox(pos, pos, body->reach + LS_CONTACT_SKIN), pos, lsSub(pos, stepStart), body);
+        // A footprint's pushes above leave it at least a quarter skin from every solid it did not overlap; only
+        // closer than that (an overlap) is resolved here, so a body resting against a wall is not nudged each step.
+        double allowed = body->points == NULL ? 0.5 * LS_CONTACT_SKIN : 0.75 * LS_CONTACT_SKIN;
+        if (ctx.worst <= allowed)
+        {
+            break;
+        }
+        bool crushed;
+        lsVec2 target = FreePlace(cw, pos, lsSub(pos, stepStart), body, &crushed);
+        result->crushed = result->crushed || crushed;
+        lsVec2 d = lsSub(target, pos);
+        if (d.x == 0.0 && d.y == 0.0)
+        {
+            break;
+        }
+        bool hit;
+        double t = 1.0;
+        if (body->points == NULL)
+        {
+            // The way there is swept with the centre: a wall between the two places stops it (the next pass
+            // resolves from there), so the centre never crosses a wall. Not the whole disc: on its way out of a
+            // crease it moves along a chord of the clearance circle around the solid it leaves, dipping back in by
+            // the sagitta.
+            lsSweepContext sweep = lsSweepOnce(&frozen, pos, d, 0.0, 0.0, true);
+            hit = sweep.hit;
+            t = sweep.t;
+        }
+        else
+        {
+            // A footprint goes straight when the way is exactly clear, else sweeps its whole outline (conservative
+            // advancement); solids it overlaps are passed through on the way out, any other stops it.
+            hit = false;
+            if (!FootprintPathClear(&frozen, body, pos, target))
+            {
+                // Blocked (the free place lies round a corner): slide towards it along what is in the way.
+                lsObstacles obs;
+                lsGatherObstacles(&obs, &frozen, lsInflatedBox(pos, target, body->reach + 2.0 * LS_CONTACT_SKIN), true);
+                double angle = body->angle;
+                int contacts = result->contacts;
+                lsVec2 end = lsSlidePolygon(&obs, body->points, body->count, body->reach, pos, &angle, d, 0.0, result);
+                lsReleaseObstacles(&obs);
+                hit = result->contacts > contacts;
+                d = lsSub(end, pos);
+            }
+        }
+        result->position = hit ? lsMulAdd(pos, t, d) : target;
+        result->contacts += 1;
+        result->lastNormal = lsNormalize(d);
+        lsAddLeg(result, result->position);
+        moved = true;
+        if (!hit || crushed)
+        {
+            break;
+        }
+    }
+    return moved;
+}
