@@ -362,8 +362,9 @@ static void DrawSolids(Painter* p, const lsWorld* world)
 
 static void DrawWalls(Painter* p, const lsWorld* world)
 {
-    // Thin strokes when zoomed far out, so a city of 100k walls stays readable instead of a white blob.
-    double width = lsCamera_ToPixels(p->camera, 1.0) >= 4.0 ? 2.0 : 1.0;
+    // Thin strokes unless zoomed in, so a city of 100k walls stays readable instead of a white blob; hair lines are
+    // also the rasterizer's fast path, which matters with thousands of walls in view.
+    double width = lsCamera_ToPixels(p->camera, 1.0) >= 16.0 ? 2.0 : 1.0;
     // The camera's map written out (one multiply-add per coordinate), as this loop runs over every wall.
     double zoom = p->camera->zoom;
     double ox = 0.5 * p->camera->width - p->camera->center.x * zoom;
