@@ -59,6 +59,7 @@ void lsApp_RebuildSim(lsApp* app)
 void lsApp_FitCamera(lsApp* app)
 {
     lsCamera_FitInto(&app->camera, lsWorld_Bounds(app->world), lsWorldArea(app->canvas, &app->view), 24.0);
+    app->cameraFitted = true;
 }
 
 void lsApp_RobotMoved(lsApp* app) { lsTrail_Clear(app->trail); }
@@ -200,6 +201,10 @@ static bool Init(lsApp* app)
     app->reloader = lsCreateReloader(config->worldPath, LS_RELOAD_SETTLE);
     app->editor = lsCreateEditor();
     app->camera = lsInitialCamera(app->sim, w, h, lsWorldArea(app->canvas, &app->view));
+    // A world too large to show whole opens on the robot: that is no fit to keep when panels come and go.
+    lsCamera whole = app->camera;
+    lsCamera_FitInto(&whole, lsWorld_Bounds(app->world), lsWorldArea(app->canvas, &app->view), 24.0);
+    app->cameraFitted = whole.zoom == app->camera.zoom;
     app->paused = config->paused;
     app->autopilot = config->autopilot;
     app->clockStart = SDL_GetPerformanceCounter();

@@ -33,6 +33,7 @@ typedef struct lsApp
     bool simStale;        ///< the editor changed the world: rebuild the sim before the next step, draw or command
     int beamsOverride;    ///< beams chosen with --beams or +/- (kept across reloads and edits); 0: the world's
     bool panning;         ///< a drag is moving the camera
+    bool cameraFitted;    ///< the camera is as a fit left it (no zoom or pan since): panels shown or hidden refit it
     bool haveCursor;      ///< the pointer is in the window (its world position goes to the HUD)
     int cursorX, cursorY; ///< the pointer, window pixels
     double accumulator;   ///< real seconds not yet simulated

@@ -99,10 +99,15 @@ static void HandleKey(lsApp* app, const SDL_KeyboardEvent* key)
         break;
     case SDLK_h:
         app->view.hud = !app->view.hud;
+        // The world's area changed: a fitted view fits it again, so no panel comes to sit on the world.
+        if (app->cameraFitted)
+            lsApp_FitCamera(app);
         lsApp_SetStatus(app, "HUD %s (H)", OnOff(app->view.hud));
         break;
     case SDLK_o:
         app->view.scanPlot = !app->view.scanPlot;
+        if (app->cameraFitted)
+            lsApp_FitCamera(app);
         lsApp_SetStatus(app, "scan plot %s", OnOff(app->view.scanPlot));
         break;
     case SDLK_t:
@@ -171,6 +176,7 @@ void lsApp_HandleEvent(lsApp* app, const SDL_Event* event)
         if (event->wheel.direction == SDL_MOUSEWHEEL_FLIPPED)
             notches = -notches;
         lsCamera_ZoomAt(&app->camera, lsV(mx, my), pow(LS_WHEEL_ZOOM, notches));
+        app->cameraFitted = false;
         break;
     }
     case SDL_MOUSEBUTTONDOWN:
@@ -188,6 +194,7 @@ void lsApp_HandleEvent(lsApp* app, const SDL_Event* event)
         {
             app->follow = false; // a drag takes the camera back from follow mode
             lsCamera_Pan(&app->camera, lsV(event->motion.xrel, event->motion.yrel));
+            app->cameraFitted = false;
         }
         break;
     default:

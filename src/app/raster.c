@@ -159,8 +159,7 @@ static void HairLine(lsRaster* r, bool steep, double x0, double y0, double x1, d
 
 // One whole column of a wide stroke: the minor-axis span [top, bottom) in 16.16 fixed point, partial pixels at
 // its two ends, full ones between.
-static void WideColumn(lsRaster* r, bool steep, int i, int64_t top, int64_t bottom, lsColor c, int minorLo,
-                       int minorHi)
+static void WideColumn(lsRaster* r, bool steep, int i, int64_t top, int64_t bottom, lsColor c, int minorLo, int minorHi)
 {
     int jt = (int)(top >> 16), jb = (int)(bottom >> 16);
     for (int j = jt < minorLo ? minorLo : jt; j <= jb && j <= minorHi; ++j)

@@ -302,7 +302,7 @@ static void DrawScaleBar(Painter* p, const lsViewOptions* view)
     double px = round(lsCamera_ToPixels(cam, metres));
     lsRect area = lsWorldArea(p->canvas, view);
     if (view->hud)
-        area.x = 0;
+        area = (lsRect){0, 0, cam->width, cam->height};
     double x0 = area.x + 16.0, y0 = area.y + area.h - 18.0;
     lsColor c = lsColorHud;
     // A dark backing keeps the bar readable over walls and beams.
