@@ -1,16 +1,22 @@
 #!/usr/bin/env bash
-# scripts/fuzz.sh [SECONDS]: builds the libFuzzer targets with clang (ASan+UBSan) in build-fuzz and runs each one
-# for SECONDS (default 15) on a corpus seeded from the shipped worlds, the malformed corpus and every past
-# regression input. A crash fails the script; copy the input it names into tests/data/fuzz/ as a regression test.
+# scripts/fuzz.sh [SECONDS [TARGET...]]: builds the libFuzzer targets with clang (ASan+UBSan) in build-fuzz and runs
+# each one (default: all three) for SECONDS (default 15) on a corpus seeded from the shipped worlds, the malformed
+# corpus, the worlds at every bound and every past regression input. A failure stops the script; copy the input it
+# names into tests/data/fuzz/ (fuzz_world), tests/data/fuzz_pipeline/ (fuzz_pipeline) or
+# tests/data/fuzz_scan_args/ as a regression test. The long run: scripts/fuzz.sh 3600 fuzz_pipeline.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-15}
+shift || true
+targets=("$@")
+[ ${#targets[@]} -gt 0 ] || targets=(fuzz_world fuzz_scan_args fuzz_pipeline)
 jobs=$(nproc 2>/dev/null || echo 2)
 
 if [ ! -f build-fuzz/CMakeCache.txt ]; then
-    CC=clang cmake -S . -B build-fuzz -DLS_FUZZ=ON -DLS_BUILD_APP=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+    # The front end is built too, so fuzz_pipeline draws what it simulates (SDL's software renderer, no display).
+    CC=clang cmake -S . -B build-fuzz -DLS_FUZZ=ON -DLS_BUILD_APP=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 fi
-cmake --build build-fuzz -j "$jobs" --target fuzz_targets -- --no-print-directory | { grep -v '^\[' || true; }
+cmake --build build-fuzz -j "$jobs" --target "${targets[@]}" -- --no-print-directory | { grep -v '^\[' || true; }
 
 artifacts=build-fuzz/artifacts
 mkdir -p "$artifacts"
@@ -31,5 +37,14 @@ run() { # run TARGET SEEDS...
     fi
     grep -E "stat::number_of_executed_units" "build-fuzz/$target.log" | sed "s/^/fuzz: $target /"
 }
-run fuzz_world worlds tests/data/malformed tests/data/fuzz
-run fuzz_scan_args fuzz/scan_args_corpus
+for target in "${targets[@]}"; do
+    case $target in
+    fuzz_world) run fuzz_world worlds tests/data/malformed tests/data/fuzz ;;
+    fuzz_scan_args) run fuzz_scan_args fuzz/scan_args_corpus ;;
+    fuzz_pipeline) run fuzz_pipeline worlds tests/data/limits tests/data/fuzz_pipeline tests/data/fuzz ;;
+    *)
+        echo "fuzz: unknown target '$target' (fuzz_world, fuzz_scan_args, fuzz_pipeline)" >&2
+        exit 2
+        ;;
+    esac
+done

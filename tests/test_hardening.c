@@ -13,6 +13,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -358,12 +359,12 @@ static int ReadOnlyFolderTest(void)
 // ---------------------------------------------------------------------------------------------------------------------
 // A kill -9 during a save: a child saves two large worlds in turn, over and over, and is killed at random moments
 // (a fixed seed). After every kill the file is exactly one of the two complete versions (so it loads), and the only
-// other thing the kill may leave is the save's own temporary file "world.json.tmp.XXXXXX" (lsSaveWorld documents a
+// other thing the kill may leave is the save's own temporary file ".lidarsim-XXXXXX" (lsSaveWorld documents a
 // temporary file next to the target; a killed process cannot remove it), at most one per kill.
 
 static bool IsSaveTempName(const char* name)
 {
-    const char* prefix = "world.json.tmp.";
+    const char* prefix = ".lidarsim-";
     size_t n = strlen(prefix);
     return strncmp(name, prefix, n) == 0 && strlen(name) == n + 6;
 }
@@ -661,6 +662,86 @@ static int HostileInputTest(void)
     return 0;
 }
 
+// Saving respects what is there: through a symlink (relative, chained or dangling) the target is replaced
+// atomically in its own folder and the link stays a link; owner, group and mode are kept, setuid and setgid are
+// dropped; a NAME_MAX-long name can be saved; a folder, a device and a link loop are refused with a message; no
+// temporary file is left after any of it.
+static int SaveRespectsLinksTest(void)
+{
+    char root[] = "/tmp/ls_links_XXXXXX";
+    ENSURE(mkdtemp(root) != NULL);
+    char a[300], b[300], target[600], link[600], chain[600], dangling[600], fresh[600], loop1[600], loop2[600];
+    snprintf(a, sizeof a, "%s/a", root);
+    snprintf(b, sizeof b, "%s/b", root);
+    ENSURE(mkdir(a, 0755) == 0 && mkdir(b, 0755) == 0);
+    snprintf(target, sizeof target, "%s/world.json", a);
+    snprintf(link, sizeof link, "%s/link.json", b);
+    snprintf(chain, sizeof chain, "%s/chain.json", b);
+    snprintf(dangling, sizeof dangling, "%s/dangling.json", b);
+    snprintf(fresh, sizeof fresh, "%s/fresh.json", a);
+    snprintf(loop1, sizeof loop1, "%s/loop1.json", b);
+    snprintf(loop2, sizeof loop2, "%s/loop2.json", b);
+    lsError err = {{0}};
+    lsWorld* world = lsCreateWorld();
+    strcpy(world->name, "first");
+    ENSURE(lsSaveWorld(world, target, &err));
+    ENSURE(chmod(target, 06640) == 0);
+    if (geteuid() == 0)
+    {
+        ENSURE(chown(target, 1234, 5678) == 0);
+        ENSURE(chmod(target, 06640) == 0); // chown cleared the bits
+    }
+    ENSURE(symlink("../a/world.json", link) == 0);
+    ENSURE(symlink("link.json", chain) == 0);
+    ENSURE(symlink("../a/fresh.json", dangling) == 0);
+    ENSURE(symlink("loop2.json", loop1) == 0 && symlink("loop1.json", loop2) == 0);
+
+    strcpy(world->name, "through the link");
+    ENSURE(lsSaveWorld(world, chain, &err));
+    struct stat st;
+    ENSURE(lstat(link, &st) == 0 && S_ISLNK(st.st_mode));
+    ENSURE(lstat(chain, &st) == 0 && S_ISLNK(st.st_mode));
+    ENSURE(stat(target, &st) == 0 && (st.st_mode & 07777) == 0640); // setuid and setgid dropped
+    if (geteuid() == 0)
+    {
+        ENSURE(st.st_uid == 1234 && st.st_gid == 5678);
+    }
+    lsWorld* back = lsLoadWorld(link, &err, NULL);
+    ENSURE(back != NULL && strcmp(back->name, "through the link") == 0);
+    lsDestroyWorld(back);
+    // A dangling link: its target is created, in the target's folder, and the link kept.
+    ENSURE(lsSaveWorld(world, dangling, &err));
+    ENSURE(lstat(dangling, &st) == 0 && S_ISLNK(st.st_mode));
+    ENSURE(stat(fresh, &st) == 0 && S_ISREG(st.st_mode));
+    mode_t mask = umask(0);
+    umask(mask);
+    ENSURE((st.st_mode & 0777) == (0666 & ~mask));
+    // Refusals, each with a message and nothing left behind.
+    ENSURE(!lsSaveWorld(world, loop1, &err));
+    ENSURE(strstr(err.message, "loop1.json: cannot follow the symbolic link") != NULL);
+    ENSURE(!lsSaveWorld(world, a, &err));
+    ENSURE(strstr(err.message, "/a: is a folder") != NULL);
+    ENSURE(!lsSaveWorld(world, "/dev/full", &err));
+    ENSURE(strcmp(err.message, "/dev/full: not saved (write failed: No space left on device)") == 0);
+    // The longest file name the folder allows (NAME_MAX bytes): the temporary name is short.
+    char longName[600];
+    int prefix = snprintf(longName, sizeof longName, "%s/", a);
+    memset(longName + prefix, 'n', NAME_MAX - 5);
+    strcpy(longName + prefix + NAME_MAX - 5, ".json");
+    ENSURE(strlen(longName + prefix) == NAME_MAX);
+    ENSURE(lsSaveWorld(world, longName, &err));
+    ENSURE(lsSaveWorld(world, longName, &err)); // and replaced
+    char names[8][256];
+    ENSURE(ListFolder(a, names, 8) == 3); // world.json, fresh.json, the long one: no temporary file
+    ENSURE(ListFolder(b, names, 8) == 5); // the links only
+    ENSURE(unlink(longName) == 0 && unlink(fresh) == 0 && unlink(target) == 0);
+    ENSURE(unlink(link) == 0 && unlink(chain) == 0 && unlink(dangling) == 0 && unlink(loop1) == 0 &&
+           unlink(loop2) == 0);
+    ENSURE(rmdir(a) == 0 && rmdir(b) == 0 && rmdir(root) == 0);
+    lsDestroyWorld(world);
+    return 0;
+}
+
 int HardeningTest(void)
 {
     RUN_SUBTEST(DiskFullTest);
@@ -668,5 +749,6 @@ int HardeningTest(void)
     RUN_SUBTEST(KillDuringSaveTest);
     RUN_SUBTEST(ReloadWhileWritingTest);
     RUN_SUBTEST(HostileInputTest);
+    RUN_SUBTEST(SaveRespectsLinksTest);
     return 0;
 }

@@ -290,8 +290,10 @@ extern "C"
     LS_API lsWorld* lsLoadWorld(const char* path, lsError* err, lsWarnings* warnings);
     /// The canonical JSON of a world (what lsLoadWorldFromString reads back to an equal world). Free with lsFreeString.
     LS_API char* lsSaveWorldToString(const lsWorld* world);
-    /// Writes the canonical JSON atomically: a temporary file in the same folder, flushed, then renamed over path.
-    /// On failure the old file is untouched, err says why and false is returned.
+    /// Writes the canonical JSON atomically: a temporary file in the folder of path's target (a symlink is kept and
+    /// its target replaced), flushed, synced, given the old file's owner, group and mode (setuid and setgid dropped),
+    /// then renamed over it. On failure the old file is untouched, no temporary file is left, err says why and
+    /// false is returned.
     LS_API bool lsSaveWorld(const lsWorld* world, const char* path, lsError* err);
 
 #ifdef __cplusplus

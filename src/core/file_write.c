@@ -1,4 +1,4 @@
-// lidarsim core: replacing a file atomically (write a temporary file beside it, sync, rename, sync the folder).
+// lidarsim core: writing a file so that its name never shows a half-written file (see file_write.h).
 #define _POSIX_C_SOURCE 200809L
 
 #include "core/file_write.h"
@@ -11,90 +11,286 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-bool lsWriteFileAtomic(const char* path, const char* data, size_t size, lsError* err)
+// The file a path names after following symlinks (each link's text relative to its own folder); the path itself when
+// it is not a link or does not exist. Free with lsFreeString.
+static char* FollowLinks(const char* path)
 {
-    LS_ASSERT(path != NULL && (data != NULL || size == 0));
-    size_t pathLength = strlen(path);
-    char* tempPath = lsAlloc(pathLength + 12);
-    snprintf(tempPath, pathLength + 12, "%s.tmp.XXXXXX", path);
-    int fd = mkstemp(tempPath);
+    char* current = lsStrdup(path);
+    for (int depth = 0; depth < 40; ++depth)
+    {
+        struct stat st;
+        if (lstat(current, &st) != 0 || !S_ISLNK(st.st_mode))
+        {
+            break;
+        }
+        char link[4096];
+        ssize_t n = readlink(current, link, sizeof link - 1);
+        if (n <= 0)
+        {
+            break;
+        }
+        link[n] = '\0';
+        const char* slash = strrchr(current, '/');
+        char* next;
+        if (link[0] == '/' || slash == NULL)
+        {
+            next = lsStrdup(link);
+        }
+        else
+        {
+            size_t folder = (size_t)(slash - current) + 1;
+            size_t size = folder + (size_t)n + 1;
+            next = lsAlloc(size);
+            memcpy(next, current, folder);
+            memcpy(next + folder, link, (size_t)n + 1);
+            // lsStrdup'd strings are freed by their length: keep the block exactly strlen + 1.
+        }
+        lsFreeString(current);
+        current = next;
+    }
+    return current;
+}
+
+// The folder part of a path ("." when it has none); free with lsFreeString.
+static char* FolderOf(const char* path)
+{
+    const char* slash = strrchr(path, '/');
+    if (slash == NULL)
+    {
+        return lsStrdup(".");
+    }
+    size_t length = slash == path ? 1 : (size_t)(slash - path);
+    char* folder = lsAlloc(length + 1);
+    memcpy(folder, path, length);
+    folder[length] = '\0';
+    return folder;
+}
+
+static void FreeAtomicFile(lsAtomicFile* af)
+{
+    lsFreeString(af->label);
+    lsFreeString(af->target);
+    lsFreeString(af->temp);
+    memset(af, 0, sizeof *af);
+}
+
+bool lsBeginAtomicWrite(lsAtomicFile* af, const char* path, const char* verb, bool noReplace, lsError* err)
+{
+    LS_ASSERT(af != NULL && path != NULL && verb != NULL);
+    memset(af, 0, sizeof *af);
+    af->verb = verb;
+    af->noReplace = noReplace;
+    af->label = lsStrdup(path);
+    af->target = FollowLinks(path);
+    struct stat st;
+    if (lstat(af->target, &st) == 0 && S_ISLNK(st.st_mode))
+    {
+        bool ok = lsFail(err, "%s: cannot follow the symbolic link: %s", path, strerror(ELOOP));
+        FreeAtomicFile(af);
+        return ok;
+    }
+    if (stat(af->target, &st) == 0)
+    {
+        if (S_ISDIR(st.st_mode))
+        {
+            bool ok = lsFail(err, "%s: is a folder", path);
+            FreeAtomicFile(af);
+            return ok;
+        }
+        if (!S_ISREG(st.st_mode))
+        {
+            // A device or FIFO is written in place (renaming over /dev/full would replace the device). O_NONBLOCK:
+            // a FIFO without a reader fails at once instead of waiting; the file is then made blocking for stdio.
+            int fd = open(af->target, O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+            if (fd >= 0)
+            {
+                int flags = fcntl(fd, F_GETFL);
+                fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
+            }
+            af->file = fd >= 0 ? fdopen(fd, "wb") : NULL;
+            if (af->file == NULL)
+            {
+                int code = errno;
+                if (fd >= 0)
+                {
+                    close(fd);
+                }
+                bool ok = lsFail(err, "%s: cannot open for writing: %s", path, strerror(code));
+                FreeAtomicFile(af);
+                return ok;
+            }
+            af->direct = true;
+            return true;
+        }
+        af->keepOwner = true;
+        af->ownerId = (unsigned)st.st_uid;
+        af->groupId = (unsigned)st.st_gid;
+        af->mode = (unsigned)(st.st_mode & 07777);
+    }
+    char* folder = FolderOf(af->target);
+    size_t size = strlen(folder) + sizeof "/.lidarsim-XXXXXX";
+    char* temp = lsAlloc(size);
+    snprintf(temp, size, "%s/.lidarsim-XXXXXX", folder);
+    lsFreeString(folder);
+    int fd = mkstemp(temp);
     if (fd < 0)
     {
         int code = errno;
-        lsFree(tempPath, pathLength + 12);
-        return lsFail(err, "%s: cannot create a temporary file next to it: %s", path, strerror(code));
+        lsFree(temp, size);
+        bool ok = lsFail(err, "%s: cannot create a temporary file next to it: %s", path, strerror(code));
+        FreeAtomicFile(af);
+        return ok;
     }
-    // Keep the permissions of the file being replaced (mkstemp creates 0600).
-    struct stat info;
-    mode_t mode = stat(path, &info) == 0 ? (info.st_mode & 07777) : 0644;
-    bool ok = fchmod(fd, mode) == 0;
-    int code = ok ? 0 : errno;
-    const char* step = "chmod";
-    FILE* file = ok ? fdopen(fd, "wb") : NULL;
-    if (ok && file == NULL)
+    af->temp = temp; // strlen(temp) + 1 == size: freed as a string
+    af->file = fdopen(fd, "wb");
+    if (af->file == NULL)
     {
-        ok = false;
-        code = errno;
-        step = "open";
+        int code = errno;
+        close(fd);
+        unlink(af->temp);
+        bool ok = lsFail(err, "%s: cannot create a temporary file next to it: %s", path, strerror(code));
+        FreeAtomicFile(af);
+        return ok;
     }
-    if (ok && fwrite(data, 1, size, file) != size)
+    return true;
+}
+
+void lsAbortAtomicWrite(lsAtomicFile* af)
+{
+    if (af->file != NULL)
     {
-        ok = false;
-        code = errno;
-        step = "write";
+        fclose(af->file);
     }
-    if (ok && fflush(file) != 0)
+    if (af->temp != NULL)
     {
-        ok = false;
-        code = errno;
-        step = "write";
+        unlink(af->temp);
     }
-    if (ok && fsync(fd) != 0)
+    FreeAtomicFile(af);
+}
+
+// Syncs a folder so a rename in it is durable (best effort: some file systems refuse).
+static void SyncFolder(const char* path)
+{
+    char* folder = FolderOf(path);
+    int fd = open(folder, O_RDONLY | O_CLOEXEC);
+    if (fd >= 0)
     {
-        ok = false;
-        code = errno;
-        step = "sync";
-    }
-    if (file != NULL)
-    {
-        if (fclose(file) != 0 && ok)
-        {
-            ok = false;
-            code = errno;
-            step = "close";
-        }
-    }
-    else
-    {
+        fsync(fd);
         close(fd);
     }
-    if (ok && rename(tempPath, path) != 0)
+    lsFreeString(folder);
+}
+
+bool lsCommitAtomicWrite(lsAtomicFile* af, lsError* err)
+{
+    LS_ASSERT(af != NULL && af->file != NULL);
+    int fd = fileno(af->file);
+    const char* step = NULL;
+    int code = 0;
+    if (fflush(af->file) != 0 || ferror(af->file))
     {
-        ok = false;
-        code = errno;
-        step = "rename";
+        step = "write";
+        code = errno != 0 ? errno : EIO;
     }
+    if (step == NULL && af->temp != NULL)
+    {
+        if (af->keepOwner)
+        {
+            // The owner and group first (changing them clears setuid and setgid anyway); a user who may not give the
+            // file away keeps at least the group where they belong to it. Then the mode without setuid and setgid.
+            if (fchown(fd, (uid_t)af->ownerId, (gid_t)af->groupId) != 0)
+            {
+                (void)fchown(fd, (uid_t)-1, (gid_t)af->groupId);
+            }
+            if (fchmod(fd, (mode_t)(af->mode & ~(unsigned)(S_ISUID | S_ISGID))) != 0)
+            {
+                step = "chmod";
+                code = errno;
+            }
+        }
+        else
+        {
+            // A new file gets what fopen would give it: 0666 less the umask (mkstemp made it 0600).
+            mode_t mask = umask(0);
+            umask(mask);
+            if (fchmod(fd, 0666 & ~mask) != 0)
+            {
+                step = "chmod";
+                code = errno;
+            }
+        }
+        if (step == NULL && fsync(fd) != 0)
+        {
+            step = "sync";
+            code = errno;
+        }
+    }
+    if (fclose(af->file) != 0 && step == NULL)
+    {
+        step = af->direct ? "write" : "close";
+        code = errno;
+    }
+    af->file = NULL;
+    if (step == NULL && af->temp != NULL)
+    {
+        if (af->noReplace)
+        {
+            // link() fails when the name exists, so even a file made meanwhile is never replaced.
+            if (link(af->temp, af->target) != 0)
+            {
+                step = "link";
+                code = errno;
+            }
+            unlink(af->temp);
+        }
+        else if (rename(af->temp, af->target) != 0)
+        {
+            step = "rename";
+            code = errno;
+        }
+    }
+    bool ok = step == NULL;
     if (!ok)
     {
-        unlink(tempPath);
-        lsFree(tempPath, pathLength + 12);
-        return lsFail(err, "%s: not saved (%s failed: %s); the old file is untouched", path, step, strerror(code));
+        if (af->temp != NULL)
+        {
+            unlink(af->temp);
+        }
+        lsFail(err, "%s: not %s (%s failed: %s)%s", af->label, af->verb, step, strerror(code),
+               af->direct ? "" : "; the old file is untouched");
     }
-    // Make the rename itself durable: sync the folder (best effort; some file systems refuse).
-    size_t folderSize = pathLength + 1;
-    char* folder = lsStrdup(path);
-    char* slash = strrchr(folder, '/');
-    if (slash != NULL)
+    else if (af->temp != NULL)
     {
-        slash[slash == folder ? 1 : 0] = '\0';
+        SyncFolder(af->target);
     }
-    int dirFd = open(slash != NULL ? folder : ".", O_RDONLY);
-    if (dirFd >= 0)
+    FreeAtomicFile(af);
+    return ok;
+}
+
+bool lsWriteFileAtomic(const char* path, const void* data, size_t size, const char* verb, lsError* err)
+{
+    lsAtomicFile af;
+    if (!lsBeginAtomicWrite(&af, path, verb, false, err))
     {
-        fsync(dirFd);
-        close(dirFd);
+        return false;
     }
-    lsFree(folder, folderSize);
-    lsFree(tempPath, pathLength + 12);
+    if (fwrite(data, 1, size, af.file) != size)
+    {
+        int code = errno;
+        bool ok = lsFail(err, "%s: not %s (write failed: %s); the old file is untouched", path, verb, strerror(code));
+        lsAbortAtomicWrite(&af);
+        return ok;
+    }
+    return lsCommitAtomicWrite(&af, err);
+}
+
+bool lsCheckOutput(FILE* stream, const char* name, lsError* err)
+{
+    errno = 0;
+    if (fflush(stream) != 0 || ferror(stream))
+    {
+        int code = errno != 0 ? errno : EIO;
+        return lsFail(err, "%s: write failed: %s", name, strerror(code));
+    }
     return true;
 }

@@ -1,9 +1,42 @@
-// lidarsim core (private): replacing a file atomically.
+// lidarsim core (private): writing files so that a name never shows a half-written file, and checking output.
 #pragma once
 
 #include "lidarsim/base.h"
 
-/// Replaces the file at path with size bytes of data, atomically: a temporary file beside it (keeping the old
-/// file's permissions) is written, synced and renamed over it, then the folder is synced (best effort). On failure
-/// the old file is untouched, the temporary file removed, and err says which step failed.
-bool lsWriteFileAtomic(const char* path, const char* data, size_t size, lsError* err);
+#include <stdio.h>
+
+/// A file being written so that the name never shows a half-written file: the text goes to a temporary file with a
+/// short name (".lidarsim-XXXXXX", so a NAME_MAX-long name can be written) in the folder of the final target (a
+/// symlink is followed and kept: its target is replaced), which is flushed, synced and renamed over the target on
+/// commit. A target that exists keeps its owner, group and permissions where the user may set them (setuid and
+/// setgid are dropped); a new one gets 0666 less the umask. A target that is a device or FIFO (/dev/stdout,
+/// /dev/full) is written directly, every write checked. A folder or a symlink loop is refused. Any failure removes
+/// the temporary file and leaves the old file as it was.
+/// Usage: lsBeginAtomicWrite, write to af.file, then lsCommitAtomicWrite (or lsAbortAtomicWrite) on every path.
+typedef struct lsAtomicFile
+{
+    FILE* file;       ///< write here (stdio; errors are found at commit)
+    char* label;      ///< the path as given, for messages
+    char* target;     ///< the file that will hold the text (the symlink's target)
+    char* temp;       ///< the temporary file, NULL when writing directly
+    const char* verb; ///< "written" or "saved", for messages
+    bool noReplace;   ///< commit fails rather than replace an existing file
+    bool direct;      ///< a device or FIFO, written in place
+    bool keepOwner;   ///< the target existed: its owner, group and mode are copied
+    unsigned ownerId, groupId, mode;
+} lsAtomicFile;
+
+/// Starts writing path. verb ("saved", "written") goes into messages; noReplace makes the commit refuse to replace a
+/// file that exists (screenshots). False with err filled ("path: cannot create a temporary file next to it: ...").
+bool lsBeginAtomicWrite(lsAtomicFile* af, const char* path, const char* verb, bool noReplace, lsError* err);
+/// Flushes, syncs and renames into place; frees af in every case. False with err filled ("path: not written (write
+/// failed: No space left on device); the old file is untouched") and the temporary file removed.
+bool lsCommitAtomicWrite(lsAtomicFile* af, lsError* err);
+/// Gives up: closes and removes the temporary file, frees af.
+void lsAbortAtomicWrite(lsAtomicFile* af);
+/// Replaces the file at path with size bytes of data atomically (lsBeginAtomicWrite, write, lsCommitAtomicWrite).
+bool lsWriteFileAtomic(const char* path, const void* data, size_t size, const char* verb, lsError* err);
+/// Flushes a stream the program prints its results to (stdout) and checks it for write errors, so output that did
+/// not reach its file (a full disk, /dev/full, a closed pipe) is reported ("stdout: write failed: ...") and the
+/// program exits non-zero. False with err filled when anything written to it was lost.
+bool lsCheckOutput(FILE* stream, const char* name, lsError* err);

@@ -429,7 +429,8 @@ bool lsSaveWorld(const lsWorld* world, const char* path, lsError* err)
     }
     lsDestroyWorld(check);
 
-    bool ok = lsWriteFileAtomic(path, json, length, err);
+    // Atomic, through a symlink to its target, keeping owner and mode (file_write.h).
+    bool ok = lsWriteFileAtomic(path, json, length, "saved", err);
     lsFreeString(json);
     return ok;
 }
