@@ -267,8 +267,9 @@ bool lsCommitAtomicWrite(lsAtomicFile* af, lsError* err)
     return ok;
 }
 
-bool lsWriteFileAtomic(const char* path, const void* data, size_t size, const char* verb, lsError* err)
+bool lsWriteFileAtomic(const char* path, const char* data, size_t size, lsError* err)
 {
+    const char* verb = "saved";
     lsAtomicFile af;
     if (!lsBeginAtomicWrite(&af, path, verb, false, err))
     {

@@ -34,8 +34,9 @@ bool lsBeginAtomicWrite(lsAtomicFile* af, const char* path, const char* verb, bo
 bool lsCommitAtomicWrite(lsAtomicFile* af, lsError* err);
 /// Gives up: closes and removes the temporary file, frees af.
 void lsAbortAtomicWrite(lsAtomicFile* af);
-/// Replaces the file at path with size bytes of data atomically (lsBeginAtomicWrite, write, lsCommitAtomicWrite).
-bool lsWriteFileAtomic(const char* path, const void* data, size_t size, const char* verb, lsError* err);
+/// Replaces the file at path with size bytes of data atomically (lsBeginAtomicWrite, write, lsCommitAtomicWrite);
+/// messages say "not saved".
+bool lsWriteFileAtomic(const char* path, const char* data, size_t size, lsError* err);
 /// Flushes a stream the program prints its results to (stdout) and checks it for write errors, so output that did
 /// not reach its file (a full disk, /dev/full, a closed pipe) is reported ("stdout: write failed: ...") and the
 /// program exits non-zero. False with err filled when anything written to it was lost.

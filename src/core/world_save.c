@@ -430,7 +430,7 @@ bool lsSaveWorld(const lsWorld* world, const char* path, lsError* err)
     lsDestroyWorld(check);
 
     // Atomic, through a symlink to its target, keeping owner and mode (file_write.h).
-    bool ok = lsWriteFileAtomic(path, json, length, "saved", err);
+    bool ok = lsWriteFileAtomic(path, json, length, err);
     lsFreeString(json);
     return ok;
 }
