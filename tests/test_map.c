@@ -6,6 +6,7 @@
 
 #include "test.h"
 
+#include "core/reload.h"
 #include "lidarsim/map.h"
 #include "lidarsim/scene.h"
 
@@ -781,6 +782,101 @@ static int ExportRoundTripTest(void)
     return 0;
 }
 
+static const char s_room[] = "P2\n6 5\n255\n0 0 0 0 0 0\n0 254 254 254 254 0\n0 254 254 254 254 0\n"
+                             "0 254 254 254 254 0\n0 0 0 0 0 205\n";
+static const char s_roomPillar[] = "P2\n6 5\n255\n0 0 0 0 0 0\n0 254 254 254 254 0\n0 254 0 254 254 0\n"
+                                   "0 254 254 254 254 0\n0 0 0 0 0 205\n";
+
+static int MapKeyTest(void)
+{
+    // A world standing on a map: the map's walls first, the world's own after; saved, it names the map again.
+    WriteText("room.pgm", s_room);
+    WriteText("room.yaml", "image: room.pgm\nresolution: 0.5\norigin: [1.0, 2.0, 0.0]\noccupied_thresh: 0.65\n"
+                           "free_thresh: 0.196\n");
+    WriteText("on.json", "{\"name\": \"on\", \"map\": \"room.yaml\", \"unknown\": \"occupied\",\n"
+                         " \"walls\": [{\"from\": [2, 3], \"to\": [2.5, 3]}]}");
+    char path[128];
+    snprintf(path, sizeof path, "%s/on.json", s_folder);
+    lsError err = {{0}};
+    lsWorld* world = lsLoadWorld(path, &err, NULL);
+    ENSURE(world != NULL);
+    // Unknown occupied: the corner is closed, two chains (outside and inside), then the world's own wall.
+    ENSURE(world->wallCount == 3 && world->walls[0].fromMap && world->walls[1].fromMap && !world->walls[2].fromMap);
+    ENSURE(strcmp(world->map.path, "room.yaml") == 0 && world->map.unknownOccupied);
+    char* json = lsSaveWorldToString(world);
+    ENSURE(strstr(json, "\"map\": \"room.yaml\"") != NULL && strstr(json, "\"unknown\": \"occupied\"") != NULL);
+    ENSURE(strstr(json, "\"from\": [2, 3]") != NULL && strstr(json, "[1, 2]") == NULL);
+    lsWorld* back = lsLoadWorldFromString(json, strlen(json), path, &err, NULL);
+    ENSURE(back != NULL && lsWorld_Equal(world, back));
+    lsDestroyWorld(back);
+    lsFreeString(json);
+    // Never saved over a map YAML (the window opened on a map saves with Ctrl+S too).
+    char yamlPath[128];
+    snprintf(yamlPath, sizeof yamlPath, "%s/room.yaml", s_folder);
+    ENSURE(!lsSaveWorld(world, yamlPath, &err) && strstr(err.message, "never overwritten") != NULL);
+    lsWorld* map = lsLoadMapWorld(yamlPath, NULL, NULL, &err);
+    ENSURE(map != NULL);
+    lsDestroyWorld(map);
+    ENSURE(lsSaveWorld(world, path, &err));
+    back = lsLoadWorld(path, &err, NULL);
+    ENSURE(back != NULL && lsWorld_Equal(world, back));
+    lsDestroyWorld(back);
+    lsDestroyWorld(world);
+
+    // Located errors: a missing map, a bad "unknown", "unknown" alone, a map that is not a YAML.
+    static const char* const bad[][2] = {
+        {"{\"map\": \"none.yaml\"}", "t.json:1:9: map: none.yaml: cannot open"},
+        {"{\"map\": \"room.yaml\", \"unknown\": \"grey\"}", "t.json:1:33: unknown: expected \"free\" or \"occupied\""},
+        {"{\"unknown\": \"free\", \"walls\": []}", "t.json:1:13: unknown: \"unknown\" says what"},
+        {"{\"map\": \"room.pgm\"}", "t.json:1:9: map: expected the path of a map YAML"},
+        {"{\"name\": \"no walls, no map\"}", "walls"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i)
+    {
+        ENSURE(lsLoadWorldFromString(bad[i][0], strlen(bad[i][0]), "t.json", &err, NULL) == NULL);
+        if (strstr(err.message, bad[i][1]) == NULL)
+            fprintf(stderr, "    got '%s'\n    expected '%s'\n", err.message, bad[i][1]);
+        ENSURE(strstr(err.message, bad[i][1]) != NULL);
+    }
+    return 0;
+}
+
+static int MapReloadTest(void)
+{
+    // Hot reload watches the world file, the map's YAML and its image: a changed image reloads, a broken one
+    // fails with the image's name and keeps the world shown, a repaired one loads again.
+    WriteText("room.pgm", s_room);
+    WriteText("on.json", "{\"name\": \"on\", \"map\": \"room.yaml\", \"walls\": []}");
+    char paths[2][128];
+    snprintf(paths[0], sizeof paths[0], "%s/on.json", s_folder);
+    snprintf(paths[1], sizeof paths[1], "%s/room.yaml", s_folder);
+    for (int k = 0; k < 2; ++k)
+    {
+        lsError err = {{0}};
+        lsWorld* shown = lsLoadWorld(paths[k], &err, NULL);
+        ENSURE(shown != NULL && shown->wallCount == 1);
+        lsReloader* reloader = lsCreateReloader(paths[k], 0.0);
+        lsWorld* fresh = NULL;
+        ENSURE(lsReloader_Poll(reloader, 0.0, shown, &fresh) == ls_reloadNone);
+        WriteText("room.pgm", s_roomPillar);
+        ENSURE(lsReloader_Poll(reloader, 1.0, shown, &fresh) == ls_reloadLoaded && fresh != NULL);
+        ENSURE(fresh->wallCount == 2);
+        lsDestroyWorld(shown);
+        shown = fresh;
+        ENSURE(lsReloader_Poll(reloader, 2.0, shown, &fresh) == ls_reloadNone);
+        WriteText("room.pgm", "P5\n6 5\n255\nshort");
+        ENSURE(lsReloader_Poll(reloader, 3.0, shown, &fresh) == ls_reloadFailed && fresh == NULL);
+        ENSURE(strstr(lsReloader_Error(reloader), "room.pgm: not a readable PNM image") != NULL);
+        WriteText("room.pgm", s_room);
+        ENSURE(lsReloader_Poll(reloader, 4.0, shown, &fresh) == ls_reloadLoaded && fresh->wallCount == 1);
+        ENSURE(!lsReloader_HasError(reloader));
+        lsDestroyWorld(shown);
+        lsDestroyWorld(fresh);
+        lsDestroyReloader(reloader);
+    }
+    return 0;
+}
+
 int MapTest(void)
 {
     RUN_SUBTEST(EveryPatternTest);
@@ -795,6 +891,8 @@ int MapTest(void)
     RUN_SUBTEST(YamlTest);
     RUN_SUBTEST(LoadMapWorldTest);
     RUN_SUBTEST(ExportRoundTripTest);
+    RUN_SUBTEST(MapKeyTest);
+    RUN_SUBTEST(MapReloadTest);
     char command[128];
     snprintf(command, sizeof command, "rm -rf '%s'", s_folder);
     ENSURE(system(command) == 0);

@@ -2,6 +2,9 @@
 
 #include "core/reload.h"
 
+#include "lidarsim/map.h"
+
+#include <stdio.h>
 #include <string.h>
 
 // What stat says about the file: its stamp (two versions differ in at least one field: an atomic rename-replace
@@ -13,12 +16,23 @@ typedef struct Signature
     lsFileStamp stamp;
 } Signature;
 
+// A world standing on a map (lsWorld.map) depends on two more files: the map's YAML and its image.
+#define LS_RELOAD_DEPENDENCIES 2
+
+// One version of the world file together with the files it depends on.
+typedef struct Version
+{
+    Signature file;
+    Signature dependencies[LS_RELOAD_DEPENDENCIES];
+} Version;
+
 struct lsReloader
 {
     char* path;
     double settle;
-    Signature handled; // the version last read (or marked as saved)
-    Signature pending; // a newer version waiting to settle
+    char dependencies[LS_RELOAD_DEPENDENCIES][LS_MAP_REF_CAPACITY]; // "" when unused
+    Version handled;                                                // the version last read (or marked as saved)
+    Version pending;                                                // a newer version waiting to settle
     bool hasPending;
     double pendingSince; // caller's time when pending was first seen
     bool hasError;
@@ -44,13 +58,50 @@ static bool SameSignature(const Signature* a, const Signature* b)
     return lsSameFileStamp(&a->stamp, &b->stamp);
 }
 
+static Version StatVersion(const lsReloader* reloader)
+{
+    Version version;
+    memset(&version, 0, sizeof version);
+    version.file = StatSignature(reloader->path);
+    for (int k = 0; k < LS_RELOAD_DEPENDENCIES; ++k)
+        if (reloader->dependencies[k][0] != '\0')
+            version.dependencies[k] = StatSignature(reloader->dependencies[k]);
+    return version;
+}
+
+static bool SameVersion(const Version* a, const Version* b)
+{
+    for (int k = 0; k < LS_RELOAD_DEPENDENCIES; ++k)
+        if (!SameSignature(&a->dependencies[k], &b->dependencies[k]))
+            return false;
+    return SameSignature(&a->file, &b->file);
+}
+
+// Watches the map files of world (none for a world without a map; the file itself is never a dependency). True
+// when the set changed.
+static bool WatchDependencies(lsReloader* reloader, const lsWorld* world)
+{
+    const char* files[LS_RELOAD_DEPENDENCIES] = {world->map.yamlFile, world->map.imageFile};
+    bool changed = false;
+    for (int k = 0; k < LS_RELOAD_DEPENDENCIES; ++k)
+    {
+        const char* file = strcmp(files[k], reloader->path) == 0 ? "" : files[k];
+        if (strcmp(reloader->dependencies[k], file) != 0)
+        {
+            snprintf(reloader->dependencies[k], sizeof reloader->dependencies[k], "%s", file);
+            changed = true;
+        }
+    }
+    return changed;
+}
+
 lsReloader* lsCreateReloader(const char* path, double settle)
 {
     LS_ASSERT(path != NULL && settle >= 0.0);
     lsReloader* reloader = lsAllocZero(1, sizeof(lsReloader));
     reloader->path = lsStrdup(path);
     reloader->settle = settle;
-    reloader->handled = StatSignature(path);
+    reloader->handled = StatVersion(reloader);
     return reloader;
 }
 
@@ -86,14 +137,20 @@ lsReloadEvent lsReloader_Poll(lsReloader* reloader, double now, const lsWorld* c
 {
     LS_ASSERT(reloader != NULL && newWorld != NULL);
     *newWorld = NULL;
-    Signature sig = StatSignature(reloader->path);
-    if (SameSignature(&sig, &reloader->handled))
+    if (current != NULL && WatchDependencies(reloader, current))
+    {
+        // A world just shown (the first poll, or a swap): its map files as they are now count as loaded.
+        Version seen = StatVersion(reloader);
+        memcpy(reloader->handled.dependencies, seen.dependencies, sizeof seen.dependencies);
+    }
+    Version sig = StatVersion(reloader);
+    if (SameVersion(&sig, &reloader->handled))
     {
         // Back to the version already handled (e.g. a change undone before it settled).
         reloader->hasPending = false;
         return ls_reloadNone;
     }
-    if (!reloader->hasPending || !SameSignature(&sig, &reloader->pending))
+    if (!reloader->hasPending || !SameVersion(&sig, &reloader->pending))
     {
         // A new version: wait until it has looked the same for `settle` seconds.
         reloader->pending = sig;
@@ -105,19 +162,21 @@ lsReloadEvent lsReloader_Poll(lsReloader* reloader, double now, const lsWorld* c
 
     lsError err;
     err.message[0] = '\0';
-    if (!sig.exists)
+    if (!sig.file.exists)
     {
         reloader->handled = sig;
         reloader->hasPending = false;
         reloader->readCount += 1;
         reloader->hasError = true;
-        lsFail(&reloader->error, "%s: cannot open: %s", reloader->path, strerror(sig.error));
+        lsFail(&reloader->error, "%s: cannot open: %s", reloader->path, strerror(sig.file.error));
         return ls_reloadFailed;
     }
 
     size_t size = 0;
     bool unstable = false;
-    char* text = ReadVersion(reloader->path, &sig, &size, &unstable, &err);
+    // A map YAML is read by the map loader (its own bounded reads); a world file here, as one stable version.
+    bool isMap = lsIsMapPath(reloader->path);
+    char* text = isMap ? NULL : ReadVersion(reloader->path, &sig.file, &size, &unstable, &err);
     if (text == NULL && unstable)
     {
         // It changed again under us: start settling afresh from what the next poll sees.
@@ -127,7 +186,7 @@ lsReloadEvent lsReloader_Poll(lsReloader* reloader, double now, const lsWorld* c
     reloader->handled = sig;
     reloader->hasPending = false;
     reloader->readCount += 1;
-    if (text == NULL)
+    if (text == NULL && !isMap)
     {
         reloader->hasError = true;
         reloader->error = err;
@@ -136,8 +195,16 @@ lsReloadEvent lsReloader_Poll(lsReloader* reloader, double now, const lsWorld* c
 
     lsWarnings warnings;
     memset(&warnings, 0, sizeof warnings);
-    lsWorld* loaded = lsLoadWorldFromString(text, size, reloader->path, &err, &warnings);
-    lsFree(text, size + 1);
+    lsWorld* loaded = isMap ? lsLoadMapWorld(reloader->path, NULL, NULL, &err)
+                            : lsLoadWorldFromString(text, size, reloader->path, &err, &warnings);
+    if (text != NULL)
+        lsFree(text, size + 1);
+    if (loaded != NULL && WatchDependencies(reloader, loaded))
+    {
+        // The new version names other map files: watch those from now on, as they are now.
+        Version seen = StatVersion(reloader);
+        memcpy(reloader->handled.dependencies, seen.dependencies, sizeof seen.dependencies);
+    }
     if (loaded == NULL)
     {
         reloader->hasError = true;
@@ -160,7 +227,7 @@ lsReloadEvent lsReloader_Poll(lsReloader* reloader, double now, const lsWorld* c
 void lsReloader_MarkSaved(lsReloader* reloader)
 {
     LS_ASSERT(reloader != NULL);
-    reloader->handled = StatSignature(reloader->path);
+    reloader->handled = StatVersion(reloader);
     reloader->hasPending = false;
     reloader->hasError = false;
     reloader->error.message[0] = '\0';

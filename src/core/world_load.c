@@ -7,8 +7,8 @@
 
 #include "core/json_path.h"
 #include "core/limits.h"
-#include "lidarsim/map.h"
 #include "lidarsim/geometry.h"
+#include "lidarsim/map.h"
 
 #include <cjson/cJSON.h>
 
@@ -688,8 +688,11 @@ static bool LoadWalls(Loader* L, const cJSON* array)
         return false;
     }
     lsWorld* world = L->world;
-    world->walls = lsAllocZero((size_t)count, sizeof(lsWallDef));
-    world->wallCapacity = count;
+    // Room for the file's walls after the map's (already loaded, if any).
+    int capacity = world->wallCount + count;
+    world->walls =
+        lsRealloc(world->walls, (size_t)world->wallCapacity * sizeof(lsWallDef), (size_t)capacity * sizeof(lsWallDef));
+    world->wallCapacity = capacity;
     long long segments = 0;
     int index = 0;
     for (const cJSON* item = array->child; item != NULL; item = item->next, ++index)
@@ -1347,8 +1350,58 @@ static bool LoadSim(Loader* L, const cJSON* object)
            ReadNumber(L, object, "poison_reward", ls_quantityReward, &def->poisonReward);
 }
 
-static const char* const s_rootKeys[] = {"name",   "walls", "targets",  "boxes",  "polygons", "robot",
-                                         "robots", "paths", "vehicles", "movers", "sim",      NULL};
+static const char* const s_rootKeys[] = {"name",  "map",    "unknown", "walls",    "targets", "boxes", "polygons",
+                                         "robot", "robots", "paths",   "vehicles", "movers",  "sim",   NULL};
+
+// "map": a map_server YAML, relative to the world file's folder, whose walls go first, under the world's own
+// objects; "unknown": "free" (default) or "occupied" says what its unknown cells are (map.h).
+static bool LoadMap(Loader* L, const cJSON* root)
+{
+    const cJSON* map = Member(root, "map");
+    const cJSON* unknown = Member(root, "unknown");
+    if (map == NULL)
+    {
+        if (unknown == NULL)
+            return true;
+        Enter(L, "unknown");
+        return Fail(L, "\"unknown\" says what a map's unknown cells are: it needs \"map\" beside it");
+    }
+    lsMapOptions options = {false, 0.0};
+    if (unknown != NULL)
+    {
+        Enter(L, "unknown");
+        if (!cJSON_IsString(unknown) ||
+            (strcmp(unknown->valuestring, "free") != 0 && strcmp(unknown->valuestring, "occupied") != 0))
+            return Fail(L, "expected \"free\" or \"occupied\"");
+        options.unknownOccupied = strcmp(unknown->valuestring, "occupied") == 0;
+        Leave(L);
+    }
+    Enter(L, "map");
+    if (!cJSON_IsString(map) || !lsIsMapPath(map->valuestring))
+        return Fail(L, "expected the path of a map YAML (\"maps/office.yaml\"), relative to this file");
+    const char* path = map->valuestring;
+    const char* slash = strrchr(L->label, '/');
+    lsMapRef* ref = &L->world->map;
+    int n = path[0] == '/' || slash == NULL
+                ? snprintf(ref->yamlFile, sizeof ref->yamlFile, "%s", path)
+                : snprintf(ref->yamlFile, sizeof ref->yamlFile, "%.*s/%s", (int)(slash - L->label), L->label, path);
+    if (n < 0 || (size_t)n >= sizeof ref->yamlFile)
+        return Fail(L, "path too long");
+    snprintf(ref->path, sizeof ref->path, "%s", path);
+    ref->unknownOccupied = options.unknownOccupied;
+    lsGrid grid;
+    lsMapInfo info;
+    lsError mapError;
+    if (!lsLoadMapGrid(ref->yamlFile, &grid, &info, &mapError))
+        return Fail(L, "%s", mapError.message);
+    snprintf(ref->imageFile, sizeof ref->imageFile, "%s", info.image);
+    bool ok = lsGrid_AddWalls(&grid, &options, L->world, NULL, ref->yamlFile, &mapError);
+    lsFreeGrid(&grid);
+    if (!ok)
+        return Fail(L, "%s", mapError.message);
+    Leave(L);
+    return true;
+}
 
 // Runs a section loader on root[key] when present, with the key on the path.
 static bool Section(Loader* L, const cJSON* root, const char* key, bool (*load)(Loader*, const cJSON*))
@@ -1378,7 +1431,8 @@ static bool LoadRoot(Loader* L, const cJSON* root)
     {
         return false;
     }
-    if (!Require(L, root, "walls"))
+    // A world standing on a map may have no walls of its own.
+    if (!LoadMap(L, root) || (Member(root, "map") == NULL && !Require(L, root, "walls")))
     {
         return false;
     }

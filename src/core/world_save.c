@@ -1,5 +1,6 @@
 // lidarsim core: saving world files in the canonical form that loads back to an equal world (docs/world-format.md).
 // Numbers are written as the shortest decimal that reads back exactly; the file is replaced atomically.
+#include "lidarsim/map.h"
 #include "lidarsim/world.h"
 
 #include "core/file_write.h"
@@ -236,12 +237,23 @@ char* lsSaveWorldToString(const lsWorld* world)
     Builder b = {0};
     Put(&b, "{\n  \"name\": ");
     PutString(&b, world->name);
+    if (world->map.path[0] != '\0')
+    {
+        // The map is named, not copied: its walls come back from the map when the file loads.
+        Put(&b, ",\n  \"map\": ");
+        PutString(&b, world->map.path);
+        if (world->map.unknownOccupied)
+            Put(&b, ",\n  \"unknown\": \"occupied\"");
+    }
 
     Put(&b, ",\n  \"walls\": [");
+    int written = 0;
     for (int i = 0; i < world->wallCount; ++i)
     {
         const lsWallDef* w = world->walls + i;
-        BeginElement(&b, i);
+        if (w->fromMap)
+            continue;
+        BeginElement(&b, written++);
         if (w->fromTo && !w->closed && w->pointCount == 2)
         {
             PutKey(&b, "from");
@@ -260,7 +272,7 @@ char* lsSaveWorldToString(const lsWorld* world)
         PutNumber(&b, w->reflectance);
         Put(&b, "}");
     }
-    EndArray(&b, world->wallCount);
+    EndArray(&b, written);
 
     Put(&b, ",\n  \"targets\": [");
     for (int i = 0; i < world->targetCount; ++i)
@@ -416,6 +428,14 @@ char* lsSaveWorldToString(const lsWorld* world)
 bool lsSaveWorld(const lsWorld* world, const char* path, lsError* err)
 {
     LS_ASSERT(world != NULL && path != NULL);
+    if (lsIsMapPath(path))
+    {
+        // The window opened on a map YAML saves with Ctrl+S like any world: never over the map itself.
+        return lsFail(err,
+                      "%s: not saved: a map YAML is never overwritten with a world (save a .json, or use "
+                      "lidarsim import)",
+                      path);
+    }
     char* json = lsSaveWorldToString(world);
     size_t length = strlen(json);
     // Never write a file the loader would refuse (an edited world with, say, two paths of one id).
