@@ -148,9 +148,9 @@ static bool SameHit(const lsRayHit* a, const lsRayHit* b)
     {
         return true;
     }
-    return a->kind == b->kind && a->index == b->index && a->part == b->part &&
-           memcmp(&a->fraction, &b->fraction, sizeof(double)) == 0 &&
-           memcmp(&a->point, &b->point, sizeof(lsVec2)) == 0 && memcmp(&a->normal, &b->normal, sizeof(lsVec2)) == 0;
+    // == on doubles is bit-identity here: no NaN comes back, and a hit's -0 and 0 would be the same answer.
+    return a->kind == b->kind && a->index == b->index && a->part == b->part && a->fraction == b->fraction &&
+           lsVecEqual(a->point, b->point) && lsVecEqual(a->normal, b->normal);
 }
 
 typedef struct RayJob
@@ -358,10 +358,13 @@ static void BenchScene(const char* name, const lsWorld* world, const lsRayInput*
     }
     r->scansPerS = (double)poseCount / bestScans;
     r->scansPerSThreads = (double)poseCount / bestScansThreaded;
-    if (memcmp(sums, sumsThreaded, (size_t)poseCount * sizeof(double)) != 0)
+    for (int i = 0; i < poseCount; ++i)
     {
-        r->agree = false;
-        r->mismatches += 1;
+        if (sums[i] != sumsThreaded[i])
+        {
+            r->agree = false;
+            r->mismatches += 1;
+        }
     }
     lsFree(sums, (size_t)poseCount * sizeof(double));
     lsFree(sumsThreaded, (size_t)poseCount * sizeof(double));

@@ -472,7 +472,7 @@ static void ChooseGrid(lsScene* scene)
         return;
     }
     // The median size, from an evenly spaced sample (the exact median is not needed).
-    double sample[1024];
+    double sample[1024] = {0};
     int sampleCount = count < 1024 ? count : 1024;
     for (int k = 0; k < sampleCount; ++k)
     {
@@ -530,14 +530,14 @@ static void ChooseGrid(lsScene* scene)
     int longSegments = 0, longShapes = 0;
     for (int k = 0; k < scene->segmentCount + scene->boxCount + scene->polygonCount; ++k)
     {
-        longSegments += isLong[k] && k < scene->segmentCount ? 1 : 0;
-        longShapes += isLong[k] && k >= scene->segmentCount ? 1 : 0;
+        longSegments += k < scene->segmentCount && isLong[k] ? 1 : 0;
+        longShapes += k >= scene->segmentCount && isLong[k] ? 1 : 0;
     }
     scene->longSegments = lsAlloc((size_t)longSegments * sizeof(int));
     scene->longShapes = lsAlloc((size_t)longShapes * sizeof(int));
     for (int k = 0; k < scene->segmentCount + scene->boxCount + scene->polygonCount; ++k)
     {
-        if (isLong[k] && k < scene->segmentCount)
+        if (k < scene->segmentCount && isLong[k])
         {
             scene->longSegments[scene->longSegmentCount++] = k;
         }
