@@ -265,6 +265,25 @@ void lsDynamicIndex_GetInfo(const lsDynamicIndex* index, int* cellsX, int* cells
 // ---------------------------------------------------------------------------------------------------------------------
 // Ray casts
 
+// A cheap, conservative rejection before the exact disc cast: true only when the ray's line passes the disc by a
+// clear margin, or the disc lies entirely beyond the best hit so far (or the ray's end). The margins (1e-9 relative)
+// are far above the rounding of these few operations, so a disc the exact cast would report is never skipped.
+static inline bool DiscOutOfReach(const lsCircle* c, const lsRayInput* input, const lsRayHit* best)
+{
+    double fx = c->center.x - input->origin.x, fy = c->center.y - input->origin.y;
+    double dx = input->direction.x, dy = input->direction.y;
+    double length = sqrt(dx * dx + dy * dy);
+    double f = fabs(fx) + fabs(fy), r = c->radius;
+    double cross = fabs(dx * fy - dy * fx) / length; // distance from the centre to the ray's line
+    if (cross > r + 1e-9 * (f + r))
+    {
+        return true;
+    }
+    double along = (dx * fx + dy * fy) / length; // the centre's distance along the ray
+    double limit = (best->hit ? best->fraction : input->maxFraction) * length;
+    return along - r > limit + 1e-9 * (f + r + limit) || along + r < -1e-9 * (f + r);
+}
+
 static void TryObject(const lsDynamicObjects* dyn, lsDynamicItem item, const lsRayInput* input, lsRayHit* best)
 {
     lsCastOutput out;
@@ -276,11 +295,25 @@ static void TryObject(const lsDynamicObjects* dyn, lsDynamicItem item, const lsR
         }
         // A polygon footprint is cast directly (no bounding-circle filter whose rounding could drop a grazing beam).
         const lsPolygon* polygon = dyn->robotPolygons != NULL ? dyn->robotPolygons + item.index : NULL;
-        out = polygon != NULL && polygon->count > 0 ? lsRayCastPolygon(polygon, input)
-                                                    : lsRayCastCircle(dyn->robots + item.index, input);
+        if (polygon != NULL && polygon->count > 0)
+        {
+            out = lsRayCastPolygon(polygon, input);
+        }
+        else if (DiscOutOfReach(dyn->robots + item.index, input, best))
+        {
+            return;
+        }
+        else
+        {
+            out = lsRayCastCircle(dyn->robots + item.index, input);
+        }
     }
     else if (item.kind == ls_hitVehicle)
     {
+        if (DiscOutOfReach(dyn->vehicles + item.index, input, best))
+        {
+            return;
+        }
         out = lsRayCastCircle(dyn->vehicles + item.index, input);
     }
     else
