@@ -29,6 +29,28 @@ void lsWriteJsonNumber(FILE* out, double value)
     fputs(text, out);
 }
 
+void lsWriteJsonString(FILE* out, const char* text)
+{
+    fputc('"', out);
+    for (const unsigned char* p = (const unsigned char*)text; *p != '\0'; ++p)
+    {
+        if (*p == '"' || *p == '\\')
+        {
+            fputc('\\', out);
+            fputc(*p, out);
+        }
+        else if (*p < 0x20)
+        {
+            fprintf(out, "\\u%04x", (unsigned)*p);
+        }
+        else
+        {
+            fputc(*p, out);
+        }
+    }
+    fputc('"', out);
+}
+
 void lsWriteLaserScanJson(FILE* out, const lsScene* scene, const lsScan* scan, double stamp, double scanTime,
                           lsNoHitStyle noHit, lsScanPose pose)
 {

@@ -18,27 +18,33 @@
 
 static void PrintUsage(FILE* out)
 {
-    fprintf(out,
-            "usage: lidarsim run WORLD.json --steps N [options]\n\n"
-            "Runs the simulation headless for N fixed steps and prints a summary (simulated time, steps per second,\n"
-            "score, food and poison collected, collisions, distance travelled). Without --autopilot the robot gets\n"
-            "no command and stays where it is (vehicles and moving walls still move).\n\n"
-            "options:\n"
-            "  --steps N          number of steps (required, >= 0)\n"
-            "  --seed S           seed of the simulation (respawn places, lidar noise, autopilot); default: the\n"
-            "                     world's sim.seed\n"
-            "  --autopilot        drive with the built-in autopilot (it sees only the lidar)\n"
-            "  --dt S             fixed step in seconds (default: the world's sim.dt)\n"
-            "  --beams N          number of lidar beams (default: the world's robot.lidar.beams)\n"
-            "  --record FILE      write JSON lines: one per recorded step (see --every); '-' is stdout\n"
-            "  --every K          record every K-th step (default 1); step 0 (the start) is always recorded\n"
-            "  -h, --help         this help\n\n"
-            "A recorded line: {\"step\", \"time\", \"pose\": [x, y, deg], \"velocity\": [v, w (rad/s)], \"scan\": a\n"
-            "LaserScan object as `lidarsim scan` prints it (stamped with the simulated time it was taken) when a new\n"
-            "scan was taken since the previous line, else\n"
-            "null, \"vehicles\": [[x, y, vx, vy], ...], \"targets\": [[index, x, y, active], ...] for targets that\n"
-            "changed since the previous line, \"score\", \"food\", \"poison\", \"collisions\", \"distance\"}.\n\n"
-            "Exit status: 0 success, 1 the world cannot be read or the recording cannot be written, 2 bad usage.\n");
+    fprintf(
+        out,
+        "usage: lidarsim run WORLD.json --steps N [options]\n\n"
+        "Runs the simulation headless for N fixed steps and prints a summary (simulated time, steps per second,\n"
+        "score, food and poison collected, collisions, distance travelled). Without --autopilot the robot gets\n"
+        "no command and stays where it is (vehicles and moving walls still move). In a world with several robots,\n"
+        "robots whose controller is \"autopilot\" always drive themselves; --autopilot drives the others too\n"
+        "(manual and external robots stand still without it), and the summary adds a line per robot.\n\n"
+        "options:\n"
+        "  --steps N          number of steps (required, >= 0)\n"
+        "  --seed S           seed of the simulation (respawn places, lidar noise, autopilot); default: the\n"
+        "                     world's sim.seed\n"
+        "  --autopilot        drive with the built-in autopilot (it sees only the lidar)\n"
+        "  --dt S             fixed step in seconds (default: the world's sim.dt)\n"
+        "  --beams N          number of lidar beams (default: the world's robot.lidar.beams)\n"
+        "  --record FILE      write JSON lines: one per recorded step (see --every); '-' is stdout\n"
+        "  --every K          record every K-th step (default 1); step 0 (the start) is always recorded\n"
+        "  -h, --help         this help\n\n"
+        "A recorded line: {\"step\", \"time\", \"pose\": [x, y, deg], \"velocity\": [v, w (rad/s)], \"scan\": a\n"
+        "LaserScan object as `lidarsim scan` prints it (stamped with the simulated time it was taken) when a new\n"
+        "scan was taken since the previous line, else\n"
+        "null, \"vehicles\": [[x, y, vx, vy], ...], \"targets\": [[index, x, y, active], ...] for targets that\n"
+        "changed since the previous line, \"score\", \"food\", \"poison\", \"collisions\", \"distance\"}; pose,\n"
+        "velocity and scan are the first robot's, the counters the fleet's totals. With several robots a line\n"
+        "also has \"robots\": [{\"id\", \"pose\", \"velocity\", \"scan\" (as above, per robot), \"score\", \"food\",\n"
+        "\"poison\", \"collisions\", \"crushes\", \"distance\"}, ...] for every robot in the world's order.\n\n"
+        "Exit status: 0 success, 1 the world cannot be read or the recording cannot be written, 2 bad usage.\n");
 }
 
 typedef struct Recorder
@@ -48,7 +54,61 @@ typedef struct Recorder
     lsTargetState* lastTargets; // what the previous line said about each target
     int targetCount;
     long long lastScanStep;
+    long long* robotScanSteps; // per robot: the step of its latest scan, and of the last one written
+    long long* robotWritten;
 } Recorder;
+
+static void WritePose(FILE* out, const lsRobotState* robot)
+{
+    fputs("\"pose\": [", out);
+    lsWriteJsonNumber(out, robot->position.x);
+    fputs(", ", out);
+    lsWriteJsonNumber(out, robot->position.y);
+    fputs(", ", out);
+    lsWriteJsonNumber(out, lsRadToDeg(robot->angle));
+    fputs("], \"velocity\": [", out);
+    lsWriteJsonNumber(out, robot->v);
+    fputs(", ", out);
+    lsWriteJsonNumber(out, robot->w);
+    fputs("]", out);
+}
+
+// Every robot of a fleet: pose, velocity, its scan when it took a new one since the previous line, its counters.
+static void RecordRobots(Recorder* rec, const lsSim* sim)
+{
+    FILE* out = rec->file;
+    const lsSimState* s = lsSim_GetState(sim);
+    const lsWorld* world = lsSim_GetWorld(sim);
+    fputs(", \"robots\": [", out);
+    for (int i = 0; i < s->robotCount; ++i)
+    {
+        const lsRobotState* robot = &s->robots[i];
+        const lsRobotDef* def = lsWorld_GetRobot(world, i);
+        fputs(i > 0 ? ", {\"id\": " : "{\"id\": ", out);
+        lsWriteJsonString(out, def->id);
+        fputs(", ", out);
+        WritePose(out, robot);
+        fputs(", \"scan\": ", out);
+        if (rec->robotScanSteps[i] != rec->robotWritten[i])
+        {
+            lsScanPose scanPose = {robot->position.x, robot->position.y, robot->angle};
+            lsWriteLaserScanJson(out, lsSim_GetScene(sim), lsSim_GetRobotScan(sim, i),
+                                 (double)rec->robotScanSteps[i] * s->dt, 1.0 / def->lidar.rate, ls_noHitNull, scanPose);
+            rec->robotWritten[i] = rec->robotScanSteps[i];
+        }
+        else
+        {
+            fputs("null", out);
+        }
+        fputs(", \"score\": ", out);
+        lsWriteJsonNumber(out, robot->score);
+        fprintf(out, ", \"food\": %d, \"poison\": %d, \"collisions\": %d, \"crushes\": %d, \"distance\": ", robot->food,
+                robot->poison, robot->collisions, robot->crushes);
+        lsWriteJsonNumber(out, robot->distance);
+        fputs("}", out);
+    }
+    fputs("]", out);
+}
 
 static void RecordLine(Recorder* rec, const lsSim* sim, long long lastScanStep)
 {
@@ -118,6 +178,10 @@ static void RecordLine(Recorder* rec, const lsSim* sim, long long lastScanStep)
     fprintf(out, ", \"food\": %d, \"poison\": %d, \"collisions\": %d, \"distance\": ", s->food, s->poison,
             s->collisions);
     lsWriteJsonNumber(out, s->distance);
+    if (s->robotCount > 1)
+    {
+        RecordRobots(rec, sim);
+    }
     fputs("}\n", out);
 }
 
@@ -257,7 +321,7 @@ int lsCmdRun(int argc, char** argv)
         world->robot.lidar.beams = (int)beams;
     }
 
-    Recorder rec = {NULL, false, NULL, world->targetCount, -1};
+    Recorder rec = {NULL, false, NULL, world->targetCount, -1, NULL, NULL};
     if (recordPath != NULL)
     {
         if (strcmp(recordPath, "-") == 0)
@@ -280,6 +344,22 @@ int lsCmdRun(int argc, char** argv)
 
     lsSim* sim = lsCreateSim(world);
     const lsSimState* state = lsSim_GetState(sim);
+    int robotCount = state->robotCount;
+    // A fleet's lidars scan in parallel (the results do not depend on the thread count).
+    lsPool* pool = robotCount > 1 ? lsCreatePool(0) : NULL;
+    lsSim_SetPool(sim, pool);
+    lsControl* controls = lsAlloc((size_t)robotCount * sizeof(lsControl));
+    for (int i = 0; i < robotCount; ++i)
+    {
+        bool drives = autopilot || lsWorld_GetRobot(world, i)->controller == ls_controllerAutopilot;
+        controls[i] = drives ? lsMakeAutopilotControl() : lsMakeManualControl(0.0, 0.0);
+    }
+    rec.robotScanSteps = lsAllocZero((size_t)robotCount, sizeof(long long));
+    rec.robotWritten = lsAllocZero((size_t)robotCount, sizeof(long long));
+    for (int i = 0; i < robotCount; ++i)
+    {
+        rec.robotWritten[i] = -1;
+    }
     if (rec.file != NULL)
     {
         // The first line lists every target, so a reader starts from the full set.
@@ -291,16 +371,19 @@ int lsCmdRun(int argc, char** argv)
         RecordLine(&rec, sim, 0);
     }
     bool progress = isatty(fileno(stderr)) && steps > 0;
-    lsControl control = autopilot ? lsMakeAutopilotControl() : lsMakeManualControl(0.0, 0.0);
     long long lastScanStep = 0;
     double start = lsNowSeconds();
     double lastDraw = start;
     for (long long k = 1; k <= steps; ++k)
     {
-        lsSim_Step(sim, &control);
+        lsSim_StepRobots(sim, controls);
         if (state->scanned)
         {
             lastScanStep = k;
+        }
+        for (int i = 0; i < robotCount && state->scanned; ++i)
+        {
+            rec.robotScanSteps[i] = state->robots[i].scanned ? k : rec.robotScanSteps[i];
         }
         if (rec.file != NULL && k % every == 0)
         {
@@ -346,8 +429,18 @@ int lsCmdRun(int argc, char** argv)
             elapsed > 0.0 ? state->time / elapsed : 0.0);
     fprintf(out, "score: %g  food: %d  poison: %d  collisions: %d  crushes: %d  distance: %.2f m\n", state->score,
             state->food, state->poison, state->collisions, state->crushes, state->distance);
+    for (int i = 0; i < robotCount && robotCount > 1; ++i)
+    {
+        const lsRobotState* r = &state->robots[i];
+        fprintf(out, "robot %s: score: %g  food: %d  poison: %d  collisions: %d  crushes: %d  distance: %.2f m\n",
+                lsWorld_GetRobot(world, i)->id, r->score, r->food, r->poison, r->collisions, r->crushes, r->distance);
+    }
     fprintf(out, "hash: %016llx\n", (unsigned long long)lsSim_Hash(sim));
+    lsFree(controls, (size_t)robotCount * sizeof(lsControl));
+    lsFree(rec.robotScanSteps, (size_t)robotCount * sizeof(long long));
+    lsFree(rec.robotWritten, (size_t)robotCount * sizeof(long long));
     lsDestroySim(sim);
+    lsDestroyPool(pool);
     lsDestroyWorld(world);
     return status;
 }

@@ -17,7 +17,7 @@ static void PrintUsage(FILE* out)
     fprintf(
         out,
         "usage: lidarsim scan WORLD.json [options]\n\n"
-        "Casts one lidar scan from the world's robot pose with the world's lidar (robot.lidar) and prints it as\n"
+        "Casts one lidar scan from a robot's pose with its lidar (the first robot, or --robot ID) and prints it as\n"
         "the fields of a ROS sensor_msgs/LaserScan, one JSON object per line:\n"
         "  {\"header\": {\"stamp\": {\"sec\": 0, \"nanosec\": 0}, \"frame_id\": \"laser\"}, \"angle_min\": ...,\n"
         "   \"angle_max\": ..., \"angle_increment\": ..., \"range_min\": ..., \"range_max\": ...,\n"
@@ -27,10 +27,12 @@ static void PrintUsage(FILE* out)
         "Angles are radians in the sensor frame: beam i points at theta + mount angle + angle_min + i *\n"
         "angle_increment. The stamp is simulated time (0: the world as loaded). Ranges are metres; intensities are\n"
         "reflectance * |cos incidence|; hits name what each beam hit (wall, mover, target, box, polygon,\n"
-        "vehicle), indices its index in the world's array of that kind, and target_kinds says food or poison for\n"
-        "targets. pose is the robot pose the scan was taken from. Vehicles and movers are where they are at time 0.\n"
+        "vehicle, robot), indices its index in the world's array of that kind, and target_kinds says food or poison\n"
+        "for targets. pose is the robot pose the scan was taken from. Vehicles, movers and the other robots are\n"
+        "where they are at time 0; the scanning robot never sees itself.\n"
         "The output is always valid JSON: a beam without a return is null (or range_max with --no-hit max).\n\n"
         "options:\n"
+        "  --robot ID         the robot whose lidar scans (default: the first in the world)\n"
         "  --pose X,Y,DEG     robot pose (metres, degrees); repeat for several scans, one per line\n"
         "  --poses FILE       robot poses, one 'x y deg' per line ('#' comments and blank lines skipped)\n"
         "                     (at most 1000000 poses in all and a 64 MiB file)\n"
@@ -169,9 +171,21 @@ int lsCmdScan(int argc, char** argv)
         }
     }
     lsLidarDef def;
+    int self = 0;
+    if (status == 0 && args.robotId != NULL)
+    {
+        self = lsWorld_FindRobot(world, args.robotId);
+        if (self < 0)
+        {
+            fprintf(stderr, "lidarsim scan: --robot: no robot '%.64s' in %s (the first is '%s')\n", args.robotId,
+                    args.worldPath, world->robot.id);
+            status = 2;
+        }
+    }
+    const lsRobotDef* robot = status == 0 ? lsWorld_GetRobot(world, self) : NULL;
     if (status == 0)
     {
-        def = world->robot.lidar;
+        def = robot->lidar;
         if (args.beams > 0)
         {
             def.beams = args.beams;
@@ -207,7 +221,7 @@ int lsCmdScan(int argc, char** argv)
     }
     // Without poses, one scan from the world's robot pose, keeping its angle in radians as loaded (not through
     // degrees again).
-    const lsScanPose worldPose = {world->robot.position.x, world->robot.position.y, world->robot.angle};
+    const lsScanPose worldPose = {robot->position.x, robot->position.y, robot->angle};
     int scanCount = args.poseCount > 0 ? args.poseCount : 1;
 
     // Vehicles and movers where they are at time 0.
@@ -221,11 +235,33 @@ int lsCmdScan(int argc, char** argv)
     {
         movers[i] = (lsSegment){world->movers[i].a, world->movers[i].b};
     }
+    // The robots where they stand, as the sim's lidars see them (footprints; the scanning one skipped).
+    int robotCount = lsWorld_RobotCount(world);
+    lsCircle* robots = lsAlloc((size_t)robotCount * sizeof(lsCircle));
+    lsPolygon* polygons = lsAllocZero((size_t)robotCount, sizeof(lsPolygon));
+    for (int i = 0; i < robotCount; ++i)
+    {
+        const lsRobotDef* other = lsWorld_GetRobot(world, i);
+        robots[i] = (lsCircle){other->position, lsRobotDef_Reach(other)};
+        lsVec2 points[LS_MAX_POLYGON_VERTICES];
+        lsTransform xf = {other->position, lsMakeRot(lsWrapAngle(other->angle))};
+        for (int k = 0; k < other->footprintCount; ++k)
+        {
+            points[k] = lsTransformPoint(xf, other->footprint[k]);
+        }
+        if (other->footprintCount == 0 || !lsMakePolygon(&polygons[i], points, other->footprintCount))
+        {
+            polygons[i].count = 0;
+        }
+    }
     lsDynamicObjects dyn = {.vehicles = vehicles,
                             .vehicleCount = world->vehicleCount,
                             .movers = movers,
                             .moverCount = world->moverCount,
-                            .skipRobot = -1};
+                            .robots = robots,
+                            .robotPolygons = polygons,
+                            .robotCount = robotCount,
+                            .skipRobot = self};
     lsScene* scene = lsCreateScene(world);
     bool noisy =
         def.noise > 0.0 || def.noisePerM > 0.0 || def.angleNoise > 0.0 || def.dropout > 0.0 || def.grazingDropout > 0.0;
@@ -291,6 +327,8 @@ int lsCmdScan(int argc, char** argv)
     lsDestroyScene(scene);
     lsFree(vehicles, (size_t)world->vehicleCount * sizeof(lsCircle));
     lsFree(movers, (size_t)world->moverCount * sizeof(lsSegment));
+    lsFree(robots, (size_t)robotCount * sizeof(lsCircle));
+    lsFree(polygons, (size_t)robotCount * sizeof(lsPolygon));
     lsDestroyWorld(world);
     lsFreeScanArgs(&args);
     return 0;

@@ -115,6 +115,7 @@ enum
     optFormat,
     optNoHit,
     optThreads,
+    optRobot,
 };
 
 static const struct option s_options[] = {
@@ -128,6 +129,7 @@ static const struct option s_options[] = {
     {"format", required_argument, NULL, optFormat},
     {"no-hit", required_argument, NULL, optNoHit},
     {"threads", required_argument, NULL, optThreads},
+    {"robot", required_argument, NULL, optRobot},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
@@ -160,6 +162,9 @@ static bool ParseOption(int option, const char* value, lsScanArgs* out, lsError*
     }
     case optPoses:
         out->posesPath = value;
+        return true;
+    case optRobot:
+        out->robotId = value;
         return true;
     case optThreads:
     {

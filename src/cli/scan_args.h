@@ -22,6 +22,8 @@ typedef struct lsScanArgs
     bool help;             ///< -h or --help was given (nothing else is checked then)
     const char* worldPath; ///< the world file (required unless help)
     const char* posesPath; ///< --poses FILE, or NULL
+    const char* robotId;   ///< --robot ID: whose lidar and pose (the others are seen where they stand), or NULL: the
+                           ///< first robot
     double* poses;         ///< 3 per pose, from --pose (and lsParseScanPoses); lsAlloc'd, poseCapacity * 3 doubles
     int poseCount, poseCapacity;
     int beams;          ///< --beams, 1..LS_MAX_BEAMS; 0 when not given
