@@ -465,9 +465,22 @@ static void DrawVehicles(Painter* p, const lsSimState* state, bool steering)
     }
 }
 
-static void DrawRobot(Painter* p, const lsRobotState* robot)
+// Robot i's own hue in a fleet: golden-angle steps around the colour wheel, so neighbours in the list differ;
+// robot 0 keeps the one-robot orange.
+static lsColor FleetColor(int i)
 {
-    lsColor fill = robot->inContact ? (lsColor){255, 96, 64, 255} : lsColorRobot;
+    if (i == 0)
+        return lsColorRobot;
+    double h = fmod(0.09 + 0.618033988749895 * (double)i, 1.0) * 6.0;
+    double x = 1.0 - fabs(fmod(h, 2.0) - 1.0);
+    double rgb[6][3] = {{1, x, 0}, {x, 1, 0}, {0, 1, x}, {0, x, 1}, {x, 0, 1}, {1, 0, x}};
+    const double* c = rgb[(int)h % 6];
+    return (lsColor){(uint8_t)(70 + 185 * c[0]), (uint8_t)(70 + 185 * c[1]), (uint8_t)(70 + 185 * c[2]), 255};
+}
+
+static void DrawRobot(Painter* p, const lsRobotState* robot, lsColor color)
+{
+    lsColor fill = robot->inContact ? (lsColor){255, 96, 64, 255} : color;
     if (robot->footprintCount >= 3)
         WorldPolygon(p, robot->footprint, robot->footprintCount, fill, &s_robotEdge);
     else
@@ -523,6 +536,32 @@ static void DrawBeams(Painter* p, const lsScan* scan, const lsSimState* state, c
         {
             // The scan stores a no-return beam's end at rangeMax along its direction.
             WorldLine(p, origin, scan->points[i], lsColorNoReturn, 1.0);
+        }
+    }
+}
+
+/// The other robots' scans, each in its robot's hue: beams while the fleet is small (they would cover everything
+/// beyond a few dozen robots), hit points always.
+static void DrawFleetScans(Painter* p, const lsSim* sim, const lsViewOptions* view)
+{
+    const lsSimState* state = lsSim_GetState(sim);
+    if (view->beams == ls_beamsOff)
+        return;
+    bool lines = state->robotCount <= 16 && (view->beams == ls_beamsAll || view->beams == ls_beamsHits);
+    for (int r = 1; r < state->robotCount; ++r)
+    {
+        const lsScan* scan = lsSim_GetRobotScan(sim, r);
+        lsColor c = FleetColor(r);
+        lsColor faint = c;
+        faint.a = LS_BEAM_ALPHA / 2;
+        for (int i = 0; i < scan->count; ++i)
+        {
+            if (scan->kinds[i] == ls_hitNone)
+                continue;
+            if (lines)
+                WorldLine(p, scan->pose.p, scan->points[i], faint, 1.0);
+            else
+                Marker(p, scan->points[i], 1, c);
         }
     }
 }
@@ -627,6 +666,7 @@ bool lsDrawScene(lsCanvas* canvas, const lsCamera* camera, const lsSim* sim, con
     DrawPaths(&p, world);
     DrawSolids(&p, world);
     DrawTargets(&p, state);
+    DrawFleetScans(&p, sim, view);
     DrawBeams(&p, scan, state, view);
     if (view->trail && view->trailData != NULL)
         DrawTrail(&p, view->trailData);
@@ -634,7 +674,9 @@ bool lsDrawScene(lsCanvas* canvas, const lsCamera* camera, const lsSim* sim, con
     DrawMovers(&p, world, state);
     DrawHitPoints(&p, scan, state, view);
     DrawVehicles(&p, state, view->steering);
-    DrawRobot(&p, &state->robot);
+    for (int i = state->robotCount - 1; i >= 1; --i)
+        DrawRobot(&p, &state->robots[i], FleetColor(i));
+    DrawRobot(&p, &state->robot, lsColorRobot);
     if (view->grid)
         DrawScaleBar(&p, view);
     SDL_UnlockSurface(canvas->surface);
