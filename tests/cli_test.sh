@@ -28,6 +28,18 @@ grep -q 'bad_kind.json:[0-9]*:[0-9]*: targets\[' "$work/err.txt" || fail "check 
 [ -s "$work/out.txt" ] && fail "check error: unexpected stdout"
 expect_status 2 "$lidarsim" check
 
+# Fleets: check counts the robots, scan --robot scans from that robot (the others show as hit kind robot),
+# run reports each robot.
+expect_status 0 "$lidarsim" check "$src/worlds/fleet.json"
+grep -q ', 8 robots, ' "$work/out.txt" || fail "check fleet: $(cat "$work/out.txt")"
+expect_status 0 "$lidarsim" scan "$src/worlds/fleet.json" --robot amr5 --format csv
+grep -q ',robot,' "$work/out.txt" || fail "scan --robot amr5 sees no robot"
+expect_status 2 "$lidarsim" scan "$src/worlds/fleet.json" --robot nobody
+grep -q "no robot 'nobody'" "$work/err.txt" || fail "scan --robot nobody: $(cat "$work/err.txt")"
+expect_status 0 "$lidarsim" run "$src/worlds/fleet.json" --steps 120 --record "$work/fleet.jsonl" --every 60
+[ "$(grep -c '^robot ' "$work/out.txt")" -eq 8 ] || fail "run fleet: expected 8 robot lines: $(cat "$work/out.txt")"
+grep -q '"robots": \[{"id": "forklift"' "$work/fleet.jsonl" || fail "run fleet: no robots in the recording"
+
 # scan: LaserScan JSON with one range per beam, CSV, and clear refusals of bad arguments.
 expect_status 0 "$lidarsim" scan "$src/worlds/default.json" --beams 8 --pose 5,7,0
 for key in angle_min angle_max angle_increment range_min range_max time_increment scan_time ranges intensities hits; do
