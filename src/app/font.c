@@ -70,6 +70,8 @@ static bool FindFontPath(char* out, size_t capacity)
                 FcPatternDestroy(match);
             FcPatternDestroy(pattern);
         }
+        // The path is copied out, so fontconfig's caches can go now (otherwise LeakSanitizer reports them).
+        FcFini();
         if (found)
             return true;
     }
