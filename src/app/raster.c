@@ -20,6 +20,14 @@ static inline int Floor(double v)
     return i - (v < (double)i);
 }
 
+// A value in 16.16 fixed point, rounded (llround is a libm call too; values are within a million pixels).
+static inline int64_t Fixed(double v)
+{
+    double scaled = v * 65536.0 + 0.5;
+    int64_t i = (int64_t)scaled;
+    return i - (scaled < (double)i);
+}
+
 /// Sub-scanlines per pixel row for polygon coverage: 4 levels of vertical anti-aliasing, exact horizontally.
 #define LS_POLYGON_SUBSAMPLES 4
 
@@ -147,8 +155,8 @@ static void HairLine(lsRaster* r, bool steep, double x0, double y0, double x1, d
     int i0 = first + 1 < lo ? lo : first + 1, i1 = last - 1 > hi ? hi : last - 1;
     if (i1 < i0)
         return;
-    int64_t y = (int64_t)llround((y0 + ((double)i0 + 0.5 - x0) * slope - 0.5) * 65536.0);
-    int64_t dy = (int64_t)llround(slope * 65536.0);
+    int64_t y = Fixed(y0 + ((double)i0 + 0.5 - x0) * slope - 0.5);
+    int64_t dy = Fixed(slope);
     for (int i = i0; i <= i1; ++i, y += dy)
     {
         int j = (int)(y >> 16); // arithmetic shift: floor for negative values too
@@ -221,8 +229,8 @@ void lsRaster_Line(lsRaster* raster, lsVec2 a, lsVec2 b, double width, lsColor c
     f1 = f1 > majorHi ? majorHi : f1;
     if (length >= 1.0 && f1 >= f0)
     {
-        int64_t mid = (int64_t)llround((y0 + ((double)f0 + 0.5 - x0) * slope) * 65536.0);
-        int64_t step = (int64_t)llround(slope * 65536.0), h = (int64_t)llround(half * 65536.0);
+        int64_t mid = Fixed(y0 + ((double)f0 + 0.5 - x0) * slope);
+        int64_t step = Fixed(slope), h = Fixed(half);
         for (int i = f0; i <= f1; ++i, mid += step)
             WideColumn(raster, steep, i, mid - h, mid + h, c, minorLo, minorHi);
     }

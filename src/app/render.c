@@ -141,7 +141,10 @@ static bool ClipSegment(const Painter* p, lsVec2* a, lsVec2* b)
 /// A screen-space anti-aliased line, clipped, width in pixels.
 static void ScreenLine(Painter* p, lsVec2 a, lsVec2 b, lsColor c, double width)
 {
-    if (!ClipSegment(p, &a, &b))
+    // Most lines lie inside the view whole (a city's walls): no clipping to do then.
+    bool inside = a.x >= p->xMin && a.x <= p->xMax && a.y >= p->yMin && a.y <= p->yMax && b.x >= p->xMin &&
+                  b.x <= p->xMax && b.y >= p->yMin && b.y <= p->yMax;
+    if (!inside && !ClipSegment(p, &a, &b))
         return;
     lsRaster_Line(p->raster, a, b, width, c);
 }

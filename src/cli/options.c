@@ -59,7 +59,7 @@ static int EditDistance(const char* a, const char* b)
     {
         return cap;
     }
-    static int d[cap][cap];
+    int d[cap][cap]; // 16 KB on the stack, once per suggestion
     for (size_t i = 0; i <= n; ++i)
     {
         d[i][0] = (int)i;
