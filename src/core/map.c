@@ -287,6 +287,19 @@ static unsigned ToQuantum(unsigned v, unsigned maxval)
     return (unsigned)(LS_QUANTUM_MAX * v / maxval + 0.5);
 }
 
+// A grey image without alpha has at most maxval + 1 <= 65536 sample values: each is classified once, so the pixels
+// of a big map cost a table look-up each. Free with lsFree(table, maxval + 1).
+static uint8_t* MakeGreyTable(const Classifier* c, unsigned maxval)
+{
+    uint8_t* table = lsAlloc((size_t)maxval + 1);
+    for (unsigned v = 0; v <= maxval; ++v)
+    {
+        unsigned q = ToQuantum(v, maxval);
+        table[v] = CellOf(MapValue(c, &q, 1, 65535u));
+    }
+    return table;
+}
+
 static bool CheckSize(const char* label, long long width, long long height, lsError* err)
 {
     if (width <= 0 || height <= 0)
@@ -340,8 +353,15 @@ static void PngWarning(png_structp png, png_const_charp message)
     (void)message; // ancillary-chunk complaints (bad sRGB profiles and the like) do not change the pixels
 }
 
-static void ClassifyPngRow(const Classifier* c, const png_byte* row, int width, int channels, int depth, uint8_t* out)
+static void ClassifyPngRow(const Classifier* c, const uint8_t* grey, const png_byte* row, int width, int channels,
+                           int depth, uint8_t* out)
 {
+    if (grey != NULL)
+    {
+        for (int x = 0; x < width; ++x)
+            out[x] = grey[depth == 16 ? ((unsigned)row[2 * x] << 8 | row[2 * x + 1]) : row[x]];
+        return;
+    }
     int colour = channels >= 3 ? 3 : 1;
     unsigned q[4];
     for (int x = 0; x < width; ++x)
@@ -369,8 +389,11 @@ static bool DecodePng(const unsigned char* data, size_t size, const char* label,
     volatile size_t imageSize = 0;
     uint8_t* volatile cells = NULL;
     volatile size_t cellCount = 0;
+    uint8_t* volatile grey = NULL;
+    volatile size_t greySize = 0;
     if (pngInfo == NULL || setjmp(png_jmpbuf(png)))
     {
+        lsFree(grey, greySize);
         lsFree(image, imageSize);
         lsFree(cells, cellCount);
         png_destroy_read_struct(&png, pngInfo != NULL ? &pngInfo : NULL, NULL);
@@ -402,6 +425,11 @@ static bool DecodePng(const unsigned char* data, size_t size, const char* label,
     int channels = png_get_channels(png, pngInfo);
     depth = png_get_bit_depth(png, pngInfo);
     size_t rowBytes = png_get_rowbytes(png, pngInfo);
+    if (channels == 1)
+    {
+        greySize = depth == 16 ? 65536 : 256;
+        grey = MakeGreyTable(&c, (unsigned)greySize - 1);
+    }
     cellCount = (size_t)width * height;
     cells = lsAlloc(cellCount);
     // Interlaced images need the whole image at once; the others go row by row (memory: one row).
@@ -414,17 +442,18 @@ static bool DecodePng(const unsigned char* data, size_t size, const char* label,
             for (png_uint_32 y = 0; y < height; ++y)
                 png_read_row(png, image + y * rowBytes, NULL);
         for (png_uint_32 y = 0; y < height; ++y)
-            ClassifyPngRow(&c, image + y * rowBytes, (int)width, channels, depth, cells + (size_t)y * width);
+            ClassifyPngRow(&c, grey, image + y * rowBytes, (int)width, channels, depth, cells + (size_t)y * width);
     }
     else
     {
         for (png_uint_32 y = 0; y < height; ++y)
         {
             png_read_row(png, image, NULL);
-            ClassifyPngRow(&c, image, (int)width, channels, depth, cells + (size_t)y * width);
+            ClassifyPngRow(&c, grey, image, (int)width, channels, depth, cells + (size_t)y * width);
         }
     }
     lsFree(image, imageSize);
+    lsFree(grey, greySize);
     png_destroy_read_struct(&png, &pngInfo, NULL);
     FinishGrid(grid, info, (int)width, (int)height, cells);
     return true;
@@ -455,6 +484,8 @@ static bool DecodePnm(const unsigned char* data, size_t size, const char* label,
     jmp_buf jump, *saved = NULL;
     xel* volatile row = NULL;
     volatile size_t rowSize = 0;
+    uint8_t* volatile grey = NULL;
+    volatile size_t greySize = 0;
     uint8_t* volatile cells = NULL;
     volatile size_t cellCount = 0;
     s_pnmMessage[0] = '\0';
@@ -466,6 +497,7 @@ static bool DecodePnm(const unsigned char* data, size_t size, const char* label,
         fclose(file);
         lsFree(row, rowSize);
         lsFree(cells, cellCount);
+        lsFree(grey, greySize);
         return lsFail(err, "%s: not a readable PNM image: %s", label, s_pnmMessage[0] ? s_pnmMessage : "bad data");
     }
     pm_setjmpbufsave(&jump, &saved);
@@ -484,10 +516,21 @@ static bool DecodePnm(const unsigned char* data, size_t size, const char* label,
     row = lsAlloc(rowSize);
     cellCount = (size_t)cols * (size_t)rows;
     cells = lsAlloc(cellCount);
+    if (colour == 1)
+    {
+        greySize = (size_t)maxval + 1;
+        grey = MakeGreyTable(&c, maxval);
+    }
     for (int y = 0; y < rows; ++y)
     {
         pnm_readpnmrow(file, row, cols, maxval, format);
         uint8_t* out = cells + (size_t)y * (size_t)cols;
+        if (grey != NULL)
+        {
+            for (int x = 0; x < cols; ++x)
+                out[x] = grey[PNM_GET1(row[x])];
+            continue;
+        }
         for (int x = 0; x < cols; ++x)
         {
             unsigned q[3];
@@ -507,6 +550,7 @@ static bool DecodePnm(const unsigned char* data, size_t size, const char* label,
     pm_setjmpbuf(saved);
     fclose(file);
     lsFree(row, rowSize);
+    lsFree(grey, greySize);
     FinishGrid(grid, info, cols, rows, cells);
     return true;
 }

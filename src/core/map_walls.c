@@ -41,8 +41,7 @@ typedef struct Tracer
     int width, height;
     int stride;      // width + 2: the wall bitmap has a one-cell free border all round
     uint8_t* wall;   // (width + 2) * (height + 2), bottom-up: wall[(y + 1) * stride + x + 1]
-    uint8_t* seenH;  // horizontal unit edges, width * (height + 1), one byte each
-    uint8_t* seenV;  // vertical unit edges, (width + 1) * height
+    uint64_t* seen;  // horizontal unit edges walked, width * (height + 1) bits (chains start only at those)
     Point2i* points; // the current chain's corners
     bool* pinned;    // per corner: a saddle, shared with another chain (simplification keeps it)
     int count, capacity;
@@ -71,16 +70,16 @@ static void Push(Tracer* t, int x, int y, bool pinned)
     ++t->count;
 }
 
+static inline bool Seen(const Tracer* t, size_t edge) { return (t->seen[edge >> 6] >> (edge & 63) & 1) != 0; }
+
+// Marks the unit edge leaving corner (i, j) in direction d when it is horizontal.
 static void MarkEdge(Tracer* t, int i, int j, int d)
 {
-    if (d == 0)
-        t->seenH[(size_t)j * t->width + i] = 1;
-    else if (d == 2)
-        t->seenH[(size_t)j * t->width + i - 1] = 1;
-    else if (d == 1)
-        t->seenV[(size_t)j * (t->width + 1) + i] = 1;
-    else
-        t->seenV[(size_t)(j - 1) * (t->width + 1) + i] = 1;
+    if (d == 0 || d == 2)
+    {
+        size_t edge = (size_t)j * t->width + (size_t)(d == 0 ? i : i - 1);
+        t->seen[edge >> 6] |= 1ull << (edge & 63);
+    }
 }
 
 // Follows the chain that leaves corner (i0, j0) in direction d0 until it comes back to that edge; the corners
@@ -277,9 +276,8 @@ bool lsGrid_AddWalls(const lsGrid* grid, const lsMapOptions* options, lsWorld* w
         return lsFail(err, "%s: no wall cell in the map (no pixel is occupied%s)", label,
                       options->unknownOccupied ? " or unknown" : "; try --unknown occupied");
     }
-    size_t hBytes = (size_t)t.width * (size_t)(t.height + 1), vBytes = (size_t)(t.width + 1) * (size_t)t.height;
-    t.seenH = lsAllocZero(hBytes, 1);
-    t.seenV = lsAllocZero(vBytes, 1);
+    size_t seenWords = ((size_t)t.width * (size_t)(t.height + 1) + 63) / 64;
+    t.seen = lsAllocZero(seenWords, sizeof(uint64_t));
     double tolerance = options->simplify > 0.0 ? options->simplify / grid->resolution : 0.0;
     Point2i* simple = NULL;
     bool* keep = NULL;
@@ -291,10 +289,24 @@ bool lsGrid_AddWalls(const lsGrid* grid, const lsMapOptions* options, lsWorld* w
     // Every chain has a horizontal edge: start one at each horizontal boundary edge not yet walked.
     for (int j = 0; j <= t.height && ok; ++j)
     {
+        const uint8_t* rowAbove = t.wall + (size_t)(j + 1) * t.stride + 1;
+        const uint8_t* rowBelow = t.wall + (size_t)j * t.stride + 1;
         for (int i = 0; i < t.width; ++i)
         {
-            bool above = Wall(&t, i, j), below = Wall(&t, i, j - 1);
-            if (above == below || t.seenH[(size_t)j * t.width + i])
+            // Rows of a big map are mostly the same as the row below: skip equal stretches eight cells at a time.
+            uint64_t a8, b8;
+            if (i + 8 <= t.width)
+            {
+                memcpy(&a8, rowAbove + i, 8);
+                memcpy(&b8, rowBelow + i, 8);
+                if (a8 == b8)
+                {
+                    i += 7;
+                    continue;
+                }
+            }
+            bool above = rowAbove[i] != 0, below = rowBelow[i] != 0;
+            if (above == below || Seen(&t, (size_t)j * t.width + i))
                 continue;
             local.unitEdges += above ? Trace(&t, i, j, 0) : Trace(&t, i + 1, j, 2);
             local.segments += t.count;
@@ -326,8 +338,7 @@ bool lsGrid_AddWalls(const lsGrid* grid, const lsMapOptions* options, lsWorld* w
         }
     }
     lsFree(t.wall, wallBytes);
-    lsFree(t.seenH, hBytes);
-    lsFree(t.seenV, vBytes);
+    lsFree(t.seen, seenWords * sizeof(uint64_t));
     lsFree(t.points, (size_t)t.capacity * sizeof(Point2i));
     lsFree(t.pinned, (size_t)t.capacity * sizeof(bool));
     lsFree(simple, (size_t)simpleCapacity * sizeof(Point2i));
@@ -347,30 +358,54 @@ lsVec2 lsGrid_FreePlace(const lsGrid* grid, const lsMapOptions* options, double 
 {
     LS_ASSERT(grid != NULL && grid->cells != NULL && radius >= 0.0);
     (void)options; // unknown cells are never a good place to start, whether or not they count as walls
-    int w = grid->width, h = grid->height;
+    // Big maps work on blocks of b x b cells (free when every cell is), at most about a million of them: the
+    // place is then b cells coarse, which is plenty for a start, and the transform stays fast.
+    int w0 = grid->width, h0 = grid->height;
+    int b = 1;
+    while ((long long)(w0 / b) * (h0 / b) > 1000000LL)
+        ++b;
+    int w = w0 / b, h = h0 / b;
+    if (w == 0 || h == 0)
+    {
+        double away = -(radius / grid->resolution + 1.0);
+        return lsGrid_Point(grid, away, away);
+    }
     size_t n = (size_t)w * (size_t)h;
     uint16_t* dist = lsAlloc(n * sizeof(uint16_t));
     for (int y = 0; y < h; ++y)
     {
         for (int x = 0; x < w; ++x)
+            dist[(size_t)y * w + x] = 65535u;
+        for (int r = 0; r < b; ++r)
+        {
+            const uint8_t* row = grid->cells + (size_t)(y * b + r) * w0;
+            for (int x = 0; x < w; ++x)
+                for (int c = 0; c < b; ++c)
+                    if (row[x * b + c] != ls_cellFree)
+                        dist[(size_t)y * w + x] = 0;
+        }
+    }
+    // Forward pass: left and the three above; the border is one block from outside.
+    for (int y = 0; y < h; ++y)
+    {
+        for (int x = 0; x < w; ++x)
         {
             size_t k = (size_t)y * w + x;
-            uint32_t d = grid->cells[k] == ls_cellFree ? 65535u : 0u;
-            if (d != 0)
+            if (dist[k] == 0)
+                continue;
+            uint32_t d = 1;
+            if (x > 0 && y > 0 && x < w - 1 && y < h - 1)
             {
-                d = 1; // on the border: outside the image is one cell away
-                if (x > 0 && y > 0 && x < w - 1 && y < h - 1)
-                {
-                    uint32_t m = dist[k - 1];
-                    m = dist[k - w] < m ? dist[k - w] : m;
-                    m = dist[k - w - 1] < m ? dist[k - w - 1] : m;
-                    m = dist[k - w + 1] < m ? dist[k - w + 1] : m;
-                    d = m + 1 > 65535u ? 65535u : m + 1;
-                }
+                uint32_t m = dist[k - 1];
+                m = dist[k - w] < m ? dist[k - w] : m;
+                m = dist[k - w - 1] < m ? dist[k - w - 1] : m;
+                m = dist[k - w + 1] < m ? dist[k - w + 1] : m;
+                d = m + 1 > 65535u ? 65535u : m + 1;
             }
             dist[k] = (uint16_t)d;
         }
     }
+    // Backward pass: right and the three below; the best block is known when it is final.
     long long bestScore = -1;
     size_t best = n;
     double cx = 0.5 * (w - 1), cy = 0.5 * (h - 1);
@@ -393,8 +428,10 @@ lsVec2 lsGrid_FreePlace(const lsGrid* grid, const lsMapOptions* options, double 
                 m = c4 < m ? c4 : m;
                 dist[k] = (uint16_t)(m > 65535u ? 65535u : m);
             }
+            if (dist[k] < bestScore)
+                continue;
             double centre = (x - cx) * (x - cx) + (y - cy) * (y - cy);
-            if (dist[k] > bestScore || (dist[k] == bestScore && centre < bestCentre))
+            if (dist[k] > bestScore || centre < bestCentre)
             {
                 bestScore = dist[k];
                 best = k;
@@ -403,11 +440,11 @@ lsVec2 lsGrid_FreePlace(const lsGrid* grid, const lsMapOptions* options, double 
         }
     }
     lsFree(dist, n * sizeof(uint16_t));
-    // A cell at chessboard distance d from every obstacle cell is at least (d - 0.5) cells from their squares.
-    if (best < n && ((double)bestScore - 0.5) * grid->resolution >= radius)
+    // A block at chessboard distance d from every non-free block is at least (d - 0.5) blocks from their cells.
+    if (best < n && ((double)bestScore - 0.5) * b * grid->resolution >= radius)
     {
         int x = (int)(best % (size_t)w), row = (int)(best / (size_t)w);
-        return lsGrid_Point(grid, x + 0.5, (h - 1 - row) + 0.5);
+        return lsGrid_Point(grid, x * b + 0.5 * b, h0 - (row * b + 0.5 * b));
     }
     // Nowhere wide enough inside: just outside the lower-left corner, clear of every cell.
     double away = -(radius / grid->resolution + 1.0);
