@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #define LS_BENCH_RANGE 30.0
 #define LS_BENCH_MAX_WORLDS 64
@@ -386,6 +387,11 @@ static bool BenchWorldFile(const char* dir, const char* name, int sample, int re
     {
         return lsFail(err, "%s/%s: path too long", dir, name);
     }
+    if (access(path, F_OK) != 0)
+    {
+        path[strlen(path) - 5] = '\0';
+        strcat(path, ".yaml"); // a map_server map (docs/maps.md): same length as ".json"
+    }
     lsWorld* world = lsLoadWorld(path, err, NULL);
     if (world == NULL)
     {
@@ -445,7 +451,8 @@ static int ListWorlds(const char* dir, const char* only, char names[][256], int 
     for (struct dirent* e = readdir(d); e != NULL; e = readdir(d))
     {
         size_t len = strlen(e->d_name);
-        if (len <= 5 || len >= 250 || strcmp(e->d_name + len - 5, ".json") != 0 || count == capacity)
+        if (len <= 5 || len >= 250 || count == capacity ||
+            (strcmp(e->d_name + len - 5, ".json") != 0 && strcmp(e->d_name + len - 5, ".yaml") != 0))
         {
             continue;
         }
@@ -599,7 +606,18 @@ int lsCmdBench(int argc, char** argv)
         }
     }
     static char names[LS_BENCH_MAX_WORLDS][256];
+    static const char* dirs[LS_BENCH_MAX_WORLDS];
     int count = ListWorlds(dir, only, names, LS_BENCH_MAX_WORLDS);
+    // Then the real maps shipped with the source (bench/maps), beside the bench worlds.
+    static const char* const mapsDir = LS_SOURCE_DIR "/bench/maps";
+    int maps = count < 0 || strcmp(dir, mapsDir) == 0
+                   ? 0
+                   : ListWorlds(mapsDir, only, names + count, LS_BENCH_MAX_WORLDS - count);
+    for (int w = 0; w < count + (maps > 0 ? maps : 0); ++w)
+    {
+        dirs[w] = w < count ? dir : mapsDir;
+    }
+    count += count >= 0 && maps > 0 ? maps : 0;
     if (count < 0)
     {
         fprintf(stderr, "lidarsim bench: %s: cannot open: %s\n", dir, strerror(errno));
@@ -637,7 +655,7 @@ int lsCmdBench(int argc, char** argv)
     {
         err = (lsError){{0}};
         Result* r = results + w;
-        if (!BenchWorldFile(dir, names[w], (int)sample, (int)reps, pool, r, &err))
+        if (!BenchWorldFile(dirs[w], names[w], (int)sample, (int)reps, pool, r, &err))
         {
             fprintf(stderr, "lidarsim bench: %s\n", err.message);
             r->rays = 0;
