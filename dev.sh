@@ -12,7 +12,7 @@ verb=${1:-run}
 packages=(build-essential cmake pkg-config libsdl2-dev libsdl2-gfx-dev libsdl2-image-dev libsdl2-ttf-dev libfontconfig-dev
     fonts-dejavu-core libcjson-dev libyaml-dev libpng-dev libnetpbm-dev)
 if [ "$verb" = test ]; then
-    packages+=(xvfb xauth clang xdotool cppcheck clang-tidy)
+    packages+=(xvfb xauth xfonts-base x11-utils clang xdotool cppcheck clang-tidy)
 fi
 
 install_missing() {

@@ -146,6 +146,20 @@ expect_status 2 "$lidarsim" render "$src/worlds/default.json" -o "$work/frame.bm
 grep -q "unknown image type" "$work/err.txt" || fail "render -o x.bmp: $(cat "$work/err.txt")"
 [ -e "$work/frame.bmp" ] && fail "render -o x.bmp wrote a file"
 
+# fmt: a hand-written world is not canonical (--check lists it, exit 1); fmt rewrites it to what loads the same and
+# what --check then accepts; fmt of the canonical text changes nothing.
+cp "$src/worlds/default.json" "$work/fmt.json"
+expect_status 1 "$lidarsim" fmt --check "$work/fmt.json"
+grep -q "fmt.json" "$work/out.txt" || fail "fmt --check: should list the file: $(cat "$work/out.txt")"
+expect_status 0 "$lidarsim" fmt "$work/fmt.json"
+expect_status 0 "$lidarsim" fmt --check "$work/fmt.json"
+expect_status 0 "$lidarsim" check "$work/fmt.json"
+sed 's/fmt.json/x/' "$work/out.txt" >"$work/fmt-check.txt"
+expect_status 0 "$lidarsim" check "$src/worlds/default.json"
+[ "$(sed 's/default.json/x/; s|.*/x|x|' "$work/out.txt")" = "$(sed 's|.*/x|x|' "$work/fmt-check.txt")" ] ||
+    fail "fmt changed the world: $(cat "$work/out.txt" "$work/fmt-check.txt")"
+expect_status 1 "$lidarsim" fmt "$work/missing.json"
+
 # --help and --version.
 expect_status 0 "$lidarsim" --version
 grep -q '^lidarsim ' "$work/out.txt" || fail "--version: $(cat "$work/out.txt")"

@@ -70,6 +70,17 @@ if ! command -v xdotool >/dev/null 2>&1; then
     echo "window_test: xdotool not installed, key-press part skipped (apt-get install xdotool)"
     exit 0
 fi
+# The window's X id once it has appeared (up to 10 s), or nothing; the scripts run under xvfb-run source it.
+find_window() {
+    local wid=""
+    for _ in $(seq 1 100); do
+        wid=$(xdotool search --name 'lidarsim' 2>/dev/null | head -n 1)
+        [ -n "$wid" ] && break
+        sleep 0.1
+    done
+    echo "$wid"
+}
+declare -f find_window >"$work/helpers.sh"
 cat >"$work/drive.sh" <<'EOF'
 #!/usr/bin/env bash
 # Runs inside xvfb-run: start the window, hold Up for a second, take a screenshot, quit with Q.
@@ -77,12 +88,8 @@ lidarsim=$1
 world=$2
 "$lidarsim" "$world" --print-pose --screenshots "$(dirname "$world")/shots" >"$(dirname "$world")/drive.txt" 2>&1 &
 pid=$!
-wid=""
-for _ in $(seq 1 100); do
-    wid=$(xdotool search --name 'lidarsim' 2>/dev/null | head -n 1)
-    [ -n "$wid" ] && break
-    sleep 0.1
-done
+source "$(dirname "$0")/helpers.sh"
+wid=$(find_window)
 if [ -z "$wid" ]; then
     echo "no window appeared" >&2
     kill "$pid" 2>/dev/null
@@ -150,4 +157,97 @@ for said in "beams: lines to hits only" "beams: hit points only" "beams: off" "g
 done
 shots=$(cd "$work/shots" && echo room-*.png)
 echo "window_test: key presses ok: robot drove from (5, 5) to ($x, $y); screenshots $shots"
+
+# 4. Editing in the window: the title marks unsaved edits, Ctrl+S keeps the file as written (moving the food target
+#    changes exactly its line), and quitting with unsaved edits asks (Cancel keeps the window, Discard quits).
+if ! command -v xwininfo >/dev/null 2>&1; then
+    echo "window_test: xwininfo not installed, editing part skipped (apt-get install x11-utils)"
+    exit 0
+fi
+mkdir -p "$work/edit"
+cp "$work/room.json" "$work/edit/room.json"
+cp "$work/room.json" "$work/edit/room.orig.json"
+cat >"$work/edit.sh" <<'EOF'
+#!/usr/bin/env bash
+# Runs inside xvfb-run. With the HUD hidden, the room (20 x 10 m) fits 1280 x 800 at 61.6 px/m around (640, 400):
+# world (15, 8) is pixel (948, 215).
+lidarsim=$1
+dir=$2
+say() { echo "edit.sh: $*"; }
+"$lidarsim" "$dir/room.json" --paused >"$dir/edit.txt" 2>&1 &
+pid=$!
+source "$(dirname "$0")/helpers.sh"
+wid=$(find_window)
+[ -n "$wid" ] || { say "no window appeared"; kill "$pid"; exit 1; }
+xdotool windowfocus --sync "$wid" 2>/dev/null || xdotool windowfocus "$wid"
+sleep 0.5
+# The message box is the top-level window titled "lidarsim: ..." (xwininfo lists it; xdotool's search does not see
+# it); its buttons Save, Discard, Cancel sit centred on its bottom row, Discard in the middle.
+click_answer() { # click_answer OFFSET: -90 Save, 0 Discard, +90 Cancel
+    local geometry="" w h x y
+    for _ in $(seq 1 30); do
+        geometry=$(xwininfo -root -tree | grep '"lidarsim: ' | grep -o '[0-9]*x[0-9]*+[0-9]*+[0-9]*' | head -n 1)
+        [ -n "$geometry" ] && break
+        sleep 0.1
+    done
+    [ -n "$geometry" ] || { say "no message box appeared"; return 1; }
+    IFS='x+' read -r w h x y <<<"$geometry"
+    xdotool mousemove $((x + w / 2 + $1)) $((y + h - 27)) click 1
+    sleep 0.5
+}
+box_gone() {
+    for _ in $(seq 1 30); do
+        xwininfo -root -tree | grep -q '"lidarsim: ' || return 0
+        sleep 0.1
+    done
+}
+# H hides the HUD column and Home fits the room into the whole window again, so the pixels above hold.
+xdotool key h
+sleep 0.2
+xdotool key Home
+sleep 0.2
+xdotool key e
+sleep 0.3
+xdotool mousemove 948 215 mousedown 1
+for px in 930 900 860 825; do
+    xdotool mousemove "$px" 215
+    sleep 0.05
+done
+xdotool mouseup 1
+sleep 0.4
+title=$(xdotool getwindowname "$wid")
+[[ "$title" == *'*' ]] || { say "no unsaved mark in the title: $title"; kill "$pid"; exit 1; }
+xdotool key ctrl+s
+sleep 0.4
+title=$(xdotool getwindowname "$wid")
+[[ "$title" == *'*' ]] && { say "still marked unsaved after Ctrl+S: $title"; kill "$pid"; exit 1; }
+cp "$dir/room.json" "$dir/room.saved.json"
+# An unsaved wall, then Q: the prompt. Cancel keeps the window open; Q again and Discard quits.
+xdotool mousemove 300 600 mousedown 1 mousemove 400 620 sleep 0.1 mousemove 500 650 sleep 0.1 mouseup 1
+sleep 0.4
+xdotool key q
+click_answer 90 || { kill "$pid"; exit 1; }
+kill -0 "$pid" 2>/dev/null || { say "Cancel quit the window"; exit 1; }
+box_gone
+xdotool windowfocus "$wid"
+xdotool key q
+click_answer 0 || { kill "$pid"; exit 1; }
+for _ in $(seq 1 50); do
+    kill -0 "$pid" 2>/dev/null || break
+    sleep 0.1
+done
+kill -0 "$pid" 2>/dev/null && { say "Discard did not quit"; kill "$pid"; exit 1; }
+wait "$pid"
+EOF
+chmod +x "$work/edit.sh"
+xvfb-run -a -s "-screen 0 1280x800x24" "$work/edit.sh" "$lidarsim" "$work/edit" >"$work/xvfb-edit.txt" 2>&1 ||
+    fail "editing session failed: $(cat "$work/xvfb-edit.txt" "$work/edit/edit.txt" 2>/dev/null)"
+! grep -q 'still allocated' "$work/edit/edit.txt" || fail "editing session: leak: $(cat "$work/edit/edit.txt")"
+diffstat=$(git diff --no-index --numstat "$work/edit/room.orig.json" "$work/edit/room.saved.json" | cut -f1,2)
+[ "$diffstat" = "$(printf '1\t1')" ] ||
+    fail "moving a target must change one line: $(git diff --no-index "$work/edit/room.orig.json" "$work/edit/room.saved.json")"
+grep -q '"targets": \[{"center": \[13, 8\], "radius": 0.3}, {"center": \[15, 2\]' "$work/edit/room.saved.json" ||
+    fail "the moved target should be at [13, 8] on the grid: $(cat "$work/edit/room.saved.json")"
+cmp -s "$work/edit/room.json" "$work/edit/room.saved.json" || fail "Discard wrote the file"
+echo "window_test: editing ok: one-line diff on save, unsaved mark, quit prompt (cancel, discard)"
 exit 0

@@ -92,9 +92,9 @@ extern "C"
         double radius; ///< circle footprint radius (polygon footprint: radius of the bounding circle about the centre)
         lsVec2 footprint[LS_MAX_POLYGON_VERTICES]; ///< polygon footprint in world coordinates, counter-clockwise
         int footprintCount;                        ///< 0 for a circle footprint
-        bool inContact; ///< the robot touched something (or was pushed) during the last step
-        bool scanned;   ///< its lidar took a new scan in the last step
-        double score;   ///< its share of lsSimState's totals below
+        bool inContact;                            ///< the robot touched something (or was pushed) during the last step
+        bool scanned;                              ///< its lidar took a new scan in the last step
+        double score;                              ///< its share of lsSimState's totals below
         int food, poison, collisions, crushes;
         double distance;
     } lsRobotState;
@@ -126,12 +126,12 @@ extern "C"
     /// The whole observable state. Arrays are owned by the sim.
     typedef struct lsSimState
     {
-        double time;    ///< simulated seconds since reset (step * dt)
-        long long step; ///< steps since reset
-        double dt;      ///< the fixed step, seconds
-        lsRobotState robot;         ///< the first robot, robots[0] (what one-robot callers read)
-        const lsRobotState* robots; ///< every robot, in the world's order (world->robot, then world->fleet)
-        int robotCount;             ///< lsWorld_RobotCount(world), >= 1
+        double time;                  ///< simulated seconds since reset (step * dt)
+        long long step;               ///< steps since reset
+        double dt;                    ///< the fixed step, seconds
+        lsRobotState robot;           ///< the first robot, robots[0] (what one-robot callers read)
+        const lsRobotState* robots;   ///< every robot, in the world's order (world->robot, then world->fleet)
+        int robotCount;               ///< lsWorld_RobotCount(world), >= 1
         const lsTargetState* targets; ///< world->targetCount entries, in the world's order
         int targetCount;
         const lsVehicleState* vehicles; ///< world->vehicleCount entries
@@ -198,6 +198,19 @@ extern "C"
     LS_API lsControl lsSim_AutopilotControl(lsSim* sim);
     /// The same for robot `robot`.
     LS_API lsControl lsSim_RobotAutopilotControl(lsSim* sim, int robot);
+
+    // ---------------------------------------------------------------------------------------------------------------------
+    // Live editing
+
+    /// Carries the moving state of `old` (a sim of the world as it was before an edit or a reload, still alive) over
+    /// to `sim` (just created from the edited world), so the run goes on: simulated time and step (movers keep their
+    /// phase), score and counters, the generators and the autopilot's memory; the robot's pose and speeds (unless
+    /// the edit moved its start pose: then it starts there, at rest); targets whose definition did not change
+    /// (collected stays collected, respawned stays where it went); vehicles whose definition did not change and
+    /// whose path (by id) still exists. Everything else starts as at time 0. A robot left overlapping something goes
+    /// to the nearest free place, then a scan is taken. The one place that knows what survives an edit
+    /// (docs/editing.md lists it).
+    LS_API void lsSim_CarryOver(lsSim* sim, const lsSim* old);
 
     // ---------------------------------------------------------------------------------------------------------------------
     // Moving walls (pure functions of time, shared with the view and the editor)

@@ -4,6 +4,7 @@
 // on every path.
 #include "app/app.h"
 
+#include "core/world_text.h"
 #include "lidarsim/lidar.h"
 
 #include <stdarg.h>
@@ -48,12 +49,151 @@ static void ApplyBeams(lsSim* sim, int beams)
 
 void lsApp_RebuildSim(lsApp* app)
 {
-    lsSim* fresh = lsCreateSim(app->world);
+    // The sim runs on its own copy of the world: the editor changes app->world in place, and the carry-over needs
+    // the world the old sim was made from to tell what the edit touched.
+    lsWorld* copy = lsCloneWorld(app->world);
+    lsSim* fresh = lsCreateSim(copy);
+    if (app->sim != NULL)
+        lsSim_CarryOver(fresh, app->sim);
     ApplyBeams(fresh, app->beamsOverride);
     lsDestroySim(app->sim);
+    lsDestroyWorld(app->simWorld);
     app->sim = fresh;
-    app->accumulator = 0.0;
+    app->simWorld = copy;
     app->simStale = false;
+}
+
+void lsApp_UpdateUnsaved(lsApp* app)
+{
+    bool unsaved = app->diskWorld != NULL && !lsWorld_Equal(app->world, app->diskWorld);
+    if (unsaved == app->unsaved && app->window != NULL && SDL_GetWindowTitle(app->window)[0] != '\0')
+        return;
+    app->unsaved = unsaved;
+    if (app->window != NULL)
+    {
+        char title[256];
+        snprintf(title, sizeof title, "lidarsim - %.200s%s",
+                 app->world->name[0] != '\0' ? app->world->name : app->config.worldPath, unsaved ? " *" : "");
+        SDL_SetWindowTitle(app->window, title);
+    }
+}
+
+// The file now holds `world` as `text` (just loaded or saved): the base of the next save and of `unsaved`.
+static void SetDiskVersion(lsApp* app, const lsWorld* world, const char* text)
+{
+    lsDestroyWorld(app->diskWorld);
+    lsFreeString(app->diskText);
+    app->diskWorld = lsCloneWorld(world);
+    app->diskText = text != NULL ? lsStrdup(text) : NULL;
+    lsApp_UpdateUnsaved(app);
+}
+
+bool lsApp_Save(lsApp* app)
+{
+    lsError err;
+    char* text = NULL;
+    if (!lsSaveWorldKeepingText(app->world, app->config.worldPath, app->diskText, app->diskWorld, &text, &err))
+    {
+        lsApp_SetStatus(app, "not saved: %s", err.message);
+        return false;
+    }
+    if (app->reloader != NULL)
+        lsReloader_MarkSaved(app->reloader);
+    SetDiskVersion(app, app->world, text);
+    lsFreeString(text);
+    lsApp_SetStatus(app, "saved %s", app->config.worldPath);
+    return true;
+}
+
+// Asks with a message box; returns the id of the chosen button (buttons[i].buttonid), or -1 when none could be
+// shown (no message box support: the caller falls back).
+static int Ask(lsApp* app, const char* title, const char* message, const SDL_MessageBoxButtonData* buttons, int count)
+{
+    const SDL_MessageBoxData data = {SDL_MESSAGEBOX_WARNING | SDL_MESSAGEBOX_BUTTONS_LEFT_TO_RIGHT,
+                                     app->window,
+                                     title,
+                                     message,
+                                     count,
+                                     buttons,
+                                     NULL};
+    int chosen = -1;
+    if (SDL_ShowMessageBox(&data, &chosen) < 0)
+    {
+        fprintf(stderr, "lidarsim: cannot show a message box: %s\n", SDL_GetError());
+        return -1;
+    }
+    return chosen;
+}
+
+enum
+{
+    ls_answerCancel = 0,
+    ls_answerSave = 1,
+    ls_answerDiscard = 2,
+};
+
+void lsApp_RequestQuit(lsApp* app)
+{
+    if (!app->unsaved || app->config.frames > 0 || lsApp_Now(app) < app->quitArmedUntil)
+    {
+        app->quit = true;
+        return;
+    }
+    // Return saves (the safe answer), Esc cancels.
+    const SDL_MessageBoxButtonData buttons[] = {
+        {SDL_MESSAGEBOX_BUTTON_RETURNKEY_DEFAULT, ls_answerSave, "Save"},
+        {0, ls_answerDiscard, "Discard"},
+        {SDL_MESSAGEBOX_BUTTON_ESCAPEKEY_DEFAULT, ls_answerCancel, "Cancel"},
+    };
+    char message[LS_PATH_CAPACITY + 128];
+    snprintf(message, sizeof message, "%s has unsaved changes. Save them before quitting?", app->config.worldPath);
+    int answer = Ask(app, "lidarsim: unsaved changes", message, buttons, 3);
+    if (answer < 0)
+    {
+        app->quitArmedUntil = lsApp_Now(app) + 3.0;
+        lsApp_SetStatus(app, "unsaved changes: Ctrl+S saves, quit again within 3 s to discard them");
+    }
+    else if (answer == ls_answerSave)
+        app->quit = lsApp_Save(app);
+    else if (answer == ls_answerDiscard)
+        app->quit = true;
+    else
+        lsApp_SetStatus(app, "quit cancelled");
+}
+
+// The file changed on disk and loaded to `fresh` (owned: taken or destroyed here). Unsaved edits in the window are
+// not dropped without asking.
+static void Reloaded(lsApp* app, lsWorld* fresh)
+{
+    const char* text = lsReloader_Text(app->reloader, NULL);
+    if (app->unsaved && app->diskWorld != NULL && !lsWorld_Equal(fresh, app->diskWorld))
+    {
+        const SDL_MessageBoxButtonData buttons[] = {
+            {0, ls_answerDiscard, "Load the file"},
+            {SDL_MESSAGEBOX_BUTTON_RETURNKEY_DEFAULT | SDL_MESSAGEBOX_BUTTON_ESCAPEKEY_DEFAULT, ls_answerCancel,
+             "Keep my edits"},
+        };
+        char message[LS_PATH_CAPACITY + 256];
+        snprintf(message, sizeof message,
+                 "%s changed on disk, and the window has unsaved edits.\n\nLoad the file (the edits are lost) or keep "
+                 "the edits (the next save overwrites the file)?",
+                 app->config.worldPath);
+        if (Ask(app, "lidarsim: file changed on disk", message, buttons, 2) != ls_answerDiscard)
+        {
+            // The edits stay; the file's new text is the base the next save keeps.
+            SetDiskVersion(app, fresh, text);
+            lsDestroyWorld(fresh);
+            lsApp_SetStatus(app, "%s changed on disk; kept the unsaved edits", app->config.worldPath);
+            return;
+        }
+    }
+    lsDestroyWorld(app->world);
+    app->world = fresh;
+    SetDiskVersion(app, fresh, text);
+    if (app->editor != NULL)
+        lsEditor_WorldReplaced(app->editor);
+    lsApp_RebuildSim(app);
+    lsApp_SetStatus(app, "reloaded %s", app->config.worldPath);
 }
 
 void lsApp_FitCamera(lsApp* app)
@@ -150,7 +290,13 @@ static bool Init(lsApp* app)
     const lsAppConfig* config = &app->config;
     lsError err;
     lsWarnings warnings = {0};
-    app->world = lsLoadWorld(config->worldPath, &err, &warnings);
+    // The text is kept: a save writes back what the user did not change exactly as it was written.
+    size_t size = 0;
+    char* text = lsReadFile(config->worldPath, LS_MAX_FILE_BYTES, &size, &err);
+    app->world = text != NULL ? lsLoadWorldFromString(text, size, config->worldPath, &err, &warnings) : NULL;
+    if (app->world != NULL)
+        app->diskText = lsStrdup(text); // Shutdown frees it on every path
+    lsFree(text, size + 1);
     if (app->world == NULL)
     {
         fprintf(stderr, "%s\n", err.message);
@@ -159,11 +305,8 @@ static bool Init(lsApp* app)
     for (int i = 0; i < warnings.count; ++i)
         fprintf(stderr, "%s\n", warnings.messages[i]);
 
-    char title[256];
-    snprintf(title, sizeof title, "lidarsim - %.200s",
-             app->world->name[0] != '\0' ? app->world->name : config->worldPath);
-    app->window = SDL_CreateWindow(title, SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, config->width, config->height,
-                                   SDL_WINDOW_RESIZABLE);
+    app->window = SDL_CreateWindow("lidarsim", SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, config->width,
+                                   config->height, SDL_WINDOW_RESIZABLE);
     if (app->window == NULL)
     {
         fprintf(stderr, "lidarsim: SDL_CreateWindow failed: %s\n", SDL_GetError());
@@ -196,9 +339,10 @@ static bool Init(lsApp* app)
     app->view.trailData = app->trail;
 
     app->beamsOverride = config->beams;
-    app->sim = lsCreateSim(app->world);
-    ApplyBeams(app->sim, app->beamsOverride);
+    lsApp_RebuildSim(app);
     app->reloader = lsCreateReloader(config->worldPath, LS_RELOAD_SETTLE);
+    app->diskWorld = lsCloneWorld(app->world);
+    lsApp_UpdateUnsaved(app); // the title
     app->editor = lsCreateEditor();
     app->camera = lsInitialCamera(app->sim, w, h, lsWorldArea(app->canvas, &app->view));
     // A world too large to show whole opens on the robot: that is no fit to keep when panels come and go.
@@ -238,19 +382,12 @@ static void Update(lsApp* app, double frameSeconds)
         lsReloadEvent event = lsReloader_Poll(app->reloader, now, app->world, &fresh);
         if (event == ls_reloadLoaded)
         {
-            // New sim from the new world first, then the old sim, then the old world (the sim reads its world).
-            lsSim* sim = lsCreateSim(fresh);
-            ApplyBeams(sim, app->beamsOverride);
-            lsDestroySim(app->sim);
-            lsDestroyWorld(app->world);
-            app->world = fresh;
-            app->sim = sim;
-            app->accumulator = 0.0;
-            app->simStale = false;
-            if (app->editor != NULL)
-                lsEditor_WorldReplaced(app->editor);
-            lsApp_RobotMoved(app);
-            lsApp_SetStatus(app, "reloaded %s", app->config.worldPath);
+            Reloaded(app, fresh);
+        }
+        else if (event == ls_reloadSame)
+        {
+            // The file holds the world shown (touched, or reformatted to the same world): it is the new base.
+            SetDiskVersion(app, app->world, lsReloader_Text(app->reloader, NULL));
         }
         else if (event == ls_reloadFailed)
         {
@@ -298,6 +435,8 @@ static bool Draw(lsApp* app)
         .autopilot = app->autopilot,
         .following = app->follow,
         .editing = app->editor != NULL && lsEditor_IsActive(app->editor),
+        .unsaved = app->unsaved,
+        .snap = app->editor != NULL ? lsEditor_GetSnap(app->editor) : 0.0,
         .error = app->reloader != NULL && lsReloader_HasError(app->reloader) ? lsReloader_Error(app->reloader) : NULL,
         .status = now < app->statusUntil ? app->status : NULL,
         .haveCursor = app->haveCursor,
@@ -373,7 +512,10 @@ static void Shutdown(lsApp* app)
     lsDestroyEditor(app->editor);
     lsDestroyReloader(app->reloader);
     lsDestroySim(app->sim);
+    lsDestroyWorld(app->simWorld);
     lsDestroyWorld(app->world);
+    lsDestroyWorld(app->diskWorld);
+    lsFreeString(app->diskText);
     lsDestroyCanvas(app->canvas);
     lsFree(app->trail, app->trail != NULL ? sizeof(lsTrail) : 0);
     if (app->texture != NULL)

@@ -20,8 +20,14 @@ typedef struct lsApp
     SDL_Texture* texture;   ///< streaming texture the canvas is uploaded to each frame
     lsCanvas* canvas;       ///< the software canvas the frame is drawn on, window-sized (as `lidarsim render`)
     lsTrail* trail;         ///< the robot's recent positions (T shows them)
-    lsWorld* world;         ///< owned; the sim, the editor and the reloader read it
-    lsSim* sim;             ///< owned, created from world
+    lsWorld* world;         ///< owned; what the window shows, edited in place by the editor
+    lsWorld* simWorld;      ///< owned; the copy of world the sim was made from (kept unchanged while it runs, so
+                            ///< after an edit the carry-over can compare the world before and after)
+    lsSim* sim;             ///< owned, created from simWorld
+    lsWorld* diskWorld;     ///< owned; the world the file holds (loaded or last saved): unsaved = differs
+    char* diskText;         ///< owned (lsFreeString); the file's text, which a save keeps as written
+    bool unsaved;           ///< world differs from diskWorld (window title and HUD say so; quitting asks)
+    double quitArmedUntil;  ///< no message box could be shown: a second quit before this time discards
     lsReloader* reloader;
     lsEditor* editor;
     lsCamera camera;
@@ -57,6 +63,13 @@ void lsApp_SetStatus(lsApp* app, const char* format, ...) __attribute__((format(
 /// Replaces the sim with a new one built from app->world (after an edit or a reload), keeping the beam override,
 /// and clears simStale.
 void lsApp_RebuildSim(lsApp* app);
+/// Recomputes `unsaved` (world against diskWorld) and the window title ("lidarsim - NAME *" while unsaved).
+void lsApp_UpdateUnsaved(lsApp* app);
+/// Saves world to its file, keeping the file's text for what did not change (lsSaveWorldKeepingText), and tells
+/// the reloader. Returns false (status message says why) when the save failed; the file is then untouched.
+bool lsApp_Save(lsApp* app);
+/// Q, Esc, closing the window: quits at once when nothing is unsaved, else asks (save, discard, cancel).
+void lsApp_RequestQuit(lsApp* app);
 /// Frames the world in the part of the window the panels leave free.
 void lsApp_FitCamera(lsApp* app);
 /// The robot's pose was set anew (reset, reload): forget its trail.

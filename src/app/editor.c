@@ -16,6 +16,10 @@
 #define LS_EDITOR_PICK_PIXELS 7.0
 #define LS_EDITOR_DRAG_PIXELS 4.0
 #define LS_EDITOR_TRAIL 48
+// The grids drawn and dragged points snap to, metres ([ and ] step through them; 0 is off). Default 5 cm: short
+// numbers in the file, fine enough for a room.
+static const double s_snapSteps[] = {0.0, 0.01, 0.05, 0.1, 0.25, 0.5, 1.0};
+#define LS_EDITOR_DEFAULT_SNAP 2
 #define LS_EDITOR_JOINED 64
 
 typedef enum DragMode
@@ -51,6 +55,7 @@ struct lsEditor
     lsVec2 mouseScreen;            // and in pixels
     lsVec2 trail[LS_EDITOR_TRAIL]; // drag_knife: the pointer's recent positions (world), oldest first
     int trailCount;
+    int snap; // index into s_snapSteps
 };
 
 lsEditor* lsCreateEditor(void)
@@ -58,7 +63,32 @@ lsEditor* lsCreateEditor(void)
     lsEditor* editor = lsAllocZero(1, sizeof(lsEditor));
     editor->undo = lsCreateUndoStack(LS_EDITOR_UNDO_STEPS, LS_EDITOR_UNDO_BYTES);
     editor->selection = lsEditRefNone();
+    editor->snap = LS_EDITOR_DEFAULT_SNAP;
     return editor;
+}
+
+double lsEditor_GetSnap(const lsEditor* editor) { return s_snapSteps[editor->snap]; }
+
+// One coordinate on the grid: k / (steps per metre) for grids finer than a metre, so 0.15 is the double nearest
+// 0.15 (prints as "0.15") and not 3 * 0.05 = 0.15000000000000002.
+static double SnapCoordinate(double x, double step)
+{
+    if (step < 1.0)
+    {
+        double perMetre = round(1.0 / step);
+        return round(x * perMetre) / perMetre;
+    }
+    return round(x / step) * step;
+}
+
+// Where a drawn or dragged point lands: on the grid, unless the grid is off or Shift is held.
+static lsVec2 SnapToGrid(const lsEditor* editor, lsVec2 p)
+{
+    double step = lsEditor_GetSnap(editor);
+    if (step <= 0.0 || (SDL_GetModState() & KMOD_SHIFT) != 0)
+        return p;
+    lsVec2 snapped = lsV(SnapCoordinate(p.x, step), SnapCoordinate(p.y, step));
+    return lsIsValidVec2(snapped) ? snapped : p;
 }
 
 void lsDestroyEditor(lsEditor* editor)
@@ -190,23 +220,6 @@ static void UndoRedo(lsEditor* editor, lsWorld* world, bool redo, lsEditResult* 
             lsUndoStack_RedoCount(editor->undo));
 }
 
-static void Save(lsWorld* world, const char* worldPath, lsEditResult* out)
-{
-    if (worldPath == NULL || worldPath[0] == '\0')
-    {
-        Message(out, true, "not saved: this world has no file (start lidarsim with a WORLD.json)");
-        return;
-    }
-    lsError err;
-    if (!lsSaveWorld(world, worldPath, &err))
-    {
-        Message(out, true, "not saved: %s", err.message);
-        return;
-    }
-    out->saved = true;
-    Message(out, false, "saved %s", worldPath);
-}
-
 static bool HandleKey(lsEditor* editor, const SDL_KeyboardEvent* key, lsWorld* world, const char* worldPath,
                       lsEditResult* out)
 {
@@ -231,8 +244,13 @@ static bool HandleKey(lsEditor* editor, const SDL_KeyboardEvent* key, lsWorld* w
         }
         if (sym == SDLK_s)
         {
-            if (!key->repeat)
-                Save(world, worldPath, out);
+            // The window saves: it holds the file's text, which the save keeps as its author wrote it.
+            if (key->repeat)
+                return true;
+            if (worldPath == NULL || worldPath[0] == '\0')
+                Message(out, true, "not saved: this world has no file (start lidarsim with a WORLD.json)");
+            else
+                out->saveRequested = true;
             return true;
         }
         return false;
@@ -253,6 +271,18 @@ static bool HandleKey(lsEditor* editor, const SDL_KeyboardEvent* key, lsWorld* w
 
     switch (sym)
     {
+    case SDLK_LEFTBRACKET:
+    case SDLK_RIGHTBRACKET:
+    {
+        int count = (int)(sizeof s_snapSteps / sizeof s_snapSteps[0]);
+        int next = editor->snap + (sym == SDLK_RIGHTBRACKET ? 1 : -1);
+        editor->snap = next < 0 ? 0 : (next >= count ? count - 1 : next);
+        if (editor->snap == 0)
+            Message(out, false, "snap off (] turns it on)");
+        else
+            Message(out, false, "snap to a %g m grid ([ finer, ] coarser, Shift: free)", s_snapSteps[editor->snap]);
+        return true;
+    }
     case SDLK_k:
         if (!key->repeat)
         {
@@ -335,6 +365,13 @@ static lsVec2 SnapToCorner(const lsWorld* world, lsVec2 p, double tolerance)
     return best;
 }
 
+// A wall end: onto a wall corner within tolerance (chains close exactly), else onto the grid.
+static lsVec2 SnapWallEnd(const lsEditor* editor, const lsWorld* world, lsVec2 p, double tolerance)
+{
+    lsVec2 corner = SnapToCorner(world, p, tolerance);
+    return lsVecEqual(corner, p) ? SnapToGrid(editor, p) : corner;
+}
+
 static void PushTrail(lsEditor* editor, lsVec2 p)
 {
     if (editor->trailCount == LS_EDITOR_TRAIL)
@@ -383,7 +420,7 @@ static void Press(lsEditor* editor, const lsCamera* camera, lsWorld* world, SDL_
     }
     // Empty space (or Shift held): a new wall starts here, joined to a corner when the press is on one.
     editor->drag = drag_wall;
-    editor->wallStart = SnapToCorner(world, editor->mouseWorld, tolerance);
+    editor->wallStart = SnapWallEnd(editor, world, editor->mouseWorld, tolerance);
 }
 
 static void Motion(lsEditor* editor, const lsCamera* camera, lsWorld* world, lsEditResult* out)
@@ -398,7 +435,8 @@ static void Motion(lsEditor* editor, const lsCamera* camera, lsWorld* world, lsE
         if (editor->dragging && lsEdit_IsValidRef(world, editor->dragRef))
         {
             lsRobotDef robot = world->robot;
-            lsVec2 target = lsAdd(editor->anchorAtPress, lsSub(editor->mouseWorld, editor->pressWorld));
+            lsVec2 target =
+                SnapToGrid(editor, lsAdd(editor->anchorAtPress, lsSub(editor->mouseWorld, editor->pressWorld)));
             bool moved = editor->joinedCount > 1
                              ? lsEdit_MoveCorners(world, editor->joined, editor->joinedCount, target)
                              : lsEdit_MoveTo(world, editor->dragRef, target);
@@ -460,7 +498,7 @@ static void Release(lsEditor* editor, const lsCamera* camera, lsWorld* world, ls
             EndDrag(editor, world, true);
             break;
         }
-        lsVec2 end = SnapToCorner(world, editor->mouseWorld, lsCamera_ToMetres(camera, LS_EDITOR_PICK_PIXELS));
+        lsVec2 end = SnapWallEnd(editor, world, editor->mouseWorld, lsCamera_ToMetres(camera, LS_EDITOR_PICK_PIXELS));
         int index = lsEdit_AddWall(world, editor->wallStart, end);
         if (index >= 0)
         {
@@ -790,7 +828,7 @@ void lsEditor_Draw(const lsEditor* editor, SDL_Renderer* renderer, const lsCamer
 
     if (editor->drag == drag_wall && editor->dragging)
     {
-        lsVec2 end = SnapToCorner(world, editor->mouseWorld, lsCamera_ToMetres(camera, LS_EDITOR_PICK_PIXELS));
+        lsVec2 end = SnapWallEnd(editor, world, editor->mouseWorld, lsCamera_ToMetres(camera, LS_EDITOR_PICK_PIXELS));
         Line(renderer, camera, editor->wallStart, end, s_newWallColor, true);
         Handle(renderer, camera, editor->wallStart, 3, s_newWallColor, true);
         Handle(renderer, camera, end, 3, s_newWallColor, true);
@@ -814,8 +852,15 @@ void lsEditor_Draw(const lsEditor* editor, SDL_Renderer* renderer, const lsCamer
     }
     else
     {
-        snprintf(line, sizeof line,
-                 "EDIT | drag: draw wall / move  Shift+drag: wall  K: knife  Del: delete  Ctrl+Z/Y  Ctrl+S: save  Esc");
+        char snap[32];
+        if (lsEditor_GetSnap(editor) > 0.0)
+            snprintf(snap, sizeof snap, "snap %g m", lsEditor_GetSnap(editor));
+        else
+            snprintf(snap, sizeof snap, "snap off");
+        snprintf(
+            line, sizeof line,
+            "EDIT | %s ([ ])  drag: draw wall / move  Shift: free wall  K: knife  Del  Ctrl+Z/Y  Ctrl+S: save  Esc",
+            snap);
     }
     // Bottom right: the window keeps its scale bar at the bottom left and its HUD at the top left.
     Label(renderer, RightAligned(camera, line), camera->height - 18, line, editor->knife ? s_knifeColor : s_labelColor);

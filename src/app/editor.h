@@ -4,23 +4,22 @@
 //
 // Keys (all consumed by the editor only while it is active, except E, which toggles it, and Ctrl+Z/Y/S):
 //   E          toggle edit mode           K        toggle the knife (drag across walls to cut them)
+//   [ ]        snap grid finer / coarser (off, 1 cm .. 1 m; default 5 cm); Shift held: no snapping
 //   left drag  on empty space: draw a wall; on an object: move it (target, box, polygon, robot, vehicle,
 //              a wall or one of its corners, a path point, a moving wall's end or pivot)
 //   click      select (empty space: clear the selection)       Delete / Backspace   remove the selection
 //   Ctrl+Z     undo                       Ctrl+Y, Ctrl+Shift+Z    redo
-//   Ctrl+S     save the world to its file atomically, in the canonical form
+//   Ctrl+S     ask the window to save the world to its file (lsEditResult.saveRequested)
 //   Esc        cancel the drag in progress, else leave the knife, else clear the selection, else leave edit mode
 // Right and middle drags and the wheel are never consumed, so the window keeps panning and zooming with them.
 //
 // Contract with the window:
-// - The editor changes *world in place. When lsEditResult.worldChanged is true, the simulation created from this
-//   world is stale (lsCreateSim reads the world on every step and may have cached it): destroy it and create a new
-//   one from the edited world before the next step or draw. The robot starts again from world->robot (the pose the
-//   editor moves); nothing else of the old sim is kept.
+// - The editor changes *world in place. When lsEditResult.worldChanged is true, the simulation is stale: the window
+//   builds a new one from a copy of the edited world and carries the run over (lsSim_CarryOver in core/sim.h).
 // - When the window replaces the world (hot reload, R is fine: it does not change the world), call
 //   lsEditor_WorldReplaced so the selection and the undo history, which name objects by index, are dropped.
-// - After lsEditResult.saved, tell the hot-reload poller (lsReloader_MarkSaved in core/reload.h) so it does not
-//   reload the file the editor just wrote.
+// - On lsEditResult.saveRequested the window writes the file and tells the hot-reload poller
+//   (lsReloader_MarkSaved in core/reload.h) so it does not reload what it just wrote.
 #pragma once
 
 #include "app/camera.h"
@@ -36,11 +35,11 @@ typedef struct lsEditor lsEditor;
 /// What one event did, for the window to act on and the HUD to show.
 typedef struct lsEditResult
 {
-    bool worldChanged; ///< the world's definitions changed (edit, undo, redo): rebuild the simulation
-    bool robotChanged; ///< among the changes, the robot's definition (start pose) changed
-    bool saved;        ///< the world was written to worldPath (Ctrl+S succeeded)
-    bool failed;       ///< message is an error (e.g. the save failed); the world is unchanged by the failure
-    char message[512]; ///< a line for the HUD ("saved worlds/maze.json", "cut 2 walls", an error), or ""
+    bool worldChanged;  ///< the world's definitions changed (edit, undo, redo): rebuild the simulation
+    bool robotChanged;  ///< among the changes, the robot's definition (start pose) changed
+    bool saveRequested; ///< Ctrl+S: the window should save the world to its file (lsApp_Save)
+    bool failed;        ///< message is an error (e.g. the save failed); the world is unchanged by the failure
+    char message[512];  ///< a line for the HUD ("saved worlds/maze.json", "cut 2 walls", an error), or ""
 } lsEditResult;
 
 /// A new editor, inactive, with an empty history. Destroy with lsDestroyEditor.
@@ -49,7 +48,7 @@ lsEditor* lsCreateEditor(void);
 void lsDestroyEditor(lsEditor* editor);
 
 /// Handles one event. Returns true when the editor consumed it (the window must then ignore it). world is the
-/// world being shown (edited in place); worldPath is where Ctrl+S saves (NULL: saving says there is no file).
+/// world being shown (edited in place); worldPath names the file in messages (may be NULL).
 /// out is cleared first and always filled.
 bool lsEditor_HandleEvent(lsEditor* editor, const SDL_Event* event, const lsCamera* camera, lsWorld* world,
                           const char* worldPath, lsEditResult* out);
@@ -69,6 +68,9 @@ bool lsEditor_SetActive(lsEditor* editor, bool active, lsWorld* world);
 void lsEditor_WorldReplaced(lsEditor* editor);
 /// The current selection (kind ls_editNone when nothing is selected), for the HUD.
 lsEditRef lsEditor_GetSelection(const lsEditor* editor);
+/// The grid drawn and dragged points snap to, metres (0: off). Default 0.05; [ and ] in edit mode step through
+/// off, 0.01, 0.05, 0.1, 0.25, 0.5 and 1; Shift held places freely.
+double lsEditor_GetSnap(const lsEditor* editor);
 /// Steps the editor can undo and redo.
 int lsEditor_UndoCount(const lsEditor* editor);
 int lsEditor_RedoCount(const lsEditor* editor);

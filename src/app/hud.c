@@ -184,7 +184,8 @@ static int BuildHudLines(const lsSim* sim, const lsHudInfo* hud, HudLine* lines,
     const lsRobotState* robot = &state->robot;
     int n = 0;
     const char* name = hud->worldName != NULL && hud->worldName[0] != '\0' ? hud->worldName : world->name;
-    AddLine(lines, &n, capacity, s_title, "%.*s", LS_HUD_COLUMNS, name[0] != '\0' ? name : "(unnamed world)");
+    AddLine(lines, &n, capacity, s_title, "%.*s%s", LS_HUD_COLUMNS - 11, name[0] != '\0' ? name : "(unnamed world)",
+            hud->unsaved ? "  * unsaved" : "");
     if (hud->fps > 0.0 || hud->stepMs > 0.0 || hud->drawMs > 0.0)
     {
         char step[16], draw[16];
@@ -202,6 +203,10 @@ static int BuildHudLines(const lsSim* sim, const lsHudInfo* hud, HudLine* lines,
     AddLine(lines, &n, capacity, hud->paused ? s_paused : lsColorHud, "%s  autopilot %s%s%s",
             hud->paused ? "PAUSED" : "running", hud->autopilot ? "on" : "off", hud->following ? "  follow" : "",
             hud->editing ? "  EDIT" : "");
+    if (hud->editing && hud->snap > 0.0)
+        AddLine(lines, &n, capacity, lsColorHud, "snap %g m  ([ ] change, Shift: free)", hud->snap);
+    else if (hud->editing)
+        AddLine(lines, &n, capacity, lsColorHud, "snap off  (] turns it on)");
     AddLine(lines, &n, capacity, lsColorHud, "t %.1f s  step %lld", state->time, state->step);
     AddLine(lines, &n, capacity, lsColorHud, "score %g  food %d  poison %d", state->score, state->food, state->poison);
     AddLine(lines, &n, capacity, s_title, "robot");

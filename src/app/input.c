@@ -30,11 +30,14 @@ static void ApplyEditResult(lsApp* app, const lsEditResult* result)
 {
     // The sim is rebuilt once before anything reads it again, not on every motion event of a drag.
     if (result->worldChanged)
+    {
         app->simStale = true;
-    if (result->saved && app->reloader != NULL)
-        lsReloader_MarkSaved(app->reloader);
+        lsApp_UpdateUnsaved(app);
+    }
     if (result->message[0] != '\0')
         lsApp_SetStatus(app, "%s", result->message);
+    if (result->saveRequested)
+        lsApp_Save(app);
 }
 
 static const char* OnOff(bool on) { return on ? "on" : "off"; }
@@ -51,7 +54,7 @@ static void HandleKey(lsApp* app, const SDL_KeyboardEvent* key)
     case SDLK_ESCAPE:
     case SDLK_q:
         if (!ctrl)
-            app->quit = true;
+            lsApp_RequestQuit(app);
         break;
     case SDLK_SPACE:
         app->paused = !app->paused;
@@ -159,7 +162,7 @@ void lsApp_HandleEvent(lsApp* app, const SDL_Event* event)
     switch (event->type)
     {
     case SDL_QUIT:
-        app->quit = true;
+        lsApp_RequestQuit(app);
         break;
     case SDL_WINDOWEVENT:
         if (event->window.event == SDL_WINDOWEVENT_LEAVE)

@@ -72,6 +72,8 @@ typedef struct lsHudInfo
     bool editing;       ///< E: the editor is active
     bool haveCursor;    ///< the pointer is over the canvas: show its world coordinates
     lsVec2 cursor;      ///< the pointer's world position, metres
+    bool unsaved;       ///< the world has edits not saved to its file
+    double snap;        ///< editing: the grid edits snap to, metres (0: off)
     const char* error;  ///< a reload error, shown in red until fixed
     const char* status; ///< a short transient message (e.g. "saved shot.png"), wrapped to the panel's width
 } lsHudInfo;

@@ -10,3 +10,4 @@ int lsCmdRender(int argc, char** argv);    ///< lidarsim render WORLD.json -o fr
 int lsCmdImport(int argc, char** argv);    ///< lidarsim import MAP.yaml -o WORLD.json [options]
 int lsCmdExportMap(int argc, char** argv); ///< lidarsim export-map WORLD.json -o MAP.yaml [--resolution M]
 int lsCmdWindow(int argc, char** argv);    ///< lidarsim [WORLD.json] [options]: the window
+int lsCmdFmt(int argc, char** argv);       ///< lidarsim fmt [--check | --stdout] WORLD.json...

@@ -24,6 +24,7 @@ static const Command s_commands[] = {
     {"import", lsCmdImport, "import MAP.yaml -o WORLD.json  a ROS map_server map as a world file (exact walls)"},
     {"export-map", lsCmdExportMap, "export-map WORLD.json -o M.yaml  a world as a map_server map (PGM + YAML)"},
     {"bench", lsCmdBench, "bench [--worlds DIR] [--world NAME] [--threads N]  ray-casting benchmark"},
+    {"fmt", lsCmdFmt, "fmt [--check] WORLD.json...   rewrite worlds in the canonical form"},
 };
 
 static void PrintHelp(FILE* out)

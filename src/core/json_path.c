@@ -4,7 +4,7 @@
 
 #include <string.h>
 
-static size_t SkipSpace(const char* t, size_t n, size_t i)
+size_t lsJsonSkipSpace(const char* t, size_t n, size_t i)
 {
     while (i < n && (t[i] == ' ' || t[i] == '\t' || t[i] == '\n' || t[i] == '\r'))
     {
@@ -13,8 +13,8 @@ static size_t SkipSpace(const char* t, size_t n, size_t i)
     return i;
 }
 
-// Skips a string starting at its opening quote; returns the index after the closing quote (or n).
-static size_t SkipString(const char* t, size_t n, size_t i)
+// (declared in json_path.h)
+size_t lsJsonSkipString(const char* t, size_t n, size_t i)
 {
     for (++i; i < n; ++i)
     {
@@ -30,8 +30,8 @@ static size_t SkipString(const char* t, size_t n, size_t i)
     return n;
 }
 
-// Skips any value starting at i (already past white space); returns the index after it.
-static size_t SkipValue(const char* t, size_t n, size_t i)
+// (declared in json_path.h)
+size_t lsJsonSkipValue(const char* t, size_t n, size_t i)
 {
     if (i >= n)
     {
@@ -39,7 +39,7 @@ static size_t SkipValue(const char* t, size_t n, size_t i)
     }
     if (t[i] == '"')
     {
-        return SkipString(t, n, i);
+        return lsJsonSkipString(t, n, i);
     }
     if (t[i] == '{' || t[i] == '[')
     {
@@ -49,7 +49,7 @@ static size_t SkipValue(const char* t, size_t n, size_t i)
             char c = t[i];
             if (c == '"')
             {
-                i = SkipString(t, n, i);
+                i = lsJsonSkipString(t, n, i);
                 continue;
             }
             if (c == '{' || c == '[')
@@ -78,7 +78,7 @@ static size_t SkipValue(const char* t, size_t n, size_t i)
 // Offset of the value at the path (or of its key when atKey and the last part is a key); -1 when not found.
 long lsFindJsonPath(const char* t, size_t n, const lsJsonPathPart* parts, int depth, bool atKey)
 {
-    size_t i = SkipSpace(t, n, 0);
+    size_t i = lsJsonSkipSpace(t, n, 0);
     for (int d = 0; d < depth; ++d)
     {
         if (parts[d].key != NULL)
@@ -91,22 +91,22 @@ long lsFindJsonPath(const char* t, size_t n, const lsJsonPathPart* parts, int de
             ++i;
             for (;;)
             {
-                i = SkipSpace(t, n, i);
+                i = lsJsonSkipSpace(t, n, i);
                 if (i >= n || t[i] != '"')
                 {
                     return -1;
                 }
                 size_t keyStart = i;
-                size_t keyEnd = SkipString(t, n, i);
+                size_t keyEnd = lsJsonSkipString(t, n, i);
                 // Raw comparison: a key written with escapes is not found, and the location is simply omitted.
                 bool match =
                     keyEnd - keyStart == keyLength + 2 && memcmp(t + keyStart + 1, parts[d].key, keyLength) == 0;
-                i = SkipSpace(t, n, keyEnd);
+                i = lsJsonSkipSpace(t, n, keyEnd);
                 if (i >= n || t[i] != ':')
                 {
                     return -1;
                 }
-                i = SkipSpace(t, n, i + 1);
+                i = lsJsonSkipSpace(t, n, i + 1);
                 if (match)
                 {
                     if (atKey && d == depth - 1)
@@ -115,7 +115,7 @@ long lsFindJsonPath(const char* t, size_t n, const lsJsonPathPart* parts, int de
                     }
                     break;
                 }
-                i = SkipSpace(t, n, SkipValue(t, n, i));
+                i = lsJsonSkipSpace(t, n, lsJsonSkipValue(t, n, i));
                 if (i >= n || t[i] != ',')
                 {
                     return -1;
@@ -129,15 +129,15 @@ long lsFindJsonPath(const char* t, size_t n, const lsJsonPathPart* parts, int de
             {
                 return -1;
             }
-            i = SkipSpace(t, n, i + 1);
+            i = lsJsonSkipSpace(t, n, i + 1);
             for (int k = 0; k < parts[d].index; ++k)
             {
-                i = SkipSpace(t, n, SkipValue(t, n, i));
+                i = lsJsonSkipSpace(t, n, lsJsonSkipValue(t, n, i));
                 if (i >= n || t[i] != ',')
                 {
                     return -1;
                 }
-                i = SkipSpace(t, n, i + 1);
+                i = lsJsonSkipSpace(t, n, i + 1);
             }
         }
     }

@@ -16,5 +16,11 @@ typedef struct lsJsonPathPart
 
 /// Offset of the value at the path (or of its key when atKey and the last part is a key); -1 when not found.
 long lsFindJsonPath(const char* t, size_t n, const lsJsonPathPart* parts, int depth, bool atKey);
+/// Index of the first character at or after i that is not JSON white space (at most n).
+size_t lsJsonSkipSpace(const char* t, size_t n, size_t i);
+/// i at a string's opening quote: the index after its closing quote (n when unterminated).
+size_t lsJsonSkipString(const char* t, size_t n, size_t i);
+/// i at the start of any value (past white space): the index after it (brackets matched, strings skipped whole).
+size_t lsJsonSkipValue(const char* t, size_t n, size_t i);
 /// 1-based line and column (in bytes) of an offset.
 void lsLineColumn(const char* t, size_t offset, int* line, int* column);

@@ -39,6 +39,8 @@ struct lsReloader
     lsError error;
     lsWarnings warnings;
     int readCount;
+    char* text; // the latest version that loaded (kept for the format-preserving save), textSize + 1 bytes
+    size_t textSize;
 };
 
 static Signature StatSignature(const char* path)
@@ -110,6 +112,7 @@ void lsDestroyReloader(lsReloader* reloader)
     if (reloader == NULL)
         return;
     lsFreeString(reloader->path);
+    lsFree(reloader->text, reloader->textSize + 1);
     lsFree(reloader, sizeof(lsReloader));
 }
 
@@ -197,8 +200,6 @@ lsReloadEvent lsReloader_Poll(lsReloader* reloader, double now, const lsWorld* c
     memset(&warnings, 0, sizeof warnings);
     lsWorld* loaded = isMap ? lsLoadMapWorld(reloader->path, NULL, NULL, &err)
                             : lsLoadWorldFromString(text, size, reloader->path, &err, &warnings);
-    if (text != NULL)
-        lsFree(text, size + 1);
     if (loaded != NULL && WatchDependencies(reloader, loaded))
     {
         // The new version names other map files: watch those from now on, as they are now.
@@ -207,10 +208,14 @@ lsReloadEvent lsReloader_Poll(lsReloader* reloader, double now, const lsWorld* c
     }
     if (loaded == NULL)
     {
+        lsFree(text, size + 1);
         reloader->hasError = true;
         reloader->error = err;
         return ls_reloadFailed;
     }
+    lsFree(reloader->text, reloader->textSize + 1);
+    reloader->text = text;
+    reloader->textSize = size;
     reloader->hasError = false;
     reloader->error.message[0] = '\0';
     reloader->warnings = warnings;
@@ -242,3 +247,10 @@ const lsWarnings* lsReloader_Warnings(const lsReloader* reloader) { return &relo
 const char* lsReloader_Path(const lsReloader* reloader) { return reloader->path; }
 
 int lsReloader_ReadCount(const lsReloader* reloader) { return reloader->readCount; }
+
+const char* lsReloader_Text(const lsReloader* reloader, size_t* size)
+{
+    if (size != NULL)
+        *size = reloader->textSize;
+    return reloader->text;
+}

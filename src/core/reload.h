@@ -56,5 +56,9 @@ const char* lsReloader_Error(const lsReloader* reloader);
 const lsWarnings* lsReloader_Warnings(const lsReloader* reloader);
 /// The watched path.
 const char* lsReloader_Path(const lsReloader* reloader);
+/// The text of the latest version that loaded (ls_reloadLoaded or ls_reloadSame), NUL-terminated, *size bytes
+/// (size may be NULL); NULL before any. Valid until the next poll or destroy. The window keeps a copy, so a save
+/// can keep the file as its author wrote it.
+const char* lsReloader_Text(const lsReloader* reloader, size_t* size);
 /// Versions of the file read so far (loaded, same or failed), for tests and the HUD.
 int lsReloader_ReadCount(const lsReloader* reloader);

@@ -923,6 +923,17 @@ void lsDestroySim(lsSim* sim)
 // runs as before); the others are offset by their index, so identical robots do not see identical noise.
 static uint64_t RobotStream(int i) { return (uint64_t)i * 0xD1B54A32D192ED03ull; }
 
+// Robot i placed overlapping something (at reset, or left inside what an edit added) goes to the nearest free place: a
+// zero motion, so only the move's residual resolution runs (the crush resolver's QP over tangent half-planes).
+static void SettleRobot(lsSim* sim, int i)
+{
+    lsCollisionWorld cw = {
+        sim->scene, sim->movers, sim->movers, sim->state.moverCount, sim->circles, sim->state.vehicleCount, -1};
+    double angle = sim->robotStates[i].angle;
+    sim->robotStates[i].position = MoveBody(sim, i, &cw, lsV(0.0, 0.0), 0.0, &angle).position;
+    UpdateFootprint(sim, i);
+}
+
 void lsSim_Reset(lsSim* sim, uint64_t seed)
 {
     LS_ASSERT(sim != NULL);
@@ -984,14 +995,10 @@ void lsSim_Reset(lsSim* sim, uint64_t seed)
         sim->circles[state->vehicleCount + i] = (lsCircle){robot->position, r->boundingRadius};
     }
 
-    // A robot placed overlapping something is pushed out once (zero motion: only the residual resolution runs).
-    lsCollisionWorld cw = {sim->scene,   sim->movers,         sim->movers, state->moverCount,
-                           sim->circles, state->vehicleCount, -1};
+    // A robot placed overlapping something is pushed out once.
     for (int i = 0; i < sim->robotCount; ++i)
     {
-        double angle = sim->robotStates[i].angle;
-        sim->robotStates[i].position = MoveBody(sim, i, &cw, lsV(0.0, 0.0), 0.0, &angle).position;
-        UpdateFootprint(sim, i);
+        SettleRobot(sim, i);
         sim->robots[i].scanDue = true;
     }
     state->scanned = false;
@@ -1119,6 +1126,322 @@ lsControl lsSim_RobotAutopilotControl(lsSim* sim, int robot)
     r->autopilotFresh = true;
     return lsAutopilot_Decide(&r->autopilot, r->scan, sim->scene, r->def, &sim->robotStates[robot], sim->state.time,
                               fresh);
+}
+
+// ---------------------------------------------------------------------------------------------------------------------
+// Live editing: the moving state of a sim carried over to a sim of the edited world
+
+// An object's identity across an edit: the exact bits of its definition. Objects whose keys are equal in the old and
+// the new world were not touched by the edit.
+#define LS_KEY_WORDS 12
+
+typedef struct MatchKey
+{
+    uint64_t words[LS_KEY_WORDS];
+    int index;
+} MatchKey;
+
+static void KeyPut(MatchKey* key, int* used, double x)
+{
+    LS_ASSERT(*used < LS_KEY_WORDS);
+    memcpy(&key->words[*used], &x, sizeof x);
+    *used += 1;
+}
+
+static int CompareKeys(const void* a, const void* b)
+{
+    const MatchKey* x = a;
+    const MatchKey* y = b;
+    for (int i = 0; i < LS_KEY_WORDS; ++i)
+    {
+        if (x->words[i] != y->words[i])
+        {
+            return x->words[i] < y->words[i] ? -1 : 1;
+        }
+    }
+    return (x->index > y->index) - (x->index < y->index);
+}
+
+// For each of the n new keys, the index of an equal old key (each old key used once, the first of equals first), or
+// -1. O((n + m) log m): an edit can shift every index after the one it removed.
+static void MatchKeys(MatchKey* oldKeys, int m, const MatchKey* newKeys, int n, int* match)
+{
+    qsort(oldKeys, (size_t)m, sizeof(MatchKey), CompareKeys);
+    bool* used = lsAllocZero((size_t)(m > 0 ? m : 1), sizeof(bool));
+    for (int i = 0; i < n; ++i)
+    {
+        match[i] = -1;
+        // Lower bound of the new key's words among the old keys (index -1 sorts before every real index).
+        MatchKey probe = newKeys[i];
+        probe.index = -1;
+        int lo = 0, hi = m;
+        while (lo < hi)
+        {
+            int mid = lo + (hi - lo) / 2;
+            if (CompareKeys(&oldKeys[mid], &probe) < 0)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        for (int k = lo; k < m && memcmp(oldKeys[k].words, probe.words, sizeof probe.words) == 0; ++k)
+        {
+            if (!used[k])
+            {
+                used[k] = true;
+                match[i] = oldKeys[k].index;
+                break;
+            }
+        }
+    }
+    lsFree(used, (size_t)(m > 0 ? m : 1) * sizeof(bool));
+}
+
+static MatchKey TargetKey(const lsTargetDef* def, int index)
+{
+    MatchKey key;
+    memset(&key, 0, sizeof key);
+    key.index = index;
+    int used = 0;
+    KeyPut(&key, &used, def->center.x);
+    KeyPut(&key, &used, def->center.y);
+    KeyPut(&key, &used, def->radius);
+    KeyPut(&key, &used, (double)def->kind);
+    KeyPut(&key, &used, def->reflectance);
+    return key;
+}
+
+// path is the index of the vehicle's path in the OLD world (-1 when its path is new), so a vehicle on a path that
+// survived keeps its identity even when paths before it were removed.
+static MatchKey VehicleKey(const lsVehicleDef* def, int path, int index)
+{
+    MatchKey key;
+    memset(&key, 0, sizeof key);
+    key.index = index;
+    int used = 0;
+    KeyPut(&key, &used, (double)path);
+    KeyPut(&key, &used, def->position.x);
+    KeyPut(&key, &used, def->position.y);
+    KeyPut(&key, &used, def->velocity.x);
+    KeyPut(&key, &used, def->velocity.y);
+    KeyPut(&key, &used, def->maxSpeed);
+    KeyPut(&key, &used, def->maxForce);
+    KeyPut(&key, &used, def->radius);
+    KeyPut(&key, &used, (double)def->pathEnd);
+    KeyPut(&key, &used, def->reflectance);
+    return key;
+}
+
+// The old world's index of the path with the new path's id (ids are unique), or -1.
+static int OldPathIndex(const lsWorld* before, const lsPathDef* path)
+{
+    for (int i = 0; i < before->pathCount; ++i)
+    {
+        if (strcmp(before->paths[i].id, path->id) == 0)
+        {
+            return i;
+        }
+    }
+    return -1;
+}
+
+static void CarryTargets(lsSim* sim, const lsSim* old)
+{
+    const lsWorld* world = sim->world;
+    const lsWorld* before = old->world;
+    int n = world->targetCount, m = before->targetCount;
+    MatchKey* oldKeys = lsAlloc((size_t)(m > 0 ? m : 1) * sizeof(MatchKey));
+    MatchKey* newKeys = lsAlloc((size_t)(n > 0 ? n : 1) * sizeof(MatchKey));
+    int* match = lsAlloc((size_t)(n > 0 ? n : 1) * sizeof(int));
+    for (int i = 0; i < m; ++i)
+        oldKeys[i] = TargetKey(&before->targets[i], i);
+    for (int i = 0; i < n; ++i)
+        newKeys[i] = TargetKey(&world->targets[i], i);
+    MatchKeys(oldKeys, m, newKeys, n, match);
+    for (int i = 0; i < n; ++i)
+    {
+        if (match[i] >= 0)
+        {
+            // Collected (and not respawned) stays collected; a respawned target stays where it respawned.
+            sim->targets[i] = old->targets[match[i]];
+            lsScene_SetTarget(sim->scene, i, sim->targets[i].center, sim->targets[i].active);
+        }
+    }
+    lsFree(match, (size_t)(n > 0 ? n : 1) * sizeof(int));
+    lsFree(newKeys, (size_t)(n > 0 ? n : 1) * sizeof(MatchKey));
+    lsFree(oldKeys, (size_t)(m > 0 ? m : 1) * sizeof(MatchKey));
+}
+
+static void CarryVehicles(lsSim* sim, const lsSim* old)
+{
+    const lsWorld* world = sim->world;
+    const lsWorld* before = old->world;
+    int n = world->vehicleCount, m = before->vehicleCount;
+    int* pathMap = lsAlloc((size_t)(world->pathCount > 0 ? world->pathCount : 1) * sizeof(int));
+    for (int p = 0; p < world->pathCount; ++p)
+        pathMap[p] = OldPathIndex(before, &world->paths[p]);
+    MatchKey* oldKeys = lsAlloc((size_t)(m > 0 ? m : 1) * sizeof(MatchKey));
+    MatchKey* newKeys = lsAlloc((size_t)(n > 0 ? n : 1) * sizeof(MatchKey));
+    int* match = lsAlloc((size_t)(n > 0 ? n : 1) * sizeof(int));
+    for (int i = 0; i < m; ++i)
+        oldKeys[i] = VehicleKey(&before->vehicles[i], before->vehicles[i].path, i);
+    for (int i = 0; i < n; ++i)
+        newKeys[i] = VehicleKey(&world->vehicles[i], pathMap[world->vehicles[i].path], i);
+    MatchKeys(oldKeys, m, newKeys, n, match);
+    for (int i = 0; i < n; ++i)
+    {
+        // A new path (-1) never matches an old vehicle: its keys would need an old path index of -1.
+        if (match[i] >= 0 && pathMap[world->vehicles[i].path] >= 0)
+        {
+            lsVehicleState carried = old->vehicles[match[i]];
+            carried.path = world->vehicles[i].path;
+            sim->vehicles[i] = carried;
+            sim->circles[i] = (lsCircle){carried.position, carried.radius};
+        }
+    }
+    lsFree(match, (size_t)(n > 0 ? n : 1) * sizeof(int));
+    lsFree(newKeys, (size_t)(n > 0 ? n : 1) * sizeof(MatchKey));
+    lsFree(oldKeys, (size_t)(m > 0 ? m : 1) * sizeof(MatchKey));
+    lsFree(pathMap, (size_t)(world->pathCount > 0 ? world->pathCount : 1) * sizeof(int));
+}
+
+// The overlap resolver pushes a body out of what it overlaps, which needs its centre outside: a solid dropped right
+// onto the robot (its centre inside) defeats it. Then the robot goes to the nearest free place on rings around it
+// (a quarter of its radius apart, 24 directions each, up to 50 radii away), then bisects back towards where it was
+// along that direction for the edge of the free space.
+static void EscapeSolid(lsSim* sim, int i)
+{
+    lsSimState* state = &sim->state;
+    lsRobotState* robot = &sim->robotStates[i];
+    lsCollisionWorld cw = {sim->scene,   sim->movers,         sim->movers, state->moverCount,
+                           sim->circles, state->vehicleCount, -1};
+    double radius = sim->robots[i].boundingRadius;
+    if (lsCollisionWorld_Clearance(&cw, robot->position, radius, radius) >= -LS_CONTACT_SKIN)
+    {
+        return;
+    }
+    lsVec2 start = robot->position;
+    for (int ring = 1; ring <= 200; ++ring)
+    {
+        for (int k = 0; k < 24; ++k)
+        {
+            double angle = 2.0 * LS_PI * k / 24.0;
+            lsVec2 u = lsV(cos(angle), sin(angle));
+            double hi = 0.25 * radius * ring;
+            if (lsCollisionWorld_Clearance(&cw, lsMulAdd(start, hi, u), radius, radius) <= LS_CONTACT_SKIN)
+            {
+                continue;
+            }
+            // Free there: bisect back towards the start for the edge of the free space along this direction.
+            double lo = hi - 0.25 * radius;
+            for (int b = 0; b < 30; ++b)
+            {
+                double mid = 0.5 * (lo + hi);
+                bool free = lsCollisionWorld_Clearance(&cw, lsMulAdd(start, mid, u), radius, radius) > LS_CONTACT_SKIN;
+                lo = free ? lo : mid;
+                hi = free ? mid : hi;
+            }
+            robot->position = lsMulAdd(start, hi, u);
+            SettleRobot(sim, i);
+            return;
+        }
+    }
+}
+
+// The old sim's robot with robot i's id (ids are unique), or -1.
+static int OldRobotIndex(const lsSim* old, const lsRobotDef* def)
+{
+    for (int j = 0; j < old->robotCount; ++j)
+    {
+        if (strcmp(lsWorld_GetRobot(old->world, j)->id, def->id) == 0)
+        {
+            return j;
+        }
+    }
+    return -1;
+}
+
+// Robot i takes over the run of the old robot j: pose and speeds (unless the edit moved its start pose: then the
+// user put it somewhere on purpose, and it starts there, at rest), its share of the score, its noise stream and its
+// autopilot's memory. Its footprint and limits are the new world's.
+static void CarryRobot(lsSim* sim, int i, const lsSim* old, int j)
+{
+    SimRobot* r = &sim->robots[i];
+    const SimRobot* was = &old->robots[j];
+    lsRobotState* robot = &sim->robotStates[i];
+    const lsRobotState* before = &old->robotStates[j];
+    r->lidarRng = was->lidarRng;
+    r->autopilot = was->autopilot;
+    robot->score = before->score;
+    robot->food = before->food;
+    robot->poison = before->poison;
+    robot->collisions = before->collisions;
+    robot->crushes = before->crushes;
+    robot->distance = before->distance;
+    const lsRobotDef* start = r->def;
+    if (!lsVecEqual(start->position, was->def->position) || start->angle != was->def->angle)
+    {
+        return;
+    }
+    robot->position = before->position;
+    robot->angle = before->angle;
+    robot->v = fmin(fmax(before->v, -start->maxSpeed), start->maxSpeed);
+    robot->w = fmin(fmax(before->w, -start->maxTurnRate), start->maxTurnRate);
+    robot->commandV = before->commandV;
+    robot->commandW = before->commandW;
+    robot->inContact = before->inContact;
+    r->wasInContact = was->wasInContact;
+    UpdateFootprint(sim, i);
+}
+
+void lsSim_CarryOver(lsSim* sim, const lsSim* old)
+{
+    LS_ASSERT(sim != NULL && old != NULL && sim != old);
+    const lsWorld* world = sim->world;
+    lsSimState* state = &sim->state;
+    const lsSimState* was = &old->state;
+
+    // Time, and with it the moving walls' phase (pure functions of time). A changed dt keeps the time as near as
+    // a whole number of the new steps allows, so step * dt stays the sim's clock.
+    state->step = was->dt == state->dt ? was->step : llround(was->time / state->dt);
+    state->time = (double)state->step * state->dt;
+    for (int i = 0; i < state->moverCount; ++i)
+    {
+        sim->movers[i] = lsMover_SegmentAt(&world->movers[i], state->time);
+        sim->moversPrevious[i] = sim->movers[i];
+    }
+
+    // Score and counters, the generators and the autopilot's memory: the run goes on as if nothing had happened.
+    state->score = was->score;
+    state->food = was->food;
+    state->poison = was->poison;
+    state->collisions = was->collisions;
+    state->crushes = was->crushes;
+    state->distance = was->distance;
+    sim->seed = old->seed;
+    sim->rng = old->rng;
+
+    CarryTargets(sim, old);
+    CarryVehicles(sim, old);
+
+    // Robots by id; one left overlapping what the edit added (a box dropped on it, a wall drawn through it) goes to
+    // the nearest free place.
+    for (int i = 0; i < sim->robotCount; ++i)
+    {
+        int j = OldRobotIndex(old, sim->robots[i].def);
+        if (j >= 0)
+        {
+            CarryRobot(sim, i, old, j);
+        }
+    }
+    for (int i = 0; i < sim->robotCount; ++i)
+    {
+        SettleRobot(sim, i);
+        EscapeSolid(sim, i);
+        sim->robots[i].scanDue = true;
+    }
+    state->scanned = false;
+    TakeDueScans(sim);
+    SyncFirstRobot(sim);
 }
 
 // ---------------------------------------------------------------------------------------------------------------------
