@@ -2,6 +2,7 @@
 // brute-force cast), colliding without overlap (head on, pushed against a wall: crushed), the one-robot shorthand
 // simulating bit for bit like a one-entry list, and the thread count not changing anything.
 #include "core/invariants.h"
+#include "lidarsim/agent.h"
 #include "lidarsim/pool.h"
 #include "lidarsim/sim.h"
 #include "test.h"
@@ -337,6 +338,63 @@ static int ThreadCountTest(void)
     return 0;
 }
 
+// The multi-agent step: the external robots are the agents, each gets its own observation and reward; a world with
+// no external robot has one agent, its first robot, stepping exactly like lsAgent_Step.
+static int MultiAgentTest(void)
+{
+    const char* text =
+        "{\"walls\": [{\"points\": [[0, 0], [10, 0], [10, 10], [0, 10]], \"closed\": true}],"
+        " \"targets\": [{\"center\": [2.8, 2], \"radius\": 0.2}, {\"center\": [7, 8.2], \"radius\": 0.2}],"
+        " \"robots\": [{\"id\": \"auto\", \"pose\": [5, 5, 0], \"controller\": \"autopilot\"},"
+        " {\"id\": \"p1\", \"pose\": [2, 2, 0], \"controller\": \"external\", \"lidar\": {\"beams\": 16}},"
+        " {\"id\": \"idle\", \"pose\": [8, 2, 0]},"
+        " {\"id\": \"p2\", \"pose\": [7, 7, 90], \"controller\": \"external\", \"lidar\": {\"beams\": 24}}]}";
+    lsWorld* world = Load(text);
+    ENSURE(world != NULL);
+    lsAgent* agent = lsCreateAgent(world, NULL);
+    ENSURE(lsAgent_AgentCount(agent) == 2 && lsAgent_AgentRobot(agent, 0) == 1 && lsAgent_AgentRobot(agent, 1) == 3);
+    ENSURE(lsAgent_RobotObservationSize(agent, 1) == 16 * 7 + 2 &&
+           lsAgent_RobotObservationSize(agent, 3) == 24 * 7 + 2);
+    lsAction actions[2] = {ls_actionForward, ls_actionForward};
+    double rewards[2] = {0.0, 0.0}, total[2] = {0.0, 0.0};
+    for (int k = 0; k < 20; ++k)
+    {
+        lsAgentStep step = lsAgent_StepAgents(agent, actions, rewards);
+        ENSURE(step.reward == rewards[0] + rewards[1]);
+        total[0] += rewards[0];
+        total[1] += rewards[1];
+    }
+    // Each drove straight into its own food: its reward, not the other's.
+    ENSURE(total[0] == 1.0 && total[1] == 1.0);
+    const lsSimState* state = lsSim_GetState(lsAgent_GetSim(agent));
+    ENSURE(state->robots[2].distance == 0.0 && state->robots[0].distance > 0.5); // idle stands, autopilot drives
+    double observation[24 * 7 + 2];
+    ENSURE(lsAgent_ObserveRobot(agent, 3, observation, 24 * 7 + 2) == 24 * 7 + 2);
+    ENSURE(observation[24 * 7] > 0.9); // p2 drives at nearly full speed
+    lsDestroyAgent(agent);
+    lsDestroyWorld(world);
+
+    // One robot: StepAgents is Step.
+    world = Load("{\"walls\": [{\"points\": [[0, 0], [6, 0], [6, 6], [0, 6]], \"closed\": true}],"
+                 " \"robot\": {\"pose\": [1, 1, 30]}}");
+    ENSURE(world != NULL);
+    lsAgent* a = lsCreateAgent(world, NULL);
+    lsAgent* b = lsCreateAgent(world, NULL);
+    ENSURE(lsAgent_AgentCount(a) == 1 && lsAgent_AgentRobot(a, 0) == 0);
+    for (int k = 0; k < 30; ++k)
+    {
+        lsAction action = (lsAction)(k % ls_actionCount);
+        double reward;
+        lsAgent_StepAgents(a, &action, &reward);
+        lsAgent_Step(b, action);
+    }
+    ENSURE(lsSim_Hash(lsAgent_GetSim(a)) == lsSim_Hash(lsAgent_GetSim(b)));
+    lsDestroyAgent(a);
+    lsDestroyAgent(b);
+    lsDestroyWorld(world);
+    return 0;
+}
+
 int FleetTest(void)
 {
     RUN_SUBTEST(FormatTest);
@@ -345,5 +403,6 @@ int FleetTest(void)
     RUN_SUBTEST(HeadOnTest);
     RUN_SUBTEST(PushedAgainstWallTest);
     RUN_SUBTEST(ThreadCountTest);
+    RUN_SUBTEST(MultiAgentTest);
     return 0;
 }

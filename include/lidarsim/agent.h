@@ -67,6 +67,25 @@ extern "C"
     /// The agent's simulation, read-only (state, scan, world).
     LS_API const lsSim* lsAgent_GetSim(const lsAgent* agent);
 
+    // -----------------------------------------------------------------------------------------------------------------
+    // Several agents (a fleet world): the agents are the world's robots whose controller is "external", in list
+    // order (a world without one has a single agent, its first robot). Autopilot robots drive themselves and the
+    // other robots stand still while the agents act. lsAgent_Reset and the episode length are shared.
+
+    /// Number of agents (>= 1).
+    LS_API int lsAgent_AgentCount(const lsAgent* agent);
+    /// The robot (index into the world's robots, lsWorld_GetRobot) that agent k drives.
+    LS_API int lsAgent_AgentRobot(const lsAgent* agent, int k);
+    /// Length of robot `robot`'s observation (its beams * (1 + ls_seenCount) + 2), as lsAgent_ObservationSize.
+    LS_API int lsAgent_RobotObservationSize(const lsAgent* agent, int robot);
+    /// Writes robot `robot`'s observation (laid out as lsAgent_Observe's, from its own scan and speeds); returns its
+    /// length. Other robots are seen as ls_seenVehicle (moving bodies).
+    LS_API int lsAgent_ObserveRobot(const lsAgent* agent, int robot, double* out, int capacity);
+    /// One step of every agent at once: actions[k] for agent k (lsAgent_AgentCount entries). The simulation runs
+    /// until every agent has a fresh scan (or simStepsPerAction steps); rewards[k] receives agent k's own score
+    /// change plus its collision penalties. Returns the sum of the rewards and done (maxSteps reached).
+    LS_API lsAgentStep lsAgent_StepAgents(lsAgent* agent, const lsAction* actions, double* rewards);
+
 #ifdef __cplusplus
 }
 #endif

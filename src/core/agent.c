@@ -7,6 +7,12 @@ struct lsAgent
     lsSim* sim;
     lsAgentDef def;
     int steps;
+    int* agents; ///< the robots the multi-agent API drives: the external ones, or the first robot if none is
+    int agentCount;
+    lsControl* controls; ///< scratch: one control per robot
+    double* scores;      ///< scratch: each agent's score before a multi-agent step
+    int* collisions;
+    bool* scanned;
 };
 
 lsAgentDef lsDefaultAgentDef(void)
@@ -21,6 +27,23 @@ lsAgent* lsCreateAgent(const lsWorld* world, const lsAgentDef* def)
     agent->def = def != NULL ? *def : lsDefaultAgentDef();
     LS_ASSERT(agent->def.maxSteps > 0 && agent->def.simStepsPerAction >= 0);
     agent->sim = lsCreateSim(world);
+    int robots = lsWorld_RobotCount(world);
+    agent->agents = lsAlloc((size_t)robots * sizeof(int));
+    for (int i = 0; i < robots; ++i)
+    {
+        if (lsWorld_GetRobot(world, i)->controller == ls_controllerExternal)
+        {
+            agent->agents[agent->agentCount++] = i;
+        }
+    }
+    if (agent->agentCount == 0)
+    {
+        agent->agents[agent->agentCount++] = 0;
+    }
+    agent->controls = lsAlloc((size_t)robots * sizeof(lsControl));
+    agent->scores = lsAlloc((size_t)robots * sizeof(double));
+    agent->collisions = lsAlloc((size_t)robots * sizeof(int));
+    agent->scanned = lsAlloc((size_t)robots * sizeof(bool));
     return agent;
 }
 
@@ -30,6 +53,12 @@ void lsDestroyAgent(lsAgent* agent)
     {
         return;
     }
+    size_t robots = (size_t)lsSim_GetState(agent->sim)->robotCount;
+    lsFree(agent->agents, robots * sizeof(int));
+    lsFree(agent->controls, robots * sizeof(lsControl));
+    lsFree(agent->scores, robots * sizeof(double));
+    lsFree(agent->collisions, robots * sizeof(int));
+    lsFree(agent->scanned, robots * sizeof(bool));
     lsDestroySim(agent->sim);
     lsFree(agent, sizeof(lsAgent));
 }
@@ -41,11 +70,7 @@ void lsAgent_Reset(lsAgent* agent, uint64_t seed)
     agent->steps = 0;
 }
 
-int lsAgent_ObservationSize(const lsAgent* agent)
-{
-    LS_ASSERT(agent != NULL);
-    return lsSim_GetBeams(agent->sim) * (1 + ls_seenCount) + 2;
-}
+int lsAgent_ObservationSize(const lsAgent* agent) { return lsAgent_RobotObservationSize(agent, 0); }
 
 static lsAgentSeen Seen(const lsScene* scene, lsHitKind kind, int index)
 {
@@ -69,13 +94,24 @@ static lsAgentSeen Seen(const lsScene* scene, lsHitKind kind, int index)
 
 int lsAgent_Observe(const lsAgent* agent, double* out, int capacity)
 {
+    return lsAgent_ObserveRobot(agent, 0, out, capacity);
+}
+
+int lsAgent_RobotObservationSize(const lsAgent* agent, int robot)
+{
+    LS_ASSERT(agent != NULL);
+    return lsSim_GetRobotBeams(agent->sim, robot) * (1 + ls_seenCount) + 2;
+}
+
+int lsAgent_ObserveRobot(const lsAgent* agent, int robotIndex, double* out, int capacity)
+{
     LS_ASSERT(agent != NULL && out != NULL);
-    int size = lsAgent_ObservationSize(agent);
+    int size = lsAgent_RobotObservationSize(agent, robotIndex);
     LS_ASSERT(capacity >= size);
-    const lsScan* scan = lsSim_GetScan(agent->sim);
+    const lsScan* scan = lsSim_GetRobotScan(agent->sim, robotIndex);
     const lsScene* scene = lsSim_GetScene(agent->sim);
-    const lsRobotDef* robot = &lsSim_GetWorld(agent->sim)->robot;
-    const lsRobotState* state = &lsSim_GetState(agent->sim)->robot;
+    const lsRobotDef* robot = lsWorld_GetRobot(lsSim_GetWorld(agent->sim), robotIndex);
+    const lsRobotState* state = &lsSim_GetState(agent->sim)->robots[robotIndex];
     int beams = scan->count;
     for (int i = 0; i < size; ++i)
     {
@@ -137,4 +173,66 @@ const lsSim* lsAgent_GetSim(const lsAgent* agent)
 {
     LS_ASSERT(agent != NULL);
     return agent->sim;
+}
+
+// ---------------------------------------------------------------------------------------------------------------------
+// Several agents
+
+int lsAgent_AgentCount(const lsAgent* agent)
+{
+    LS_ASSERT(agent != NULL);
+    return agent->agentCount;
+}
+
+int lsAgent_AgentRobot(const lsAgent* agent, int k)
+{
+    LS_ASSERT(agent != NULL && k >= 0 && k < agent->agentCount);
+    return agent->agents[k];
+}
+
+lsAgentStep lsAgent_StepAgents(lsAgent* agent, const lsAction* actions, double* rewards)
+{
+    LS_ASSERT(agent != NULL && actions != NULL && rewards != NULL);
+    const lsSimState* state = lsSim_GetState(agent->sim);
+    const lsWorld* world = lsSim_GetWorld(agent->sim);
+    int robots = state->robotCount;
+    for (int i = 0; i < robots; ++i)
+    {
+        bool autopilot = lsWorld_GetRobot(world, i)->controller == ls_controllerAutopilot;
+        agent->controls[i] = autopilot ? lsMakeAutopilotControl() : lsMakeManualControl(0.0, 0.0);
+        agent->scores[i] = state->robots[i].score;
+        agent->collisions[i] = state->robots[i].collisions;
+        agent->scanned[i] = false;
+    }
+    for (int k = 0; k < agent->agentCount; ++k)
+    {
+        LS_ASSERT((int)actions[k] >= 0 && actions[k] < ls_actionCount);
+        agent->controls[agent->agents[k]] = lsMakeActionControl(actions[k]);
+    }
+    // Until every agent has a fresh scan (or simStepsPerAction steps), so every observation is new.
+    for (int step = 0;; ++step)
+    {
+        lsSim_StepRobots(agent->sim, agent->controls);
+        bool all = true;
+        for (int k = 0; k < agent->agentCount; ++k)
+        {
+            int r = agent->agents[k];
+            agent->scanned[r] = agent->scanned[r] || state->robots[r].scanned;
+            all = all && agent->scanned[r];
+        }
+        if (agent->def.simStepsPerAction > 0 ? step + 1 >= agent->def.simStepsPerAction : all)
+        {
+            break;
+        }
+    }
+    agent->steps += 1;
+    lsAgentStep result = {0.0, agent->steps >= agent->def.maxSteps};
+    for (int k = 0; k < agent->agentCount; ++k)
+    {
+        const lsRobotState* robot = &state->robots[agent->agents[k]];
+        rewards[k] = (robot->score - agent->scores[agent->agents[k]]) +
+                     agent->def.collisionPenalty * (double)(robot->collisions - agent->collisions[agent->agents[k]]);
+        result.reward += rewards[k];
+    }
+    return result;
 }
