@@ -9,7 +9,7 @@ cd "$(dirname "$0")"
 verb=${1:-run}
 [ $# -gt 0 ] && shift
 
-packages=(build-essential cmake pkg-config libsdl2-dev libsdl2-gfx-dev libsdl2-image-dev libsdl2-ttf-dev libfontconfig-dev
+packages=(build-essential cmake pkg-config libsdl2-dev libsdl2-gfx-dev libsdl2-image-dev libgif-dev libsdl2-ttf-dev libfontconfig-dev
     fonts-dejavu-core libcjson-dev libyaml-dev libpng-dev libnetpbm-dev)
 if [ "$verb" = test ]; then
     packages+=(xvfb xauth xfonts-base x11-utils clang xdotool cppcheck clang-tidy)

@@ -146,6 +146,15 @@ expect_status 2 "$lidarsim" render "$src/worlds/default.json" -o "$work/frame.bm
 grep -q "unknown image type" "$work/err.txt" || fail "render -o x.bmp: $(cat "$work/err.txt")"
 [ -e "$work/frame.bmp" ] && fail "render -o x.bmp wrote a file"
 
+# render -o x.gif: an animated GIF (GIF89a), one frame at step 0 and every K steps: 13 / 4 -> 4 frames, each with
+# its graphic control block (the frame delay).
+expect_status 0 "$lidarsim" render "$src/worlds/default.json" -o "$work/run.gif" --steps 13 --every 4 --size 160x100
+[ "$(head -c 6 "$work/run.gif")" = "GIF89a" ] || fail "render -o x.gif: not a GIF89a"
+grep -q "4 frames" "$work/out.txt" || fail "render -o x.gif: $(cat "$work/out.txt")"
+[ "$(/usr/bin/python3 -c 'import sys; print(open(sys.argv[1], "rb").read().count(b"\x21\xf9\x04"))' "$work/run.gif")" = 4 ] ||
+    fail "render -o x.gif: expected 4 frames"
+expect_status 2 "$lidarsim" render "$src/worlds/default.json" -o "$work/run.gif" --every 0
+
 # fmt: a hand-written world is not canonical (--check lists it, exit 1); fmt rewrites it to what loads the same and
 # what --check then accepts; fmt of the canonical text changes nothing.
 cp "$src/worlds/default.json" "$work/fmt.json"

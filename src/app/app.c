@@ -4,6 +4,7 @@
 // on every path.
 #include "app/app.h"
 
+#include "app/gif.h"
 #include "core/world_text.h"
 #include "lidarsim/lidar.h"
 
@@ -601,6 +602,41 @@ int lsRunWindow(const lsAppConfig* config)
 // ---------------------------------------------------------------------------------------------------------------------
 // Headless: lidarsim render
 
+// An animated GIF of config->steps steps: a frame at step 0 and every config->every steps after, shown for as long
+// as those steps last (so it plays at the simulation's speed), the camera fixed as at the first frame.
+static int RenderGif(const lsRenderConfig* config, lsSim* sim, lsCanvas* canvas, const lsViewOptions* view,
+                     lsTrail* trail)
+{
+    const lsWorld* world = lsSim_GetWorld(sim);
+    int every = config->every > 0 ? config->every : 1;
+    lsError err = {{0}};
+    lsGifWriter* gif = lsCreateGifWriter(config->width, config->height, every * world->sim.dt, &err);
+    lsCamera camera = lsInitialCamera(sim, config->width, config->height, lsWorldArea(canvas, view));
+    lsControl control = config->autopilot ? lsMakeAutopilotControl() : lsMakeManualControl(0.0, 0.0);
+    lsHudInfo hud = {.worldName = world->name, .autopilot = config->autopilot};
+    bool ok = gif != NULL;
+    for (int step = 0; ok && step <= config->steps; ++step)
+    {
+        if (step > 0)
+        {
+            lsSim_Step(sim, &control);
+            lsTrail_Add(trail, lsSim_GetState(sim)->robot.position);
+        }
+        if (step % every == 0)
+            ok = lsDrawFrame(canvas, &camera, sim, view, &hud) && lsGifWriter_AddFrame(gif, canvas->surface, &err);
+    }
+    size_t bytes = 0;
+    ok = lsFinishGif(gif, ok ? config->outPath : NULL, &bytes, &err) && ok;
+    if (!ok)
+    {
+        fprintf(stderr, "lidarsim render: %s\n", err.message[0] != '\0' ? err.message : "drawing failed");
+        return 1;
+    }
+    printf("lidarsim render: %s: %d frames, %.0f KB\n", config->outPath, config->steps / every + 1,
+           (double)bytes / 1024.0);
+    return 0;
+}
+
 int lsRenderImage(const lsRenderConfig* config)
 {
     const char* worldPath = config->worldPath;
@@ -623,7 +659,8 @@ int lsRenderImage(const lsRenderConfig* config)
     // The trail of the steps drawn, as the window would show it after them.
     lsTrail* trail = lsAllocZero(1, sizeof(lsTrail));
     view.trailData = trail;
-    for (int i = 0; i < config->steps; ++i)
+    bool gif = lsImageTypeOf(outPath) == ls_imageGif;
+    for (int i = 0; i < config->steps && !gif; ++i)
     {
         lsSim_Step(sim, &control);
         lsTrail_Add(trail, lsSim_GetState(sim)->robot.position);
@@ -639,6 +676,10 @@ int lsRenderImage(const lsRenderConfig* config)
     else if ((canvas = lsCreateCanvas(width, height, &err)) == NULL)
     {
         fprintf(stderr, "lidarsim render: %s\n", err.message);
+    }
+    else if (lsImageTypeOf(outPath) == ls_imageGif)
+    {
+        status = RenderGif(config, sim, canvas, &view, trail);
     }
     else
     {

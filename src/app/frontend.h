@@ -31,7 +31,8 @@ typedef struct lsRenderConfig
 {
     const char* worldPath;
     const char* outPath; ///< .png, or .jpg / .jpeg (lsImageTypeOf says which)
-    int steps;           ///< fixed steps simulated before drawing
+    int steps;           ///< fixed steps simulated before drawing (a GIF: the steps it animates)
+    int every;           ///< a GIF: one frame every this many steps (>= 1); the first frame is at step 0
     int beams;           ///< 0 keeps the world's
     int width, height;   ///< image size in pixels
     bool autopilot;      ///< the autopilot drives during the steps (else the robot stands still)
@@ -49,6 +50,7 @@ typedef enum lsImageType
     ls_imageUnknown = 0,
     ls_imagePng = 1,
     ls_imageJpeg = 2, ///< .jpg or .jpeg, through SDL2_image's IMG_SaveJPG
+    ls_imageGif = 3,  ///< .gif: an animation (lidarsim render), through giflib
 } lsImageType;
 
 /// The type of image a path names by its extension; ls_imageUnknown for anything else. Inline, so the command
@@ -59,7 +61,7 @@ static inline lsImageType lsImageTypeOf(const char* path)
     {
         const char* extension;
         lsImageType type;
-    } known[] = {{".png", ls_imagePng}, {".jpg", ls_imageJpeg}, {".jpeg", ls_imageJpeg}};
+    } known[] = {{".png", ls_imagePng}, {".jpg", ls_imageJpeg}, {".jpeg", ls_imageJpeg}, {".gif", ls_imageGif}};
     size_t length = strlen(path);
     for (size_t k = 0; k < sizeof known / sizeof known[0]; ++k)
     {

@@ -64,6 +64,7 @@ enum
     optPrintPose,
     optOutput,
     optSteps,
+    optEvery,
     optSteering,
     optNoHud,
     optScanPlot,
@@ -164,11 +165,13 @@ int lsCmdWindow(int argc, char** argv)
 
 static void RenderUsage(FILE* out)
 {
-    fprintf(out, "usage: lidarsim render WORLD.json -o FILE.png|FILE.jpg [options]\n"
+    fprintf(out, "usage: lidarsim render WORLD.json -o FILE.png|FILE.jpg|FILE.gif [options]\n"
                  "Draws what the window would show after N steps, without a display, and writes a PNG or a JPEG\n"
-                 "(chosen by the file name's extension: .png, .jpg or .jpeg).\n"
+                 "(chosen by the file name's extension: .png, .jpg or .jpeg), or an animated GIF of the N steps\n"
+                 "(.gif: a frame at step 0 and every K steps after, played at the simulation's speed).\n"
                  "  -o, --output FILE  the image to write (required)\n"
                  "  --steps N          simulate N fixed steps first (default 0)\n"
+                 "  --every K          a GIF: one frame every K steps (default 4)\n"
                  "  --size WxH         image size in pixels (default 1280x800)\n"
                  "  --autopilot        the autopilot drives during the steps (default: the robot stands still)\n"
                  "  --beams N          lidar beams (default: the world's)\n"
@@ -182,6 +185,7 @@ static void RenderUsage(FILE* out)
 static const struct option s_renderOptions[] = {
     {"output", required_argument, NULL, 'o'},
     {"steps", required_argument, NULL, optSteps},
+    {"every", required_argument, NULL, optEvery},
     {"size", required_argument, NULL, optSize},
     {"autopilot", no_argument, NULL, optAutopilot},
     {"beams", required_argument, NULL, optBeams},
@@ -203,6 +207,10 @@ static bool RenderOption(int c, const char* value, lsRenderConfig* config, lsErr
     case optSteps:
         if (!ParseInt(value, 0, 100000000, &config->steps))
             return lsFail(err, "--steps: expected an integer >= 0, got '%s'", value);
+        return true;
+    case optEvery:
+        if (!ParseInt(value, 1, 100000000, &config->every))
+            return lsFail(err, "--every: expected an integer >= 1, got '%s'", value);
         return true;
     case optBeams:
         if (!ParseInt(value, 1, LS_MAX_BEAMS, &config->beams))
@@ -236,7 +244,7 @@ int lsCmdRender(int argc, char** argv)
         RenderUsage(stdout);
         return 0;
     }
-    lsRenderConfig config = {.width = 1280, .height = 800, .hud = true};
+    lsRenderConfig config = {.width = 1280, .height = 800, .hud = true, .every = 4};
     lsOptions options;
     lsBeginOptions(&options, "render", argc, argv, s_renderOptions, "ho:");
     lsError err = {{0}};
@@ -253,7 +261,7 @@ int lsCmdRender(int argc, char** argv)
     if (ok && config.outPath == NULL)
         ok = lsFail(&err, "missing -o FILE.png");
     if (ok && lsImageTypeOf(config.outPath) == ls_imageUnknown)
-        ok = lsFail(&err, "-o %s: unknown image type; name the file .png, .jpg or .jpeg", config.outPath);
+        ok = lsFail(&err, "-o %s: unknown image type; name the file .png, .jpg, .jpeg or .gif", config.outPath);
     if (!ok)
     {
         fprintf(stderr, "lidarsim render: %s (see lidarsim render --help)\n", err.message);
