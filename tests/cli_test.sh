@@ -169,6 +169,26 @@ expect_status 0 "$lidarsim" check "$src/worlds/default.json"
     fail "fmt changed the world: $(cat "$work/out.txt" "$work/fmt-check.txt")"
 expect_status 1 "$lidarsim" fmt "$work/missing.json"
 
+# Every write is checked: a full device, a file size limit, and the result never left truncated under its name.
+expect_status 1 sh -c '"$0" check "$1" >/dev/full' "$lidarsim" "$src/worlds/default.json"
+grep -q 'stdout: write failed: No space left on device' "$work/err.txt" || fail "check >/dev/full: $(cat "$work/err.txt")"
+expect_status 1 sh -c '"$0" scan "$1" --beams 8 >/dev/full' "$lidarsim" "$src/worlds/default.json"
+expect_status 1 "$lidarsim" run "$src/worlds/default.json" --steps 10 --record /dev/full
+grep -q '/dev/full: not written (write failed: No space left on device)' "$work/err.txt" || fail "run --record /dev/full"
+expect_status 1 sh -c 'ulimit -f 8; "$0" render "$1" -o "$2" --steps 2' "$lidarsim" "$src/worlds/default.json" "$work/small.png"
+grep -q 'small.png: not written (write failed: File too large); the old file is untouched' "$work/err.txt" ||
+    fail "render over ulimit -f: $(cat "$work/err.txt")"
+expect_status 1 sh -c 'ulimit -f 8; "$0" run "$1" --steps 2000 --record "$2"' "$lidarsim" "$src/worlds/default.json" "$work/big.jsonl"
+[ -e "$work/small.png" ] || [ -e "$work/big.jsonl" ] && fail "a failed write left a file under its name"
+ls -A "$work" | grep -q '^\.lidarsim-' && fail "a failed write left its temporary file"
+# Through a symlink: the link is kept and its target written.
+ln -s frame-target.png "$work/frame-link.png"
+expect_status 0 "$lidarsim" render "$src/worlds/default.json" -o "$work/frame-link.png" --size 64x48
+[ -L "$work/frame-link.png" ] && [ -s "$work/frame-target.png" ] || fail "render -o through a symlink"
+# The command-line bounds are the world file's: a time step of 1e308 s is refused.
+expect_status 2 "$lidarsim" run "$src/worlds/default.json" --steps 1 --dt 1e308
+grep -q -- '--dt: expected a time step in \[1e-06, 1\] s' "$work/err.txt" || fail "run --dt 1e308: $(cat "$work/err.txt")"
+
 # --help and --version.
 expect_status 0 "$lidarsim" --version
 grep -q '^lidarsim ' "$work/out.txt" || fail "--version: $(cat "$work/out.txt")"

@@ -3,6 +3,7 @@
 #define _POSIX_C_SOURCE 200809L // localtime_r, mkdir
 
 #include "app/app.h"
+#include "core/file_write.h"
 
 #include <SDL2/SDL_image.h>
 #include <errno.h>
@@ -14,21 +15,30 @@
 /// JPEG quality for `render -o x.jpg`: high, since thin beams and text smear at lower settings.
 #define LS_JPEG_QUALITY 92
 
-// Writes to an already opened file (closed here, on every path).
-static bool SaveToFile(SDL_Surface* surface, FILE* file, lsImageType type, const char* path, lsError* err)
+// Encodes the image into a file being written atomically (file_write.h) and commits it: every write is checked, and
+// a full disk, a size limit or /dev/full gives a message, never a truncated image under the final name.
+static bool SaveAtomically(SDL_Surface* surface, const char* path, lsImageType type, bool noReplace, lsError* err)
 {
-    SDL_RWops* rw = SDL_RWFromFP(file, SDL_TRUE);
+    lsAtomicFile af;
+    if (!lsBeginAtomicWrite(&af, path, "written", noReplace, err))
+        return false;
+    SDL_RWops* rw = SDL_RWFromFP(af.file, SDL_FALSE);
     if (rw == NULL)
     {
-        fclose(file);
-        return lsFail(err, "%s: cannot write: %s", path, SDL_GetError());
+        bool ok = lsFail(err, "%s: cannot write: %s", path, SDL_GetError());
+        lsAbortAtomicWrite(&af);
+        return ok;
     }
-    // Both close rw (and so the file) when the last argument is 1, whatever happens.
+    // The RWops is closed here; the file stays open for the commit.
     int result =
         type == ls_imageJpeg ? IMG_SaveJPG_RW(surface, rw, 1, LS_JPEG_QUALITY) : IMG_SavePNG_RW(surface, rw, 1);
     if (result < 0)
-        return lsFail(err, "%s: cannot write %s: %s", path, type == ls_imageJpeg ? "JPEG" : "PNG", IMG_GetError());
-    return true;
+    {
+        bool ok = lsFail(err, "%s: cannot write %s: %s", path, type == ls_imageJpeg ? "JPEG" : "PNG", IMG_GetError());
+        lsAbortAtomicWrite(&af);
+        return ok;
+    }
+    return lsCommitAtomicWrite(&af, err);
 }
 
 bool lsSaveSurfaceImage(SDL_Surface* surface, const char* path, lsError* err)
@@ -36,10 +46,7 @@ bool lsSaveSurfaceImage(SDL_Surface* surface, const char* path, lsError* err)
     lsImageType type = lsImageTypeOf(path);
     if (type == ls_imageUnknown)
         return lsFail(err, "%s: unknown image type; name the file .png, .jpg or .jpeg", path);
-    FILE* file = fopen(path, "wb");
-    if (file == NULL)
-        return lsFail(err, "%s: cannot open for writing: %s", path, strerror(errno));
-    return SaveToFile(surface, file, type, path, err);
+    return SaveAtomically(surface, path, type, false, err);
 }
 
 bool lsSaveScreenshot(SDL_Surface* surface, const char* dir, const char* worldPath, long long when, char* path,
@@ -65,19 +72,19 @@ bool lsSaveScreenshot(SDL_Surface* surface, const char* dir, const char* worldPa
     const char* folder = dir != NULL && dir[0] != '\0' ? dir : ".";
     if (mkdir(folder, 0777) != 0 && errno != EEXIST)
         return lsFail(err, "%s: cannot create the screenshots folder: %s", folder, strerror(errno));
-    // Two shots in one second get "-2", "-3", ...: "x" opens only a file that does not exist yet (C11), so an
-    // existing file is never replaced, not even one made between the check and the write.
+    // Two shots in one second get "-2", "-3", ...; an existing file is never replaced, not even one made between the
+    // check and the write.
     for (int n = 1; n <= 999; ++n)
     {
         char suffix[16] = "";
         if (n > 1)
             snprintf(suffix, sizeof suffix, "-%d", n);
         snprintf(path, capacity, "%s/%.*s-%s%s.png", folder, stemLength, base, stamp, suffix);
-        FILE* file = fopen(path, "wbx");
-        if (file != NULL)
-            return SaveToFile(surface, file, ls_imagePng, path, err);
-        if (errno != EEXIST)
-            return lsFail(err, "%s: cannot create: %s", path, strerror(errno));
+        struct stat st;
+        if (lstat(path, &st) == 0)
+            continue;
+        // noReplace: the finished file is linked into place, which fails rather than replace a file made meanwhile.
+        return SaveAtomically(surface, path, ls_imagePng, true, err);
     }
     return lsFail(err, "%s: 999 screenshots already taken this second", folder);
 }

@@ -1,7 +1,11 @@
 // lidarsim: one program, subcommands dispatched by name; no subcommand opens the window.
+#define _POSIX_C_SOURCE 200809L // SIGXFSZ
+
 #include "cli/commands.h"
 #include "cli/options.h"
+#include "core/file_write.h"
 
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -90,7 +94,25 @@ static int UnknownCommand(const char* name)
     return 2;
 }
 
+// Runs the command line; stdout is then flushed and checked, so results that did not reach their file (a full disk,
+// /dev/full, a file size limit) are reported and the exit status says so.
+static int Run(int argc, char** argv);
+
 int main(int argc, char** argv)
+{
+    // Past a file size limit (ulimit -f) writes fail with EFBIG and a message, instead of the signal killing us.
+    signal(SIGXFSZ, SIG_IGN);
+    int status = Run(argc, argv);
+    lsError err = {{0}};
+    if (!lsCheckOutput(stdout, "stdout", &err))
+    {
+        fprintf(stderr, "lidarsim: %s\n", err.message);
+        status = status != 0 ? status : 1;
+    }
+    return status;
+}
+
+static int Run(int argc, char** argv)
 {
     if (argc > 1 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0))
     {

@@ -5,6 +5,7 @@
 #include "cli/commands.h"
 #include "cli/laserscan.h"
 #include "cli/options.h"
+#include "core/file_write.h"
 #include "core/limits.h"
 #include "lidarsim/sim.h"
 
@@ -51,6 +52,7 @@ typedef struct Recorder
 {
     FILE* file;
     bool ownsFile;
+    lsAtomicFile atomic;        // a recording to a file: written beside it and renamed into place when complete
     lsTargetState* lastTargets; // what the previous line said about each target
     int targetCount;
     long long lastScanStep;
@@ -321,7 +323,7 @@ int lsCmdRun(int argc, char** argv)
         world->robot.lidar.beams = (int)beams;
     }
 
-    Recorder rec = {NULL, false, NULL, world->targetCount, -1, NULL, NULL};
+    Recorder rec = {NULL, false, {0}, NULL, world->targetCount, -1, NULL, NULL};
     if (recordPath != NULL)
     {
         if (strcmp(recordPath, "-") == 0)
@@ -330,14 +332,16 @@ int lsCmdRun(int argc, char** argv)
         }
         else
         {
-            rec.file = fopen(recordPath, "w");
-            rec.ownsFile = true;
-            if (rec.file == NULL)
+            // Never a truncated recording under its name: the lines go to a temporary file renamed at the end.
+            lsError openErr = {{0}};
+            if (!lsBeginAtomicWrite(&rec.atomic, recordPath, "written", false, &openErr))
             {
-                fprintf(stderr, "lidarsim run: %s: cannot open for writing: %s\n", recordPath, strerror(errno));
+                fprintf(stderr, "lidarsim run: %s\n", openErr.message);
                 lsDestroyWorld(world);
                 return 1;
             }
+            rec.file = rec.atomic.file;
+            rec.ownsFile = true;
         }
         rec.lastTargets = lsAllocZero((size_t)(world->targetCount > 0 ? world->targetCount : 1), sizeof(lsTargetState));
     }
@@ -409,14 +413,12 @@ int lsCmdRun(int argc, char** argv)
     int status = 0;
     if (rec.file != NULL)
     {
-        if (fflush(rec.file) != 0 || ferror(rec.file))
+        lsError writeErr = {{0}};
+        bool written =
+            rec.ownsFile ? lsCommitAtomicWrite(&rec.atomic, &writeErr) : lsCheckOutput(rec.file, "stdout", &writeErr);
+        if (!written)
         {
-            fprintf(stderr, "lidarsim run: %s: write failed: %s\n", recordPath, strerror(errno));
-            status = 1;
-        }
-        if (rec.ownsFile && fclose(rec.file) != 0 && status == 0)
-        {
-            fprintf(stderr, "lidarsim run: %s: write failed: %s\n", recordPath, strerror(errno));
+            fprintf(stderr, "lidarsim run: %s\n", writeErr.message);
             status = 1;
         }
         lsFree(rec.lastTargets, (size_t)(world->targetCount > 0 ? world->targetCount : 1) * sizeof(lsTargetState));
