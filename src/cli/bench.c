@@ -421,6 +421,13 @@ static bool IsDirectory(const char* path)
     return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
+/// Whether two paths name the same folder (however they are spelled: relative, absolute, through links).
+static bool SameDirectory(const char* a, const char* b)
+{
+    struct stat sa, sb;
+    return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
 #ifndef LS_SOURCE_DIR
 #define LS_SOURCE_DIR "."
 #endif
@@ -610,7 +617,7 @@ int lsCmdBench(int argc, char** argv)
     int count = ListWorlds(dir, only, names, LS_BENCH_MAX_WORLDS);
     // Then the real maps shipped with the source (bench/maps), beside the bench worlds.
     static const char* const mapsDir = LS_SOURCE_DIR "/bench/maps";
-    int maps = count < 0 || strcmp(dir, mapsDir) == 0
+    int maps = count < 0 || SameDirectory(dir, mapsDir)
                    ? 0
                    : ListWorlds(mapsDir, only, names + count, LS_BENCH_MAX_WORLDS - count);
     for (int w = 0; w < count + (maps > 0 ? maps : 0); ++w)
