@@ -208,6 +208,13 @@ int lsNextOption(lsOptions* o, const char** value, lsError* err)
         {
             return UnknownLong(o, text, err);
         }
+        if (c == 'h')
+        {
+            // A lone -h or --help never gets here (lsWantsHelp takes it first), so this h stands in a group of
+            // letters such as "-hit": refuse the group rather than hand commands a help request they never see.
+            lsFail(err, "unknown option '%.*s' (-h stands alone)", QUOTE_MAX, text);
+            return '?';
+        }
         *value = optarg;
         return c;
     }
