@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # scripts/fuzz.sh [SECONDS [TARGET...]]: builds the libFuzzer targets with clang (ASan+UBSan) in build-fuzz and runs
-# each one (default: all three) for SECONDS (default 15) on a corpus seeded from the shipped worlds, the malformed
+# each one (default: all four) for SECONDS (default 15) on a corpus seeded from the shipped worlds, the malformed
 # corpus, the worlds at every bound and every past regression input. A failure stops the script; copy the input it
 # names into tests/data/fuzz/ (fuzz_world), tests/data/fuzz_pipeline/ (fuzz_pipeline) or
 # tests/data/fuzz_scan_args/ as a regression test. The long run: scripts/fuzz.sh 3600 fuzz_pipeline.
@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 seconds=${1:-15}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(fuzz_world fuzz_scan_args fuzz_pipeline)
+[ ${#targets[@]} -gt 0 ] || targets=(fuzz_world fuzz_scan_args fuzz_pipeline fuzz_map)
 jobs=$(nproc 2>/dev/null || echo 2)
 
 if [ ! -f build-fuzz/CMakeCache.txt ]; then
@@ -42,8 +42,12 @@ for target in "${targets[@]}"; do
     fuzz_world) run fuzz_world worlds tests/data/malformed tests/data/fuzz ;;
     fuzz_scan_args) run fuzz_scan_args fuzz/scan_args_corpus ;;
     fuzz_pipeline) run fuzz_pipeline worlds tests/data/limits tests/data/fuzz_pipeline tests/data/fuzz ;;
+    fuzz_map)
+        # The map readers get at most 10 s of the test command's run.
+        seconds=$((seconds < 10 ? seconds : 10)) run fuzz_map fuzz/map_corpus
+        ;;
     *)
-        echo "fuzz: unknown target '$target' (fuzz_world, fuzz_scan_args, fuzz_pipeline)" >&2
+        echo "fuzz: unknown target '$target' (fuzz_world, fuzz_scan_args, fuzz_pipeline, fuzz_map)" >&2
         exit 2
         ;;
     esac
