@@ -60,7 +60,8 @@ static void CheckImage(uint8_t options, const uint8_t* data, size_t size)
         for (int c = 0; c < world->wallCount; ++c)
         {
             const lsWallDef* wall = world->walls + c;
-            Check(wall->fromMap && (wall->closed ? wall->pointCount >= 4 : wall->pointCount == 2));
+            Check(wall->fromMap &&
+                  (wall->closed ? wall->pointCount >= (map.simplify > 0.0 ? 3 : 4) : wall->pointCount == 2));
             points += wall->closed ? wall->pointCount : 1;
             for (int i = 0; i < wall->pointCount; ++i)
             {

@@ -4,20 +4,9 @@
 set -uo pipefail
 lidarsim=${1:?usage: cli_test.sh path/to/lidarsim SOURCE_DIR}
 src=${2:?usage: cli_test.sh path/to/lidarsim SOURCE_DIR}
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-
-fail() {
-    echo "cli_test: FAIL: $*" >&2
-    exit 1
-}
-expect_status() { # expect_status STATUS COMMAND...
-    local want=$1
-    shift
-    "$@" >"$work/out.txt" 2>"$work/err.txt"
-    local got=$?
-    [ "$got" -eq "$want" ] || fail "$*: exit status $got, expected $want: $(cat "$work/err.txt")"
-}
+name=cli_test
+# shellcheck source=tests/cli_lib.sh
+. "$(dirname "$0")/cli_lib.sh"
 
 # check: a summary line for a good world, a located error and status 1 for a bad one, 2 for bad usage.
 expect_status 0 "$lidarsim" check "$src/worlds/default.json"

@@ -4,20 +4,9 @@
 #   tests/map_cli_test.sh path/to/lidarsim
 set -uo pipefail
 lidarsim=${1:?usage: map_cli_test.sh path/to/lidarsim}
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-
-fail() {
-    echo "map_cli_test: FAIL: $*" >&2
-    exit 1
-}
-expect_status() { # expect_status STATUS COMMAND...
-    local want=$1
-    shift
-    "$@" >"$work/out.txt" 2>"$work/err.txt"
-    local got=$?
-    [ "$got" -eq "$want" ] || fail "$*: exit status $got, expected $want: $(cat "$work/err.txt")"
-}
+name=map_cli_test
+# shellcheck source=tests/cli_lib.sh
+. "$(dirname "$0")/cli_lib.sh"
 
 # A 40 x 30 px room at 0.1 m (black border, a pillar, grey 205 unknown in one corner), as map_saver writes it.
 mkdir -p "$work/maps"
@@ -82,6 +71,14 @@ expect_status 0 "$lidarsim" export-map "$work/room.json" -o "$work/out/back.yaml
 grep -q "^image: 'back.pgm'$" "$work/out/back.yaml" || fail "export-map YAML: $(cat "$work/out/back.yaml")"
 expect_status 0 "$lidarsim" check "$work/out/back.yaml"
 expect_status 2 "$lidarsim" export-map "$work/room.json" -o "$work/out/back.yaml" --resolution -1
+
+# A world standing on the map: the map's walls under its own box; a bad map reference is located in the world file.
+printf '{"name": "on", "map": "maps/room.yaml", "boxes": [{"center": [-1, 1], "size": [0.4, 0.4]}]}' >"$work/on.json"
+expect_status 0 "$lidarsim" check "$work/on.json"
+grep -q 'on.json: [0-9]* walls, 0 targets, 1 box' "$work/out.txt" || fail "check on a map: $(cat "$work/out.txt")"
+printf '{"map": "maps/nothere.yaml"}' >"$work/off.json"
+expect_status 1 "$lidarsim" check "$work/off.json"
+grep -q 'off.json:1:9: map: .*nothere.yaml: cannot open' "$work/err.txt" || fail "bad map key: $(cat "$work/err.txt")"
 
 # Bad maps: the file and the key or the reason, status 1.
 bad() { # bad NAME YAML_TEXT EXPECTED
