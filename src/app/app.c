@@ -356,11 +356,30 @@ static bool Init(lsApp* app)
     return true;
 }
 
+// The selected robot gets the keys' (or the autopilot's) command; the others follow their controller.
 static void StepOnce(lsApp* app)
 {
     lsControl control = lsApp_Control(app);
+    const lsSimState* state = lsSim_GetState(app->sim);
+    app->selected = app->selected < state->robotCount ? app->selected : 0;
     Uint64 t0 = SDL_GetPerformanceCounter();
-    lsSim_Step(app->sim, &control);
+    if (state->robotCount == 1)
+    {
+        lsSim_Step(app->sim, &control);
+    }
+    else
+    {
+        lsControl* controls = lsAlloc((size_t)state->robotCount * sizeof(lsControl));
+        const lsWorld* world = lsSim_GetWorld(app->sim);
+        for (int i = 0; i < state->robotCount; ++i)
+        {
+            bool autopilot = lsWorld_GetRobot(world, i)->controller == ls_controllerAutopilot;
+            controls[i] = autopilot ? lsMakeAutopilotControl() : lsMakeManualControl(0.0, 0.0);
+        }
+        controls[app->selected] = control;
+        lsSim_StepRobots(app->sim, controls);
+        lsFree(controls, (size_t)state->robotCount * sizeof(lsControl));
+    }
     double seconds = (double)(SDL_GetPerformanceCounter() - t0) / (double)SDL_GetPerformanceFrequency();
     app->simSeconds += seconds;
     app->stepMsAvg = app->steps == 0 ? 1000.0 * seconds : 0.95 * app->stepMsAvg + 0.05 * 1000.0 * seconds;
@@ -424,8 +443,11 @@ static bool Draw(lsApp* app)
 {
     Uint64 t0 = SDL_GetPerformanceCounter();
     double now = lsApp_Now(app);
+    const lsSimState* followed = lsSim_GetState(app->sim);
     if (app->follow)
-        lsCamera_LookAtIn(&app->camera, lsSim_GetState(app->sim)->robot.position, lsWorldArea(app->canvas, &app->view));
+        lsCamera_LookAtIn(&app->camera,
+                          followed->robots[app->selected < followed->robotCount ? app->selected : 0].position,
+                          lsWorldArea(app->canvas, &app->view));
     lsHudInfo hud = {
         .worldName = app->world->name,
         .fps = app->fps,

@@ -33,6 +33,7 @@ typedef struct lsApp
     lsCamera camera;
     lsViewOptions view;
     bool paused, autopilot, follow;
+    int selected;    ///< Tab: the robot the keys drive and F follows (index into the sim's robots)
     bool stepOnce;   ///< N: one step at the next update
     bool screenshot; ///< F12: save the next frame as PNG
     bool quit;

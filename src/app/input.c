@@ -117,6 +117,15 @@ static void HandleKey(lsApp* app, const SDL_KeyboardEvent* key)
         app->view.trail = !app->view.trail;
         lsApp_SetStatus(app, "trail %s", OnOff(app->view.trail));
         break;
+    case SDLK_TAB:
+    {
+        // Cycle the robot the keys drive (and F follows) through the fleet.
+        const lsSimState* state = lsSim_GetState(app->sim);
+        app->selected = (app->selected + 1) % state->robotCount;
+        lsApp_SetStatus(app, "driving robot %d of %d: %s", app->selected + 1, state->robotCount,
+                        lsWorld_GetRobot(lsSim_GetWorld(app->sim), app->selected)->id);
+        break;
+    }
     case SDLK_f:
         app->follow = !app->follow;
         lsApp_SetStatus(app, "follow the robot %s", OnOff(app->follow));
