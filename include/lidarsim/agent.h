@@ -11,61 +11,61 @@ extern "C"
 {
 #endif
 
-    /// What each beam saw, as the observation's one-hot groups.
-    typedef enum lsAgentSeen
-    {
-        ls_seenNothing = 0, ///< no return within range
-        ls_seenWall = 1,    ///< a wall, box or polygon
-        ls_seenMover = 2,   ///< a moving wall
-        ls_seenVehicle = 3, ///< a vehicle
-        ls_seenFood = 4,    ///< a food target
-        ls_seenPoison = 5,  ///< a poison target
-        ls_seenCount = 6,
-    } lsAgentSeen;
+/// What each beam saw, as the observation's one-hot groups.
+typedef enum lsAgentSeen
+{
+    ls_seenNothing = 0, ///< no return within range
+    ls_seenWall = 1,    ///< a wall, box or polygon
+    ls_seenMover = 2,   ///< a moving wall
+    ls_seenVehicle = 3, ///< a vehicle
+    ls_seenFood = 4,    ///< a food target
+    ls_seenPoison = 5,  ///< a poison target
+    ls_seenCount = 6,
+} lsAgentSeen;
 
-    /// Settings of an agent.
-    typedef struct lsAgentDef
-    {
-        int maxSteps;            ///< episode length in agent steps; done becomes true when it is reached (1000)
-        int simStepsPerAction;   ///< simulation steps per agent step; 0: until the next lidar scan (the default)
-        double collisionPenalty; ///< added to the reward for each collision begun (0: reward is the score change)
-    } lsAgentDef;
+/// Settings of an agent.
+typedef struct lsAgentDef
+{
+    int maxSteps;            ///< episode length in agent steps; done becomes true when it is reached (1000)
+    int simStepsPerAction;   ///< simulation steps per agent step; 0: until the next lidar scan (the default)
+    double collisionPenalty; ///< added to the reward for each collision begun (0: reward is the score change)
+} lsAgentDef;
 
-    /// One agent step's outcome.
-    typedef struct lsAgentStep
-    {
-        double reward; ///< score change during the step (food +foodReward, poison +poisonReward) plus penalties
-        bool done;     ///< the episode has reached maxSteps (stepping further goes on; call lsAgent_Reset)
-    } lsAgentStep;
+/// One agent step's outcome.
+typedef struct lsAgentStep
+{
+    double reward; ///< score change during the step (food +foodReward, poison +poisonReward) plus penalties
+    bool done;     ///< the episode has reached maxSteps (stepping further goes on; call lsAgent_Reset)
+} lsAgentStep;
 
-    typedef struct lsAgent lsAgent;
+typedef struct lsAgent lsAgent;
 
-    /// The default settings.
-    LS_API lsAgentDef lsDefaultAgentDef(void);
-    /// An agent with its own simulation of world (which must outlive it, unchanged); def may be NULL for the
-    /// defaults. Destroy with lsDestroyAgent.
-    LS_API lsAgent* lsCreateAgent(const lsWorld* world, const lsAgentDef* def);
-    /// Frees the agent and its simulation. NULL is allowed.
-    LS_API void lsDestroyAgent(lsAgent* agent);
-    /// Starts a new episode: the simulation is reset with seed (respawn places, lidar noise).
-    LS_API void lsAgent_Reset(lsAgent* agent, uint64_t seed);
+/// The default settings.
+LS_API lsAgentDef lsDefaultAgentDef(void);
+/// An agent with its own simulation of world (which must outlive it, unchanged); def may be NULL for the
+/// defaults. Destroy with lsDestroyAgent.
+LS_API lsAgent* lsCreateAgent(const lsWorld* world, const lsAgentDef* def);
+/// Frees the agent and its simulation. NULL is allowed.
+LS_API void lsDestroyAgent(lsAgent* agent);
+/// Starts a new episode: the simulation is reset with seed (respawn places, lidar noise).
+LS_API void lsAgent_Reset(lsAgent* agent, uint64_t seed);
 
-    /// Length of the observation vector: beams * (1 + ls_seenCount) + 2.
-    LS_API int lsAgent_ObservationSize(const lsAgent* agent);
-    /// Writes the observation into out (capacity >= lsAgent_ObservationSize) and returns its length:
-    /// [0, beams): range / rangeMax per beam in [0, 1] (no return: 1); then beams groups of ls_seenCount one-hot values
-    /// (beam-major: out[beams + i * ls_seenCount + kind]); then the robot's v / maxSpeed and w / maxTurnRate in [-1,
-    /// 1].
-    LS_API int lsAgent_Observe(const lsAgent* agent, double* out, int capacity);
+/// Length of the observation vector: beams * (1 + ls_seenCount) + 2.
+LS_API int lsAgent_ObservationSize(const lsAgent* agent);
+/// Writes the observation into out (capacity >= lsAgent_ObservationSize) and returns its length:
+/// [0, beams): range / rangeMax per beam in [0, 1] (no return: 1); then beams groups of ls_seenCount one-hot values
+/// (beam-major: out[beams + i * ls_seenCount + kind]); then the robot's v / maxSpeed and w / maxTurnRate in [-1,
+/// 1].
+LS_API int lsAgent_Observe(const lsAgent* agent, double* out, int capacity);
 
-    /// Takes a discrete action (lsAction: forward, left, right, forward-left, forward-right, stop).
-    LS_API lsAgentStep lsAgent_Step(lsAgent* agent, lsAction action);
-    /// Takes a continuous action: commanded forward speed v (m/s) and turn rate w (rad/s), clamped to the limits.
-    LS_API lsAgentStep lsAgent_StepContinuous(lsAgent* agent, double v, double w);
-    /// Agent steps taken in this episode.
-    LS_API int lsAgent_StepCount(const lsAgent* agent);
-    /// The agent's simulation, read-only (state, scan, world).
-    LS_API const lsSim* lsAgent_GetSim(const lsAgent* agent);
+/// Takes a discrete action (lsAction: forward, left, right, forward-left, forward-right, stop).
+LS_API lsAgentStep lsAgent_Step(lsAgent* agent, lsAction action);
+/// Takes a continuous action: commanded forward speed v (m/s) and turn rate w (rad/s), clamped to the limits.
+LS_API lsAgentStep lsAgent_StepContinuous(lsAgent* agent, double v, double w);
+/// Agent steps taken in this episode.
+LS_API int lsAgent_StepCount(const lsAgent* agent);
+/// The agent's simulation, read-only (state, scan, world).
+LS_API const lsSim* lsAgent_GetSim(const lsAgent* agent);
 
     // -----------------------------------------------------------------------------------------------------------------
     // Several agents (a fleet world): the agents are the world's robots whose controller is "external", in list

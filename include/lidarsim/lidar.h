@@ -22,68 +22,68 @@ extern "C"
 {
 #endif
 
-    /// The angles of a scan (radians, sensor frame, counter-clockwise from the sensor heading).
-    typedef struct lsScanLayout
-    {
-        int beams;
-        double angleMin;       ///< angle of beam 0
-        double angleMax;       ///< angle of the last beam: angleMin + (beams - 1) * angleIncrement
-        double angleIncrement; ///< between consecutive beams
-    } lsScanLayout;
+/// The angles of a scan (radians, sensor frame, counter-clockwise from the sensor heading).
+typedef struct lsScanLayout
+{
+    int beams;
+    double angleMin;       ///< angle of beam 0
+    double angleMax;       ///< angle of the last beam: angleMin + (beams - 1) * angleIncrement
+    double angleIncrement; ///< between consecutive beams
+} lsScanLayout;
 
-    /// The layout for `beams` (>= 1) beams over fov radians in (0, 2 pi] (see the file comment).
-    LS_API lsScanLayout lsMakeScanLayout(int beams, double fov);
-    /// Sensor-frame angle of beam i (radians): angleMin + i * angleIncrement.
-    static inline double lsScanLayout_Angle(const lsScanLayout* layout, int i)
-    {
-        return layout->angleMin + (double)i * layout->angleIncrement;
-    }
+/// The layout for `beams` (>= 1) beams over fov radians in (0, 2 pi] (see the file comment).
+LS_API lsScanLayout lsMakeScanLayout(int beams, double fov);
+/// Sensor-frame angle of beam i (radians): angleMin + i * angleIncrement.
+static inline double lsScanLayout_Angle(const lsScanLayout* layout, int i)
+{
+    return layout->angleMin + (double)i * layout->angleIncrement;
+}
 
-    /// One scan. Arrays hold `capacity` entries, the first `count` are filled by lsLidar_Scan.
-    typedef struct lsScan
-    {
-        int capacity;
-        int count;                 ///< beams in the last scan
-        lsScanLayout layout;       ///< of the last scan
-        double rangeMin, rangeMax; ///< metres, of the last scan
-        lsTransform pose;          ///< sensor world pose of the last scan
-        double* angles;            ///< nominal beam angle, sensor frame, radians (jitter is not included)
-        double* ranges;            ///< measured range in metres, or INFINITY for no return (LaserScan's convention)
-        double* intensities;       ///< reflectance * |cos incidence|, 0 for no return
-        lsHitKind* kinds;          ///< what was hit; ls_hitNone for no return (out of range, dropout or below rangeMin)
-        int* indices;              ///< object index (see lsHitKind), -1 for no return
-        int* parts;                ///< wall segment within the chain, else 0; -1 for no return
-        lsVec2* points;  ///< world point where the beam ended: the true hit point (before range noise), or the
-                         ///< beam's end at rangeMax along the (jittered) direction for no return
-        lsVec2* normals; ///< unit surface normal at the hit facing the beam, world frame; (0, 0) for no return
-        double heading;  ///< sensor heading of the last scan, radians (world frame)
-    } lsScan;
+/// One scan. Arrays hold `capacity` entries, the first `count` are filled by lsLidar_Scan.
+typedef struct lsScan
+{
+    int capacity;
+    int count;                 ///< beams in the last scan
+    lsScanLayout layout;       ///< of the last scan
+    double rangeMin, rangeMax; ///< metres, of the last scan
+    lsTransform pose;          ///< sensor world pose of the last scan
+    double* angles;            ///< nominal beam angle, sensor frame, radians (jitter is not included)
+    double* ranges;            ///< measured range in metres, or INFINITY for no return (LaserScan's convention)
+    double* intensities;       ///< reflectance * |cos incidence|, 0 for no return
+    lsHitKind* kinds;          ///< what was hit; ls_hitNone for no return (out of range, dropout or below rangeMin)
+    int* indices;              ///< object index (see lsHitKind), -1 for no return
+    int* parts;                ///< wall segment within the chain, else 0; -1 for no return
+    lsVec2* points;            ///< world point where the beam ended: the true hit point (before range noise), or the
+                               ///< beam's end at rangeMax along the (jittered) direction for no return
+    lsVec2* normals;           ///< unit surface normal at the hit facing the beam, world frame; (0, 0) for no return
+    double heading;            ///< sensor heading of the last scan, radians (world frame)
+} lsScan;
 
-    /// A scan with room for capacity beams (1 .. LS_MAX_BEAMS). Destroy with lsDestroyScan.
-    LS_API lsScan* lsCreateScan(int capacity);
-    /// Frees the scan. NULL is allowed.
-    LS_API void lsDestroyScan(lsScan* scan);
+/// A scan with room for capacity beams (1 .. LS_MAX_BEAMS). Destroy with lsDestroyScan.
+LS_API lsScan* lsCreateScan(int capacity);
+/// Frees the scan. NULL is allowed.
+LS_API void lsDestroyScan(lsScan* scan);
 
-    /// Casts one scan from the sensor at world `position` with world `heading` (radians; the robot's angle plus the
-    /// mount angle). Beam i travels along (cos a, sin a) with a = heading + angleMin + i * angleIncrement, evaluated in
-    /// that order (plus the jitter), exactly as the layout rule reads. rng is the noise stream (NULL: noiseless, no
-    /// jitter, no dropout). def->beams must fit in out->capacity. The robot is not in the scene: the lidar never sees
-    /// it.
-    LS_API void lsLidar_ScanFrom(const lsScene* scene, const lsDynamicObjects* dyn, const lsLidarDef* def,
-                                 lsVec2 position, double heading, lsRng* rng, lsScan* out);
-    /// Same, from a sensor pose given as a transform (see lsLidar_SensorPose); the heading is recovered as
-    /// atan2(q.s, q.c), which can differ from the angle the rotation was made from in the last bit. Prefer
-    /// lsLidar_ScanFrom when the heading angle is at hand.
-    LS_API void lsLidar_Scan(const lsScene* scene, const lsDynamicObjects* dyn, const lsLidarDef* def,
-                             lsTransform sensorPose, lsRng* rng, lsScan* out);
-    /// Numbers one scan with def draws from a noise stream (lsRng_Next calls; 0 when noiseless): every beam draws the
-    /// same amount, so a batch of scans cast in parallel can give scan k the stream advanced by k times this and match
-    /// the scans cast one after the other from one stream.
-    LS_API int lsLidar_DrawsPerScan(const lsLidarDef* def);
-    /// Sensor world pose for a robot at robotPose: the mount offset and angle composed onto the robot's pose.
-    LS_API lsTransform lsLidar_SensorPose(const lsLidarDef* def, lsTransform robotPose);
-    /// Sensor world position for a robot at `position` with heading `angle` (radians): position + R(angle) mountOffset.
-    LS_API lsVec2 lsLidar_SensorPosition(const lsLidarDef* def, lsVec2 position, double angle);
+/// Casts one scan from the sensor at world `position` with world `heading` (radians; the robot's angle plus the
+/// mount angle). Beam i travels along (cos a, sin a) with a = heading + angleMin + i * angleIncrement, evaluated in
+/// that order (plus the jitter), exactly as the layout rule reads. rng is the noise stream (NULL: noiseless, no
+/// jitter, no dropout). def->beams must fit in out->capacity. The robot is not in the scene: the lidar never sees
+/// it.
+LS_API void lsLidar_ScanFrom(const lsScene* scene, const lsDynamicObjects* dyn, const lsLidarDef* def, lsVec2 position,
+                             double heading, lsRng* rng, lsScan* out);
+/// Same, from a sensor pose given as a transform (see lsLidar_SensorPose); the heading is recovered as
+/// atan2(q.s, q.c), which can differ from the angle the rotation was made from in the last bit. Prefer
+/// lsLidar_ScanFrom when the heading angle is at hand.
+LS_API void lsLidar_Scan(const lsScene* scene, const lsDynamicObjects* dyn, const lsLidarDef* def,
+                         lsTransform sensorPose, lsRng* rng, lsScan* out);
+/// Numbers one scan with def draws from a noise stream (lsRng_Next calls; 0 when noiseless): every beam draws the
+/// same amount, so a batch of scans cast in parallel can give scan k the stream advanced by k times this and match
+/// the scans cast one after the other from one stream.
+LS_API int lsLidar_DrawsPerScan(const lsLidarDef* def);
+/// Sensor world pose for a robot at robotPose: the mount offset and angle composed onto the robot's pose.
+LS_API lsTransform lsLidar_SensorPose(const lsLidarDef* def, lsTransform robotPose);
+/// Sensor world position for a robot at `position` with heading `angle` (radians): position + R(angle) mountOffset.
+LS_API lsVec2 lsLidar_SensorPosition(const lsLidarDef* def, lsVec2 position, double angle);
 
 #ifdef __cplusplus
 }

@@ -10,27 +10,27 @@ extern "C"
 {
 #endif
 
-    typedef struct lsPool lsPool;
+typedef struct lsPool lsPool;
 
-    /// Creates a pool of threadCount threads, the caller's thread counted as one of them (threadCount - 1 workers are
-    /// started). threadCount <= 0: one per online core; 1: no threads at all (everything runs on the caller's thread).
-    /// Destroy with lsDestroyPool.
-    LS_API lsPool* lsCreatePool(int threadCount);
-    /// Stops and joins the workers and frees the pool. NULL allowed. Must not be called while a ParallelFor runs.
-    LS_API void lsDestroyPool(lsPool* pool);
-    /// Threads the pool runs tasks on, the caller's included (>= 1); 1 for NULL.
-    LS_API int lsPool_ThreadCount(const lsPool* pool);
+/// Creates a pool of threadCount threads, the caller's thread counted as one of them (threadCount - 1 workers are
+/// started). threadCount <= 0: one per online core; 1: no threads at all (everything runs on the caller's thread).
+/// Destroy with lsDestroyPool.
+LS_API lsPool* lsCreatePool(int threadCount);
+/// Stops and joins the workers and frees the pool. NULL allowed. Must not be called while a ParallelFor runs.
+LS_API void lsDestroyPool(lsPool* pool);
+/// Threads the pool runs tasks on, the caller's included (>= 1); 1 for NULL.
+LS_API int lsPool_ThreadCount(const lsPool* pool);
 
-    /// A task over items [begin, end); worker in [0, lsPool_ThreadCount) names the thread running it (for per-thread
-    /// scratch memory: no two chunks run at the same time with the same worker).
-    typedef void lsPoolTaskFcn(void* context, int begin, int end, int worker);
+/// A task over items [begin, end); worker in [0, lsPool_ThreadCount) names the thread running it (for per-thread
+/// scratch memory: no two chunks run at the same time with the same worker).
+typedef void lsPoolTaskFcn(void* context, int begin, int end, int worker);
 
-    /// Runs fcn over [0, count) in chunks [begin, end) of at most `grain` items on the pool's threads (the
-    /// caller's thread included); returns when all are done. Chunks depend only on count and grain, never on
-    /// the thread count; worker is in [0, lsPool_ThreadCount) for per-thread scratch. pool NULL: runs inline.
-    /// A call from inside a task of the same pool runs inline on the calling thread with the caller's worker index;
-    /// calls from several outside threads at once take turns. count <= 0 does nothing; grain < 1 counts as 1.
-    LS_API void lsPool_ParallelFor(lsPool* pool, int count, int grain, lsPoolTaskFcn* fcn, void* context);
+/// Runs fcn over [0, count) in chunks [begin, end) of at most `grain` items on the pool's threads (the
+/// caller's thread included); returns when all are done. Chunks depend only on count and grain, never on
+/// the thread count; worker is in [0, lsPool_ThreadCount) for per-thread scratch. pool NULL: runs inline.
+/// A call from inside a task of the same pool runs inline on the calling thread with the caller's worker index;
+/// calls from several outside threads at once take turns. count <= 0 does nothing; grain < 1 counts as 1.
+LS_API void lsPool_ParallelFor(lsPool* pool, int count, int grain, lsPoolTaskFcn* fcn, void* context);
 
 #ifdef __cplusplus
 }

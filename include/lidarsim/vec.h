@@ -10,136 +10,131 @@ extern "C"
 {
 #endif
 
-    /// A 2D vector or point, metres.
-    typedef struct lsVec2
-    {
-        double x, y;
-    } lsVec2;
+/// A 2D vector or point, metres.
+typedef struct lsVec2
+{
+    double x, y;
+} lsVec2;
 
-    /// A rotation stored as cosine and sine.
-    typedef struct lsRot
-    {
-        double c, s;
-    } lsRot;
+/// A rotation stored as cosine and sine.
+typedef struct lsRot
+{
+    double c, s;
+} lsRot;
 
-    /// A rigid transform: rotate then translate.
-    typedef struct lsTransform
-    {
-        lsVec2 p;
-        lsRot q;
-    } lsTransform;
+/// A rigid transform: rotate then translate.
+typedef struct lsTransform
+{
+    lsVec2 p;
+    lsRot q;
+} lsTransform;
 
-    /// An axis-aligned box, lower and upper corners (closed).
-    typedef struct lsAABB
-    {
-        lsVec2 lower, upper;
-    } lsAABB;
+/// An axis-aligned box, lower and upper corners (closed).
+typedef struct lsAABB
+{
+    lsVec2 lower, upper;
+} lsAABB;
 
 #define LS_PI 3.14159265358979323846
 
-    /// Makes a vector.
-    static inline lsVec2 lsV(double x, double y) { return (lsVec2){x, y}; }
-    /// a + b
-    static inline lsVec2 lsAdd(lsVec2 a, lsVec2 b) { return (lsVec2){a.x + b.x, a.y + b.y}; }
-    /// a - b
-    static inline lsVec2 lsSub(lsVec2 a, lsVec2 b) { return (lsVec2){a.x - b.x, a.y - b.y}; }
-    /// -a
-    static inline lsVec2 lsNeg(lsVec2 a) { return (lsVec2){-a.x, -a.y}; }
-    /// s * a
-    static inline lsVec2 lsScale(double s, lsVec2 a) { return (lsVec2){s * a.x, s * a.y}; }
-    /// a + s * b
-    static inline lsVec2 lsMulAdd(lsVec2 a, double s, lsVec2 b) { return (lsVec2){a.x + s * b.x, a.y + s * b.y}; }
-    /// a - s * b
-    static inline lsVec2 lsMulSub(lsVec2 a, double s, lsVec2 b) { return (lsVec2){a.x - s * b.x, a.y - s * b.y}; }
-    /// Dot product.
-    static inline double lsDot(lsVec2 a, lsVec2 b) { return a.x * b.x + a.y * b.y; }
-    /// 2D cross product (the z of the 3D cross product): positive when b is counter-clockwise from a.
-    static inline double lsCross(lsVec2 a, lsVec2 b) { return a.x * b.y - a.y * b.x; }
-    /// cross(v, s) = (s v.y, -s v.x): v turned clockwise and scaled.
-    static inline lsVec2 lsCrossVS(lsVec2 v, double s) { return (lsVec2){s * v.y, -s * v.x}; }
-    /// Left perpendicular (counter-clockwise by 90 degrees).
-    static inline lsVec2 lsLeftPerp(lsVec2 v) { return (lsVec2){-v.y, v.x}; }
-    /// Right perpendicular (clockwise by 90 degrees).
-    static inline lsVec2 lsRightPerp(lsVec2 v) { return (lsVec2){v.y, -v.x}; }
-    /// Squared length.
-    static inline double lsLengthSquared(lsVec2 v) { return v.x * v.x + v.y * v.y; }
-    /// Length, without overflow for huge components (hypot).
-    static inline double lsLength(lsVec2 v) { return hypot(v.x, v.y); }
-    /// Distance between two points.
-    static inline double lsDistance(lsVec2 a, lsVec2 b) { return hypot(b.x - a.x, b.y - a.y); }
-    /// Squared distance between two points.
-    static inline double lsDistanceSquared(lsVec2 a, lsVec2 b) { return lsLengthSquared(lsSub(b, a)); }
-    /// Unit vector along v; the zero vector (and anything non-finite) gives (0, 0), never NaN.
-    static inline lsVec2 lsNormalize(lsVec2 v)
-    {
-        double len = lsLength(v);
-        if (!(len > 0.0) || !isfinite(len))
-            return (lsVec2){0.0, 0.0};
-        return (lsVec2){v.x / len, v.y / len};
-    }
-    /// Linear interpolation a + t (b - a); t = 0 gives a exactly, t = 1 gives b exactly.
-    static inline lsVec2 lsLerp(lsVec2 a, lsVec2 b, double t)
-    {
-        return (lsVec2){(1.0 - t) * a.x + t * b.x, (1.0 - t) * a.y + t * b.y};
-    }
-    /// Component-wise minimum.
-    static inline lsVec2 lsMin(lsVec2 a, lsVec2 b) { return (lsVec2){fmin(a.x, b.x), fmin(a.y, b.y)}; }
-    /// Component-wise maximum.
-    static inline lsVec2 lsMax(lsVec2 a, lsVec2 b) { return (lsVec2){fmax(a.x, b.x), fmax(a.y, b.y)}; }
-    /// True when both components are finite.
-    static inline bool lsIsValidVec2(lsVec2 v) { return isfinite(v.x) && isfinite(v.y); }
-    /// True when a and b are bitwise-equal in value.
-    static inline bool lsVecEqual(lsVec2 a, lsVec2 b) { return a.x == b.x && a.y == b.y; }
+/// Makes a vector.
+static inline lsVec2 lsV(double x, double y) { return (lsVec2){x, y}; }
+/// a + b
+static inline lsVec2 lsAdd(lsVec2 a, lsVec2 b) { return (lsVec2){a.x + b.x, a.y + b.y}; }
+/// a - b
+static inline lsVec2 lsSub(lsVec2 a, lsVec2 b) { return (lsVec2){a.x - b.x, a.y - b.y}; }
+/// -a
+static inline lsVec2 lsNeg(lsVec2 a) { return (lsVec2){-a.x, -a.y}; }
+/// s * a
+static inline lsVec2 lsScale(double s, lsVec2 a) { return (lsVec2){s * a.x, s * a.y}; }
+/// a + s * b
+static inline lsVec2 lsMulAdd(lsVec2 a, double s, lsVec2 b) { return (lsVec2){a.x + s * b.x, a.y + s * b.y}; }
+/// a - s * b
+static inline lsVec2 lsMulSub(lsVec2 a, double s, lsVec2 b) { return (lsVec2){a.x - s * b.x, a.y - s * b.y}; }
+/// Dot product.
+static inline double lsDot(lsVec2 a, lsVec2 b) { return a.x * b.x + a.y * b.y; }
+/// 2D cross product (the z of the 3D cross product): positive when b is counter-clockwise from a.
+static inline double lsCross(lsVec2 a, lsVec2 b) { return a.x * b.y - a.y * b.x; }
+/// Left perpendicular (counter-clockwise by 90 degrees).
+static inline lsVec2 lsLeftPerp(lsVec2 v) { return (lsVec2){-v.y, v.x}; }
+/// Right perpendicular (clockwise by 90 degrees).
+static inline lsVec2 lsRightPerp(lsVec2 v) { return (lsVec2){v.y, -v.x}; }
+/// Squared length.
+static inline double lsLengthSquared(lsVec2 v) { return v.x * v.x + v.y * v.y; }
+/// Length, without overflow for huge components (hypot).
+static inline double lsLength(lsVec2 v) { return hypot(v.x, v.y); }
+/// Distance between two points.
+static inline double lsDistance(lsVec2 a, lsVec2 b) { return hypot(b.x - a.x, b.y - a.y); }
+/// Squared distance between two points.
+static inline double lsDistanceSquared(lsVec2 a, lsVec2 b) { return lsLengthSquared(lsSub(b, a)); }
+/// Unit vector along v; the zero vector (and anything non-finite) gives (0, 0), never NaN.
+static inline lsVec2 lsNormalize(lsVec2 v)
+{
+    double len = lsLength(v);
+    if (!(len > 0.0) || !isfinite(len))
+        return (lsVec2){0.0, 0.0};
+    return (lsVec2){v.x / len, v.y / len};
+}
+/// Linear interpolation a + t (b - a); t = 0 gives a exactly, t = 1 gives b exactly.
+static inline lsVec2 lsLerp(lsVec2 a, lsVec2 b, double t)
+{
+    return (lsVec2){(1.0 - t) * a.x + t * b.x, (1.0 - t) * a.y + t * b.y};
+}
+/// Component-wise minimum.
+static inline lsVec2 lsMin(lsVec2 a, lsVec2 b) { return (lsVec2){fmin(a.x, b.x), fmin(a.y, b.y)}; }
+/// Component-wise maximum.
+static inline lsVec2 lsMax(lsVec2 a, lsVec2 b) { return (lsVec2){fmax(a.x, b.x), fmax(a.y, b.y)}; }
+/// True when both components are finite.
+static inline bool lsIsValidVec2(lsVec2 v) { return isfinite(v.x) && isfinite(v.y); }
+/// True when a and b are bitwise-equal in value.
+static inline bool lsVecEqual(lsVec2 a, lsVec2 b) { return a.x == b.x && a.y == b.y; }
 
-    /// Rotation by angle (radians, counter-clockwise).
-    static inline lsRot lsMakeRot(double angle) { return (lsRot){cos(angle), sin(angle)}; }
-    /// The identity rotation.
-    static inline lsRot lsRotIdentity(void) { return (lsRot){1.0, 0.0}; }
-    /// Angle of a rotation in (-pi, pi].
-    static inline double lsRot_GetAngle(lsRot q) { return atan2(q.s, q.c); }
-    /// Rotates v by q.
-    static inline lsVec2 lsRotate(lsRot q, lsVec2 v) { return (lsVec2){q.c * v.x - q.s * v.y, q.s * v.x + q.c * v.y}; }
-    /// Rotates v by the inverse of q.
-    static inline lsVec2 lsInvRotate(lsRot q, lsVec2 v)
-    {
-        return (lsVec2){q.c * v.x + q.s * v.y, -q.s * v.x + q.c * v.y};
-    }
-    /// Rotates v by angle radians.
-    static inline lsVec2 lsRotateAngle(lsVec2 v, double angle) { return lsRotate(lsMakeRot(angle), v); }
-    /// Unit vector at angle radians from +x.
-    static inline lsVec2 lsDirection(double angle) { return (lsVec2){cos(angle), sin(angle)}; }
-    /// Transforms a local point into the frame's parent: q v + p.
-    static inline lsVec2 lsTransformPoint(lsTransform t, lsVec2 v) { return lsAdd(lsRotate(t.q, v), t.p); }
-    /// Inverse of lsTransformPoint.
-    static inline lsVec2 lsInvTransformPoint(lsTransform t, lsVec2 v) { return lsInvRotate(t.q, lsSub(v, t.p)); }
-    /// Wraps an angle into (-pi, pi].
-    static inline double lsWrapAngle(double a)
-    {
-        double w = remainder(a, 2.0 * LS_PI);
-        return w <= -LS_PI ? w + 2.0 * LS_PI : w;
-    }
-    /// Degrees to radians.
-    static inline double lsDegToRad(double deg) { return deg * (LS_PI / 180.0); }
-    /// Radians to degrees.
-    static inline double lsRadToDeg(double rad) { return rad * (180.0 / LS_PI); }
+/// Rotation by angle (radians, counter-clockwise).
+static inline lsRot lsMakeRot(double angle) { return (lsRot){cos(angle), sin(angle)}; }
+/// The identity rotation.
+static inline lsRot lsRotIdentity(void) { return (lsRot){1.0, 0.0}; }
+/// Angle of a rotation in (-pi, pi].
+static inline double lsRot_GetAngle(lsRot q) { return atan2(q.s, q.c); }
+/// Rotates v by q.
+static inline lsVec2 lsRotate(lsRot q, lsVec2 v) { return (lsVec2){q.c * v.x - q.s * v.y, q.s * v.x + q.c * v.y}; }
+/// Rotates v by the inverse of q.
+static inline lsVec2 lsInvRotate(lsRot q, lsVec2 v) { return (lsVec2){q.c * v.x + q.s * v.y, -q.s * v.x + q.c * v.y}; }
+/// Rotates v by angle radians.
+static inline lsVec2 lsRotateAngle(lsVec2 v, double angle) { return lsRotate(lsMakeRot(angle), v); }
+/// Unit vector at angle radians from +x.
+static inline lsVec2 lsDirection(double angle) { return (lsVec2){cos(angle), sin(angle)}; }
+/// Transforms a local point into the frame's parent: q v + p.
+static inline lsVec2 lsTransformPoint(lsTransform t, lsVec2 v) { return lsAdd(lsRotate(t.q, v), t.p); }
+/// Inverse of lsTransformPoint.
+static inline lsVec2 lsInvTransformPoint(lsTransform t, lsVec2 v) { return lsInvRotate(t.q, lsSub(v, t.p)); }
+/// Wraps an angle into (-pi, pi].
+static inline double lsWrapAngle(double a)
+{
+    double w = remainder(a, 2.0 * LS_PI);
+    return w <= -LS_PI ? w + 2.0 * LS_PI : w;
+}
+/// Degrees to radians.
+static inline double lsDegToRad(double deg) { return deg * (LS_PI / 180.0); }
+/// Radians to degrees.
+static inline double lsRadToDeg(double rad) { return rad * (180.0 / LS_PI); }
 
-    /// True when the two closed boxes share at least one point.
-    static inline bool lsAABB_Overlaps(lsAABB a, lsAABB b)
-    {
-        return a.lower.x <= b.upper.x && b.lower.x <= a.upper.x && a.lower.y <= b.upper.y && b.lower.y <= a.upper.y;
-    }
-    /// The smallest box holding both.
-    static inline lsAABB lsAABB_Union(lsAABB a, lsAABB b)
-    {
-        return (lsAABB){lsMin(a.lower, b.lower), lsMax(a.upper, b.upper)};
-    }
-    /// The box of a segment.
-    static inline lsAABB lsAABB_OfSegment(lsVec2 a, lsVec2 b) { return (lsAABB){lsMin(a, b), lsMax(a, b)}; }
-    /// True when the closed box holds p.
-    static inline bool lsAABB_Contains(lsAABB box, lsVec2 p)
-    {
-        return box.lower.x <= p.x && p.x <= box.upper.x && box.lower.y <= p.y && p.y <= box.upper.y;
-    }
+/// True when the two closed boxes share at least one point.
+static inline bool lsAABB_Overlaps(lsAABB a, lsAABB b)
+{
+    return a.lower.x <= b.upper.x && b.lower.x <= a.upper.x && a.lower.y <= b.upper.y && b.lower.y <= a.upper.y;
+}
+/// The smallest box holding both.
+static inline lsAABB lsAABB_Union(lsAABB a, lsAABB b)
+{
+    return (lsAABB){lsMin(a.lower, b.lower), lsMax(a.upper, b.upper)};
+}
+/// The box of a segment.
+static inline lsAABB lsAABB_OfSegment(lsVec2 a, lsVec2 b) { return (lsAABB){lsMin(a, b), lsMax(a, b)}; }
+/// True when the closed box holds p.
+static inline bool lsAABB_Contains(lsAABB box, lsVec2 p)
+{
+    return box.lower.x <= p.x && p.x <= box.upper.x && box.lower.y <= p.y && p.y <= box.upper.y;
+}
 
 #ifdef __cplusplus
 }

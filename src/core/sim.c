@@ -257,8 +257,11 @@ static void Respawn(lsSim* sim, int index)
     lsAABB bounds = lsWorld_Bounds(sim->world);
     for (int attempt = 0; attempt < 200; ++attempt)
     {
-        lsVec2 p = lsV(lsRng_Range(&sim->rng, bounds.lower.x + target->radius, bounds.upper.x - target->radius),
-                       lsRng_Range(&sim->rng, bounds.lower.y + target->radius, bounds.upper.y - target->radius));
+        // Two statements: the order of two draws given as arguments of one call is up to the compiler. y first, the
+        // order gcc chose when the stored hashes were taken.
+        double y = lsRng_Range(&sim->rng, bounds.lower.y + target->radius, bounds.upper.y - target->radius);
+        double x = lsRng_Range(&sim->rng, bounds.lower.x + target->radius, bounds.upper.x - target->radius);
+        lsVec2 p = lsV(x, y);
         if (IsFree(sim, p, target->radius, index))
         {
             target->center = p;
