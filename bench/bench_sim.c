@@ -22,12 +22,17 @@ typedef struct Scene
     long long steps;
 } Scene;
 
+// The source tree (set by bench/CMakeLists.txt), where the default worlds are found; nothing else is assumed.
+#ifndef LS_SOURCE_DIR
+#define LS_SOURCE_DIR "."
+#endif
+
 static void PrintUsage(void)
 {
     printf("usage: ls_bench_sim [--csv] [--steps-scale F] [--worlds DIR] [--bench-worlds DIR] [--only NAME]\n"
            "Steps per second of lidarsim's simulation on named scenes (one core, headless, lidar at its rate).\n"
-           "  --worlds DIR        folder of worlds/default.json (default: worlds)\n"
-           "  --bench-worlds DIR  folder of the bench worlds (default: /work/shared/bench-worlds)\n"
+           "  --worlds DIR        folder of worlds/default.json (default: the source tree's worlds)\n"
+           "  --bench-worlds DIR  folder of the bench worlds (default: ../shared/bench-worlds beside the source tree)\n"
            "  --steps-scale F     multiply every scene's step count (default 1)\n"
            "  --only NAME         run one scene\n"
            "  --csv               print CSV: scene,world,walls,beams,autopilot,steps,seconds,steps_per_s,"
@@ -36,8 +41,8 @@ static void PrintUsage(void)
 
 int main(int argc, char** argv)
 {
-    const char* worldsDir = "worlds";
-    const char* benchDir = "/work/shared/bench-worlds";
+    const char* worldsDir = LS_SOURCE_DIR "/worlds";
+    const char* benchDir = LS_SOURCE_DIR "/../shared/bench-worlds";
     const char* only = NULL;
     double scale = 1.0;
     bool csv = false;

@@ -288,3 +288,45 @@ lsMoveResult lsMoveCircle(const lsCollisionWorld* cw, lsVec2 start, lsVec2 displ
     lsResolveOverlap(cw, &result, start, &body);
     return result;
 }
+
+typedef struct ClearanceContext
+{
+    const lsScene* scene;
+    lsVec2 center;
+    double best;
+} ClearanceContext;
+
+static void ClearanceSegment(void* context, const lsSegment* seg)
+{
+    ClearanceContext* ctx = context;
+    ctx->best = fmin(ctx->best, lsClosestPointOnSegment(seg, ctx->center).distance);
+}
+
+static bool ClearanceQuery(void* context, lsHitKind kind, int index, int part)
+{
+    ClearanceContext* ctx = context;
+    return lsForEachStaticSegment(ctx->scene, kind, index, part, ClearanceSegment, ctx);
+}
+
+double lsCollisionWorld_Clearance(const lsCollisionWorld* cw, lsVec2 center, double radius, double maxDistance)
+{
+    LS_ASSERT(cw != NULL);
+    ClearanceContext ctx = {cw->scene, center, radius + maxDistance};
+    if (cw->scene != NULL)
+    {
+        lsScene_QueryAABB(cw->scene, lsInflatedBox(center, center, radius + maxDistance), ClearanceQuery, &ctx);
+    }
+    for (int i = 0; i < cw->moverCount; ++i)
+    {
+        ClearanceSegment(&ctx, &cw->moversEnd[i]);
+    }
+    double best = ctx.best - radius;
+    for (int i = 0; i < cw->circleCount; ++i)
+    {
+        if (i != cw->skipCircle)
+        {
+            best = fmin(best, lsDistance(center, cw->circles[i].center) - radius - cw->circles[i].radius);
+        }
+    }
+    return fmin(best, maxDistance);
+}

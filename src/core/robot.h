@@ -62,3 +62,8 @@ lsMoveResult lsMoveCircle(const lsCollisionWorld* cw, lsVec2 start, lsVec2 displ
 /// step. Writes the final heading to newAngle.
 lsMoveResult lsMovePolygon(const lsCollisionWorld* cw, const lsVec2* points, int count, lsVec2 start, double angle,
                            lsVec2 displacement, double turn, double* newAngle);
+
+/// Signed clearance between a circle and everything static and moving in the collision world at the end of the
+/// step (the distance from the circle's boundary to the nearest obstacle, negative when overlapping), searching
+/// within maxDistance of the boundary (returns maxDistance when nothing is closer). For tests and asserts.
+double lsCollisionWorld_Clearance(const lsCollisionWorld* cw, lsVec2 center, double radius, double maxDistance);
