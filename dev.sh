@@ -13,6 +13,9 @@ packages=(build-essential cmake pkg-config libsdl2-dev libsdl2-gfx-dev libsdl2-i
     fonts-dejavu-core libcjson-dev libyaml-dev libpng-dev libnetpbm-dev)
 if [ "$verb" = test ]; then
     packages+=(xvfb xauth xfonts-base x11-utils clang xdotool cppcheck clang-tidy)
+    # The Python package's tests (python/tests): numpy, pytest, a venv install, the DQN and Dask examples.
+    packages+=(python3-numpy python3-pytest python3-setuptools python3-venv python3-matplotlib python3-torch
+        python3-distributed)
 fi
 
 install_missing() {

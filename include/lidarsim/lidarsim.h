@@ -12,10 +12,12 @@
 //   sim.h       the deterministic fixed-step simulation
 //   agent.h     a reinforcement-learning view of the sim: observations, discrete or continuous actions, rewards
 //   pool.h      a thread pool for batch work (many scans, many sims), deterministic for any thread count
+//   batch.h     many scans at once, vectors of agents on the pool, flat snapshots for bindings (Python)
 #pragma once
 
 #include "lidarsim/agent.h"
 #include "lidarsim/base.h"
+#include "lidarsim/batch.h"
 #include "lidarsim/geometry.h"
 #include "lidarsim/lidar.h"
 #include "lidarsim/map.h"

@@ -1,0 +1,384 @@
+"""Gymnasium-style environments over the C agent interface: ``Env`` (one robot) and ``VectorEnv`` (N robots stepped
+inside C on a thread pool).
+
+The task is the one the project descends from: a robot with range sensors eats food (+1) and avoids poison (-1).
+One step lets the simulation run until the lidar's next scan. Episodes end by time only (``max_steps`` steps), so
+``terminated`` is always False and ``truncated`` becomes True at the end.
+
+Observation (float32, ``beams * 7 + 2`` values, as ``lsAgent_Observe`` writes them):
+
+* ``[0, beams)``: each beam's range / the lidar's range, in [0, 1] (1 for no return);
+* ``beams + 6 i + k``: one-hot of what beam i saw, k = 0 nothing, 1 wall/box/polygon, 2 moving wall, 3 vehicle,
+  4 food, 5 poison;
+* the last two: forward speed / max speed and turn rate / max turn rate, in [-1, 1].
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+from typing import Any, Optional, Tuple, Union
+
+import numpy as np
+
+from . import _lib, spaces
+from .sim import ACTIONS, action_index, render_rgb
+from .world import World, _finite, _integer, _seed, load, pool
+
+#: Names of the one-hot groups of the observation.
+SEEN = ("nothing", "wall", "mover", "vehicle", "food", "poison")
+
+_Base: Any = spaces._gym.Env if spaces.HAVE_GYMNASIUM else object
+
+
+def _world(world) -> World:
+    if isinstance(world, World):
+        return world
+    if isinstance(world, (str, os.PathLike)):
+        return load(world)
+    raise TypeError(f"world: expected a lidarsim.World or a path, got {type(world).__name__}")
+
+
+class _Agents:
+    """The C vector of agents (lsVecEnv) and its buffers: the part Env and VectorEnv share."""
+
+    def __init__(self, world, count, threads, max_steps, sim_steps_per_action, collision_penalty, auto_reset):
+        self.world = _world(world)
+        max_steps = _integer("max_steps", max_steps, 1, 2**31 - 1)
+        sim_steps = _integer("sim_steps_per_action", sim_steps_per_action, 0, 1_000_000)
+        penalty = _finite("collision_penalty", collision_penalty)
+        self.pool = pool(threads) if threads != 1 else None
+        definition = _lib.VecEnvDef(count, _lib.AgentDef(max_steps, sim_steps, penalty), auto_reset)
+        err = _lib.error_buffer()
+        self.handle = _lib.core.lsCreateVecEnv(
+            self.world._handle, ctypes.byref(definition), self.pool.handle if self.pool else None, err
+        )
+        if not self.handle:
+            raise ValueError(_lib.message(err))
+        self.count = count
+        self.size = _lib.core.lsVecEnv_ObservationSize(self.handle)
+        self.max_steps = max_steps
+        info = self.world._info
+        self.max_speed, self.max_turn_rate = info.maxSpeed, info.maxTurnRate
+        self.beams = info.beams
+
+    def close(self) -> None:
+        if self.handle:
+            _lib.core.lsDestroyVecEnv(self.handle)
+            self.handle = None
+
+    def live(self) -> int:
+        if not self.handle:
+            raise RuntimeError("lidarsim: the environment is closed")
+        return self.handle
+
+    def observation_space(self, shape) -> Any:
+        low = np.zeros(self.size, np.float32)
+        low[-2:] = -1.0
+        high = np.ones(self.size, np.float32)
+        return spaces.Box(np.broadcast_to(low, shape), np.broadcast_to(high, shape), dtype=np.float32)
+
+    def continuous_space(self, shape) -> Any:
+        high = np.array([self.max_speed, self.max_turn_rate], np.float32)
+        return spaces.Box(np.broadcast_to(-high, shape), np.broadcast_to(high, shape), dtype=np.float32)
+
+    def check_continuous(self, actions: np.ndarray, shape) -> np.ndarray:
+        try:
+            a = np.asarray(actions, dtype=np.float64)
+        except (TypeError, ValueError):
+            raise TypeError(f"action: expected numbers (v m/s, w rad/s), got {actions!r}") from None
+        if a.shape != shape:
+            raise ValueError(f"action: expected shape {shape} of (v m/s, w rad/s), got {a.shape}")
+        if not np.isfinite(a).all():
+            raise ValueError("action: not finite")
+        limits = np.array([self.max_speed, self.max_turn_rate]) * (1.0 + 1e-6)  # float32 rounding of the bounds
+        if (np.abs(a) > limits).any():
+            raise ValueError(
+                f"action: (v, w) must lie within +-({self.max_speed:g} m/s, {self.max_turn_rate:g} rad/s), "
+                f"got {a.tolist()}"
+            )
+        return np.ascontiguousarray(a)
+
+    def sim_info(self, i: int) -> _lib.SimInfo:
+        info = _lib.SimInfo()
+        _lib.core.lsSim_GetInfo(_lib.core.lsVecEnv_GetSim(self.live(), i), ctypes.byref(info))
+        return info
+
+
+def _info_dict(info: _lib.SimInfo, episode_step: int) -> dict:
+    return {
+        "score": info.score,
+        "food": info.food,
+        "poison": info.poison,
+        "collisions": info.collisions,
+        "episode_step": episode_step,
+        "pose": (info.x, info.y, float(np.degrees(info.angle))),
+    }
+
+
+class Env(_Base):
+    """One robot in a world, with the Gymnasium API.
+
+    ``Env(world, render_mode=None, continuous=False, max_steps=1000, sim_steps_per_action=0, collision_penalty=0.0,
+    render_size=(640, 400))``; world is a ``World`` or a path. Discrete actions: ``Discrete(6)``, the indices of
+    ``lidarsim.ACTIONS``. Continuous: ``Box([-max_speed, -max_turn_rate], [max_speed, max_turn_rate])``, (v m/s,
+    w rad/s). Reward: food +1 and poison -1 (the world's ``sim`` rewards) plus ``collision_penalty`` per collision.
+    ``render_mode="rgb_array"``: ``render()`` returns the frame ``lidarsim render`` draws, (H, W, 3) uint8;
+    ``"human"`` shows it in a matplotlib window.
+    """
+
+    metadata = {"render_modes": ["rgb_array", "human"], "render_fps": 10}
+
+    def __init__(
+        self,
+        world: Union[World, str, os.PathLike],
+        render_mode: Optional[str] = None,
+        *,
+        continuous: bool = False,
+        max_steps: int = 1000,
+        sim_steps_per_action: int = 0,
+        collision_penalty: float = 0.0,
+        render_size: Tuple[int, int] = (640, 400),
+    ):
+        if render_mode not in (None, "rgb_array", "human"):
+            raise ValueError(f"render_mode: expected None, 'rgb_array' or 'human', got {render_mode!r}")
+        self.render_mode = render_mode
+        self._size = (_integer("render_size[0]", render_size[0], 16, 16384), _integer("render_size[1]", render_size[1], 16, 16384))
+        self._agents = _Agents(world, 1, 1, max_steps, sim_steps_per_action, collision_penalty, False)
+        self.world = self._agents.world
+        self.continuous = bool(continuous)
+        self.observation_space = self._agents.observation_space((self._agents.size,))
+        self.action_space = self._agents.continuous_space((2,)) if self.continuous else spaces.Discrete(len(ACTIONS))
+        self._next_seed = self.world.seed
+        self._started = False
+        self._figure = None
+
+    def reset(self, *, seed: Optional[int] = None, options: Optional[dict] = None) -> Tuple[np.ndarray, dict]:
+        """Starts an episode. seed: that episode's seed; None: the world's sim.seed the first time, then the previous
+        episode's seed + 1. Returns (observation, info)."""
+        if spaces.HAVE_GYMNASIUM:
+            super().reset(seed=seed)
+        handle = self._agents.live()
+        if seed is not None:
+            self._next_seed = _seed("seed", seed)
+        obs = np.empty(self._agents.size, np.float32)
+        _lib.core.lsVecEnv_ResetOne(handle, 0, self._next_seed, _lib.ptr(obs, ctypes.c_float))
+        self._next_seed = (self._next_seed + 1) % 2**64
+        self._started = True
+        if self.render_mode == "human":
+            self.render()
+        return obs, _info_dict(self._agents.sim_info(0), 0)
+
+    def step(self, action) -> Tuple[np.ndarray, float, bool, bool, dict]:
+        """Takes one action. Returns (observation, reward, terminated (always False), truncated, info)."""
+        handle = self._agents.live()
+        if not self._started:
+            raise RuntimeError("lidarsim.Env: call reset() before step()")
+        obs = np.empty(self._agents.size, np.float32)
+        reward = np.zeros(1, np.float64)
+        truncated = np.zeros(1, np.uint8)
+        if self.continuous:
+            control = self._agents.check_continuous(action, (2,))
+            _lib.core.lsVecEnv_Step(
+                handle,
+                None,
+                _lib.ptr(control, ctypes.c_double),
+                _lib.ptr(obs, ctypes.c_float),
+                _lib.ptr(reward, ctypes.c_double),
+                _lib.ptr(truncated, ctypes.c_uint8),
+                None,
+            )
+        else:
+            discrete = np.array([action_index(action)], np.int32)
+            _lib.core.lsVecEnv_Step(
+                handle,
+                _lib.ptr(discrete, ctypes.c_int32),
+                None,
+                _lib.ptr(obs, ctypes.c_float),
+                _lib.ptr(reward, ctypes.c_double),
+                _lib.ptr(truncated, ctypes.c_uint8),
+                None,
+            )
+        info = _info_dict(self._agents.sim_info(0), _lib.core.lsVecEnv_EpisodeStep(handle, 0))
+        if self.render_mode == "human":
+            self.render()
+        return obs, float(reward[0]), False, bool(truncated[0]), info
+
+    def render(self) -> Optional[np.ndarray]:
+        """rgb_array: the frame as (H, W, 3) uint8; human: draws it in a window; None: returns None."""
+        if self.render_mode is None:
+            return None
+        handle = self._agents.live()
+        frame = render_rgb(_lib.core.lsVecEnv_GetSim(handle, 0), self._size[0], self._size[1], True)
+        if self.render_mode == "rgb_array":
+            return frame
+        import matplotlib.pyplot as plt  # only the human mode needs it
+
+        if self._figure is None:
+            self._figure = plt.figure(figsize=(self._size[0] / 100, self._size[1] / 100))
+            self._image = self._figure.add_axes([0, 0, 1, 1]).imshow(frame)
+            self._figure.axes[0].set_axis_off()
+        else:
+            self._image.set_data(frame)
+        plt.pause(1.0 / self.metadata["render_fps"])
+        return None
+
+    def close(self) -> None:
+        """Frees the simulation; calls after close raise RuntimeError (close itself may be called again)."""
+        self._agents.close()
+        if self._figure is not None:
+            import matplotlib.pyplot as plt
+
+            plt.close(self._figure)
+            self._figure = None
+
+    def __del__(self):
+        if getattr(self, "_agents", None) is not None:
+            self._agents.close()
+
+    @property
+    def sim_stats(self) -> dict:
+        """The robot's counters in this episode: score, food, poison, collisions, episode_step, pose."""
+        return _info_dict(self._agents.sim_info(0), _lib.core.lsVecEnv_EpisodeStep(self._agents.live(), 0))
+
+
+class VectorEnv:
+    """``num_envs`` robots in one world, stepped together inside C on ``threads`` threads (None: every core) with
+    the GIL released; observations land in one (num_envs, D) float32 array. The results are identical for any
+    thread count.
+
+    Automatic reset: when robot i's episode ends, ``step`` returns the first observation of its next episode in row
+    i, ``truncations[i]`` True, and ``infos["final_observation"][i]`` the last observation of the finished one
+    (``infos["_final_observation"]`` marks the rows), plus ``infos["episode"] = {"r": returns, "l": lengths}`` with
+    ``infos["_episode"]`` (the finished episodes' total reward and length), as gymnasium's SyncVectorEnv and
+    RecordEpisodeStatistics do. Episode seeds: after ``reset(seed=s)`` robot i's e-th episode has seed
+    ``s + i + num_envs * e``.
+    """
+
+    metadata = {"autoreset_mode": "same-step"}
+
+    def __init__(
+        self,
+        world: Union[World, str, os.PathLike],
+        num_envs: int,
+        threads: Optional[int] = None,
+        *,
+        continuous: bool = False,
+        max_steps: int = 1000,
+        sim_steps_per_action: int = 0,
+        collision_penalty: float = 0.0,
+        copy: bool = True,
+    ):
+        num_envs = _integer("num_envs", num_envs, 1, 1_000_000)
+        self._agents = _Agents(world, num_envs, threads, max_steps, sim_steps_per_action, collision_penalty, True)
+        self.world = self._agents.world
+        self.num_envs = num_envs
+        self.continuous = bool(continuous)
+        self.copy = bool(copy)
+        self.threads = self._agents.pool.threads if self._agents.pool else 1
+        size = self._agents.size
+        self.single_observation_space = self._agents.observation_space((size,))
+        self.observation_space = self._agents.observation_space((num_envs, size))
+        if self.continuous:
+            self.single_action_space = self._agents.continuous_space((2,))
+            self.action_space = self._agents.continuous_space((num_envs, 2))
+        else:
+            self.single_action_space = spaces.Discrete(len(ACTIONS))
+            self.action_space = spaces.MultiDiscrete(np.full(num_envs, len(ACTIONS)))
+        self._obs = np.zeros((num_envs, size), np.float32)
+        self._final = np.zeros((num_envs, size), np.float32)
+        self._rewards = np.zeros(num_envs, np.float64)
+        self._truncated = np.zeros(num_envs, np.uint8)
+        self._returns = np.zeros(num_envs, np.float64)
+        self._lengths = np.zeros(num_envs, np.int64)
+        self._seed: Optional[int] = None
+        self._started = False
+
+    def reset(self, *, seed: Optional[int] = None, options: Optional[dict] = None) -> Tuple[np.ndarray, dict]:
+        """Resets every robot: robot i gets seed + i (None: the world's sim.seed the first time, then the previous
+        seed + 65536 * num_envs). Returns (observations (num_envs, D), infos)."""
+        handle = self._agents.live()
+        if seed is not None:
+            self._seed = _seed("seed", seed)
+        elif self._seed is None:
+            self._seed = self.world.seed
+        else:
+            self._seed = (self._seed + 65536 * self.num_envs) % 2**64
+        _lib.core.lsVecEnv_Reset(handle, self._seed, _lib.ptr(self._obs, ctypes.c_float))
+        self._returns[:] = 0.0
+        self._lengths[:] = 0
+        self._started = True
+        return (self._obs.copy() if self.copy else self._obs), {}
+
+    def step(self, actions) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict]:
+        """Steps every robot once. actions: (num_envs,) ints in [0, 6), or (num_envs, 2) (v, w) when continuous.
+        Returns (observations, rewards, terminations (all False), truncations, infos)."""
+        handle = self._agents.live()
+        if not self._started:
+            raise RuntimeError("lidarsim.VectorEnv: call reset() before step()")
+        discrete = continuous = None
+        if self.continuous:
+            continuous = self._agents.check_continuous(actions, (self.num_envs, 2))
+        else:
+            discrete = _check_discrete(actions, self.num_envs)
+        _lib.core.lsVecEnv_Step(
+            handle,
+            _lib.ptr(discrete, ctypes.c_int32),
+            _lib.ptr(continuous, ctypes.c_double),
+            _lib.ptr(self._obs, ctypes.c_float),
+            _lib.ptr(self._rewards, ctypes.c_double),
+            _lib.ptr(self._truncated, ctypes.c_uint8),
+            _lib.ptr(self._final, ctypes.c_float),
+        )
+        truncations = self._truncated.astype(bool)
+        self._returns += self._rewards
+        self._lengths += 1
+        infos: dict = {}
+        if truncations.any():
+            infos["final_observation"] = self._final.copy()
+            infos["_final_observation"] = truncations.copy()
+            infos["episode"] = {"r": np.where(truncations, self._returns, 0.0), "l": np.where(truncations, self._lengths, 0)}
+            infos["_episode"] = truncations.copy()
+            self._returns[truncations] = 0.0
+            self._lengths[truncations] = 0
+        obs = self._obs.copy() if self.copy else self._obs
+        rewards = self._rewards.copy() if self.copy else self._rewards
+        return obs, rewards, np.zeros(self.num_envs, bool), truncations, infos
+
+    def render(self, index: int = 0, width: int = 640, height: int = 400) -> np.ndarray:
+        """Robot index's world as the frame ``lidarsim render`` draws, (height, width, 3) uint8."""
+        index = _integer("index", index, 0, self.num_envs - 1)
+        return render_rgb(_lib.core.lsVecEnv_GetSim(self._agents.live(), index), width, height, True)
+
+    def stats(self, index: int) -> dict:
+        """Robot index's counters in its current episode: score, food, poison, collisions, episode_step, pose."""
+        index = _integer("index", index, 0, self.num_envs - 1)
+        handle = self._agents.live()
+        return _info_dict(self._agents.sim_info(index), _lib.core.lsVecEnv_EpisodeStep(handle, index))
+
+    def close(self) -> None:
+        """Frees the robots; calls after close raise RuntimeError."""
+        self._agents.close()
+
+    def __del__(self):
+        if getattr(self, "_agents", None) is not None:
+            self._agents.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+
+def _check_discrete(actions, count: int) -> np.ndarray:
+    a = np.asarray(actions)
+    if a.shape != (count,):
+        raise ValueError(f"actions: expected shape ({count},) of ints in [0, {len(ACTIONS)}), got {a.shape}")
+    if not np.issubdtype(a.dtype, np.integer):
+        if not (np.issubdtype(a.dtype, np.floating) and np.isfinite(a).all() and (a == np.round(a)).all()):
+            raise TypeError(f"actions: expected ints in [0, {len(ACTIONS)}), got dtype {a.dtype}")
+    if ((a < 0) | (a >= len(ACTIONS))).any():
+        bad = int(np.argmax((a < 0) | (a >= len(ACTIONS))))
+        raise ValueError(f"actions[{bad}]: expected an int in [0, {len(ACTIONS)}), got {a[bad]}")
+    return np.ascontiguousarray(a, dtype=np.int32)

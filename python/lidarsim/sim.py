@@ -1,0 +1,253 @@
+"""The simulation, stepped from Python."""
+
+from __future__ import annotations
+
+import ctypes
+import json
+import math
+import os
+from typing import IO, Optional, Tuple
+
+import numpy as np
+
+from . import _lib
+from .world import HIT_KINDS, PathLike, Scan, World, _finite, _integer, _seed
+
+#: The discrete actions (lsAction): index -> name. Commanded (v, w) as fractions of max speed and turn rate:
+#: forward (1, 0), left (0, 1), right (0, -1), forward_left (1/2, 1/2), forward_right (1/2, -1/2), stop (0, 0).
+ACTIONS = ("forward", "left", "right", "forward_left", "forward_right", "stop")
+
+
+def _check_world(world) -> World:
+    if not isinstance(world, World):
+        raise TypeError(f"world: expected a lidarsim.World (from lidarsim.load), got {type(world).__name__}")
+    return world
+
+
+def read_scan(sim_handle: int, info: _lib.SimInfo) -> Scan:
+    """A copy of a C sim's latest scan."""
+    beams = info.beams
+    ranges = np.empty(beams, np.float64)
+    intensities = np.empty(beams, np.float64)
+    kinds = np.empty(beams, np.int8)
+    indices = np.empty(beams, np.int32)
+    out = _lib.ScanOutput(
+        _lib.ptr(ranges, ctypes.c_double),
+        _lib.ptr(intensities, ctypes.c_double),
+        _lib.ptr(kinds, ctypes.c_int8),
+        _lib.ptr(indices, ctypes.c_int32),
+    )
+    _lib.core.lsSim_CopyScan(sim_handle, ctypes.byref(out), beams)
+    return Scan(
+        ranges,
+        intensities,
+        kinds,
+        indices,
+        angle_min=info.angleMin,
+        angle_max=info.angleMax,
+        angle_increment=info.angleIncrement,
+        range_min=info.rangeMin,
+        range_max=info.rangeMax,
+        scan_time=info.scanTime,
+    )
+
+
+class Sim:
+    """A simulation of a world: the robot (driven by (v, w), a discrete action or the autopilot), targets, vehicles,
+    moving walls and the lidar, stepped by the world's fixed dt. Deterministic: the same world, seed and controls
+    give the same states, bit for bit, as the C core and ``lidarsim run``.
+    """
+
+    def __init__(self, world: World, seed: Optional[int] = None):
+        self.world = _check_world(world)
+        self._handle = _lib.core.lsCreateSim(world._handle)
+        self._record: Optional[IO[str]] = None
+        self._last_scan_step = -1
+        if seed is not None:
+            self.reset(seed)
+
+    def __del__(self):
+        self.close()
+
+    def close(self) -> None:
+        """Frees the simulation (and stops recording). Further calls raise RuntimeError."""
+        self.stop_recording()
+        if getattr(self, "_handle", None):
+            _lib.core.lsDestroySim(self._handle)
+            self._handle = None
+
+    def _live(self) -> int:
+        if not getattr(self, "_handle", None):
+            raise RuntimeError("lidarsim.Sim: the simulation is closed")
+        return self._handle
+
+    def _info(self) -> _lib.SimInfo:
+        info = _lib.SimInfo()
+        _lib.core.lsSim_GetInfo(self._live(), ctypes.byref(info))
+        return info
+
+    def reset(self, seed: Optional[int] = None) -> None:
+        """Back to time 0; seed (default: the world's sim.seed) drives respawn places and lidar noise."""
+        _lib.core.lsSim_Reset(self._live(), self.world.seed if seed is None else _seed("seed", seed))
+        self._last_scan_step = -1
+        self._write_record()
+
+    def step(self, v_or_action=None, w: Optional[float] = None, *, autopilot: bool = False, steps: int = 1) -> None:
+        """Advances ``steps`` fixed steps. ``step(v, w)`` drives at v m/s and w rad/s (clamped to the robot's
+        limits), ``step(action)`` takes a discrete action (an int index of ``ACTIONS`` or its name),
+        ``step(autopilot=True)`` lets the built-in autopilot drive, ``step()`` brakes to a stop.
+        """
+        handle = self._live()
+        steps = _integer("steps", steps, 0, 2**31 - 1)
+        if autopilot:
+            if v_or_action is not None or w is not None:
+                raise ValueError("step: give either autopilot=True or a control, not both")
+            control = _lib.Control(1, 0.0, 0.0, 5)
+        elif w is not None:
+            control = _lib.Control(0, _finite("v", v_or_action), _finite("w", w), 5)
+        elif v_or_action is None:
+            control = _lib.Control(0, 0.0, 0.0, 5)
+        else:
+            control = _lib.Control(2, 0.0, 0.0, action_index(v_or_action))
+        for _ in range(steps):
+            _lib.core.lsSim_Step(handle, ctypes.byref(control))
+            if self._record is not None:
+                self._write_record()
+
+    @property
+    def time(self) -> float:
+        """Simulated seconds since reset."""
+        return self._info().time
+
+    @property
+    def step_count(self) -> int:
+        """Steps since reset."""
+        return self._info().step
+
+    @property
+    def pose(self) -> Tuple[float, float, float]:
+        """The robot's (x metres, y metres, theta degrees)."""
+        i = self._info()
+        return (i.x, i.y, math.degrees(i.angle))
+
+    @property
+    def velocity(self) -> Tuple[float, float]:
+        """The robot's (forward speed m/s, turn rate rad/s)."""
+        i = self._info()
+        return (i.v, i.w)
+
+    @property
+    def score(self) -> float:
+        """Sum of the rewards of the targets collected since reset (food +1, poison -1 by default)."""
+        return self._info().score
+
+    @property
+    def stats(self) -> dict:
+        """Counters since reset: score, food, poison, collisions, crushes, distance (m), time (s), steps."""
+        i = self._info()
+        return {
+            "score": i.score,
+            "food": i.food,
+            "poison": i.poison,
+            "collisions": i.collisions,
+            "crushes": i.crushes,
+            "distance": i.distance,
+            "time": i.time,
+            "steps": i.step,
+        }
+
+    @property
+    def scan(self) -> Scan:
+        """The latest scan (the lidar scans at its own rate, not every step): a copy."""
+        return read_scan(self._live(), self._info())
+
+    def state_hash(self) -> int:
+        """The 64-bit hash of the whole state (lsSim_Hash), for determinism checks."""
+        return _lib.core.lsSim_Hash(self._live())
+
+    def render(self, width: int = 640, height: int = 400, hud: bool = True) -> np.ndarray:
+        """The frame ``lidarsim render`` draws of this state, as an (height, width, 3) uint8 array."""
+        return render_rgb(self._live(), width, height, hud)
+
+    # Recording -------------------------------------------------------------------------------------------------------
+
+    def record(self, path: PathLike) -> None:
+        """Writes one JSON line now and after every step until ``stop_recording()`` or ``close()``: step, time,
+        pose [x, y, degrees], velocity [v, w], scan (a LaserScan object when a new scan was taken since the previous
+        line, else null; ranges use null for no return as ``lidarsim run --record`` writes them), score, food,
+        poison, collisions, distance: the keys of ``lidarsim run --record``'s lines that the Python API reads.
+        """
+        self._live()
+        self.stop_recording()
+        self._record = open(os.fspath(path), "w", encoding="utf-8")
+        self._last_scan_step = -1
+        self._write_record()
+
+    def stop_recording(self) -> None:
+        """Closes the recording file, if any."""
+        if getattr(self, "_record", None) is not None:
+            self._record.close()
+            self._record = None
+
+    def _write_record(self) -> None:
+        if self._record is None:
+            return
+        info = self._info()
+        scan = None
+        if info.scanned or self._last_scan_step < 0:
+            s = read_scan(self._handle, info)
+            finite = np.isfinite(s.ranges)
+            scan = {
+                "angle_min": s.angle_min,
+                "angle_max": s.angle_max,
+                "angle_increment": s.angle_increment,
+                "range_min": s.range_min,
+                "range_max": s.range_max,
+                "time_increment": 0.0,
+                "scan_time": s.scan_time,
+                "ranges": [float(r) if f else None for r, f in zip(s.ranges, finite)],
+                "intensities": s.intensities.tolist(),
+                "hits": [HIT_KINDS[k] if k else None for k in s.kinds.tolist()],
+                "indices": s.indices.tolist(),
+            }
+            self._last_scan_step = info.step
+        line = {
+            "step": info.step,
+            "time": info.time,
+            "pose": [info.x, info.y, math.degrees(info.angle)],
+            "velocity": [info.v, info.w],
+            "scan": scan,
+            "score": info.score,
+            "food": info.food,
+            "poison": info.poison,
+            "collisions": info.collisions,
+            "distance": info.distance,
+        }
+        self._record.write(json.dumps(line) + "\n")
+
+
+def action_index(action) -> int:
+    """A discrete action given as an int in [0, 6) or a name of ``ACTIONS``."""
+    if isinstance(action, str):
+        if action not in ACTIONS:
+            raise ValueError(f"action: expected one of {', '.join(ACTIONS)}, got {action!r}")
+        return ACTIONS.index(action)
+    if isinstance(action, np.ndarray) and action.shape == ():
+        action = action.item()
+    if isinstance(action, bool) or not isinstance(action, (int, np.integer)):
+        raise TypeError(f"action: expected an int in [0, {len(ACTIONS)}) or an action name, got {action!r}")
+    if not 0 <= action < len(ACTIONS):
+        raise ValueError(f"action: expected an int in [0, {len(ACTIONS)}), got {action}")
+    return int(action)
+
+
+def render_rgb(sim_handle: int, width: int, height: int, hud: bool) -> np.ndarray:
+    """Draws a C sim with the renderer library into a new (height, width, 3) uint8 array."""
+    width = _integer("width", width, 16, 16384)
+    height = _integer("height", height, 16, 16384)
+    lib = _lib.render_library()
+    rgb = np.empty((height, width, 3), np.uint8)
+    err = _lib.error_buffer()
+    if not lib.lsRenderRgb(sim_handle, width, height, bool(hud), _lib.ptr(rgb, ctypes.c_uint8), err):
+        raise RuntimeError(f"lidarsim: cannot draw the frame: {_lib.message(err)}")
+    return rgb

@@ -1,0 +1,401 @@
+"""Worlds, scans and batches of scans."""
+
+from __future__ import annotations
+
+import ctypes
+import errno
+import math
+import os
+import re
+import threading
+from dataclasses import dataclass
+from typing import Optional, Sequence, Union
+
+import numpy as np
+
+from . import _lib
+
+PathLike = Union[str, "os.PathLike[str]"]
+
+#: Names of the hit kinds of ``Scan.kinds`` (lsHitKind): ``HIT_KINDS[kinds[i]]``.
+HIT_KINDS = ("none", "wall", "mover", "target", "box", "polygon", "vehicle")
+
+_PLACE = re.compile(r"^:(\d+):(\d+): (.*)$", re.S)
+_JSON_PATH = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*(?:\[\d+\]|\.[A-Za-z_][A-Za-z0-9_]*)*): (.*)$", re.S)
+
+
+class WorldError(ValueError):
+    """A world file that cannot be loaded. ``str(error)`` is exactly what ``lidarsim check`` prints, e.g.
+    ``worlds/bad.json:4:32: targets[0].kind: expected "food" or "poison"``.
+
+    Attributes: ``file`` (the path as given), ``line`` and ``column`` (1-based, None when the place is unknown),
+    ``json_path`` (``targets[0].kind``; None for syntax errors and whole-file problems) and ``reason`` (the message
+    after the place).
+    """
+
+    def __init__(self, text: str, file: str):
+        super().__init__(text)
+        self.file = file
+        self.line: Optional[int] = None
+        self.column: Optional[int] = None
+        self.json_path: Optional[str] = None
+        rest = text[len(file) :] if text.startswith(file) else None
+        if rest is None:
+            self.reason = text
+            return
+        place = _PLACE.match(rest)
+        if place:
+            self.line, self.column = int(place.group(1)), int(place.group(2))
+            rest = place.group(3)
+        elif rest.startswith(": "):
+            rest = rest[2:]
+        path = _JSON_PATH.match(rest)
+        if path:
+            self.json_path, rest = path.group(1), path.group(2)
+        self.reason = rest
+
+
+class _Pool:
+    """A C thread pool (lsPool). threads <= 0 or None: one per core."""
+
+    def __init__(self, threads: int):
+        self.handle = _lib.core.lsCreatePool(threads)
+        self.threads = _lib.core.lsPool_ThreadCount(self.handle)
+
+    def __del__(self):
+        if getattr(self, "handle", None):
+            _lib.core.lsDestroyPool(self.handle)
+            self.handle = None
+
+
+_pools: dict = {}
+_pools_lock = threading.Lock()
+
+
+def _threads_arg(threads: Optional[int]) -> int:
+    if threads is None:
+        return 0
+    if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)):
+        raise TypeError(f"threads: expected an int or None, got {type(threads).__name__}")
+    if threads < 0 or threads > 1024:
+        raise ValueError(f"threads: expected 0 (all cores) to 1024, got {threads}")
+    return int(threads)
+
+
+def pool(threads: Optional[int]) -> _Pool:
+    """The shared pool of that many threads (None or 0: one per core), made on first use."""
+    key = _threads_arg(threads)
+    with _pools_lock:
+        if key not in _pools:
+            _pools[key] = _Pool(key)
+        return _pools[key]
+
+
+def _finite(name: str, value, low: float = -math.inf, high: float = math.inf, open_low: bool = False) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
+        raise TypeError(f"{name}: expected a number, got {type(value).__name__}")
+    value = float(value)
+    if not math.isfinite(value) or value < low or value > high or (open_low and value == low):
+        bounds = f"{'(' if open_low else '['}{low:g}, {high:g}]"
+        raise ValueError(f"{name}: expected a finite number in {bounds}, got {value!r}")
+    return value
+
+
+def _integer(name: str, value, low: int, high: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise TypeError(f"{name}: expected an int, got {type(value).__name__}")
+    if value < low or value > high:
+        raise ValueError(f"{name}: expected an integer in [{low}, {high}], got {value}")
+    return int(value)
+
+
+def _seed(name: str, value) -> int:
+    return _integer(name, value, 0, 2**64 - 1)
+
+
+@dataclass
+class Scan:
+    """One scan, with the fields of a ROS ``sensor_msgs/LaserScan`` (REP 117: ``inf`` for no return).
+
+    ``ranges`` (metres, float64), ``intensities`` (reflectance times |cos incidence|, 0 for no return), ``kinds``
+    (int8 codes, names in ``HIT_KINDS``), ``indices`` (int32, the object hit in its array of the world, -1 for no
+    return); angles in radians in the sensor frame, counter-clockwise, beam i at ``angle_min + i * angle_increment``.
+    """
+
+    ranges: np.ndarray
+    intensities: np.ndarray
+    kinds: np.ndarray
+    indices: np.ndarray
+    angle_min: float
+    angle_max: float
+    angle_increment: float
+    range_min: float
+    range_max: float
+    scan_time: float = 0.0
+    time_increment: float = 0.0
+
+    @property
+    def angles(self) -> np.ndarray:
+        """Each beam's angle, radians, sensor frame."""
+        return self.angle_min + np.arange(len(self.ranges)) * self.angle_increment
+
+    def points(self, pose: Sequence[float]) -> np.ndarray:
+        """The hit points in the world frame for a sensor at pose (x, y, theta degrees); rows of no return are NaN."""
+        x, y, theta = pose
+        a = math.radians(theta) + self.angles
+        with np.errstate(invalid="ignore"):
+            pts = np.stack([x + self.ranges * np.cos(a), y + self.ranges * np.sin(a)], axis=1)
+        pts[~np.isfinite(self.ranges)] = np.nan
+        return pts
+
+
+@dataclass
+class ScanBatch:
+    """Scans from K poses: (K, beams) arrays (``intensities``, ``kinds``, ``indices`` are None unless asked for)."""
+
+    ranges: np.ndarray
+    intensities: Optional[np.ndarray]
+    kinds: Optional[np.ndarray]
+    indices: Optional[np.ndarray]
+    angle_min: float
+    angle_max: float
+    angle_increment: float
+    range_min: float
+    range_max: float
+
+
+class World:
+    """A loaded world (``lidarsim.load``). Read-only from Python; the same file gives the same world."""
+
+    def __init__(self, handle: int, path: str, warnings: list):
+        self._handle = handle
+        self.path = path
+        #: Warnings of the load (unknown keys with a suggestion), as ``lidarsim check`` prints them.
+        self.warnings = warnings
+        info = _lib.WorldInfo()
+        _lib.core.lsWorld_GetInfo(handle, ctypes.byref(info))
+        self._info = info
+        self._scanner = None
+        self._scanner_lock = threading.Lock()
+
+    def __del__(self):
+        if getattr(self, "_scanner", None):
+            _lib.core.lsDestroyWorldScanner(self._scanner)
+            self._scanner = None
+        if getattr(self, "_handle", None):
+            _lib.core.lsDestroyWorld(self._handle)
+            self._handle = None
+
+    def __repr__(self) -> str:
+        i = self._info
+        return (
+            f"<lidarsim.World {self.name!r}: {i.segments} walls, {i.targets} targets, {i.boxes} boxes, "
+            f"{i.polygons} polygons, {i.vehicles} vehicles, {i.movers} movers>"
+        )
+
+    @property
+    def name(self) -> str:
+        return self._info.name.decode("utf-8", "replace")
+
+    @property
+    def bounds(self) -> tuple:
+        """(min x, min y, max x, max y) of all geometry, metres."""
+        return tuple(self._info.bounds)
+
+    @property
+    def robot_pose(self) -> tuple:
+        """The robot's start (x, y, theta degrees)."""
+        p = self._info.pose
+        return (p[0], p[1], math.degrees(p[2]))
+
+    @property
+    def counts(self) -> dict:
+        """Numbers of things: walls (segments), targets, food, poison, boxes, polygons, paths, vehicles, movers."""
+        i = self._info
+        keys = ("segments", "targets", "food", "poison", "boxes", "polygons", "paths", "vehicles", "movers")
+        return {k: getattr(i, k) for k in keys}
+
+    @property
+    def lidar(self) -> dict:
+        """The robot's lidar: beams, fov (degrees), range, range_min (metres), rate (Hz), noise (m), seed."""
+        i = self._info
+        return {
+            "beams": i.beams,
+            "fov": math.degrees(i.fov),
+            "range": i.range,
+            "range_min": i.rangeMin,
+            "rate": i.rate,
+            "noise": i.noise,
+            "seed": i.lidarSeed,
+        }
+
+    @property
+    def robot(self) -> dict:
+        """The robot: radius (m), max_speed (m/s), max_turn_rate (rad/s)."""
+        i = self._info
+        return {"radius": i.robotRadius, "max_speed": i.maxSpeed, "max_turn_rate": i.maxTurnRate}
+
+    @property
+    def dt(self) -> float:
+        """The simulation's fixed step, seconds."""
+        return self._info.dt
+
+    @property
+    def seed(self) -> int:
+        """The simulation's seed from the file."""
+        return self._info.simSeed
+
+    def _ensure_scanner(self):
+        with self._scanner_lock:
+            if self._scanner is None:
+                self._scanner = _lib.core.lsCreateWorldScanner(self._handle)
+            return self._scanner
+
+    def _overrides(self, beams, fov, range, noise, seed) -> _lib.ScanOverrides:
+        o = _lib.ScanOverrides(beams=0, fov=0.0, range=0.0, noise=-1.0, haveSeed=0, seed=0)
+        if beams is not None:
+            o.beams = _integer("beams", beams, 1, 100000)
+        if fov is not None:
+            o.fov = math.radians(_finite("fov", fov, 0.0, 360.0, open_low=True))
+        if range is not None:
+            o.range = _finite("range", range, 0.0, math.inf, open_low=True)
+        if noise is not None:
+            o.noise = _finite("noise", noise, 0.0)
+        if seed is not None:
+            o.haveSeed, o.seed = 1, _seed("seed", seed)
+        return o
+
+    def _scan(self, poses: np.ndarray, overrides, threads, ranges_only: bool, dtype):
+        count = poses.shape[0]
+        layout = _lib.ScanLayout()
+        # The beam count decides the arrays' width: find it first (no poses cast).
+        err = _lib.error_buffer()
+        out = _lib.ScanOutput()
+        scanner = self._ensure_scanner()
+        if not _lib.core.lsWorldScanner_Scan(
+            scanner, self._handle, ctypes.byref(overrides), None, 0, None, ctypes.byref(out), ctypes.byref(layout), err
+        ):
+            raise ValueError(_lib.message(err))
+        beams = layout.beams
+        if count * beams > 2**31 - 1:
+            raise ValueError(f"poses: {count} scans of {beams} beams is more than 2^31 values; split the batch")
+        ranges = np.empty((count, beams), np.float64)
+        intensities = kinds = indices = None
+        if not ranges_only:
+            intensities = np.empty((count, beams), np.float64)
+            kinds = np.empty((count, beams), np.int8)
+            indices = np.empty((count, beams), np.int32)
+        out = _lib.ScanOutput(
+            _lib.ptr(ranges, ctypes.c_double),
+            _lib.ptr(intensities, ctypes.c_double),
+            _lib.ptr(kinds, ctypes.c_int8),
+            _lib.ptr(indices, ctypes.c_int32),
+        )
+        p = pool(threads) if count > 1 else None
+        ok = _lib.core.lsWorldScanner_Scan(
+            scanner,
+            self._handle,
+            ctypes.byref(overrides),
+            _lib.ptr(poses, ctypes.c_double),
+            count,
+            p.handle if p is not None else None,
+            ctypes.byref(out),
+            None,
+            err,
+        )
+        if not ok:
+            raise ValueError(_lib.message(err))
+        if dtype is not None and np.dtype(dtype) != ranges.dtype:
+            ranges = ranges.astype(dtype)
+        info = self._info
+        range_max = overrides.range if overrides.range != 0.0 else info.range
+        extra = dict(
+            angle_min=layout.angleMin,
+            angle_max=layout.angleMax,
+            angle_increment=layout.angleIncrement,
+            range_min=info.rangeMin,
+            range_max=range_max,
+        )
+        return ranges, intensities, kinds, indices, extra
+
+    def scan(
+        self,
+        pose: Optional[Sequence[float]] = None,
+        beams: Optional[int] = None,
+        fov: Optional[float] = None,
+        range: Optional[float] = None,
+        noise: Optional[float] = None,
+        seed: Optional[int] = None,
+    ) -> Scan:
+        """One scan from ``pose`` = (x metres, y metres, theta degrees) (default: the robot's start pose), with the
+        world's lidar and any of ``beams``, ``fov`` (degrees), ``range`` (metres), ``noise`` (Gaussian range noise,
+        metres) and ``seed`` (of the noise) overridden. Vehicles and moving walls stand at their places in the file.
+        Gives the same numbers as ``lidarsim scan WORLD --pose X,Y,DEG`` with the same options.
+        """
+        poses = _poses([self.robot_pose] if pose is None else [pose], "pose")
+        ranges, intensities, kinds, indices, extra = self._scan(
+            poses, self._overrides(beams, fov, range, noise, seed), 1, False, None
+        )
+        return Scan(ranges[0], intensities[0], kinds[0], indices[0], scan_time=1.0 / self._info.rate, **extra)
+
+    def scan_batch(
+        self,
+        poses,
+        beams: Optional[int] = None,
+        fov: Optional[float] = None,
+        range: Optional[float] = None,
+        noise: Optional[float] = None,
+        seed: Optional[int] = None,
+        threads: Optional[int] = None,
+        ranges_only: bool = False,
+        dtype=None,
+    ) -> ScanBatch:
+        """Scans from every row of ``poses``, a (K, 3) array of (x, y, theta degrees), cast in C on ``threads``
+        threads (None: every core) with the GIL released. Returns (K, beams) arrays; the results are identical for
+        any thread count and equal ``lidarsim scan --poses FILE`` with the same options: with noise, one stream
+        seeded with ``seed`` runs from pose to pose as if the scans were cast one after the other (so row k equals
+        ``scan(poses[k])`` without noise, and row 0 with it). ``ranges_only`` skips intensities, kinds and indices
+        (a quarter of the memory); ``dtype`` converts the ranges (e.g. ``np.float32``).
+        """
+        array = _poses(poses, "poses")
+        ranges, intensities, kinds, indices, extra = self._scan(
+            array, self._overrides(beams, fov, range, noise, seed), threads, ranges_only, dtype
+        )
+        _threads_arg(threads)
+        return ScanBatch(ranges, intensities, kinds, indices, **extra)
+
+
+def _poses(poses, name: str) -> np.ndarray:
+    try:
+        array = np.asarray(poses, dtype=np.float64)
+    except (TypeError, ValueError) as e:
+        raise TypeError(f"{name}: expected numbers (x, y, theta degrees): {e}") from None
+    if array.ndim == 1 and name == "pose":
+        array = array[np.newaxis]
+    if array.ndim != 2 or array.shape[1] != 3:
+        want = "(x, y, theta degrees)" if name == "pose" else "a (K, 3) array of (x, y, theta degrees)"
+        raise ValueError(f"{name}: expected {want}, got shape {np.shape(poses)}")
+    bad = ~np.isfinite(array).all(axis=1)
+    if bad.any():
+        k = int(np.argmax(bad))
+        raise ValueError(f"{name}: row {k} is not finite: {array[k].tolist()}")
+    return np.ascontiguousarray(array)
+
+
+def load(path: PathLike) -> World:
+    """Loads a world file (JSON, as ``lidarsim check`` reads it). Raises ``FileNotFoundError`` when there is no
+    such file and ``WorldError`` (file, line, column, JSON path) when it is not a valid world."""
+    if not isinstance(path, (str, os.PathLike)):
+        raise TypeError(f"path: expected a str or os.PathLike, got {type(path).__name__}")
+    text = os.fspath(path)
+    if "\0" in text:
+        raise ValueError("path: contains a NUL character")
+    if not os.path.exists(text):
+        raise FileNotFoundError(errno.ENOENT, f"{text}: no such file", text)
+    err = _lib.error_buffer()
+    warnings = _lib.Warnings()
+    handle = _lib.core.lsLoadWorld(os.fsencode(text), err, ctypes.byref(warnings))
+    if not handle:
+        raise WorldError(_lib.message(err), text)
+    messages = [warnings.messages[i].value.decode("utf-8", "replace") for i in range(min(warnings.count, 16))]
+    return World(handle, text, messages)

@@ -1,0 +1,174 @@
+"""Sim, Env and VectorEnv: determinism, agreement with each other and with the lidarsim program, spaces, render."""
+
+import json
+import subprocess
+
+import numpy as np
+import pytest
+
+import lidarsim
+from conftest import world_path
+from lidarsim import spaces
+
+
+@pytest.fixture(scope="module")
+def rldemo():
+    return lidarsim.load(world_path("rldemo"))
+
+
+def test_sim_is_deterministic_and_drives(rldemo, tmp_path):
+    a, b = lidarsim.Sim(rldemo, seed=4), lidarsim.Sim(rldemo, seed=4)
+    for k in range(120):
+        a.step(k % 6)
+        b.step(lidarsim.ACTIONS[k % 6])
+    assert a.state_hash() == b.state_hash() and a.pose == b.pose
+    a.step(0.5, 0.2, steps=30)
+    assert a.velocity[0] == pytest.approx(0.5) and a.velocity[1] == pytest.approx(0.2)
+    a.reset(4)
+    assert a.time == 0.0 and a.step_count == 0 and a.pose == pytest.approx(rldemo.robot_pose)
+    a.step(autopilot=True, steps=300)
+    assert a.stats["distance"] > 1.0 and a.step_count == 300
+    scan = a.scan
+    assert scan.ranges.shape == (9,) and scan.range_max == 3.0
+    a.close()
+    with pytest.raises(RuntimeError, match="closed"):
+        a.step(0)
+
+
+def test_sim_record_writes_json_lines(rldemo, tmp_path):
+    sim = lidarsim.Sim(rldemo)
+    path = tmp_path / "run.jsonl"
+    sim.record(path)
+    sim.step(0, steps=10)
+    sim.stop_recording()
+    lines = [json.loads(line) for line in path.read_text().splitlines()]
+    assert [line["step"] for line in lines] == list(range(11))
+    assert lines[0]["scan"] is not None and len(lines[0]["scan"]["ranges"]) == 9
+    assert sum(line["scan"] is not None for line in lines) == 1 + 10 // 3  # 10 scans/s at dt 1/30
+    assert lines[-1]["pose"] == pytest.approx(list(sim.pose))
+
+
+def test_sim_matches_the_run_command(program, rldemo):
+    out = subprocess.run(
+        [program, "run", world_path("rldemo"), "--steps", "400", "--autopilot", "--seed", "9", "--record", "-",
+         "--every", "400"], capture_output=True, text=True, check=True)
+    last = json.loads(out.stdout.splitlines()[-1])
+    sim = lidarsim.Sim(rldemo, seed=9)
+    sim.step(autopilot=True, steps=400)
+    assert last["pose"] == list(sim.pose) and last["score"] == sim.score
+
+
+def test_env_follows_the_gymnasium_api(rldemo):
+    env = lidarsim.Env(rldemo)
+    obs, info = env.reset(seed=3)
+    assert obs.dtype == np.float32 and obs.shape == (9 * 7 + 2,) and obs in env.observation_space
+    assert env.action_space.n == 6 and info["episode_step"] == 0
+    total = 0.0
+    for k in range(200):
+        obs, reward, terminated, truncated, info = env.step(env.action_space.sample())
+        assert obs in env.observation_space and terminated is False and isinstance(reward, float)
+        total += reward
+    assert info["score"] == total and info["episode_step"] == 200
+    one_hot = obs[9:9 + 54].reshape(9, 6)
+    assert (one_hot.sum(axis=1) == 1).all()
+    again, _ = env.reset(seed=3)
+    first, _ = lidarsim.Env(rldemo).reset(seed=3)
+    assert np.array_equal(again, first)
+    env.close()
+    env.close()
+    with pytest.raises(RuntimeError):
+        env.step(0)
+
+
+def test_env_truncates_and_takes_continuous_actions(rldemo):
+    env = lidarsim.Env(rldemo, continuous=True, max_steps=5)
+    env.reset(seed=1)
+    assert env.action_space.shape == (2,)
+    for k in range(5):
+        obs, reward, terminated, truncated, info = env.step(np.array([1.0, 0.5], np.float32))
+    assert truncated and not terminated
+    assert obs[-2] > 0.5 and obs[-1] > 0.0  # v / max_speed, w / max_turn_rate
+    with pytest.raises(ValueError):
+        env.step([5.0, 0.0])
+    with pytest.raises(ValueError):
+        env.step([np.nan, 0.0])
+    with pytest.raises(ValueError):
+        env.step([1.0])
+
+
+def test_env_observation_equals_vector_row(rldemo):
+    env, vec = lidarsim.Env(rldemo), lidarsim.VectorEnv(rldemo, 3, threads=1)
+    vec_obs, _ = vec.reset(seed=100)
+    obs, _ = env.reset(seed=101)  # robot 1 of the vector starts with seed + 1
+    assert np.array_equal(obs, vec_obs[1])
+    for k in range(50):
+        obs, reward, _, _, _ = env.step(k % 5)
+        vec_obs, rewards, _, _, _ = vec.step(np.full(3, k % 5))
+        assert np.array_equal(obs, vec_obs[1]) and reward == rewards[1]
+
+
+def run_vector(world, threads, steps=150):
+    vec = lidarsim.VectorEnv(world, 7, threads=threads, max_steps=40)
+    obs, _ = vec.reset(seed=11)
+    rng = np.random.default_rng(0)
+    trace = [obs]
+    for _ in range(steps):
+        obs, rewards, terms, truncs, infos = vec.step(rng.integers(6, size=7))
+        trace += [obs, rewards, truncs]
+        if truncs.any():
+            trace += [infos["final_observation"][truncs], infos["episode"]["r"]]
+    return trace
+
+
+def test_vector_env_identical_for_any_thread_count(rldemo):
+    one = run_vector(rldemo, 1)
+    for threads in (2, 4, None):
+        other = run_vector(rldemo, threads)
+        assert len(one) == len(other)
+        assert all(np.array_equal(a, b) for a, b in zip(one, other))
+
+
+def test_vector_env_resets_automatically(rldemo):
+    vec = lidarsim.VectorEnv(rldemo, 4, threads=2, max_steps=10)
+    assert vec.observation_space.shape == (4, 65) and vec.single_action_space.n == 6
+    vec.reset(seed=50)
+    for k in range(10):
+        obs, rewards, terms, truncs, infos = vec.step(np.zeros(4, np.int64))
+    assert truncs.all() and not terms.any()
+    assert infos["_final_observation"].all() and infos["final_observation"].shape == (4, 65)
+    # Robot 2's second episode has seed 50 + 2 + 4 * 1, so its first observation is a fresh reset with that seed.
+    fresh, _ = lidarsim.Env(rldemo).reset(seed=56)
+    assert np.array_equal(obs[2], fresh)
+    assert not np.array_equal(infos["final_observation"][2], fresh)
+    assert vec.stats(2)["episode_step"] == 0
+
+
+def test_render_is_the_render_command(program, rldemo, tmp_path):
+    plt_image = pytest.importorskip("matplotlib.image")
+    env = lidarsim.Env(rldemo, render_mode="rgb_array", render_size=(320, 200))
+    env.reset(seed=rldemo.seed)
+    frame = env.render()
+    assert frame.shape == (200, 320, 3) and frame.dtype == np.uint8
+    png = tmp_path / "frame.png"
+    subprocess.run([program, "render", world_path("rldemo"), "-o", str(png), "--size", "320x200"], check=True)
+    expected = np.round(plt_image.imread(str(png))[:, :, :3] * 255).astype(np.uint8)
+    assert np.array_equal(frame, expected)
+    env.step(0)
+    assert not np.array_equal(env.render(), frame)
+    assert lidarsim.Env(rldemo).render() is None
+
+
+def test_space_stand_ins():
+    if spaces.HAVE_GYMNASIUM:
+        pytest.skip("gymnasium's own spaces are in use")
+    d = spaces.Discrete(6, seed=1)
+    assert all(d.sample() in d for _ in range(50)) and 6 not in d and -1 not in d and 2.0 not in d
+    b = spaces.Box(np.zeros(3), np.ones(3), dtype=np.float32, seed=2)
+    assert b.sample() in b and np.full(3, 2.0, np.float32) not in b and np.zeros(4, np.float32) not in b
+    m = spaces.MultiDiscrete([6, 6])
+    assert m.sample() in m and np.array([6, 0]) not in m
+
+
+def test_gymnasium_env_checker(rldemo):
+    checker = pytest.importorskip("gymnasium.utils.env_checker")
+    checker.check_env(lidarsim.Env(rldemo), skip_render_check=True)

@@ -1,0 +1,104 @@
+"""Bad input from Python raises a clear exception and never crashes the interpreter: each case runs in its own
+process (forked from the test, so it is quick; one case also in a fresh interpreter), which must exit normally
+having caught the expected exception. A crash (an abort from a C assert, a segfault) shows as a signal."""
+
+import os
+import sys
+
+import numpy as np
+import pytest
+
+import lidarsim
+from conftest import run_python, world_path
+
+SETUP = f"""
+import numpy as np, lidarsim
+world = lidarsim.load({world_path("rldemo")!r})
+"""
+
+CASES = {
+    "missing file": ("FileNotFoundError", "lidarsim.load('/nonexistent/world.json')"),
+    "folder as world": ("WorldError", "lidarsim.load('/')"),
+    "world not a path": ("TypeError", "lidarsim.load(None)"),
+    "NaN pose": ("ValueError", "world.scan((1.0, float('nan'), 0.0))"),
+    "short pose": ("ValueError", "world.scan((1.0, 2.0))"),
+    "wrong-shaped poses": ("ValueError", "world.scan_batch(np.zeros((5, 4)))"),
+    "poses of strings": ("TypeError", "world.scan_batch([['a', 'b', 'c']])"),
+    "huge beam count": ("ValueError", "world.scan((1, 1, 0), beams=10**9)"),
+    "too many values": ("ValueError", "world.scan_batch(np.zeros((30000, 3)), beams=100000)"),
+    "NaN range": ("ValueError", "world.scan((1, 1, 0), range=float('nan'))"),
+    "sim of no world": ("TypeError", "lidarsim.Sim('worlds/rldemo.json')"),
+    "sim NaN control": ("ValueError", "lidarsim.Sim(world).step(float('nan'), 0.0)"),
+    "sim bad action": ("ValueError", "lidarsim.Sim(world).step(6)"),
+    "sim action name": ("ValueError", "lidarsim.Sim(world).step('jump')"),
+    "closed sim": ("RuntimeError", "s = lidarsim.Sim(world); s.close(); s.pose"),
+    "step before reset": ("RuntimeError", "lidarsim.Env(world).step(0)"),
+    "out-of-range action": ("ValueError", "e = lidarsim.Env(world); e.reset(); e.step(7)"),
+    "negative action": ("ValueError", "e = lidarsim.Env(world); e.reset(); e.step(-1)"),
+    "float action": ("TypeError", "e = lidarsim.Env(world); e.reset(); e.step(1.5)"),
+    "closed env": ("RuntimeError", "e = lidarsim.Env(world); e.reset(); e.close(); e.step(0)"),
+    "closed env render": ("RuntimeError", "e = lidarsim.Env(world, 'rgb_array'); e.close(); e.render()"),
+    "bad render mode": ("ValueError", "lidarsim.Env(world, render_mode='ascii')"),
+    "tiny render size": ("ValueError", "lidarsim.Env(world, 'rgb_array', render_size=(2, 2))"),
+    "continuous too fast": ("ValueError", "e = lidarsim.Env(world, continuous=True); e.reset(); e.step([9, 0])"),
+    "negative seed": ("ValueError", "lidarsim.Env(world).reset(seed=-5)"),
+    "zero max_steps": ("ValueError", "lidarsim.Env(world, max_steps=0)"),
+    "NaN penalty": ("ValueError", "lidarsim.Env(world, collision_penalty=float('nan'))"),
+    "no envs": ("ValueError", "lidarsim.VectorEnv(world, 0)"),
+    "vector wrong shape": ("ValueError", "v = lidarsim.VectorEnv(world, 4, threads=1); v.reset(); v.step(np.zeros(3))"),
+    "vector action range": ("ValueError", "v = lidarsim.VectorEnv(world, 2, threads=1); v.reset(); v.step([0, 6])"),
+    "vector NaN action": ("TypeError", "v = lidarsim.VectorEnv(world, 2, threads=1); v.reset(); v.step([0, np.nan])"),
+    "vector closed": ("RuntimeError", "v = lidarsim.VectorEnv(world, 2, threads=1); v.close(); v.reset()"),
+    "vector continuous shape": (
+        "ValueError", "v = lidarsim.VectorEnv(world, 2, threads=1, continuous=True); v.reset(); v.step(np.zeros(2))"),
+    "bad thread count": ("ValueError", "lidarsim.VectorEnv(world, 2, threads=-3)"),
+    "render index": ("ValueError", "v = lidarsim.VectorEnv(world, 2, threads=1); v.render(5)"),
+}
+
+
+
+def run_forked(statement: str, error: str) -> tuple:
+    """Runs statement in a forked child; returns (exit status, what it printed)."""
+    namespace = {"np": np, "lidarsim": lidarsim, "world": lidarsim.load(world_path("rldemo"))}
+    expected = getattr(lidarsim, error, None) or getattr(__import__("builtins"), error)
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: never returns into pytest
+        os.close(read)
+        code = 3
+        try:
+            exec(statement, namespace)
+            text = "no exception"
+        except expected as e:
+            text, code = f"{type(e).__name__}: {e}", 0
+        except BaseException as e:  # noqa: BLE001 - report whatever else came out
+            text = f"unexpected {type(e).__name__}: {e}"
+        os.write(write, text.encode())
+        os._exit(code)
+    os.close(write)
+    with os.fdopen(read) as f:
+        text = f.read()
+    _, status = os.waitpid(pid, 0)
+    return status, text
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_bad_input_raises(name):
+    error, statement = CASES[name]
+    sys.stdout.flush()
+    status, text = run_forked(statement, error)
+    assert os.WIFEXITED(status), f"killed by signal {os.WTERMSIG(status)}: {text}"
+    assert os.WEXITSTATUS(status) == 0, text
+    assert len(text) > len(error) + 8  # the message says something
+
+
+def test_bad_input_in_a_fresh_interpreter():
+    done = run_python(SETUP + """
+for bad in [lambda: world.scan_batch(np.full((3, 3), np.nan)), lambda: lidarsim.Env(world).step(0)]:
+    try:
+        bad()
+    except (ValueError, RuntimeError) as e:
+        print('caught:', e)
+""")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.count("caught:") == 2

@@ -1,0 +1,538 @@
+// lidarsim core: batch scans and vectors of agents on a thread pool, and the flat snapshots bindings read.
+// Each parallel task writes only its own rows and uses only its own worker's scratch, and the pool's chunks depend
+// only on the item count, so the results are the same bits for one thread or many.
+#include "lidarsim/batch.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+// ---------------------------------------------------------------------------------------------------------------------
+// Flat snapshots
+
+void lsWorld_GetInfo(const lsWorld* world, lsWorldInfo* info)
+{
+    LS_ASSERT(world != NULL && info != NULL);
+    memset(info, 0, sizeof *info);
+    snprintf(info->name, sizeof info->name, "%s", world->name);
+    info->segments = lsWorld_SegmentCount(world);
+    info->targets = world->targetCount;
+    for (int i = 0; i < world->targetCount; ++i)
+    {
+        info->food += world->targets[i].kind == ls_food ? 1 : 0;
+    }
+    info->poison = world->targetCount - info->food;
+    info->boxes = world->boxCount;
+    info->polygons = world->polygonCount;
+    info->paths = world->pathCount;
+    info->vehicles = world->vehicleCount;
+    info->movers = world->moverCount;
+    lsAABB bounds = lsWorld_Bounds(world);
+    info->bounds[0] = bounds.lower.x;
+    info->bounds[1] = bounds.lower.y;
+    info->bounds[2] = bounds.upper.x;
+    info->bounds[3] = bounds.upper.y;
+    const lsRobotDef* robot = &world->robot;
+    info->pose[0] = robot->position.x;
+    info->pose[1] = robot->position.y;
+    info->pose[2] = robot->angle;
+    info->robotRadius = robot->radius;
+    info->maxSpeed = robot->maxSpeed;
+    info->maxTurnRate = robot->maxTurnRate;
+    info->beams = robot->lidar.beams;
+    info->fov = robot->lidar.fov;
+    info->range = robot->lidar.range;
+    info->rangeMin = robot->lidar.rangeMin;
+    info->rate = robot->lidar.rate;
+    info->noise = robot->lidar.noise;
+    info->lidarSeed = robot->lidar.seed;
+    info->dt = world->sim.dt;
+    info->simSeed = world->sim.seed;
+}
+
+int lsWorldInfo_Size(void) { return (int)sizeof(lsWorldInfo); }
+
+void lsSim_GetInfo(const lsSim* sim, lsSimInfo* info)
+{
+    LS_ASSERT(sim != NULL && info != NULL);
+    memset(info, 0, sizeof *info);
+    const lsSimState* s = lsSim_GetState(sim);
+    const lsScan* scan = lsSim_GetScan(sim);
+    info->time = s->time;
+    info->step = s->step;
+    info->x = s->robot.position.x;
+    info->y = s->robot.position.y;
+    info->angle = s->robot.angle;
+    info->v = s->robot.v;
+    info->w = s->robot.w;
+    info->score = s->score;
+    info->food = s->food;
+    info->poison = s->poison;
+    info->collisions = s->collisions;
+    info->crushes = s->crushes;
+    info->distance = s->distance;
+    info->scanned = s->scanned ? 1 : 0;
+    info->beams = scan->count;
+    info->angleMin = scan->layout.angleMin;
+    info->angleMax = scan->layout.angleMax;
+    info->angleIncrement = scan->layout.angleIncrement;
+    info->rangeMin = scan->rangeMin;
+    info->rangeMax = scan->rangeMax;
+    info->scanTime = 1.0 / lsSim_GetWorld(sim)->robot.lidar.rate;
+}
+
+int lsSimInfo_Size(void) { return (int)sizeof(lsSimInfo); }
+
+// Writes the first scan->count beams of scan into row `row` of out.
+static void CopyRow(const lsScan* scan, const lsScanOutput* out, size_t row)
+{
+    size_t base = row * (size_t)scan->count;
+    for (int i = 0; i < scan->count; ++i)
+    {
+        if (out->ranges != NULL)
+        {
+            out->ranges[base + (size_t)i] = scan->ranges[i];
+        }
+        if (out->intensities != NULL)
+        {
+            out->intensities[base + (size_t)i] = scan->intensities[i];
+        }
+        if (out->kinds != NULL)
+        {
+            out->kinds[base + (size_t)i] = (int8_t)scan->kinds[i];
+        }
+        if (out->indices != NULL)
+        {
+            out->indices[base + (size_t)i] = (int32_t)scan->indices[i];
+        }
+    }
+}
+
+int lsSim_CopyScan(const lsSim* sim, const lsScanOutput* out, int capacity)
+{
+    LS_ASSERT(sim != NULL && out != NULL);
+    const lsScan* scan = lsSim_GetScan(sim);
+    LS_ASSERT(capacity >= scan->count);
+    CopyRow(scan, out, 0);
+    return scan->count;
+}
+
+// ---------------------------------------------------------------------------------------------------------------------
+// Many scans
+
+typedef struct ScanTask
+{
+    const lsScene* scene;
+    const lsDynamicObjects* dyn;
+    const lsLidarDef* def;
+    const double* poses;
+    bool degrees;         // poses' headings in degrees (converted as the command line converts them)
+    const lsRng* streams; // pose k's noise stream; NULL when noiseless
+    lsScan** scans;       // one per worker
+    const lsScanOutput* out;
+} ScanTask;
+
+static void ScanChunk(void* context, int begin, int end, int worker)
+{
+    const ScanTask* task = context;
+    lsScan* scan = task->scans[worker];
+    for (int k = begin; k < end; ++k)
+    {
+        const double* pose = task->poses + (size_t)3 * (size_t)k;
+        double angle = task->degrees ? lsDegToRad(pose[2]) : pose[2];
+        lsVec2 position = lsLidar_SensorPosition(task->def, lsV(pose[0], pose[1]), angle);
+        lsRng rng = task->streams != NULL ? task->streams[k] : lsMakeRng(0);
+        lsLidar_ScanFrom(task->scene, task->dyn, task->def, position, angle + task->def->mountAngle,
+                         task->streams != NULL ? &rng : NULL, scan);
+        CopyRow(scan, task->out, (size_t)k);
+    }
+}
+
+static bool ScanPoses(const lsScene* scene, const lsDynamicObjects* dyn, const lsLidarDef* def, const double* poses,
+                      int count, bool degrees, lsPool* pool, const lsScanOutput* out, lsError* err)
+{
+    LS_ASSERT(scene != NULL && def != NULL && out != NULL && count >= 0 && (poses != NULL || count == 0));
+    if (def->beams < 1 || def->beams > LS_MAX_BEAMS)
+    {
+        return lsFail(err, "beams: expected an integer in [1, %d], got %d", LS_MAX_BEAMS, def->beams);
+    }
+    for (int k = 0; k < count; ++k)
+    {
+        const double* p = poses + (size_t)3 * (size_t)k;
+        if (!isfinite(p[0]) || !isfinite(p[1]) || !isfinite(p[2]))
+        {
+            return lsFail(err, "poses[%d]: expected three finite numbers", k);
+        }
+    }
+    int workers = lsPool_ThreadCount(pool);
+    lsScan** scans = lsAlloc((size_t)workers * sizeof(lsScan*));
+    for (int i = 0; i < workers; ++i)
+    {
+        scans[i] = lsCreateScan(def->beams);
+    }
+    // One stream cut into consecutive pieces, one per pose (every scan draws the same amount), as `lidarsim scan`
+    // cuts it: scan k gets the stream advanced by k scans, the same numbers as scanning one pose after the other.
+    lsRng* streams = NULL;
+    int draws = lsLidar_DrawsPerScan(def);
+    if (draws > 0 && count > 0)
+    {
+        streams = lsAlloc((size_t)count * sizeof(lsRng));
+        lsRng rng = lsMakeRng(def->seed);
+        for (int k = 0; k < count; ++k)
+        {
+            streams[k] = rng;
+            for (int n = 0; n < draws; ++n)
+            {
+                lsRng_Next(&rng);
+            }
+        }
+    }
+    ScanTask task = {scene, dyn, def, poses, degrees, streams, scans, out};
+    // Chunks of about 64 000 rays: small enough to balance, large enough that the pool's hand-off is noise.
+    int grain = def->beams >= 64000 ? 1 : 64000 / def->beams;
+    lsPool_ParallelFor(pool, count, grain, ScanChunk, &task);
+    for (int i = 0; i < workers; ++i)
+    {
+        lsDestroyScan(scans[i]);
+    }
+    lsFree(scans, (size_t)workers * sizeof(lsScan*));
+    lsFree(streams, streams != NULL ? (size_t)count * sizeof(lsRng) : 0);
+    return true;
+}
+
+bool lsScanBatch(const lsScene* scene, const lsDynamicObjects* dyn, const lsLidarDef* def, const double* poses,
+                 int count, lsPool* pool, const lsScanOutput* out, lsError* err)
+{
+    return ScanPoses(scene, dyn, def, poses, count, false, pool, out, err);
+}
+
+struct lsWorldScanner
+{
+    lsScene* scene;
+    lsCircle* vehicles;
+    int vehicleCount;
+    lsSegment* movers;
+    int moverCount;
+};
+
+lsWorldScanner* lsCreateWorldScanner(const lsWorld* world)
+{
+    LS_ASSERT(world != NULL);
+    lsWorldScanner* scanner = lsAllocZero(1, sizeof(lsWorldScanner));
+    scanner->scene = lsCreateScene(world);
+    scanner->vehicleCount = world->vehicleCount;
+    scanner->vehicles = lsAlloc((size_t)world->vehicleCount * sizeof(lsCircle));
+    for (int i = 0; i < world->vehicleCount; ++i)
+    {
+        scanner->vehicles[i] = (lsCircle){world->vehicles[i].position, world->vehicles[i].radius};
+    }
+    scanner->moverCount = world->moverCount;
+    scanner->movers = lsAlloc((size_t)world->moverCount * sizeof(lsSegment));
+    for (int i = 0; i < world->moverCount; ++i)
+    {
+        scanner->movers[i] = (lsSegment){world->movers[i].a, world->movers[i].b}; // as `lidarsim scan` places them
+    }
+    return scanner;
+}
+
+void lsDestroyWorldScanner(lsWorldScanner* scanner)
+{
+    if (scanner == NULL)
+    {
+        return;
+    }
+    lsDestroyScene(scanner->scene);
+    lsFree(scanner->vehicles, (size_t)scanner->vehicleCount * sizeof(lsCircle));
+    lsFree(scanner->movers, (size_t)scanner->moverCount * sizeof(lsSegment));
+    lsFree(scanner, sizeof(lsWorldScanner));
+}
+
+bool lsMakeLidarDef(const lsWorld* world, const lsScanOverrides* overrides, lsLidarDef* def, lsError* err)
+{
+    LS_ASSERT(world != NULL && def != NULL);
+    *def = world->robot.lidar;
+    if (overrides == NULL)
+    {
+        return true;
+    }
+    if (overrides->beams != 0)
+    {
+        if (overrides->beams < 1 || overrides->beams > LS_MAX_BEAMS)
+        {
+            return lsFail(err, "beams: expected an integer in [1, %d], got %d", LS_MAX_BEAMS, overrides->beams);
+        }
+        def->beams = overrides->beams;
+    }
+    if (overrides->fov != 0.0)
+    {
+        if (!(overrides->fov > 0.0 && overrides->fov <= 2.0 * LS_PI))
+        {
+            return lsFail(err, "fov: expected a field of view in (0, 360] degrees, got %g", lsRadToDeg(overrides->fov));
+        }
+        def->fov = overrides->fov;
+    }
+    if (overrides->range != 0.0)
+    {
+        if (!(isfinite(overrides->range) && overrides->range > def->rangeMin))
+        {
+            return lsFail(err, "range: expected a finite range greater than the lidar's range_min %g, got %g",
+                          def->rangeMin, overrides->range);
+        }
+        def->range = overrides->range;
+    }
+    if (!(overrides->noise < 0.0))
+    {
+        if (!isfinite(overrides->noise))
+        {
+            return lsFail(err, "noise: expected a finite deviation >= 0 metres, got %g", overrides->noise);
+        }
+        def->noise = overrides->noise;
+    }
+    if (overrides->haveSeed)
+    {
+        def->seed = overrides->seed;
+    }
+    return true;
+}
+
+bool lsWorldScanner_Scan(const lsWorldScanner* scanner, const lsWorld* world, const lsScanOverrides* overrides,
+                         const double* poses, int count, lsPool* pool, const lsScanOutput* out, lsScanLayout* layout,
+                         lsError* err)
+{
+    LS_ASSERT(scanner != NULL && world != NULL);
+    lsLidarDef def;
+    if (!lsMakeLidarDef(world, overrides, &def, err))
+    {
+        return false;
+    }
+    if (layout != NULL)
+    {
+        *layout = lsMakeScanLayout(def.beams, def.fov);
+    }
+    lsDynamicObjects dyn = {.vehicles = scanner->vehicles,
+                            .vehicleCount = scanner->vehicleCount,
+                            .movers = scanner->movers,
+                            .moverCount = scanner->moverCount,
+                            .skipRobot = -1};
+    return ScanPoses(scanner->scene, &dyn, &def, poses, count, true, pool, out, err);
+}
+
+// ---------------------------------------------------------------------------------------------------------------------
+// Many agents
+
+struct lsVecEnv
+{
+    const lsWorld* world;
+    lsVecEnvDef def;
+    lsPool* pool;
+    lsAgent** agents;
+    uint64_t* seeds; // per agent: the seed its episode 0 had
+    int* episodes;   // per agent: episodes started since that seed
+    int observationSize;
+    double* scratch; // one observation of doubles per worker
+    int workers;
+};
+
+lsVecEnvDef lsDefaultVecEnvDef(void)
+{
+    return (lsVecEnvDef){.count = 1, .agent = lsDefaultAgentDef(), .autoReset = true};
+}
+
+lsVecEnv* lsCreateVecEnv(const lsWorld* world, const lsVecEnvDef* def, lsPool* pool, lsError* err)
+{
+    LS_ASSERT(world != NULL && def != NULL);
+    if (def->count < 1 || def->count > 1000000)
+    {
+        return lsFailNull(err, "count: expected an integer in [1, 1000000], got %d", def->count);
+    }
+    if (def->agent.maxSteps < 1)
+    {
+        return lsFailNull(err, "max_steps: expected an integer >= 1, got %d", def->agent.maxSteps);
+    }
+    if (def->agent.simStepsPerAction < 0)
+    {
+        return lsFailNull(err, "sim_steps_per_action: expected an integer >= 0, got %d", def->agent.simStepsPerAction);
+    }
+    if (!isfinite(def->agent.collisionPenalty))
+    {
+        return lsFailNull(err, "collision_penalty: expected a finite number");
+    }
+    lsVecEnv* env = lsAllocZero(1, sizeof(lsVecEnv));
+    env->world = world;
+    env->def = *def;
+    env->pool = pool;
+    int n = def->count;
+    env->agents = lsAlloc((size_t)n * sizeof(lsAgent*));
+    env->seeds = lsAlloc((size_t)n * sizeof(uint64_t));
+    env->episodes = lsAllocZero((size_t)n, sizeof(int));
+    for (int i = 0; i < n; ++i)
+    {
+        env->agents[i] = lsCreateAgent(world, &def->agent);
+        env->seeds[i] = world->sim.seed + (uint64_t)i;
+    }
+    env->observationSize = lsAgent_ObservationSize(env->agents[0]);
+    env->workers = lsPool_ThreadCount(pool);
+    env->scratch = lsAlloc((size_t)env->workers * (size_t)env->observationSize * sizeof(double));
+    return env;
+}
+
+void lsDestroyVecEnv(lsVecEnv* env)
+{
+    if (env == NULL)
+    {
+        return;
+    }
+    int n = env->def.count;
+    for (int i = 0; i < n; ++i)
+    {
+        lsDestroyAgent(env->agents[i]);
+    }
+    lsFree(env->agents, (size_t)n * sizeof(lsAgent*));
+    lsFree(env->seeds, (size_t)n * sizeof(uint64_t));
+    lsFree(env->episodes, (size_t)n * sizeof(int));
+    lsFree(env->scratch, (size_t)env->workers * (size_t)env->observationSize * sizeof(double));
+    lsFree(env, sizeof(lsVecEnv));
+}
+
+int lsVecEnv_Count(const lsVecEnv* env)
+{
+    LS_ASSERT(env != NULL);
+    return env->def.count;
+}
+
+int lsVecEnv_ObservationSize(const lsVecEnv* env)
+{
+    LS_ASSERT(env != NULL);
+    return env->observationSize;
+}
+
+// Agent i's observation as floats into row (observationSize floats), through the worker's scratch doubles.
+static void ObserveInto(lsVecEnv* env, int i, int worker, float* row)
+{
+    double* scratch = env->scratch + (size_t)worker * (size_t)env->observationSize;
+    lsAgent_Observe(env->agents[i], scratch, env->observationSize);
+    for (int k = 0; k < env->observationSize; ++k)
+    {
+        row[k] = (float)scratch[k];
+    }
+}
+
+static float* Row(const lsVecEnv* env, float* rows, int i) { return rows + (size_t)i * (size_t)env->observationSize; }
+
+// Starts agent i's episode env->episodes[i] of its schedule.
+static void StartEpisode(lsVecEnv* env, int i)
+{
+    uint64_t seed = env->seeds[i] + (uint64_t)env->def.count * (uint64_t)env->episodes[i];
+    lsAgent_Reset(env->agents[i], seed);
+}
+
+typedef struct ResetTask
+{
+    lsVecEnv* env;
+    float* obs;
+} ResetTask;
+
+static void ResetChunk(void* context, int begin, int end, int worker)
+{
+    const ResetTask* task = context;
+    for (int i = begin; i < end; ++i)
+    {
+        StartEpisode(task->env, i);
+        ObserveInto(task->env, i, worker, Row(task->env, task->obs, i));
+    }
+}
+
+void lsVecEnv_Reset(lsVecEnv* env, uint64_t seed, float* obs)
+{
+    LS_ASSERT(env != NULL && obs != NULL);
+    for (int i = 0; i < env->def.count; ++i)
+    {
+        env->seeds[i] = seed + (uint64_t)i;
+        env->episodes[i] = 0;
+    }
+    ResetTask task = {env, obs};
+    lsPool_ParallelFor(env->pool, env->def.count, 16, ResetChunk, &task);
+}
+
+void lsVecEnv_ResetOne(lsVecEnv* env, int i, uint64_t seed, float* obsRow)
+{
+    LS_ASSERT(env != NULL && i >= 0 && i < env->def.count && obsRow != NULL);
+    // Its schedule goes on from this seed: episode e gets seed + count * e.
+    env->seeds[i] = seed;
+    env->episodes[i] = 0;
+    StartEpisode(env, i);
+    ObserveInto(env, i, 0, obsRow);
+}
+
+typedef struct StepTask
+{
+    lsVecEnv* env;
+    const int32_t* actions;
+    const double* continuous;
+    float* obs;
+    double* rewards;
+    uint8_t* truncated;
+    float* finalObs;
+} StepTask;
+
+static void StepChunk(void* context, int begin, int end, int worker)
+{
+    const StepTask* task = context;
+    lsVecEnv* env = task->env;
+    for (int i = begin; i < end; ++i)
+    {
+        lsAgentStep result;
+        if (task->continuous != NULL)
+        {
+            result = lsAgent_StepContinuous(env->agents[i], task->continuous[2 * i], task->continuous[2 * i + 1]);
+        }
+        else
+        {
+            result = lsAgent_Step(env->agents[i], (lsAction)task->actions[i]);
+        }
+        if (task->rewards != NULL)
+        {
+            task->rewards[i] = result.reward;
+        }
+        if (task->truncated != NULL)
+        {
+            task->truncated[i] = result.done ? 1 : 0;
+        }
+        if (result.done && env->def.autoReset)
+        {
+            if (task->finalObs != NULL)
+            {
+                ObserveInto(env, i, worker, Row(env, task->finalObs, i));
+            }
+            env->episodes[i] += 1;
+            StartEpisode(env, i);
+        }
+        ObserveInto(env, i, worker, Row(env, task->obs, i));
+    }
+}
+
+void lsVecEnv_Step(lsVecEnv* env, const int32_t* actions, const double* continuous, float* obs, double* rewards,
+                   uint8_t* truncated, float* finalObs)
+{
+    LS_ASSERT(env != NULL && obs != NULL && (actions != NULL || continuous != NULL));
+    for (int i = 0; i < env->def.count; ++i)
+    {
+        LS_ASSERT(continuous != NULL ? isfinite(continuous[2 * i]) && isfinite(continuous[2 * i + 1])
+                                     : actions[i] >= 0 && actions[i] < ls_actionCount);
+    }
+    StepTask task = {env, actions, continuous, obs, rewards, truncated, finalObs};
+    // Four agents per chunk: a step costs tens of microseconds, so the hand-off stays small against it.
+    lsPool_ParallelFor(env->pool, env->def.count, 4, StepChunk, &task);
+}
+
+const lsSim* lsVecEnv_GetSim(const lsVecEnv* env, int i)
+{
+    LS_ASSERT(env != NULL && i >= 0 && i < env->def.count);
+    return lsAgent_GetSim(env->agents[i]);
+}
+
+int lsVecEnv_EpisodeStep(const lsVecEnv* env, int i)
+{
+    LS_ASSERT(env != NULL && i >= 0 && i < env->def.count);
+    return lsAgent_StepCount(env->agents[i]);
+}
