@@ -27,12 +27,16 @@ static void Open(Canvas* c)
 
 static void Close(Canvas* c) { lsFreeRaster(&c->raster); }
 
+// The red channel of pixel (x, y).
+static int Red(const Canvas* c, int x, int y) { return c->pixels[(size_t)4 * ((size_t)y * S + (size_t)x)]; }
+
 // Sum of the red channel over the canvas, in whole pixels: white drawn on black makes this the covered area.
 static double Area(const Canvas* c)
 {
     double sum = 0.0;
-    for (int i = 0; i < S * S; ++i)
-        sum += c->pixels[4 * i];
+    for (int y = 0; y < S; ++y)
+        for (int x = 0; x < S; ++x)
+            sum += Red(c, x, y);
     return sum / 255.0;
 }
 
@@ -66,7 +70,7 @@ static int LineCoverage(void)
     // A 1-pixel line on a pixel row is exactly that row, fully covered: crisp, not smeared over two.
     Open(&c);
     lsRaster_Line(&c.raster, lsV(10.0, 20.0), lsV(80.0, 20.0), 1.0, white);
-    ENSURE(c.pixels[4 * (20 * S + 40)] == 255 && c.pixels[4 * (19 * S + 40)] == 0 && c.pixels[4 * (21 * S + 40)] == 0);
+    ENSURE(Red(&c, 40, 20) == 255 && Red(&c, 40, 19) == 0 && Red(&c, 40, 21) == 0);
     Close(&c);
     return 0;
 }
@@ -83,13 +87,13 @@ static int DiscRingPolygonAreas(void)
         ENSURE_SMALL(Area(&c) - LS_PI * r * r, 0.02 * LS_PI * r * r + 0.3);
         // The middle is fully covered, exactly the colour.
         if (r > 2.0)
-            ENSURE(c.pixels[4 * (49 * S + 47)] == 255);
+            ENSURE(Red(&c, 47, 49) == 255);
         Close(&c);
     }
     Open(&c);
     lsRaster_Ring(&c.raster, lsV(48.2, 47.9), 30.0, 2.0, white);
     ENSURE_SMALL(Area(&c) - 2.0 * LS_PI * 30.0 * 2.0, 0.03 * 2.0 * LS_PI * 30.0 * 2.0);
-    ENSURE(c.pixels[4 * (48 * S + 48)] == 0); // the hole stays empty
+    ENSURE(Red(&c, 48, 48) == 0); // the hole stays empty
     Close(&c);
 
     // A rotated square and a triangle: area within a few percent; a non-convex "C" by the even-odd rule.
@@ -110,7 +114,7 @@ static int DiscRingPolygonAreas(void)
     lsVec2 shapeC[8] = {{10, 10}, {80, 10}, {80, 30}, {30, 30}, {30, 60}, {80, 60}, {80, 80}, {10, 80}};
     lsRaster_Polygon(&c.raster, shapeC, 8, white);
     ENSURE_SMALL(Area(&c) - (70.0 * 70.0 - 50.0 * 30.0), 0.01 * 3400.0);
-    ENSURE(c.pixels[4 * (45 * S + 60)] == 0 && c.pixels[4 * (20 * S + 60)] == 255);
+    ENSURE(Red(&c, 60, 45) == 0 && Red(&c, 60, 20) == 255);
     Close(&c);
     return 0;
 }
@@ -142,8 +146,7 @@ static int ClipAndAbsurdInput(void)
     Open(&c);
     uint8_t mask[4] = {255, 128, 0, 255};
     lsRaster_Mask(&c.raster, 94, 94, mask, 2, 2, 2, (lsColor){200, 100, 50, 255}); // half outside: clipped
-    ENSURE(c.pixels[4 * (94 * S + 94)] == 200 && c.pixels[4 * (94 * S + 95)] == 100 &&
-           c.pixels[4 * (95 * S + 95)] == 200);
+    ENSURE(Red(&c, 94, 94) == 200 && Red(&c, 95, 94) == 100 && Red(&c, 95, 95) == 200);
     lsRaster_FillRect(&c.raster, 0, 0, 1, 1, (lsColor){255, 255, 255, 128});
     ENSURE(abs(c.pixels[0] - 128) <= 1 && c.pixels[3] == 255);
     Close(&c);

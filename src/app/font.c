@@ -171,7 +171,7 @@ static Glyph* MakeGlyph(lsFont* font, uint32_t codePoint)
     g->advance = font->advance;
     if (font->ttf == NULL)
     {
-        const unsigned char* rows = gfxPrimitivesFontdata + 8 * BitmapCode(codePoint);
+        const unsigned char* rows = gfxPrimitivesFontdata + (size_t)8 * BitmapCode(codePoint);
         g->w = 8;
         g->h = 8;
         g->mask = lsAllocZero(64, 1);

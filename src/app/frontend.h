@@ -62,6 +62,8 @@ static inline lsImageType lsImageTypeOf(const char* path)
         const char* extension;
         lsImageType type;
     } known[] = {{".png", ls_imagePng}, {".jpg", ls_imageJpeg}, {".jpeg", ls_imageJpeg}, {".gif", ls_imageGif}};
+    if (path == NULL)
+        return ls_imageUnknown;
     size_t length = strlen(path);
     for (size_t k = 0; k < sizeof known / sizeof known[0]; ++k)
     {

@@ -328,9 +328,9 @@ static void DrawScanPlot(lsCanvas* canvas, const lsSim* sim, const lsViewOptions
         lsFont_Draw(font, raster, left - lsFont_Width(font, label) - 4, y - line / 2, label, s_dim);
     }
     int labelRoom = 6 * lsFont_Advance(font); // labels nearer than this to an end would overlap its label
-    for (double deg = -360.0; deg <= 360.0; deg += 90.0)
+    for (int quarter = -4; quarter <= 4; ++quarter)
     {
-        double a = lsDegToRad(deg);
+        double a = 0.5 * LS_PI * quarter;
         if (a < a0 - 1e-9 || a > a1 + 1e-9)
             continue;
         int x = left + (int)lround((a - a0) / (a1 - a0) * (right - left));

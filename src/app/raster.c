@@ -369,7 +369,8 @@ static void AddSpan(lsRaster* r, double xa, double xb, float weight, int* lo, in
 void lsRaster_Polygon(lsRaster* raster, const lsVec2* points, int count, lsColor c)
 {
     LS_ASSERT(count >= 3 && count <= LS_RASTER_MAX_CROSSINGS);
-    double yMin = points[0].y, yMax = points[0].y;
+    double yMin = points[0].y;
+    double yMax = yMin;
     for (int k = 0; k < count; ++k)
     {
         // Callers clip to the view first; a point beyond a million pixels (or NaN) is a bug's value.
