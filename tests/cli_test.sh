@@ -135,6 +135,11 @@ expect_status 2 "$lidarsim" render "$src/worlds/default.json" -o "$work/frame.bm
 grep -q "unknown image type" "$work/err.txt" || fail "render -o x.bmp: $(cat "$work/err.txt")"
 [ -e "$work/frame.bmp" ] && fail "render -o x.bmp wrote a file"
 
+# run --record without --every: one line per lidar scan (10 Hz lidar, 60 Hz steps: every 6th step), 60 steps -> 11.
+expect_status 0 "$lidarsim" run "$src/worlds/default.json" --steps 60 --record "$work/compact.jsonl"
+[ "$(wc -l <"$work/compact.jsonl")" -eq 11 ] || fail "run --record: expected 11 lines, got $(wc -l <"$work/compact.jsonl")"
+[ "$(grep -c '"scan": {' "$work/compact.jsonl")" -eq 11 ] || fail "run --record: every line should carry its scan"
+
 # render -o x.gif: an animated GIF (GIF89a), one frame at step 0 and every K steps: 13 / 4 -> 4 frames, each with
 # its graphic control block (the frame delay).
 expect_status 0 "$lidarsim" render "$src/worlds/default.json" -o "$work/run.gif" --steps 13 --every 4 --size 160x100

@@ -35,7 +35,9 @@ static void PrintUsage(FILE* out)
         "  --dt S             fixed step in seconds (default: the world's sim.dt)\n"
         "  --beams N          number of lidar beams (default: the world's robot.lidar.beams)\n"
         "  --record FILE      write JSON lines: one per recorded step (see --every); '-' is stdout\n"
-        "  --every K          record every K-th step (default 1); step 0 (the start) is always recorded\n"
+        "  --every K          record every K-th step (default: one line per lidar scan, every 1 / (rate * dt)\n"
+        "                     steps); step 0 (the start) is always recorded. A recording expected over 300 MB\n"
+        "                     is announced on stderr before the run; the progress bar shows an ETA\n"
         "  -h, --help         this help\n\n"
         "A recorded line: {\"step\", \"time\", \"pose\": [x, y, deg], \"velocity\": [v, w (rad/s)], \"scan\": a\n"
         "LaserScan object as `lidarsim scan` prints it (stamped with the simulated time it was taken) when a new\n"
@@ -187,6 +189,27 @@ static void RecordLine(Recorder* rec, const lsSim* sim, long long lastScanStep)
     fputs("}\n", out);
 }
 
+/// A recording above this many bytes is announced before the run starts (it may fill a disk unnoticed).
+#define LS_RECORDING_WARN_BYTES (300.0 * 1024.0 * 1024.0)
+
+// After the first line (which holds a scan): estimates the recording's size, scanLines lines carrying a scan like it
+// and the other lines about a small line's bytes each, and warns before a long run fills the disk.
+static void WarnIfLarge(FILE* file, const char* path, long long lines, long long scanLines)
+{
+    long first = file != stdout ? ftell(file) : -1;
+    if (first <= 0)
+        return;
+    scanLines = scanLines < lines ? scanLines : lines;
+    double bytes = (double)first * (double)scanLines + 400.0 * (double)(lines - scanLines);
+    if (bytes > LS_RECORDING_WARN_BYTES)
+    {
+        fprintf(stderr,
+                "lidarsim run: warning: %s will be about %.0f MB (%lld lines, %lld with a scan of about %ld bytes); "
+                "--every K records every K-th step only\n",
+                path, bytes / (1024.0 * 1024.0), lines, scanLines, first);
+    }
+}
+
 static void DrawProgress(long long done, long long total, double elapsed)
 {
     int width = 40;
@@ -198,8 +221,18 @@ static void DrawProgress(long long done, long long total, double elapsed)
     {
         fputc(i < filled ? '#' : '.', stderr);
     }
-    fprintf(stderr, "] %3d%%  %lld/%lld steps  %.0f steps/s ", (int)(100.0 * fraction), done, total,
-            elapsed > 0.0 ? (double)done / elapsed : 0.0);
+    double rate = elapsed > 0.0 ? (double)done / elapsed : 0.0;
+    fprintf(stderr, "] %3d%%  %lld/%lld steps  %.0f steps/s", (int)(100.0 * fraction), done, total, rate);
+    if (done < total && rate > 0.0)
+    {
+        // What is left at the rate so far; the padding clears a longer previous line.
+        long long eta = (long long)ceil((double)(total - done) / rate);
+        fprintf(stderr, "  ETA %lld:%02lld:%02lld   ", eta / 3600, eta / 60 % 60, eta % 60);
+    }
+    else
+    {
+        fprintf(stderr, "  done %.1f s        ", elapsed);
+    }
     fflush(stderr);
 }
 
@@ -235,7 +268,7 @@ int lsCmdRun(int argc, char** argv)
     }
     const char* worldPath = NULL;
     const char* recordPath = NULL;
-    long long steps = -1, every = 1, seed = -1, beams = 0;
+    long long steps = -1, every = 0, seed = -1, beams = 0; // every 0: one line per lidar scan
     double dt = 0.0;
     bool autopilot = false;
     lsOptions options;
@@ -346,6 +379,15 @@ int lsCmdRun(int argc, char** argv)
         rec.lastTargets = lsAllocZero((size_t)(world->targetCount > 0 ? world->targetCount : 1), sizeof(lsTargetState));
     }
 
+    if (every == 0)
+    {
+        // Compact by default: one line per scan of the first robot's lidar (every 6th step of the default world's
+        // 60 Hz steps and 10 Hz lidar) instead of one per step, so no scan is lost and no line repeats a pose the
+        // next scan line has nearly the same.
+        every = llround(1.0 / (world->robot.lidar.rate * world->sim.dt));
+        every = every < 1 ? 1 : every;
+    }
+
     lsSim* sim = lsCreateSim(world);
     const lsSimState* state = lsSim_GetState(sim);
     int robotCount = state->robotCount;
@@ -373,6 +415,8 @@ int lsCmdRun(int argc, char** argv)
             rec.lastTargets[i].active = !state->targets[i].active;
         }
         RecordLine(&rec, sim, 0);
+        double scans = (double)steps * world->sim.dt * world->robot.lidar.rate;
+        WarnIfLarge(rec.file, recordPath, steps / every + 1, (long long)fmin(scans, 1e15) + 1);
     }
     bool progress = isatty(fileno(stderr)) && steps > 0;
     long long lastScanStep = 0;
