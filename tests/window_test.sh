@@ -70,10 +70,11 @@ if ! command -v xdotool >/dev/null 2>&1; then
     echo "window_test: xdotool not installed, key-press part skipped (apt-get install xdotool)"
     exit 0
 fi
-# The window's X id once it has appeared (up to 10 s), or nothing; the scripts run under xvfb-run source it.
+# The window's X id once it has appeared (up to 30 s: a loaded machine starts it slowly), or nothing; the scripts
+# run under xvfb-run source it.
 find_window() {
     local wid=""
-    for _ in $(seq 1 100); do
+    for _ in $(seq 1 300); do
         wid=$(xdotool search --name 'lidarsim' 2>/dev/null | head -n 1)
         [ -n "$wid" ] && break
         sleep 0.1
