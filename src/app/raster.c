@@ -75,6 +75,12 @@ static inline void BlendPixel(uint8_t* p, lsColor c, int alpha)
     p[3] = 255;
 }
 
+// Pixel (x, y), which must lie on the canvas.
+static inline uint8_t* PixelAt(lsRaster* r, int x, int y)
+{
+    return r->pixels + (size_t)y * (size_t)r->pitch + (size_t)x * 4;
+}
+
 static inline void Plot(lsRaster* r, int x, int y, lsColor c, float coverage)
 {
     if (x < r->clipX0 || x >= r->clipX1 || y < r->clipY0 || y >= r->clipY1 || !(coverage > 0.0f))
@@ -82,7 +88,7 @@ static inline void Plot(lsRaster* r, int x, int y, lsColor c, float coverage)
     int alpha = coverage >= 1.0f ? c.a : (int)((float)c.a * coverage + 0.5f);
     if (alpha <= 0)
         return;
-    BlendPixel(r->pixels + (size_t)y * (size_t)r->pitch + (size_t)x * 4, c, alpha);
+    BlendPixel(PixelAt(r, x, y), c, alpha);
 }
 
 void lsRaster_Plot(lsRaster* raster, int x, int y, lsColor c, float coverage) { Plot(raster, x, y, c, coverage); }
@@ -120,13 +126,11 @@ void lsRaster_FillRect(lsRaster* raster, int x0, int y0, int x1, int y1, lsColor
 static inline void HairPair(lsRaster* r, bool steep, int i, int j, int lower, int upper, lsColor c, int minorLo,
                             int minorHi)
 {
-    size_t step = steep ? 4 : (size_t)r->pitch;
-    uint8_t* p = steep ? r->pixels + (size_t)i * (size_t)r->pitch + (size_t)j * 4
-                       : r->pixels + (size_t)j * (size_t)r->pitch + (size_t)i * 4;
+    // The address is formed only for a pixel inside the clip: j may be one off the canvas (j = -1 would wrap).
     if (lower > 0 && j >= minorLo && j <= minorHi)
-        BlendPixel(p, c, lower);
+        BlendPixel(steep ? PixelAt(r, j, i) : PixelAt(r, i, j), c, lower);
     if (upper > 0 && j + 1 >= minorLo && j + 1 <= minorHi)
-        BlendPixel(p + step, c, upper);
+        BlendPixel(steep ? PixelAt(r, j + 1, i) : PixelAt(r, i, j + 1), c, upper);
 }
 
 // Xiaolin Wu's line for strokes up to a pixel wide (beams, grid, outlines: most of a frame's lines): per column
@@ -177,9 +181,7 @@ static void WideColumn(lsRaster* r, bool steep, int i, int64_t top, int64_t bott
         int alpha = (int)((c.a * covered + 32768) >> 16);
         if (alpha <= 0)
             continue;
-        uint8_t* p = steep ? r->pixels + (size_t)i * (size_t)r->pitch + (size_t)j * 4
-                           : r->pixels + (size_t)j * (size_t)r->pitch + (size_t)i * 4;
-        BlendPixel(p, c, alpha);
+        BlendPixel(steep ? PixelAt(r, j, i) : PixelAt(r, i, j), c, alpha);
     }
 }
 

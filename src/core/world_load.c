@@ -340,7 +340,7 @@ static bool ReadBool(Loader* L, const cJSON* object, const char* key, bool* out)
 // writes the radian form only when no decimal number of degrees converts back to exactly the stored radians).
 static bool ParseAngle(Loader* L, const cJSON* item, lsQuantity quantity, double* radians)
 {
-    double degrees = NAN;
+    double degrees = (double)NAN;
     if (cJSON_IsNumber(item))
     {
         degrees = item->valuedouble;
