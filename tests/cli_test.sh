@@ -183,6 +183,13 @@ expect_status 0 "$lidarsim" render "$src/worlds/default.json" -o "$work/frame-li
 expect_status 2 "$lidarsim" run "$src/worlds/default.json" --steps 1 --dt 1e308
 grep -q -- '--dt: expected a time step in \[1e-06, 1\] s' "$work/err.txt" || fail "run --dt 1e308: $(cat "$work/err.txt")"
 
+# Control characters in keys and paths are escaped in warnings, errors and summaries.
+printf '{"walls": [], "na\033[2Jme": 1}' >"$work/esc"$'\033'"[31m.json"
+expect_status 0 "$lidarsim" check "$work/esc"$'\033'"[31m.json"
+grep -q $'\033' "$work/out.txt" "$work/err.txt" && fail "check printed a raw escape: $(cat -v "$work/out.txt" "$work/err.txt")"
+grep -q 'esc\\x1B\[31m.json' "$work/out.txt" || fail "check summary: $(cat -v "$work/out.txt")"
+grep -q "unknown key 'na\\\\x1B\[2Jme'" "$work/err.txt" || fail "check warning: $(cat -v "$work/err.txt")"
+
 # --help and --version.
 expect_status 0 "$lidarsim" --version
 grep -q '^lidarsim ' "$work/out.txt" || fail "--version: $(cat "$work/out.txt")"

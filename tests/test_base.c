@@ -146,11 +146,27 @@ static int ReadFileTest(void)
     return 0;
 }
 
+// Control characters (terminal escape sequences) in names, keys and paths never reach a terminal raw.
+static int EscapeTest(void)
+{
+    char text[32] = "a\x1b[31mred\tb\x7f";
+    lsEscapeControl(text, sizeof text);
+    ENSURE(strcmp(text, "a\\x1B[31mred\\x09b\\x7F") == 0);
+    char small[8] = "ab\x1b\x1b";
+    lsEscapeControl(small, sizeof small);
+    ENSURE(strcmp(small, "ab\\x1B") == 0); // cut at a whole escape
+    lsError err = {{0}};
+    lsFail(&err, "%s: unknown key '%s'", "w\x1b]0;title\x07.json", "k\x1b[2J");
+    ENSURE(strcmp(err.message, "w\\x1B]0;title\\x07.json: unknown key 'k\\x1B[2J'") == 0);
+    return 0;
+}
+
 int BaseTest(void)
 {
     RUN_SUBTEST(AllocCounterTest);
     RUN_SUBTEST(RngTest);
     RUN_SUBTEST(FailTest);
     RUN_SUBTEST(ReadFileTest);
+    RUN_SUBTEST(EscapeTest);
     return 0;
 }

@@ -69,6 +69,10 @@ typedef struct lsError
 LS_API bool lsFail(lsError* err, const char* format, ...) __attribute__((format(printf, 2, 3)));
 /// Same as lsFail, returning NULL.
 LS_API void* lsFailNull(lsError* err, const char* format, ...) __attribute__((format(printf, 2, 3)));
+/// Rewrites every control character in text (bytes below 0x20, and 0x7f) as "\xNN", in place within capacity
+/// bytes (cut at a whole escape), so a name, key or path holding terminal escape sequences prints harmlessly.
+/// lsFail, lsFailNull and the loader's warnings apply it to every message; summaries apply it to names and paths.
+LS_API void lsEscapeControl(char* text, size_t capacity);
 
 /// Parses a whole string as one finite number (strtod syntax, nothing before or after). False when it is not one.
 LS_API bool lsParseNumber(const char* text, double* out);

@@ -39,7 +39,10 @@ static bool CheckOne(const char* path)
     }
     int segments = lsWorld_SegmentCount(world);
     lsAABB bounds = lsWorld_Bounds(world);
-    printf("%s: %d %s, %d %s, %d %s, %d %s, %d %s, %d %s, %d %s, %d %s, %.1f x %.1f m\n", path, segments,
+    char shown[1024];
+    snprintf(shown, sizeof shown, "%s", path);
+    lsEscapeControl(shown, sizeof shown);
+    printf("%s: %d %s, %d %s, %d %s, %d %s, %d %s, %d %s, %d %s, %d %s, %.1f x %.1f m\n", shown, segments,
            Plural(segments, "wall", "walls"), world->targetCount, Plural(world->targetCount, "target", "targets"),
            world->boxCount, Plural(world->boxCount, "box", "boxes"), world->polygonCount,
            Plural(world->polygonCount, "polygon", "polygons"), world->pathCount,

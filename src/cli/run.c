@@ -469,7 +469,12 @@ int lsCmdRun(int argc, char** argv)
     }
     // The summary goes to stderr when the recording is on stdout, so the JSON lines stay clean.
     FILE* out = rec.file == stdout ? stderr : stdout;
-    fprintf(out, "world: %s (%s)\n", world->name, worldPath);
+    char name[sizeof world->name], shown[1024];
+    snprintf(name, sizeof name, "%s", world->name);
+    snprintf(shown, sizeof shown, "%s", worldPath);
+    lsEscapeControl(name, sizeof name);
+    lsEscapeControl(shown, sizeof shown);
+    fprintf(out, "world: %s (%s)\n", name, shown);
     fprintf(out, "steps: %lld of %g s, simulated %.3f s in %.3f s wall (%.0f steps/s, %.1fx real time)\n", steps,
             state->dt, state->time, elapsed, elapsed > 0.0 ? (double)steps / elapsed : 0.0,
             elapsed > 0.0 ? state->time / elapsed : 0.0);

@@ -88,6 +88,38 @@ void lsFreeString(char* s)
     }
 }
 
+void lsEscapeControl(char* text, size_t capacity)
+{
+    LS_ASSERT(text != NULL && capacity > 0);
+    char escaped[1024];
+    size_t out = 0;
+    bool changed = false;
+    for (const unsigned char* p = (const unsigned char*)text; *p != '\0' && out + 5 <= sizeof escaped; ++p)
+    {
+        if (*p < 0x20 || *p == 0x7f)
+        {
+            if (out + 4 >= capacity)
+            {
+                break; // cut at a whole escape
+            }
+            snprintf(escaped + out, 5, "\\x%02X", *p);
+            out += 4;
+            changed = true;
+        }
+        else
+        {
+            escaped[out++] = (char)*p;
+        }
+    }
+    if (!changed)
+    {
+        return;
+    }
+    out = out < capacity - 1 ? out : capacity - 1;
+    memcpy(text, escaped, out);
+    text[out] = '\0';
+}
+
 bool lsFail(lsError* err, const char* format, ...)
 {
     if (err != NULL)
@@ -96,6 +128,7 @@ bool lsFail(lsError* err, const char* format, ...)
         va_start(args, format);
         vsnprintf(err->message, sizeof err->message, format, args);
         va_end(args);
+        lsEscapeControl(err->message, sizeof err->message);
     }
     return false;
 }
@@ -108,6 +141,7 @@ void* lsFailNull(lsError* err, const char* format, ...)
         va_start(args, format);
         vsnprintf(err->message, sizeof err->message, format, args);
         va_end(args);
+        lsEscapeControl(err->message, sizeof err->message);
     }
     return NULL;
 }

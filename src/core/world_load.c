@@ -173,6 +173,7 @@ static void Warn(Loader* L, bool atKey, const char* format, ...)
     length = length < sizeof L->warnings->messages[0] - 1 ? length : sizeof L->warnings->messages[0] - 1;
     memcpy(slot, full, length);
     slot[length] = '\0';
+    lsEscapeControl(slot, sizeof L->warnings->messages[0]);
 }
 
 // ---------------------------------------------------------------------------------------------------------------------
