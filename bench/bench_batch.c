@@ -100,9 +100,9 @@ static double BenchScans(const lsWorld* world, int count, int beams, int threads
     double* poses = lsAlloc((size_t)count * 3 * sizeof(double));
     for (int k = 0; k < count; ++k)
     {
-        poses[3 * k] = lsRng_Range(&rng, b.lower.x, b.upper.x);
-        poses[3 * k + 1] = lsRng_Range(&rng, b.lower.y, b.upper.y);
-        poses[3 * k + 2] = lsRng_Range(&rng, -180.0, 180.0);
+        poses[3 * (size_t)k] = lsRng_Range(&rng, b.lower.x, b.upper.x);
+        poses[3 * (size_t)k + 1] = lsRng_Range(&rng, b.lower.y, b.upper.y);
+        poses[3 * (size_t)k + 2] = lsRng_Range(&rng, -180.0, 180.0);
     }
     size_t n = (size_t)count * (size_t)beams;
     double* ranges = lsAlloc(n * sizeof(double));

@@ -85,7 +85,7 @@ int main(int argc, char** argv)
             PrintUsage();
             return 0;
         }
-        else if (strcmp(argv[i], "--csv") == 0)
+        if (strcmp(argv[i], "--csv") == 0)
         {
             csv = true;
         }

@@ -26,9 +26,9 @@ static double* MakePoses(const lsWorld* world, int count, uint64_t seed)
     double* poses = lsAlloc((size_t)count * 3 * sizeof(double));
     for (int k = 0; k < count; ++k)
     {
-        poses[3 * k] = lsRng_Range(&rng, b.lower.x, b.upper.x);
-        poses[3 * k + 1] = lsRng_Range(&rng, b.lower.y, b.upper.y);
-        poses[3 * k + 2] = lsRng_Range(&rng, -180.0, 180.0);
+        poses[3 * (size_t)k] = lsRng_Range(&rng, b.lower.x, b.upper.x);
+        poses[3 * (size_t)k + 1] = lsRng_Range(&rng, b.lower.y, b.upper.y);
+        poses[3 * (size_t)k + 2] = lsRng_Range(&rng, -180.0, 180.0);
     }
     return poses;
 }
@@ -90,12 +90,14 @@ static int ScanBatchMatchesSingleTest(void)
     int noisy = 0;
     for (int k = 0; k < count; ++k)
     {
-        double angle = lsDegToRad(poses[3 * k + 2]);
-        lsVec2 position = lsLidar_SensorPosition(&def, lsV(poses[3 * k], poses[3 * k + 1]), angle);
+        double angle = lsDegToRad(poses[3 * (size_t)k + 2]);
+        lsVec2 position = lsLidar_SensorPosition(&def, lsV(poses[3 * (size_t)k], poses[3 * (size_t)k + 1]), angle);
         lsLidar_ScanFrom(scene, NULL, &def, position, angle + def.mountAngle, &stream, scan);
         for (int i = 0; i < 181; ++i)
         {
             size_t at = (size_t)k * 181 + (size_t)i;
+            // The same bits (signed zeros and all): compared as bytes on purpose.
+            // NOLINTNEXTLINE(bugprone-suspicious-memory-comparison,cert-exp42-c,cert-flp37-c)
             ENSURE(memcmp(&scan->ranges[i], &rows.ranges[at], sizeof(double)) == 0);
             ENSURE(scan->intensities[i] == rows.intensities[at]);
             ENSURE((int)scan->kinds[i] == (int)rows.kinds[at] && scan->indices[i] == rows.indices[at]);
@@ -143,6 +145,8 @@ static int ScanBatchThreadsTest(void)
     poses[3 * 17 + 1] = NAN;
     ENSURE(!lsWorldScanner_Scan(scanner, world, &overrides, poses, count, NULL, &out, NULL, &err));
     ENSURE(strcmp(err.message, "poses[17]: expected three finite numbers") == 0);
+    // Left untouched, bit for bit: compared as bytes on purpose.
+    // NOLINTNEXTLINE(bugprone-suspicious-memory-comparison,cert-exp42-c,cert-flp37-c)
     ENSURE(memcmp(&before, &rows[0].ranges[0], sizeof(double)) == 0);
     lsScanOverrides bad = {.beams = 100001, .noise = -1.0};
     ENSURE(!lsWorldScanner_Scan(scanner, world, &bad, poses, 1, NULL, &out, NULL, &err));

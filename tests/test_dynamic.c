@@ -221,7 +221,7 @@ static int WorkTest(void)
     }
     printf("    per beam: %.1f cells, %.1f exact tests\n", (double)stats.cells / 1000.0,
            (double)stats.exactTests / 1000.0);
-    ENSURE(stats.exactTests < 40 * 1000);
+    ENSURE(stats.exactTests < 40LL * 1000);
     // Rebuilding over fewer objects reuses the memory and forgets the rest.
     c->dyn.robotCount = 0;
     lsDynamicIndex_Build(index, &c->dyn);

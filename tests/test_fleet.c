@@ -297,7 +297,8 @@ static int ThreadCountTest(void)
                      " \"robots\": [");
     for (int i = 0; i < 60; ++i)
     {
-        double x = 1.5 + (double)(i % 8) * 2.3, y = 1.5 + (double)(i / 8) * 2.3;
+        int column = i % 8, row = i / 8;
+        double x = 1.5 + (double)column * 2.3, y = 1.5 + (double)row * 2.3;
         if (fabs(x - 10.0) < 2.0 && fabs(y - 10.0) < 2.5)
         {
             x += 4.0;
@@ -370,7 +371,7 @@ static int MultiAgentTest(void)
     ENSURE(state->robots[2].distance == 0.0 && state->robots[0].distance > 0.5); // idle stands, autopilot drives
     double observation[24 * 7 + 2];
     ENSURE(lsAgent_ObserveRobot(agent, 3, observation, 24 * 7 + 2) == 24 * 7 + 2);
-    ENSURE(observation[24 * 7] > 0.9); // p2 drives at nearly full speed
+    ENSURE(observation[(size_t)24 * 7] > 0.9); // p2 drives at nearly full speed
     lsDestroyAgent(agent);
     lsDestroyWorld(world);
 

@@ -727,7 +727,7 @@ static int SaveRespectsLinksTest(void)
     char longName[600];
     int prefix = snprintf(longName, sizeof longName, "%s/", a);
     memset(longName + prefix, 'n', NAME_MAX - 5);
-    strcpy(longName + prefix + NAME_MAX - 5, ".json");
+    memcpy(longName + prefix + NAME_MAX - 5, ".json", sizeof ".json");
     ENSURE(strlen(longName + prefix) == NAME_MAX);
     ENSURE(lsSaveWorld(world, longName, &err));
     ENSURE(lsSaveWorld(world, longName, &err)); // and replaced

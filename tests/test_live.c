@@ -118,7 +118,7 @@ static int ReloadWhileDrivingTest(void)
     char* text = lsStrdup(s_world);
     char* at = strstr(text, "[-4, 4]");
     ENSURE(at != NULL);
-    memcpy(at, "[-3, 4]", 7);
+    at[2] = '3'; // [-4, 4] becomes [-3, 4]
     const char* boxLine = "  \"boxes\": [{\"center\": [-5, 5], \"size\": [0.5, 0.5]}],\n";
     size_t length = strlen(text) + strlen(boxLine) + 1;
     char* edited = lsAlloc(length);

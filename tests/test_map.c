@@ -10,6 +10,7 @@
 #include "lidarsim/map.h"
 #include "lidarsim/scene.h"
 
+#include <dirent.h>
 #include <png.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,7 +58,7 @@ static double ReferenceRange(const uint8_t* wall, int w, int h, long long p, lon
             if (!wall[y * w + x])
                 continue;
             Fraction ex0, ex1, ey0, ey1;
-            if (!Slab(8 * x, 8 * x + 8, p, a, &ex0, &ex1) || !Slab(8 * y, 8 * y + 8, q, b, &ey0, &ey1))
+            if (!Slab(8LL * x, 8LL * x + 8, p, a, &ex0, &ex1) || !Slab(8LL * y, 8LL * y + 8, q, b, &ey0, &ey1))
                 continue;
             Fraction enter = Less(ex0, ey0) ? ey0 : ex0;
             Fraction exit = Less(ex1, ey1) ? ex1 : ey1;
@@ -115,7 +116,7 @@ static int CompareWithReference(const uint8_t* wall, int w, int h, const lsMapOp
                     double expected = ReferenceRange(wall, w, h, p, q, a, b, NULL);
                     double len = hypot((double)a, (double)b);
                     // The integer direction itself: the ray cast is the exact ray of the reference.
-                    lsRayInput input = {lsV(p / 8.0, q / 8.0), lsV((double)a, (double)b), 1000.0};
+                    lsRayInput input = {lsV((double)p / 8.0, (double)q / 8.0), lsV((double)a, (double)b), 1000.0};
                     lsRayHit hit = lsScene_CastRay(scene, NULL, &input);
                     double got = hit.hit ? hit.fraction * len : -1.0;
                     if (fabs(got - expected) > 1e-12 * (1.0 + fabs(expected)))
@@ -123,7 +124,7 @@ static int CompareWithReference(const uint8_t* wall, int w, int h, const lsMapOp
                         if (bad < 3)
                             fprintf(stderr,
                                     "    %dx%d map: ray from (%g, %g) along (%lld, %lld): %.17g, reference %.17g\n", w,
-                                    h, p / 8.0, q / 8.0, a, b, got, expected);
+                                    h, (double)p / 8.0, (double)q / 8.0, a, b, got, expected);
                         ++bad;
                     }
                 }
@@ -144,7 +145,7 @@ static int EveryPatternTest(void)
         int n = size * size;
         for (int bits = 1; bits < (1 << n); ++bits)
         {
-            uint8_t alone[9], framed[25];
+            uint8_t alone[9] = {0}, framed[25];
             memset(framed, 0, sizeof framed);
             for (int k = 0; k < n; ++k)
             {
@@ -328,9 +329,9 @@ static int RotatedOriginTest(void)
                 bool atCorner = false;
                 double expected = ReferenceRange(wall, w, h, p, q8, a, b, &atCorner);
                 double len = hypot((double)a, (double)b);
-                lsVec2 local = lsV(p / 8.0 * grid.resolution, q8 / 8.0 * grid.resolution);
+                lsVec2 local = lsV((double)p / 8.0 * grid.resolution, (double)q8 / 8.0 * grid.resolution);
                 lsVec2 origin = lsAdd(grid.origin, lsRotate(q, local));
-                lsRayInput input = {origin, lsRotate(q, lsV(a / len, b / len)), 1000.0};
+                lsRayInput input = {origin, lsRotate(q, lsV((double)a / len, (double)b / len)), 1000.0};
                 lsRayHit hit = lsScene_CastRay(scene, NULL, &input);
                 // A beam meeting a wall exactly at a corner may graze past it once rotated and rounded: only the
                 // others are held to the reference (the unrotated tests hold every beam).
@@ -398,11 +399,11 @@ static void WritePng(const char* name, int w, int h, int colourType, int depth, 
     {
         for (int x = 0; x < w * channels; ++x)
         {
-            unsigned v = samples[y * w * channels + x];
+            unsigned v = samples[(size_t)y * w * channels + x];
             if (depth == 16)
             {
-                row[2 * x] = (png_byte)(v >> 8);
-                row[2 * x + 1] = (png_byte)v;
+                row[2 * (size_t)x] = (png_byte)(v >> 8);
+                row[2 * (size_t)x + 1] = (png_byte)v;
             }
             else
             {
@@ -877,6 +878,25 @@ static int MapReloadTest(void)
     return 0;
 }
 
+// Removes every file in folder (the tests write no subfolders), then the folder; 0 on success.
+static int RemoveFolder(const char* folder)
+{
+    DIR* dir = opendir(folder);
+    if (dir == NULL)
+        return -1;
+    const struct dirent* entry;
+    while ((entry = readdir(dir)) != NULL)
+    {
+        if (strcmp(entry->d_name, ".") == 0 || strcmp(entry->d_name, "..") == 0)
+            continue;
+        char path[1024];
+        snprintf(path, sizeof path, "%s/%s", folder, entry->d_name);
+        unlink(path);
+    }
+    closedir(dir);
+    return rmdir(folder);
+}
+
 int MapTest(void)
 {
     RUN_SUBTEST(EveryPatternTest);
@@ -893,8 +913,6 @@ int MapTest(void)
     RUN_SUBTEST(ExportRoundTripTest);
     RUN_SUBTEST(MapKeyTest);
     RUN_SUBTEST(MapReloadTest);
-    char command[128];
-    snprintf(command, sizeof command, "rm -rf '%s'", s_folder);
-    ENSURE(system(command) == 0);
+    ENSURE(RemoveFolder(s_folder) == 0);
     return 0;
 }

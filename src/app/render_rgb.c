@@ -35,9 +35,9 @@ bool lsRenderRgb(const lsSim* sim, int width, int height, bool hud, uint8_t* rgb
             uint8_t* dst = rgb + (size_t)y * (size_t)width * 3;
             for (int x = 0; x < width; ++x)
             {
-                dst[3 * x] = src[4 * x];
-                dst[3 * x + 1] = src[4 * x + 1];
-                dst[3 * x + 2] = src[4 * x + 2];
+                dst[3 * (size_t)x] = src[4 * (size_t)x];
+                dst[3 * (size_t)x + 1] = src[4 * (size_t)x + 1];
+                dst[3 * (size_t)x + 2] = src[4 * (size_t)x + 2];
             }
         }
     }

@@ -389,8 +389,8 @@ static bool BenchWorldFile(const char* dir, const char* name, int sample, int re
     }
     if (access(path, F_OK) != 0)
     {
-        path[strlen(path) - 5] = '\0';
-        strcat(path, ".yaml"); // a map_server map (docs/maps.md): same length as ".json"
+        // a map_server map (docs/maps.md): ".yaml" has the same length as ".json", so it fits
+        memcpy(path + strlen(path) - 5, ".yaml", sizeof ".yaml");
     }
     lsWorld* world = lsLoadWorld(path, err, NULL);
     if (world == NULL)

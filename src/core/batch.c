@@ -442,6 +442,8 @@ static void ResetChunk(void* context, int begin, int end, int worker)
     }
 }
 
+// obs is written (by the workers, through ResetTask), which the check does not follow.
+// NOLINTNEXTLINE(readability-non-const-parameter)
 void lsVecEnv_Reset(lsVecEnv* env, uint64_t seed, float* obs)
 {
     LS_ASSERT(env != NULL && obs != NULL);
@@ -484,7 +486,8 @@ static void StepChunk(void* context, int begin, int end, int worker)
         lsAgentStep result;
         if (task->continuous != NULL)
         {
-            result = lsAgent_StepContinuous(env->agents[i], task->continuous[2 * i], task->continuous[2 * i + 1]);
+            result = lsAgent_StepContinuous(env->agents[i], task->continuous[2 * (size_t)i],
+                                            task->continuous[2 * (size_t)i + 1]);
         }
         else
         {
@@ -511,13 +514,16 @@ static void StepChunk(void* context, int begin, int end, int worker)
     }
 }
 
+// obs, rewards, truncated and finalObs are written (by the workers, through StepTask), which the check does not follow.
+// NOLINTBEGIN(readability-non-const-parameter)
 void lsVecEnv_Step(lsVecEnv* env, const int32_t* actions, const double* continuous, float* obs, double* rewards,
                    uint8_t* truncated, float* finalObs)
+// NOLINTEND(readability-non-const-parameter)
 {
     LS_ASSERT(env != NULL && obs != NULL && (actions != NULL || continuous != NULL));
     for (int i = 0; i < env->def.count; ++i)
     {
-        LS_ASSERT(continuous != NULL ? isfinite(continuous[2 * i]) && isfinite(continuous[2 * i + 1])
+        LS_ASSERT(continuous != NULL ? isfinite(continuous[2 * (size_t)i]) && isfinite(continuous[2 * (size_t)i + 1])
                                      : actions[i] >= 0 && actions[i] < ls_actionCount);
     }
     StepTask task = {env, actions, continuous, obs, rewards, truncated, finalObs};

@@ -266,7 +266,7 @@ bool lsEdit_Translate(lsWorld* world, lsEditRef ref, lsVec2 delta)
 
 bool lsEdit_MoveTo(lsWorld* world, lsEditRef ref, lsVec2 position)
 {
-    LS_ASSERT(lsEdit_IsValidRef(world, ref));
+    LS_ASSERT(world != NULL && lsEdit_IsValidRef(world, ref));
     if (!lsIsValidVec2(position))
         return false;
     lsVec2 anchor = lsEdit_Anchor(world, ref);

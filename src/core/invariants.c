@@ -208,7 +208,7 @@ static bool CheckRobotsApart(const lsSimState* state, lsError* err)
     {
         order[i] = state->robots + i;
     }
-    qsort(order, (size_t)n, sizeof order[0], CompareLeft);
+    qsort(order, (size_t)n, sizeof(const lsRobotState*), CompareLeft);
     bool ok = true;
     for (int i = 0; i < n && ok; ++i)
     {

@@ -359,17 +359,18 @@ static void ClassifyPngRow(const Classifier* c, const uint8_t* grey, const png_b
     if (grey != NULL)
     {
         for (int x = 0; x < width; ++x)
-            out[x] = grey[depth == 16 ? ((unsigned)row[2 * x] << 8 | row[2 * x + 1]) : row[x]];
+            out[x] = grey[depth == 16 ? ((unsigned)row[2 * (size_t)x] << 8 | row[2 * (size_t)x + 1]) : row[x]];
         return;
     }
+    LS_ASSERT(channels >= 1 && channels <= 4); // png_get_channels: grey, grey + alpha, RGB or RGBA
     int colour = channels >= 3 ? 3 : 1;
-    unsigned q[4];
+    unsigned q[4] = {0, 0, 0, 0};
     for (int x = 0; x < width; ++x)
     {
         for (int k = 0; k < channels; ++k)
         {
-            q[k] = depth == 16 ? ((unsigned)row[2 * (x * channels + k)] << 8 | row[2 * (x * channels + k) + 1])
-                               : row[x * channels + k] * 257u;
+            size_t at = (size_t)x * channels + k;
+            q[k] = depth == 16 ? ((unsigned)row[2 * at] << 8 | row[2 * at + 1]) : row[at] * 257u;
         }
         unsigned alpha = c->hasAlpha ? q[channels - 1] : 65535u;
         out[x] = CellOf(MapValue(c, q, colour, alpha));

@@ -153,7 +153,7 @@ bool lsExportMap(const lsWorld* world, const char* yamlPath, double resolution, 
     }
     for (int i = 0; i < world->polygonCount; ++i)
     {
-        lsVec2 points[LS_MAX_POLYGON_VERTICES];
+        lsVec2 points[LS_MAX_POLYGON_VERTICES] = {{0.0, 0.0}};
         for (int k = 0; k < world->polygons[i].count; ++k)
             points[k] = ToPixels(&r, world->polygons[i].points[k]);
         MarkConvex(&r, points, world->polygons[i].count);

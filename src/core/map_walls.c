@@ -309,6 +309,7 @@ bool lsGrid_AddWalls(const lsGrid* grid, const lsMapOptions* options, lsWorld* w
             if (above == below || Seen(&t, (size_t)j * t.width + i))
                 continue;
             local.unitEdges += above ? Trace(&t, i, j, 0) : Trace(&t, i + 1, j, 2);
+            LS_ASSERT(t.count >= 4); // a closed lattice loop turns at least four times (so the buffers below are set)
             local.segments += t.count;
             local.chains += 1;
             const Point2i* chain = t.points;

@@ -285,6 +285,10 @@ static bool MakeCso(const lsShapeProxy* solid, const lsVec2* arms, int armCount,
             points[n++] = lsSub(solid->points[i], arms[j]);
         }
     }
+    if (n < 3)
+    {
+        return false; // no area (and no point to sort)
+    }
     int h = ConvexHull(points, n, hull);
     if (h < 3 || h > LS_CSO_MAX_VERTICES)
     {

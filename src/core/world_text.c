@@ -29,7 +29,12 @@ typedef struct Span
 
 static size_t SpanLength(Span s) { return s.end - s.start; }
 static bool Absent(Span s) { return s.start == s.end; }
-static char First(Span s) { return Absent(s) ? '\0' : s.text[s.start]; }
+static char First(Span s)
+{
+    if (Absent(s))
+        return '\0';
+    return s.text[s.start];
+}
 
 static bool SpanEqual(Span a, Span b)
 {
@@ -139,7 +144,7 @@ typedef struct Out
 
 static void Emit(Out* o, const char* s, size_t n)
 {
-    if (o->length + n + 1 > o->capacity)
+    if (o->data == NULL || o->length + n + 1 > o->capacity)
     {
         size_t grown = o->capacity > 0 ? o->capacity : 4096;
         while (o->length + n + 1 > grown)
