@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The two Quick start commands of the README:
 #   ./dev.sh run [WORLD.json] [options]   install what is missing, build, open the window
-#   ./dev.sh test                         install what is missing, build, run the suite (plain, then ASan+UBSan)
+#   ./dev.sh test                         install what is missing, build, run every check (sanitizers, clang, fuzz, analysers, plain)
 # Other verbs: build (plain build only).
 set -euo pipefail
 cd "$(dirname "$0")"
