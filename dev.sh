@@ -74,6 +74,14 @@ case "$verb" in
             exit 1
         fi
         tail -n 3 build-clang/ctest.log
+        # The library and the headless commands without SDL (a host that only wants the core builds it so).
+        build build-noapp -DLS_BUILD_APP=OFF -DLS_WERROR=ON
+        echo "== tests without the SDL front end (-DLS_BUILD_APP=OFF)"
+        if ! ctest --test-dir build-noapp --output-on-failure -j "$jobs" >build-noapp/ctest.log 2>&1; then
+            cat build-noapp/ctest.log
+            exit 1
+        fi
+        tail -n 3 build-noapp/ctest.log
         echo "== short fuzz run (libFuzzer, clang)"
         ./scripts/fuzz.sh 15
         echo "== static analysis (cppcheck, clang-tidy; about 2 minutes)"

@@ -1,4 +1,5 @@
 // Every test suite, one line each: the runner's table and CMake's add_test list are both made from this file.
+// LS_APP_SUITE: a suite of the SDL front end, built and run only with LS_BUILD_APP.
 LS_SUITE(BaseTest)
 LS_SUITE(PoolTest)
 LS_SUITE(GeometryTest)
@@ -12,8 +13,8 @@ LS_SUITE(ReloadTest)
 LS_SUITE(EditTest)
 LS_SUITE(WorldTest)
 LS_SUITE(FuzzRegressionTest)
-LS_SUITE(RenderTest)
-LS_SUITE(RasterTest)
+LS_APP_SUITE(RenderTest)
+LS_APP_SUITE(RasterTest)
 LS_SUITE(SoakTest)
 LS_SUITE(HardeningTest)
 LS_SUITE(ScanArgsTest)

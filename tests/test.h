@@ -63,6 +63,13 @@
 int lsTestForEachFile(const char* folder, int (*visit)(void* ctx, const char* path, char* data, size_t size), void* ctx,
                       int* count);
 
+/// Front-end suites exist only in a build with the SDL front end (the runner's table and the declarations alike).
+#ifdef LS_HAVE_APP
+#define LS_APP_SUITE(name) LS_SUITE(name)
+#else
+#define LS_APP_SUITE(name)
+#endif
+
 #define LS_SUITE(name) int name(void);
 #include "suites.h"
 #undef LS_SUITE

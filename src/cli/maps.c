@@ -1,5 +1,6 @@
 // lidarsim import MAP.yaml -o WORLD.json and lidarsim export-map WORLD.json -o MAP.yaml: map_server maps to
 // world files and back (docs/maps.md).
+#define _POSIX_C_SOURCE 200809L // clock_gettime in cli/clock.h
 #include "cli/clock.h"
 #include "cli/commands.h"
 #include "cli/options.h"
