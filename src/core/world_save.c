@@ -4,6 +4,7 @@
 #include "lidarsim/world.h"
 
 #include "core/file_write.h"
+#include "core/text.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -11,30 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct Builder
-{
-    char* data;
-    size_t length, capacity;
-} Builder;
+// The canonical writer's output.
+typedef lsText Builder;
 
-static void Append(Builder* b, const char* s, size_t n)
-{
-    if (b->length + n + 1 > b->capacity)
-    {
-        size_t newCapacity = b->capacity < 4096 ? 4096 : b->capacity;
-        while (b->length + n + 1 > newCapacity)
-        {
-            newCapacity *= 2;
-        }
-        b->data = lsRealloc(b->data, b->capacity, newCapacity);
-        b->capacity = newCapacity;
-    }
-    memcpy(b->data + b->length, s, n);
-    b->length += n;
-    b->data[b->length] = '\0';
-}
-
-static void Put(Builder* b, const char* s) { Append(b, s, strlen(s)); }
+static void Put(Builder* b, const char* s) { lsText_Append(b, s, strlen(s)); }
 
 static void PutNumber(Builder* b, double v)
 {
@@ -121,7 +102,7 @@ static void PutString(Builder* b, const char* s)
         {
             escaped[0] = '\\';
             escaped[1] = (char)*p;
-            Append(b, escaped, 2);
+            lsText_Append(b, escaped, 2);
         }
         else if (*p < 0x20)
         {
@@ -130,7 +111,7 @@ static void PutString(Builder* b, const char* s)
         }
         else
         {
-            Append(b, (const char*)p, 1);
+            lsText_Append(b, (const char*)p, 1);
         }
     }
     Put(b, "\"");

@@ -13,6 +13,7 @@
 
 #include "core/file_write.h"
 #include "core/json_path.h"
+#include "core/text.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -136,30 +137,12 @@ static Span RootValue(const char* text)
 // ---------------------------------------------------------------------------------------------------------------------
 // Output
 
-typedef struct Out
-{
-    char* data;
-    size_t length, capacity;
-} Out;
+// The format-preserving writer's output.
+typedef lsText Out;
 
-static void Emit(Out* o, const char* s, size_t n)
-{
-    if (o->data == NULL || o->length + n + 1 > o->capacity)
-    {
-        size_t grown = o->capacity > 0 ? o->capacity : 4096;
-        while (o->length + n + 1 > grown)
-            grown *= 2;
-        o->data = lsRealloc(o->data, o->capacity, grown);
-        o->capacity = grown;
-    }
-    memcpy(o->data + o->length, s, n);
-    o->length += n;
-    o->data[o->length] = '\0';
-}
-
-static void EmitText(Out* o, const char* s) { Emit(o, s, strlen(s)); }
-static void EmitSpan(Out* o, Span s) { Emit(o, s.text + s.start, SpanLength(s)); }
-static void EmitRange(Out* o, const char* t, size_t a, size_t b) { Emit(o, t + a, b - a); }
+static void EmitText(Out* o, const char* s) { lsText_Append(o, s, strlen(s)); }
+static void EmitSpan(Out* o, Span s) { lsText_Append(o, s.text + s.start, SpanLength(s)); }
+static void EmitRange(Out* o, const char* t, size_t a, size_t b) { lsText_Append(o, t + a, b - a); }
 
 // ---------------------------------------------------------------------------------------------------------------------
 // Writing new values: only the keys that differ from their defaults
