@@ -142,7 +142,7 @@ static int ScanBatchThreadsTest(void)
     lsError err = {{0}};
     lsScanOutput out = {rows[0].ranges, NULL, NULL, NULL};
     double before = rows[0].ranges[0];
-    poses[3 * 17 + 1] = NAN;
+    poses[3 * 17 + 1] = (double)NAN;
     ENSURE(!lsWorldScanner_Scan(scanner, world, &overrides, poses, count, NULL, &out, NULL, &err));
     ENSURE(strcmp(err.message, "poses[17]: expected three finite numbers") == 0);
     // Left untouched, bit for bit: compared as bytes on purpose.
@@ -271,10 +271,60 @@ static int VecEnvTest(void)
     return 0;
 }
 
+// The per-robot snapshots a binding reads (lsWorld_GetRobotInfo, lsSim_GetRobotInfo, lsSim_CopyRobotScan) describe
+// that robot, refuse an index out of range, and the continuous multi-agent step drives like the discrete one.
+static int RobotInfoTest(void)
+{
+    lsWorld* world = LoadShipped("fleet");
+    ENSURE(world != NULL);
+    int robots = lsWorld_RobotCount(world);
+    lsRobotInfo info;
+    ENSURE(lsWorld_GetRobotInfo(world, robots - 2, &info));
+    ENSURE(strcmp(info.id, "agent") == 0 && info.controller == ls_controllerExternal && info.beams == 360);
+    ENSURE(info.pose[0] == 12.0 && info.pose[1] == 27.5 && info.reach == 0.3);
+    ENSURE(!lsWorld_GetRobotInfo(world, robots, &info) && !lsWorld_GetRobotInfo(world, -1, &info));
+
+    lsAgent* discrete = lsCreateAgent(world, NULL);
+    lsAgent* continuous = lsCreateAgent(world, NULL);
+    const lsRobotDef* def = lsWorld_GetRobot(world, lsAgent_AgentRobot(discrete, 0));
+    double command[2] = {def->maxSpeed, 0.0};
+    lsAction forward = ls_actionForward;
+    double a = 0.0, b = 0.0;
+    for (int k = 0; k < 15; ++k)
+    {
+        lsAgent_StepAgents(discrete, &forward, &a);
+        lsAgent_StepAgentsContinuous(continuous, command, &b);
+        ENSURE(a == b);
+    }
+    ENSURE(lsSim_Hash(lsAgent_GetSim(discrete)) == lsSim_Hash(lsAgent_GetSim(continuous)));
+
+    const lsSim* sim = lsAgent_GetSim(discrete);
+    int agentRobot = lsAgent_AgentRobot(discrete, 0);
+    lsSimInfo mine, first;
+    ENSURE(lsSim_GetRobotInfo(sim, agentRobot, &mine) && !lsSim_GetRobotInfo(sim, robots, &mine));
+    lsSim_GetInfo(sim, &first);
+    const lsRobotState* state = &lsSim_GetState(sim)->robots[agentRobot];
+    ENSURE(mine.x == state->position.x && mine.v == state->v && mine.distance == state->distance);
+    ENSURE(mine.distance > 1.0);
+    ENSURE(mine.beams == 360 && first.beams == 720 && mine.time == first.time); // the forklift's 720 beams first
+    double ranges[360];
+    lsScanOutput out = {.ranges = ranges};
+    ENSURE(lsSim_CopyRobotScan(sim, agentRobot, &out, 360) == 360 && lsSim_CopyRobotScan(sim, robots, &out, 360) == -1);
+    for (int i = 0; i < 360; ++i)
+    {
+        ENSURE(ranges[i] == lsSim_GetRobotScan(sim, agentRobot)->ranges[i]);
+    }
+    lsDestroyAgent(discrete);
+    lsDestroyAgent(continuous);
+    lsDestroyWorld(world);
+    return 0;
+}
+
 int ParallelBatchTest(void)
 {
     RUN_SUBTEST(ScanBatchMatchesSingleTest);
     RUN_SUBTEST(ScanBatchThreadsTest);
     RUN_SUBTEST(VecEnvTest);
+    RUN_SUBTEST(RobotInfoTest);
     return 0;
 }

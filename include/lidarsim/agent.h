@@ -85,6 +85,9 @@ LS_API const lsSim* lsAgent_GetSim(const lsAgent* agent);
     /// until every agent has a fresh scan (or simStepsPerAction steps); rewards[k] receives agent k's own score
     /// change plus its collision penalties. Returns the sum of the rewards and done (maxSteps reached).
     LS_API lsAgentStep lsAgent_StepAgents(lsAgent* agent, const lsAction* actions, double* rewards);
+    /// The same with continuous actions: commands[2k] = v (m/s) and commands[2k + 1] = w (rad/s) for agent k, finite,
+    /// clamped to that robot's limits (as lsAgent_StepContinuous).
+    LS_API lsAgentStep lsAgent_StepAgentsContinuous(lsAgent* agent, const double* commands, double* rewards);
 
 #ifdef __cplusplus
 }

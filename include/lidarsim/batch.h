@@ -57,8 +57,30 @@ extern "C"
 
     /// Fills info from the sim's current state.
     LS_API void lsSim_GetInfo(const lsSim* sim, lsSimInfo* info);
+    /// The same for robot `robot` (index in the world's robots) with that robot's pose, speeds, scan and its own
+    /// counters (lsSim_GetInfo's score and counters are the fleet's totals). Returns false, filling nothing, when
+    /// robot is out of range.
+    LS_API bool lsSim_GetRobotInfo(const lsSim* sim, int robot, lsSimInfo* info);
     /// sizeof(lsSimInfo), for the same layout check.
     LS_API int lsSimInfo_Size(void);
+
+    /// What a binding needs to know about one robot of a world. Angles in radians, lengths in metres.
+    typedef struct lsRobotInfo
+    {
+        char id[LS_ROBOT_ID_CAPACITY];         ///< unique in the world, NUL-terminated
+        int controller;                        ///< lsController: 0 manual, 1 autopilot, 2 external
+        double pose[3];                        ///< start: x, y, heading
+        double reach;                          ///< radius of the footprint's bounding circle about the centre
+        double maxSpeed, maxTurnRate;          ///< m/s, rad/s
+        int beams;                             ///< its lidar's beams
+        double fov, range, rangeMin, rate, noise; ///< rad, m, m, scans/s, m
+    } lsRobotInfo;
+
+    /// Fills info from robot `robot` of world (index in [0, lsWorld_RobotCount)). Returns false, filling nothing,
+    /// when robot is out of range.
+    LS_API bool lsWorld_GetRobotInfo(const lsWorld* world, int robot, lsRobotInfo* info);
+    /// sizeof(lsRobotInfo), for the same layout check.
+    LS_API int lsRobotInfo_Size(void);
 
     /// Output rows of scans: each non-NULL array holds rows of `beams` entries (row-major), any may be NULL to skip it.
     typedef struct lsScanOutput
@@ -72,6 +94,8 @@ extern "C"
     /// Copies the sim's latest scan into row 0 of out (capacity entries per array, at least its beam count).
     /// Returns the number of beams copied.
     LS_API int lsSim_CopyScan(const lsSim* sim, const lsScanOutput* out, int capacity);
+    /// The same for robot `robot`'s latest scan. Returns -1, copying nothing, when robot is out of range.
+    LS_API int lsSim_CopyRobotScan(const lsSim* sim, int robot, const lsScanOutput* out, int capacity);
 
     // ---------------------------------------------------------------------------------------------------------------------
     // Many scans

@@ -7,11 +7,13 @@ C library (ctypes; no copy of the simulation in Python).
     batch = world.scan_batch(poses)                  # (K, 3) poses -> (K, beams), on every core
     env = lidarsim.Env(world)                        # reset() -> (obs, info); step(a) -> obs, r, term, trunc, info
     vec = lidarsim.VectorEnv(world, 64)              # 64 robots stepped in C, (64, D) float32 observations
+    fleet = lidarsim.ParallelEnv("worlds/fleet.json") # PettingZoo-style: dicts keyed by the external robots' ids
 
 See docs/python.md.
 """
 
 from .env import SEEN, Env, VectorEnv
+from .parallel import ParallelEnv
 from .sim import ACTIONS, Sim
 from .spaces import HAVE_GYMNASIUM
 from .world import HIT_KINDS, Scan, ScanBatch, World, WorldError, load
@@ -23,6 +25,7 @@ __all__ = [
     "Env",
     "HAVE_GYMNASIUM",
     "HIT_KINDS",
+    "ParallelEnv",
     "SEEN",
     "Scan",
     "ScanBatch",

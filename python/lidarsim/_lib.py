@@ -103,6 +103,31 @@ class SimInfo(ctypes.Structure):
     ]
 
 
+class RobotInfo(ctypes.Structure):
+    """Mirror of lsRobotInfo (core/batch.h): one robot of a world."""
+
+    _fields_ = [
+        ("id", c_char * 64),
+        ("controller", c_int),
+        ("pose", c_double * 3),
+        ("reach", c_double),
+        ("maxSpeed", c_double),
+        ("maxTurnRate", c_double),
+        ("beams", c_int),
+        ("fov", c_double),
+        ("range", c_double),
+        ("rangeMin", c_double),
+        ("rate", c_double),
+        ("noise", c_double),
+    ]
+
+
+class AgentStep(ctypes.Structure):
+    """Mirror of lsAgentStep (core/agent.h)."""
+
+    _fields_ = [("reward", c_double), ("done", ctypes.c_bool)]
+
+
 class ScanOutput(ctypes.Structure):
     """Mirror of lsScanOutput: row-major output arrays, any may be NULL."""
 
@@ -217,8 +242,27 @@ def _load_core() -> ctypes.CDLL:
     )
     _declare(lib, "lsVecEnv_GetSim", p, p, c_int)
     _declare(lib, "lsVecEnv_EpisodeStep", c_int, p, c_int)
+    _declare(lib, "lsSim_GetRobotInfo", ctypes.c_bool, p, c_int, POINTER(SimInfo))
+    _declare(lib, "lsSim_CopyRobotScan", c_int, p, c_int, POINTER(ScanOutput), c_int)
+    _declare(lib, "lsWorld_GetRobotInfo", ctypes.c_bool, p, c_int, POINTER(RobotInfo))
+    _declare(lib, "lsRobotInfo_Size", c_int)
+    _declare(lib, "lsCreateAgent", p, p, POINTER(AgentDef))
+    _declare(lib, "lsDestroyAgent", None, p)
+    _declare(lib, "lsAgent_Reset", None, p, c_uint64)
+    _declare(lib, "lsAgent_AgentCount", c_int, p)
+    _declare(lib, "lsAgent_AgentRobot", c_int, p, c_int)
+    _declare(lib, "lsAgent_RobotObservationSize", c_int, p, c_int)
+    _declare(lib, "lsAgent_ObserveRobot", c_int, p, c_int, POINTER(c_double), c_int)
+    _declare(lib, "lsAgent_StepAgents", AgentStep, p, POINTER(c_int), POINTER(c_double))
+    _declare(lib, "lsAgent_StepAgentsContinuous", AgentStep, p, POINTER(c_double), POINTER(c_double))
+    _declare(lib, "lsAgent_StepCount", c_int, p)
+    _declare(lib, "lsAgent_GetSim", p, p)
     _declare(lib, "lsAllocatedBytes", c_longlong)
-    for name, struct in (("lsWorldInfo_Size", WorldInfo), ("lsSimInfo_Size", SimInfo)):
+    for name, struct in (
+        ("lsWorldInfo_Size", WorldInfo),
+        ("lsSimInfo_Size", SimInfo),
+        ("lsRobotInfo_Size", RobotInfo),
+    ):
         if getattr(lib, name)() != ctypes.sizeof(struct):
             raise OSError(f"lidarsim: {name} disagrees with the package ({lib._name} is from another version)")
     return lib

@@ -73,36 +73,50 @@ class _Agents:
         return self.handle
 
     def observation_space(self, shape) -> Any:
-        low = np.zeros(self.size, np.float32)
-        low[-2:] = -1.0
-        high = np.ones(self.size, np.float32)
-        return spaces.Box(np.broadcast_to(low, shape), np.broadcast_to(high, shape), dtype=np.float32)
+        return observation_box(self.size, shape)
 
     def continuous_space(self, shape) -> Any:
-        high = np.array([self.max_speed, self.max_turn_rate], np.float32)
-        return spaces.Box(np.broadcast_to(-high, shape), np.broadcast_to(high, shape), dtype=np.float32)
+        return continuous_box(self.max_speed, self.max_turn_rate, shape)
 
     def check_continuous(self, actions: np.ndarray, shape) -> np.ndarray:
-        try:
-            a = np.asarray(actions, dtype=np.float64)
-        except (TypeError, ValueError):
-            raise TypeError(f"action: expected numbers (v m/s, w rad/s), got {actions!r}") from None
-        if a.shape != shape:
-            raise ValueError(f"action: expected shape {shape} of (v m/s, w rad/s), got {a.shape}")
-        if not np.isfinite(a).all():
-            raise ValueError("action: not finite")
-        limits = np.array([self.max_speed, self.max_turn_rate]) * (1.0 + 1e-6)  # float32 rounding of the bounds
-        if (np.abs(a) > limits).any():
-            raise ValueError(
-                f"action: (v, w) must lie within +-({self.max_speed:g} m/s, {self.max_turn_rate:g} rad/s), "
-                f"got {a.tolist()}"
-            )
-        return np.ascontiguousarray(a)
+        return check_command("action", actions, shape, self.max_speed, self.max_turn_rate)
 
     def sim_info(self, i: int) -> _lib.SimInfo:
         info = _lib.SimInfo()
         _lib.core.lsSim_GetInfo(_lib.core.lsVecEnv_GetSim(self.live(), i), ctypes.byref(info))
         return info
+
+
+def observation_box(size: int, shape) -> Any:
+    """The observation space of a lidar observation of size values, broadcast to shape."""
+    low = np.zeros(size, np.float32)
+    low[-2:] = -1.0
+    high = np.ones(size, np.float32)
+    return spaces.Box(np.broadcast_to(low, shape), np.broadcast_to(high, shape), dtype=np.float32)
+
+
+def continuous_box(max_speed: float, max_turn_rate: float, shape) -> Any:
+    """The continuous action space (v, w) within a robot's limits, broadcast to shape."""
+    high = np.array([max_speed, max_turn_rate], np.float32)
+    return spaces.Box(np.broadcast_to(-high, shape), np.broadcast_to(high, shape), dtype=np.float32)
+
+
+def check_command(name: str, actions, shape, max_speed: float, max_turn_rate: float) -> np.ndarray:
+    """Continuous actions as a contiguous float64 array of shape, or a TypeError / ValueError saying what is wrong."""
+    try:
+        a = np.asarray(actions, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise TypeError(f"{name}: expected numbers (v m/s, w rad/s), got {actions!r}") from None
+    if a.shape != shape:
+        raise ValueError(f"{name}: expected shape {shape} of (v m/s, w rad/s), got {a.shape}")
+    if not np.isfinite(a).all():
+        raise ValueError(f"{name}: not finite: {a.tolist()}")
+    limits = np.array([max_speed, max_turn_rate]) * (1.0 + 1e-6)  # float32 rounding of the bounds
+    if (np.abs(a) > limits).any():
+        raise ValueError(
+            f"{name}: (v, w) must lie within +-({max_speed:g} m/s, {max_turn_rate:g} rad/s), got {a.tolist()}"
+        )
+    return np.ascontiguousarray(a)
 
 
 def _info_dict(info: _lib.SimInfo, episode_step: int) -> dict:

@@ -24,8 +24,8 @@ def _check_world(world) -> World:
     return world
 
 
-def read_scan(sim_handle: int, info: _lib.SimInfo) -> Scan:
-    """A copy of a C sim's latest scan."""
+def read_scan(sim_handle: int, info: _lib.SimInfo, robot: int = 0) -> Scan:
+    """A copy of a C sim's latest scan of robot `robot` (info: that robot's lsSimInfo)."""
     beams = info.beams
     ranges = np.empty(beams, np.float64)
     intensities = np.empty(beams, np.float64)
@@ -37,7 +37,7 @@ def read_scan(sim_handle: int, info: _lib.SimInfo) -> Scan:
         _lib.ptr(kinds, ctypes.c_int8),
         _lib.ptr(indices, ctypes.c_int32),
     )
-    _lib.core.lsSim_CopyScan(sim_handle, ctypes.byref(out), beams)
+    _lib.core.lsSim_CopyRobotScan(sim_handle, robot, ctypes.byref(out), beams)
     return Scan(
         ranges,
         intensities,
@@ -145,16 +145,7 @@ class Sim:
     def stats(self) -> dict:
         """Counters since reset: score, food, poison, collisions, crushes, distance (m), time (s), steps."""
         i = self._info()
-        return {
-            "score": i.score,
-            "food": i.food,
-            "poison": i.poison,
-            "collisions": i.collisions,
-            "crushes": i.crushes,
-            "distance": i.distance,
-            "time": i.time,
-            "steps": i.step,
-        }
+        return dict(counters(i), time=i.time, steps=i.step)
 
     @property
     def scan(self) -> Scan:
@@ -224,6 +215,12 @@ class Sim:
             "distance": info.distance,
         }
         self._record.write(json.dumps(line) + "\n")
+
+
+def counters(info: _lib.SimInfo) -> dict:
+    """A robot's (or the fleet's) counters since reset: score, food, poison, collisions, crushes, distance (m)."""
+    keys = ("score", "food", "poison", "collisions", "crushes", "distance")
+    return {k: getattr(info, k) for k in keys}
 
 
 def action_index(action) -> int:

@@ -18,7 +18,10 @@ from . import _lib
 PathLike = Union[str, "os.PathLike[str]"]
 
 #: Names of the hit kinds of ``Scan.kinds`` (lsHitKind): ``HIT_KINDS[kinds[i]]``.
-HIT_KINDS = ("none", "wall", "mover", "target", "box", "polygon", "vehicle")
+HIT_KINDS = ("none", "wall", "mover", "target", "box", "polygon", "vehicle", "robot")
+
+#: Names of a robot's controller (lsController).
+CONTROLLERS = ("manual", "autopilot", "external")
 
 _PLACE = re.compile(r"^:(\d+):(\d+): (.*)$", re.S)
 _JSON_PATH = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*(?:\[\d+\]|\.[A-Za-z_][A-Za-z0-9_]*)*): (.*)$", re.S)
@@ -234,6 +237,33 @@ class World:
         """The robot: radius (m), max_speed (m/s), max_turn_rate (rad/s)."""
         i = self._info
         return {"radius": i.robotRadius, "max_speed": i.maxSpeed, "max_turn_rate": i.maxTurnRate}
+
+    def _robot_infos(self) -> list:
+        """Every robot's lsRobotInfo, in file order."""
+        infos: list = []
+        while True:
+            info = _lib.RobotInfo()
+            if not _lib.core.lsWorld_GetRobotInfo(self._handle, len(infos), ctypes.byref(info)):
+                return infos
+            infos.append(info)
+
+    @property
+    def robots(self) -> list:
+        """Every robot in file order (the first is the one ``robot`` describes): dicts of id, controller ("manual",
+        "autopilot" or "external"), pose (x, y, theta degrees), reach (m, the footprint's bounding radius), max_speed
+        (m/s), max_turn_rate (rad/s), beams."""
+        return [
+            {
+                "id": i.id.decode("utf-8"),
+                "controller": CONTROLLERS[i.controller],
+                "pose": (i.pose[0], i.pose[1], math.degrees(i.pose[2])),
+                "reach": i.reach,
+                "max_speed": i.maxSpeed,
+                "max_turn_rate": i.maxTurnRate,
+                "beams": i.beams,
+            }
+            for i in self._robot_infos()
+        ]
 
     @property
     def dt(self) -> float:

@@ -1,4 +1,5 @@
-"""The examples: Dask scans on a two-worker LocalCluster equal scan_batch; the DQN trains for a few hundred steps."""
+"""The examples: Dask scans on a two-worker LocalCluster equal scan_batch; the DQN trains for a few hundred steps;
+the fleet example drives its agent through ParallelEnv."""
 
 import subprocess
 import sys
@@ -42,3 +43,13 @@ def test_dqn_trains_a_few_hundred_steps(tmp_path):
     assert "held-out food minus poison" in done.stdout and out.is_file() and out.with_suffix(".csv").is_file()
     rows = out.with_suffix(".csv").read_text().splitlines()
     assert rows[0].startswith("env_steps") and len(rows) >= 3
+
+
+def test_fleet_parallel_example_drives_the_external_robot():
+    done = subprocess.run(
+        [sys.executable, str(EXAMPLES / "fleet_parallel.py"), "--steps", "40", "--seed", "2"],
+        capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    line = done.stdout.strip().splitlines()[0]
+    assert line.startswith("agent: return ") and "distance" in line
+    assert float(line.split("distance ")[1].split(" m")[0]) > 1.0

@@ -190,24 +190,16 @@ int lsAgent_AgentRobot(const lsAgent* agent, int k)
     return agent->agents[k];
 }
 
-lsAgentStep lsAgent_StepAgents(lsAgent* agent, const lsAction* actions, double* rewards)
+// The multi-agent step once agent->controls[r] holds each agent robot r's control: the others follow their
+// controllers (autopilot drives itself, manual and external stand still).
+static lsAgentStep StepAgentsWith(lsAgent* agent, double* rewards)
 {
-    LS_ASSERT(agent != NULL && actions != NULL && rewards != NULL);
     const lsSimState* state = lsSim_GetState(agent->sim);
-    const lsWorld* world = lsSim_GetWorld(agent->sim);
-    int robots = state->robotCount;
-    for (int i = 0; i < robots; ++i)
+    for (int i = 0; i < state->robotCount; ++i)
     {
-        bool autopilot = lsWorld_GetRobot(world, i)->controller == ls_controllerAutopilot;
-        agent->controls[i] = autopilot ? lsMakeAutopilotControl() : lsMakeManualControl(0.0, 0.0);
         agent->scores[i] = state->robots[i].score;
         agent->collisions[i] = state->robots[i].collisions;
         agent->scanned[i] = false;
-    }
-    for (int k = 0; k < agent->agentCount; ++k)
-    {
-        LS_ASSERT((int)actions[k] >= 0 && actions[k] < ls_actionCount);
-        agent->controls[agent->agents[k]] = lsMakeActionControl(actions[k]);
     }
     // Until every agent has a fresh scan (or simStepsPerAction steps), so every observation is new.
     for (int step = 0;; ++step)
@@ -235,4 +227,41 @@ lsAgentStep lsAgent_StepAgents(lsAgent* agent, const lsAction* actions, double* 
         result.reward += rewards[k];
     }
     return result;
+}
+
+// The controls of the robots that are not agents.
+static void FillOthers(lsAgent* agent)
+{
+    const lsWorld* world = lsSim_GetWorld(agent->sim);
+    int robots = lsSim_GetState(agent->sim)->robotCount;
+    for (int i = 0; i < robots; ++i)
+    {
+        bool autopilot = lsWorld_GetRobot(world, i)->controller == ls_controllerAutopilot;
+        agent->controls[i] = autopilot ? lsMakeAutopilotControl() : lsMakeManualControl(0.0, 0.0);
+    }
+}
+
+lsAgentStep lsAgent_StepAgents(lsAgent* agent, const lsAction* actions, double* rewards)
+{
+    LS_ASSERT(agent != NULL && actions != NULL && rewards != NULL);
+    FillOthers(agent);
+    for (int k = 0; k < agent->agentCount; ++k)
+    {
+        LS_ASSERT((int)actions[k] >= 0 && actions[k] < ls_actionCount);
+        agent->controls[agent->agents[k]] = lsMakeActionControl(actions[k]);
+    }
+    return StepAgentsWith(agent, rewards);
+}
+
+lsAgentStep lsAgent_StepAgentsContinuous(lsAgent* agent, const double* commands, double* rewards)
+{
+    LS_ASSERT(agent != NULL && commands != NULL && rewards != NULL);
+    FillOthers(agent);
+    for (int k = 0; k < agent->agentCount; ++k)
+    {
+        const double* vw = commands + (size_t)2 * (size_t)k;
+        LS_ASSERT(isfinite(vw[0]) && isfinite(vw[1]));
+        agent->controls[agent->agents[k]] = lsMakeManualControl(vw[0], vw[1]);
+    }
+    return StepAgentsWith(agent, rewards);
 }

@@ -52,19 +52,34 @@ void lsWorld_GetInfo(const lsWorld* world, lsWorldInfo* info)
 
 int lsWorldInfo_Size(void) { return (int)sizeof(lsWorldInfo); }
 
+// The fields of lsSimInfo that are the same for every robot's view: time, step and the scan's layout.
+static void FillSimInfo(const lsSim* sim, int robot, lsSimInfo* info)
+{
+    memset(info, 0, sizeof *info);
+    const lsSimState* s = lsSim_GetState(sim);
+    const lsScan* scan = lsSim_GetRobotScan(sim, robot);
+    const lsRobotState* r = &s->robots[robot];
+    info->time = s->time;
+    info->step = s->step;
+    info->x = r->position.x;
+    info->y = r->position.y;
+    info->angle = r->angle;
+    info->v = r->v;
+    info->w = r->w;
+    info->beams = scan->count;
+    info->angleMin = scan->layout.angleMin;
+    info->angleMax = scan->layout.angleMax;
+    info->angleIncrement = scan->layout.angleIncrement;
+    info->rangeMin = scan->rangeMin;
+    info->rangeMax = scan->rangeMax;
+    info->scanTime = 1.0 / lsWorld_GetRobot(lsSim_GetWorld(sim), robot)->lidar.rate;
+}
+
 void lsSim_GetInfo(const lsSim* sim, lsSimInfo* info)
 {
     LS_ASSERT(sim != NULL && info != NULL);
-    memset(info, 0, sizeof *info);
+    FillSimInfo(sim, 0, info);
     const lsSimState* s = lsSim_GetState(sim);
-    const lsScan* scan = lsSim_GetScan(sim);
-    info->time = s->time;
-    info->step = s->step;
-    info->x = s->robot.position.x;
-    info->y = s->robot.position.y;
-    info->angle = s->robot.angle;
-    info->v = s->robot.v;
-    info->w = s->robot.w;
     info->score = s->score;
     info->food = s->food;
     info->poison = s->poison;
@@ -72,14 +87,55 @@ void lsSim_GetInfo(const lsSim* sim, lsSimInfo* info)
     info->crushes = s->crushes;
     info->distance = s->distance;
     info->scanned = s->scanned ? 1 : 0;
-    info->beams = scan->count;
-    info->angleMin = scan->layout.angleMin;
-    info->angleMax = scan->layout.angleMax;
-    info->angleIncrement = scan->layout.angleIncrement;
-    info->rangeMin = scan->rangeMin;
-    info->rangeMax = scan->rangeMax;
-    info->scanTime = 1.0 / lsSim_GetWorld(sim)->robot.lidar.rate;
 }
+
+bool lsSim_GetRobotInfo(const lsSim* sim, int robot, lsSimInfo* info)
+{
+    LS_ASSERT(sim != NULL && info != NULL);
+    const lsSimState* s = lsSim_GetState(sim);
+    if (robot < 0 || robot >= s->robotCount)
+    {
+        return false;
+    }
+    FillSimInfo(sim, robot, info);
+    const lsRobotState* r = &s->robots[robot];
+    info->score = r->score;
+    info->food = r->food;
+    info->poison = r->poison;
+    info->collisions = r->collisions;
+    info->crushes = r->crushes;
+    info->distance = r->distance;
+    info->scanned = r->scanned ? 1 : 0;
+    return true;
+}
+
+bool lsWorld_GetRobotInfo(const lsWorld* world, int robot, lsRobotInfo* info)
+{
+    LS_ASSERT(world != NULL && info != NULL);
+    if (robot < 0 || robot >= lsWorld_RobotCount(world))
+    {
+        return false;
+    }
+    memset(info, 0, sizeof *info);
+    const lsRobotDef* def = lsWorld_GetRobot(world, robot);
+    memcpy(info->id, def->id, sizeof info->id);
+    info->controller = (int)def->controller;
+    info->pose[0] = def->position.x;
+    info->pose[1] = def->position.y;
+    info->pose[2] = def->angle;
+    info->reach = lsRobotDef_Reach(def);
+    info->maxSpeed = def->maxSpeed;
+    info->maxTurnRate = def->maxTurnRate;
+    info->beams = def->lidar.beams;
+    info->fov = def->lidar.fov;
+    info->range = def->lidar.range;
+    info->rangeMin = def->lidar.rangeMin;
+    info->rate = def->lidar.rate;
+    info->noise = def->lidar.noise;
+    return true;
+}
+
+int lsRobotInfo_Size(void) { return (int)sizeof(lsRobotInfo); }
 
 int lsSimInfo_Size(void) { return (int)sizeof(lsSimInfo); }
 
@@ -110,8 +166,17 @@ static void CopyRow(const lsScan* scan, const lsScanOutput* out, size_t row)
 
 int lsSim_CopyScan(const lsSim* sim, const lsScanOutput* out, int capacity)
 {
+    return lsSim_CopyRobotScan(sim, 0, out, capacity);
+}
+
+int lsSim_CopyRobotScan(const lsSim* sim, int robot, const lsScanOutput* out, int capacity)
+{
     LS_ASSERT(sim != NULL && out != NULL);
-    const lsScan* scan = lsSim_GetScan(sim);
+    if (robot < 0 || robot >= lsSim_GetState(sim)->robotCount)
+    {
+        return -1;
+    }
+    const lsScan* scan = lsSim_GetRobotScan(sim, robot);
     LS_ASSERT(capacity >= scan->count);
     CopyRow(scan, out, 0);
     return scan->count;
