@@ -2,8 +2,8 @@
 # scripts/fuzz.sh [SECONDS [TARGET...]]: builds the libFuzzer targets with clang (ASan+UBSan) in build-fuzz and runs
 # each one (default: all four) for SECONDS (default 15) on a corpus seeded from the shipped worlds, the malformed
 # corpus, the worlds at every bound and every past regression input. A failure stops the script; copy the input it
-# names into tests/data/fuzz/ (fuzz_world), tests/data/fuzz_pipeline/ (fuzz_pipeline) or
-# tests/data/fuzz_scan_args/ as a regression test. The long run: scripts/fuzz.sh 3600 fuzz_pipeline.
+# names into tests/data/fuzz/ (fuzz_world), tests/data/fuzz_pipeline/ (fuzz_pipeline), tests/data/fuzz_map/
+# (fuzz_map) or tests/data/fuzz_scan_args/ as a regression test. The long run: scripts/fuzz.sh 3600 fuzz_pipeline.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-15}
@@ -44,7 +44,7 @@ for target in "${targets[@]}"; do
     fuzz_pipeline) run fuzz_pipeline worlds tests/data/limits tests/data/fuzz_pipeline tests/data/fuzz ;;
     fuzz_map)
         # The map readers get at most 10 s of the test command's run.
-        seconds=$((seconds < 10 ? seconds : 10)) run fuzz_map fuzz/map_corpus
+        seconds=$((seconds < 10 ? seconds : 10)) run fuzz_map fuzz/map_corpus tests/data/fuzz_map
         ;;
     *)
         echo "fuzz: unknown target '$target' (fuzz_world, fuzz_scan_args, fuzz_pipeline, fuzz_map)" >&2

@@ -1,6 +1,7 @@
 // Every input the fuzzers ever crashed on, kept under tests/data/fuzz/, replayed through the same property check.
 #include "test.h"
 
+#include "../fuzz/map_check.h"
 #include "../fuzz/pipeline_check.h"
 #include "../fuzz/world_check.h"
 
@@ -47,9 +48,28 @@ static int PipelineReplayTest(void)
     return 0;
 }
 
+static int CheckMapFile(void* ctx, const char* path, char* data, size_t size)
+{
+    (void)ctx;
+    (void)path;
+    return lsFuzzCheckMap((const uint8_t*)data, size);
+}
+
+// The map readers on fuzz_map's seed corpus and its findings: every input decodes or fails with a named message,
+// traces to well-formed walls, and frees every byte.
+static int MapReplayTest(void)
+{
+    int seeds = 0, findings = 0;
+    ENSURE(lsTestForEachFile(LS_SOURCE_DIR "/fuzz/map_corpus", CheckMapFile, NULL, &seeds) == 0);
+    ENSURE(lsTestForEachFile(LS_TEST_DATA_DIR "/fuzz_map", CheckMapFile, NULL, &findings) == 0);
+    ENSURE(seeds >= 8);
+    return 0;
+}
+
 int FuzzRegressionTest(void)
 {
     RUN_SUBTEST(ReplayTest);
     RUN_SUBTEST(PipelineReplayTest);
+    RUN_SUBTEST(MapReplayTest);
     return 0;
 }

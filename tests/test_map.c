@@ -491,6 +491,20 @@ static int ImageKindsTest(void)
     ENSURE(DecodesTo("c.pgm", &info, "wf"));
     WriteText("d.pgm", "P2\n3 1\n65535\n0 65535 52685\n");
     ENSURE(DecodesTo("d.pgm", &info, "wfu"));
+    // Plain PGM as editors write it: comments anywhere in the header and between rows, maxval 65535, and no
+    // newline after the last number (libnetpbm alone fails on that one).
+    WriteText("p2c.pgm", "P2\n# made by hand\n3 2 # size\n# depth\n65535\n0 65535 52685\n# row 2\n65535 0 0");
+    ENSURE(DecodesTo("p2c.pgm", &info, "wfufww"));
+    WriteText("p2n.pgm", "P2\n2 1\n255\n0 254");
+    ENSURE(DecodesTo("p2n.pgm", &info, "wf"));
+    WriteText("p1n.pbm", "P1\n3 1\n1 0 1");
+    ENSURE(DecodesTo("p1n.pbm", &info, "wfw"));
+    // P5 with maxval under 255: shade is value / maxval (15: white, 10: occupancy 1/3, unknown; 2: occupied).
+    const unsigned char p5s[] = "P5\n4 1\n15\n\x00\x0f\x0a\x02";
+    WriteBytes("p5s.pgm", p5s, sizeof p5s - 1);
+    ENSURE(DecodesTo("p5s.pgm", &info, "wfuw"));
+    // A plain file cut inside its pixels still fails, named.
+    ENSURE(DecodeFails("cut2.pgm", "P2\n3 1\n255\n0 254", 16, "cut2.pgm: not a readable PNM image"));
     // 1-bit PBM: 1 is black.
     WriteText("e.pbm", "P1\n2 1\n1 0\n");
     ENSURE(DecodesTo("e.pbm", &info, "wf"));

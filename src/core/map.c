@@ -4,6 +4,7 @@
 
 #include "lidarsim/map.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <png.h>
@@ -556,6 +557,20 @@ static bool DecodePnm(const unsigned char* data, size_t size, const char* label,
     return true;
 }
 
+// libnetpbm reads a plain (ASCII) number up to the byte after it, and a file that ends right after its last number
+// (editors and scripts often leave no final newline) fails with "EOF / read error". Such a file gets a copy with one
+// newline appended, so every plain PNM that ends in a complete number reads.
+static bool DecodePlainPnm(const unsigned char* data, size_t size, const char* label, const lsMapInfo* info,
+                           lsGrid* grid, lsError* err)
+{
+    unsigned char* copy = lsAlloc(size + 1);
+    memcpy(copy, data, size);
+    copy[size] = '\n';
+    bool ok = DecodePnm(copy, size + 1, label, info, grid, err);
+    lsFree(copy, size + 1);
+    return ok;
+}
+
 bool lsDecodeMapImage(const unsigned char* data, size_t size, const char* label, const lsMapInfo* info, lsGrid* grid,
                       lsError* err)
 {
@@ -563,6 +578,8 @@ bool lsDecodeMapImage(const unsigned char* data, size_t size, const char* label,
     memset(grid, 0, sizeof *grid);
     if (size >= 8 && png_sig_cmp(data, 0, 8) == 0)
         return DecodePng(data, size, label, info, grid, err);
+    if (size >= 2 && data[0] == 'P' && data[1] >= '1' && data[1] <= '3' && isdigit(data[size - 1]))
+        return DecodePlainPnm(data, size, label, info, grid, err);
     if (size >= 2 && data[0] == 'P' && data[1] >= '1' && data[1] <= '6')
         return DecodePnm(data, size, label, info, grid, err);
     return lsFail(err, "%s: not an image lidarsim reads (expected PGM, PBM, PPM or PNG)", label);
