@@ -12,7 +12,7 @@
     {                                                                                                                  \
         if (!(ok))                                                                                                     \
         {                                                                                                              \
-            fprintf(stderr, "fuzz_map: %s:%d: property failed: %s\n", __FILE__, __LINE__, #ok);                       \
+            fprintf(stderr, "fuzz_map: %s:%d: property failed: %s\n", __FILE__, __LINE__, #ok);                        \
             return 1;                                                                                                  \
         }                                                                                                              \
     } while (0)

@@ -4,7 +4,6 @@
 
 #include "lidarsim/map.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <png.h>
@@ -578,7 +577,8 @@ bool lsDecodeMapImage(const unsigned char* data, size_t size, const char* label,
     memset(grid, 0, sizeof *grid);
     if (size >= 8 && png_sig_cmp(data, 0, 8) == 0)
         return DecodePng(data, size, label, info, grid, err);
-    if (size >= 2 && data[0] == 'P' && data[1] >= '1' && data[1] <= '3' && isdigit(data[size - 1]))
+    if (size >= 2 && data[0] == 'P' && data[1] >= '1' && data[1] <= '3' && data[size - 1] >= '0' &&
+        data[size - 1] <= '9')
         return DecodePlainPnm(data, size, label, info, grid, err);
     if (size >= 2 && data[0] == 'P' && data[1] >= '1' && data[1] <= '6')
         return DecodePnm(data, size, label, info, grid, err);
