@@ -1,0 +1,165 @@
+// lidarsim core (private): the scene's storage shared by its three parts: scene.c (lifecycle, storage, accessors),
+// scene_grid.c (the uniform grid: its layout, registration of primitives, the box query) and scene_cast.c (the
+// walk along a ray, the bounds that filter candidates, the exact answers). Public declarations are in
+// include/lidarsim/scene.h.
+#pragma once
+
+#include "lidarsim/scene.h"
+
+#include <math.h>
+
+// Each cell's primitives are stored in place, so a ray touches a few contiguous cache lines per cell: wall segments
+// as packed records (the same doubles the brute-force path casts, so results are bit-identical), targets as
+// circle records updated in place when a target moves, boxes and polygons (rare) as indices.
+typedef struct CellHeader
+{
+    int seg, shape, target, pad; // where the cell's lists start; the next header says where they end
+} CellHeader;
+
+// A segment's record in a cell: its two endpoints, 32 bytes, two to a cache line; its identity (the global segment
+// index) sits in a parallel array that only the winners and the box query read.
+typedef lsSegment CellSegment;
+
+typedef struct CellTarget
+{
+    lsCircle circle;
+    int index;
+    int active; // 0 when the target is disabled or has moved out of this cell's reach (displaced)
+} CellTarget;
+
+enum
+{
+    ls_fieldSegment = 0,
+    ls_fieldShape = 1,
+    ls_fieldTarget = 2,
+};
+
+// The hot loop is inlined by force and prefetches memory where the compiler allows it (GCC and Clang).
+#if defined(__GNUC__)
+#define LS_FORCE_INLINE inline __attribute__((always_inline))
+#define LS_PREFETCH(p) __builtin_prefetch(p)
+#else
+#define LS_FORCE_INLINE inline
+#define LS_PREFETCH(p) ((void)(p))
+#endif
+
+// A target can be displaced out of the cells it is registered in (a respawn); it is then tested on every cast until
+// this many more are displaced than right after the last rebuild of the target cells, when they are rebuilt.
+#define LS_MAX_DISPLACED 16
+
+#ifndef LS_CELLS_PER_PRIMITIVE
+#define LS_CELLS_PER_PRIMITIVE 2.0
+#endif
+
+// Primitives far larger than the rest (a wall from -1e200 to 1e200 beside a 10 m room) would stretch the grid
+// until it is useless; up to this many of them are kept out of the grid and tested on every cast instead.
+#define LS_MAX_LONG_PRIMITIVES 32
+
+struct lsScene
+{
+    // Walls: chains flattened into segments, chain by chain.
+    int wallCount;
+    int* wallFirstSegment; // wallCount + 1 entries
+    double* wallReflectance;
+    int segmentCount;
+    lsSegment* segments;
+    int* segmentChain; // per segment: its chain
+    int* segmentPart;  // per segment: its index within the chain
+
+    // Targets: circles that can move or be disabled.
+    int targetCount;
+    lsCircle* targets;
+    bool* targetActive;
+    bool* targetDisplaced;
+    int* targetCells; // 4 per target: ix0, iy0, ix1, iy1 of the cells it is registered in (empty when ix0 > ix1)
+    lsTargetKind* targetKinds;
+    double* targetReflectance;
+    int* displaced; // targets tested on every cast (capacity targetCount)
+    int displacedCount;
+    int displacedAfterBuild; // targets outside the grid at the last rebuild (they stay displaced)
+
+    int boxCount;
+    lsBox* boxes;
+    lsAABB* boxBounds;
+    double* boxReflectance;
+
+    int polygonCount;
+    lsPolygon* polygons;
+    lsAABB* polygonBounds;
+    double* polygonReflectance;
+
+    int vehicleCount; // reflectance only: the bodies come with every cast
+    double* vehicleReflectance;
+    int moverCount;
+    double* moverReflectance;
+
+    // The grid. Cell (ix, iy) covers [x0 + ix s, x0 + (ix + 1) s] x [y0 + iy s, y0 + (iy + 1) s].
+    int nx, ny;
+    double x0, y0, cellSize, invCellSize;
+    double slop; // metres: primitives are registered in every cell they come within slop of
+    double maxSegmentLength;
+    CellHeader* cells; // nx * ny + 1 headers
+    CellSegment* segItems;
+    int* segItemIds; // per record: the global segment index (segments[], segmentChain[], segmentPart[])
+    int segItemCount;
+    int* shapeItems; // box i: 2 i, polygon i: 2 i + 1
+    int shapeItemCount;
+    lsCircle* shapeCircles; // bounding circle of each shape code (boxCount + polygonCount of them, interleaved)
+    CellTarget* targetItems;
+    int targetItemCount;
+
+    // Long primitives (see LS_MAX_LONG_PRIMITIVES): not in the grid, tested on every cast and query. Long targets
+    // are simply left outside the grid's bounds, which makes them displaced (tested on every cast).
+    int* longSegments; // segment indices
+    int longSegmentCount;
+    int* longShapes; // shape codes
+    int longShapeCount;
+};
+
+// The cell column of x, clamped to the grid (truncation is floor for the non-negative values that remain).
+static inline int CellX(const lsScene* scene, double x)
+{
+    double f = (x - scene->x0) * scene->invCellSize;
+    if (!(f >= 0.0))
+    {
+        return 0;
+    }
+    return f >= (double)(scene->nx - 1) ? scene->nx - 1 : (int)f;
+}
+
+/// The cell row of y, clamped to the grid.
+static inline int CellY(const lsScene* scene, double y)
+{
+    double f = (y - scene->y0) * scene->invCellSize;
+    if (!(f >= 0.0))
+    {
+        return 0;
+    }
+    return f >= (double)(scene->ny - 1) ? scene->ny - 1 : (int)f;
+}
+
+// Minimum and maximum of finite values (fmin and fmax are library calls that also order NaNs).
+static inline double Min(double a, double b) { return a < b ? a : b; }
+
+static inline double Max(double a, double b) { return a > b ? a : b; }
+
+/// A box grown by d on every side.
+static inline lsAABB Expand(lsAABB box, double d)
+{
+    return (lsAABB){{box.lower.x - d, box.lower.y - d}, {box.upper.x + d, box.upper.y + d}};
+}
+
+// Bounds of a box (code 2 i) or polygon (code 2 i + 1).
+static inline lsAABB ShapeBounds(const lsScene* scene, int code)
+{
+    return (code & 1) == 0 ? scene->boxBounds[code >> 1] : scene->polygonBounds[code >> 1];
+}
+
+/// Chooses the grid for the scene's copied geometry and registers every primitive in it (scene_grid.c); the long
+/// primitives are kept out (tested on every cast). Called once by lsCreateScene.
+void lsSceneGrid_Build(lsScene* scene);
+/// (Re)builds the target records from the targets' current places; targets outside the grid become displaced.
+void lsSceneGrid_BuildTargets(lsScene* scene);
+/// The cell range [ix0, iy0, ix1, iy1] a target circle is registered in, or an empty range (ix0 > ix1) when it does
+/// not lie inside the grid (it is then tested on every cast).
+void lsSceneGrid_TargetRange(const lsScene* scene, lsCircle c, int range[4]);
