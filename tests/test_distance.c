@@ -5,6 +5,7 @@
 #include "test.h"
 
 #include "core/distance.h"
+#include "core/exact.h"
 
 #include <float.h>
 #include <stdint.h>
@@ -307,6 +308,9 @@ static int PredicateTest(void)
     ENSURE(lsCrossSign(lsV(0.1, 0.3), lsV(0.1, 0.3)) == 0);
     ENSURE(lsCrossSign(lsV(0.0, 0.0), lsV(5.0, 1.0)) == 0);
     ENSURE(lsCrossSign(lsV(1.0, 0.0), lsV(0.0, 1e-300)) == 1);
+    // Products that underflow to zero (1e-400) or overflow still give the exact sign.
+    ENSURE(lsCrossSign(lsV(1e-200, 1e-200), lsV(1e-200, 1e-200 * (1.0 + eps))) == 1);
+    ENSURE(lsCrossSign(lsV(1e200, 1e200 * (1.0 + eps)), lsV(1e200, 1e200)) == -1);
     // Point to line distance, compensated: a 10 km line and a point 1 micrometre off it.
     lsVec2 q0 = {-5000.0, -5000.0}, q1 = {5000.0, 5000.0 + 1e-9};
     lsVec2 p = {1234.5678, 1234.5678 + 1e-6};

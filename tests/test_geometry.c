@@ -1,8 +1,8 @@
-// Tests of geometry.c and predicates.c: hand-made degenerate cases, then randomized properties against independent
+// Tests of the geometry files and exact.c: hand-made degenerate cases, then randomized properties against independent
 // slow references (long double arithmetic, dense sampling) from fixed seeds.
 #include "test.h"
 
-#include "core/predicates.h"
+#include "core/exact.h"
 #include "lidarsim/geometry.h"
 
 #include <float.h>

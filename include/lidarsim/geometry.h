@@ -78,7 +78,7 @@ LS_API lsAABB lsCircle_Bounds(const lsCircle* circle);
 // Exact predicates
 
 /// Sign (-1, 0, +1) of cross(b - a, c - a), computed exactly for any finite doubles (adaptive: a fast filter, then
-/// fma two-product expansions, then big-integer arithmetic when the filter cannot decide; predicates.c).
+/// fma two-product expansions, then big-integer arithmetic when the filter cannot decide; exact.c).
 /// +1 when c is to the left of a->b.
 LS_API int lsOrient(lsVec2 a, lsVec2 b, lsVec2 c);
 /// Sign of cross(d, p - o) computed exactly from the given doubles (o + d is never rounded).

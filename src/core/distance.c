@@ -5,6 +5,7 @@
 // simplex edge is decided with exact orientation signs, so touching shapes report distance exactly 0.
 #include "core/distance.h"
 
+#include "core/exact.h"
 #include "lidarsim/base.h"
 
 #include <float.h>
@@ -77,67 +78,6 @@ int lsProxy_FindSupport(const lsShapeProxy* proxy, lsVec2 direction)
         }
     }
     return best;
-}
-
-// ---------------------------------------------------------------------------------------------------------------------
-// Exact sign of a 2D cross product. The fast path is certified by a forward error bound; otherwise both products
-// are split exactly with fma (p + pe == a.x b.y) and the difference (p + pe) - (q + qe) is formed as a
-// non-overlapping expansion (Shewchuk 1997, "Adaptive precision floating-point arithmetic", Two-Sum/Two-Diff and
-// Two-Two-Diff), whose sign is the sign of its largest non-zero component. Exact unless a product underflows.
-
-static void lsTwoSum(double a, double b, double* x, double* y)
-{
-    *x = a + b;
-    double bVirtual = *x - a;
-    double aVirtual = *x - bVirtual;
-    *y = (a - aVirtual) + (b - bVirtual);
-}
-
-static void lsTwoDiff(double a, double b, double* x, double* y)
-{
-    *x = a - b;
-    double bVirtual = a - *x;
-    double aVirtual = *x + bVirtual;
-    *y = (a - aVirtual) + (bVirtual - b);
-}
-
-int lsCrossSign(lsVec2 a, lsVec2 b)
-{
-    double p = a.x * b.y;
-    double q = a.y * b.x;
-    double fast = p - q;
-    // |error of fast| <= 3u (|p| + |q|) with u = DBL_EPSILON / 2 (Shewchuk's ccwerrboundA); 4 DBL_EPSILON is safer.
-    double bound = 4.0 * DBL_EPSILON * (fabs(p) + fabs(q));
-    if (fast > bound)
-    {
-        return 1;
-    }
-    if (fast < -bound)
-    {
-        return -1;
-    }
-    double pe = fma(a.x, b.y, -p);
-    double qe = fma(a.y, b.x, -q);
-    // Two-Two-Diff: (p + pe) - (q + qe) = x3 + x2 + x1 + x0 exactly, components increasing in magnitude, as two
-    // Two-One-Diffs: (p + pe) - qe = j + k + x0, then (j + k) - q = x3 + x2 + x1.
-    double i, j, k, m, x0, x1, x2, x3;
-    lsTwoDiff(pe, qe, &i, &x0);
-    lsTwoSum(p, i, &j, &k);
-    lsTwoDiff(k, q, &m, &x1);
-    lsTwoSum(j, m, &x3, &x2);
-    double parts[4] = {x3, x2, x1, x0};
-    for (int t = 0; t < 4; ++t)
-    {
-        if (parts[t] > 0.0)
-        {
-            return 1;
-        }
-        if (parts[t] < 0.0)
-        {
-            return -1;
-        }
-    }
-    return 0;
 }
 
 // ---------------------------------------------------------------------------------------------------------------------
@@ -373,7 +313,7 @@ double lsPointLineDistance(lsVec2 q0, lsVec2 q1, lsVec2 p)
     lsTwoDiff(p.x, q0.x, &dx, &dxLo);
     lsTwoDiff(p.y, q0.y, &dy, &dyLo);
     double p1 = ex * dy, p2 = ey * dx;
-    double p1Lo = fma(ex, dy, -p1), p2Lo = fma(ey, dx, -p2);
+    double p1Lo = lsTwoProductTail(ex, dy, p1), p2Lo = lsTwoProductTail(ey, dx, p2);
     double correction = (p1Lo - p2Lo) + ((ex * dyLo + exLo * dy) - (ey * dxLo + eyLo * dx));
     double cross = (p1 - p2) + correction;
     double length = lsFastLength((lsVec2){ex, ey});

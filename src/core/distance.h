@@ -95,9 +95,6 @@ lsShapeProxy lsProxyFromSegment(const lsSegment* segment);
 lsShapeProxy lsProxyFromBox(const lsBox* box);
 /// A solid convex polygon: its vertices.
 lsShapeProxy lsProxyFromPolygon(const lsPolygon* polygon);
-/// Sign (-1, 0, +1) of cross(a, b), exact (a certified floating-point filter, then fma-split products summed as an
-/// error-free expansion); exact unless a product underflows. GJK and EPA decide origin-on-edge cases with it.
-int lsCrossSign(lsVec2 a, lsVec2 b);
 /// Distance from p to the line through q0 and q1 (metres), accurate to a few ulps even for a long line and a tiny
 /// distance (compensated arithmetic); q0 == q1 gives |p - q0|. GJK and EPA use it for a vertex against an edge.
 double lsPointLineDistance(lsVec2 q0, lsVec2 q1, lsVec2 p);

@@ -4,6 +4,7 @@
 // support point lies beyond the edge, that edge is on the difference's boundary and its distance is the penetration
 // depth (the support function of B - A is minimal there over all directions).
 #include "core/distance.h"
+#include "core/exact.h"
 
 #include "lidarsim/base.h"
 

@@ -1,16 +1,11 @@
-// lidarsim core (private): what the geometry files (shape.c, ray_cast.c, segment.c) share: the floating-point
-// filters' constants and a few helpers.
+// lidarsim core (private): what the geometry files (shape.c, ray_cast.c, segment.c) share: a few helpers (the
+// floating-point filters' constants are in exact.h).
 #pragma once
 
+#include "core/exact.h"
 #include "lidarsim/geometry.h"
 
 #include <math.h>
-
-// Below this an error bound may be spoiled by underflow, so the filters defer to exact arithmetic.
-#define LS_FILTER_TINY 0x1p-960
-// 8 eps: a generous relative bound for short sums of products of rounded differences (each analysed where it is used
-// to be under 6 eps); a loose bound only sends more calls to the exact path, never a wrong sign.
-#define LS_FILTER_BOUND8 0x1p-50
 
 // x clamped into [lo, hi]; NaN gives lo.
 static inline double lsClamp(double x, double lo, double hi)

@@ -1,10 +1,10 @@
 // Ray casts against segments, circles, boxes and polygons (geometry.h). Whether a ray or segment meets a shape is
-// decided with exact signs (predicates.c: a floating-point filter, exact arithmetic when it cannot decide); only the
+// decided with exact signs (exact.h: a floating-point filter, exact arithmetic when it cannot decide); only the
 // reported fraction, point and normal are rounded, and they are clamped into the range the exact test proved.
 #include "lidarsim/geometry.h"
 
+#include "core/exact.h"
 #include "core/geometry_internal.h"
-#include "core/predicates.h"
 #include "lidarsim/base.h"
 
 #include <float.h>
@@ -41,13 +41,13 @@ static int SignOfDiffMinusProduct(double p, double o, double l, double d)
 // Ray casts
 
 // lsOrientDir with its floating-point filter inlined (the common case in the lidar's per-beam loop); the same
-// bound as predicates.c, so the answer is the exact sign either way.
+// bound as exact.c, so the answer is the exact sign either way.
 static inline int SideOfRay(lsVec2 o, lsVec2 d, lsVec2 p)
 {
     double left = d.x * (p.y - o.y);
     double right = d.y * (p.x - o.x);
     double det = left - right;
-    double bound = (3.0 + 16.0 * 0x1p-53) * 0x1p-53 * (fabs(left) + fabs(right));
+    double bound = LS_FILTER_ORIENT * (fabs(left) + fabs(right));
     if (fabs(det) > bound && bound >= LS_FILTER_TINY && bound <= DBL_MAX)
     {
         return det > 0.0 ? 1 : -1;
@@ -117,40 +117,13 @@ static inline lsVec2 SegmentNormal(lsVec2 a, lsVec2 b, int denSign)
     return lsUnitVector(denSign > 0 ? lsLeftPerp(e) : lsRightPerp(e));
 }
 
-// a - b = *hi + *lo exactly (Knuth's two-difference).
-static inline void TwoDiff(double a, double b, double* hi, double* lo)
-{
-    double x = a - b;
-    double bv = a - x;
-    double av = x + bv;
-    *hi = x;
-    *lo = (a - av) + (bv - b);
-}
-
-// ux vy - uy vx for double-double components (u = uh + ul, v = vh + vl), to about eps of the result: the two main
-// products with their fma errors, their difference with its rounding error, and the first-order low terms.
-static double AccurateCross(double uxh, double uxl, double uyh, double uyl, double vxh, double vxl, double vyh,
-                            double vyl)
-{
-    double p1 = uxh * vyh, p2 = uyh * vxh;
-    double e1 = fma(uxh, vyh, -p1), e2 = fma(uyh, vxh, -p2);
-    double s, sl;
-    TwoDiff(p1, p2, &s, &sl);
-    double low = uxh * vyl + uxl * vyh - uyh * vxl - uyl * vxh;
-    return s + (sl + (e1 - e2) + low);
-}
-
 // The crossing of the ray's line with segment a-b is at t = num / den with num = cross(p - o, b - a) (p = a or b)
 // and den = cross(d, b - a): returns den and sets *num, each to about eps relative accuracy.
 static double AccurateCrossingTerms(lsVec2 o, lsVec2 d, lsVec2 a, lsVec2 b, lsVec2 p, double* num)
 {
-    double exh, exl, eyh, eyl, pxh, pxl, pyh, pyl;
-    TwoDiff(b.x, a.x, &exh, &exl);
-    TwoDiff(b.y, a.y, &eyh, &eyl);
-    TwoDiff(p.x, o.x, &pxh, &pxl);
-    TwoDiff(p.y, o.y, &pyh, &pyl);
-    *num = AccurateCross(pxh, pxl, pyh, pyl, exh, exl, eyh, eyl);
-    return AccurateCross(d.x, 0.0, d.y, 0.0, exh, exl, eyh, eyl);
+    lsDD ex = lsDiffDD(b.x, a.x), ey = lsDiffDD(b.y, a.y);
+    *num = lsCrossDD(lsDiffDD(p.x, o.x), lsDiffDD(p.y, o.y), ex, ey);
+    return lsCrossDD((lsDD){d.x, 0.0}, (lsDD){d.y, 0.0}, ex, ey);
 }
 
 // The ray's line crosses segment a-b in one point: the sides sa, sb of a and b (exact signs of cross(d, x - o))
@@ -292,52 +265,16 @@ lsCastOutput lsRayCastSegment(const lsSegment* segment, const lsRayInput* input)
     return CastSegmentWithSides(o, d, L, segment->a, segment->b, sa, sb);
 }
 
-// Double-double helpers (value = hi + lo): products with fma, sums with two-sum; about 2^-104 relative accuracy.
-typedef struct DD
-{
-    double hi, lo;
-} DD;
-
-static inline DD DDNormalize(double hi, double lo)
-{
-    double s = hi + lo;
-    return (DD){s, lo - (s - hi)};
-}
-
-static inline DD DDFromDiff(double a, double b)
-{
-    DD r;
-    TwoDiff(a, b, &r.hi, &r.lo);
-    return r;
-}
-
-static inline DD DDAdd(DD a, DD b)
-{
-    double s = a.hi + b.hi;
-    double bv = s - a.hi;
-    double e = (a.hi - (s - bv)) + (b.hi - bv);
-    return DDNormalize(s, e + a.lo + b.lo);
-}
-
-static inline DD DDNeg(DD a) { return (DD){-a.hi, -a.lo}; }
-
-static inline DD DDMul(DD a, DD b)
-{
-    double p = a.hi * b.hi;
-    double e = fma(a.hi, b.hi, -p);
-    return DDNormalize(p, e + (a.hi * b.lo + a.lo * b.hi));
-}
-
 // C = |o - c|^2 - r^2 and disc = r^2 |d|^2 - cross(d, o - c)^2 in double-double, rounded to double at the end.
 static void AccurateCircleTerms(lsVec2 o, lsVec2 d, lsVec2 c, double r, double* C, double* disc)
 {
-    DD fx = DDFromDiff(o.x, c.x), fy = DDFromDiff(o.y, c.y);
-    DD dx = {d.x, 0.0}, dy = {d.y, 0.0}, rr = DDMul((DD){r, 0.0}, (DD){r, 0.0});
-    DD ff = DDAdd(DDMul(fx, fx), DDMul(fy, fy));
-    *C = DDAdd(ff, DDNeg(rr)).hi;
-    DD cr = DDAdd(DDMul(dx, fy), DDNeg(DDMul(dy, fx)));
-    DD dd = DDAdd(DDMul(dx, dx), DDMul(dy, dy));
-    *disc = DDAdd(DDMul(rr, dd), DDNeg(DDMul(cr, cr))).hi;
+    lsDD fx = lsDiffDD(o.x, c.x), fy = lsDiffDD(o.y, c.y);
+    lsDD dx = {d.x, 0.0}, dy = {d.y, 0.0}, rr = lsMulDD((lsDD){r, 0.0}, (lsDD){r, 0.0});
+    lsDD ff = lsAddDD(lsMulDD(fx, fx), lsMulDD(fy, fy));
+    *C = lsAddDD(ff, lsNegDD(rr)).hi;
+    lsDD cr = lsAddDD(lsMulDD(dx, fy), lsNegDD(lsMulDD(dy, fx)));
+    lsDD dd = lsAddDD(lsMulDD(dx, dx), lsMulDD(dy, dy));
+    *disc = lsAddDD(lsMulDD(rr, dd), lsNegDD(lsMulDD(cr, cr))).hi;
 }
 
 // Writes the exact expansion of r^2 |d|^2 - cross(d, o - c)^2 (18 products of 4 doubles); returns the term count.

@@ -2,8 +2,8 @@
 // polygon (exact signs, as the ray casts), and the closest point of a segment or polyline.
 #include "lidarsim/geometry.h"
 
+#include "core/exact.h"
 #include "core/geometry_internal.h"
-#include "core/predicates.h"
 #include "lidarsim/base.h"
 
 #include <float.h>

@@ -1,8 +1,8 @@
 // Shapes (geometry.h): boxes, convex polygons, their bounds, and which points they contain.
 #include "lidarsim/geometry.h"
 
+#include "core/exact.h"
 #include "core/geometry_internal.h"
-#include "core/predicates.h"
 #include "lidarsim/base.h"
 
 #include <float.h>

@@ -1,17 +1,16 @@
 // Sweeps over one step (geometry.h): a moving point against a moving segment, and the time of first contact of a
 // moving circle with a static or moving segment. Motion is linear in t in [0, 1]. Degenerate cases (vanishing
 // coefficients, a double root, a point sliding along the segment's line) are classified with exact signs
-// (predicates.c); the roots themselves are rounded.
+// (exact.h); the roots themselves are rounded.
 #include "core/sweep.h"
 #include "lidarsim/geometry.h"
 
-#include "core/predicates.h"
+#include "core/exact.h"
 #include "lidarsim/base.h"
 
 #include <float.h>
 #include <math.h>
 
-static const double s_tiny = 0x1p-960;
 static const double s_eps = 0x1p-52;
 
 static inline double Clamp01(double x)
@@ -111,7 +110,7 @@ static int QuadraticRoots(double A, double B, double C, int discSign, double roo
 // Sign of a rounded value whose error is under bound; 2 when the bound cannot decide.
 static inline int FilteredSign(double value, double bound)
 {
-    if (fabs(value) > bound && bound >= s_tiny && bound <= DBL_MAX)
+    if (fabs(value) > bound && bound >= LS_FILTER_TINY && bound <= DBL_MAX)
     {
         return value > 0.0 ? 1 : -1;
     }
@@ -299,7 +298,7 @@ int lsSweepPointSegment(lsVec2 p0, lsVec2 p1, lsVec2 q0, lsVec2 q1, lsVec2 c0, l
         // |B| <= 8 eps-bounded value plus its error; a loose bound on the error of B^2 - 4 A C from those of A, B, C.
         double discBound = 2.0 * fabs(B) * eB + eB * eB + 4.0 * (fabs(A) * eC + fabs(C) * eA + eA * eC) +
                            0x1p-50 * (B * B + 4.0 * fabs(A * C));
-        if (fabs(disc) > discBound && discBound >= s_tiny && discBound <= DBL_MAX)
+        if (fabs(disc) > discBound && discBound >= LS_FILTER_TINY && discBound <= DBL_MAX)
         {
             discSign = disc > 0.0 ? 1 : -1;
         }

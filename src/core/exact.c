@@ -2,7 +2,7 @@
 // Predicates", 1997): a floating-point filter with a proven error bound answers almost every call; when it cannot
 // decide, error-free transformations (two-sum, fma two-product) give the exact answer if no intermediate value
 // underflows or overflows; otherwise the doubles' mantissas are multiplied and added as big integers.
-#include "core/predicates.h"
+#include "core/exact.h"
 
 #include "lidarsim/base.h"
 #include "lidarsim/geometry.h"
@@ -12,34 +12,8 @@
 #include <stdint.h>
 #include <string.h>
 
-// Shewchuk's ccwerrboundA = (3 + 16 eps) eps with eps = 2^-53: |computed det - det| <= bound * (|l| + |r|)
-// for det = l - r where l and r are products of rounded differences, when nothing underflows or overflows.
-static const double s_orientBound = (3.0 + 16.0 * 0x1p-53) * 0x1p-53;
-// Below this the filter's relative bound does not cover underflow (absolute errors of 2^-1075 per operation).
-static const double s_tinyBound = 0x1p-960;
-
 // ---------------------------------------------------------------------------------------------------------------------
-// Error-free transformations
-
-// a + b = x + y exactly (Knuth's two-sum; exact for any finite doubles whose sum does not overflow).
-static inline void TwoSum(double a, double b, double* x, double* y)
-{
-    double s = a + b;
-    double bv = s - a;
-    double av = s - bv;
-    *x = s;
-    *y = (a - av) + (b - bv);
-}
-
-// The rounding error of a - b (zero when the difference is exact).
-static inline double TwoDiffTail(double a, double b, double x)
-{
-    double bv = a - x;
-    double av = x + bv;
-    double br = bv - b;
-    double ar = a - av;
-    return ar + br;
-}
+// Filter helpers and short expansions (the error-free transformations themselves are inline in exact.h)
 
 // True when x is zero or its magnitude is in [2^-480, 2^500]: products of two such numbers and their fma error
 // terms are exact doubles (no underflow below 2^-1074, no overflow), and sums of a few of them do not overflow.
@@ -60,7 +34,7 @@ static int SignOfExpansion(const double* terms, int n)
         double q = terms[k];
         for (int i = 0; i < m; ++i)
         {
-            TwoSum(q, h[i], &q, &h[i]);
+            lsTwoSum(q, h[i], &q, &h[i]);
         }
         h[m++] = q;
     }
@@ -332,18 +306,18 @@ int lsOrient(lsVec2 a, lsVec2 b, lsVec2 c)
     double right = dy1 * dx2;
     double det = left - right;
     double sum = fabs(left) + fabs(right);
-    double bound = s_orientBound * sum;
-    if (fabs(det) > bound && bound >= s_tinyBound && sum <= DBL_MAX)
+    double bound = LS_FILTER_ORIENT * sum;
+    if (fabs(det) > bound && bound >= LS_FILTER_TINY && sum <= DBL_MAX)
     {
         return det > 0.0 ? 1 : -1;
     }
 
     // Exact differences (common with axis-aligned or integer-ish coordinates): four fma products decide.
-    if (TwoDiffTail(b.x, a.x, dx1) == 0.0 && TwoDiffTail(b.y, a.y, dy1) == 0.0 && TwoDiffTail(c.x, a.x, dx2) == 0.0 &&
-        TwoDiffTail(c.y, a.y, dy2) == 0.0 && IsSafeFactor(dx1) && IsSafeFactor(dy1) && IsSafeFactor(dx2) &&
-        IsSafeFactor(dy2))
+    if (lsTwoDiffTail(b.x, a.x, dx1) == 0.0 && lsTwoDiffTail(b.y, a.y, dy1) == 0.0 &&
+        lsTwoDiffTail(c.x, a.x, dx2) == 0.0 && lsTwoDiffTail(c.y, a.y, dy2) == 0.0 && IsSafeFactor(dx1) &&
+        IsSafeFactor(dy1) && IsSafeFactor(dx2) && IsSafeFactor(dy2))
     {
-        double el = fma(dx1, dy2, -left), er = fma(dy1, dx2, -right);
+        double el = lsTwoProductTail(dx1, dy2, left), er = lsTwoProductTail(dy1, dx2, right);
         if (el == 0.0 && er == 0.0)
         {
             return left > right ? 1 : (left < right ? -1 : 0); // both products exact: compare them
@@ -365,16 +339,16 @@ int lsOrientDir(lsVec2 o, lsVec2 d, lsVec2 p)
     double right = d.y * px;
     double det = left - right;
     double sum = fabs(left) + fabs(right);
-    double bound = s_orientBound * sum;
-    if (fabs(det) > bound && bound >= s_tinyBound && sum <= DBL_MAX)
+    double bound = LS_FILTER_ORIENT * sum;
+    if (fabs(det) > bound && bound >= LS_FILTER_TINY && sum <= DBL_MAX)
     {
         return det > 0.0 ? 1 : -1;
     }
 
-    if (TwoDiffTail(p.x, o.x, px) == 0.0 && TwoDiffTail(p.y, o.y, py) == 0.0 && IsSafeFactor(px) && IsSafeFactor(py) &&
-        IsSafeFactor(d.x) && IsSafeFactor(d.y))
+    if (lsTwoDiffTail(p.x, o.x, px) == 0.0 && lsTwoDiffTail(p.y, o.y, py) == 0.0 && IsSafeFactor(px) &&
+        IsSafeFactor(py) && IsSafeFactor(d.x) && IsSafeFactor(d.y))
     {
-        double el = fma(d.x, py, -left), er = fma(d.y, px, -right);
+        double el = lsTwoProductTail(d.x, py, left), er = lsTwoProductTail(d.y, px, right);
         if (el == 0.0 && er == 0.0)
         {
             return left > right ? 1 : (left < right ? -1 : 0); // both products exact: compare them
@@ -394,13 +368,13 @@ int lsSignOfDot2(double a, double b, double c, double d)
     double s = p + q;
     double sum = fabs(p) + fabs(q);
     double bound = 0x1p-51 * sum;
-    if (fabs(s) > bound && bound >= s_tinyBound && sum <= DBL_MAX)
+    if (fabs(s) > bound && bound >= LS_FILTER_TINY && sum <= DBL_MAX)
     {
         return s > 0.0 ? 1 : -1;
     }
     if (IsSafeFactor(a) && IsSafeFactor(b) && IsSafeFactor(c) && IsSafeFactor(d))
     {
-        return lsSignOfSum4(p, fma(a, b, -p), q, fma(c, d, -q));
+        return lsSignOfSum4(p, lsTwoProductTail(a, b, p), q, lsTwoProductTail(c, d, q));
     }
     lsExactTerm terms[2] = {{{a, b}, 2}, {{c, d}, 2}};
     return lsExactSign(terms, 2);
@@ -412,8 +386,8 @@ int lsSignOfDotDiff(lsVec2 p, lsVec2 q, lsVec2 r, lsVec2 s)
     double l = ux * vx, m = uy * vy;
     double v = l + m;
     // Rounded differences (eps each), products, sum: under 4 eps of |l| + |m|; 8 eps leaves margin.
-    double bound = 0x1p-50 * (fabs(l) + fabs(m));
-    if (fabs(v) > bound && bound >= s_tinyBound && bound <= DBL_MAX)
+    double bound = LS_FILTER_BOUND8 * (fabs(l) + fabs(m));
+    if (fabs(v) > bound && bound >= LS_FILTER_TINY && bound <= DBL_MAX)
     {
         return v > 0.0 ? 1 : -1;
     }
@@ -435,8 +409,8 @@ int lsSignOfProductSum(const double* x, const double* y, int n)
         mag += fabs(p);
     }
     // n rounded products and n - 1 additions: under 7 eps of mag for n <= 4, so 8 eps (2^-50) covers it.
-    double bound = 0x1p-50 * mag;
-    if (fabs(sum) > bound && bound >= s_tinyBound && mag <= DBL_MAX)
+    double bound = LS_FILTER_BOUND8 * mag;
+    if (fabs(sum) > bound && bound >= LS_FILTER_TINY && mag <= DBL_MAX)
     {
         return sum > 0.0 ? 1 : -1;
     }
@@ -453,7 +427,7 @@ int lsSignOfProductSum(const double* x, const double* y, int n)
             double p = x[i] * y[i];
             double* pair = terms + (ptrdiff_t)2 * i;
             pair[0] = p;
-            pair[1] = fma(x[i], y[i], -p);
+            pair[1] = lsTwoProductTail(x[i], y[i], p);
         }
         return SignOfExpansion(terms, 2 * n);
     }
@@ -464,5 +438,3 @@ int lsSignOfProductSum(const double* x, const double* y, int n)
     }
     return lsExactSign(terms, n);
 }
-
-bool lsIsExactDifference(double a, double b) { return TwoDiffTail(a, b, a - b) == 0.0; }
