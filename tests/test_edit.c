@@ -892,10 +892,35 @@ static int EditorDrawTest(void)
 }
 #endif
 
+// A polygon the loader accepts moves in the editor: both use the loader's rule (lsMakePolygon, exact). This one's
+// corner at (1, 0) turns by 1e-13 of its edges, which the editor's old margin (1e-12) refused.
+static int MoveShallowPolygonTest(void)
+{
+    const char* text = "{\"walls\": [], \"polygons\": [{\"points\": [[0, 0], [1, 0], [2, 1e-13], [1, 1]]}]}";
+    lsError err;
+    lsWorld* world = lsLoadWorldFromString(text, strlen(text), "shallow.json", &err, NULL);
+    ENSURE(world != NULL && world->polygonCount == 1);
+    ENSURE(lsEdit_Translate(world, lsMakeEditRef(ls_editPolygon, 0, 0), lsV(3.0, 0.0)));
+    ENSURE(lsVecEqual(world->polygons[0].points[2], lsV(5.0, 1e-13)));
+    // The moved world saves and loads back as it is.
+    char* saved = lsSaveWorldToString(world);
+    ENSURE(saved != NULL);
+    lsWorld* loaded = lsLoadWorldFromString(saved, strlen(saved), "moved.json", &err, NULL);
+    ENSURE(loaded != NULL && lsWorld_Equal(world, loaded));
+    // A move that folds it (far out, its x coordinates round together) is refused, as the loader would refuse it.
+    ENSURE(!lsEdit_Translate(world, lsMakeEditRef(ls_editPolygon, 0, 0), lsV(1e300, 0.0)));
+    ENSURE(lsVecEqual(world->polygons[0].points[0], lsV(3.0, 0.0)));
+    lsFreeString(saved);
+    lsDestroyWorld(loaded);
+    lsDestroyWorld(world);
+    return 0;
+}
+
 int EditTest(void)
 {
     RUN_SUBTEST(AddWallTest);
     RUN_SUBTEST(MoveTest);
+    RUN_SUBTEST(MoveShallowPolygonTest);
     RUN_SUBTEST(JoinedCornerTest);
     RUN_SUBTEST(MoverMoveTest);
     RUN_SUBTEST(CutOpenWallTest);

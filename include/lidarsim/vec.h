@@ -84,8 +84,20 @@ static inline lsVec2 lsLerp(lsVec2 a, lsVec2 b, double t)
 static inline lsVec2 lsMin(lsVec2 a, lsVec2 b) { return (lsVec2){fmin(a.x, b.x), fmin(a.y, b.y)}; }
 /// Component-wise maximum.
 static inline lsVec2 lsMax(lsVec2 a, lsVec2 b) { return (lsVec2){fmax(a.x, b.x), fmax(a.y, b.y)}; }
-/// True when both components are finite.
+/// True when both components are finite (the one finite check for points: single, and lsAreValidVec2s for arrays).
 static inline bool lsIsValidVec2(lsVec2 v) { return isfinite(v.x) && isfinite(v.y); }
+/// True when every one of the count points is finite (lsIsValidVec2).
+static inline bool lsAreValidVec2s(const lsVec2* points, int count)
+{
+    for (int i = 0; i < count; ++i)
+    {
+        if (!lsIsValidVec2(points[i]))
+        {
+            return false;
+        }
+    }
+    return true;
+}
 /// True when a and b are bitwise-equal in value.
 static inline bool lsVecEqual(lsVec2 a, lsVec2 b) { return a.x == b.x && a.y == b.y; }
 

@@ -1,6 +1,8 @@
 // lidarsim program: LaserScan JSON, one writer for every command that prints scans.
 #include "cli/laserscan.h"
 
+#include "lidarsim/base.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,14 +15,7 @@ void lsWriteJsonNumber(FILE* out, double value)
         return;
     }
     char text[64];
-    for (int precision = 15; precision <= 17; ++precision)
-    {
-        snprintf(text, sizeof text, "%.*g", precision, value);
-        if (strtod(text, NULL) == value)
-        {
-            break;
-        }
-    }
+    lsFormatNumber(text, sizeof text, value);
     size_t length = strlen(text);
     if (strpbrk(text, ".eEni") == NULL && length + 3 <= sizeof text)
     {

@@ -42,20 +42,10 @@ const char* lsEditKind_Name(lsEditKind kind)
 // ---------------------------------------------------------------------------------------------------------------------
 // Validity helpers: what the loader accepts for the parts the editor touches.
 
-static bool AllFinite(const lsVec2* points, int count)
-{
-    for (int i = 0; i < count; ++i)
-    {
-        if (!lsIsValidVec2(points[i]))
-            return false;
-    }
-    return true;
-}
-
 // A chain is loadable when its points are finite and no segment has zero length (closed: the closing one too).
 static bool IsValidChain(const lsVec2* points, int count, bool closed)
 {
-    if (count < 2 || (closed && count < 3) || !AllFinite(points, count))
+    if (count < 2 || (closed && count < 3) || !lsAreValidVec2s(points, count))
         return false;
     for (int i = 0; i + 1 < count; ++i)
     {
@@ -65,29 +55,12 @@ static bool IsValidChain(const lsVec2* points, int count, bool closed)
     return !closed || !lsVecEqual(points[count - 1], points[0]);
 }
 
-// A polygon the loader accepts: strictly convex with the loader's margin (world_load.c refuses corners whose turn
-// is below 1e-12 of the edge lengths' product) and turning once round, so a moved polygon always loads back.
+// A polygon the loader accepts: its rule (lsMakePolygon: strictly convex by exact orientation tests, turning once
+// round), so any polygon that loads can be moved and a moved polygon always loads back.
 static bool IsLoadablePolygon(const lsVec2* points, int count)
 {
-    if (count < 3 || !AllFinite(points, count))
-        return false;
-    int sign = 0;
-    double turning = 0.0;
-    for (int i = 0; i < count; ++i)
-    {
-        lsVec2 e1 = lsSub(points[(i + 1) % count], points[i]);
-        lsVec2 e2 = lsSub(points[(i + 2) % count], points[(i + 1) % count]);
-        double cross = lsCross(e1, e2);
-        double scale = lsLength(e1) * lsLength(e2);
-        if (!(scale > 0.0) || fabs(cross) <= 1e-12 * scale)
-            return false;
-        int s = cross > 0.0 ? 1 : -1;
-        if (sign != 0 && s != sign)
-            return false;
-        sign = s;
-        turning += atan2(cross, lsDot(e1, e2));
-    }
-    return fabs(fabs(turning) - 2.0 * LS_PI) <= 1e-6;
+    lsPolygon polygon;
+    return lsMakePolygon(&polygon, points, count);
 }
 
 bool lsEdit_IsValidRef(const lsWorld* world, lsEditRef ref)
@@ -135,7 +108,7 @@ static bool TranslatePoints(const lsVec2* points, int count, lsVec2 delta, lsVec
     {
         out[i] = lsAdd(points[i], delta);
     }
-    return AllFinite(out, count);
+    return lsAreValidVec2s(out, count);
 }
 
 // Moves a chain's points (all of them, or only point `only` when only >= 0) if the result is a valid chain.

@@ -7,12 +7,10 @@
 #include <math.h>
 #include <stdlib.h>
 
-static bool IsFiniteVec(lsVec2 v) { return isfinite(v.x) && isfinite(v.y); }
-
 // Fails with the name of the first non-finite field of the robot's state.
 static bool CheckRobotFinite(const lsRobotState* robot, lsError* err)
 {
-    if (!IsFiniteVec(robot->position))
+    if (!lsIsValidVec2(robot->position))
     {
         return lsFail(err, "robot position is not finite (%g, %g)", robot->position.x, robot->position.y);
     }
@@ -27,7 +25,7 @@ static bool CheckRobotFinite(const lsRobotState* robot, lsError* err)
     }
     for (int i = 0; i < robot->footprintCount; ++i)
     {
-        if (!IsFiniteVec(robot->footprint[i]))
+        if (!lsIsValidVec2(robot->footprint[i]))
         {
             return lsFail(err, "robot footprint point %d is not finite", i);
         }
@@ -52,7 +50,7 @@ static bool CheckStateFinite(const lsSim* sim, const lsSimState* state, lsError*
     for (int i = 0; i < state->targetCount; ++i)
     {
         const lsTargetState* t = state->targets + i;
-        if (!IsFiniteVec(t->center) || !isfinite(t->radius))
+        if (!lsIsValidVec2(t->center) || !isfinite(t->radius))
         {
             return lsFail(err, "target %d is not finite", i);
         }
@@ -60,19 +58,19 @@ static bool CheckStateFinite(const lsSim* sim, const lsSimState* state, lsError*
     for (int i = 0; i < state->vehicleCount; ++i)
     {
         const lsVehicleState* v = state->vehicles + i;
-        if (!IsFiniteVec(v->position) || !IsFiniteVec(v->velocity) || !isfinite(v->radius))
+        if (!lsIsValidVec2(v->position) || !lsIsValidVec2(v->velocity) || !isfinite(v->radius))
         {
             return lsFail(err, "vehicle %d position or velocity is not finite (%g, %g) (%g, %g)", i, v->position.x,
                           v->position.y, v->velocity.x, v->velocity.y);
         }
-        if (!IsFiniteVec(v->predicted) || !IsFiniteVec(v->normalPoint) || !IsFiniteVec(v->target))
+        if (!lsIsValidVec2(v->predicted) || !lsIsValidVec2(v->normalPoint) || !lsIsValidVec2(v->target))
         {
             return lsFail(err, "vehicle %d path-following points are not finite", i);
         }
     }
     for (int i = 0; i < state->moverCount; ++i)
     {
-        if (!IsFiniteVec(state->movers[i].a) || !IsFiniteVec(state->movers[i].b))
+        if (!lsIsValidVec2(state->movers[i].a) || !lsIsValidVec2(state->movers[i].b))
         {
             return lsFail(err, "moving wall %d is not finite", i);
         }
@@ -81,7 +79,7 @@ static bool CheckStateFinite(const lsSim* sim, const lsSimState* state, lsError*
     const lsScan* scan = lsSim_GetScan(sim);
     for (int i = 0; scan != NULL && i < scan->count; ++i)
     {
-        if (isnan(scan->ranges[i]) || isnan(scan->intensities[i]) || !IsFiniteVec(scan->points[i]))
+        if (isnan(scan->ranges[i]) || isnan(scan->intensities[i]) || !lsIsValidVec2(scan->points[i]))
         {
             return lsFail(err, "scan beam %d is NaN (range %g)", i, scan->ranges[i]);
         }

@@ -62,12 +62,9 @@ bool lsMakePolygon(lsPolygon* out, const lsVec2* points, int count)
     {
         return false;
     }
-    for (int i = 0; i < count; ++i)
+    if (!lsAreValidVec2s(points, count))
     {
-        if (!lsIsValidVec2(points[i]))
-        {
-            return false;
-        }
+        return false;
     }
     // Winding from the first strict turn; every turn must then have that sign (exactly), which rejects collinear
     // and repeated points and reflex corners.
