@@ -147,6 +147,47 @@ static inline bool lsAABB_Contains(lsAABB box, lsVec2 p)
 {
     return box.lower.x <= p.x && p.x <= box.upper.x && box.lower.y <= p.y && p.y <= box.upper.y;
 }
+/// Clips the line p + t d to the closed box (Liang-Barsky, slab by slab): narrows [*t0, *t1] to the parameters
+/// inside and returns true, or false when none is. Rounded, not exact; the one clip that segment-box tests and the
+/// screen's line drawing share.
+static inline bool lsAABB_ClipLine(lsAABB box, lsVec2 p, lsVec2 d, double* t0, double* t1)
+{
+    double lo[2] = {box.lower.x, box.lower.y}, hi[2] = {box.upper.x, box.upper.y};
+    double pc[2] = {p.x, p.y}, dc[2] = {d.x, d.y};
+    for (int k = 0; k < 2; ++k)
+    {
+        if (dc[k] == 0.0)
+        {
+            if (pc[k] < lo[k] || pc[k] > hi[k])
+            {
+                return false;
+            }
+            continue;
+        }
+        double ta = (lo[k] - pc[k]) / dc[k];
+        double tb = (hi[k] - pc[k]) / dc[k];
+        *t0 = fmax(*t0, fmin(ta, tb));
+        *t1 = fmin(*t1, fmax(ta, tb));
+        if (*t0 > *t1)
+        {
+            return false;
+        }
+    }
+    return true;
+}
+/// Clips the segment a-b to the closed box in place (lsAABB_ClipLine); false, a and b unchanged, when it misses.
+static inline bool lsAABB_ClipSegment(lsAABB box, lsVec2* a, lsVec2* b)
+{
+    lsVec2 p = *a, d = lsSub(*b, *a);
+    double t0 = 0.0, t1 = 1.0;
+    if (!lsAABB_ClipLine(box, p, d, &t0, &t1))
+    {
+        return false;
+    }
+    *a = lsMulAdd(p, t0, d);
+    *b = lsMulAdd(p, t1, d);
+    return true;
+}
 
 #ifdef __cplusplus
 }

@@ -1,7 +1,8 @@
 // lidarsim front end: the in-window world editor (see editor.h). Input becomes core/edit.h operations; the overlay
-// is drawn with SDL2_gfx.
+// is drawn with SDL2_gfx, in the renderer's colours (lsColor) and with the core's clip (lsAABB_ClipSegment).
 #include "app/editor.h"
 
+#include "app/raster.h"
 #include "lidarsim/geometry.h"
 
 #include <SDL2/SDL2_gfxPrimitives.h>
@@ -566,18 +567,13 @@ bool lsEditor_HandleEvent(lsEditor* editor, const SDL_Event* event, const lsCame
 // ---------------------------------------------------------------------------------------------------------------------
 // Drawing
 
-typedef struct Rgba
-{
-    Uint8 r, g, b, a;
-} Rgba;
-
-static const Rgba s_selectColor = {255, 170, 0, 255};
-static const Rgba s_hoverColor = {255, 235, 120, 170};
-static const Rgba s_ghostColor = {120, 220, 255, 200};
-static const Rgba s_newWallColor = {120, 255, 140, 255};
-static const Rgba s_knifeColor = {255, 60, 60, 255};
-static const Rgba s_labelColor = {255, 255, 255, 255};
-static const Rgba s_labelBack = {0, 0, 0, 170};
+static const lsColor s_selectColor = {255, 170, 0, 255};
+static const lsColor s_hoverColor = {255, 235, 120, 170};
+static const lsColor s_ghostColor = {120, 220, 255, 200};
+static const lsColor s_newWallColor = {120, 255, 140, 255};
+static const lsColor s_knifeColor = {255, 60, 60, 255};
+static const lsColor s_labelColor = {255, 255, 255, 255};
+static const lsColor s_labelBack = {0, 0, 0, 170};
 
 // Screen coordinates go to SDL2_gfx as Sint16; clipping first keeps far-off points from wrapping around.
 static Sint16 ToS16(double v)
@@ -589,46 +585,13 @@ static Sint16 ToS16(double v)
     return (Sint16)lround(v);
 }
 
-// Clips the screen segment a-b to the viewport grown by a margin (Liang-Barsky). False when nothing is left.
-static bool ClipToView(const lsCamera* camera, lsVec2* a, lsVec2* b)
-{
-    double lo[2] = {-16.0, -16.0};
-    double hi[2] = {camera->width + 16.0, camera->height + 16.0};
-    double p0[2] = {a->x, a->y};
-    double d[2] = {b->x - a->x, b->y - a->y};
-    double t0 = 0.0, t1 = 1.0;
-    for (int axis = 0; axis < 2; ++axis)
-    {
-        if (d[axis] == 0.0)
-        {
-            if (p0[axis] < lo[axis] || p0[axis] > hi[axis])
-                return false;
-            continue;
-        }
-        double ta = (lo[axis] - p0[axis]) / d[axis];
-        double tb = (hi[axis] - p0[axis]) / d[axis];
-        if (ta > tb)
-        {
-            double t = ta;
-            ta = tb;
-            tb = t;
-        }
-        t0 = fmax(t0, ta);
-        t1 = fmin(t1, tb);
-        if (t0 > t1)
-            return false;
-    }
-    lsVec2 start = *a;
-    *a = lsAdd(start, lsScale(t0, lsV(d[0], d[1])));
-    *b = lsAdd(start, lsScale(t1, lsV(d[0], d[1])));
-    return true;
-}
-
 // A world segment, width 1 or 2 pixels.
-static void Line(SDL_Renderer* renderer, const lsCamera* camera, lsVec2 wa, lsVec2 wb, Rgba c, bool thick)
+static void Line(SDL_Renderer* renderer, const lsCamera* camera, lsVec2 wa, lsVec2 wb, lsColor c, bool thick)
 {
     lsVec2 a = lsCamera_WorldToScreen(camera, wa), b = lsCamera_WorldToScreen(camera, wb);
-    if (!ClipToView(camera, &a, &b))
+    // The viewport grown by a margin, so thick lines and handles at the edge are drawn whole.
+    lsAABB guard = {{-16.0, -16.0}, {camera->width + 16.0, camera->height + 16.0}};
+    if (!lsAABB_ClipSegment(guard, &a, &b))
         return;
     if (thick)
     {
@@ -639,7 +602,7 @@ static void Line(SDL_Renderer* renderer, const lsCamera* camera, lsVec2 wa, lsVe
 }
 
 static void Polyline(SDL_Renderer* renderer, const lsCamera* camera, const lsVec2* points, int count, bool closed,
-                     Rgba c, bool thick)
+                     lsColor c, bool thick)
 {
     lsAABB view = lsCamera_ViewBounds(camera);
     int segments = closed ? count : count - 1;
@@ -652,7 +615,7 @@ static void Polyline(SDL_Renderer* renderer, const lsCamera* camera, const lsVec
 }
 
 // A square handle of half-size h pixels around a world point.
-static void Handle(SDL_Renderer* renderer, const lsCamera* camera, lsVec2 p, int h, Rgba c, bool filled)
+static void Handle(SDL_Renderer* renderer, const lsCamera* camera, lsVec2 p, int h, lsColor c, bool filled)
 {
     lsVec2 s = lsCamera_WorldToScreen(camera, p);
     if (s.x < -h || s.y < -h || s.x > camera->width + h || s.y > camera->height + h)
@@ -669,7 +632,7 @@ static void Handle(SDL_Renderer* renderer, const lsCamera* camera, lsVec2 p, int
 }
 
 // A world circle's outline (radius in metres), at least 3 pixels so tiny things stay visible.
-static void Circle(SDL_Renderer* renderer, const lsCamera* camera, lsVec2 center, double radius, Rgba c, bool thick)
+static void Circle(SDL_Renderer* renderer, const lsCamera* camera, lsVec2 center, double radius, lsColor c, bool thick)
 {
     lsVec2 s = lsCamera_WorldToScreen(camera, center);
     double r = fmax(lsCamera_ToPixels(camera, radius), 3.0);
@@ -681,7 +644,7 @@ static void Circle(SDL_Renderer* renderer, const lsCamera* camera, lsVec2 center
     }
 }
 
-static void RobotGhost(SDL_Renderer* renderer, const lsCamera* camera, const lsRobotDef* robot, Rgba c, bool thick)
+static void RobotGhost(SDL_Renderer* renderer, const lsCamera* camera, const lsRobotDef* robot, lsColor c, bool thick)
 {
     lsTransform xf = {robot->position, lsMakeRot(robot->angle)};
     double reach = robot->radius;
@@ -704,7 +667,7 @@ static void RobotGhost(SDL_Renderer* renderer, const lsCamera* camera, const lsR
 }
 
 // The outline of what ref names; handles on its points when `handles`.
-static void DrawRef(SDL_Renderer* renderer, const lsCamera* camera, const lsWorld* world, lsEditRef ref, Rgba c,
+static void DrawRef(SDL_Renderer* renderer, const lsCamera* camera, const lsWorld* world, lsEditRef ref, lsColor c,
                     bool thick, bool handles)
 {
     if (!lsEdit_IsValidRef(world, ref))
@@ -791,7 +754,7 @@ static void DrawRef(SDL_Renderer* renderer, const lsCamera* camera, const lsWorl
 }
 
 // A line of text on a dark band, at pixel (x, y) (the 8x8 SDL2_gfx font).
-static void Label(SDL_Renderer* renderer, int x, int y, const char* text, Rgba c)
+static void Label(SDL_Renderer* renderer, int x, int y, const char* text, lsColor c)
 {
     int width = 8 * (int)strlen(text);
     boxRGBA(renderer, (Sint16)(x - 4), (Sint16)(y - 3), (Sint16)(x + width + 3), (Sint16)(y + 10), s_labelBack.r,

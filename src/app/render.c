@@ -101,50 +101,14 @@ typedef struct Painter
     bool ok;                       ///< false once an SDL call failed
 } Painter;
 
-/// Liang-Barsky: clips the screen segment a-b to the guard rectangle; false when nothing is left.
-static bool ClipSegment(const Painter* p, lsVec2* a, lsVec2* b)
-{
-    double t0 = 0.0, t1 = 1.0;
-    double dx = b->x - a->x, dy = b->y - a->y;
-    double q[4] = {a->x - p->xMin, p->xMax - a->x, a->y - p->yMin, p->yMax - a->y};
-    double pp[4] = {-dx, dx, -dy, dy};
-    for (int i = 0; i < 4; ++i)
-    {
-        if (pp[i] == 0.0)
-        {
-            if (q[i] < 0.0)
-                return false;
-            continue;
-        }
-        double r = q[i] / pp[i];
-        if (pp[i] < 0.0)
-        {
-            if (r > t1)
-                return false;
-            if (r > t0)
-                t0 = r;
-        }
-        else
-        {
-            if (r < t0)
-                return false;
-            if (r < t1)
-                t1 = r;
-        }
-    }
-    lsVec2 a0 = *a;
-    *a = (lsVec2){a0.x + t0 * dx, a0.y + t0 * dy};
-    *b = (lsVec2){a0.x + t1 * dx, a0.y + t1 * dy};
-    return true;
-}
-
 /// A screen-space anti-aliased line, clipped, width in pixels.
 static void ScreenLine(Painter* p, lsVec2 a, lsVec2 b, lsColor c, double width)
 {
     // Most lines lie inside the view whole (a city's walls): no clipping to do then.
     bool inside = a.x >= p->xMin && a.x <= p->xMax && a.y >= p->yMin && a.y <= p->yMax && b.x >= p->xMin &&
                   b.x <= p->xMax && b.y >= p->yMin && b.y <= p->yMax;
-    if (!inside && !ClipSegment(p, &a, &b))
+    lsAABB guard = {{p->xMin, p->yMin}, {p->xMax, p->yMax}};
+    if (!inside && !lsAABB_ClipSegment(guard, &a, &b))
         return;
     lsRaster_Line(p->raster, a, b, width, c);
 }

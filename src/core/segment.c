@@ -253,32 +253,12 @@ bool lsSegmentOverlapsCircle(const lsSegment* segment, const lsCircle* circle)
 
 bool lsSegmentOverlapsBox(const lsSegment* segment, const lsBox* box)
 {
-    // Liang-Barsky clipping of the segment's parameter range [0, 1] against the box's closed slabs, in its frame.
+    // The segment's parameter range [0, 1] clipped against the box's closed slabs, in its frame.
     lsVec2 p = lsInvRotate(box->rot, lsSub(segment->a, box->center));
     lsVec2 q = lsInvRotate(box->rot, lsSub(segment->b, box->center));
-    double h[2] = {box->halfSize.x, box->halfSize.y};
-    double pc[2] = {p.x, p.y}, dc[2] = {q.x - p.x, q.y - p.y};
-    double lo = 0.0, hi = 1.0;
-    for (int k = 0; k < 2; ++k)
-    {
-        if (dc[k] == 0.0)
-        {
-            if (pc[k] < -h[k] || pc[k] > h[k])
-            {
-                return false;
-            }
-            continue;
-        }
-        double t1 = (-h[k] - pc[k]) / dc[k];
-        double t2 = (h[k] - pc[k]) / dc[k];
-        lo = fmax(lo, fmin(t1, t2));
-        hi = fmin(hi, fmax(t1, t2));
-        if (lo > hi)
-        {
-            return false;
-        }
-    }
-    return true;
+    lsAABB slabs = {{-box->halfSize.x, -box->halfSize.y}, {box->halfSize.x, box->halfSize.y}};
+    double t0 = 0.0, t1 = 1.0;
+    return lsAABB_ClipLine(slabs, p, lsSub(q, p), &t0, &t1);
 }
 
 bool lsSegmentOverlapsPolygon(const lsSegment* segment, const lsPolygon* polygon)
