@@ -7,6 +7,7 @@
 
 #include "core/json_path.h"
 #include "core/limits.h"
+#include "core/world_fields.h"
 #include "lidarsim/geometry.h"
 #include "lidarsim/map.h"
 
@@ -141,7 +142,9 @@ static bool Fail(Loader* L, const char* format, ...)
     char message[320];
     va_list args;
     va_start(args, format);
-    vsnprintf(message, sizeof message, format, args);
+    // clang-tidy 14's va_list checker keeps state from the file analysed before this one (this file alone is
+    // clean): va_start is right above.
+    vsnprintf(message, sizeof message, format, args); // NOLINT(clang-analyzer-valist.Uninitialized)
     va_end(args);
     return lsFail(L->err, "%s%s", place, message);
 }
@@ -163,7 +166,7 @@ static void Warn(Loader* L, bool atKey, const char* format, ...)
     char message[200];
     va_list args;
     va_start(args, format);
-    vsnprintf(message, sizeof message, format, args);
+    vsnprintf(message, sizeof message, format, args); // NOLINT(clang-analyzer-valist.Uninitialized): as in Fail
     va_end(args);
     char full[sizeof place + sizeof message];
     snprintf(full, sizeof full, "%s%s", place, message);
@@ -211,21 +214,21 @@ static int EditDistance(const char* a, const char* b)
 
 #define LS_MAX_KNOWN_KEYS 16
 
-// Warns about members of object not in known (NULL-terminated), suggesting the nearest known key, and about
+// Warns about members of object not among the table's keys, suggesting the nearest known key, and about
 // known keys given twice (cJSON keeps both; the loader reads the first). Linear in the number of members, so an
 // object with millions of keys costs no more than reading them; suggestions are only worked out for warnings
 // that are kept.
-static void CheckKeys(Loader* L, const cJSON* object, const char* const* known)
+static void CheckKeys(Loader* L, const cJSON* object, const lsFieldTable* table)
 {
+    LS_ASSERT(table->count <= LS_MAX_KNOWN_KEYS);
     bool seen[LS_MAX_KNOWN_KEYS] = {false};
     for (const cJSON* child = object->child; child != NULL; child = child->next)
     {
         const char* key = child->string;
         int match = -1;
-        for (int k = 0; known[k] != NULL; ++k)
+        for (int k = 0; k < table->count; ++k)
         {
-            LS_ASSERT(k < LS_MAX_KNOWN_KEYS);
-            if (strcmp(key, known[k]) == 0)
+            if (strcmp(key, table->fields[k].key) == 0)
             {
                 match = k;
                 break;
@@ -254,13 +257,13 @@ static void CheckKeys(Loader* L, const cJSON* object, const char* const* known)
         }
         const char* nearest = NULL;
         int nearestDistance = 99;
-        for (int k = 0; known[k] != NULL; ++k)
+        for (int k = 0; k < table->count; ++k)
         {
-            int distance = EditDistance(key, known[k]);
+            int distance = EditDistance(key, table->fields[k].key);
             if (distance < nearestDistance)
             {
                 nearestDistance = distance;
-                nearest = known[k];
+                nearest = table->fields[k].key;
             }
         }
         // A suggestion is worth giving when at most a third of the key (and at least one letter) differs.
@@ -676,10 +679,192 @@ static const char* ConvexProblem(const lsVec2* points, int count)
     return "not strictly convex";
 }
 
+// A convex polygon's points (the key's item, path entered by the caller) into out, counter-clockwise.
+static bool ParseConvex(Loader* L, const cJSON* item, lsQuantity quantity, lsVec2* out, int* count)
+{
+    int n = 0;
+    if (!ParsePoints(L, item, quantity, 3, LS_MAX_POLYGON_VERTICES, &n))
+    {
+        return false;
+    }
+    // lsMakePolygon decides with exact orientation tests and gives the points counter-clockwise, as stored.
+    lsPolygon polygon;
+    if (!lsMakePolygon(&polygon, L->scratch, n))
+    {
+        return Fail(L, "expected a convex polygon with 3 to %d points: %s", LS_MAX_POLYGON_VERTICES,
+                    ConvexProblem(L->scratch, n));
+    }
+    memcpy(out, polygon.vertices, (size_t)n * sizeof(lsVec2));
+    *count = n;
+    return true;
+}
+
+// ---------------------------------------------------------------------------------------------------------------------
+// Fields: one reader for every row of the key tables (core/world_fields.h)
+
+// An integer in [1, max].
+static bool ReadInteger(Loader* L, const cJSON* object, const char* key, int max, int* out)
+{
+    const cJSON* item = Member(object, key);
+    if (item == NULL)
+    {
+        return true;
+    }
+    Enter(L, key);
+    double v = cJSON_IsNumber(item) ? item->valuedouble : 0.0;
+    if (!cJSON_IsNumber(item) || !(v >= 1.0 && v <= max) || v != floor(v))
+    {
+        return Fail(L, "expected an integer in [1, %d]", max);
+    }
+    *out = (int)v;
+    Leave(L);
+    return true;
+}
+
+// One of the strings names[0], names[1], ... (NULL-terminated); *out is its index.
+static bool ReadChoice(Loader* L, const cJSON* object, const char* key, const char* const* names, int* out)
+{
+    const cJSON* item = Member(object, key);
+    if (item == NULL)
+    {
+        return true;
+    }
+    Enter(L, key);
+    int n = 0;
+    for (; names[n] != NULL; ++n)
+    {
+        if (cJSON_IsString(item) && strcmp(item->valuestring, names[n]) == 0)
+        {
+            *out = n;
+            Leave(L);
+            return true;
+        }
+    }
+    // "expected "a" or "b"", "expected "a", "b" or "c"".
+    char expected[128] = "";
+    size_t used = 0;
+    for (int i = 0; i < n && used < sizeof expected; ++i)
+    {
+        const char* before = i == 0 ? "" : (i + 1 == n ? " or " : ", ");
+        used += (size_t)snprintf(expected + used, sizeof expected - used, "%s\"%s\"", before, names[i]);
+    }
+    return Fail(L, "expected %s", expected);
+}
+
+// A string that is not empty.
+static bool ReadNonEmptyString(Loader* L, const cJSON* object, const char* key, char* out, size_t capacity)
+{
+    if (!ReadString(L, object, key, out, capacity))
+    {
+        return false;
+    }
+    if (out[0] == '\0')
+    {
+        Enter(L, key);
+        return Fail(L, "expected a non-empty %s", key);
+    }
+    return true;
+}
+
+// What one row cannot say: a lidar's range_min below its range.
+static bool CheckLidar(Loader* L, const cJSON* object, const lsLidarDef* def)
+{
+    if (!(def->rangeMin < def->range))
+    {
+        Enter(L, Member(object, "range_min") != NULL ? "range_min" : "range");
+        return Fail(L, "expected range_min < range (%g >= %g)", def->rangeMin, def->range);
+    }
+    return true;
+}
+
+static bool ReadObject(Loader* L, const cJSON* object, const lsFieldTable* table, void* def);
+
+// Reads one row's key from object into def; an absent key leaves the default.
+static bool ReadField(Loader* L, const cJSON* object, const lsField* f, void* def)
+{
+    void* at = lsField_Value(f, def);
+    const char* key = f->key;
+    switch (f->type)
+    {
+    case ls_fieldNumber:
+        return ReadNumber(L, object, key, f->quantity, at);
+    case ls_fieldAngle:
+        return ReadAngle(L, object, key, f->quantity, at);
+    case ls_fieldBool:
+        return ReadBool(L, object, key, at);
+    case ls_fieldSeed:
+        return ReadSeed(L, object, key, at);
+    case ls_fieldInteger:
+        return ReadInteger(L, object, key, (int)f->extra, at);
+    case ls_fieldString:
+        return (f->flags & ls_fieldNonEmpty) != 0 ? ReadNonEmptyString(L, object, key, at, f->extra)
+                                                  : ReadString(L, object, key, at, f->extra);
+    case ls_fieldChoice:
+        return ReadChoice(L, object, key, f->names, at);
+    case ls_fieldVec2:
+        return ReadVec2(L, object, key, f->quantity, at);
+    case ls_fieldSize2:
+        return ReadPositive2(L, object, key, at);
+    case ls_fieldPose:
+        return ReadPose(L, object, key, f->quantity, at, lsField_Extra(f, def));
+    case ls_fieldConvex:
+    case ls_fieldObject:
+    {
+        const cJSON* item = Member(object, key);
+        if (item == NULL)
+        {
+            return true;
+        }
+        Enter(L, key);
+        bool ok = f->type == ls_fieldConvex ? ParseConvex(L, item, f->quantity, at, lsField_Extra(f, def))
+                                            : ReadObject(L, item, f->object, at) &&
+                                                  (f->object != &lsWorldFields_Lidar || CheckLidar(L, item, at));
+        if (ok)
+        {
+            Leave(L);
+        }
+        return ok;
+    }
+    case ls_fieldChain:
+    case ls_fieldCustom:
+        return true; // the section's own code reads it
+    }
+    return true;
+}
+
+// Reads rows [first, last) of the table: first the required keys' presence, then each value in row order.
+static bool ReadFields(Loader* L, const cJSON* object, const lsFieldTable* table, int first, int last, void* def)
+{
+    for (int i = first; i < last; ++i)
+    {
+        if ((table->fields[i].flags & ls_fieldRequired) != 0 && !Require(L, object, table->fields[i].key))
+        {
+            return false;
+        }
+    }
+    for (int i = first; i < last; ++i)
+    {
+        if (!ReadField(L, object, table->fields + i, def))
+        {
+            return false;
+        }
+    }
+    return true;
+}
+
+// A whole object described by its table (the item itself, path entered): checked, keys checked, rows read.
+static bool ReadObject(Loader* L, const cJSON* object, const lsFieldTable* table, void* def)
+{
+    if (!CheckObject(L, object))
+    {
+        return false;
+    }
+    CheckKeys(L, object, table);
+    return ReadFields(L, object, table, 0, table->count, def);
+}
+
 // ---------------------------------------------------------------------------------------------------------------------
 // Sections
-
-static const char* const s_wallKeys[] = {"from", "to", "points", "closed", "reflectance", NULL};
 
 static bool LoadWalls(Loader* L, const cJSON* array)
 {
@@ -695,6 +880,8 @@ static bool LoadWalls(Loader* L, const cJSON* array)
         lsRealloc(world->walls, (size_t)world->wallCapacity * sizeof(lsWallDef), (size_t)capacity * sizeof(lsWallDef));
     world->wallCapacity = capacity;
     long long segments = 0;
+    // The form ("from"/"to" or "points"/"closed") is read here; the rows after it are the table's.
+    int rest = lsFieldTable_Row(&lsWorldFields_Wall, "reflectance");
     int index = 0;
     for (const cJSON* item = array->child; item != NULL; item = item->next, ++index)
     {
@@ -703,11 +890,10 @@ static bool LoadWalls(Loader* L, const cJSON* array)
         {
             return false;
         }
-        CheckKeys(L, item, s_wallKeys);
+        CheckKeys(L, item, &lsWorldFields_Wall);
         const cJSON* points = Member(item, "points");
         bool fromTo = points == NULL;
         bool closed = false;
-        double reflectance = 0.8;
         int pointCount = 0;
         if (fromTo)
         {
@@ -759,7 +945,8 @@ static bool LoadWalls(Loader* L, const cJSON* array)
             }
             Leave(L);
         }
-        if (!ReadNumber(L, item, "reflectance", ls_quantityUnit, &reflectance))
+        lsWallDef def = {.reflectance = 0.8};
+        if (!ReadFields(L, item, &lsWorldFields_Wall, rest, lsWorldFields_Wall.count, &def))
         {
             return false;
         }
@@ -770,13 +957,11 @@ static bool LoadWalls(Loader* L, const cJSON* array)
         }
         int w = lsWorld_AddWall(world, L->scratch, pointCount, closed);
         world->walls[w].fromTo = fromTo;
-        world->walls[w].reflectance = reflectance;
+        world->walls[w].reflectance = def.reflectance;
         Leave(L);
     }
     return true;
 }
-
-static const char* const s_targetKeys[] = {"center", "radius", "kind", "reflectance", NULL};
 
 static bool LoadTargets(Loader* L, const cJSON* array)
 {
@@ -795,35 +980,19 @@ static bool LoadTargets(Loader* L, const cJSON* array)
         {
             return false;
         }
-        CheckKeys(L, item, s_targetKeys);
+        CheckKeys(L, item, &lsWorldFields_Target);
         lsTargetDef def = lsDefaultTargetDef();
-        bool poisonReflectance = false;
-        const cJSON* kind = Member(item, "kind");
-        if (kind != NULL)
+        // Poison is more reflective by default: its default applies once the kind is known.
+        int reflectance = lsFieldTable_Row(&lsWorldFields_Target, "reflectance");
+        if (!ReadFields(L, item, &lsWorldFields_Target, 0, reflectance, &def))
         {
-            Enter(L, "kind");
-            if (cJSON_IsString(kind) && strcmp(kind->valuestring, "food") == 0)
-            {
-                def.kind = ls_food;
-            }
-            else if (cJSON_IsString(kind) && strcmp(kind->valuestring, "poison") == 0)
-            {
-                def.kind = ls_poison;
-                poisonReflectance = true;
-            }
-            else
-            {
-                return Fail(L, "expected \"food\" or \"poison\"");
-            }
-            Leave(L);
+            return false;
         }
-        if (poisonReflectance)
+        if (def.kind == ls_poison)
         {
             def.reflectance = 0.9;
         }
-        if (!Require(L, item, "center") || !ReadVec2(L, item, "center", ls_quantityCoordinate, &def.center) ||
-            !ReadNumber(L, item, "radius", ls_quantitySize, &def.radius) ||
-            !ReadNumber(L, item, "reflectance", ls_quantityUnit, &def.reflectance))
+        if (!ReadFields(L, item, &lsWorldFields_Target, reflectance, lsWorldFields_Target.count, &def))
         {
             return false;
         }
@@ -832,8 +1001,6 @@ static bool LoadTargets(Loader* L, const cJSON* array)
     }
     return true;
 }
-
-static const char* const s_boxKeys[] = {"center", "size", "angle", "reflectance", NULL};
 
 static bool LoadBoxes(Loader* L, const cJSON* array)
 {
@@ -848,16 +1015,8 @@ static bool LoadBoxes(Loader* L, const cJSON* array)
     for (const cJSON* item = array->child; item != NULL; item = item->next, ++index)
     {
         EnterIndex(L, index);
-        if (!CheckObject(L, item))
-        {
-            return false;
-        }
-        CheckKeys(L, item, s_boxKeys);
         lsBoxDef def = lsDefaultBoxDef();
-        if (!Require(L, item, "center") || !Require(L, item, "size") ||
-            !ReadVec2(L, item, "center", ls_quantityCoordinate, &def.center) ||
-            !ReadPositive2(L, item, "size", &def.size) || !ReadAngle(L, item, "angle", ls_quantityAngle, &def.angle) ||
-            !ReadNumber(L, item, "reflectance", ls_quantityUnit, &def.reflectance))
+        if (!ReadObject(L, item, &lsWorldFields_Box, &def))
         {
             return false;
         }
@@ -866,28 +1025,6 @@ static bool LoadBoxes(Loader* L, const cJSON* array)
     }
     return true;
 }
-
-// A convex polygon's points (the key's item, path entered by the caller) into out, counter-clockwise.
-static bool ParseConvex(Loader* L, const cJSON* item, lsQuantity quantity, lsVec2* out, int* count)
-{
-    int n = 0;
-    if (!ParsePoints(L, item, quantity, 3, LS_MAX_POLYGON_VERTICES, &n))
-    {
-        return false;
-    }
-    // lsMakePolygon decides with exact orientation tests and gives the points counter-clockwise, as stored.
-    lsPolygon polygon;
-    if (!lsMakePolygon(&polygon, L->scratch, n))
-    {
-        return Fail(L, "expected a convex polygon with 3 to %d points: %s", LS_MAX_POLYGON_VERTICES,
-                    ConvexProblem(L->scratch, n));
-    }
-    memcpy(out, polygon.vertices, (size_t)n * sizeof(lsVec2));
-    *count = n;
-    return true;
-}
-
-static const char* const s_polygonKeys[] = {"points", "reflectance", NULL};
 
 static bool LoadPolygons(Loader* L, const cJSON* array)
 {
@@ -902,25 +1039,10 @@ static bool LoadPolygons(Loader* L, const cJSON* array)
     for (const cJSON* item = array->child; item != NULL; item = item->next, ++index)
     {
         EnterIndex(L, index);
-        if (!CheckObject(L, item))
-        {
-            return false;
-        }
-        CheckKeys(L, item, s_polygonKeys);
         lsPolygonDef def;
         memset(&def, 0, sizeof def);
         def.reflectance = 0.5;
-        if (!Require(L, item, "points"))
-        {
-            return false;
-        }
-        Enter(L, "points");
-        if (!ParseConvex(L, Member(item, "points"), ls_quantityCoordinate, def.points, &def.count))
-        {
-            return false;
-        }
-        Leave(L);
-        if (!ReadNumber(L, item, "reflectance", ls_quantityUnit, &def.reflectance))
+        if (!ReadObject(L, item, &lsWorldFields_Polygon, &def))
         {
             return false;
         }
@@ -930,127 +1052,9 @@ static bool LoadPolygons(Loader* L, const cJSON* array)
     return true;
 }
 
-static const char* const s_lidarKeys[] = {"beams", "fov",         "range",       "range_min", "mount",           "rate",
-                                          "noise", "noise_per_m", "angle_noise", "dropout",   "grazing_dropout", "seed",
-                                          NULL};
-
-static bool LoadLidar(Loader* L, const cJSON* object, lsLidarDef* def)
-{
-    if (!CheckObject(L, object))
-    {
-        return false;
-    }
-    CheckKeys(L, object, s_lidarKeys);
-    const cJSON* beams = Member(object, "beams");
-    if (beams != NULL)
-    {
-        Enter(L, "beams");
-        double v = cJSON_IsNumber(beams) ? beams->valuedouble : 0.0;
-        if (!cJSON_IsNumber(beams) || !(v >= 1.0 && v <= LS_MAX_BEAMS) || v != floor(v))
-        {
-            return Fail(L, "expected an integer in [1, %d]", LS_MAX_BEAMS);
-        }
-        def->beams = (int)v;
-        Leave(L);
-    }
-    if (!ReadAngle(L, object, "fov", ls_quantityFov, &def->fov))
-    {
-        return false;
-    }
-    if (!ReadNumber(L, object, "range", ls_quantityRange, &def->range) ||
-        !ReadNumber(L, object, "range_min", ls_quantityRangeMin, &def->rangeMin))
-    {
-        return false;
-    }
-    if (!(def->rangeMin < def->range))
-    {
-        Enter(L, Member(object, "range_min") != NULL ? "range_min" : "range");
-        return Fail(L, "expected range_min < range (%g >= %g)", def->rangeMin, def->range);
-    }
-    return ReadPose(L, object, "mount", ls_quantityOffset, &def->mountOffset, &def->mountAngle) &&
-           ReadNumber(L, object, "rate", ls_quantityRate, &def->rate) &&
-           ReadNumber(L, object, "noise", ls_quantityDistance, &def->noise) &&
-           ReadNumber(L, object, "noise_per_m", ls_quantityRatio, &def->noisePerM) &&
-           ReadAngle(L, object, "angle_noise", ls_quantityAngleNoise, &def->angleNoise) &&
-           ReadNumber(L, object, "dropout", ls_quantityUnit, &def->dropout) &&
-           ReadNumber(L, object, "grazing_dropout", ls_quantityUnit, &def->grazingDropout) &&
-           ReadSeed(L, object, "seed", &def->seed);
-}
-
-static const char* const s_robotKeys[] = {"id",        "controller",    "pose",      "radius",         "footprint",
-                                          "max_speed", "max_turn_rate", "max_accel", "max_turn_accel", "lidar",
-                                          NULL};
-
-static bool ReadController(Loader* L, const cJSON* object, lsController* out)
-{
-    static const char* const names[] = {"manual", "autopilot", "external"};
-    const cJSON* item = Member(object, "controller");
-    if (item == NULL)
-    {
-        return true;
-    }
-    Enter(L, "controller");
-    for (int i = 0; i < 3; ++i)
-    {
-        if (cJSON_IsString(item) && strcmp(item->valuestring, names[i]) == 0)
-        {
-            *out = (lsController)i;
-            Leave(L);
-            return true;
-        }
-    }
-    return Fail(L, "expected \"manual\", \"autopilot\" or \"external\"");
-}
-
 static bool LoadRobotInto(Loader* L, const cJSON* object, lsRobotDef* def)
 {
-    if (!CheckObject(L, object))
-    {
-        return false;
-    }
-    CheckKeys(L, object, s_robotKeys);
-    if (!ReadString(L, object, "id", def->id, sizeof def->id) || !ReadController(L, object, &def->controller))
-    {
-        return false;
-    }
-    if (def->id[0] == '\0')
-    {
-        Enter(L, "id");
-        return Fail(L, "expected a non-empty id");
-    }
-    if (!ReadPose(L, object, "pose", ls_quantityCoordinate, &def->position, &def->angle) ||
-        !ReadNumber(L, object, "radius", ls_quantitySize, &def->radius))
-    {
-        return false;
-    }
-    const cJSON* footprint = Member(object, "footprint");
-    if (footprint != NULL)
-    {
-        Enter(L, "footprint");
-        if (!ParseConvex(L, footprint, ls_quantityOffset, def->footprint, &def->footprintCount))
-        {
-            return false;
-        }
-        Leave(L);
-    }
-    if (!ReadNumber(L, object, "max_speed", ls_quantitySpeed, &def->maxSpeed) ||
-        !ReadAngle(L, object, "max_turn_rate", ls_quantityTurnRate, &def->maxTurnRate) ||
-        !ReadNumber(L, object, "max_accel", ls_quantityAccel, &def->maxAccel) ||
-        !ReadAngle(L, object, "max_turn_accel", ls_quantityTurnAccel, &def->maxTurnAccel))
-    {
-        return false;
-    }
-    const cJSON* lidar = Member(object, "lidar");
-    if (lidar != NULL)
-    {
-        Enter(L, "lidar");
-        if (!LoadLidar(L, lidar, &def->lidar))
-        {
-            return false;
-        }
-        Leave(L);
-    }
-    return true;
+    return ReadObject(L, object, &lsWorldFields_Robot, def);
 }
 
 // The one-robot shorthand: "robot": {...}.
@@ -1103,8 +1107,6 @@ static bool LoadRobots(Loader* L, const cJSON* array)
     return true;
 }
 
-static const char* const s_pathKeys[] = {"id", "points", "radius", "closed", NULL};
-
 static bool LoadPaths(Loader* L, const cJSON* array)
 {
     int count = 0;
@@ -1123,20 +1125,13 @@ static bool LoadPaths(Loader* L, const cJSON* array)
         {
             return false;
         }
-        CheckKeys(L, item, s_pathKeys);
-        char id[LS_PATH_ID_CAPACITY] = "";
-        double radius = 0.5;
-        bool closed = false;
-        if (!Require(L, item, "id") || !Require(L, item, "points") || !ReadString(L, item, "id", id, sizeof id) ||
-            !ReadNumber(L, item, "radius", ls_quantitySize, &radius) || !ReadBool(L, item, "closed", &closed))
+        CheckKeys(L, item, &lsWorldFields_Path);
+        lsPathDef def = {.radius = 0.5};
+        if (!ReadFields(L, item, &lsWorldFields_Path, 0, lsWorldFields_Path.count, &def))
         {
             return false;
         }
-        if (id[0] == '\0')
-        {
-            Enter(L, "id");
-            return Fail(L, "expected a non-empty id");
-        }
+        bool closed = def.closed;
         int pointCount = 0;
         Enter(L, "points");
         if (!ParsePoints(L, Member(item, "points"), ls_quantityCoordinate, closed ? 3 : 2, LS_MAX_PATH_POINTS,
@@ -1151,7 +1146,7 @@ static bool LoadPaths(Loader* L, const cJSON* array)
         {
             return Fail(L, "more than %d path points in all (the limit)", LS_MAX_PATH_POINTS);
         }
-        lsWorld_AddPath(L->world, id, L->scratch, pointCount, radius, closed);
+        lsWorld_AddPath(L->world, def.id, L->scratch, pointCount, def.radius, closed);
         Leave(L);
     }
     // Ids must be unique: sort, then the first later duplicate in file order is reported.
@@ -1181,9 +1176,6 @@ static bool LoadPaths(Loader* L, const cJSON* array)
     return true;
 }
 
-static const char* const s_vehicleKeys[] = {"path",   "position", "velocity",    "max_speed", "max_force",
-                                            "radius", "at_end",   "reflectance", NULL};
-
 static bool LoadVehicles(Loader* L, const cJSON* array)
 {
     int count = 0;
@@ -1201,7 +1193,8 @@ static bool LoadVehicles(Loader* L, const cJSON* array)
         {
             return false;
         }
-        CheckKeys(L, item, s_vehicleKeys);
+        const lsFieldTable* table = &lsWorldFields_Vehicle;
+        CheckKeys(L, item, table);
         lsVehicleDef def = lsDefaultVehicleDef();
         char pathId[LS_PATH_ID_CAPACITY] = "";
         if (!Require(L, item, "path") || !ReadString(L, item, "path", pathId, sizeof pathId))
@@ -1217,31 +1210,9 @@ static bool LoadVehicles(Loader* L, const cJSON* array)
             Enter(L, "path");
             return Fail(L, "no path has the id '%s'", pathId);
         }
+        // The position defaults to the path's start.
         def.position = L->world->paths[def.path].points[0];
-        const cJSON* atEnd = Member(item, "at_end");
-        if (atEnd != NULL)
-        {
-            Enter(L, "at_end");
-            if (cJSON_IsString(atEnd) && strcmp(atEnd->valuestring, "stop") == 0)
-            {
-                def.pathEnd = ls_pathEndStop;
-            }
-            else if (cJSON_IsString(atEnd) && strcmp(atEnd->valuestring, "reverse") == 0)
-            {
-                def.pathEnd = ls_pathEndReverse;
-            }
-            else
-            {
-                return Fail(L, "expected \"stop\" or \"reverse\"");
-            }
-            Leave(L);
-        }
-        if (!ReadVec2(L, item, "position", ls_quantityCoordinate, &def.position) ||
-            !ReadVec2(L, item, "velocity", ls_quantityVelocity, &def.velocity) ||
-            !ReadNumber(L, item, "max_speed", ls_quantitySpeed, &def.maxSpeed) ||
-            !ReadNumber(L, item, "max_force", ls_quantityAccel, &def.maxForce) ||
-            !ReadNumber(L, item, "radius", ls_quantitySize, &def.radius) ||
-            !ReadNumber(L, item, "reflectance", ls_quantityUnit, &def.reflectance))
+        if (!ReadFields(L, item, table, lsFieldTable_Row(table, "path") + 1, table->count, &def))
         {
             return false;
         }
@@ -1250,9 +1221,6 @@ static bool LoadVehicles(Loader* L, const cJSON* array)
     }
     return true;
 }
-
-static const char* const s_doorKeys[] = {"type", "from", "to", "offset", "period", "phase", "reflectance", NULL};
-static const char* const s_barKeys[] = {"type", "from", "to", "pivot", "speed", "reflectance", NULL};
 
 static bool LoadMovers(Loader* L, const cJSON* array)
 {
@@ -1272,29 +1240,18 @@ static bool LoadMovers(Loader* L, const cJSON* array)
             return false;
         }
         lsMoverDef def = lsDefaultMoverDef();
-        if (!Require(L, item, "type"))
+        static const char* const types[] = {"door", "bar", NULL};
+        int kind = -1;
+        if (!Require(L, item, "type") || !ReadChoice(L, item, "type", types, &kind))
         {
             return false;
         }
-        const cJSON* type = Member(item, "type");
-        Enter(L, "type");
-        if (cJSON_IsString(type) && strcmp(type->valuestring, "door") == 0)
-        {
-            def.kind = ls_moverDoor;
-        }
-        else if (cJSON_IsString(type) && strcmp(type->valuestring, "bar") == 0)
-        {
-            def.kind = ls_moverBar;
-        }
-        else
-        {
-            return Fail(L, "expected \"door\" or \"bar\"");
-        }
-        Leave(L);
-        CheckKeys(L, item, def.kind == ls_moverDoor ? s_doorKeys : s_barKeys);
-        if (!Require(L, item, "from") || !Require(L, item, "to") ||
-            !ReadVec2(L, item, "from", ls_quantityCoordinate, &def.a) ||
-            !ReadVec2(L, item, "to", ls_quantityCoordinate, &def.b))
+        def.kind = kind == 0 ? ls_moverDoor : ls_moverBar;
+        const lsFieldTable* table = def.kind == ls_moverDoor ? &lsWorldFields_Door : &lsWorldFields_Bar;
+        CheckKeys(L, item, table);
+        // "from" and "to" first: the other keys' defaults depend on them.
+        int rest = lsFieldTable_Row(table, "to") + 1;
+        if (!ReadFields(L, item, table, lsFieldTable_Row(table, "from"), rest, &def))
         {
             return false;
         }
@@ -1302,27 +1259,17 @@ static bool LoadMovers(Loader* L, const cJSON* array)
         {
             return Fail(L, "moving wall has zero length (from == to)");
         }
+        // By default a door slides along itself by its own length (fully open, then closed again); a bar turns
+        // about its middle.
         if (def.kind == ls_moverDoor)
         {
-            // By default a door slides along itself by its own length: fully open, then closed again.
             def.offset = lsSub(def.b, def.a);
-            if (!ReadVec2(L, item, "offset", ls_quantityOffset, &def.offset) ||
-                !ReadNumber(L, item, "period", ls_quantityPeriod, &def.period) ||
-                !ReadNumber(L, item, "phase", ls_quantityPhase, &def.phase))
-            {
-                return false;
-            }
         }
         else
         {
             def.pivot = lsV(0.5 * (def.a.x + def.b.x), 0.5 * (def.a.y + def.b.y));
-            if (!ReadVec2(L, item, "pivot", ls_quantityCoordinate, &def.pivot) ||
-                !ReadAngle(L, item, "speed", ls_quantitySpin, &def.angularSpeed))
-            {
-                return false;
-            }
         }
-        if (!ReadNumber(L, item, "reflectance", ls_quantityUnit, &def.reflectance))
+        if (!ReadFields(L, item, table, rest, table->count, &def))
         {
             return false;
         }
@@ -1332,27 +1279,10 @@ static bool LoadMovers(Loader* L, const cJSON* array)
     return true;
 }
 
-static const char* const s_simKeys[] = {"dt", "seed", "respawn", "food_reward", "poison_reward", NULL};
-
 static bool LoadSim(Loader* L, const cJSON* object)
 {
-    if (!CheckObject(L, object))
-    {
-        return false;
-    }
-    CheckKeys(L, object, s_simKeys);
-    lsSimDef* def = &L->world->sim;
-    if (!ReadNumber(L, object, "dt", ls_quantityTimeStep, &def->dt))
-    {
-        return false;
-    }
-    return ReadSeed(L, object, "seed", &def->seed) && ReadBool(L, object, "respawn", &def->respawn) &&
-           ReadNumber(L, object, "food_reward", ls_quantityReward, &def->foodReward) &&
-           ReadNumber(L, object, "poison_reward", ls_quantityReward, &def->poisonReward);
+    return ReadObject(L, object, &lsWorldFields_Sim, &L->world->sim);
 }
-
-static const char* const s_rootKeys[] = {"name",  "map",    "unknown", "walls",    "targets", "boxes", "polygons",
-                                         "robot", "robots", "paths",   "vehicles", "movers",  "sim",   NULL};
 
 // "map": a map_server YAML, relative to the world file's folder, whose walls go first, under the world's own
 // objects; "unknown": "free" (default) or "occupied" says what its unknown cells are (map.h).
@@ -1427,7 +1357,7 @@ static bool LoadRoot(Loader* L, const cJSON* root)
     {
         return Fail(L, "expected a world: a JSON object {\"walls\": [...], ...}");
     }
-    CheckKeys(L, root, s_rootKeys);
+    CheckKeys(L, root, &lsWorldFields_Root);
     if (!ReadString(L, root, "name", L->world->name, sizeof L->world->name))
     {
         return false;

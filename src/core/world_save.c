@@ -5,6 +5,7 @@
 
 #include "core/file_write.h"
 #include "core/text.h"
+#include "core/world_fields.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -139,77 +140,122 @@ static void PutKey(Builder* b, const char* key)
     Put(b, "\": ");
 }
 
+static void PutFields(Builder* b, const lsFieldTable* table, const void* def, int first, int last, bool after);
+
+// One row's value in its canonical spelling.
+static void PutValue(Builder* b, const lsField* f, const void* def)
+{
+    const void* at = lsField_Get(f, def);
+    const void* extra = lsField_GetExtra(f, def);
+    char buffer[32];
+    switch (f->type)
+    {
+    case ls_fieldNumber:
+        PutNumber(b, *(const double*)at);
+        break;
+    case ls_fieldAngle:
+        PutAngle(b, *(const double*)at);
+        break;
+    case ls_fieldBool:
+        Put(b, *(const bool*)at ? "true" : "false");
+        break;
+    case ls_fieldSeed:
+        PutSeed(b, *(const uint64_t*)at);
+        break;
+    case ls_fieldInteger:
+        snprintf(buffer, sizeof buffer, "%d", *(const int*)at);
+        Put(b, buffer);
+        break;
+    case ls_fieldString:
+        PutString(b, (const char*)at);
+        break;
+    case ls_fieldChoice:
+        Put(b, "\"");
+        Put(b, f->names[*(const int*)at]);
+        Put(b, "\"");
+        break;
+    case ls_fieldVec2:
+    case ls_fieldSize2:
+        PutVec2(b, *(const lsVec2*)at);
+        break;
+    case ls_fieldPose:
+    {
+        lsVec2 p = *(const lsVec2*)at;
+        Put(b, "[");
+        PutNumber(b, p.x);
+        Put(b, ", ");
+        PutNumber(b, p.y);
+        Put(b, ", ");
+        PutAngle(b, *(const double*)extra);
+        Put(b, "]");
+        break;
+    }
+    case ls_fieldConvex:
+        PutPoints(b, (const lsVec2*)at, *(const int*)extra);
+        break;
+    case ls_fieldChain:
+        PutPoints(b, *(const lsVec2* const*)at, *(const int*)extra);
+        break;
+    case ls_fieldObject:
+        Put(b, "{");
+        PutFields(b, f->object, at, 0, f->object->count, false);
+        Put(b, "}");
+        break;
+    case ls_fieldCustom:
+        LS_ASSERT(false); // written by the section's own code
+        break;
+    }
+}
+
+// Rows [first, last) as `"key": value` members with the table's separators (`after`: a member came before). An
+// empty convex polygon (a round robot's footprint) is left out.
+static void PutFields(Builder* b, const lsFieldTable* table, const void* def, int first, int last, bool after)
+{
+    for (int i = first; i < last; ++i)
+    {
+        const lsField* f = table->fields + i;
+        if (f->type == ls_fieldConvex && *(const int*)lsField_GetExtra(f, def) == 0)
+        {
+            continue;
+        }
+        if (after)
+        {
+            Put(b, (f->flags & ls_fieldNewLine) != 0 ? table->lineBreak : table->separator);
+        }
+        PutKey(b, f->key);
+        PutValue(b, f, def);
+        after = true;
+    }
+}
+
 // Starts element i of an array of one-line objects.
 static void BeginElement(Builder* b, int i) { Put(b, i > 0 ? ",\n    {" : "\n    {"); }
 
 static void EndArray(Builder* b, int count) { Put(b, count > 0 ? "\n  ]" : "]"); }
 
+// An array section of one-line objects, each written whole from the table.
+static void PutArray(Builder* b, const char* key, const lsFieldTable* table, const void* defs, size_t size, int count)
+{
+    Put(b, ",\n  \"");
+    Put(b, key);
+    Put(b, "\": [");
+    for (int i = 0; i < count; ++i)
+    {
+        BeginElement(b, i);
+        PutFields(b, table, (const char*)defs + (size_t)i * size, 0, table->count, false);
+        Put(b, "}");
+    }
+    EndArray(b, count);
+}
+
 // One robot's object. The shorthand names the id and controller only when they are not the defaults.
 static void PutRobot(Builder* b, const lsRobotDef* r, bool listed)
 {
-    static const char* const controllers[] = {"manual", "autopilot", "external"};
     Put(b, listed ? "{\n    " : "  \"robot\": {\n    ");
-    if (listed || strcmp(r->id, "robot") != 0 || r->controller != ls_controllerManual)
-    {
-        Put(b, "\"id\": ");
-        PutString(b, r->id);
-        Put(b, ", \"controller\": \"");
-        Put(b, controllers[r->controller]);
-        Put(b, "\",\n    ");
-    }
-    Put(b, "\"pose\": [");
-    PutNumber(b, r->position.x);
-    Put(b, ", ");
-    PutNumber(b, r->position.y);
-    Put(b, ", ");
-    PutAngle(b, r->angle);
-    Put(b, "],\n    \"radius\": ");
-    PutNumber(b, r->radius);
-    if (r->footprintCount > 0)
-    {
-        Put(b, ",\n    \"footprint\": ");
-        PutPoints(b, r->footprint, r->footprintCount);
-    }
-    Put(b, ",\n    \"max_speed\": ");
-    PutNumber(b, r->maxSpeed);
-    Put(b, ",\n    \"max_turn_rate\": ");
-    PutAngle(b, r->maxTurnRate);
-    Put(b, ",\n    \"max_accel\": ");
-    PutNumber(b, r->maxAccel);
-    Put(b, ",\n    \"max_turn_accel\": ");
-    PutAngle(b, r->maxTurnAccel);
-    const lsLidarDef* l = &r->lidar;
-    char beams[32];
-    snprintf(beams, sizeof beams, "%d", l->beams);
-    Put(b, ",\n    \"lidar\": {\"beams\": ");
-    Put(b, beams);
-    Put(b, ", \"fov\": ");
-    PutAngle(b, l->fov);
-    Put(b, ", \"range\": ");
-    PutNumber(b, l->range);
-    Put(b, ", \"range_min\": ");
-    PutNumber(b, l->rangeMin);
-    Put(b, ", \"mount\": [");
-    PutNumber(b, l->mountOffset.x);
-    Put(b, ", ");
-    PutNumber(b, l->mountOffset.y);
-    Put(b, ", ");
-    PutAngle(b, l->mountAngle);
-    Put(b, "],\n              \"rate\": ");
-    PutNumber(b, l->rate);
-    Put(b, ", \"noise\": ");
-    PutNumber(b, l->noise);
-    Put(b, ", \"noise_per_m\": ");
-    PutNumber(b, l->noisePerM);
-    Put(b, ", \"angle_noise\": ");
-    PutAngle(b, l->angleNoise);
-    Put(b, ", \"dropout\": ");
-    PutNumber(b, l->dropout);
-    Put(b, ", \"grazing_dropout\": ");
-    PutNumber(b, l->grazingDropout);
-    Put(b, ", \"seed\": ");
-    PutSeed(b, l->seed);
-    Put(b, "}\n  }");
+    bool named = listed || strcmp(r->id, "robot") != 0 || r->controller != ls_controllerManual;
+    const lsFieldTable* table = &lsWorldFields_Robot;
+    PutFields(b, table, r, named ? 0 : lsFieldTable_Row(table, "pose"), table->count, false);
+    Put(b, "\n  }");
 }
 
 char* lsSaveWorldToString(const lsWorld* world)
@@ -229,12 +275,15 @@ char* lsSaveWorldToString(const lsWorld* world)
 
     Put(&b, ",\n  \"walls\": [");
     int written = 0;
+    const lsFieldTable* wall = &lsWorldFields_Wall;
+    int rest = lsFieldTable_Row(wall, "reflectance");
     for (int i = 0; i < world->wallCount; ++i)
     {
         const lsWallDef* w = world->walls + i;
         if (w->fromMap)
             continue;
         BeginElement(&b, written++);
+        // The form ("from"/"to" or "points"/"closed") is the section's own; the rows from `rest` are the table's.
         if (w->fromTo && !w->closed && w->pointCount == 2)
         {
             PutKey(&b, "from");
@@ -249,57 +298,14 @@ char* lsSaveWorldToString(const lsWorld* world)
             PutPoints(&b, w->points, w->pointCount);
             Put(&b, w->closed ? ", \"closed\": true" : ", \"closed\": false");
         }
-        Put(&b, ", \"reflectance\": ");
-        PutNumber(&b, w->reflectance);
+        PutFields(&b, wall, w, rest, wall->count, true);
         Put(&b, "}");
     }
     EndArray(&b, written);
 
-    Put(&b, ",\n  \"targets\": [");
-    for (int i = 0; i < world->targetCount; ++i)
-    {
-        const lsTargetDef* t = world->targets + i;
-        BeginElement(&b, i);
-        PutKey(&b, "center");
-        PutVec2(&b, t->center);
-        Put(&b, ", \"radius\": ");
-        PutNumber(&b, t->radius);
-        Put(&b, t->kind == ls_poison ? ", \"kind\": \"poison\"" : ", \"kind\": \"food\"");
-        Put(&b, ", \"reflectance\": ");
-        PutNumber(&b, t->reflectance);
-        Put(&b, "}");
-    }
-    EndArray(&b, world->targetCount);
-
-    Put(&b, ",\n  \"boxes\": [");
-    for (int i = 0; i < world->boxCount; ++i)
-    {
-        const lsBoxDef* x = world->boxes + i;
-        BeginElement(&b, i);
-        PutKey(&b, "center");
-        PutVec2(&b, x->center);
-        Put(&b, ", \"size\": ");
-        PutVec2(&b, x->size);
-        Put(&b, ", \"angle\": ");
-        PutAngle(&b, x->angle);
-        Put(&b, ", \"reflectance\": ");
-        PutNumber(&b, x->reflectance);
-        Put(&b, "}");
-    }
-    EndArray(&b, world->boxCount);
-
-    Put(&b, ",\n  \"polygons\": [");
-    for (int i = 0; i < world->polygonCount; ++i)
-    {
-        const lsPolygonDef* p = world->polygons + i;
-        BeginElement(&b, i);
-        PutKey(&b, "points");
-        PutPoints(&b, p->points, p->count);
-        Put(&b, ", \"reflectance\": ");
-        PutNumber(&b, p->reflectance);
-        Put(&b, "}");
-    }
-    EndArray(&b, world->polygonCount);
+    PutArray(&b, "targets", &lsWorldFields_Target, world->targets, sizeof(lsTargetDef), world->targetCount);
+    PutArray(&b, "boxes", &lsWorldFields_Box, world->boxes, sizeof(lsBoxDef), world->boxCount);
+    PutArray(&b, "polygons", &lsWorldFields_Polygon, world->polygons, sizeof(lsPolygonDef), world->polygonCount);
 
     Put(&b, ",\n");
     if (world->robotList || world->fleetCount > 0)
@@ -317,21 +323,9 @@ char* lsSaveWorldToString(const lsWorld* world)
         PutRobot(&b, &world->robot, false);
     }
 
-    Put(&b, ",\n  \"paths\": [");
-    for (int i = 0; i < world->pathCount; ++i)
-    {
-        const lsPathDef* p = world->paths + i;
-        BeginElement(&b, i);
-        PutKey(&b, "id");
-        PutString(&b, p->id);
-        Put(&b, ", \"points\": ");
-        PutPoints(&b, p->points, p->pointCount);
-        Put(&b, ", \"radius\": ");
-        PutNumber(&b, p->radius);
-        Put(&b, p->closed ? ", \"closed\": true}" : ", \"closed\": false}");
-    }
-    EndArray(&b, world->pathCount);
+    PutArray(&b, "paths", &lsWorldFields_Path, world->paths, sizeof(lsPathDef), world->pathCount);
 
+    // A vehicle names its path by id (the section's own "path" row); the rows after it are the table's.
     Put(&b, ",\n  \"vehicles\": [");
     for (int i = 0; i < world->vehicleCount; ++i)
     {
@@ -340,65 +334,28 @@ char* lsSaveWorldToString(const lsWorld* world)
         BeginElement(&b, i);
         PutKey(&b, "path");
         PutString(&b, world->paths[v->path].id);
-        Put(&b, ", \"position\": ");
-        PutVec2(&b, v->position);
-        Put(&b, ", \"velocity\": ");
-        PutVec2(&b, v->velocity);
-        Put(&b, ", \"max_speed\": ");
-        PutNumber(&b, v->maxSpeed);
-        Put(&b, ", \"max_force\": ");
-        PutNumber(&b, v->maxForce);
-        Put(&b, ", \"radius\": ");
-        PutNumber(&b, v->radius);
-        Put(&b, v->pathEnd == ls_pathEndReverse ? ", \"at_end\": \"reverse\"" : ", \"at_end\": \"stop\"");
-        Put(&b, ", \"reflectance\": ");
-        PutNumber(&b, v->reflectance);
+        PutFields(&b, &lsWorldFields_Vehicle, v, lsFieldTable_Row(&lsWorldFields_Vehicle, "path") + 1,
+                  lsWorldFields_Vehicle.count, true);
         Put(&b, "}");
     }
     EndArray(&b, world->vehicleCount);
 
+    // A mover's "type" picks its table; the rows after it are the table's.
     Put(&b, ",\n  \"movers\": [");
     for (int i = 0; i < world->moverCount; ++i)
     {
         const lsMoverDef* m = world->movers + i;
         BeginElement(&b, i);
-        Put(&b, m->kind == ls_moverBar ? "\"type\": \"bar\", " : "\"type\": \"door\", ");
-        PutKey(&b, "from");
-        PutVec2(&b, m->a);
-        Put(&b, ", \"to\": ");
-        PutVec2(&b, m->b);
-        if (m->kind == ls_moverBar)
-        {
-            Put(&b, ", \"pivot\": ");
-            PutVec2(&b, m->pivot);
-            Put(&b, ", \"speed\": ");
-            PutAngle(&b, m->angularSpeed);
-        }
-        else
-        {
-            Put(&b, ", \"offset\": ");
-            PutVec2(&b, m->offset);
-            Put(&b, ", \"period\": ");
-            PutNumber(&b, m->period);
-            Put(&b, ", \"phase\": ");
-            PutNumber(&b, m->phase);
-        }
-        Put(&b, ", \"reflectance\": ");
-        PutNumber(&b, m->reflectance);
+        bool bar = m->kind == ls_moverBar;
+        Put(&b, bar ? "\"type\": \"bar\"" : "\"type\": \"door\"");
+        const lsFieldTable* table = bar ? &lsWorldFields_Bar : &lsWorldFields_Door;
+        PutFields(&b, table, m, lsFieldTable_Row(table, "type") + 1, table->count, true);
         Put(&b, "}");
     }
     EndArray(&b, world->moverCount);
 
-    const lsSimDef* s = &world->sim;
-    Put(&b, ",\n  \"sim\": {\"dt\": ");
-    PutNumber(&b, s->dt);
-    Put(&b, ", \"seed\": ");
-    PutSeed(&b, s->seed);
-    Put(&b, s->respawn ? ", \"respawn\": true" : ", \"respawn\": false");
-    Put(&b, ", \"food_reward\": ");
-    PutNumber(&b, s->foodReward);
-    Put(&b, ", \"poison_reward\": ");
-    PutNumber(&b, s->poisonReward);
+    Put(&b, ",\n  \"sim\": {");
+    PutFields(&b, &lsWorldFields_Sim, &world->sim, 0, lsWorldFields_Sim.count, false);
     Put(&b, "}\n}\n");
 
     // Shrink to strlen + 1 bytes: lsFreeString frees by that size.

@@ -14,6 +14,7 @@
 #include "core/file_write.h"
 #include "core/json_path.h"
 #include "core/text.h"
+#include "core/world_fields.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -147,18 +148,10 @@ static void EmitRange(Out* o, const char* t, size_t a, size_t b) { lsText_Append
 // ---------------------------------------------------------------------------------------------------------------------
 // Writing new values: only the keys that differ from their defaults
 
-// Keys the loader requires (or that say which form an object takes): always written.
+// Keys the loader requires (or that say which form an object takes), from the key tables: always written.
 static bool IsRequiredKey(Span key)
 {
-    static const char* const required[] = {"\"from\"", "\"to\"", "\"points\"", "\"center\"",
-                                           "\"size\"", "\"id\"", "\"path\"",   "\"type\""};
-    for (size_t i = 0; i < sizeof required / sizeof required[0]; ++i)
-    {
-        size_t n = strlen(required[i]);
-        if (SpanLength(key) == n && memcmp(key.text + key.start, required[i], n) == 0)
-            return true;
-    }
-    return false;
+    return SpanLength(key) >= 2 && lsWorldFields_IsRequiredKey(key.text + key.start + 1, SpanLength(key) - 2);
 }
 
 // Of an array of default objects (one per form, e.g. a door and a bar), the one of the same "type" as object, else
