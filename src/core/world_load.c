@@ -43,6 +43,8 @@ typedef struct Loader
     int scratchCapacity;
     struct PathId* pathIds; ///< the paths sorted by id (duplicates and vehicles' look-ups in n log n)
     int pathIdCount;
+    long long segments;   ///< wall segments so far (bounded by LS_MAX_SEGMENTS in all)
+    long long pathPoints; ///< path points so far (bounded by LS_MAX_PATH_POINTS in all)
     lsWorld* world;
 } Loader;
 
@@ -866,6 +868,103 @@ static bool ReadObject(Loader* L, const cJSON* object, const lsFieldTable* table
 // ---------------------------------------------------------------------------------------------------------------------
 // Sections
 
+// Runs load on each element of an array section, with its index on the path (the section checked the array and
+// made room for its elements).
+static bool EachElement(Loader* L, const cJSON* array, bool (*load)(Loader*, const cJSON*))
+{
+    int index = 0;
+    for (const cJSON* item = array->child; item != NULL; item = item->next, ++index)
+    {
+        EnterIndex(L, index);
+        if (!load(L, item))
+        {
+            return false;
+        }
+        Leave(L);
+    }
+    return true;
+}
+
+static bool LoadWall(Loader* L, const cJSON* item)
+{
+    if (!CheckObject(L, item))
+    {
+        return false;
+    }
+    CheckKeys(L, item, &lsWorldFields_Wall);
+    const cJSON* points = Member(item, "points");
+    bool fromTo = points == NULL;
+    bool closed = false;
+    int pointCount = 0;
+    if (fromTo)
+    {
+        if (!Require(L, item, "from") || !Require(L, item, "to"))
+        {
+            return false;
+        }
+        // "closed": false is harmless on a single segment; true would make it a doubled segment.
+        if (!ReadBool(L, item, "closed", &closed))
+        {
+            return false;
+        }
+        if (closed)
+        {
+            Enter(L, "closed");
+            return Fail(L, "a wall given by \"from\" and \"to\" cannot be closed (use \"points\")");
+        }
+        if (L->scratchCapacity < 2)
+        {
+            L->scratch = lsRealloc(L->scratch, (size_t)L->scratchCapacity * sizeof(lsVec2), 64 * sizeof(lsVec2));
+            L->scratchCapacity = 64;
+        }
+        if (!ReadVec2(L, item, "from", ls_quantityCoordinate, L->scratch) ||
+            !ReadVec2(L, item, "to", ls_quantityCoordinate, L->scratch + 1))
+        {
+            return false;
+        }
+        if (lsVecEqual(L->scratch[0], L->scratch[1]))
+        {
+            return Fail(L, "wall has zero length (from == to)");
+        }
+        pointCount = 2;
+    }
+    else
+    {
+        if (Member(item, "from") != NULL || Member(item, "to") != NULL)
+        {
+            return Fail(L, "give either \"from\" and \"to\" or \"points\", not both");
+        }
+        if (!ReadBool(L, item, "closed", &closed))
+        {
+            return false;
+        }
+        Enter(L, "points");
+        if (!ParsePoints(L, points, ls_quantityCoordinate, closed ? 3 : 2, LS_MAX_SEGMENTS, &pointCount) ||
+            !CheckSegments(L, L->scratch, pointCount, closed, "wall"))
+        {
+            return false;
+        }
+        Leave(L);
+    }
+    // The form ("from"/"to" or "points"/"closed") is read above; the rows after it are the table's.
+    lsWallDef def = {.reflectance = 0.8};
+    int rest = lsFieldTable_Row(&lsWorldFields_Wall, "reflectance");
+    if (!ReadFields(L, item, &lsWorldFields_Wall, rest, lsWorldFields_Wall.count, &def))
+    {
+        return false;
+    }
+    L->segments += closed ? pointCount : pointCount - 1;
+    if (L->segments > LS_MAX_SEGMENTS)
+    {
+        return Fail(L, "more than %d wall segments in all (the limit)", LS_MAX_SEGMENTS);
+    }
+    lsWorld* world = L->world;
+    int w = lsWorld_AddWall(world, L->scratch, pointCount, closed);
+    world->walls[w].fromTo = fromTo;
+    world->walls[w].reflectance = def.reflectance;
+    return true;
+}
+
 static bool LoadWalls(Loader* L, const cJSON* array)
 {
     int count = 0;
@@ -879,87 +978,32 @@ static bool LoadWalls(Loader* L, const cJSON* array)
     world->walls =
         lsRealloc(world->walls, (size_t)world->wallCapacity * sizeof(lsWallDef), (size_t)capacity * sizeof(lsWallDef));
     world->wallCapacity = capacity;
-    long long segments = 0;
-    // The form ("from"/"to" or "points"/"closed") is read here; the rows after it are the table's.
-    int rest = lsFieldTable_Row(&lsWorldFields_Wall, "reflectance");
-    int index = 0;
-    for (const cJSON* item = array->child; item != NULL; item = item->next, ++index)
+    return EachElement(L, array, LoadWall);
+}
+
+static bool LoadTarget(Loader* L, const cJSON* item)
+{
+    if (!CheckObject(L, item))
     {
-        EnterIndex(L, index);
-        if (!CheckObject(L, item))
-        {
-            return false;
-        }
-        CheckKeys(L, item, &lsWorldFields_Wall);
-        const cJSON* points = Member(item, "points");
-        bool fromTo = points == NULL;
-        bool closed = false;
-        int pointCount = 0;
-        if (fromTo)
-        {
-            if (!Require(L, item, "from") || !Require(L, item, "to"))
-            {
-                return false;
-            }
-            // "closed": false is harmless on a single segment; true would make it a doubled segment.
-            if (!ReadBool(L, item, "closed", &closed))
-            {
-                return false;
-            }
-            if (closed)
-            {
-                Enter(L, "closed");
-                return Fail(L, "a wall given by \"from\" and \"to\" cannot be closed (use \"points\")");
-            }
-            if (L->scratchCapacity < 2)
-            {
-                L->scratch = lsRealloc(L->scratch, (size_t)L->scratchCapacity * sizeof(lsVec2), 64 * sizeof(lsVec2));
-                L->scratchCapacity = 64;
-            }
-            if (!ReadVec2(L, item, "from", ls_quantityCoordinate, L->scratch) ||
-                !ReadVec2(L, item, "to", ls_quantityCoordinate, L->scratch + 1))
-            {
-                return false;
-            }
-            if (lsVecEqual(L->scratch[0], L->scratch[1]))
-            {
-                return Fail(L, "wall has zero length (from == to)");
-            }
-            pointCount = 2;
-        }
-        else
-        {
-            if (Member(item, "from") != NULL || Member(item, "to") != NULL)
-            {
-                return Fail(L, "give either \"from\" and \"to\" or \"points\", not both");
-            }
-            if (!ReadBool(L, item, "closed", &closed))
-            {
-                return false;
-            }
-            Enter(L, "points");
-            if (!ParsePoints(L, points, ls_quantityCoordinate, closed ? 3 : 2, LS_MAX_SEGMENTS, &pointCount) ||
-                !CheckSegments(L, L->scratch, pointCount, closed, "wall"))
-            {
-                return false;
-            }
-            Leave(L);
-        }
-        lsWallDef def = {.reflectance = 0.8};
-        if (!ReadFields(L, item, &lsWorldFields_Wall, rest, lsWorldFields_Wall.count, &def))
-        {
-            return false;
-        }
-        segments += closed ? pointCount : pointCount - 1;
-        if (segments > LS_MAX_SEGMENTS)
-        {
-            return Fail(L, "more than %d wall segments in all (the limit)", LS_MAX_SEGMENTS);
-        }
-        int w = lsWorld_AddWall(world, L->scratch, pointCount, closed);
-        world->walls[w].fromTo = fromTo;
-        world->walls[w].reflectance = def.reflectance;
-        Leave(L);
+        return false;
     }
+    CheckKeys(L, item, &lsWorldFields_Target);
+    lsTargetDef def = lsDefaultTargetDef();
+    // Poison is more reflective by default: its default applies once the kind is known.
+    int reflectance = lsFieldTable_Row(&lsWorldFields_Target, "reflectance");
+    if (!ReadFields(L, item, &lsWorldFields_Target, 0, reflectance, &def))
+    {
+        return false;
+    }
+    if (def.kind == ls_poison)
+    {
+        def.reflectance = 0.9;
+    }
+    if (!ReadFields(L, item, &lsWorldFields_Target, reflectance, lsWorldFields_Target.count, &def))
+    {
+        return false;
+    }
+    lsWorld_AddTarget(L->world, def);
     return true;
 }
 
@@ -972,33 +1016,17 @@ static bool LoadTargets(Loader* L, const cJSON* array)
     }
     L->world->targets = lsAllocZero((size_t)count, sizeof(lsTargetDef));
     L->world->targetCapacity = count;
-    int index = 0;
-    for (const cJSON* item = array->child; item != NULL; item = item->next, ++index)
+    return EachElement(L, array, LoadTarget);
+}
+
+static bool LoadBox(Loader* L, const cJSON* item)
+{
+    lsBoxDef def = lsDefaultBoxDef();
+    if (!ReadObject(L, item, &lsWorldFields_Box, &def))
     {
-        EnterIndex(L, index);
-        if (!CheckObject(L, item))
-        {
-            return false;
-        }
-        CheckKeys(L, item, &lsWorldFields_Target);
-        lsTargetDef def = lsDefaultTargetDef();
-        // Poison is more reflective by default: its default applies once the kind is known.
-        int reflectance = lsFieldTable_Row(&lsWorldFields_Target, "reflectance");
-        if (!ReadFields(L, item, &lsWorldFields_Target, 0, reflectance, &def))
-        {
-            return false;
-        }
-        if (def.kind == ls_poison)
-        {
-            def.reflectance = 0.9;
-        }
-        if (!ReadFields(L, item, &lsWorldFields_Target, reflectance, lsWorldFields_Target.count, &def))
-        {
-            return false;
-        }
-        lsWorld_AddTarget(L->world, def);
-        Leave(L);
+        return false;
     }
+    lsWorld_AddBox(L->world, def);
     return true;
 }
 
@@ -1011,18 +1039,19 @@ static bool LoadBoxes(Loader* L, const cJSON* array)
     }
     L->world->boxes = lsAllocZero((size_t)count, sizeof(lsBoxDef));
     L->world->boxCapacity = count;
-    int index = 0;
-    for (const cJSON* item = array->child; item != NULL; item = item->next, ++index)
+    return EachElement(L, array, LoadBox);
+}
+
+static bool LoadPolygon(Loader* L, const cJSON* item)
+{
+    lsPolygonDef def;
+    memset(&def, 0, sizeof def);
+    def.reflectance = 0.5;
+    if (!ReadObject(L, item, &lsWorldFields_Polygon, &def))
     {
-        EnterIndex(L, index);
-        lsBoxDef def = lsDefaultBoxDef();
-        if (!ReadObject(L, item, &lsWorldFields_Box, &def))
-        {
-            return false;
-        }
-        lsWorld_AddBox(L->world, def);
-        Leave(L);
+        return false;
     }
+    lsWorld_AddPolygon(L->world, &def);
     return true;
 }
 
@@ -1035,21 +1064,7 @@ static bool LoadPolygons(Loader* L, const cJSON* array)
     }
     L->world->polygons = lsAllocZero((size_t)count, sizeof(lsPolygonDef));
     L->world->polygonCapacity = count;
-    int index = 0;
-    for (const cJSON* item = array->child; item != NULL; item = item->next, ++index)
-    {
-        EnterIndex(L, index);
-        lsPolygonDef def;
-        memset(&def, 0, sizeof def);
-        def.reflectance = 0.5;
-        if (!ReadObject(L, item, &lsWorldFields_Polygon, &def))
-        {
-            return false;
-        }
-        lsWorld_AddPolygon(L->world, &def);
-        Leave(L);
-    }
-    return true;
+    return EachElement(L, array, LoadPolygon);
 }
 
 static bool LoadRobotInto(Loader* L, const cJSON* object, lsRobotDef* def)
@@ -1107,6 +1122,37 @@ static bool LoadRobots(Loader* L, const cJSON* array)
     return true;
 }
 
+static bool LoadPath(Loader* L, const cJSON* item)
+{
+    if (!CheckObject(L, item))
+    {
+        return false;
+    }
+    CheckKeys(L, item, &lsWorldFields_Path);
+    lsPathDef def = {.radius = 0.5};
+    if (!ReadFields(L, item, &lsWorldFields_Path, 0, lsWorldFields_Path.count, &def))
+    {
+        return false;
+    }
+    bool closed = def.closed;
+    int pointCount = 0;
+    Enter(L, "points");
+    if (!ParsePoints(L, Member(item, "points"), ls_quantityCoordinate, closed ? 3 : 2, LS_MAX_PATH_POINTS,
+                     &pointCount) ||
+        !CheckSegments(L, L->scratch, pointCount, closed, "path"))
+    {
+        return false;
+    }
+    Leave(L);
+    L->pathPoints += pointCount;
+    if (L->pathPoints > LS_MAX_PATH_POINTS)
+    {
+        return Fail(L, "more than %d path points in all (the limit)", LS_MAX_PATH_POINTS);
+    }
+    lsWorld_AddPath(L->world, def.id, L->scratch, pointCount, def.radius, closed);
+    return true;
+}
+
 static bool LoadPaths(Loader* L, const cJSON* array)
 {
     int count = 0;
@@ -1116,38 +1162,9 @@ static bool LoadPaths(Loader* L, const cJSON* array)
     }
     L->world->paths = lsAllocZero((size_t)count, sizeof(lsPathDef));
     L->world->pathCapacity = count;
-    long long totalPoints = 0;
-    int index = 0;
-    for (const cJSON* item = array->child; item != NULL; item = item->next, ++index)
+    if (!EachElement(L, array, LoadPath))
     {
-        EnterIndex(L, index);
-        if (!CheckObject(L, item))
-        {
-            return false;
-        }
-        CheckKeys(L, item, &lsWorldFields_Path);
-        lsPathDef def = {.radius = 0.5};
-        if (!ReadFields(L, item, &lsWorldFields_Path, 0, lsWorldFields_Path.count, &def))
-        {
-            return false;
-        }
-        bool closed = def.closed;
-        int pointCount = 0;
-        Enter(L, "points");
-        if (!ParsePoints(L, Member(item, "points"), ls_quantityCoordinate, closed ? 3 : 2, LS_MAX_PATH_POINTS,
-                         &pointCount) ||
-            !CheckSegments(L, L->scratch, pointCount, closed, "path"))
-        {
-            return false;
-        }
-        Leave(L);
-        totalPoints += pointCount;
-        if (totalPoints > LS_MAX_PATH_POINTS)
-        {
-            return Fail(L, "more than %d path points in all (the limit)", LS_MAX_PATH_POINTS);
-        }
-        lsWorld_AddPath(L->world, def.id, L->scratch, pointCount, def.radius, closed);
-        Leave(L);
+        return false;
     }
     // Ids must be unique: sort, then the first later duplicate in file order is reported.
     int n = L->world->pathCount;
@@ -1176,6 +1193,39 @@ static bool LoadPaths(Loader* L, const cJSON* array)
     return true;
 }
 
+static bool LoadVehicle(Loader* L, const cJSON* item)
+{
+    if (!CheckObject(L, item))
+    {
+        return false;
+    }
+    const lsFieldTable* table = &lsWorldFields_Vehicle;
+    CheckKeys(L, item, table);
+    lsVehicleDef def = lsDefaultVehicleDef();
+    char pathId[LS_PATH_ID_CAPACITY] = "";
+    if (!Require(L, item, "path") || !ReadString(L, item, "path", pathId, sizeof pathId))
+    {
+        return false;
+    }
+    const PathId* found = L->pathIdCount > 0
+                              ? bsearch(pathId, L->pathIds, (size_t)L->pathIdCount, sizeof(PathId), CompareIdToPath)
+                              : NULL;
+    def.path = found != NULL ? found->index : -1;
+    if (def.path < 0)
+    {
+        Enter(L, "path");
+        return Fail(L, "no path has the id '%s'", pathId);
+    }
+    // The position defaults to the path's start.
+    def.position = L->world->paths[def.path].points[0];
+    if (!ReadFields(L, item, table, lsFieldTable_Row(table, "path") + 1, table->count, &def))
+    {
+        return false;
+    }
+    lsWorld_AddVehicle(L->world, def);
+    return true;
+}
+
 static bool LoadVehicles(Loader* L, const cJSON* array)
 {
     int count = 0;
@@ -1185,40 +1235,50 @@ static bool LoadVehicles(Loader* L, const cJSON* array)
     }
     L->world->vehicles = lsAllocZero((size_t)count, sizeof(lsVehicleDef));
     L->world->vehicleCapacity = count;
-    int index = 0;
-    for (const cJSON* item = array->child; item != NULL; item = item->next, ++index)
+    return EachElement(L, array, LoadVehicle);
+}
+
+static bool LoadMover(Loader* L, const cJSON* item)
+{
+    if (!CheckObject(L, item))
     {
-        EnterIndex(L, index);
-        if (!CheckObject(L, item))
-        {
-            return false;
-        }
-        const lsFieldTable* table = &lsWorldFields_Vehicle;
-        CheckKeys(L, item, table);
-        lsVehicleDef def = lsDefaultVehicleDef();
-        char pathId[LS_PATH_ID_CAPACITY] = "";
-        if (!Require(L, item, "path") || !ReadString(L, item, "path", pathId, sizeof pathId))
-        {
-            return false;
-        }
-        const PathId* found = L->pathIdCount > 0
-                                  ? bsearch(pathId, L->pathIds, (size_t)L->pathIdCount, sizeof(PathId), CompareIdToPath)
-                                  : NULL;
-        def.path = found != NULL ? found->index : -1;
-        if (def.path < 0)
-        {
-            Enter(L, "path");
-            return Fail(L, "no path has the id '%s'", pathId);
-        }
-        // The position defaults to the path's start.
-        def.position = L->world->paths[def.path].points[0];
-        if (!ReadFields(L, item, table, lsFieldTable_Row(table, "path") + 1, table->count, &def))
-        {
-            return false;
-        }
-        lsWorld_AddVehicle(L->world, def);
-        Leave(L);
+        return false;
     }
+    lsMoverDef def = lsDefaultMoverDef();
+    static const char* const types[] = {"door", "bar", NULL};
+    int kind = -1;
+    if (!Require(L, item, "type") || !ReadChoice(L, item, "type", types, &kind))
+    {
+        return false;
+    }
+    def.kind = kind == 0 ? ls_moverDoor : ls_moverBar;
+    const lsFieldTable* table = def.kind == ls_moverDoor ? &lsWorldFields_Door : &lsWorldFields_Bar;
+    CheckKeys(L, item, table);
+    // "from" and "to" first: the other keys' defaults depend on them.
+    int rest = lsFieldTable_Row(table, "to") + 1;
+    if (!ReadFields(L, item, table, lsFieldTable_Row(table, "from"), rest, &def))
+    {
+        return false;
+    }
+    if (lsVecEqual(def.a, def.b))
+    {
+        return Fail(L, "moving wall has zero length (from == to)");
+    }
+    // By default a door slides along itself by its own length (fully open, then closed again); a bar turns
+    // about its middle.
+    if (def.kind == ls_moverDoor)
+    {
+        def.offset = lsSub(def.b, def.a);
+    }
+    else
+    {
+        def.pivot = lsV(0.5 * (def.a.x + def.b.x), 0.5 * (def.a.y + def.b.y));
+    }
+    if (!ReadFields(L, item, table, rest, table->count, &def))
+    {
+        return false;
+    }
+    lsWorld_AddMover(L->world, def);
     return true;
 }
 
@@ -1231,52 +1291,7 @@ static bool LoadMovers(Loader* L, const cJSON* array)
     }
     L->world->movers = lsAllocZero((size_t)count, sizeof(lsMoverDef));
     L->world->moverCapacity = count;
-    int index = 0;
-    for (const cJSON* item = array->child; item != NULL; item = item->next, ++index)
-    {
-        EnterIndex(L, index);
-        if (!CheckObject(L, item))
-        {
-            return false;
-        }
-        lsMoverDef def = lsDefaultMoverDef();
-        static const char* const types[] = {"door", "bar", NULL};
-        int kind = -1;
-        if (!Require(L, item, "type") || !ReadChoice(L, item, "type", types, &kind))
-        {
-            return false;
-        }
-        def.kind = kind == 0 ? ls_moverDoor : ls_moverBar;
-        const lsFieldTable* table = def.kind == ls_moverDoor ? &lsWorldFields_Door : &lsWorldFields_Bar;
-        CheckKeys(L, item, table);
-        // "from" and "to" first: the other keys' defaults depend on them.
-        int rest = lsFieldTable_Row(table, "to") + 1;
-        if (!ReadFields(L, item, table, lsFieldTable_Row(table, "from"), rest, &def))
-        {
-            return false;
-        }
-        if (lsVecEqual(def.a, def.b))
-        {
-            return Fail(L, "moving wall has zero length (from == to)");
-        }
-        // By default a door slides along itself by its own length (fully open, then closed again); a bar turns
-        // about its middle.
-        if (def.kind == ls_moverDoor)
-        {
-            def.offset = lsSub(def.b, def.a);
-        }
-        else
-        {
-            def.pivot = lsV(0.5 * (def.a.x + def.b.x), 0.5 * (def.a.y + def.b.y));
-        }
-        if (!ReadFields(L, item, table, rest, table->count, &def))
-        {
-            return false;
-        }
-        lsWorld_AddMover(L->world, def);
-        Leave(L);
-    }
-    return true;
+    return EachElement(L, array, LoadMover);
 }
 
 static bool LoadSim(Loader* L, const cJSON* object)
