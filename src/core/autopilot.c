@@ -27,8 +27,9 @@ lsAutopilot lsMakeAutopilot(uint64_t seed)
 #define LS_AUTOPILOT_TRAIL_SIGMA 2.0  // metres: how far a remembered position's influence reaches
 #define LS_AUTOPILOT_TRAIL_PERIOD 1.0 // seconds between remembered positions
 
-// The mean range (no return: rangeMax) of the beams within 10 degrees of direction angle (robot frame).
-static double OpenRange(const lsScan* scan, double sensorHeading, double angle, int stride)
+// The mean range (no return: rangeMax) of the beams within 10 degrees of direction angle (robot frame): every
+// stride-th beam whose wrapped offset sensorHeading + angle_i - angle is under 0.175 in size, summed in beam order.
+static double OpenRangeAll(const lsScan* scan, double sensorHeading, double angle, int stride)
 {
     double sum = 0.0;
     int count = 0;
@@ -38,6 +39,77 @@ static double OpenRange(const lsScan* scan, double sensorHeading, double angle, 
         a = a > LS_PI ? a - 2.0 * LS_PI : (a <= -LS_PI ? a + 2.0 * LS_PI : a);
         if (fabs(a) < 0.175)
         {
+            sum += isfinite(scan->ranges[i]) ? scan->ranges[i] : scan->rangeMax;
+            count += 1;
+        }
+    }
+    return count > 0 ? sum / count : 0.0;
+}
+
+// Beam i's offset sensorHeading + angle_i - angle wrapped as OpenRangeAll wraps it (into *wrapped), and which wrap
+// was taken (+2 pi, none, -2 pi: 0, 1, 2). When the beam angles never decrease, (wrap, offset) grows with i.
+static inline int OffsetKey(const lsScan* scan, double sensorHeading, double angle, int i, double* wrapped)
+{
+    double a = sensorHeading + scan->angles[i] - angle;
+    if (a > LS_PI)
+    {
+        *wrapped = a - 2.0 * LS_PI;
+        return 2;
+    }
+    if (a <= -LS_PI)
+    {
+        *wrapped = a + 2.0 * LS_PI;
+        return 0;
+    }
+    *wrapped = a;
+    return 1;
+}
+
+// The first of the beams j * stride (j in [0, n)) past (wrap, limit): with a larger wrap, or the same wrap and an
+// offset >= limit (atLeast) or > limit (!atLeast); n when none is. (wrap, offset) grows with j, so a binary search
+// finds it.
+static int FirstPast(const lsScan* scan, double sensorHeading, double angle, int stride, int n, int wrap, double limit,
+                     bool atLeast)
+{
+    int lo = 0, hi = n;
+    while (lo < hi)
+    {
+        int mid = lo + (hi - lo) / 2;
+        double a;
+        int w = OffsetKey(scan, sensorHeading, angle, mid * stride, &a);
+        bool past = w > wrap || (w == wrap && (atLeast ? a >= limit : a > limit));
+        if (past)
+        {
+            hi = mid;
+        }
+        else
+        {
+            lo = mid;
+            lo += 1;
+        }
+    }
+    return lo;
+}
+
+// OpenRangeAll with the same sum, for beam angles that never decrease (every scan the lidar makes): the offsets then
+// grow with the beam index within each wrap, so the beams under 0.175 form at most three runs (one per wrap, in
+// beam order), found by binary search instead of testing every beam for each of the 41 directions.
+static double OpenRange(const lsScan* scan, double sensorHeading, double angle, int stride, bool sorted)
+{
+    if (!sorted)
+    {
+        return OpenRangeAll(scan, sensorHeading, angle, stride);
+    }
+    int n = (scan->count + stride - 1) / stride;
+    double sum = 0.0;
+    int count = 0;
+    for (int wrap = 0; wrap < 3; ++wrap)
+    {
+        int lo = FirstPast(scan, sensorHeading, angle, stride, n, wrap, -0.175, false);
+        int hi = FirstPast(scan, sensorHeading, angle, stride, n, wrap, 0.175, true);
+        for (int j = lo; j < hi; ++j)
+        {
+            int i = j * stride;
             sum += isfinite(scan->ranges[i]) ? scan->ranges[i] : scan->rangeMax;
             count += 1;
         }
@@ -138,6 +210,12 @@ lsControl lsAutopilot_Decide(lsAutopilot* autopilot, const lsScan* scan, const l
         s->kind = kind;
     }
 
+    bool sorted = true;
+    for (int i = stride; i < scan->count && sorted; i += stride)
+    {
+        sorted = scan->angles[i - stride] <= scan->angles[i];
+    }
+
     // The wander bias: a slow random walk, pulled back towards straight ahead.
     ap->wander = fmin(fmax(0.97 * ap->wander + 0.25 * lsRng_Gaussian(&ap->rng), -0.5 * LS_PI), 0.5 * LS_PI);
 
@@ -153,7 +231,7 @@ lsControl lsAutopilot_Decide(lsAutopilot* autopilot, const lsScan* scan, const l
         double food = 0.0, poison = 0.0;
         // Openness: how far the beams near this direction reach (an open corridor beyond the horizon is where
         // there is more to explore than a bay that merely has room for a few metres).
-        double open = OpenRange(scan, sensorHeading, angle, stride) / scan->rangeMax;
+        double open = OpenRange(scan, sensorHeading, angle, stride, sorted) / scan->rangeMax;
         for (int j = 0; j < seenCount; ++j)
         {
             const Seen* s = &seen[j];

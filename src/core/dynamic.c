@@ -439,3 +439,99 @@ void lsDynamicObjects_CastRay(const lsDynamicObjects* dyn, const lsRayInput* inp
         }
     }
 }
+
+// ---------------------------------------------------------------------------------------------------------------------
+// Scans: the objects near a lidar are gathered once per scan, each with the runs of beams that can reach it
+// (beam_runs.h), so a beam tests only the few objects in its direction instead of walking the grid. The objects are
+// offered to the beams in object order; the tie-break makes the order irrelevant.
+
+int lsDynamicObjects_GatherSpans(const lsDynamicObjects* dyn, const lsBeamFan* fan, lsDynamicSpan* spans)
+{
+    LS_ASSERT(dyn != NULL && fan != NULL && spans != NULL);
+    lsVec2 origin = fan->origin;
+    double reach = fan->range * (1.0 + 1e-9) + 1e-8 * (fabs(origin.x) + fabs(origin.y));
+    if (!isfinite(reach))
+    {
+        return -1;
+    }
+    lsDynamicItem items[LS_DYNAMIC_SPAN_CAPACITY];
+    int n = 0;
+    if (dyn->index != NULL)
+    {
+        lsAABB box = {lsSub(origin, lsV(reach, reach)), lsAdd(origin, lsV(reach, reach))};
+        n = lsDynamicIndex_Query(dyn->index, box, items, LS_DYNAMIC_SPAN_CAPACITY);
+        if (n > LS_DYNAMIC_SPAN_CAPACITY)
+        {
+            return -1;
+        }
+    }
+    else
+    {
+        if (dyn->moverCount + dyn->vehicleCount + dyn->robotCount > LS_DYNAMIC_SPAN_CAPACITY)
+        {
+            return -1;
+        }
+        for (int i = 0; i < dyn->moverCount; ++i)
+        {
+            items[n++] = (lsDynamicItem){ls_hitMover, i};
+        }
+        for (int i = 0; i < dyn->vehicleCount; ++i)
+        {
+            items[n++] = (lsDynamicItem){ls_hitVehicle, i};
+        }
+        for (int i = 0; i < dyn->robotCount; ++i)
+        {
+            items[n++] = (lsDynamicItem){ls_hitRobot, i};
+        }
+    }
+    int count = 0;
+    for (int k = 0; k < n; ++k)
+    {
+        lsDynamicItem item = items[k];
+        lsBeamReach reached;
+        if (item.kind == ls_hitMover)
+        {
+            reached = lsBeamFan_Segment(fan, dyn->movers + item.index, &spans[count].runs);
+        }
+        else if (item.kind == ls_hitVehicle)
+        {
+            reached = lsBeamFan_Disc(fan, dyn->vehicles[item.index], &spans[count].runs);
+        }
+        else if (item.index != dyn->skipRobot)
+        {
+            reached = lsBeamFan_Disc(fan, dyn->robots[item.index], &spans[count].runs);
+        }
+        else
+        {
+            continue;
+        }
+        if (reached == ls_beamsUnsafe)
+        {
+            return -1;
+        }
+        if (reached == ls_beamsSome)
+        {
+            spans[count++].item = item;
+        }
+    }
+    return count;
+}
+
+void lsDynamicObjects_CastSpans(const lsDynamicObjects* dyn, const lsDynamicSpan* spans, int spanCount, int first,
+                                const lsRayInput* inputs, int count, lsRayHit* best)
+{
+    LS_ASSERT(dyn != NULL && (spanCount == 0 || spans != NULL));
+    int last = first + count - 1;
+    for (int s = 0; s < spanCount; ++s)
+    {
+        for (int run = 0; run < 2; ++run)
+        {
+            int lo = spans[s].runs.first[run] > first ? spans[s].runs.first[run] : first;
+            int hi = spans[s].runs.last[run] < last ? spans[s].runs.last[run] : last;
+            for (int i = lo; i <= hi; ++i)
+            {
+                TryObject(dyn, spans[s].item, inputs + (i - first), best + (i - first));
+            }
+        }
+    }
+}

@@ -7,6 +7,7 @@
 // Units: metres, world frame.
 #pragma once
 
+#include "core/beam_runs.h"
 #include "lidarsim/scene.h"
 
 /// The broad phase (opaque). Create with lsCreateDynamicIndex, destroy with lsDestroyDynamicIndex.
@@ -45,3 +46,25 @@ void lsDynamicIndex_GetInfo(const lsDynamicIndex* index, int* cellsX, int* cells
 /// NULL. This is what lsScene_CastRay does with its dyn argument.
 void lsDynamicObjects_CastRay(const lsDynamicObjects* dyn, const lsRayInput* input, lsRayHit* best,
                               lsDynamicStats* stats);
+
+/// Room for the moving objects near one scan (lsDynamicObjects_GatherSpans); more than this and the scan casts its
+/// beams one by one through the index instead.
+#define LS_DYNAMIC_SPAN_CAPACITY 512
+
+/// A moving object near a scan and the beams that may reach it.
+typedef struct lsDynamicSpan
+{
+    lsDynamicItem item;
+    lsBeamRuns runs;
+} lsDynamicSpan;
+
+/// The moving objects of dyn (through dyn->index when there is one) that the beams of fan could hit, each with the
+/// beams that could hit it (a superset: see beam_runs.h); robot dyn->skipRobot is left out. Writes up to
+/// LS_DYNAMIC_SPAN_CAPACITY spans and returns how many, or -1 when the objects are too many or the runs cannot be
+/// computed safely (then cast each beam with lsDynamicObjects_CastRay).
+int lsDynamicObjects_GatherSpans(const lsDynamicObjects* dyn, const lsBeamFan* fan, lsDynamicSpan* spans);
+/// Offers the objects of spans to the beams first .. first + count - 1 of the fan they were gathered for (inputs[k]
+/// and best[k] are beam first + k, cast along the unit direction of its angle), as lsDynamicObjects_CastRay would:
+/// the same exact casts and tie-break, so the answers are identical.
+void lsDynamicObjects_CastSpans(const lsDynamicObjects* dyn, const lsDynamicSpan* spans, int spanCount, int first,
+                                const lsRayInput* inputs, int count, lsRayHit* best);

@@ -1,0 +1,187 @@
+// Beam runs of discs and segments seen from a scan's origin (see beam_runs.h for why they are a superset).
+#include "core/beam_runs.h"
+
+#include <math.h>
+#include <string.h>
+
+// Beam angles this far from zero lose too many bits for the runs' margins.
+#define LS_BEAM_MAX_ANGLE 1e4
+
+static bool SafeFan(const lsBeamFan* fan)
+{
+    return fabs(fan->start) <= LS_BEAM_MAX_ANGLE && fan->increment >= 0.0 && fan->range >= 0.0 &&
+           isfinite(fan->range) && fan->beams >= 1;
+}
+
+static void AllBeams(int beams, lsBeamRuns* runs)
+{
+    runs->first[0] = 0;
+    runs->last[0] = beams - 1;
+    runs->first[1] = 0;
+    runs->last[1] = -1;
+}
+
+// The beams whose angles lie within half of center, plus one on each side: the interval taken relative to the first
+// beam into [0, 2 pi), then once more 2 pi lower for the part that wraps past the last beam.
+static void Runs(const lsBeamFan* fan, double center, double half, lsBeamRuns* runs)
+{
+    if (fan->beams == 1 || !(fan->increment > 0.0) || half >= 3.0)
+    {
+        AllBeams(fan->beams, runs);
+        return;
+    }
+    double twoPi = 2.0 * LS_PI;
+    double rel0 = center - half - fan->start;
+    rel0 -= twoPi * floor(rel0 / twoPi);
+    double rel1 = rel0 + 2.0 * half;
+    for (int k = 0; k < 2; ++k)
+    {
+        double shift = (double)k * twoPi;
+        double a = fmax(ceil((rel0 - shift) / fan->increment) - 1.0, 0.0);
+        double b = fmin(floor((rel1 - shift) / fan->increment) + 1.0, (double)(fan->beams - 1));
+        runs->first[k] = a <= b ? (int)a : 0;
+        runs->last[k] = a <= b ? (int)b : -1;
+    }
+}
+
+lsBeamReach lsBeamFan_Disc(const lsBeamFan* fan, lsCircle c, lsBeamRuns* runs)
+{
+    LS_ASSERT(fan != NULL && runs != NULL);
+    lsVec2 o = fan->origin;
+    double fx = c.center.x - o.x, fy = c.center.y - o.y;
+    double d = sqrt(fx * fx + fy * fy);
+    double scale = fabs(o.x) + fabs(o.y) + fabs(c.center.x) + fabs(c.center.y) + c.radius;
+    double r = c.radius + 1e-8 * scale;
+    if (!SafeFan(fan) || !isfinite(d) || !isfinite(scale))
+    {
+        return ls_beamsUnsafe;
+    }
+    if (d - r > fan->range * (1.0 + 1e-9))
+    {
+        return ls_beamsNone;
+    }
+    if (d <= r + 1e-6 * scale)
+    {
+        AllBeams(fan->beams, runs);
+        return ls_beamsSome;
+    }
+    Runs(fan, atan2(fy, fx), asin(fmin(r / d, 1.0)) + 1e-7, runs);
+    return ls_beamsSome;
+}
+
+lsBeamReach lsBeamFan_Segment(const lsBeamFan* fan, const lsSegment* s, lsBeamRuns* runs)
+{
+    LS_ASSERT(fan != NULL && s != NULL && runs != NULL);
+    lsVec2 o = fan->origin;
+    lsVec2 a = lsSub(s->a, o), b = lsSub(s->b, o), ab = lsSub(b, a);
+    double ll = lsDot(ab, ab);
+    double t = ll > 0.0 ? fmin(fmax(-lsDot(a, ab) / ll, 0.0), 1.0) : 0.0;
+    double d = lsLength(lsMulAdd(a, t, ab));
+    double scale = fabs(o.x) + fabs(o.y) + fabs(s->a.x) + fabs(s->a.y) + fabs(s->b.x) + fabs(s->b.y);
+    if (!SafeFan(fan) || !isfinite(d) || !isfinite(scale) || !isfinite(ll))
+    {
+        return ls_beamsUnsafe;
+    }
+    if (d - 1e-8 * scale > fan->range * (1.0 + 1e-9))
+    {
+        return ls_beamsNone;
+    }
+    if (d <= 1e-6 * scale)
+    {
+        AllBeams(fan->beams, runs);
+        return ls_beamsSome;
+    }
+    // It does not pass through the origin, so it spans the shorter arc between its ends (less than pi).
+    double angleA = atan2(a.y, a.x), diff = atan2(b.y, b.x) - angleA;
+    diff = diff > LS_PI ? diff - 2.0 * LS_PI : (diff < -LS_PI ? diff + 2.0 * LS_PI : diff);
+    Runs(fan, angleA + 0.5 * diff, 0.5 * fabs(diff) + 1e-7 + 1e-8 * scale / d, runs);
+    return ls_beamsSome;
+}
+
+// ---------------------------------------------------------------------------------------------------------------------
+// The static geometry near a scan
+
+typedef struct SceneContext
+{
+    const lsBeamFan* fan;
+    const lsScene* scene;
+    lsBeamRuns* runs;
+    int capacity, count;
+    bool failed;
+} SceneContext;
+
+// The disc around an axis-aligned box (a conservative stand-in for a polygon inside it).
+static lsCircle AroundBounds(lsAABB b)
+{
+    lsVec2 half = lsScale(0.5, lsSub(b.upper, b.lower));
+    return (lsCircle){lsScale(0.5, lsAdd(b.lower, b.upper)), lsLength(half)};
+}
+
+static bool AddObject(void* context, lsHitKind kind, int index, int part)
+{
+    SceneContext* ctx = context;
+    lsBeamRuns runs;
+    lsBeamReach reach;
+    if (kind == ls_hitWall)
+    {
+        lsSegment s = lsScene_WallSegment(ctx->scene, index, part);
+        reach = lsBeamFan_Segment(ctx->fan, &s, &runs);
+    }
+    else if (kind == ls_hitTarget)
+    {
+        bool active;
+        reach = lsBeamFan_Disc(ctx->fan, lsScene_Target(ctx->scene, index, &active), &runs);
+    }
+    else if (kind == ls_hitBox)
+    {
+        const lsBox* box = lsScene_Box(ctx->scene, index);
+        reach = lsBeamFan_Disc(ctx->fan, (lsCircle){box->center, lsLength(box->halfSize)}, &runs);
+    }
+    else
+    {
+        reach = lsBeamFan_Disc(ctx->fan, AroundBounds(lsPolygon_Bounds(lsScene_Polygon(ctx->scene, index))), &runs);
+    }
+    if (reach == ls_beamsUnsafe || (reach == ls_beamsSome && ctx->count == ctx->capacity))
+    {
+        ctx->failed = true;
+        return false;
+    }
+    if (reach == ls_beamsSome)
+    {
+        ctx->runs[ctx->count++] = runs;
+    }
+    return true;
+}
+
+int lsBeamFan_SceneRuns(const lsBeamFan* fan, const lsScene* scene, lsBeamRuns* runs, int capacity)
+{
+    LS_ASSERT(fan != NULL && scene != NULL && (runs != NULL || capacity == 0));
+    double reach = fan->range * (1.0 + 1e-9) + 1e-8 * (fabs(fan->origin.x) + fabs(fan->origin.y));
+    if (!SafeFan(fan) || !isfinite(reach))
+    {
+        return -1;
+    }
+    SceneContext ctx = {fan, scene, runs, capacity, 0, false};
+    lsAABB box = {lsSub(fan->origin, lsV(reach, reach)), lsAdd(fan->origin, lsV(reach, reach))};
+    lsScene_QueryAABB(scene, box, AddObject, &ctx);
+    return ctx.failed ? -1 : ctx.count;
+}
+
+void lsBeamRuns_Mark(const lsBeamRuns* runs, int runCount, int first, int count, unsigned char* marks)
+{
+    LS_ASSERT(count >= 0 && (runCount == 0 || runs != NULL));
+    memset(marks, 0, (size_t)count);
+    int last = first + count - 1;
+    for (int r = 0; r < runCount; ++r)
+    {
+        for (int k = 0; k < 2; ++k)
+        {
+            int lo = runs[r].first[k] > first ? runs[r].first[k] : first;
+            int hi = runs[r].last[k] < last ? runs[r].last[k] : last;
+            if (lo <= hi)
+            {
+                memset(marks + (lo - first), 1, (size_t)(hi - lo + 1));
+            }
+        }
+    }
+}

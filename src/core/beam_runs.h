@@ -1,0 +1,51 @@
+// lidarsim core: which beams of a scan can reach an object. A scan's beams leave one origin at evenly spaced angles;
+// an object's angular extent seen from there maps to one or two runs of beam indices, so a lidar gathers the
+// objects near it once and casts each beam only against the few in its direction (dynamic.c for the moving objects,
+// lsBeamFan_SceneRuns for the static geometry).
+//
+// Exactness: the runs are a superset. The extent is widened by 1e-7 radians plus 1e-8 of the coordinates'
+// magnitude over the distance (far above the rounding of atan2, asin and the beam angles, for beam angles below 1e4
+// radians), then by one beam on each side; an object within 1e-6 of the coordinates' magnitude of the origin (or
+// around it) gets every beam. So every beam whose exact cast could report the object is in its runs, and casting
+// only those gives the answers of casting every beam. Units: metres and radians, world frame.
+#pragma once
+
+#include "lidarsim/scene.h"
+
+/// The beams of one scan: beam i (0 <= i < beams) leaves origin along the angle start + i * increment (computed
+/// in that order, as the lidar does) and reaches range metres.
+typedef struct lsBeamFan
+{
+    lsVec2 origin;
+    double range;
+    double start, increment;
+    int beams;
+} lsBeamFan;
+
+/// Up to two runs of beam indices [first[k], last[k]] (the second for an object across the first beam's angle in a
+/// full circle); a run with first > last is empty.
+typedef struct lsBeamRuns
+{
+    int first[2];
+    int last[2];
+} lsBeamRuns;
+
+/// What a beam-run computation found.
+typedef enum lsBeamReach
+{
+    ls_beamsNone,     ///< no beam reaches the object (beyond range)
+    ls_beamsSome,     ///< the runs hold every beam that may reach it
+    ls_beamsUnsafe,   ///< coordinates too large or angles too large for safe runs: cast every beam the usual way
+} lsBeamReach;
+
+/// Beams of fan that may reach the disc c.
+lsBeamReach lsBeamFan_Disc(const lsBeamFan* fan, lsCircle c, lsBeamRuns* runs);
+/// Beams of fan that may reach the segment s.
+lsBeamReach lsBeamFan_Segment(const lsBeamFan* fan, const lsSegment* s, lsBeamRuns* runs);
+/// The runs of beams of fan that may hit the scene's static geometry (walls, active targets, boxes, polygons), one
+/// per object near the origin, into runs (room for capacity); beams in none of them certainly hit none of it (their
+/// static cast finds nothing). Returns how many, or -1 when there are more than capacity or runs cannot be computed
+/// safely.
+int lsBeamFan_SceneRuns(const lsBeamFan* fan, const lsScene* scene, lsBeamRuns* runs, int capacity);
+/// marks[k] = 1 when beam first + k lies in one of the runs, else 0, for k in [0, count).
+void lsBeamRuns_Mark(const lsBeamRuns* runs, int runCount, int first, int count, unsigned char* marks);
