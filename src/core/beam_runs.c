@@ -180,7 +180,7 @@ void lsBeamRuns_Mark(const lsBeamRuns* runs, int runCount, int first, int count,
             int hi = runs[r].last[k] < last ? runs[r].last[k] : last;
             if (lo <= hi)
             {
-                memset(marks + (lo - first), 1, (size_t)(hi - lo + 1));
+                memset(marks + (lo - first), 1, (size_t)(hi - lo) + 1);
             }
         }
     }

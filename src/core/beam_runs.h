@@ -33,9 +33,9 @@ typedef struct lsBeamRuns
 /// What a beam-run computation found.
 typedef enum lsBeamReach
 {
-    ls_beamsNone,     ///< no beam reaches the object (beyond range)
-    ls_beamsSome,     ///< the runs hold every beam that may reach it
-    ls_beamsUnsafe,   ///< coordinates too large or angles too large for safe runs: cast every beam the usual way
+    ls_beamsNone,   ///< no beam reaches the object (beyond range)
+    ls_beamsSome,   ///< the runs hold every beam that may reach it
+    ls_beamsUnsafe, ///< coordinates too large or angles too large for safe runs: cast every beam the usual way
 } lsBeamReach;
 
 /// Beams of fan that may reach the disc c.
