@@ -21,6 +21,7 @@
 
 #include "core/distance.h"
 #include "core/dynamic.h"
+#include "core/sim_phases.h"
 #include "lidarsim/pool.h"
 
 #include <stdlib.h>
@@ -42,6 +43,15 @@ typedef struct SimRobot
     bool pushed; ///< another robot pushed it this step
     bool scanDue;
 } SimRobot;
+
+// An autopilot robot's command for this step, decided ahead of the robots' moves on the pool (PlanAutopilots).
+typedef struct Plan
+{
+    lsAutopilot before; ///< the autopilot as it was before deciding
+    lsControl control;
+    bool freshBefore;
+    bool planned;
+} Plan;
 
 // Above this many moving objects the lidars cast through a broad phase and the robots find their neighbours
 // through one; below it, testing them all is cheaper. (Both give identical results.)
@@ -70,8 +80,11 @@ struct lsSim
     lsCircle* neighbours;           ///< scratch: the bodies near the moving robot (vehicleCount + robotCount)
     int* neighbourIds;              ///< scratch: their ids in circles
     lsDynamicItem* found;           ///< scratch for index queries
-    int* due;                       ///< scratch: robots scanning this step
+    int* due;                       ///< scratch: robots scanning this step, or whose autopilot decides ahead
+    Plan* plans;                    ///< per robot
     lsPool* pool;
+    lsSimPhaseFcn* phaseFcn;
+    void* phaseContext;
     double targetMaxRadius;
 };
 
@@ -102,6 +115,14 @@ static void UpdateFootprint(lsSim* sim, int i)
         {
             sim->robotPolygons[i].count = 0; // degenerate after rounding: the lidar sees the bounding circle
         }
+    }
+}
+
+static void Phase(const lsSim* sim, lsSimPhase phase)
+{
+    if (sim->phaseFcn != NULL)
+    {
+        sim->phaseFcn(sim->phaseContext, phase);
     }
 }
 
@@ -168,11 +189,14 @@ static void TakeDueScans(lsSim* sim)
     lsDynamicObjects dyn = DynamicObjects(sim);
     if (dyn.robotCount + dyn.vehicleCount + dyn.moverCount >= LS_BROAD_PHASE_MIN)
     {
+        Phase(sim, ls_phaseBroadPhase);
         lsDynamicIndex_Build(sim->lidarIndex, &dyn);
         dyn.index = sim->lidarIndex;
     }
+    Phase(sim, ls_phaseLidar);
     ScanTask task = {sim, &dyn};
     lsPool_ParallelFor(sim->pool, count, 4, ScanChunk, &task);
+    Phase(sim, ls_phaseOther);
     sim->state.scanned = true;
 }
 
@@ -667,6 +691,26 @@ static lsControl ChooseControl(lsSim* sim, int i, const lsControl* control)
                                                                     : lsMakeManualControl(0.0, 0.0);
 }
 
+// The autopilot's command for robot i: the one decided ahead, unless an earlier robot pushed it before its turn
+// (then it decides again where it now stands, from its autopilot as it was), so every command is the one deciding
+// in turn would give.
+static lsControl AutopilotCommand(lsSim* sim, int i)
+{
+    Plan* plan = &sim->plans[i];
+    SimRobot* r = &sim->robots[i];
+    if (plan->planned)
+    {
+        plan->planned = false;
+        if (!r->pushed)
+        {
+            return plan->control;
+        }
+        r->autopilot = plan->before;
+        r->autopilotFresh = plan->freshBefore;
+    }
+    return lsSim_RobotAutopilotControl(sim, i);
+}
+
 static void StepRobot(lsSim* sim, int i, const lsControl* control)
 {
     SimRobot* r = &sim->robots[i];
@@ -678,7 +722,7 @@ static void StepRobot(lsSim* sim, int i, const lsControl* control)
     lsControl chosen = ChooseControl(sim, i, control);
     if (chosen.mode == ls_controlAutopilot)
     {
-        chosen = lsSim_RobotAutopilotControl(sim, i);
+        chosen = AutopilotCommand(sim, i);
     }
     if (chosen.mode == ls_controlAction)
     {
@@ -796,11 +840,66 @@ static void CountCollisions(lsSim* sim)
     }
 }
 
+// Robot i's control this step: one per robot (controls), or the first robot's (first) and the others' controllers.
+static const lsControl* RobotControl(const lsControl* controls, const lsControl* first, int i)
+{
+    if (controls != NULL)
+    {
+        return controls + i;
+    }
+    if (i == 0 && first == NULL)
+    {
+        // lsSim_Step(sim, NULL): the first robot brakes to a stop, whatever its controller.
+        static const lsControl stop = {ls_controlManual, 0.0, 0.0, ls_actionStop};
+        return &stop;
+    }
+    return i == 0 ? first : NULL;
+}
+
+static void PlanChunk(void* context, int begin, int end, int worker)
+{
+    (void)worker;
+    lsSim* sim = context;
+    for (int k = begin; k < end; ++k)
+    {
+        int i = sim->due[k];
+        Plan* plan = &sim->plans[i];
+        plan->before = sim->robots[i].autopilot;
+        plan->freshBefore = sim->robots[i].autopilotFresh;
+        plan->control = lsSim_RobotAutopilotControl(sim, i);
+        plan->planned = true;
+    }
+}
+
+// With a pool, the autopilot robots decide their commands ahead of the moves, in parallel: a decision reads only its
+// robot's pose, scan and autopilot and writes only its autopilot and plan (AutopilotCommand redoes it for a robot
+// pushed before its turn).
+static void PlanAutopilots(lsSim* sim, const lsControl* controls, const lsControl* first)
+{
+    if (sim->pool == NULL)
+    {
+        return;
+    }
+    int count = 0;
+    for (int i = 0; i < sim->robotCount; ++i)
+    {
+        if (ChooseControl(sim, i, RobotControl(controls, first, i)).mode == ls_controlAutopilot)
+        {
+            sim->due[count++] = i;
+        }
+    }
+    if (count > 1)
+    {
+        lsPool_ParallelFor(sim->pool, count, 8, PlanChunk, sim);
+    }
+}
+
 static void StepRobots(lsSim* sim, const lsControl* controls, const lsControl* first)
 {
     sim->drift = 0.0;
     if (sim->state.vehicleCount + sim->robotCount >= LS_BROAD_PHASE_MIN)
     {
+        Phase(sim, ls_phaseBroadPhase);
         lsDynamicObjects bodies = {.vehicles = sim->circles,
                                    .vehicleCount = sim->state.vehicleCount,
                                    .robots = sim->circles + sim->state.vehicleCount,
@@ -808,18 +907,22 @@ static void StepRobots(lsSim* sim, const lsControl* controls, const lsControl* f
                                    .skipRobot = -1};
         lsDynamicIndex_Build(sim->collisionIndex, &bodies);
     }
+    Phase(sim, ls_phaseAutopilot);
+    PlanAutopilots(sim, controls, first);
+    Phase(sim, ls_phaseMotion);
     for (int i = 0; i < sim->robotCount; ++i)
     {
-        const lsControl* control = controls != NULL ? controls + i : (i == 0 ? first : NULL);
-        if (controls == NULL && i == 0 && first == NULL)
-        {
-            // lsSim_Step(sim, NULL): the first robot brakes to a stop, whatever its controller.
-            static const lsControl stop = {ls_controlManual, 0.0, 0.0, ls_actionStop};
-            control = &stop;
-        }
-        StepRobot(sim, i, control);
+        StepRobot(sim, i, RobotControl(controls, first, i));
     }
+    Phase(sim, ls_phaseOther);
     CountCollisions(sim);
+}
+
+void lsSim_SetPhaseHook(lsSim* sim, lsSimPhaseFcn* fcn, void* context)
+{
+    LS_ASSERT(sim != NULL);
+    sim->phaseFcn = fcn;
+    sim->phaseContext = context;
 }
 
 // ---------------------------------------------------------------------------------------------------------------------
@@ -848,6 +951,7 @@ lsSim* lsCreateSim(const lsWorld* world)
     sim->robots = lsAllocZero((size_t)robotCount, sizeof(SimRobot));
     sim->robotStates = lsAllocZero((size_t)robotCount, sizeof(lsRobotState));
     sim->due = lsAllocZero((size_t)robotCount, sizeof(int));
+    sim->plans = lsAllocZero((size_t)robotCount, sizeof(Plan));
     sim->lidarIndex = lsCreateDynamicIndex();
     sim->collisionIndex = lsCreateDynamicIndex();
     sim->state.targetCount = targetCount;
@@ -912,6 +1016,7 @@ void lsDestroySim(lsSim* sim)
     lsFree(sim->robots, robots * sizeof(SimRobot));
     lsFree(sim->robotStates, robots * sizeof(lsRobotState));
     lsFree(sim->due, robots * sizeof(int));
+    lsFree(sim->plans, robots * sizeof(Plan));
     if (sim->robotPolygons != NULL)
     {
         lsFree(sim->robotPolygons, robots * sizeof(lsPolygon));
@@ -1013,6 +1118,7 @@ void lsSim_Reset(lsSim* sim, uint64_t seed)
 static void Step(lsSim* sim, const lsControl* controls, const lsControl* first)
 {
     LS_ASSERT(sim != NULL);
+    Phase(sim, ls_phaseOther);
     lsSimState* state = &sim->state;
     const lsWorld* world = sim->world;
     state->scanned = false;

@@ -1,0 +1,22 @@
+// lidarsim core: the parts of a simulation step, reported as each begins, so the fleet benchmark can time them
+// (the core never reads the clock itself).
+#pragma once
+
+#include "lidarsim/sim.h"
+
+/// The parts of lsSim_Step / lsSim_StepRobots.
+typedef enum lsSimPhase
+{
+    ls_phaseOther,      ///< moving walls, vehicles, contacts, targets, the scan schedule
+    ls_phaseBroadPhase, ///< the moving objects' grids (collisions, then the lidars)
+    ls_phaseAutopilot,  ///< the autopilot robots deciding ahead (with a pool)
+    ls_phaseMotion,     ///< the robots' commands and moves, one after another
+    ls_phaseLidar,      ///< the due scans (on the pool)
+    ls_phaseCount
+} lsSimPhase;
+
+/// Called on the stepping thread as each part of a step begins.
+typedef void lsSimPhaseFcn(void* context, lsSimPhase phase);
+
+/// Sets the function called as each part of a step begins (NULL: none).
+void lsSim_SetPhaseHook(lsSim* sim, lsSimPhaseFcn* fcn, void* context);
