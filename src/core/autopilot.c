@@ -259,6 +259,10 @@ lsControl lsAutopilot_Decide(lsAutopilot* autopilot, const lsScan* scan, const l
         {
             double d2 = lsDistanceSquared(ahead, ap->trail[t]);
             visited += exp(-d2 / (2.0 * LS_AUTOPILOT_TRAIL_SIGMA * LS_AUTOPILOT_TRAIL_SIGMA));
+            if (visited >= 4.0)
+            {
+                break; // the terms are not negative and the score takes at most 4: the rest cannot change it
+            }
         }
         double score = clearance / horizon + LS_AUTOPILOT_OPEN_WEIGHT * open - 0.2 * fabs(angle) / LS_PI +
                        LS_AUTOPILOT_WANDER_WEIGHT * cos(angle - ap->wander) -

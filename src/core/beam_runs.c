@@ -91,6 +91,19 @@ lsBeamReach lsBeamFan_Segment(const lsBeamFan* fan, const lsSegment* s, lsBeamRu
         AllBeams(fan->beams, runs);
         return ls_beamsSome;
     }
+    // Only its part within reach counts: clipped to a disc a hair larger than the range, around the foot of the
+    // perpendicular from the origin (half chord from the line's distance, so no cancellation in a quadratic).
+    double tLine = ll > 0.0 ? -lsDot(a, ab) / ll : 0.0;
+    double dLine = lsLength(lsMulAdd(a, tLine, ab));
+    double reach = fan->range * (1.0 + 1e-6) + 1e-8 * scale;
+    double halfChord = sqrt(fmax(reach * reach - dLine * dLine, 0.0)) / sqrt(ll);
+    double t0 = fmax(tLine - halfChord, 0.0), t1 = fmin(tLine + halfChord, 1.0);
+    if (ll > 0.0 && t0 <= t1 && isfinite(halfChord))
+    {
+        lsVec2 clipped = lsMulAdd(a, t0, ab);
+        b = lsMulAdd(a, t1, ab);
+        a = clipped;
+    }
     // It does not pass through the origin, so it spans the shorter arc between its ends (less than pi).
     double angleA = atan2(a.y, a.x), diff = atan2(b.y, b.x) - angleA;
     diff = diff > LS_PI ? diff - 2.0 * LS_PI : (diff < -LS_PI ? diff + 2.0 * LS_PI : diff);
