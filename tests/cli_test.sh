@@ -62,10 +62,10 @@ for input in "$work/fifo" /dev/zero "$work"; do
     grep -q ': not a regular file$' "$work/err.txt" || fail "scan --poses $input: $(cat "$work/err.txt")"
 done
 
-# run: a summary, and a recording with one line per recorded step; two runs record the same bytes.
+# run: a summary, and a recording with a header and one line per recorded step; two runs record the same bytes.
 expect_status 0 "$lidarsim" run "$src/worlds/default.json" --steps 120 --autopilot --record "$work/a.jsonl" --every 10
 grep -q '^score: ' "$work/out.txt" || fail "run summary: $(cat "$work/out.txt")"
-[ "$(wc -l <"$work/a.jsonl")" -eq 13 ] || fail "run --every 10: expected 13 lines, got $(wc -l <"$work/a.jsonl")"
+[ "$(wc -l <"$work/a.jsonl")" -eq 14 ] || fail "run --every 10: expected 14 lines, got $(wc -l <"$work/a.jsonl")"
 expect_status 0 "$lidarsim" run "$src/worlds/default.json" --steps 120 --autopilot --record "$work/b.jsonl" --every 10
 cmp -s "$work/a.jsonl" "$work/b.jsonl" || fail "run: two runs recorded different bytes"
 expect_status 2 "$lidarsim" run "$src/worlds/default.json"
@@ -135,9 +135,10 @@ expect_status 2 "$lidarsim" render "$src/worlds/default.json" -o "$work/frame.bm
 grep -q "unknown image type" "$work/err.txt" || fail "render -o x.bmp: $(cat "$work/err.txt")"
 [ -e "$work/frame.bmp" ] && fail "render -o x.bmp wrote a file"
 
-# run --record without --every: one line per lidar scan (10 Hz lidar, 60 Hz steps: every 6th step), 60 steps -> 11.
+# run --record without --every: the header, then one line per lidar scan (10 Hz lidar, 60 Hz steps: every 6th
+# step), 60 steps -> 1 + 11.
 expect_status 0 "$lidarsim" run "$src/worlds/default.json" --steps 60 --record "$work/compact.jsonl"
-[ "$(wc -l <"$work/compact.jsonl")" -eq 11 ] || fail "run --record: expected 11 lines, got $(wc -l <"$work/compact.jsonl")"
+[ "$(wc -l <"$work/compact.jsonl")" -eq 12 ] || fail "run --record: expected 12 lines, got $(wc -l <"$work/compact.jsonl")"
 [ "$(grep -c '"scan": {' "$work/compact.jsonl")" -eq 11 ] || fail "run --record: every line should carry its scan"
 
 # render -o x.gif: an animated GIF (GIF89a), one frame at step 0 and every K steps: 13 / 4 -> 4 frames, each with

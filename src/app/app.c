@@ -5,6 +5,7 @@
 #include "app/app.h"
 
 #include "app/gif.h"
+#include "core/recording.h"
 #include "core/world_text.h"
 #include "lidarsim/lidar.h"
 
@@ -241,7 +242,7 @@ static void PrintPose(const lsSim* sim)
 // ---------------------------------------------------------------------------------------------------------------------
 // The window
 
-static bool HasDisplay(void)
+bool lsHasDisplay(void)
 {
     // An explicit SDL_VIDEODRIVER (e.g. "dummy" or "offscreen") is the user's choice: let SDL_Init decide.
     const char* driver = getenv("SDL_VIDEODRIVER");
@@ -256,33 +257,75 @@ static bool HasDisplay(void)
 /// PNG match pixel for pixel) and the streaming texture that carries it to the window. Drawing in software and
 /// uploading once is also the fast path: a software OpenGL (Mesa llvmpipe under Xvfb) drawing thousands of tiny
 /// primitives one call at a time manages about 4 frames per second.
-static bool ResizeCanvas(lsApp* app, int width, int height)
+bool lsResizeCanvasTexture(SDL_Renderer* renderer, lsCanvas** canvas, SDL_Texture** texture, int width, int height)
 {
-    if (app->canvas != NULL && app->texture != NULL && app->canvas->surface->w == width &&
-        app->canvas->surface->h == height)
+    if (*canvas != NULL && *texture != NULL && (*canvas)->surface->w == width && (*canvas)->surface->h == height)
     {
         return true;
     }
     lsError err;
-    if (app->canvas == NULL)
-        app->canvas = lsCreateCanvas(width, height, &err);
-    if (app->canvas == NULL || !lsCanvas_Resize(app->canvas, width, height, &err))
+    if (*canvas == NULL)
+        *canvas = lsCreateCanvas(width, height, &err);
+    if (*canvas == NULL || !lsCanvas_Resize(*canvas, width, height, &err))
     {
         fprintf(stderr, "lidarsim: %s\n", err.message);
         return false;
     }
-    if (app->texture != NULL)
+    if (*texture != NULL)
     {
-        SDL_DestroyTexture(app->texture);
-        app->texture = NULL;
+        SDL_DestroyTexture(*texture);
+        *texture = NULL;
     }
-    app->texture = SDL_CreateTexture(app->renderer, SDL_PIXELFORMAT_RGBA32, SDL_TEXTUREACCESS_STREAMING, width, height);
-    if (app->texture == NULL)
+    *texture = SDL_CreateTexture(renderer, SDL_PIXELFORMAT_RGBA32, SDL_TEXTUREACCESS_STREAMING, width, height);
+    if (*texture == NULL)
     {
         fprintf(stderr, "lidarsim: SDL_CreateTexture failed: %s\n", SDL_GetError());
         return false;
     }
+    return true;
+}
+
+static bool ResizeCanvas(lsApp* app, int width, int height)
+{
+    if (!lsResizeCanvasTexture(app->renderer, &app->canvas, &app->texture, width, height))
+        return false;
     lsCamera_Resize(&app->camera, width, height);
+    return true;
+}
+
+bool lsOpenWindow(const char* title, int width, int height, bool vsync, SDL_Window** window, SDL_Renderer** renderer)
+{
+    *window =
+        SDL_CreateWindow(title, SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, width, height, SDL_WINDOW_RESIZABLE);
+    if (*window == NULL)
+    {
+        fprintf(stderr, "lidarsim: SDL_CreateWindow failed: %s\n", SDL_GetError());
+        return false;
+    }
+    Uint32 flags = SDL_RENDERER_ACCELERATED | (vsync ? SDL_RENDERER_PRESENTVSYNC : 0);
+    *renderer = SDL_CreateRenderer(*window, -1, flags);
+    if (*renderer == NULL)
+    {
+        // No GPU driver: SDL's software renderer presents the canvas just the same, only slower.
+        *renderer = SDL_CreateRenderer(*window, -1, SDL_RENDERER_SOFTWARE);
+        if (*renderer == NULL)
+        {
+            fprintf(stderr, "lidarsim: SDL_CreateRenderer failed: %s\n", SDL_GetError());
+            return false;
+        }
+    }
+    return true;
+}
+
+bool lsPresentCanvas(SDL_Renderer* renderer, SDL_Texture* texture, const lsCanvas* canvas)
+{
+    if (SDL_UpdateTexture(texture, NULL, canvas->surface->pixels, canvas->surface->pitch) < 0 ||
+        SDL_RenderCopy(renderer, texture, NULL, NULL) < 0)
+    {
+        fprintf(stderr, "lidarsim: presenting the frame failed: %s\n", SDL_GetError());
+        return false;
+    }
+    SDL_RenderPresent(renderer);
     return true;
 }
 
@@ -306,25 +349,8 @@ static bool Init(lsApp* app)
     for (int i = 0; i < warnings.count; ++i)
         fprintf(stderr, "%s\n", warnings.messages[i]);
 
-    app->window = SDL_CreateWindow("lidarsim", SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, config->width,
-                                   config->height, SDL_WINDOW_RESIZABLE);
-    if (app->window == NULL)
-    {
-        fprintf(stderr, "lidarsim: SDL_CreateWindow failed: %s\n", SDL_GetError());
+    if (!lsOpenWindow("lidarsim", config->width, config->height, config->vsync, &app->window, &app->renderer))
         return false;
-    }
-    Uint32 flags = SDL_RENDERER_ACCELERATED | (config->vsync ? SDL_RENDERER_PRESENTVSYNC : 0);
-    app->renderer = SDL_CreateRenderer(app->window, -1, flags);
-    if (app->renderer == NULL)
-    {
-        // No GPU driver: SDL's software renderer presents the canvas just the same, only slower.
-        app->renderer = SDL_CreateRenderer(app->window, -1, SDL_RENDERER_SOFTWARE);
-        if (app->renderer == NULL)
-        {
-            fprintf(stderr, "lidarsim: SDL_CreateRenderer failed: %s\n", SDL_GetError());
-            return false;
-        }
-    }
     int w = config->width, h = config->height;
     if (SDL_GetRendererOutputSize(app->renderer, &w, &h) < 0)
     {
@@ -505,13 +531,8 @@ static bool Draw(lsApp* app)
         }
     }
     Uint64 t1 = SDL_GetPerformanceCounter();
-    if (SDL_UpdateTexture(app->texture, NULL, app->canvas->surface->pixels, app->canvas->surface->pitch) < 0 ||
-        SDL_RenderCopy(app->renderer, app->texture, NULL, NULL) < 0)
-    {
-        fprintf(stderr, "lidarsim: presenting the frame failed: %s\n", SDL_GetError());
+    if (!lsPresentCanvas(app->renderer, app->texture, app->canvas))
         return false;
-    }
-    SDL_RenderPresent(app->renderer);
     app->presentSeconds += (double)(SDL_GetPerformanceCounter() - t1) / (double)SDL_GetPerformanceFrequency();
     double seconds = (double)(SDL_GetPerformanceCounter() - t0) / (double)SDL_GetPerformanceFrequency();
     app->drawSeconds += seconds;
@@ -560,7 +581,7 @@ int lsRunWindow(const lsAppConfig* config)
     lsApp app;
     memset(&app, 0, sizeof app);
     app.config = *config;
-    if (!HasDisplay())
+    if (!lsHasDisplay())
     {
         fprintf(stderr, "%s\n", s_noDisplay);
         return 1;
@@ -661,6 +682,8 @@ static int RenderGif(const lsRenderConfig* config, lsSim* sim, lsCanvas* canvas,
 
 int lsRenderImage(const lsRenderConfig* config)
 {
+    if (lsIsRecordingFile(config->worldPath))
+        return lsRenderRecording(config);
     const char* worldPath = config->worldPath;
     const char* outPath = config->outPath;
     int width = config->width, height = config->height;

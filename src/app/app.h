@@ -82,6 +82,18 @@ void lsApp_HandleEvent(lsApp* app, const SDL_Event* event);
 /// The control for the next step: the autopilot, or manual driving from the arrow keys / WASD held now.
 lsControl lsApp_Control(lsApp* app);
 
+/// True when there is a display to open a window on (DISPLAY or WAYLAND_DISPLAY set, or an explicit SDL driver).
+bool lsHasDisplay(void);
+/// Opens a resizable window and its renderer (accelerated, else software). False after printing SDL's error.
+bool lsOpenWindow(const char* title, int width, int height, bool vsync, SDL_Window** window, SDL_Renderer** renderer);
+/// Makes or resizes the canvas and the streaming texture that carries it to the window. False after printing why.
+bool lsResizeCanvasTexture(SDL_Renderer* renderer, lsCanvas** canvas, SDL_Texture** texture, int width, int height);
+/// Uploads the canvas and presents it. False after printing SDL's error.
+bool lsPresentCanvas(SDL_Renderer* renderer, SDL_Texture* texture, const lsCanvas* canvas);
+
+/// `lidarsim render REC.jsonl -o F`: lsRenderImage for a recording (replay.c): a GIF of its steps or a still.
+int lsRenderRecording(const lsRenderConfig* config);
+
 /// Writes a surface as PNG or JPEG, by the path's extension (lsImageTypeOf). Returns false with err filled on
 /// failure (an unknown extension included).
 bool lsSaveSurfaceImage(SDL_Surface* surface, const char* path, lsError* err);

@@ -26,19 +26,39 @@ typedef struct lsAppConfig
 /// cannot be read or SDL fails (the reason printed on stderr).
 int lsRunWindow(const lsAppConfig* config);
 
+/// `lidarsim replay REC.jsonl [WORLD.json]`: settings parsed by src/cli/replay.c.
+typedef struct lsReplayConfig
+{
+    char recordingPath[LS_PATH_CAPACITY];
+    char worldPath[LS_PATH_CAPACITY];     ///< empty: the world the recording's header names
+    char screenshotDir[LS_PATH_CAPACITY]; ///< F12 writes here; empty: the current directory
+    int width, height;                    ///< window size in pixels
+    long long start;                      ///< the step shown first; -1: the recording's first
+    double speed;                         ///< playback speed (1: real time), 1/16 .. 64
+    bool paused;                          ///< start paused (else playing)
+    int frames;                           ///< > 0: draw this many frames and exit (scripted tests)
+    bool printPose;                       ///< print the shown pose and step of the first robot on exit (scripted tests)
+    bool vsync;                           ///< wait for the display's refresh (off with --frames)
+} lsReplayConfig;
+
+/// Opens the window on a recording and plays it until quit. Returns the exit status: 0, or 1 when there is no
+/// display, the recording or its world cannot be read, they do not match, or SDL fails (the reason on stderr).
+int lsRunReplay(const lsReplayConfig* config);
+
 /// `lidarsim render`: what the window would show after some steps, drawn without a display into an image file.
 typedef struct lsRenderConfig
 {
-    const char* worldPath;
-    const char* outPath; ///< .png, or .jpg / .jpeg (lsImageTypeOf says which)
-    int steps;           ///< fixed steps simulated before drawing (a GIF: the steps it animates)
-    int every;           ///< a GIF: one frame every this many steps (>= 1); the first frame is at step 0
-    int beams;           ///< 0 keeps the world's
-    int width, height;   ///< image size in pixels
-    bool autopilot;      ///< the autopilot drives during the steps (else the robot stands still)
-    bool steering;       ///< the vehicles' steering overlay
-    bool hud;            ///< the HUD panel
-    bool scanPlot;       ///< the scan plot panel (range against angle)
+    const char* worldPath;   ///< a world, or a recording (lsIsRecordingFile): then its frames are drawn
+    const char* replayWorld; ///< a recording's world when not the one its header names (NULL: that one)
+    const char* outPath;     ///< .png, or .jpg / .jpeg (lsImageTypeOf says which)
+    int steps;               ///< fixed steps simulated before drawing (a GIF: the steps it animates)
+    int every;               ///< a GIF: one frame every this many steps (>= 1); the first frame is at step 0
+    int beams;               ///< 0 keeps the world's
+    int width, height;       ///< image size in pixels
+    bool autopilot;          ///< the autopilot drives during the steps (else the robot stands still)
+    bool steering;           ///< the vehicles' steering overlay
+    bool hud;                ///< the HUD panel
+    bool scanPlot;           ///< the scan plot panel (range against angle)
 } lsRenderConfig;
 
 /// Draws the image and writes it. Returns the exit status: 0, or 1 with the reason printed on stderr.

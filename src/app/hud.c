@@ -51,8 +51,12 @@ static const lsColor s_title = {255, 200, 90, 255};
 static const lsColor s_paused = {255, 120, 120, 255};
 static const lsColor s_dim = {150, 156, 172, 255};
 static const lsColor s_statusColor = {140, 220, 255, 255};
+static const lsColor s_timeline = {90, 200, 255, 255};
 
 static int Pad(const lsCanvas* canvas) { return lsFont_LineHeight(canvas->font) / 2; }
+
+/// The replay's timeline bar: one line of text high, with room around the knob.
+static int TimelineHeight(const lsCanvas* canvas) { return lsFont_LineHeight(canvas->font) + Pad(canvas); }
 
 static int ColumnWidth(const lsCanvas* canvas)
 {
@@ -71,6 +75,7 @@ lsRect lsWorldArea(const lsCanvas* canvas, const lsViewOptions* view)
     int width = canvas->surface->w, height = canvas->surface->h;
     int left = view->hud ? ColumnWidth(canvas) + Pad(canvas) : 0;
     int bottom = view->scanPlot ? PlotHeight(canvas) + Pad(canvas) : 0;
+    bottom += view->timeline ? TimelineHeight(canvas) + Pad(canvas) : 0;
     // A window too narrow for the panels still shows the world (under them) rather than nothing.
     if (width - left < width / 3)
         left = 0;
@@ -84,7 +89,29 @@ lsRect lsScanPlotRect(const lsCanvas* canvas, const lsViewOptions* view)
     int pad = Pad(canvas);
     lsRect area = lsWorldArea(canvas, view);
     int h = PlotHeight(canvas);
-    return (lsRect){area.x + pad, canvas->surface->h - h - pad, area.w - 2 * pad, h};
+    int below = view->timeline ? TimelineHeight(canvas) + pad : 0;
+    return (lsRect){area.x + pad, canvas->surface->h - h - pad - below, area.w - 2 * pad, h};
+}
+
+lsRect lsTimelineRect(const lsCanvas* canvas, const lsViewOptions* view)
+{
+    (void)view;
+    int pad = Pad(canvas), h = TimelineHeight(canvas);
+    // The whole width, under the HUD column too: the bar is long, so a drag is precise.
+    return (lsRect){pad, canvas->surface->h - h - pad, canvas->surface->w - 2 * pad, h};
+}
+
+/// Characters the timeline's label may take at the bar's right end ("t 123.4 / 600.0 s  step 7404 / 36000").
+#define LS_TIMELINE_LABEL_COLUMNS 40
+
+void lsTimelineTrack(const lsCanvas* canvas, const lsViewOptions* view, double* x0, double* x1)
+{
+    lsRect r = lsTimelineRect(canvas, view);
+    int pad = Pad(canvas);
+    *x0 = r.x + 2 * pad;
+    *x1 = r.x + r.w - 3 * pad - LS_TIMELINE_LABEL_COLUMNS * lsFont_Advance(canvas->small);
+    // A narrow window keeps a track to drag, the label clipped.
+    *x1 = *x1 > *x0 + 0.5 * r.w ? *x1 : *x0 + 0.5 * r.w;
 }
 
 static void Panel(lsRaster* raster, lsRect r)
@@ -200,9 +227,13 @@ static int BuildHudLines(const lsSim* sim, const lsHudInfo* hud, HudLine* lines,
     char rays[16];
     FormatRate(rays, sizeof rays, hud->raysPerSecond);
     AddLine(lines, &n, capacity, lsColorHud, "beams %d  rays/s %s", lsSim_GetBeams(sim), rays);
-    AddLine(lines, &n, capacity, hud->paused ? s_paused : lsColorHud, "%s  autopilot %s%s%s",
-            hud->paused ? "PAUSED" : "running", hud->autopilot ? "on" : "off", hud->following ? "  follow" : "",
-            hud->editing ? "  EDIT" : "");
+    if (hud->replay != NULL)
+        AddLine(lines, &n, capacity, hud->paused ? s_paused : lsColorHud, "%s%s", hud->replay,
+                hud->following ? "  follow" : "");
+    else
+        AddLine(lines, &n, capacity, hud->paused ? s_paused : lsColorHud, "%s  autopilot %s%s%s",
+                hud->paused ? "PAUSED" : "running", hud->autopilot ? "on" : "off", hud->following ? "  follow" : "",
+                hud->editing ? "  EDIT" : "");
     if (hud->editing && hud->snap > 0.0)
         AddLine(lines, &n, capacity, lsColorHud, "snap %g m  ([ ] change, Shift: free)", hud->snap);
     else if (hud->editing)
@@ -382,6 +413,27 @@ static void DrawErrorBanner(lsCanvas* canvas, lsRect area, const char* error)
         lsFont_Draw(font, &canvas->raster, r.x + pad, r.y + pad + (i + 1) * line, lines[i].text, lines[i].color);
 }
 
+// The replay's timeline: a track filled up to the position, a knob on it, the label at the right end.
+static void DrawTimeline(lsCanvas* canvas, const lsViewOptions* view, const lsHudInfo* hud)
+{
+    lsRaster* raster = &canvas->raster;
+    lsRect r = lsTimelineRect(canvas, view);
+    Panel(raster, r);
+    int pad = Pad(canvas);
+    const char* label = hud->timelineLabel != NULL ? hud->timelineLabel : "";
+    double x0 = 0.0, x1 = 0.0, y = r.y + 0.5 * r.h;
+    lsTimelineTrack(canvas, view, &x0, &x1);
+    double f = hud->timeline < 0.0 ? 0.0 : (hud->timeline > 1.0 ? 1.0 : hud->timeline);
+    double x = x0 + f * (x1 - x0);
+    lsRaster_Line(raster, lsV(x0, y), lsV(x1, y), 4.0, (lsColor){90, 96, 110, 255});
+    lsRaster_Line(raster, lsV(x0, y), lsV(x, y), 4.0, s_timeline);
+    lsRaster_Disc(raster, lsV(x, y), 0.3 * r.h, s_timeline);
+    lsRaster_SetClip(raster, (int)x1 + pad, r.y, r.x + r.w - pad, r.y + r.h);
+    lsFont_Draw(canvas->small, raster, (int)x1 + 2 * pad, r.y + (r.h - lsFont_LineHeight(canvas->small)) / 2, label,
+                lsColorHud);
+    lsRaster_ResetClip(raster);
+}
+
 static void DrawHelp(lsCanvas* canvas)
 {
     lsFont* font = canvas->font;
@@ -430,6 +482,8 @@ bool lsDrawHud(lsCanvas* canvas, const lsCamera* camera, const lsSim* sim, const
     }
     if (view->scanPlot)
         DrawScanPlot(canvas, sim, view);
+    if (view->timeline)
+        DrawTimeline(canvas, view, hud);
     if (hud->error != NULL && hud->error[0] != '\0')
         DrawErrorBanner(canvas, lsWorldArea(canvas, view), hud->error);
     if (view->help)

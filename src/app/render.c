@@ -268,8 +268,8 @@ static void DrawScaleBar(Painter* p, const lsViewOptions* view)
     double metres = NiceLength(lsCamera_ToMetres(cam, 120.0));
     double px = round(lsCamera_ToPixels(cam, metres));
     lsRect area = lsWorldArea(p->canvas, view);
-    if (view->hud)
-        area = (lsRect){0, 0, cam->width, cam->height};
+    if (view->hud) // under the HUD column, above a replay's timeline (which spans the whole width)
+        area = (lsRect){0, 0, cam->width, view->timeline ? lsTimelineRect(p->canvas, view).y : cam->height};
     double x0 = area.x + 16.0, y0 = area.y + area.h - 18.0;
     lsColor c = lsColorHud;
     // A dark backing keeps the bar readable over walls and beams.

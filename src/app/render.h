@@ -52,6 +52,7 @@ typedef struct lsViewOptions
     bool scanPlot;             ///< O: the scan plot panel: range against beam angle, like a LaserScan plot
     bool trail;                ///< T: the robot's trail
     bool axes;                 ///< the world frame's axes at the origin (x red, y green)
+    bool timeline;             ///< a replay's timeline bar along the bottom (lidarsim replay)
     const lsTrail* trailData;  ///< the trail to draw (the caller's), or NULL
 } lsViewOptions;
 
@@ -68,14 +69,17 @@ typedef struct lsHudInfo
     double raysPerSecond;  ///< lidar rays cast per wall-clock second; <= 0 prints "-"
     bool paused;
     bool autopilot;
-    bool following;     ///< F: the camera follows the robot
-    bool editing;       ///< E: the editor is active
-    bool haveCursor;    ///< the pointer is over the canvas: show its world coordinates
-    lsVec2 cursor;      ///< the pointer's world position, metres
-    bool unsaved;       ///< the world has edits not saved to its file
-    double snap;        ///< editing: the grid edits snap to, metres (0: off)
-    const char* error;  ///< a reload error, shown in red until fixed
-    const char* status; ///< a short transient message (e.g. "saved shot.png"), wrapped to the panel's width
+    bool following;            ///< F: the camera follows the robot
+    bool editing;              ///< E: the editor is active
+    bool haveCursor;           ///< the pointer is over the canvas: show its world coordinates
+    lsVec2 cursor;             ///< the pointer's world position, metres
+    bool unsaved;              ///< the world has edits not saved to its file
+    double snap;               ///< editing: the grid edits snap to, metres (0: off)
+    const char* error;         ///< a reload error, shown in red until fixed
+    const char* status;        ///< a short transient message (e.g. "saved shot.png"), wrapped to the panel's width
+    const char* replay;        ///< a replay's state ("REPLAY  playing  2x"), in place of running/paused and autopilot
+    double timeline;           ///< with view->timeline: the replay's position on the bar, 0 (start) .. 1 (end)
+    const char* timelineLabel; ///< with view->timeline: drawn at the bar's right end ("3.2 / 10.0 s")
 } lsHudInfo;
 
 extern const lsColor lsColorBackground; ///< nothing drawn here
@@ -146,6 +150,10 @@ extern const char* const lsHelpLines[];
 lsRect lsHudRect(const lsCanvas* canvas, const lsSim* sim, const lsHudInfo* hud);
 /// The scan plot panel's screen rectangle.
 lsRect lsScanPlotRect(const lsCanvas* canvas, const lsViewOptions* view);
+/// The timeline bar's screen rectangle (view->timeline).
+lsRect lsTimelineRect(const lsCanvas* canvas, const lsViewOptions* view);
+/// The x range of the bar's track in pixels: position 0 is drawn at x0, 1 at x1 (a click at x seeks there).
+void lsTimelineTrack(const lsCanvas* canvas, const lsViewOptions* view, double* x0, double* x1);
 
 /// Destroys a renderer after dropping SDL2_gfx's font cache, whose textures belong to one renderer (a later
 /// renderer would otherwise be handed textures of a destroyed one).

@@ -9,5 +9,6 @@ int lsCmdBench(int argc, char** argv);     ///< lidarsim bench [--worlds DIR] [-
 int lsCmdRender(int argc, char** argv);    ///< lidarsim render WORLD.json -o frame.png [options]
 int lsCmdImport(int argc, char** argv);    ///< lidarsim import MAP.yaml -o WORLD.json [options]
 int lsCmdExportMap(int argc, char** argv); ///< lidarsim export-map WORLD.json -o MAP.yaml [--resolution M]
+int lsCmdReplay(int argc, char** argv);    ///< lidarsim replay REC.jsonl [WORLD.json] [options]
 int lsCmdWindow(int argc, char** argv);    ///< lidarsim [WORLD.json] [options]: the window
 int lsCmdFmt(int argc, char** argv);       ///< lidarsim fmt [--check | --stdout] WORLD.json...

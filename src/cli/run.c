@@ -7,6 +7,7 @@
 #include "cli/options.h"
 #include "core/file_write.h"
 #include "core/limits.h"
+#include "core/recording.h"
 #include "lidarsim/sim.h"
 
 #include <errno.h>
@@ -19,35 +20,40 @@
 
 static void PrintUsage(FILE* out)
 {
-    fprintf(
-        out,
-        "usage: lidarsim run WORLD.json --steps N [options]\n\n"
-        "Runs the simulation headless for N fixed steps and prints a summary (simulated time, steps per second,\n"
-        "score, food and poison collected, collisions, distance travelled). Without --autopilot the robot gets\n"
-        "no command and stays where it is (vehicles and moving walls still move). In a world with several robots,\n"
-        "robots whose controller is \"autopilot\" always drive themselves; --autopilot drives the others too\n"
-        "(manual and external robots stand still without it), and the summary adds a line per robot.\n\n"
-        "options:\n"
-        "  --steps N          number of steps (required, >= 0)\n"
-        "  --seed S           seed of the simulation (respawn places, lidar noise, autopilot); default: the\n"
-        "                     world's sim.seed\n"
-        "  --autopilot        drive with the built-in autopilot (it sees only the lidar)\n"
-        "  --dt S             fixed step in seconds (default: the world's sim.dt)\n"
-        "  --beams N          number of lidar beams (default: the world's robot.lidar.beams)\n"
-        "  --record FILE      write JSON lines: one per recorded step (see --every); '-' is stdout\n"
-        "  --every K          record every K-th step (default: one line per lidar scan, every 1 / (rate * dt)\n"
-        "                     steps); step 0 (the start) is always recorded. A recording expected over 300 MB\n"
-        "                     is announced on stderr before the run; the progress bar shows an ETA\n"
-        "  -h, --help         this help\n\n"
-        "A recorded line: {\"step\", \"time\", \"pose\": [x, y, deg], \"velocity\": [v, w (rad/s)], \"scan\": a\n"
-        "LaserScan object as `lidarsim scan` prints it (stamped with the simulated time it was taken) when a new\n"
-        "scan was taken since the previous line, else\n"
-        "null, \"vehicles\": [[x, y, vx, vy], ...], \"targets\": [[index, x, y, active], ...] for targets that\n"
-        "changed since the previous line, \"score\", \"food\", \"poison\", \"collisions\", \"distance\"}; pose,\n"
-        "velocity and scan are the first robot's, the counters the fleet's totals. With several robots a line\n"
-        "also has \"robots\": [{\"id\", \"pose\", \"velocity\", \"scan\" (as above, per robot), \"score\", \"food\",\n"
-        "\"poison\", \"collisions\", \"crushes\", \"distance\"}, ...] for every robot in the world's order.\n\n"
-        "Exit status: 0 success, 1 the world cannot be read or the recording cannot be written, 2 bad usage.\n");
+    fprintf(out,
+            "usage: lidarsim run WORLD.json --steps N [options]\n\n"
+            "Runs the simulation headless for N fixed steps and prints a summary (simulated time, steps per second,\n"
+            "score, food and poison collected, collisions, distance travelled). Without --autopilot the robot gets\n"
+            "no command and stays where it is (vehicles and moving walls still move). In a world with several robots,\n"
+            "robots whose controller is \"autopilot\" always drive themselves; --autopilot drives the others too\n"
+            "(manual and external robots stand still without it), and the summary adds a line per robot.\n\n"
+            "options:\n"
+            "  --steps N          number of steps (required, >= 0)\n"
+            "  --seed S           seed of the simulation (respawn places, lidar noise, autopilot); default: the\n"
+            "                     world's sim.seed\n"
+            "  --autopilot        drive with the built-in autopilot (it sees only the lidar)\n"
+            "  --dt S             fixed step in seconds (default: the world's sim.dt)\n"
+            "  --beams N          number of lidar beams (default: the world's robot.lidar.beams)\n"
+            "  --record FILE      write JSON lines: a header, then one line per recorded step (see --every); '-' is\n"
+            "                     stdout. `lidarsim replay FILE` plays it back, `lidarsim render FILE -o a.gif` "
+            "animates it\n"
+            "  --every K          record every K-th step (default: one line per lidar scan, every 1 / (rate * dt)\n"
+            "                     steps); step 0 (the start) is always recorded. A recording expected over 300 MB\n"
+            "                     is announced on stderr before the run; the progress bar shows an ETA\n"
+            "  --precise-scans    record ranges and intensities as exact doubles (default: whole millimetres and\n"
+            "                     thousandths, about 4x smaller)\n"
+            "  -h, --help         this help\n\n"
+            "The first line is a header: format version, the world's path and content hash, dt, seed, the lidars.\n"
+            "A recorded line: {\"step\", \"time\", \"pose\": [x, y, deg], \"velocity\": [v, w (rad/s)], \"scan\": the\n"
+            "new scan since the previous line or null, \"path\": the poses of the steps skipped since the previous\n"
+            "line, \"vehicles\": [[x, y, vx, vy], ...], \"targets\": [[index, x, y, active], ...] for targets that\n"
+            "changed since the previous line, \"score\", \"food\", \"poison\", \"collisions\", \"distance\"}; pose,\n"
+            "velocity and scan are the first robot's, the counters the fleet's totals. With several robots a line\n"
+            "also has \"robots\": [{\"id\", \"pose\", \"velocity\", \"scan\", \"score\", \"food\", \"poison\",\n"
+            "\"collisions\", \"crushes\", \"distance\", \"path\"}, ...]. A scan: {\"stamp\", \"origin\": the sensor's\n"
+            "[x, y, deg], \"ranges_mm\", \"intensities_milli\", \"hits\": one letter per beam, \"indices\"}. The\n"
+            "whole format: docs/recording.md.\n\n"
+            "Exit status: 0 success, 1 the world cannot be read or the recording cannot be written, 2 bad usage.\n");
 }
 
 typedef struct Recorder
@@ -60,7 +66,110 @@ typedef struct Recorder
     long long lastScanStep;
     long long* robotScanSteps; // per robot: the step of its latest scan, and of the last one written
     long long* robotWritten;
+    bool preciseScans; // --precise-scans: ranges and intensities as full doubles (else millimetres, thousandths)
+    int pathCapacity;  // poses kept per robot between lines (every - 1; 0: no path, --every above LS_MAX_PATH)
+    int pathCount;     // poses kept since the previous line
+    double* path;      // robotCount x pathCapacity x {x, y, degrees}
 } Recorder;
+
+/// Lines further apart than this many steps carry no "path" of the skipped steps' poses (a replay interpolates):
+/// --every that large asks for a sparse recording.
+#define LS_MAX_PATH 120
+
+// A number rounded to `digits` decimals, without trailing zeros ("1.25", "-3", "0"): the skipped steps' poses.
+static void WriteRounded(FILE* out, double value, int digits)
+{
+    char text[64];
+    snprintf(text, sizeof text, "%.*f", digits, value);
+    char* end = text + strlen(text);
+    while (strchr(text, '.') != NULL && (end[-1] == '0' || end[-1] == '.'))
+    {
+        *--end = '\0';
+    }
+    fputs(strcmp(text, "-0") == 0 ? "0" : text, out);
+}
+
+// One recorded scan, compact (docs/recording.md): the sensor pose it was taken from, ranges in whole millimetres
+// (null: no return), intensities in thousandths, one letter per beam for what was hit, and the hit objects'
+// indices (-1: no return). With precise, ranges in metres and intensities as they are, every double exactly.
+static void WriteRecordedScan(FILE* out, const lsScan* scan, double stamp, bool precise)
+{
+    fputs("{\"stamp\": ", out);
+    lsWriteJsonNumber(out, stamp);
+    fputs(", \"origin\": [", out);
+    lsWriteJsonNumber(out, scan->pose.p.x);
+    fputs(", ", out);
+    lsWriteJsonNumber(out, scan->pose.p.y);
+    fputs(", ", out);
+    lsWriteJsonNumber(out, lsRadToDeg(scan->heading));
+    fputs(precise ? "], \"ranges\": [" : "], \"ranges_mm\": [", out);
+    for (int i = 0; i < scan->count; ++i)
+    {
+        fputs(i > 0 ? "," : "", out);
+        if (scan->kinds[i] == ls_hitNone)
+            fputs("null", out);
+        else if (precise)
+            lsWriteJsonNumber(out, scan->ranges[i]);
+        else
+            fprintf(out, "%lld", llround(scan->ranges[i] / LS_RECORDED_RANGE_UNIT));
+    }
+    fputs(precise ? "], \"intensities\": [" : "], \"intensities_milli\": [", out);
+    for (int i = 0; i < scan->count; ++i)
+    {
+        fputs(i > 0 ? "," : "", out);
+        if (precise)
+            lsWriteJsonNumber(out, scan->intensities[i]);
+        else
+            fprintf(out, "%lld", llround(scan->intensities[i] / LS_RECORDED_INTENSITY_UNIT));
+    }
+    fputs("], \"hits\": \"", out);
+    for (int i = 0; i < scan->count; ++i)
+    {
+        fputc(lsHitKindLetter(scan->kinds[i]), out);
+    }
+    fputs("\", \"indices\": [", out);
+    for (int i = 0; i < scan->count; ++i)
+    {
+        fprintf(out, i > 0 ? ",%d" : "%d", scan->kinds[i] == ls_hitNone ? -1 : scan->indices[i]);
+    }
+    fputs("]}", out);
+}
+
+// Robot i's poses of the steps skipped since the previous line, as "path": [[x, y, degrees], ...].
+static void WritePath(Recorder* rec, int i)
+{
+    if (rec->pathCount == 0)
+        return;
+    FILE* out = rec->file;
+    fputs(", \"path\": [", out);
+    for (int k = 0; k < rec->pathCount; ++k)
+    {
+        const double* pose = &rec->path[((size_t)i * (size_t)rec->pathCapacity + (size_t)k) * 3];
+        fputs(k > 0 ? ", [" : "[", out);
+        WriteRounded(out, pose[0], LS_RECORDED_PATH_DIGITS);
+        fputc(',', out);
+        WriteRounded(out, pose[1], LS_RECORDED_PATH_DIGITS);
+        fputc(',', out);
+        WriteRounded(out, pose[2], 2);
+        fputc(']', out);
+    }
+    fputc(']', out);
+}
+
+// After a step that is not recorded: keep the robots' poses for the next line's "path".
+static void KeepPoses(Recorder* rec, const lsSimState* s)
+{
+    if (rec->pathCount >= rec->pathCapacity)
+        return;
+    for (int i = 0; i < s->robotCount; ++i)
+    {
+        double* pose = &rec->path[((size_t)i * (size_t)rec->pathCapacity + (size_t)rec->pathCount) * 3];
+        pose[0] = s->robots[i].position.x;
+        pose[1] = s->robots[i].position.y;
+        pose[2] = lsRadToDeg(s->robots[i].angle);
+    }
+    rec->pathCount += 1;
+}
 
 static void WritePose(FILE* out, const lsRobotState* robot)
 {
@@ -95,9 +204,8 @@ static void RecordRobots(Recorder* rec, const lsSim* sim)
         fputs(", \"scan\": ", out);
         if (rec->robotScanSteps[i] != rec->robotWritten[i])
         {
-            lsScanPose scanPose = {robot->position.x, robot->position.y, robot->angle};
-            lsWriteLaserScanJson(out, lsSim_GetScene(sim), lsSim_GetRobotScan(sim, i),
-                                 (double)rec->robotScanSteps[i] * s->dt, 1.0 / def->lidar.rate, ls_noHitNull, scanPose);
+            WriteRecordedScan(out, lsSim_GetRobotScan(sim, i), (double)rec->robotScanSteps[i] * s->dt,
+                              rec->preciseScans);
             rec->robotWritten[i] = rec->robotScanSteps[i];
         }
         else
@@ -109,6 +217,7 @@ static void RecordRobots(Recorder* rec, const lsSim* sim)
         fprintf(out, ", \"food\": %d, \"poison\": %d, \"collisions\": %d, \"crushes\": %d, \"distance\": ", robot->food,
                 robot->poison, robot->collisions, robot->crushes);
         lsWriteJsonNumber(out, robot->distance);
+        WritePath(rec, i);
         fputs("}", out);
     }
     fputs("]", out);
@@ -118,7 +227,6 @@ static void RecordLine(Recorder* rec, const lsSim* sim, long long lastScanStep)
 {
     FILE* out = rec->file;
     const lsSimState* s = lsSim_GetState(sim);
-    const lsWorld* world = lsSim_GetWorld(sim);
     double pose[3] = {s->robot.position.x, s->robot.position.y, lsRadToDeg(s->robot.angle)};
     fprintf(out, "{\"step\": %lld, \"time\": ", s->step);
     lsWriteJsonNumber(out, s->time);
@@ -136,9 +244,7 @@ static void RecordLine(Recorder* rec, const lsSim* sim, long long lastScanStep)
     if (lastScanStep != rec->lastScanStep)
     {
         // Stamped with the time of the step that took the scan.
-        lsScanPose scanPose = {s->robot.position.x, s->robot.position.y, s->robot.angle};
-        lsWriteLaserScanJson(out, lsSim_GetScene(sim), lsSim_GetScan(sim), (double)lastScanStep * s->dt,
-                             1.0 / world->robot.lidar.rate, ls_noHitNull, scanPose);
+        WriteRecordedScan(out, lsSim_GetScan(sim), (double)lastScanStep * s->dt, rec->preciseScans);
         rec->lastScanStep = lastScanStep;
     }
     else
@@ -183,10 +289,52 @@ static void RecordLine(Recorder* rec, const lsSim* sim, long long lastScanStep)
             s->collisions);
     lsWriteJsonNumber(out, s->distance);
     if (s->robotCount > 1)
-    {
         RecordRobots(rec, sim);
-    }
+    else
+        WritePath(rec, 0);
+    rec->pathCount = 0;
     fputs("}\n", out);
+}
+
+// The header line: what the recording was made of, so a replay finds its world and refuses another
+// (docs/recording.md).
+static void RecordHeader(Recorder* rec, const lsSim* sim, const char* worldPath, uint64_t worldHash, long long steps,
+                         long long every, bool autopilot)
+{
+    FILE* out = rec->file;
+    const lsWorld* world = lsSim_GetWorld(sim);
+    const lsSimState* s = lsSim_GetState(sim);
+    fprintf(out, "{\"lidarsim_recording\": %d, \"world\": ", LS_RECORDING_VERSION);
+    lsWriteJsonString(out, worldPath);
+    fprintf(out, ", \"world_hash\": \"%016llx\", \"world_name\": ", (unsigned long long)worldHash);
+    lsWriteJsonString(out, world->name);
+    fputs(", \"dt\": ", out);
+    lsWriteJsonNumber(out, s->dt);
+    fprintf(out,
+            ", \"seed\": %llu, \"steps\": %lld, \"every\": %lld, \"autopilot\": %s, \"scans\": \"%s\", \"robots\": [",
+            (unsigned long long)world->sim.seed, steps, every, autopilot ? "true" : "false",
+            rec->preciseScans ? "precise" : "compact");
+    for (int i = 0; i < s->robotCount; ++i)
+    {
+        const lsRobotDef* def = lsWorld_GetRobot(world, i);
+        lsScanLayout layout = lsMakeScanLayout(lsSim_GetRobotBeams(sim, i), def->lidar.fov);
+        fputs(i > 0 ? ", {\"id\": " : "{\"id\": ", out);
+        lsWriteJsonString(out, def->id);
+        fprintf(out, ", \"frame_id\": \"%s\", \"beams\": %d, \"angle_min\": ", LS_LASER_FRAME_ID, layout.beams);
+        lsWriteJsonNumber(out, layout.angleMin);
+        fputs(", \"angle_max\": ", out);
+        lsWriteJsonNumber(out, layout.angleMax);
+        fputs(", \"angle_increment\": ", out);
+        lsWriteJsonNumber(out, layout.angleIncrement);
+        fputs(", \"range_min\": ", out);
+        lsWriteJsonNumber(out, def->lidar.rangeMin);
+        fputs(", \"range_max\": ", out);
+        lsWriteJsonNumber(out, def->lidar.range);
+        fputs(", \"scan_time\": ", out);
+        lsWriteJsonNumber(out, 1.0 / def->lidar.rate);
+        fputs("}", out);
+    }
+    fputs("]}\n", out);
 }
 
 /// A recording above this many bytes is announced before the run starts (it may fill a disk unnoticed).
@@ -194,9 +342,9 @@ static void RecordLine(Recorder* rec, const lsSim* sim, long long lastScanStep)
 
 // After the first line (which holds a scan): estimates the recording's size, scanLines lines carrying a scan like it
 // and the other lines about a small line's bytes each, and warns before a long run fills the disk.
-static void WarnIfLarge(FILE* file, const char* path, long long lines, long long scanLines)
+static void WarnIfLarge(FILE* file, long headerBytes, const char* path, long long lines, long long scanLines)
 {
-    long first = file != stdout ? ftell(file) : -1;
+    long first = file != stdout && headerBytes >= 0 ? ftell(file) - headerBytes : -1;
     if (first <= 0)
         return;
     scanLines = scanLines < lines ? scanLines : lines;
@@ -245,6 +393,7 @@ enum
     optDt,
     optRecord,
     optAutopilot,
+    optPreciseScans,
 };
 
 static const struct option s_options[] = {
@@ -255,6 +404,7 @@ static const struct option s_options[] = {
     {"dt", required_argument, NULL, optDt},
     {"record", required_argument, NULL, optRecord},
     {"autopilot", no_argument, NULL, optAutopilot},
+    {"precise-scans", no_argument, NULL, optPreciseScans},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
@@ -270,7 +420,7 @@ int lsCmdRun(int argc, char** argv)
     const char* recordPath = NULL;
     long long steps = -1, every = 0, seed = -1, beams = 0; // every 0: one line per lidar scan
     double dt = 0.0;
-    bool autopilot = false;
+    bool autopilot = false, preciseScans = false;
     lsOptions options;
     lsBeginOptions(&options, "run", argc, argv, s_options, "h");
     lsError err = {{0}};
@@ -282,6 +432,9 @@ int lsCmdRun(int argc, char** argv)
         {
         case optAutopilot:
             autopilot = true;
+            break;
+        case optPreciseScans:
+            preciseScans = true;
             break;
         case optSteps:
             if (!lsParseInteger(value, 0, (long long)1 << 53, &steps))
@@ -343,6 +496,8 @@ int lsCmdRun(int argc, char** argv)
     {
         fprintf(stderr, "%s\n", warnings.messages[i]);
     }
+    // The recording names the world as the file holds it, before the command line changes dt, seed or beams.
+    uint64_t worldHash = recordPath != NULL ? lsWorld_ContentHash(world) : 0;
     if (dt > 0.0)
     {
         world->sim.dt = dt;
@@ -356,7 +511,7 @@ int lsCmdRun(int argc, char** argv)
         world->robot.lidar.beams = (int)beams;
     }
 
-    Recorder rec = {NULL, false, {0}, NULL, world->targetCount, -1, NULL, NULL};
+    Recorder rec = {.targetCount = world->targetCount, .lastScanStep = -1, .preciseScans = preciseScans};
     if (recordPath != NULL)
     {
         if (strcmp(recordPath, "-") == 0)
@@ -406,8 +561,13 @@ int lsCmdRun(int argc, char** argv)
     {
         rec.robotWritten[i] = -1;
     }
+    rec.pathCapacity = rec.file != NULL && every <= LS_MAX_PATH ? (int)every - 1 : 0;
+    rec.path =
+        rec.pathCapacity > 0 ? lsAlloc((size_t)robotCount * (size_t)rec.pathCapacity * 3 * sizeof(double)) : NULL;
     if (rec.file != NULL)
     {
+        RecordHeader(&rec, sim, worldPath, worldHash, steps, every, autopilot);
+        long headerBytes = rec.file != stdout ? ftell(rec.file) : -1;
         // The first line lists every target, so a reader starts from the full set.
         for (int i = 0; i < state->targetCount; ++i)
         {
@@ -416,7 +576,7 @@ int lsCmdRun(int argc, char** argv)
         }
         RecordLine(&rec, sim, 0);
         double scans = (double)steps * world->sim.dt * world->robot.lidar.rate;
-        WarnIfLarge(rec.file, recordPath, steps / every + 1, (long long)fmin(scans, 1e15) + 1);
+        WarnIfLarge(rec.file, headerBytes, recordPath, steps / every + 1, (long long)fmin(scans, 1e15) + 1);
     }
     bool progress = isatty(fileno(stderr)) && steps > 0;
     long long lastScanStep = 0;
@@ -436,6 +596,10 @@ int lsCmdRun(int argc, char** argv)
         if (rec.file != NULL && k % every == 0)
         {
             RecordLine(&rec, sim, lastScanStep);
+        }
+        else if (rec.file != NULL)
+        {
+            KeepPoses(&rec, state);
         }
         if (progress && (k & 255) == 0)
         {
@@ -490,6 +654,7 @@ int lsCmdRun(int argc, char** argv)
     lsFree(controls, (size_t)robotCount * sizeof(lsControl));
     lsFree(rec.robotScanSteps, (size_t)robotCount * sizeof(long long));
     lsFree(rec.robotWritten, (size_t)robotCount * sizeof(long long));
+    lsFree(rec.path, rec.path != NULL ? (size_t)robotCount * (size_t)rec.pathCapacity * 3 * sizeof(double) : 0);
     lsDestroySim(sim);
     lsDestroyPool(pool);
     lsDestroyWorld(world);

@@ -1,8 +1,10 @@
-// lidarsim [WORLD.json] [options] (the window) and lidarsim render: their command lines, parsed here with the
-// other commands; src/app draws (app/frontend.h). Without the SDL2 front end they still parse and say so.
+// lidarsim [WORLD.json] [options] (the window), lidarsim replay and lidarsim render: their command lines, parsed
+// here with the other commands; src/app draws (app/frontend.h). Without the SDL2 front end they still parse and say
+// so.
 #include "app/frontend.h"
 #include "cli/commands.h"
 #include "cli/options.h"
+#include "core/recording.h" // lsIsRecordingFile
 #include "lidarsim/world.h" // LS_MAX_BEAMS
 
 #include <stdio.h>
@@ -68,6 +70,8 @@ enum
     optSteering,
     optNoHud,
     optScanPlot,
+    optSpeed,
+    optStart,
 };
 
 static const struct option s_windowOptions[] = {
@@ -163,23 +167,136 @@ int lsCmdWindow(int argc, char** argv)
 #endif
 }
 
+static void ReplayUsage(FILE* out)
+{
+    fprintf(out, "usage: lidarsim replay REC.jsonl [WORLD.json] [options]\n"
+                 "Opens the window on a recording made by `lidarsim run --record` and plays it, drawn as the live\n"
+                 "window draws (beams from the recorded ranges). The world is the one the recording's header names\n"
+                 "(found from the current folder or beside the recording), or WORLD.json; a world whose content is\n"
+                 "not the one recorded is refused. Keys: Space play/pause, Right/Left (or . and ,) one step, with\n"
+                 "Shift one recorded line (a scan), ] / [ (or + / -) faster / slower, Home / End, click or drag the\n"
+                 "timeline to scrub; L C G T O H F Z F12 as in the live window (docs/window.md).\n"
+                 "  --speed X          playback speed, 1 = real time (1/16 .. 64; default 1)\n"
+                 "  --start STEP       show this step first (default: the first recorded)\n"
+                 "  --paused           start paused\n"
+                 "  --size WxH         window size in pixels (default 1280x800)\n"
+                 "  --screenshots DIR  where F12 writes screenshots (default: the current directory)\n"
+                 "  --frames N         draw N frames (playing at 60 frames per second of replay time) and exit\n"
+                 "  --print-pose       print the first robot's shown pose (x y heading-degrees) and step on exit\n"
+                 "  -h, --help         this help\n"
+                 "Without a display use `lidarsim render REC.jsonl -o run.gif`.\n"
+                 "Exit status: 0 success, 1 the recording or its world cannot be read or do not match, 2 bad usage.\n");
+}
+
+static const struct option s_replayOptions[] = {
+    {"speed", required_argument, NULL, optSpeed},
+    {"start", required_argument, NULL, optStart},
+    {"paused", no_argument, NULL, optPaused},
+    {"size", required_argument, NULL, optSize},
+    {"screenshots", required_argument, NULL, optScreenshots},
+    {"frames", required_argument, NULL, optFrames},
+    {"print-pose", no_argument, NULL, optPrintPose},
+    {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0},
+};
+
+// One replay option; false with err on a bad value. The options it shares with the window parse alike.
+static bool ReplayOption(int c, const char* value, lsReplayConfig* config, lsError* err)
+{
+    lsAppConfig window = {.width = config->width, .height = config->height};
+    bool vsyncAsked = false;
+    double speed = 0.0;
+    long long start = 0;
+    switch (c)
+    {
+    case optSpeed:
+        if (!lsParseNumber(value, &speed) || !(speed >= 1.0 / 16.0 && speed <= 64.0))
+            return lsFail(err, "--speed: expected a number in 0.0625..64, got '%s'", value);
+        config->speed = speed;
+        return true;
+    case optStart:
+        if (!lsParseInteger(value, 0, (long long)1 << 53, &start))
+            return lsFail(err, "--start: expected a step >= 0, got '%s'", value);
+        config->start = start;
+        return true;
+    default:
+        if (!WindowOption(c, value, &window, &vsyncAsked, err))
+            return false;
+        config->width = window.width;
+        config->height = window.height;
+        config->paused = config->paused || window.paused;
+        config->printPose = config->printPose || window.printPose;
+        config->frames = window.frames > 0 ? window.frames : config->frames;
+        if (window.screenshotDir[0] != '\0')
+            snprintf(config->screenshotDir, sizeof config->screenshotDir, "%s", window.screenshotDir);
+        return true;
+    }
+}
+
+int lsCmdReplay(int argc, char** argv)
+{
+    if (lsWantsHelp(argc, argv))
+    {
+        ReplayUsage(stdout);
+        return 0;
+    }
+    lsReplayConfig config = {.width = 1280, .height = 800, .start = -1, .speed = 1.0};
+    lsOptions options;
+    lsBeginOptions(&options, "replay", argc, argv, s_replayOptions, "h");
+    lsError err = {{0}};
+    const char* value = NULL;
+    bool ok = true;
+    for (int c = lsNextOption(&options, &value, &err); c != -1 && ok; c = lsNextOption(&options, &value, &err))
+        ok = ReplayOption(c, value, &config, &err);
+    if (ok && options.positionalCount == 0)
+        ok = lsFail(&err, "missing REC.jsonl");
+    if (ok && options.positionalCount > 2)
+        ok = lsFail(&err, "more than a recording and a world given ('%s')", options.positionals[2]);
+    for (int i = 0; ok && i < options.positionalCount; ++i)
+    {
+        if (strlen(options.positionals[i]) >= LS_PATH_CAPACITY)
+            ok = lsFail(&err, "path longer than %d bytes", LS_PATH_CAPACITY - 1);
+    }
+    if (ok)
+        snprintf(config.recordingPath, sizeof config.recordingPath, "%s", options.positionals[0]);
+    if (ok && options.positionalCount == 2)
+        snprintf(config.worldPath, sizeof config.worldPath, "%s", options.positionals[1]);
+    lsEndOptions(&options);
+    if (!ok)
+    {
+        fprintf(stderr, "lidarsim replay: %s (see lidarsim replay --help)\n", err.message);
+        return 2;
+    }
+    config.vsync = config.frames == 0;
+#ifdef LS_HAVE_APP
+    return lsRunReplay(&config);
+#else
+    fprintf(stderr, "lidarsim replay: built without the SDL2 front end; use `lidarsim run` or `lidarsim scan`\n");
+    return 1;
+#endif
+}
+
 static void RenderUsage(FILE* out)
 {
-    fprintf(out, "usage: lidarsim render WORLD.json -o FILE.png|FILE.jpg|FILE.gif [options]\n"
-                 "Draws what the window would show after N steps, without a display, and writes a PNG or a JPEG\n"
-                 "(chosen by the file name's extension: .png, .jpg or .jpeg), or an animated GIF of the N steps\n"
-                 "(.gif: a frame at step 0 and every K steps after, played at the simulation's speed).\n"
-                 "  -o, --output FILE  the image to write (required)\n"
-                 "  --steps N          simulate N fixed steps first (default 0)\n"
-                 "  --every K          a GIF: one frame every K steps (default 4)\n"
-                 "  --size WxH         image size in pixels (default 1280x800)\n"
-                 "  --autopilot        the autopilot drives during the steps (default: the robot stands still)\n"
-                 "  --beams N          lidar beams (default: the world's)\n"
-                 "  --steering         draw the vehicles' steering overlay\n"
-                 "  --scan-plot        draw the scan plot panel (range against angle)\n"
-                 "  --no-hud           leave out the HUD panel\n"
-                 "  -h, --help         this help\n"
-                 "Exit status: 0 success, 1 the world cannot be read or the image cannot be written, 2 bad usage.\n");
+    fprintf(out,
+            "usage: lidarsim render WORLD.json -o FILE.png|FILE.jpg|FILE.gif [options]\n"
+            "       lidarsim render REC.jsonl [WORLD.json] -o FILE.gif|FILE.png [options]\n"
+            "Draws what the window would show after N steps, without a display, and writes a PNG or a JPEG\n"
+            "(chosen by the file name's extension: .png, .jpg or .jpeg), or an animated GIF of the N steps\n"
+            "(.gif: a frame at step 0 and every K steps after, played at the simulation's speed).\n"
+            "From a recording (`lidarsim run --record`): a GIF of its steps (all, or the first N), a frame every K\n"
+            "steps, drawn as `lidarsim replay` shows them; a still shows the step N after the first.\n"
+            "  -o, --output FILE  the image to write (required)\n"
+            "  --steps N          simulate N fixed steps first (default 0)\n"
+            "  --every K          a GIF: one frame every K steps (default 4)\n"
+            "  --size WxH         image size in pixels (default 1280x800)\n"
+            "  --autopilot        the autopilot drives during the steps (default: the robot stands still)\n"
+            "  --beams N          lidar beams (default: the world's)\n"
+            "  --steering         draw the vehicles' steering overlay\n"
+            "  --scan-plot        draw the scan plot panel (range against angle)\n"
+            "  --no-hud           leave out the HUD panel\n"
+            "  -h, --help         this help\n"
+            "Exit status: 0 success, 1 the world cannot be read or the image cannot be written, 2 bad usage.\n");
 }
 
 static const struct option s_renderOptions[] = {
@@ -252,9 +369,14 @@ int lsCmdRender(int argc, char** argv)
     bool ok = true;
     for (int c = lsNextOption(&options, &value, &err); c != -1 && ok; c = lsNextOption(&options, &value, &err))
         ok = RenderOption(c, value, &config, &err);
-    if (ok && options.positionalCount > 1)
-        ok = lsFail(&err, "more than one world given ('%s')", options.positionals[1]);
-    config.worldPath = ok && options.positionalCount == 1 ? options.positionals[0] : NULL;
+    // A recording may name the world to replay it in: render REC.jsonl [WORLD.json].
+    bool recording = ok && options.positionalCount >= 1 && lsIsRecordingFile(options.positionals[0]);
+    if (ok && options.positionalCount > (recording ? 2 : 1))
+        ok = lsFail(&err, "more than one world given ('%s')", options.positionals[recording ? 2 : 1]);
+    if (ok && recording && (config.autopilot || config.beams > 0))
+        ok = lsFail(&err, "--autopilot and --beams do not apply to a recording: it shows what was recorded");
+    config.worldPath = ok && options.positionalCount >= 1 ? options.positionals[0] : NULL;
+    config.replayWorld = ok && recording && options.positionalCount == 2 ? options.positionals[1] : NULL;
     lsEndOptions(&options);
     if (ok && config.worldPath == NULL)
         ok = lsFail(&err, "missing WORLD.json");

@@ -16,6 +16,7 @@
 #include "lidarsim/sim.h"
 #include "core/autopilot.h"
 #include "core/robot.h"
+#include "core/sim_replay.h"
 #include "core/sweep.h"
 #include "core/vehicle.h"
 
@@ -1621,4 +1622,39 @@ uint64_t lsSim_Hash(const lsSim* sim)
         HashBytes(&h, robotCounters, sizeof robotCounters);
     }
     return h;
+}
+
+// ---------------------------------------------------------------------------------------------------------------------
+// Replay (core/sim_replay.h)
+
+lsSimReplayAccess lsSim_ReplayAccess(lsSim* sim)
+{
+    LS_ASSERT(sim != NULL);
+    return (lsSimReplayAccess){&sim->state, sim->robotStates, sim->targets, sim->vehicles};
+}
+
+lsScan* lsSim_ReplayScan(lsSim* sim, int robot)
+{
+    LS_ASSERT(sim != NULL && robot >= 0 && robot < sim->robotCount);
+    return sim->robots[robot].scan;
+}
+
+void lsSim_ReplaySync(lsSim* sim)
+{
+    LS_ASSERT(sim != NULL);
+    lsSimState* state = &sim->state;
+    for (int i = 0; i < state->moverCount; ++i)
+    {
+        sim->movers[i] = lsMover_SegmentAt(&sim->world->movers[i], state->time);
+        sim->moversPrevious[i] = sim->movers[i];
+    }
+    for (int i = 0; i < state->vehicleCount; ++i)
+    {
+        sim->circles[i].center = sim->vehicles[i].position;
+    }
+    for (int i = 0; i < sim->robotCount; ++i)
+    {
+        UpdateFootprint(sim, i);
+    }
+    SyncFirstRobot(sim);
 }
