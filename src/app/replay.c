@@ -292,9 +292,6 @@ static void HandleEvent(Replay* r, const SDL_Event* event)
 static bool Init(Replay* r)
 {
     const lsReplayConfig* config = &r->config;
-    if (!OpenReplay(config->recordingPath, config->worldPath[0] != '\0' ? config->worldPath : NULL, &r->rec, &r->world,
-                    &r->sim))
-        return false;
     char title[256];
     snprintf(title, sizeof title, "lidarsim replay - %.200s", config->recordingPath);
     if (!lsOpenWindow(title, config->width, config->height, config->vsync, &r->window, &r->renderer))
@@ -412,12 +409,17 @@ int lsRunReplay(const lsReplayConfig* config)
     Replay r;
     memset(&r, 0, sizeof r);
     r.config = *config;
+    // The recording and its world first: what is wrong with them is said with or without a display.
+    if (!OpenReplay(config->recordingPath, config->worldPath[0] != '\0' ? config->worldPath : NULL, &r.rec, &r.world,
+                    &r.sim))
+        return 1;
     if (!lsHasDisplay() || SDL_Init(SDL_INIT_VIDEO) < 0)
     {
         fprintf(stderr,
                 "lidarsim replay: no display to open a window on (DISPLAY and WAYLAND_DISPLAY unset or "
                 "unusable); use `lidarsim render %s -o run.gif` to animate the recording\n",
                 config->recordingPath);
+        Shutdown(&r);
         SDL_Quit();
         return 1;
     }

@@ -226,7 +226,7 @@ static bool GetNumbers(const Parse* p, const cJSON* item, const char* key, int n
 
 static bool GetPose(const Parse* p, const cJSON* item, const char* key, RecPose* out)
 {
-    double v[3];
+    double v[3] = {0};
     if (!GetNumbers(p, item, key, 3, v))
         return false;
     *out = (RecPose){lsV(v[0], v[1]), lsDegToRad(v[2])};
@@ -310,7 +310,7 @@ static bool ParseRobot(Parse* p, lsRecording* rec, const cJSON* obj, int r, bool
 {
     RecRobot* robot = GrowPush(&rec->robots);
     RecPose pose;
-    double velocity[2];
+    double velocity[2] = {0};
     if (!GetPose(p, Member(obj, "pose"), "pose", &pose) ||
         !GetNumbers(p, Member(obj, "velocity"), "velocity", 2, velocity))
         return false;
@@ -405,7 +405,7 @@ static bool ParseLine(Parse* p, lsRecording* rec, const cJSON* root)
         return Fail(p, "vehicles", "%d vehicles, the first line had %d", vehicleCount, rec->vehicleCount);
     for (const cJSON* v = vehicles->child; v != NULL; v = v->next)
     {
-        double x[4];
+        double x[4] = {0};
         if (!GetNumbers(p, v, "vehicles[]", 4, x))
             return false;
         RecVehicle* vehicle = GrowPush(&rec->vehicles);
@@ -420,7 +420,7 @@ static bool ParseLine(Parse* p, lsRecording* rec, const cJSON* root)
     for (const cJSON* t = targets->child; t != NULL; t = t->next)
     {
         const cJSON* active = cJSON_GetArrayItem(t, 3);
-        double x[3];
+        double x[3] = {0};
         if (!cJSON_IsArray(t) || cJSON_GetArraySize(t) != 4 || !cJSON_IsBool(active))
             return Fail(p, "targets", "expected [index, x, y, active] entries");
         for (int k = 0; k < 3; ++k)
@@ -526,12 +526,9 @@ static bool ParseText(lsRecording* rec, char* text, size_t size, lsError* err)
     return true;
 }
 
-lsRecording* lsLoadRecording(const char* path, lsError* err)
+// Parses text (size bytes and a NUL after them), cutting its lines in place.
+static lsRecording* LoadInPlace(char* text, size_t size, const char* path, lsError* err)
 {
-    size_t size = 0;
-    char* text = lsReadFile(path, LS_MAX_RECORDING_BYTES, &size, err);
-    if (text == NULL)
-        return NULL;
     lsRecording* rec = lsAllocZero(1, sizeof(lsRecording));
     snprintf(rec->path, sizeof rec->path, "%s", path);
     rec->lines.size = sizeof(RecLine);
@@ -541,14 +538,33 @@ lsRecording* lsLoadRecording(const char* path, lsError* err)
     rec->paths.size = sizeof(RecPose);
     rec->scans.size = sizeof(RecScan);
     rec->targetsLine = -1;
-    bool ok = ParseText(rec, text, size, err);
-    lsFree(text, size + 1);
-    if (!ok)
+    if (!ParseText(rec, text, size, err))
     {
         lsDestroyRecording(rec);
         return NULL;
     }
     rec->targets = lsAllocZero((size_t)(rec->targetCount > 0 ? rec->targetCount : 1), sizeof(RecChange));
+    return rec;
+}
+
+lsRecording* lsLoadRecording(const char* path, lsError* err)
+{
+    size_t size = 0;
+    char* text = lsReadFile(path, LS_MAX_RECORDING_BYTES, &size, err);
+    if (text == NULL)
+        return NULL;
+    lsRecording* rec = LoadInPlace(text, size, path, err);
+    lsFree(text, size + 1);
+    return rec;
+}
+
+lsRecording* lsLoadRecordingFromString(const char* text, size_t size, const char* path, lsError* err)
+{
+    char* copy = lsAlloc(size + 1);
+    memcpy(copy, text, size);
+    copy[size] = '\0';
+    lsRecording* rec = LoadInPlace(copy, size, path, err);
+    lsFree(copy, size + 1);
     return rec;
 }
 

@@ -43,6 +43,8 @@ typedef struct lsRecording lsRecording;
 /// an integer or null") when the file cannot be read, has no header (an older recording: re-record it), is of
 /// another format version, or any line is malformed or out of order.
 lsRecording* lsLoadRecording(const char* path, lsError* err);
+/// The same from text in memory (size bytes; need not end in a NUL), path naming it in messages.
+lsRecording* lsLoadRecordingFromString(const char* text, size_t size, const char* path, lsError* err);
 /// Frees the recording (NULL allowed).
 void lsDestroyRecording(lsRecording* rec);
 

@@ -1,0 +1,162 @@
+#!/usr/bin/env bash
+# ReplayTest: recordings played back through the real program (run by ctest).
+#   tests/replay_test.sh path/to/lidarsim SOURCE_DIR
+# 1. `run --record` writes a header and compact lines; --precise-scans keeps doubles and is larger.
+# 2. `render REC.jsonl -o a.gif` writes one frame every K steps of the recording at the size asked; a still too.
+# 3. A recording is refused for another world (both files named), and a truncated, garbled or header-less one is a
+#    located error (file:line), exit 1, never a crash.
+# 4. Under Xvfb: `replay --paused --start S --print-pose` shows the recorded pose of step S (a recorded line, and a
+#    skipped step from the line's path), and keys (End, Left, Shift+Left, Q) move through the recording.
+set -uo pipefail
+
+lidarsim=${1:?usage: replay_test.sh path/to/lidarsim SOURCE_DIR}
+src=${2:?usage: replay_test.sh path/to/lidarsim SOURCE_DIR}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" # see window_test.sh
+
+fail() {
+    echo "replay_test: FAIL: $*" >&2
+    exit 1
+}
+
+# Runs the program, expecting the exit status $1; stdout and stderr go to out.txt and err.txt.
+expect_status() {
+    local want=$1
+    shift
+    "$@" >"$work/out.txt" 2>"$work/err.txt"
+    local got=$?
+    [ "$got" -eq "$want" ] || fail "$* exited $got, expected $want: $(cat "$work/err.txt")"
+}
+
+world="$src/worlds/default.json"
+rec="$work/run.jsonl"
+
+# 1. The recording: 120 steps of the default world (10 Hz lidar, 60 Hz steps): a header and 21 lines.
+expect_status 0 "$lidarsim" run "$world" --steps 120 --autopilot --record "$rec"
+[ "$(wc -l <"$rec")" -eq 22 ] || fail "run --record: expected 22 lines, got $(wc -l <"$rec")"
+head -n 1 "$rec" | grep -q '^{"lidarsim_recording": 1, "world": ".*default.json", "world_hash": "[0-9a-f]\{16\}"' ||
+    fail "no header: $(head -c 200 "$rec")"
+sed -n 3p "$rec" | grep -q '"ranges_mm": \[[0-9]' || fail "scans not in millimetres: $(sed -n 3p "$rec" | head -c 300)"
+sed -n 3p "$rec" | grep -q '"path": \[\[' || fail "no path of the skipped steps: $(sed -n 3p "$rec" | head -c 300)"
+expect_status 0 "$lidarsim" run "$world" --steps 120 --autopilot --record "$work/precise.jsonl" --precise-scans
+sed -n 3p "$work/precise.jsonl" | grep -q '"ranges": \[[0-9.]*,' || fail "--precise-scans: no ranges in metres"
+[ "$(wc -c <"$work/precise.jsonl")" -gt "$(($(wc -c <"$rec") * 2))" ] || fail "compact is not smaller than precise"
+
+# 2. A GIF from the recording: a frame every 12 steps of 120 -> 11 frames (one graphic control block each), the
+# logical screen 320x200; a PNG still; the same from the precise recording.
+expect_status 0 "$lidarsim" render "$rec" -o "$work/rec.gif" --every 12 --size 320x200
+grep -q ': 11 frames, ' "$work/out.txt" || fail "render REC -o gif: $(cat "$work/out.txt")"
+[ "$(head -c 6 "$work/rec.gif")" = "GIF89a" ] || fail "render REC -o gif: not a GIF"
+[ "$(od -An -tu2 -j6 -N4 "$work/rec.gif" | tr -s ' ')" = " 320 200" ] || fail "GIF size: $(od -An -tu2 -j6 -N4 "$work/rec.gif")"
+frames=$(od -An -v -tx1 "$work/rec.gif" | tr -d '\n' | grep -o '21 f9 04' | wc -l)
+[ "$frames" -eq 11 ] || fail "GIF from the recording: expected 11 frames, found $frames"
+expect_status 0 "$lidarsim" render "$work/precise.jsonl" -o "$work/still.png" --steps 60 --size 320x200
+[ "$(head -c 8 "$work/still.png" | od -An -tx1 | tr -d ' \n')" = "89504e470d0a1a0a" ] || fail "render REC -o png"
+expect_status 2 "$lidarsim" render "$rec" -o "$work/x.gif" --autopilot
+grep -q 'do not apply to a recording' "$work/err.txt" || fail "render REC --autopilot: $(cat "$work/err.txt")"
+
+# 3. Another world: refused by replay and render, naming both files; a world given that is the recorded one works.
+for command in "replay" "render -o $work/other.gif"; do
+    # shellcheck disable=SC2086 # the command's words
+    expect_status 1 "$lidarsim" $command "$rec" "$src/worlds/maze.json"
+    grep -q "run.jsonl: recorded in a world with hash [0-9a-f]* (.*default.json), but .*maze.json has hash" \
+        "$work/err.txt" || fail "$command with another world: $(cat "$work/err.txt")"
+done
+[ -e "$work/other.gif" ] && fail "render with another world wrote a file"
+# The world edited since the recording (one target moved): refused too.
+sed 's/"center": \[19.89, 6.39\]/"center": [19.8, 6.39]/' "$world" >"$work/edited.json"
+expect_status 1 "$lidarsim" render "$rec" "$work/edited.json" -o "$work/edited.gif"
+grep -q "edited.json has hash" "$work/err.txt" || fail "edited world: $(cat "$work/err.txt")"
+cp "$world" "$work/same.json"
+expect_status 0 "$lidarsim" render "$rec" "$work/same.json" -o "$work/same.png" --size 160x100
+# Malformed recordings: each a located error and exit 1.
+head -c 3000 "$rec" >"$work/cut.jsonl"
+expect_status 1 "$lidarsim" render "$work/cut.jsonl" -o "$work/cut.gif"
+grep -q 'cut.jsonl:2: last line not complete' "$work/err.txt" || fail "truncated: $(cat "$work/err.txt")"
+sed '5s/"hits": "/"hits": "?/' "$rec" >"$work/garbled.jsonl"
+expect_status 1 "$lidarsim" replay "$work/garbled.jsonl"
+grep -q 'garbled.jsonl:5: scan.hits: expected 360 letters' "$work/err.txt" || fail "garbled: $(cat "$work/err.txt")"
+sed '7s/}$/,/' "$rec" >"$work/broken.jsonl"
+expect_status 1 "$lidarsim" render "$work/broken.jsonl" -o "$work/broken.gif"
+grep -q 'broken.jsonl:7: invalid JSON at column' "$work/err.txt" || fail "broken JSON: $(cat "$work/err.txt")"
+tail -n +2 "$rec" >"$work/old.jsonl"
+expect_status 1 "$lidarsim" render "$work/old.jsonl" -o "$work/old.gif"
+grep -q 'old.jsonl:1: no recording header.*record it again' "$work/err.txt" || fail "old: $(cat "$work/err.txt")"
+expect_status 2 "$lidarsim" replay
+grep -q 'missing REC.jsonl' "$work/err.txt" || fail "replay without a file: $(cat "$work/err.txt")"
+# No display: one line naming render.
+expect_status 1 env -u DISPLAY -u WAYLAND_DISPLAY -u SDL_VIDEODRIVER "$lidarsim" replay "$rec"
+grep -q 'lidarsim render .* -o run.gif' "$work/err.txt" || fail "replay without a display: $(cat "$work/err.txt")"
+
+# 4. The window, under Xvfb.
+if ! command -v xvfb-run >/dev/null 2>&1; then
+    echo "replay_test: xvfb-run not installed, window part skipped"
+    exit 0
+fi
+# The pose a recorded line holds, and a path entry (k-th skipped step before the line of step S), as "x y deg"
+# rounded as --print-pose prints them.
+pose_of() {
+    /usr/bin/python3 -c '
+import json, sys
+step, k = int(sys.argv[2]), int(sys.argv[3])
+for text in open(sys.argv[1]):
+    line = json.loads(text)
+    if line.get("step") == step:
+        pose = line["pose"] if k < 0 else line["path"][k]
+        print("pose %.6f %.6f %.6f" % tuple(pose))' "$@"
+}
+replay_pose() {
+    xvfb-run -a -s "-screen 0 1280x800x24" "$lidarsim" replay "$rec" --paused --frames 2 --print-pose --size 640x400 \
+        "$@" >"$work/replay.txt" 2>&1 || fail "replay $*: $(cat "$work/replay.txt")"
+    ! grep -q 'still allocated' "$work/replay.txt" || fail "replay: leak: $(cat "$work/replay.txt")"
+    grep '^pose ' "$work/replay.txt"
+}
+[ "$(replay_pose --start 60)" = "$(pose_of "$rec" 60 -1)" ] || fail "step 60: $(replay_pose --start 60) != $(pose_of "$rec" 60 -1)"
+# Step 62 is the second skipped step before the line of step 66 (its path holds 4 decimals).
+got=$(replay_pose --start 62)
+want=$(pose_of "$rec" 66 1)
+[ "$got" = "$want" ] || fail "step 62 (between lines): $got != $want"
+# Playing: 30 frames at 60 frames per second of replay time and speed 2 from step 0 end at step 60.
+xvfb-run -a -s "-screen 0 1280x800x24" "$lidarsim" replay "$rec" --frames 30 --speed 2 --print-pose --size 640x400 \
+    >"$work/play.txt" 2>&1 || fail "replay --frames: $(cat "$work/play.txt")"
+grep -q '^step 60$' "$work/play.txt" || fail "replay playing: $(cat "$work/play.txt")"
+echo "replay_test: replayed poses match the recording"
+
+if ! command -v xdotool >/dev/null 2>&1; then
+    echo "replay_test: xdotool not installed, key part skipped"
+    exit 0
+fi
+cat >"$work/keys.sh" <<'EOF'
+#!/usr/bin/env bash
+# Inside xvfb-run: End, Left, Left, Shift+Left (back to the previous recorded line), a click on the timeline's start
+# then End again, Q.
+"$1" replay "$2" --paused --print-pose --size 640x400 >"$3" 2>&1 &
+pid=$!
+wid=""
+for _ in $(seq 1 300); do
+    wid=$(xdotool search --name 'lidarsim replay' 2>/dev/null | head -n 1)
+    [ -n "$wid" ] && break
+    sleep 0.1
+done
+[ -n "$wid" ] || { echo "no window appeared" >&2; kill "$pid"; exit 1; }
+xdotool windowfocus --sync "$wid" 2>/dev/null || xdotool windowfocus "$wid"
+sleep 0.5
+for k in End Left Left shift+Left; do
+    xdotool key "$k"
+    sleep 0.1
+done
+xdotool key q
+for _ in $(seq 1 50); do
+    kill -0 "$pid" 2>/dev/null || break
+    sleep 0.1
+done
+kill -0 "$pid" 2>/dev/null && { echo "the window did not quit on Q" >&2; kill "$pid"; exit 1; }
+wait "$pid"
+EOF
+chmod +x "$work/keys.sh"
+xvfb-run -a -s "-screen 0 1280x800x24" "$work/keys.sh" "$lidarsim" "$rec" "$work/keys.txt" ||
+    fail "replay keys: $(cat "$work/keys.txt")"
+# End -> 120, Left twice -> 118, Shift+Left -> the line before: 114.
+grep -q '^step 114$' "$work/keys.txt" || fail "replay keys: expected step 114: $(cat "$work/keys.txt")"
+echo "replay_test: ok"
