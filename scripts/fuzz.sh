@@ -1,15 +1,16 @@
 #!/usr/bin/env bash
 # scripts/fuzz.sh [SECONDS [TARGET...]]: builds the libFuzzer targets with clang (ASan+UBSan) in build-fuzz and runs
-# each one (default: all four) for SECONDS (default 15) on a corpus seeded from the shipped worlds, the malformed
+# each one (default: all five) for SECONDS (default 15) on a corpus seeded from the shipped worlds, the malformed
 # corpus, the worlds at every bound and every past regression input. A failure stops the script; copy the input it
 # names into tests/data/fuzz/ (fuzz_world), tests/data/fuzz_pipeline/ (fuzz_pipeline), tests/data/fuzz_map/
-# (fuzz_map) or tests/data/fuzz_scan_args/ as a regression test. The long run: scripts/fuzz.sh 3600 fuzz_pipeline.
+# (fuzz_map), tests/data/fuzz_recording/ (fuzz_recording) or tests/data/fuzz_scan_args/ as a regression test. The
+# long run: scripts/fuzz.sh 3600 fuzz_pipeline.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-15}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(fuzz_world fuzz_scan_args fuzz_pipeline fuzz_map)
+[ ${#targets[@]} -gt 0 ] || targets=(fuzz_world fuzz_scan_args fuzz_pipeline fuzz_map fuzz_recording)
 jobs=$(nproc 2>/dev/null || echo 2)
 
 if [ ! -f build-fuzz/CMakeCache.txt ]; then
@@ -46,8 +47,9 @@ for target in "${targets[@]}"; do
         # The map readers get at most 10 s of the test command's run.
         seconds=$((seconds < 10 ? seconds : 10)) run fuzz_map fuzz/map_corpus tests/data/fuzz_map
         ;;
+    fuzz_recording) run fuzz_recording tests/data/fuzz_recording ;;
     *)
-        echo "fuzz: unknown target '$target' (fuzz_world, fuzz_scan_args, fuzz_pipeline, fuzz_map)" >&2
+        echo "fuzz: unknown target '$target' (fuzz_world, fuzz_scan_args, fuzz_pipeline, fuzz_map, fuzz_recording)" >&2
         exit 2
         ;;
     esac

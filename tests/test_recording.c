@@ -3,6 +3,7 @@
 // another world, and every malformed line is a located error (file:line), never a crash.
 #include "test.h"
 
+#include "../fuzz/recording_check.h"
 #include "core/recording.h"
 #include "lidarsim/sim.h"
 
@@ -190,9 +191,43 @@ static int MalformedTest(void)
     return 0;
 }
 
+static int CheckOne(void* ctx, const char* path, char* data, size_t size)
+{
+    (void)ctx;
+    if (lsFuzzCheckRecording((const uint8_t*)data, size) != 0)
+    {
+        fprintf(stderr, "fuzz regression: %s\n", path);
+        return 1;
+    }
+    return 0;
+}
+
+// The fuzzer's property on its seeds and past findings (tests/data/fuzz_recording), and on the seed recording cut
+// at every byte: valid.jsonl is a run of the fuzzer's world, so it is replayed at every step.
+static int RecordingFuzzRegressionTest(void)
+{
+    int count = 0;
+    ENSURE(lsTestForEachFile(LS_TEST_DATA_DIR "/fuzz_recording", CheckOne, NULL, &count) == 0);
+    ENSURE(count >= 4);
+    lsError err = {{0}};
+    size_t size = 0;
+    char* valid = lsReadFile(LS_TEST_DATA_DIR "/fuzz_recording/valid.jsonl", 1 << 20, &size, &err);
+    ENSURE(valid != NULL);
+    lsRecording* rec = lsLoadRecordingFromString(valid, size, "valid.jsonl", &err);
+    lsWorld* world = lsLoadWorldFromString(lsFuzzRecordingWorld, strlen(lsFuzzRecordingWorld), "fuzz.json", &err, NULL);
+    ENSURE(rec != NULL && world != NULL && lsRecording_CheckShape(rec, world, "fuzz.json", &err));
+    lsDestroyRecording(rec);
+    lsDestroyWorld(world);
+    for (size_t cut = 0; cut <= size; cut += 7)
+        ENSURE(lsFuzzCheckRecording((const uint8_t*)valid, cut) == 0);
+    lsFree(valid, size + 1);
+    return 0;
+}
+
 int RecordingTest(void)
 {
     RUN_SUBTEST(ReplayStateTest);
     RUN_SUBTEST(MalformedTest);
+    RUN_SUBTEST(RecordingFuzzRegressionTest);
     return 0;
 }

@@ -613,6 +613,11 @@ bool lsRecording_CheckWorld(const lsRecording* rec, const lsWorld* world, const 
                       "(edited since?); replay it with the world it was recorded in, or record it again",
                       rec->path, (unsigned long long)rec->worldHash, rec->worldPath, worldPath,
                       (unsigned long long)hash);
+    return lsRecording_CheckShape(rec, world, worldPath, err);
+}
+
+bool lsRecording_CheckShape(const lsRecording* rec, const lsWorld* world, const char* worldPath, lsError* err)
+{
     // The same content cannot disagree with the lines, which were checked against the header; these guard a
     // recording edited by hand (the header's hash copied onto other lines).
     if (lsWorld_RobotCount(world) != rec->robotCount)

@@ -56,6 +56,9 @@ void lsRecording_ResolveWorld(const lsRecording* rec, char* path, size_t capacit
 /// True when world (loaded from worldPath, before any change) is the one the recording was made in; else false
 /// with err naming both files and both hashes.
 bool lsRecording_CheckWorld(const lsRecording* rec, const lsWorld* world, const char* worldPath, lsError* err);
+/// The part of lsRecording_CheckWorld that needs no hash: the robots (count and ids), vehicles and targets of the
+/// lines fit world, so lsRecording_Apply may put them into a sim of it (the fuzzer's check).
+bool lsRecording_CheckShape(const lsRecording* rec, const lsWorld* world, const char* worldPath, lsError* err);
 /// Loads the recording's world (worldPath, or the one the header names when NULL: lsRecording_ResolveWorld),
 /// checks it (lsRecording_CheckWorld), configures it and makes a sim of it showing the recording's first step.
 /// The world goes to *world (destroy it after the sim). NULL with err filled on failure (nothing left allocated).
