@@ -55,8 +55,8 @@ int lsFuzzCheckRecording(const uint8_t* data, size_t size)
     }
     if (rec != NULL)
     {
-        lsWorld* world = lsLoadWorldFromString(lsFuzzRecordingWorld, strlen(lsFuzzRecordingWorld), "fuzz.json", &err,
-                                               NULL);
+        lsWorld* world =
+            lsLoadWorldFromString(lsFuzzRecordingWorld, strlen(lsFuzzRecordingWorld), "fuzz.json", &err, NULL);
         if (world == NULL)
         {
             fprintf(stderr, "recording_check: the fuzz world does not load: %s\n", err.message);
