@@ -35,11 +35,12 @@ static void PrintUsage(FILE* out)
             "  --dt S             fixed step in seconds (default: the world's sim.dt)\n"
             "  --beams N          number of lidar beams (default: the world's robot.lidar.beams)\n"
             "  --record FILE      write JSON lines: a header, then one line per recorded step (see --every); '-' is\n"
-            "                     stdout. `lidarsim replay FILE` plays it back, `lidarsim render FILE -o a.gif` "
-            "animates it\n"
+            "                     stdout. `lidarsim replay FILE` plays it back, `lidarsim render FILE -o a.gif`\n"
+            "                     animates it\n"
             "  --every K          record every K-th step (default: one line per lidar scan, every 1 / (rate * dt)\n"
-            "                     steps); step 0 (the start) is always recorded. A recording expected over 300 MB\n"
-            "                     is announced on stderr before the run; the progress bar shows an ETA\n"
+            "                     steps); step 0 (the start) and the last step are always recorded. A recording\n"
+            "                     expected over 300 MB is announced on stderr before the run; the progress bar\n"
+            "                     shows an ETA\n"
             "  --precise-scans    record ranges and intensities as exact doubles (default: whole millimetres and\n"
             "                     thousandths, about 4x smaller)\n"
             "  -h, --help         this help\n\n"
@@ -593,7 +594,8 @@ int lsCmdRun(int argc, char** argv)
         {
             rec.robotScanSteps[i] = state->robots[i].scanned ? k : rec.robotScanSteps[i];
         }
-        if (rec.file != NULL && k % every == 0)
+        // The last step too, so a replay ends where the run did.
+        if (rec.file != NULL && (k % every == 0 || k == steps))
         {
             RecordLine(&rec, sim, lastScanStep);
         }
