@@ -139,13 +139,17 @@ static int CheckWorld(lsWorld* world)
     }
     lsSim* sim = lsCreateSim(world);
     const lsSimState* state = lsSim_GetState(sim);
-    // Closed rooms the robot starts in, which it must never leave (walls are never crossed).
+    // Closed rooms the robot starts in, which it must never leave (walls are never crossed). Only a footprint wholly
+    // inside counts: a robot placed across a wall (its centre on the wall, say) may be pushed out to either side.
     bool rooms[64];
     int roomCount = world->wallCount < 64 ? world->wallCount : 64;
+    double reach = lsRobotDef_Reach(&world->robot);
     for (int i = 0; i < roomCount; ++i)
     {
         const lsWallDef* wall = &world->walls[i];
-        rooms[i] = wall->closed && InsideChain(wall, state->robot.position);
+        lsVec2 p = state->robot.position;
+        rooms[i] = wall->closed && InsideChain(wall, p) &&
+                   lsClosestPointOnPolyline(wall->points, wall->pointCount, true, p).distance > reach;
     }
     lsControl autopilot = lsMakeAutopilotControl();
     int failed = CheckScanJson(sim);
