@@ -135,7 +135,7 @@ int main(int argc, char** argv)
     const char* agentsPath = "worlds/rldemo.json";
     const char* scansPath = "worlds/default.json";
     long long envs = 64, steps = 1500, poses = 100000, beams = 360, threads = 0;
-    for (int i = 1; i < argc; ++i)
+    for (int i = 1; i < argc; i += 2) // every option takes a value
     {
         const char* a = argv[i];
         const char* v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -162,7 +162,6 @@ int main(int argc, char** argv)
                             "[--poses N] [--beams N] [--threads N (0: every core)]\n");
             return 2;
         }
-        ++i;
     }
     lsWorld* agentsWorld = Load(agentsPath);
     lsWorld* scansWorld = Load(scansPath);

@@ -31,8 +31,8 @@ typedef struct RefShape
 
 static ld RefPointSegmentDistance(lsVec2 p, lsVec2 a, lsVec2 b)
 {
-    ld ex = (ld)b.x - a.x, ey = (ld)b.y - a.y;
-    ld px = (ld)p.x - a.x, py = (ld)p.y - a.y;
+    ld ex = (ld)b.x - (ld)a.x, ey = (ld)b.y - (ld)a.y;
+    ld px = (ld)p.x - (ld)a.x, py = (ld)p.y - (ld)a.y;
     ld ee = ex * ex + ey * ey;
     ld t = ee > 0 ? (px * ex + py * ey) / ee : 0;
     if (t > 0 && t < 1)
@@ -42,7 +42,8 @@ static ld RefPointSegmentDistance(lsVec2 p, lsVec2 a, lsVec2 b)
         ld c = ex * py - ey * px;
         if (fabsl(c) < 1e-6L * (fabsl(ex * py) + fabsl(ey * px)))
         {
-            c = (ld)(((wide)b.x - a.x) * ((wide)p.y - a.y) - ((wide)b.y - a.y) * ((wide)p.x - a.x));
+            c = (ld)(((wide)b.x - (wide)a.x) * ((wide)p.y - (wide)a.y) -
+                     ((wide)b.y - (wide)a.y) * ((wide)p.x - (wide)a.x));
         }
         return fabsl(c) / sqrtl(ee);
     }
@@ -56,10 +57,10 @@ static ld RefPointSegmentDistance(lsVec2 p, lsVec2 a, lsVec2 b)
 // exact (used again when the long double overlap suffers cancellation: a tiny overlap against long edges).
 static void RefProject(const RefShape* s, lsVec2 o, ld ax, ld ay, ld* lo, ld* hi, ld* reach)
 {
-    *lo = *hi = ax * ((ld)s->p[0].x - o.x) + ay * ((ld)s->p[0].y - o.y);
+    *lo = *hi = ax * ((ld)s->p[0].x - (ld)o.x) + ay * ((ld)s->p[0].y - (ld)o.y);
     for (int i = 0; i < s->count; ++i)
     {
-        ld dx = (ld)s->p[i].x - o.x, dy = (ld)s->p[i].y - o.y;
+        ld dx = (ld)s->p[i].x - (ld)o.x, dy = (ld)s->p[i].y - (ld)o.y;
         ld v = ax * dx + ay * dy;
         *lo = v < *lo ? v : *lo;
         *hi = v > *hi ? v : *hi;
@@ -70,10 +71,10 @@ static void RefProject(const RefShape* s, lsVec2 o, ld ax, ld ay, ld* lo, ld* hi
 
 static void RefProjectWide(const RefShape* s, lsVec2 o, wide ax, wide ay, wide* lo, wide* hi)
 {
-    *lo = *hi = ax * ((wide)s->p[0].x - o.x) + ay * ((wide)s->p[0].y - o.y);
+    *lo = *hi = ax * ((wide)s->p[0].x - (wide)o.x) + ay * ((wide)s->p[0].y - (wide)o.y);
     for (int i = 1; i < s->count; ++i)
     {
-        wide v = ax * ((wide)s->p[i].x - o.x) + ay * ((wide)s->p[i].y - o.y);
+        wide v = ax * ((wide)s->p[i].x - (wide)o.x) + ay * ((wide)s->p[i].y - (wide)o.y);
         *lo = v < *lo ? v : *lo;
         *hi = v > *hi ? v : *hi;
     }
@@ -118,7 +119,7 @@ static ld RefSat(const RefShape* a, const RefShape* b)
         for (int i = 0; i < edges; ++i)
         {
             lsVec2 p = s->p[i], q = s->p[(i + 1) % s->count];
-            ld ex = (ld)q.x - p.x, ey = (ld)q.y - p.y;
+            ld ex = (ld)q.x - (ld)p.x, ey = (ld)q.y - (ld)p.y;
             ld len = sqrtl(ex * ex + ey * ey);
             if (!(len > 0))
             {
@@ -140,7 +141,7 @@ static ld RefSat(const RefShape* a, const RefShape* b)
     }
     if (a->count == 1 && b->count == 1)
     {
-        ld dx = (ld)b->p[0].x - a->p[0].x, dy = (ld)b->p[0].y - a->p[0].y;
+        ld dx = (ld)b->p[0].x - (ld)a->p[0].x, dy = (ld)b->p[0].y - (ld)a->p[0].y;
         return -sqrtl(dx * dx + dy * dy);
     }
     return separated ? gapBest : best;
@@ -175,7 +176,7 @@ static ld RefPointShapeDistance(const RefShape* s, lsVec2 p)
         for (int i = 0; i < s->count; ++i)
         {
             lsVec2 a = s->p[i], b = s->p[(i + 1) % s->count];
-            ld c = ((ld)b.x - a.x) * ((ld)p.y - a.y) - ((ld)b.y - a.y) * ((ld)p.x - a.x);
+            ld c = ((ld)b.x - (ld)a.x) * ((ld)p.y - (ld)a.y) - ((ld)b.y - (ld)a.y) * ((ld)p.x - (ld)a.x);
             if (c < 0)
             {
                 inside = false;
@@ -314,10 +315,11 @@ static int PredicateTest(void)
     // Point to line distance, compensated: a 10 km line and a point 1 micrometre off it.
     lsVec2 q0 = {-5000.0, -5000.0}, q1 = {5000.0, 5000.0 + 1e-9};
     lsVec2 p = {1234.5678, 1234.5678 + 1e-6};
-    wide cross = ((wide)q1.x - q0.x) * ((wide)p.y - q0.y) - ((wide)q1.y - q0.y) * ((wide)p.x - q0.x);
-    ld len = sqrtl(((ld)q1.x - q0.x) * ((ld)q1.x - q0.x) + ((ld)q1.y - q0.y) * ((ld)q1.y - q0.y));
+    wide cross =
+        ((wide)q1.x - (wide)q0.x) * ((wide)p.y - (wide)q0.y) - ((wide)q1.y - (wide)q0.y) * ((wide)p.x - (wide)q0.x);
+    ld len = sqrtl(((ld)q1.x - (ld)q0.x) * ((ld)q1.x - (ld)q0.x) + ((ld)q1.y - (ld)q0.y) * ((ld)q1.y - (ld)q0.y));
     ld ref = fabsl((ld)cross) / len;
-    ENSURE_SMALL((double)((lsPointLineDistance(q0, q1, p) - ref) / ref), 1e-14);
+    ENSURE_SMALL((double)(((ld)lsPointLineDistance(q0, q1, p) - ref) / ref), 1e-14);
     ENSURE(lsPointLineDistance(q0, q0, lsV(-5000.0, -4997.0)) == 3.0);
     return 0;
 }
@@ -1226,7 +1228,7 @@ static int RoundedPairsTest(void)
 
         ld sat = RefSat(&ra, &rb);
         ld core = sat < 0 ? RefDistance(&ra, &rb) : 0;
-        ld gap = core - radius;
+        ld gap = core - (ld)radius;
         if (fabsl(gap) <= 1e-11L * (ld)size || fabsl(sat) <= 1e-11L * (ld)size)
         {
             stats.skipped += 1;
@@ -1245,7 +1247,7 @@ static int RoundedPairsTest(void)
             continue;
         }
         stats.overlapping += 1;
-        ld refDepth = sat < 0 ? -gap : sat + radius;
+        ld refDepth = sat < 0 ? -gap : sat + (ld)radius;
         ENSURE(o.overlap && o.distance == 0.0 && pen.overlap);
         ENSURE(Near(pen.depth, (double)refDepth, 1e-9 * (double)refDepth));
         ENSURE(IsUnit(pen.normal));
@@ -1254,7 +1256,7 @@ static int RoundedPairsTest(void)
         ld movedSat = RefSat(&ra, &moved);
         double slack = Slack(&ra, &rb, size);
         ENSURE(movedSat <= 100.0L * (ld)slack);
-        ENSURE(fabsl(RefDistance(&ra, &moved) - radius) <= 100.0L * (ld)slack);
+        ENSURE(fabsl(RefDistance(&ra, &moved) - (ld)radius) <= 100.0L * (ld)slack);
     }
     printf("    %d apart, %d overlapping, %d within rounding of touching\n", stats.apart, stats.overlapping,
            stats.skipped);

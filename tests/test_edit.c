@@ -54,7 +54,7 @@ static int AddWallTest(void)
     ENSURE(lsVecEqual(world->walls[0].points[1], lsV(3.0, 4.0)));
     // A zero-length wall would not load back: refused, nothing added.
     ENSURE(lsEdit_AddWall(world, lsV(1.0, 1.0), lsV(1.0, 1.0)) == -1);
-    ENSURE(lsEdit_AddWall(world, lsV(1.0, 1.0), lsV(NAN, 1.0)) == -1);
+    ENSURE(lsEdit_AddWall(world, lsV(1.0, 1.0), lsV((double)NAN, 1.0)) == -1);
     ENSURE(world->wallCount == 1);
     ENSURE(lsEdit_AddWall(world, lsV(5.0, 0.0), lsV(5.0, 1.0)) == 1);
     lsDestroyWorld(world);
@@ -120,7 +120,7 @@ static int MoveTest(void)
     ENSURE(lsVecEqual(world->vehicles[0].position, lsV(-4.5, 1.0)));
 
     // Non-finite moves are refused.
-    ENSURE(!lsEdit_Translate(world, lsMakeEditRef(ls_editTarget, 0, 0), lsV(INFINITY, 0.0)));
+    ENSURE(!lsEdit_Translate(world, lsMakeEditRef(ls_editTarget, 0, 0), lsV((double)INFINITY, 0.0)));
     ENSURE(!lsEdit_Translate(world, lsMakeEditRef(ls_editWall, 0, 0), lsV(1.0e308, 0.0)) ||
            lsIsValidVec2(world->walls[0].points[0]));
     ENSURE(CheckWallsValid(world) == 0);
@@ -392,7 +392,7 @@ static int CutPropertyTest(void)
         {
             for (int i = 0; i < world->walls[w].pointCount; ++i)
             {
-                double nearest = INFINITY;
+                double nearest = (double)INFINITY;
                 for (int v = 0; v < before->wallCount; ++v)
                 {
                     const lsWallDef* old = before->walls + v;

@@ -60,7 +60,8 @@ static int ExactEngineTest(void)
         double d = ldexp((double)(lsRng_Next(&rng) % 2001) - 1000, -5);
         double e = ldexp((double)(lsRng_Next(&rng) % 2001) - 1000, -5);
         double f = (i % 3 == 0) ? a * b + c * d * e : ldexp((double)(lsRng_Next(&rng) % 2000001) - 1e6, 5);
-        long double v = (long double)a * b + (long double)c * d * e - f;
+        long double v =
+            (long double)a * (long double)b + (long double)c * (long double)d * (long double)e - (long double)f;
         int expected = v > 0 ? 1 : (v < 0 ? -1 : 0);
         lsExactTerm terms[3] = {{{a, b}, 2}, {{c, d, e}, 3}, {{-f}, 1}};
         wrong += lsExactSign(terms, 3) != expected;
@@ -118,7 +119,7 @@ static int ExactEngineTest(void)
             long double p = 1;
             for (int f = 0; f < shortTerms[k].count; ++f)
             {
-                p *= shortTerms[k].f[f];
+                p *= (long double)shortTerms[k].f[f];
             }
             v += p;
         }
@@ -573,7 +574,8 @@ static int CheckCast(lsCastOutput out, bool hit, long double fraction, lsRayInpu
         return out.fraction == 0.0 && out.point.x == 0.0 && out.normal.x == 0.0 ? 0 : 1;
     }
     long double err = fabsl((long double)out.fraction - fraction);
-    if (!(err <= tol * fmaxl(1.0L, fabsl(fraction))) || out.fraction < 0.0 || out.fraction > in.maxFraction)
+    if (!(err <= (long double)tol * fmaxl(1.0L, fabsl(fraction))) || out.fraction < 0.0 ||
+        out.fraction > in.maxFraction)
     {
         return 1;
     }
@@ -622,8 +624,9 @@ static int RaySegmentGridTest(void)
 // Long double reference of a ray against a segment; returns 0 miss, 1 hit, -1 undecidable within its margin.
 static int LRayCastSegment(lsRayInput in, lsSegment seg, long double* fraction)
 {
-    long double ox = in.origin.x, oy = in.origin.y, dx = in.direction.x, dy = in.direction.y;
-    long double ex = (long double)seg.b.x - seg.a.x, ey = (long double)seg.b.y - seg.a.y;
+    long double ox = (long double)in.origin.x, oy = (long double)in.origin.y, dx = (long double)in.direction.x,
+                dy = (long double)in.direction.y;
+    long double ex = (long double)seg.b.x - (long double)seg.a.x, ey = (long double)seg.b.y - (long double)seg.a.y;
     long double ax = (long double)seg.a.x - ox, ay = (long double)seg.a.y - oy;
     long double den = dx * ey - dy * ex;
     long double dl = sqrtl(dx * dx + dy * dy), el = sqrtl(ex * ex + ey * ey);
@@ -633,7 +636,7 @@ static int LRayCastSegment(lsRayInput in, lsSegment seg, long double* fraction)
     }
     long double t = (ax * ey - ay * ex) / den;
     long double s = (ax * dy - ay * dx) / den;
-    long double L = in.maxFraction;
+    long double L = (long double)in.maxFraction;
     long double scaleT = 1e-9L * (1.0L + fabsl(t));
     if (fabsl(s) < 1e-9L || fabsl(s - 1) < 1e-9L || fabsl(t) < scaleT || fabsl(t - L) < scaleT)
     {
@@ -761,11 +764,12 @@ static int RayCircleRealTest(void)
         }
         lsRayInput in = {o, d, scale * lsRng_Range(&rng, 0.1, 4.0)};
         // Long double reference with the textbook quadratic.
-        long double fx = (long double)o.x - circle.center.x, fy = (long double)o.y - circle.center.y;
-        long double r = circle.radius, L = in.maxFraction;
+        long double fx = (long double)o.x - (long double)circle.center.x,
+                    fy = (long double)o.y - (long double)circle.center.y;
+        long double r = (long double)circle.radius, L = (long double)in.maxFraction;
         long double c = fx * fx + fy * fy - r * r;
-        long double b = fx * d.x + fy * d.y;
-        long double disc = b * b - c * ((long double)d.x * d.x + (long double)d.y * d.y);
+        long double b = fx * (long double)d.x + fy * (long double)d.y;
+        long double disc = b * b - c * ((long double)d.x * (long double)d.x + (long double)d.y * (long double)d.y);
         int expected;
         long double ref = 0;
         if (fabsl(c) < 1e-9L * r * r || fabsl(disc) < 1e-9L * r * r)
@@ -934,13 +938,17 @@ static int RayBoxRealTest(void)
         lsVec2 d = lsNormalize(lsSub(aim, o));
         lsRayInput in = {o, d, scale * lsRng_Range(&rng, 0.1, 3.0)};
         // Reference: clip the ray against the box's four edge half-planes in long double (Cyrus-Beck).
-        long double c = box.rot.c, s = box.rot.s;
-        long double lox = c * ((long double)o.x - center.x) + s * ((long double)o.y - center.y);
-        long double loy = -s * ((long double)o.x - center.x) + c * ((long double)o.y - center.y);
-        long double ldx = c * d.x + s * d.y, ldy = -s * d.x + c * d.y;
-        long double lo = 0, hi = in.maxFraction, margin = 1e-9L * scale;
+        long double c = (long double)box.rot.c, s = (long double)box.rot.s;
+        long double lox =
+            c * ((long double)o.x - (long double)center.x) + s * ((long double)o.y - (long double)center.y);
+        long double loy =
+            -s * ((long double)o.x - (long double)center.x) + c * ((long double)o.y - (long double)center.y);
+        long double ldx = c * (long double)d.x + s * (long double)d.y,
+                    ldy = -s * (long double)d.x + c * (long double)d.y;
+        long double lo = 0, hi = (long double)in.maxFraction, margin = 1e-9L * (long double)scale;
         bool ambiguous = false, miss = false;
-        long double lp[2] = {lox, loy}, ld[2] = {ldx, ldy}, h[2] = {box.halfSize.x, box.halfSize.y};
+        long double lp[2] = {lox, loy}, ld[2] = {ldx, ldy},
+                    h[2] = {(long double)box.halfSize.x, (long double)box.halfSize.y};
         for (int k = 0; k < 2; ++k)
         {
             if (fabsl(ld[k]) < 1e-12L)
@@ -953,7 +961,8 @@ static int RayBoxRealTest(void)
             hi = fminl(hi, fmaxl(t1, t2));
         }
         long double edge = fmaxl(fabsl(lox) - h[0], fabsl(loy) - h[1]); // < 0 inside
-        ambiguous = ambiguous || fabsl(lo - hi) < margin || fabsl(edge) < margin || fabsl(lo - in.maxFraction) < margin;
+        ambiguous = ambiguous || fabsl(lo - hi) < margin || fabsl(edge) < margin ||
+                    fabsl(lo - (long double)in.maxFraction) < margin;
         miss = lo > hi;
         if (ambiguous)
         {
@@ -965,11 +974,12 @@ static int RayBoxRealTest(void)
         if (out.hit && !miss)
         {
             ++hits;
-            bad += !(fabsl((long double)out.fraction - lo) <= 1e-9L * fmaxl(lo, scale * 1e-3L));
+            bad += !(fabsl((long double)out.fraction - lo) <= 1e-9L * fmaxl(lo, (long double)scale * 1e-3L));
             // The hit point lies on the box's boundary.
-            long double px = (long double)out.point.x - center.x, py = (long double)out.point.y - center.y;
+            long double px = (long double)out.point.x - (long double)center.x,
+                        py = (long double)out.point.y - (long double)center.y;
             long double qx = c * px + s * py, qy = -s * px + c * py;
-            bad += edge > 0 && !(fabsl(fmaxl(fabsl(qx) - h[0], fabsl(qy) - h[1])) <= 1e-9L * scale);
+            bad += edge > 0 && !(fabsl(fmaxl(fabsl(qx) - h[0], fabsl(qy) - h[1])) <= 1e-9L * (long double)scale);
         }
         if (bad)
         {
@@ -1001,7 +1011,7 @@ static Quad QuadSqrt(Quad x) // long double estimate, then one Newton step in qu
         return 0;
     }
     Quad s = (Quad)sqrtl((long double)x);
-    return 0.5 * (s + x / s);
+    return (Quad)0.5 * (s + x / s);
 }
 
 static int GrazingAccuracyTest(void)
@@ -1020,14 +1030,15 @@ static int GrazingAccuracyTest(void)
         lsVec2 o = lsMulSub(lsLerp(a, b, lsRng_Range(&rng, 0.1, 0.9)), lsRng_Range(&rng, 1.0, 1e4), d);
         lsRayInput in = {o, d, 3e4};
         lsSegment wall = {a, b};
-        Quad ex = (Quad)b.x - a.x, ey = (Quad)b.y - a.y, ax = (Quad)a.x - o.x, ay = (Quad)a.y - o.y;
+        Quad ex = (Quad)b.x - (Quad)a.x, ey = (Quad)b.y - (Quad)a.y, ax = (Quad)a.x - (Quad)o.x,
+             ay = (Quad)a.y - (Quad)o.y;
         Quad den = (Quad)d.x * ey - (Quad)d.y * ex;
-        Quad t = (ax * ey - ay * ex) / den, s = (ax * d.y - ay * d.x) / den;
-        if (s > 1e-6 && s < 1 - 1e-6)
+        Quad t = (ax * ey - ay * ex) / den, s = (ax * (Quad)d.y - ay * (Quad)d.x) / den;
+        if (s > (Quad)1e-6 && s < (Quad)(1 - 1e-6))
         {
             lsCastOutput out = lsRayCastSegment(&wall, &in);
             misses += !out.hit;
-            worstSegment = fmax(worstSegment, (double)(QuadAbs(out.fraction - t) / t));
+            worstSegment = fmax(worstSegment, (double)(QuadAbs((Quad)out.fraction - t) / t));
             ++segments;
         }
 
@@ -1039,16 +1050,16 @@ static int GrazingAccuracyTest(void)
         lsVec2 oc =
             lsMulSub(lsMulAdd(circle.center, offset * circle.radius, lsLeftPerp(dc)), lsRng_Range(&rng, 1.0, 1e4), dc);
         lsRayInput inc = {oc, dc, 3e4};
-        Quad fx = (Quad)oc.x - circle.center.x, fy = (Quad)oc.y - circle.center.y;
-        Quad fd = fx * dc.x + fy * dc.y, cr = (Quad)dc.x * fy - (Quad)dc.y * fx;
-        Quad dd = (Quad)dc.x * dc.x + (Quad)dc.y * dc.y, rq = circle.radius;
+        Quad fx = (Quad)oc.x - (Quad)circle.center.x, fy = (Quad)oc.y - (Quad)circle.center.y;
+        Quad fd = fx * (Quad)dc.x + fy * (Quad)dc.y, cr = (Quad)dc.x * fy - (Quad)dc.y * fx;
+        Quad dd = (Quad)dc.x * (Quad)dc.x + (Quad)dc.y * (Quad)dc.y, rq = (Quad)circle.radius;
         Quad disc = rq * rq * dd - cr * cr;
         if (disc > 0 && fd < 0)
         {
             Quad tc = (-fd - QuadSqrt(disc)) / dd;
             lsCastOutput out = lsRayCastCircle(&circle, &inc);
             misses += !out.hit;
-            worstCircle = fmax(worstCircle, (double)(QuadAbs(out.fraction - tc) / tc));
+            worstCircle = fmax(worstCircle, (double)(QuadAbs((Quad)out.fraction - tc) / tc));
             ++circles;
         }
     }
@@ -1209,8 +1220,8 @@ static int SegmentSegmentGridTest(void)
         int bad = out.hit != ref.hit || out.collinear != ref.collinear;
         if (!bad && out.hit)
         {
-            bad += !(fabsl(out.s - ref.s) <= 1e-12L && fabsl(out.t - ref.t) <= 1e-12L);
-            bad += !(fabsl(out.sEnd - ref.sEnd) <= 1e-12L);
+            bad += !(fabsl((long double)out.s - ref.s) <= 1e-12L && fabsl((long double)out.t - ref.t) <= 1e-12L);
+            bad += !(fabsl((long double)out.sEnd - ref.sEnd) <= 1e-12L);
             lsVec2 expected = lsLerp(sa.a, sa.b, (double)ref.s);
             bad += !(lsDistance(out.point, expected) <= 1e-12 * (1.0 + fabs(m.offsetX) + fabs(m.offsetY)));
         }
@@ -1242,14 +1253,14 @@ static int SegmentSegmentRealTest(void)
             p[k] = lsMulAdd(center, scale, lsV(lsRng_Range(&rng, -1, 1), lsRng_Range(&rng, -1, 1)));
         }
         lsSegment sa = {p[0], p[1]}, sb = {p[2], p[3]};
-        long double eax = (long double)p[1].x - p[0].x, eay = (long double)p[1].y - p[0].y;
-        long double ebx = (long double)p[3].x - p[2].x, eby = (long double)p[3].y - p[2].y;
-        long double fx = (long double)p[2].x - p[0].x, fy = (long double)p[2].y - p[0].y;
+        long double eax = (long double)p[1].x - (long double)p[0].x, eay = (long double)p[1].y - (long double)p[0].y;
+        long double ebx = (long double)p[3].x - (long double)p[2].x, eby = (long double)p[3].y - (long double)p[2].y;
+        long double fx = (long double)p[2].x - (long double)p[0].x, fy = (long double)p[2].y - (long double)p[0].y;
         long double den = eax * eby - eay * ebx;
         long double sRef = (fx * eby - fy * ebx) / den, tRef = (fx * eay - fy * eax) / den;
         long double margin = 1e-9L;
-        if (fabsl(den) < 1e-6L * scale * scale || fabsl(sRef) < margin || fabsl(sRef - 1) < margin ||
-            fabsl(tRef) < margin || fabsl(tRef - 1) < margin)
+        if (fabsl(den) < 1e-6L * (long double)scale * (long double)scale || fabsl(sRef) < margin ||
+            fabsl(sRef - 1) < margin || fabsl(tRef) < margin || fabsl(tRef - 1) < margin)
         {
             ++skipped;
             continue;
@@ -1260,7 +1271,7 @@ static int SegmentSegmentRealTest(void)
         if (!bad && hit)
         {
             ++hits;
-            bad += !(fabsl(out.s - sRef) <= 1e-9L && fabsl(out.t - tRef) <= 1e-9L);
+            bad += !(fabsl((long double)out.s - sRef) <= 1e-9L && fabsl((long double)out.t - tRef) <= 1e-9L);
         }
         mismatches += bad != 0;
     }
@@ -1375,20 +1386,23 @@ static int SegmentBoxSamplingTest(void)
                               lsRng_Range(&rng, -LS_PI, LS_PI));
         lsSegment seg = {lsMulAdd(center, scale, lsV(lsRng_Range(&rng, -1.5, 1.5), lsRng_Range(&rng, -1.5, 1.5))),
                          lsMulAdd(center, scale, lsV(lsRng_Range(&rng, -1.5, 1.5), lsRng_Range(&rng, -1.5, 1.5)))};
-        long double c = box.rot.c, s = box.rot.s, minH = 1e300L;
+        long double c = (long double)box.rot.c, s = (long double)box.rot.s, minH = 1e300L;
         for (int k = 0; k <= samples; ++k)
         {
             long double u = (long double)k / samples;
-            long double px = seg.a.x + u * ((long double)seg.b.x - seg.a.x) - center.x;
-            long double py = seg.a.y + u * ((long double)seg.b.y - seg.a.y) - center.y;
+            long double px =
+                (long double)seg.a.x + u * ((long double)seg.b.x - (long double)seg.a.x) - (long double)center.x;
+            long double py =
+                (long double)seg.a.y + u * ((long double)seg.b.y - (long double)seg.a.y) - (long double)center.y;
             long double lx = c * px + s * py, ly = -s * px + c * py;
-            long double h = fmaxl(fabsl(lx) - box.halfSize.x, fabsl(ly) - box.halfSize.y);
+            long double h = fmaxl(fabsl(lx) - (long double)box.halfSize.x, fabsl(ly) - (long double)box.halfSize.y);
             minH = fminl(minH, h);
         }
-        long double spacing = sqrtl(((long double)seg.b.x - seg.a.x) * ((long double)seg.b.x - seg.a.x) +
-                                    ((long double)seg.b.y - seg.a.y) * ((long double)seg.b.y - seg.a.y)) /
-                              samples;
-        long double margin = 1e-9L * scale;
+        long double spacing =
+            sqrtl(((long double)seg.b.x - (long double)seg.a.x) * ((long double)seg.b.x - (long double)seg.a.x) +
+                  ((long double)seg.b.y - (long double)seg.a.y) * ((long double)seg.b.y - (long double)seg.a.y)) /
+            samples;
+        long double margin = 1e-9L * (long double)scale;
         int expected = minH < -margin ? 1 : (minH > 0.5L * spacing + margin ? 0 : -1);
         if (expected < 0)
         {
@@ -1441,10 +1455,10 @@ static int ClosestPointTest(void)
             for (int it = 0; it < 100; ++it)
             {
                 long double m1 = lo + (hi - lo) / 3, m2 = hi - (hi - lo) / 3;
-                long double x1 = a.x + m1 * ((long double)b.x - a.x) - p.x,
-                            y1 = a.y + m1 * ((long double)b.y - a.y) - p.y;
-                long double x2 = a.x + m2 * ((long double)b.x - a.x) - p.x,
-                            y2 = a.y + m2 * ((long double)b.y - a.y) - p.y;
+                long double x1 = (long double)a.x + m1 * ((long double)b.x - (long double)a.x) - (long double)p.x,
+                            y1 = (long double)a.y + m1 * ((long double)b.y - (long double)a.y) - (long double)p.y;
+                long double x2 = (long double)a.x + m2 * ((long double)b.x - (long double)a.x) - (long double)p.x,
+                            y2 = (long double)a.y + m2 * ((long double)b.y - (long double)a.y) - (long double)p.y;
                 if (x1 * x1 + y1 * y1 <= x2 * x2 + y2 * y2)
                 {
                     hi = m2;
@@ -1454,10 +1468,11 @@ static int ClosestPointTest(void)
                     lo = m1;
                 }
             }
-            long double x = a.x + lo * ((long double)b.x - a.x) - p.x, y = a.y + lo * ((long double)b.y - a.y) - p.y;
+            long double x = (long double)a.x + lo * ((long double)b.x - (long double)a.x) - (long double)p.x,
+                        y = (long double)a.y + lo * ((long double)b.y - (long double)a.y) - (long double)p.y;
             best = fminl(best, sqrtl(x * x + y * y));
         }
-        int bad = !(fabsl(out.distance - best) <= 1e-12L * (scale + 1e4L));
+        int bad = !(fabsl((long double)out.distance - best) <= 1e-12L * ((long double)scale + 1e4L));
         bad += !(out.fraction >= 0.0 && out.fraction <= 1.0 && out.index >= 0 && out.index < segments);
         bad += !(fabs(lsDistance(out.point, p) - out.distance) <= 1e-12 * (scale + 1e4));
         mismatches += bad != 0;

@@ -393,7 +393,8 @@ static int SweepGridTest(void)
         int bad = n != ref.count;
         for (int k = 0; k < n && !bad; ++k)
         {
-            bad += !(fabsl(out[k].t - ref.t[k]) <= 1e-12L && fabsl(out[k].s - ref.s[k]) <= 1e-9L);
+            bad += !(fabsl((long double)out[k].t - ref.t[k]) <= 1e-12L &&
+                     fabsl((long double)out[k].s - ref.s[k]) <= 1e-9L);
             bad += !(out[k].t >= 0.0 && out[k].t <= 1.0 && out[k].s >= 0.0 && out[k].s <= 1.0);
         }
         bad += n == 2 && !(out[0].t < out[1].t);
@@ -470,7 +471,9 @@ static int SweepSamplingTest(void)
             lsVec2 x = lsLerp(lsLerp(v[0], v[1], ts), lsLerp(v[2], v[3], ts), ss);
             v[5] = lsMulAdd(v[4], 1.0 / ts, lsSub(x, v[4]));
         }
-        LSweep w = {v[0].x, v[0].y, v[1].x, v[1].y, v[2].x, v[2].y, v[3].x, v[3].y, v[4].x, v[4].y, v[5].x, v[5].y};
+        LSweep w = {(long double)v[0].x, (long double)v[0].y, (long double)v[1].x, (long double)v[1].y,
+                    (long double)v[2].x, (long double)v[2].y, (long double)v[3].x, (long double)v[3].y,
+                    (long double)v[4].x, (long double)v[4].y, (long double)v[5].x, (long double)v[5].y};
         // Sample K, including the vertex of the quadratic through K(0), K(1/2), K(1), so no pair of roots hides
         // between samples; bisect each sign change.
         long double k0 = LK(&w, 0), kh = LK(&w, 0.5L), k1 = LK(&w, 1);
@@ -483,7 +486,7 @@ static int SweepSamplingTest(void)
         }
         long double vertex = qa != 0 ? -qb / (2 * qa) : -1;
         bool ambiguous = false;
-        long double kScale = scale * scale * 4;
+        long double kScale = (long double)(scale * scale * 4);
         if (vertex > 0 && vertex < 1)
         {
             ts[nt++] = vertex;
@@ -523,7 +526,8 @@ static int SweepSamplingTest(void)
             long double t = 0.5L * (lo + hi), len;
             long double sf = LFraction(&w, t, &len);
             long double margin = 1e-8L;
-            if (t < margin || t > 1 - margin || fabsl(sf) < margin || fabsl(sf - 1) < margin || len < 1e-6L * scale)
+            if (t < margin || t > 1 - margin || fabsl(sf) < margin || fabsl(sf - 1) < margin ||
+                len < 1e-6L * (long double)scale)
             {
                 ambiguous = true;
                 break;
@@ -545,7 +549,8 @@ static int SweepSamplingTest(void)
         int bad = n != nr;
         for (int k = 0; k < n && !bad; ++k)
         {
-            bad += !(fabsl(out[k].t - refT[k]) <= 1e-9L && fabsl(out[k].s - refS[k]) <= 1e-8L);
+            bad +=
+                !(fabsl((long double)out[k].t - refT[k]) <= 1e-9L && fabsl((long double)out[k].s - refS[k]) <= 1e-8L);
         }
         if (bad && mismatches < 5)
         {
@@ -610,11 +615,14 @@ static int ToiRandom(bool moving, uint64_t seed, int* hitsOut, int* skippedOut)
         }
         double r = scale * lsRng_Range(&rng, 0.0, 0.3);
         lsVec2 c0 = v[0], c1 = v[1];
-        LToi m = {c0.x, c0.y, c1.x, c1.y, v[2].x, v[2].y, v[3].x, v[3].y, v[4].x, v[4].y, v[5].x, v[5].y, r};
+        LToi m = {(long double)c0.x,   (long double)c0.y,   (long double)c1.x,   (long double)c1.y,
+                  (long double)v[2].x, (long double)v[2].y, (long double)v[3].x, (long double)v[3].y,
+                  (long double)v[4].x, (long double)v[4].y, (long double)v[5].x, (long double)v[5].y,
+                  (long double)r};
         long double speed = sqrtl((m.c1x - m.c0x) * (m.c1x - m.c0x) + (m.c1y - m.c0y) * (m.c1y - m.c0y)) +
                             fmaxl(sqrtl((m.p1x - m.p0x) * (m.p1x - m.p0x) + (m.p1y - m.p0y) * (m.p1y - m.p0y)),
                                   sqrtl((m.q1x - m.q0x) * (m.q1x - m.q0x) + (m.q1y - m.q0y) * (m.q1y - m.q0y)));
-        long double tol = 1e-9L * scale;
+        long double tol = 1e-9L * (long double)scale;
         long double tRef = -1, t = 0;
         bool capped = true;
         for (int it = 0; it < 20000; ++it)
@@ -645,7 +653,7 @@ static int ToiRandom(bool moving, uint64_t seed, int* hitsOut, int* skippedOut)
         if (tRef < 0)
         {
             // No contact anywhere (the gap stayed positive); a touch within the tolerance is acceptable.
-            bad = hit && !(LGap(&m, tOut) <= tol);
+            bad = hit && !(LGap(&m, (long double)tOut) <= tol);
         }
         else if (!hit)
         {
@@ -666,13 +674,13 @@ static int ToiRandom(bool moving, uint64_t seed, int* hitsOut, int* skippedOut)
         {
             ++hits;
             // Not before the reference (no contact there), touching at tOut, nothing deeper in between.
-            bad += !(tOut >= tRef - 1e-12L && tOut >= 0.0 && tOut <= 1.0);
-            bad += !(LGap(&m, tOut) <= 4 * tol);
+            bad += !((long double)tOut >= tRef - 1e-12L && tOut >= 0.0 && tOut <= 1.0);
+            bad += !(LGap(&m, (long double)tOut) <= 4 * tol);
             // Already overlapping at the start must give 0.
             bad += LGap(&m, 0) < -tol && tOut != 0.0;
-            for (int k = 0; k < 64 && !bad && tOut > tRef; ++k)
+            for (int k = 0; k < 64 && !bad && (long double)tOut > tRef; ++k)
             {
-                bad += LGap(&m, tRef + (tOut - tRef) * k / 64) < -4 * tol;
+                bad += LGap(&m, tRef + ((long double)tOut - tRef) * k / 64) < -4 * tol;
             }
         }
         if (bad && mismatches < 5)

@@ -230,7 +230,7 @@ static void BenchScene(const char* name, const lsWorld* world, const lsRayInput*
     r->threads = lsPool_ThreadCount(pool);
 
     // Build: best of twice the repetitions (one build is short, so a busy machine interrupts it less often).
-    double bestBuild = INFINITY;
+    double bestBuild = (double)INFINITY;
     for (int k = 0; k < 2 * reps; ++k)
     {
         double t0 = lsNowSeconds();
@@ -248,7 +248,7 @@ static void BenchScene(const char* name, const lsWorld* world, const lsRayInput*
     lsRayHit* hits = lsAlloc((size_t)rayCount * sizeof(lsRayHit));
     lsRayHit* hitsThreaded = lsAlloc((size_t)rayCount * sizeof(lsRayHit));
     RayJob single = {scene, rays, hits}, threaded = {scene, rays, hitsThreaded};
-    double bestRun = INFINITY, bestCpu = INFINITY, bestThreaded = INFINITY;
+    double bestRun = (double)INFINITY, bestCpu = (double)INFINITY, bestThreaded = (double)INFINITY;
     for (int k = 0; k < reps; ++k)
     {
         double cpu0 = lsCpuSeconds(); // the workers sleep meanwhile: the process's CPU time is this thread's
@@ -351,7 +351,7 @@ static void BenchScene(const char* name, const lsWorld* world, const lsRayInput*
     double* sums = lsAlloc((size_t)poseCount * sizeof(double));
     double* sumsThreaded = lsAlloc((size_t)poseCount * sizeof(double));
     ScanJob scanSingle = {scene, &def, rays, scans, sums}, scanThreaded = {scene, &def, rays, scans, sumsThreaded};
-    double bestScans = INFINITY, bestScansThreaded = INFINITY;
+    double bestScans = (double)INFINITY, bestScansThreaded = (double)INFINITY;
     for (int k = 0; k < reps; ++k)
     {
         bestScans = fmin(bestScans, TimeScans(NULL, &scanSingle, poseCount));
