@@ -1,6 +1,7 @@
 // Every test suite, one line each: the runner's table and CMake's add_test list are both made from this file.
 // LS_APP_SUITE: a suite of the SDL front end, built and run only with LS_BUILD_APP.
 LS_SUITE(BaseTest)
+LS_SUITE(HooksTest)
 LS_SUITE(PoolTest)
 LS_SUITE(GeometryTest)
 LS_SUITE(DistanceTest)

@@ -32,15 +32,44 @@ typedef struct lsVersion
 /// The version of the library the program runs with (the CMake project version it was built as).
 LS_API lsVersion lsGetVersion(void);
 
-/// Caller bugs stop the program in every build type (the checks are cheap and the simulator must not run on).
+// ---------------------------------------------------------------------------------------------------------------------
+// Asserts: broken invariants inside the library. What a caller gives through the API (sizes, indices, files) is
+// checked and reported through lsError instead (docs/library.md); an assert means a bug in lidarsim itself, or a
+// caller breaking a documented rule it cannot be told about (a world changed under a live sim).
+
+/// The assert hook: called with the failed condition and where it is. It may log and abort, or longjmp out of the
+/// library (a test harness, a host that drops everything it made with lidarsim); if it returns, the library aborts,
+/// since it cannot go on past a broken invariant.
+typedef void lsAssertFcn(const char* condition, const char* file, int line);
+
+/// Installs the assert hook and returns the previous one; NULL restores the default, which prints
+/// "file:line: assertion failed: condition" to stderr and aborts. Set it at startup: it is read by every thread.
+LS_API lsAssertFcn* lsSetAssertFcn(lsAssertFcn* assertFcn);
+
+/// Checks an invariant in every build type (the checks are cheap and the simulator must not run on past one).
 #define LS_ASSERT(c) ((c) ? (void)0 : lsAssertFailed(#c, __FILE__, __LINE__))
-/// Prints the failed condition and aborts; never returns (so analysers know a failed LS_ASSERT ends the path).
+/// Calls the assert hook, then aborts if it returns; never returns (so analysers know a failed LS_ASSERT ends the
+/// path).
 LS_API void lsAssertFailed(const char* condition, const char* file, int line) __attribute__((noreturn));
 
 // ---------------------------------------------------------------------------------------------------------------------
-// Memory: all heap use goes through these so tests can assert that nothing leaked.
+// Memory: all heap use goes through these so tests can assert that nothing leaked. cJSON (which the world loader
+// uses) and libpng (PNG maps) allocate through them too; libyaml and libnetpbm have no allocator hooks, so their
+// short-lived buffers while a map loads come from malloc and are not counted.
 
-/// Allocates size bytes (never returns NULL: out of memory aborts). Free with lsFree(p, size).
+/// The allocator hook: returns size bytes (size > 0) aligned for any type, or NULL when out of memory.
+typedef void* lsAllocFcn(size_t size);
+/// The free hook: frees a block from the matching lsAllocFcn; size is the size it was allocated with.
+typedef void lsFreeFcn(void* memory, size_t size);
+
+/// Routes every allocation of the library (cJSON's and libpng's included) through allocFcn and freeFcn; both NULL
+/// restores malloc and free. Returns false and changes nothing when only one is NULL or while any block is
+/// allocated (lsAllocatedBytes() != 0): a block must go back to the allocator it came from. Not thread-safe: set it
+/// at startup.
+LS_API bool lsSetAllocator(lsAllocFcn* allocFcn, lsFreeFcn* freeFcn);
+
+/// Allocates size bytes through the allocator hook (never returns NULL: out of memory is a failed assert).
+/// Free with lsFree(p, size).
 LS_API void* lsAlloc(size_t size);
 /// Allocates count zeroed elements of size bytes each. Free with lsFree(p, count * size).
 LS_API void* lsAllocZero(size_t count, size_t size);
@@ -48,7 +77,8 @@ LS_API void* lsAllocZero(size_t count, size_t size);
 LS_API void* lsRealloc(void* p, size_t oldSize, size_t newSize);
 /// Frees a block from lsAlloc; NULL is allowed. size must be the size it was allocated with.
 LS_API void lsFree(void* p, size_t size);
-/// Bytes currently allocated through lsAlloc (tests assert this returns to its starting value).
+/// Bytes currently allocated through lsAlloc, cJSON's and libpng's included (tests assert this returns to its
+/// starting value). Atomic: any thread may allocate.
 LS_API long long lsAllocatedBytes(void);
 /// Copies a NUL-terminated string with lsAlloc. Free with lsFreeString.
 LS_API char* lsStrdup(const char* s);

@@ -15,63 +15,6 @@
 
 lsVersion lsGetVersion(void) { return (lsVersion){LS_VERSION_MAJOR, LS_VERSION_MINOR, LS_VERSION_PATCH}; }
 
-void lsAssertFailed(const char* condition, const char* file, int line)
-{
-    fprintf(stderr, "%s:%d: assertion failed: %s\n", file, line, condition);
-    abort();
-}
-
-// Atomic because tasks on the thread pool (lidarsim/pool.h) may allocate: += and -= on an _Atomic object are atomic.
-static _Atomic long long s_allocatedBytes;
-
-void* lsAlloc(size_t size)
-{
-    void* p = malloc(size > 0 ? size : 1);
-    if (p == NULL)
-    {
-        fprintf(stderr, "lidarsim: out of memory allocating %zu bytes\n", size);
-        abort();
-    }
-    s_allocatedBytes += (long long)size;
-    return p;
-}
-
-void* lsAllocZero(size_t count, size_t size)
-{
-    if (size != 0 && count > SIZE_MAX / size)
-    {
-        fprintf(stderr, "lidarsim: allocation of %zu x %zu bytes overflows\n", count, size);
-        abort();
-    }
-    void* p = lsAlloc(count * size);
-    memset(p, 0, count * size);
-    return p;
-}
-
-void* lsRealloc(void* p, size_t oldSize, size_t newSize)
-{
-    void* q = realloc(p, newSize > 0 ? newSize : 1);
-    if (q == NULL)
-    {
-        fprintf(stderr, "lidarsim: out of memory reallocating %zu bytes\n", newSize);
-        abort();
-    }
-    s_allocatedBytes += (long long)newSize - (long long)(p != NULL ? oldSize : 0);
-    return q;
-}
-
-void lsFree(void* p, size_t size)
-{
-    if (p == NULL)
-    {
-        return;
-    }
-    s_allocatedBytes -= (long long)size;
-    free(p);
-}
-
-long long lsAllocatedBytes(void) { return s_allocatedBytes; }
-
 char* lsStrdup(const char* s)
 {
     size_t n = strlen(s) + 1;

@@ -4,6 +4,8 @@
 
 #include "lidarsim/map.h"
 
+#include "core/alloc.h"
+
 #include <errno.h>
 #include <math.h>
 #include <png.h>
@@ -379,11 +381,25 @@ static void ClassifyPngRow(const Classifier* c, const uint8_t* grey, const png_b
     }
 }
 
+// libpng allocates through the library's allocator hook (its free gets no size: lsAllocSized keeps it).
+static png_voidp PngAlloc(png_structp png, png_alloc_size_t size)
+{
+    (void)png;
+    return lsAllocSized(size);
+}
+
+static void PngFree(png_structp png, png_voidp p)
+{
+    (void)png;
+    lsFreeSized(p);
+}
+
 static bool DecodePng(const unsigned char* data, size_t size, const char* label, const lsMapInfo* info, lsGrid* grid,
                       lsError* err)
 {
     PngSource source = {data, size, 0, {0}};
-    png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &source, PngError, PngWarning);
+    png_structp png = png_create_read_struct_2(PNG_LIBPNG_VER_STRING, &source, PngError, PngWarning, NULL, PngAlloc,
+                                               PngFree);
     if (png == NULL)
         return lsFail(err, "%s: cannot start the PNG reader", label);
     png_infop pngInfo = png_create_info_struct(png);

@@ -1,0 +1,160 @@
+// The assert and allocator hooks (as box2d's b2SetAssertFcn and b2SetAllocator), the byte counter, and the adapters
+// that route cJSON's and libpng's allocations through the same hook.
+#include "core/alloc.h"
+
+#include <cjson/cJSON.h>
+
+#include <stdalign.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void DefaultAssert(const char* condition, const char* file, int line)
+{
+    fprintf(stderr, "%s:%d: assertion failed: %s\n", file, line, condition);
+    abort();
+}
+
+static void* DefaultAlloc(size_t size) { return malloc(size); }
+
+static void DefaultFree(void* memory, size_t size)
+{
+    (void)size;
+    free(memory);
+}
+
+// Atomic so that a thread reading a hook while another sets it at startup is defined behaviour (and TSan-clean).
+static _Atomic(lsAssertFcn*) s_assertFcn = DefaultAssert;
+static _Atomic(lsAllocFcn*) s_allocFcn = DefaultAlloc;
+static _Atomic(lsFreeFcn*) s_freeFcn = DefaultFree;
+
+// Atomic because tasks on the thread pool (lidarsim/pool.h) may allocate: += and -= on an _Atomic object are atomic.
+static _Atomic long long s_allocatedBytes;
+
+lsAssertFcn* lsSetAssertFcn(lsAssertFcn* assertFcn)
+{
+    return atomic_exchange(&s_assertFcn, assertFcn != NULL ? assertFcn : DefaultAssert);
+}
+
+void lsAssertFailed(const char* condition, const char* file, int line)
+{
+    lsAssertFcn* hook = atomic_load(&s_assertFcn);
+    hook(condition, file, line);
+    // A hook that returns only logged: the invariant is still broken, so the library stops here all the same.
+    abort();
+}
+
+bool lsSetAllocator(lsAllocFcn* allocFcn, lsFreeFcn* freeFcn)
+{
+    if ((allocFcn == NULL) != (freeFcn == NULL) || s_allocatedBytes != 0)
+    {
+        return false;
+    }
+    atomic_store(&s_allocFcn, allocFcn != NULL ? allocFcn : DefaultAlloc);
+    atomic_store(&s_freeFcn, freeFcn != NULL ? freeFcn : DefaultFree);
+    return true;
+}
+
+// Out of memory goes through the assert hook, so a host that recovers from asserts recovers from this too; the
+// message names the size, so it lives in a per-thread buffer (the hook may keep the pointer until it returns).
+static _Noreturn void OutOfMemory(size_t size, const char* file, int line)
+{
+    static _Thread_local char message[80];
+    snprintf(message, sizeof message, "out of memory allocating %zu bytes", size);
+    lsAssertFailed(message, file, line);
+}
+
+void* lsAlloc(size_t size)
+{
+    // Zero-byte requests get one byte, so every lsAlloc is a distinct block; the counter still counts size.
+    void* p = atomic_load(&s_allocFcn)(size > 0 ? size : 1);
+    if (p == NULL)
+    {
+        OutOfMemory(size, __FILE__, __LINE__);
+    }
+    s_allocatedBytes += (long long)size;
+    return p;
+}
+
+void* lsAllocZero(size_t count, size_t size)
+{
+    if (size != 0 && count > SIZE_MAX / size)
+    {
+        lsAssertFailed("count * size fits in size_t", __FILE__, __LINE__);
+    }
+    void* p = lsAlloc(count * size);
+    memset(p, 0, count * size);
+    return p;
+}
+
+void* lsRealloc(void* p, size_t oldSize, size_t newSize)
+{
+    if (p == NULL)
+    {
+        return lsAlloc(newSize);
+    }
+    if (atomic_load(&s_allocFcn) == DefaultAlloc)
+    {
+        void* q = realloc(p, newSize > 0 ? newSize : 1);
+        if (q == NULL)
+        {
+            OutOfMemory(newSize, __FILE__, __LINE__);
+        }
+        s_allocatedBytes += (long long)newSize - (long long)oldSize;
+        return q;
+    }
+    // A host allocator has no realloc: move the block.
+    void* q = lsAlloc(newSize);
+    memcpy(q, p, oldSize < newSize ? oldSize : newSize);
+    lsFree(p, oldSize);
+    return q;
+}
+
+void lsFree(void* p, size_t size)
+{
+    if (p == NULL)
+    {
+        return;
+    }
+    s_allocatedBytes -= (long long)size;
+    atomic_load(&s_freeFcn)(p, size > 0 ? size : 1);
+}
+
+long long lsAllocatedBytes(void) { return s_allocatedBytes; }
+
+// A header in front of each block keeps its size, padded to the strictest alignment so the block after it stays
+// aligned for any type.
+#define LS_SIZE_HEADER ((sizeof(size_t) + alignof(max_align_t) - 1) / alignof(max_align_t) * alignof(max_align_t))
+
+void* lsAllocSized(size_t size)
+{
+    if (size > SIZE_MAX - LS_SIZE_HEADER)
+    {
+        return NULL;
+    }
+    char* block = lsAlloc(LS_SIZE_HEADER + size);
+    memcpy(block, &size, sizeof size);
+    return block + LS_SIZE_HEADER;
+}
+
+void lsFreeSized(void* p)
+{
+    if (p == NULL)
+    {
+        return;
+    }
+    char* block = (char*)p - LS_SIZE_HEADER;
+    size_t size;
+    memcpy(&size, block, sizeof size);
+    lsFree(block, LS_SIZE_HEADER + size);
+}
+
+// cJSON's hooks are global to the process (libcjson is a shared library), so they are installed once, before main,
+// and never changed: every cJSON block of the process then has a size header, whoever parsed it. Installing them
+// later could free a block allocated before with malloc. cJSON copies the two pointers, so the struct may go.
+__attribute__((constructor)) static void InstallJsonHooks(void)
+{
+    cJSON_Hooks hooks = {lsAllocSized, lsFreeSized};
+    cJSON_InitHooks(&hooks);
+}
