@@ -118,7 +118,7 @@ void lsFree(void* p, size_t size)
         return;
     }
     s_allocatedBytes -= (long long)size;
-    atomic_load(&s_freeFcn)(p, size > 0 ? size : 1);
+    atomic_load (&s_freeFcn)(p, size > 0 ? size : 1);
 }
 
 long long lsAllocatedBytes(void) { return s_allocatedBytes; }

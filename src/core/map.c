@@ -398,8 +398,8 @@ static bool DecodePng(const unsigned char* data, size_t size, const char* label,
                       lsError* err)
 {
     PngSource source = {data, size, 0, {0}};
-    png_structp png = png_create_read_struct_2(PNG_LIBPNG_VER_STRING, &source, PngError, PngWarning, NULL, PngAlloc,
-                                               PngFree);
+    png_structp png =
+        png_create_read_struct_2(PNG_LIBPNG_VER_STRING, &source, PngError, PngWarning, NULL, PngAlloc, PngFree);
     if (png == NULL)
         return lsFail(err, "%s: cannot start the PNG reader", label);
     png_infop pngInfo = png_create_info_struct(png);
