@@ -2,6 +2,7 @@
 // LS_APP_SUITE: a suite of the SDL front end, built and run only with LS_BUILD_APP.
 LS_SUITE(BaseTest)
 LS_SUITE(HooksTest)
+LS_SUITE(LibraryTest)
 LS_SUITE(PoolTest)
 LS_SUITE(GeometryTest)
 LS_SUITE(DistanceTest)

@@ -996,12 +996,13 @@ void lsDestroySim(lsSim* sim)
     {
         return;
     }
-    const lsWorld* world = sim->world;
-    size_t targets = (size_t)(world->targetCount > 0 ? world->targetCount : 1);
-    size_t vehicles = (size_t)(world->vehicleCount > 0 ? world->vehicleCount : 1);
-    size_t movers = (size_t)(world->moverCount > 0 ? world->moverCount : 1);
+    // Sized from the sim's own counts, fixed at creation: the world may have been edited (or destroyed) since.
+    const lsSimState* state = &sim->state;
+    size_t targets = (size_t)(state->targetCount > 0 ? state->targetCount : 1);
+    size_t vehicles = (size_t)(state->vehicleCount > 0 ? state->vehicleCount : 1);
+    size_t movers = (size_t)(state->moverCount > 0 ? state->moverCount : 1);
     size_t robots = (size_t)sim->robotCount;
-    size_t bodies = (size_t)world->vehicleCount + robots;
+    size_t bodies = (size_t)state->vehicleCount + robots;
     for (int i = 0; i < sim->robotCount; ++i)
     {
         lsDestroyScan(sim->robots[i].scan);
