@@ -43,7 +43,8 @@ typedef struct lsAgent lsAgent;
 /// The default settings.
 LS_API lsAgentDef lsDefaultAgentDef(void);
 /// An agent with its own simulation of world (which must outlive it, unchanged); def may be NULL for the
-/// defaults. Destroy with lsDestroyAgent.
+/// defaults. Destroy with lsDestroyAgent. NULL when world is NULL or cannot be simulated (lsCreateSim), or def
+/// has maxSteps <= 0 or simStepsPerAction < 0.
 LS_API lsAgent* lsCreateAgent(const lsWorld* world, const lsAgentDef* def);
 /// Frees the agent and its simulation. NULL is allowed.
 LS_API void lsDestroyAgent(lsAgent* agent);
@@ -55,7 +56,7 @@ LS_API int lsAgent_ObservationSize(const lsAgent* agent);
 /// Writes the observation into out (capacity >= lsAgent_ObservationSize) and returns its length:
 /// [0, beams): range / rangeMax per beam in [0, 1] (no return: 1); then beams groups of ls_seenCount one-hot values
 /// (beam-major: out[beams + i * ls_seenCount + kind]); then the robot's v / maxSpeed and w / maxTurnRate in [-1,
-/// 1].
+/// 1]. -1 (nothing written) when out is NULL or capacity is too small.
 LS_API int lsAgent_Observe(const lsAgent* agent, double* out, int capacity);
 
 /// Takes a discrete action (lsAction: forward, left, right, forward-left, forward-right, stop).
@@ -67,27 +68,29 @@ LS_API int lsAgent_StepCount(const lsAgent* agent);
 /// The agent's simulation, read-only (state, scan, world).
 LS_API const lsSim* lsAgent_GetSim(const lsAgent* agent);
 
-    // -----------------------------------------------------------------------------------------------------------------
-    // Several agents (a fleet world): the agents are the world's robots whose controller is "external", in list
-    // order (a world without one has a single agent, its first robot). Autopilot robots drive themselves and the
-    // other robots stand still while the agents act. lsAgent_Reset and the episode length are shared.
+// -----------------------------------------------------------------------------------------------------------------
+// Several agents (a fleet world): the agents are the world's robots whose controller is "external", in list
+// order (a world without one has a single agent, its first robot). Autopilot robots drive themselves and the
+// other robots stand still while the agents act. lsAgent_Reset and the episode length are shared.
 
-    /// Number of agents (>= 1).
-    LS_API int lsAgent_AgentCount(const lsAgent* agent);
-    /// The robot (index into the world's robots, lsWorld_GetRobot) that agent k drives.
-    LS_API int lsAgent_AgentRobot(const lsAgent* agent, int k);
-    /// Length of robot `robot`'s observation (its beams * (1 + ls_seenCount) + 2), as lsAgent_ObservationSize.
-    LS_API int lsAgent_RobotObservationSize(const lsAgent* agent, int robot);
-    /// Writes robot `robot`'s observation (laid out as lsAgent_Observe's, from its own scan and speeds); returns its
-    /// length. Other robots are seen as ls_seenVehicle (moving bodies).
-    LS_API int lsAgent_ObserveRobot(const lsAgent* agent, int robot, double* out, int capacity);
-    /// One step of every agent at once: actions[k] for agent k (lsAgent_AgentCount entries). The simulation runs
-    /// until every agent has a fresh scan (or simStepsPerAction steps); rewards[k] receives agent k's own score
-    /// change plus its collision penalties. Returns the sum of the rewards and done (maxSteps reached).
-    LS_API lsAgentStep lsAgent_StepAgents(lsAgent* agent, const lsAction* actions, double* rewards);
-    /// The same with continuous actions: commands[2k] = v (m/s) and commands[2k + 1] = w (rad/s) for agent k, finite,
-    /// clamped to that robot's limits (as lsAgent_StepContinuous).
-    LS_API lsAgentStep lsAgent_StepAgentsContinuous(lsAgent* agent, const double* commands, double* rewards);
+/// Number of agents (>= 1).
+LS_API int lsAgent_AgentCount(const lsAgent* agent);
+/// The robot (index into the world's robots, lsWorld_GetRobot) that agent k drives; -1 when k is out of range.
+LS_API int lsAgent_AgentRobot(const lsAgent* agent, int k);
+/// Length of robot `robot`'s observation (its beams * (1 + ls_seenCount) + 2), as lsAgent_ObservationSize;
+/// -1 when robot is out of range.
+LS_API int lsAgent_RobotObservationSize(const lsAgent* agent, int robot);
+/// Writes robot `robot`'s observation (laid out as lsAgent_Observe's, from its own scan and speeds); returns its
+/// length, or -1 (nothing written) when robot is out of range, out is NULL or capacity is too small. Other robots
+/// are seen as ls_seenVehicle (moving bodies).
+LS_API int lsAgent_ObserveRobot(const lsAgent* agent, int robot, double* out, int capacity);
+/// One step of every agent at once: actions[k] for agent k (lsAgent_AgentCount entries). The simulation runs
+/// until every agent has a fresh scan (or simStepsPerAction steps); rewards[k] receives agent k's own score
+/// change plus its collision penalties. Returns the sum of the rewards and done (maxSteps reached).
+LS_API lsAgentStep lsAgent_StepAgents(lsAgent* agent, const lsAction* actions, double* rewards);
+/// The same with continuous actions: commands[2k] = v (m/s) and commands[2k + 1] = w (rad/s) for agent k, finite,
+/// clamped to that robot's limits (as lsAgent_StepContinuous).
+LS_API lsAgentStep lsAgent_StepAgentsContinuous(lsAgent* agent, const double* commands, double* rewards);
 
 #ifdef __cplusplus
 }

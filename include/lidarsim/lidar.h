@@ -31,7 +31,8 @@ typedef struct lsScanLayout
     double angleIncrement; ///< between consecutive beams
 } lsScanLayout;
 
-/// The layout for `beams` (>= 1) beams over fov radians in (0, 2 pi] (see the file comment).
+/// The layout for `beams` (1 .. LS_MAX_BEAMS) beams over fov radians in (0, 2 pi] (see the file comment); a layout of
+/// zero beams when either is out of range.
 LS_API lsScanLayout lsMakeScanLayout(int beams, double fov);
 /// Sensor-frame angle of beam i (radians): angleMin + i * angleIncrement.
 static inline double lsScanLayout_Angle(const lsScanLayout* layout, int i)
@@ -59,7 +60,7 @@ typedef struct lsScan
     double heading;            ///< sensor heading of the last scan, radians (world frame)
 } lsScan;
 
-/// A scan with room for capacity beams (1 .. LS_MAX_BEAMS). Destroy with lsDestroyScan.
+/// A scan with room for capacity beams (1 .. LS_MAX_BEAMS; NULL outside). Destroy with lsDestroyScan.
 LS_API lsScan* lsCreateScan(int capacity);
 /// Frees the scan. NULL is allowed.
 LS_API void lsDestroyScan(lsScan* scan);
@@ -67,18 +68,19 @@ LS_API void lsDestroyScan(lsScan* scan);
 /// Casts one scan from the sensor at world `position` with world `heading` (radians; the robot's angle plus the
 /// mount angle). Beam i travels along (cos a, sin a) with a = heading + angleMin + i * angleIncrement, evaluated in
 /// that order (plus the jitter), exactly as the layout rule reads. rng is the noise stream (NULL: noiseless, no
-/// jitter, no dropout). def->beams must fit in out->capacity. The robot is not in the scene: the lidar never sees
-/// it.
-LS_API void lsLidar_ScanFrom(const lsScene* scene, const lsDynamicObjects* dyn, const lsLidarDef* def, lsVec2 position,
+/// jitter, no dropout). The robot is not in the scene: the lidar never sees it. False with out->count 0 (out may be
+/// NULL) when a pointer is NULL, def->beams is not in 1 .. out->capacity, def's range or fov is out of range, or the
+/// pose is not finite.
+LS_API bool lsLidar_ScanFrom(const lsScene* scene, const lsDynamicObjects* dyn, const lsLidarDef* def, lsVec2 position,
                              double heading, lsRng* rng, lsScan* out);
 /// Same, from a sensor pose given as a transform (see lsLidar_SensorPose); the heading is recovered as
 /// atan2(q.s, q.c), which can differ from the angle the rotation was made from in the last bit. Prefer
 /// lsLidar_ScanFrom when the heading angle is at hand.
-LS_API void lsLidar_Scan(const lsScene* scene, const lsDynamicObjects* dyn, const lsLidarDef* def,
+LS_API bool lsLidar_Scan(const lsScene* scene, const lsDynamicObjects* dyn, const lsLidarDef* def,
                          lsTransform sensorPose, lsRng* rng, lsScan* out);
 /// Numbers one scan with def draws from a noise stream (lsRng_Next calls; 0 when noiseless): every beam draws the
 /// same amount, so a batch of scans cast in parallel can give scan k the stream advanced by k times this and match
-/// the scans cast one after the other from one stream.
+/// the scans cast one after the other from one stream. -1 when def is NULL or its beams out of range.
 LS_API int lsLidar_DrawsPerScan(const lsLidarDef* def);
 /// Sensor world pose for a robot at robotPose: the mount offset and angle composed onto the robot's pose.
 LS_API lsTransform lsLidar_SensorPose(const lsLidarDef* def, lsTransform robotPose);

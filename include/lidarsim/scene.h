@@ -90,14 +90,17 @@ typedef struct lsScene lsScene;
 
 /// Copies and indexes the world's static geometry (walls, targets, boxes, polygons) and the reflectance of every
 /// object (vehicles and movers included, by index). Vehicles and movers positions are not used: pass them to
-/// each cast in lsDynamicObjects. Destroy with lsDestroyScene.
+/// each cast in lsDynamicObjects. Destroy with lsDestroyScene. NULL when world is NULL or holds what cannot be indexed
+/// (a wall of fewer than 2 points, a point, target or box that is not finite, a negative size or radius, a polygon
+/// that is not strictly convex): a world from the loader never does, one built in code may.
 LS_API lsScene* lsCreateScene(const lsWorld* world);
 /// Frees the scene. NULL is allowed.
 LS_API void lsDestroyScene(lsScene* scene);
 
 /// Moves target `index` to center and enables (active) or disables it (a collected target), without rebuilding
-/// the wall index. Disabled targets are invisible to casts and queries.
-LS_API void lsScene_SetTarget(lsScene* scene, int index, lsVec2 center, bool active);
+/// the wall index. Disabled targets are invisible to casts and queries. False (nothing changed) when index is out of
+/// range or center is not finite.
+LS_API bool lsScene_SetTarget(lsScene* scene, int index, lsVec2 center, bool active);
 
 // ---------------------------------------------------------------------------------------------------------------------
 // Ray casts. The input is a general lsRayInput (any non-zero direction, maxFraction >= 0); the lidar passes a unit
@@ -136,22 +139,23 @@ LS_API void lsScene_QueryAABB(const lsScene* scene, lsAABB box, lsSceneQueryFcn*
 LS_API lsSceneInfo lsScene_GetInfo(const lsScene* scene);
 /// Number of wall chains (world->wallCount at creation).
 LS_API int lsScene_WallCount(const lsScene* scene);
-/// Number of segments of wall chain `chain`.
+/// Number of segments of wall chain `chain` (-1 when chain is out of range).
 LS_API int lsScene_WallPartCount(const lsScene* scene, int chain);
-/// Segment `part` of wall chain `chain`, world frame.
+/// Segment `part` of wall chain `chain`, world frame (a zero segment at the origin when out of range).
 LS_API lsSegment lsScene_WallSegment(const lsScene* scene, int chain, int part);
 /// Number of targets.
 LS_API int lsScene_TargetCount(const lsScene* scene);
-/// Target `index` as a circle (current center); active false when disabled.
+/// Target `index` as a circle (current center); active false when disabled. Radius -1 (and active false) when index
+/// is out of range.
 LS_API lsCircle lsScene_Target(const lsScene* scene, int index, bool* active);
-/// Box `index` (world frame).
+/// Box `index` (world frame); NULL when index is out of range.
 LS_API const lsBox* lsScene_Box(const lsScene* scene, int index);
-/// Polygon `index` (world frame).
+/// Polygon `index` (world frame); NULL when index is out of range.
 LS_API const lsPolygon* lsScene_Polygon(const lsScene* scene, int index);
 /// Reflectance in [0, 1] of an object, from the world at creation. Vehicles and movers beyond the world's count
 /// (and ls_hitNone) give 0.5.
 LS_API double lsScene_Reflectance(const lsScene* scene, lsHitKind kind, int index);
-/// Target kind (food or poison) of target `index`.
+/// Target kind (food or poison) of target `index`; (lsTargetKind)-1 when index is out of range.
 LS_API lsTargetKind lsScene_TargetKind(const lsScene* scene, int index);
 
 #ifdef __cplusplus

@@ -150,7 +150,8 @@ typedef struct lsSimState
 // Lifecycle and stepping
 
 /// Creates a sim of the world (which must outlive it, unchanged), builds the lidar's scene and resets it with
-/// world->sim.seed. Takes a first scan at time 0. Destroy with lsDestroySim.
+/// world->sim.seed. Takes a first scan at time 0. Destroy with lsDestroySim. NULL when world is NULL or cannot be
+/// simulated (a dt or a lidar rate that is not positive, beams outside 1 .. LS_MAX_BEAMS).
 LS_API lsSim* lsCreateSim(const lsWorld* world);
 /// Frees the sim and its scene. NULL is allowed.
 LS_API void lsDestroySim(lsSim* sim);
@@ -172,7 +173,7 @@ LS_API const lsSimState* lsSim_GetState(const lsSim* sim);
 /// The first robot's latest scan (taken at the lidar's rate, not every step), valid until the next step, reset
 /// or destroy.
 LS_API const lsScan* lsSim_GetScan(const lsSim* sim);
-/// Robot `robot`'s latest scan (index in [0, robotCount)).
+/// Robot `robot`'s latest scan (index in [0, robotCount); NULL outside).
 LS_API const lsScan* lsSim_GetRobotScan(const lsSim* sim, int robot);
 /// The scene the sim built from the world (static geometry; targets follow the sim's state).
 LS_API const lsScene* lsSim_GetScene(const lsSim* sim);
@@ -183,17 +184,17 @@ LS_API lsDynamicObjects lsSim_GetDynamicObjects(const lsSim* sim);
 LS_API const lsWorld* lsSim_GetWorld(const lsSim* sim);
 /// Changes the number of the first robot's lidar beams (the window's +/- keys), clamped to [1, LS_MAX_BEAMS],
 /// and rescans at once.
-LS_API void lsSim_SetBeams(lsSim* sim, int beams);
-/// The same for robot `robot`.
-LS_API void lsSim_SetRobotBeams(lsSim* sim, int robot, int beams);
+LS_API bool lsSim_SetBeams(lsSim* sim, int beams);
+/// The same for robot `robot`; false (nothing changed) when robot is out of range.
+LS_API bool lsSim_SetRobotBeams(lsSim* sim, int robot, int beams);
 /// The number of the first robot's lidar beams in use.
 LS_API int lsSim_GetBeams(const lsSim* sim);
-/// The number of robot `robot`'s lidar beams in use.
+/// The number of robot `robot`'s lidar beams in use (-1 when robot is out of range).
 LS_API int lsSim_GetRobotBeams(const lsSim* sim, int robot);
 /// The (v, w) the autopilot would command now from the latest scan (m/s, rad/s), without stepping.
 /// It updates the autopilot's own memory (its stuck detector), so call it at most once per step.
 LS_API lsControl lsSim_AutopilotControl(lsSim* sim);
-/// The same for robot `robot`.
+/// The same for robot `robot` (a manual stop when robot is out of range).
 LS_API lsControl lsSim_RobotAutopilotControl(lsSim* sim, int robot);
 
 // ---------------------------------------------------------------------------------------------------------------------

@@ -223,12 +223,14 @@ LS_API lsMoverDef lsDefaultMoverDef(void);
 LS_API lsWorld* lsCreateWorld(void);
 /// Frees the world and everything it owns. NULL is allowed.
 LS_API void lsDestroyWorld(lsWorld* world);
-/// A deep copy. Destroy with lsDestroyWorld.
+/// A deep copy (NULL for NULL). Destroy with lsDestroyWorld.
 LS_API lsWorld* lsCloneWorld(const lsWorld* world);
-/// True when the two worlds hold the same definitions (exact comparison of every value).
+/// True when the two worlds hold the same definitions (exact comparison of every value), or both are NULL.
 LS_API bool lsWorld_Equal(const lsWorld* a, const lsWorld* b);
 
-/// Appends a wall chain; the points are copied. Returns its index.
+/// Appends a wall chain; the points are copied. Returns its index. Like every lsWorld_Add*, returns -1 and changes
+/// nothing when given what cannot be added (NULL, fewer than 2 points, a polygon outside 3..LS_MAX_POLYGON_VERTICES
+/// points, a path id of LS_PATH_ID_CAPACITY bytes or more, a vehicle on a path that does not exist).
 LS_API int lsWorld_AddWall(lsWorld* world, const lsVec2* points, int pointCount, bool closed);
 LS_API int lsWorld_AddTarget(lsWorld* world, lsTargetDef def);
 LS_API int lsWorld_AddBox(lsWorld* world, lsBoxDef def);
@@ -238,34 +240,36 @@ LS_API int lsWorld_AddPath(lsWorld* world, const char* id, const lsVec2* points,
                            bool closed);
 LS_API int lsWorld_AddVehicle(lsWorld* world, lsVehicleDef def);
 LS_API int lsWorld_AddMover(lsWorld* world, lsMoverDef def);
-/// Removes one object, keeping the order of the rest. Removing a path removes its vehicles.
-LS_API void lsWorld_RemoveWall(lsWorld* world, int index);
-LS_API void lsWorld_RemoveTarget(lsWorld* world, int index);
-LS_API void lsWorld_RemoveBox(lsWorld* world, int index);
-LS_API void lsWorld_RemovePolygon(lsWorld* world, int index);
-LS_API void lsWorld_RemovePath(lsWorld* world, int index);
-LS_API void lsWorld_RemoveVehicle(lsWorld* world, int index);
-LS_API void lsWorld_RemoveMover(lsWorld* world, int index);
+/// Removes one object, keeping the order of the rest. Removing a path removes its vehicles. False (nothing changed)
+/// when index is out of range.
+LS_API bool lsWorld_RemoveWall(lsWorld* world, int index);
+LS_API bool lsWorld_RemoveTarget(lsWorld* world, int index);
+LS_API bool lsWorld_RemoveBox(lsWorld* world, int index);
+LS_API bool lsWorld_RemovePolygon(lsWorld* world, int index);
+LS_API bool lsWorld_RemovePath(lsWorld* world, int index);
+LS_API bool lsWorld_RemoveVehicle(lsWorld* world, int index);
+LS_API bool lsWorld_RemoveMover(lsWorld* world, int index);
 
 /// The distance from a robot's centre to the farthest point of its footprint (its radius for a circle), metres.
 LS_API double lsRobotDef_Reach(const lsRobotDef* def);
 /// Number of robots (1 + fleetCount, always >= 1).
 static inline int lsWorld_RobotCount(const lsWorld* world) { return 1 + world->fleetCount; }
-/// Robot i in [0, lsWorld_RobotCount): world->robot for 0, else fleet[i - 1].
+/// Robot i in [0, lsWorld_RobotCount): world->robot for 0, else fleet[i - 1]; NULL when i is out of range.
 LS_API lsRobotDef* lsWorld_Robot(lsWorld* world, int i);
 /// Read-only robot i.
 LS_API const lsRobotDef* lsWorld_GetRobot(const lsWorld* world, int i);
 /// Index of the robot with this id, or -1.
 LS_API int lsWorld_FindRobot(const lsWorld* world, const char* id);
-/// Appends a robot (the list form is written back from now on). Returns its index. The caller keeps ids unique
-/// (lsWorld_UniqueRobotId makes one).
+/// Appends a robot (the list form is written back from now on). Returns its index (-1 when def is NULL). The caller
+/// keeps ids unique (lsWorld_UniqueRobotId makes one).
 LS_API int lsWorld_AddRobot(lsWorld* world, const lsRobotDef* def);
-/// Removes robot i keeping the order of the rest; the last robot cannot be removed (returns false).
+/// Removes robot i keeping the order of the rest; false when i is out of range or i is the last robot (which cannot
+/// be removed).
 LS_API bool lsWorld_RemoveRobot(lsWorld* world, int i);
 /// Writes into id (capacity LS_ROBOT_ID_CAPACITY) "prefix", or "prefix2", "prefix3"... the first unused id.
 LS_API void lsWorld_UniqueRobotId(const lsWorld* world, const char* prefix, char* id);
 
-/// Number of wall segments (a closed chain of n points has n, an open one n - 1).
+/// Number of wall segments (a closed chain of n points has n, an open one n - 1); -1 for NULL.
 LS_API int lsWorld_SegmentCount(const lsWorld* world);
 /// Bounds of all geometry (walls, shapes, paths, robots, movers' full sweep); a unit box around the origin if empty.
 LS_API lsAABB lsWorld_Bounds(const lsWorld* world);

@@ -60,9 +60,13 @@ class Sim:
 
     def __init__(self, world: World, seed: Optional[int] = None):
         self.world = _check_world(world)
-        self._handle = _lib.core.lsCreateSim(world._handle)
         self._record: Optional[IO[str]] = None
         self._last_scan_step = -1
+        self._handle = _lib.core.lsCreateSim(world._handle)
+        if not self._handle:
+            # The core refuses, rather than asserts on, a world it cannot simulate (docs/library.md).
+            raise ValueError("lidarsim: the world cannot be simulated (a dt, lidar rate or beam count out of range, "
+                             "or geometry that is not finite)")
         if seed is not None:
             self.reset(seed)
 

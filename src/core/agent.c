@@ -22,11 +22,19 @@ lsAgentDef lsDefaultAgentDef(void)
 
 lsAgent* lsCreateAgent(const lsWorld* world, const lsAgentDef* def)
 {
-    LS_ASSERT(world != NULL);
+    lsAgentDef checked = def != NULL ? *def : lsDefaultAgentDef();
+    if (world == NULL || checked.maxSteps <= 0 || checked.simStepsPerAction < 0)
+    {
+        return NULL;
+    }
+    lsSim* sim = lsCreateSim(world);
+    if (sim == NULL)
+    {
+        return NULL;
+    }
     lsAgent* agent = lsAllocZero(1, sizeof(lsAgent));
-    agent->def = def != NULL ? *def : lsDefaultAgentDef();
-    LS_ASSERT(agent->def.maxSteps > 0 && agent->def.simStepsPerAction >= 0);
-    agent->sim = lsCreateSim(world);
+    agent->def = checked;
+    agent->sim = sim;
     int robots = lsWorld_RobotCount(world);
     agent->agents = lsAlloc((size_t)robots * sizeof(int));
     for (int i = 0; i < robots; ++i)
@@ -99,15 +107,17 @@ int lsAgent_Observe(const lsAgent* agent, double* out, int capacity)
 
 int lsAgent_RobotObservationSize(const lsAgent* agent, int robot)
 {
-    LS_ASSERT(agent != NULL);
-    return lsSim_GetRobotBeams(agent->sim, robot) * (1 + ls_seenCount) + 2;
+    int beams = agent != NULL ? lsSim_GetRobotBeams(agent->sim, robot) : -1;
+    return beams < 0 ? -1 : beams * (1 + ls_seenCount) + 2;
 }
 
 int lsAgent_ObserveRobot(const lsAgent* agent, int robotIndex, double* out, int capacity)
 {
-    LS_ASSERT(agent != NULL && out != NULL);
     int size = lsAgent_RobotObservationSize(agent, robotIndex);
-    LS_ASSERT(capacity >= size);
+    if (size < 0 || out == NULL || capacity < size)
+    {
+        return -1;
+    }
     const lsScan* scan = lsSim_GetRobotScan(agent->sim, robotIndex);
     const lsScene* scene = lsSim_GetScene(agent->sim);
     const lsRobotDef* robot = lsWorld_GetRobot(lsSim_GetWorld(agent->sim), robotIndex);
@@ -186,7 +196,10 @@ int lsAgent_AgentCount(const lsAgent* agent)
 
 int lsAgent_AgentRobot(const lsAgent* agent, int k)
 {
-    LS_ASSERT(agent != NULL && k >= 0 && k < agent->agentCount);
+    if (agent == NULL || k < 0 || k >= agent->agentCount)
+    {
+        return -1;
+    }
     return agent->agents[k];
 }
 

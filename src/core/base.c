@@ -177,10 +177,13 @@ static bool ReadExactly(int fd, char* buffer, size_t size, int* code)
 char* lsReadFileStamped(const char* path, size_t maxBytes, size_t* size, lsFileStamp* stamp, bool* changed,
                         lsError* err)
 {
-    LS_ASSERT(path != NULL && size != NULL);
     if (changed != NULL)
     {
         *changed = false;
+    }
+    if (path == NULL || size == NULL)
+    {
+        return lsFailNull(err, "%s", path == NULL ? "no file name given" : "no size given to fill");
     }
     // O_NONBLOCK: opening a FIFO without a writer, or a device, must not wait; fstat then refuses them.
     int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);

@@ -12,9 +12,11 @@
 
 lsScanLayout lsMakeScanLayout(int beams, double fov)
 {
-    LS_ASSERT(beams >= 1 && beams <= LS_MAX_BEAMS);
-    LS_ASSERT(fov > 0.0 && fov <= 2.0 * LS_PI + 1e-9);
-    lsScanLayout layout;
+    lsScanLayout layout = {0};
+    if (beams < 1 || beams > LS_MAX_BEAMS || !(fov > 0.0 && fov <= 2.0 * LS_PI + 1e-9))
+    {
+        return layout; // zero beams: no layout
+    }
     layout.beams = beams;
     // A full circle (fov 360 degrees, within rounding of the degree conversion) spaces the beams evenly without
     // repeating the first one at +pi.
@@ -39,7 +41,10 @@ lsScanLayout lsMakeScanLayout(int beams, double fov)
 
 lsScan* lsCreateScan(int capacity)
 {
-    LS_ASSERT(capacity >= 1 && capacity <= LS_MAX_BEAMS);
+    if (capacity < 1 || capacity > LS_MAX_BEAMS)
+    {
+        return NULL;
+    }
     lsScan* scan = lsAllocZero(1, sizeof(lsScan));
     size_t n = (size_t)capacity;
     scan->capacity = capacity;
@@ -172,7 +177,10 @@ static void CastMarked(const lsScene* scene, const lsBeamRuns* runs, int runCoun
 
 int lsLidar_DrawsPerScan(const lsLidarDef* def)
 {
-    LS_ASSERT(def != NULL && def->beams >= 1 && def->beams <= LS_MAX_BEAMS);
+    if (def == NULL || def->beams < 1 || def->beams > LS_MAX_BEAMS)
+    {
+        return -1;
+    }
     // Per beam, as lsLidar_ScanFrom draws: jitter and range noise one Gaussian each (two numbers, Box-Muller in
     // lsRng_Gaussian), dropout one uniform.
     int perBeam = (def->angleNoise > 0.0 ? 2 : 0) + (def->noise > 0.0 || def->noisePerM > 0.0 ? 2 : 0) +
@@ -180,19 +188,25 @@ int lsLidar_DrawsPerScan(const lsLidarDef* def)
     return perBeam * def->beams;
 }
 
-void lsLidar_Scan(const lsScene* scene, const lsDynamicObjects* dyn, const lsLidarDef* def, lsTransform sensorPose,
+bool lsLidar_Scan(const lsScene* scene, const lsDynamicObjects* dyn, const lsLidarDef* def, lsTransform sensorPose,
                   lsRng* rng, lsScan* out)
 {
-    lsLidar_ScanFrom(scene, dyn, def, sensorPose.p, lsRot_GetAngle(sensorPose.q), rng, out);
+    return lsLidar_ScanFrom(scene, dyn, def, sensorPose.p, lsRot_GetAngle(sensorPose.q), rng, out);
 }
 
-void lsLidar_ScanFrom(const lsScene* scene, const lsDynamicObjects* dyn, const lsLidarDef* def, lsVec2 position,
+bool lsLidar_ScanFrom(const lsScene* scene, const lsDynamicObjects* dyn, const lsLidarDef* def, lsVec2 position,
                       double heading, lsRng* rng, lsScan* out)
 {
-    LS_ASSERT(scene != NULL && def != NULL && out != NULL);
-    LS_ASSERT(def->beams >= 1 && def->beams <= out->capacity);
-    LS_ASSERT(def->range > 0.0 && def->rangeMin >= 0.0);
-    LS_ASSERT(lsIsValidVec2(position) && isfinite(heading));
+    if (scene == NULL || def == NULL || out == NULL || def->beams < 1 || def->beams > out->capacity ||
+        !(def->range > 0.0 && def->rangeMin >= 0.0) || !(def->fov > 0.0 && def->fov <= 2.0 * LS_PI + 1e-9) ||
+        !lsIsValidVec2(position) || !isfinite(heading))
+    {
+        if (out != NULL)
+        {
+            out->count = 0;
+        }
+        return false;
+    }
     lsScanLayout layout = lsMakeScanLayout(def->beams, def->fov);
     out->count = def->beams;
     out->layout = layout;
@@ -272,4 +286,5 @@ void lsLidar_ScanFrom(const lsScene* scene, const lsDynamicObjects* dyn, const l
             Measure(scene, def, hits + k, inputs[k].direction, rangeDraws[k], dropDraws[k], out, first + k);
         }
     }
+    return true;
 }

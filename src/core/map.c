@@ -197,7 +197,11 @@ static bool ReadMapKeys(yaml_document_t* doc, const yaml_node_t* root, const cha
 
 bool lsParseMapYaml(const char* text, size_t size, const char* yamlPath, lsMapInfo* info, lsError* err)
 {
-    LS_ASSERT(info != NULL && yamlPath != NULL && (text != NULL || size == 0));
+    if (info == NULL || yamlPath == NULL || (text == NULL && size > 0))
+        return lsFail(err, "%s: no %s given", yamlPath != NULL ? yamlPath : "<map>",
+                      info == NULL       ? "map info to fill"
+                      : yamlPath == NULL ? "map file name"
+                                         : "text");
     memset(info, 0, sizeof *info);
     const char* label = yamlPath;
     if (size > LS_MAP_MAX_YAML_BYTES)
@@ -591,7 +595,12 @@ static bool DecodePlainPnm(const unsigned char* data, size_t size, const char* l
 bool lsDecodeMapImage(const unsigned char* data, size_t size, const char* label, const lsMapInfo* info, lsGrid* grid,
                       lsError* err)
 {
-    LS_ASSERT(info != NULL && grid != NULL && label != NULL && (data != NULL || size == 0));
+    if (info == NULL || grid == NULL || label == NULL || (data == NULL && size > 0))
+        return lsFail(err, "%s: no %s given", label != NULL ? label : "<image>",
+                      info == NULL    ? "map info"
+                      : grid == NULL  ? "grid to fill"
+                      : label == NULL ? "label"
+                                      : "data");
     memset(grid, 0, sizeof *grid);
     if (size >= 8 && png_sig_cmp(data, 0, 8) == 0)
         return DecodePng(data, size, label, info, grid, err);
@@ -608,7 +617,8 @@ bool lsDecodeMapImage(const unsigned char* data, size_t size, const char* label,
 
 bool lsLoadMapGrid(const char* yamlPath, lsGrid* grid, lsMapInfo* info, lsError* err)
 {
-    LS_ASSERT(yamlPath != NULL && grid != NULL);
+    if (yamlPath == NULL || grid == NULL)
+        return lsFail(err, "%s", yamlPath == NULL ? "no map file name given" : "no grid given to fill");
     memset(grid, 0, sizeof *grid);
     lsMapInfo local;
     if (info == NULL)

@@ -108,7 +108,8 @@ static void MarkDisc(Raster* r, lsVec2 c, double radius)
 
 bool lsExportMap(const lsWorld* world, const char* yamlPath, double resolution, lsError* err)
 {
-    LS_ASSERT(world != NULL && yamlPath != NULL);
+    if (world == NULL || yamlPath == NULL)
+        return lsFail(err, "%s", world == NULL ? "no world given to export" : "no map file name given");
     if (!(resolution > 0.0) || !isfinite(resolution))
         return lsFail(err, "%s: resolution must be a positive number of metres per pixel", yamlPath);
     size_t pathLength = strlen(yamlPath);

@@ -247,7 +247,11 @@ static void AddChain(lsWorld* world, const lsGrid* grid, const Point2i* points, 
 bool lsGrid_AddWalls(const lsGrid* grid, const lsMapOptions* options, lsWorld* world, lsMapWallStats* stats,
                      const char* label, lsError* err)
 {
-    LS_ASSERT(grid != NULL && grid->cells != NULL && world != NULL && label != NULL);
+    if (grid == NULL || grid->cells == NULL || world == NULL || label == NULL)
+        return lsFail(err, "%s: no %s given", label != NULL ? label : "<map>",
+                      grid == NULL || grid->cells == NULL ? "grid"
+                      : world == NULL                     ? "world"
+                                                          : "label");
     lsMapOptions defaults = {false, 0.0};
     if (options == NULL)
         options = &defaults;
@@ -456,7 +460,8 @@ lsVec2 lsGrid_FreePlace(const lsGrid* grid, const lsMapOptions* options, double 
 
 lsWorld* lsLoadMapWorld(const char* yamlPath, const lsMapOptions* options, lsMapWallStats* stats, lsError* err)
 {
-    LS_ASSERT(yamlPath != NULL);
+    if (yamlPath == NULL)
+        return lsFailNull(err, "no map file name given");
     lsMapOptions defaults = {false, 0.0};
     if (options == NULL)
         options = &defaults;

@@ -25,9 +25,62 @@ static double* CopyReflectance(int count, const void* base, size_t stride, size_
     return out;
 }
 
+// A world built in code has not been through the loader's checks: the scene takes only what it can index (walls of
+// two or more finite points, finite targets of non-negative radius, strictly convex polygons).
+static bool CanIndex(const lsWorld* world)
+{
+    if (world == NULL)
+    {
+        return false;
+    }
+    for (int w = 0; w < world->wallCount; ++w)
+    {
+        const lsWallDef* wall = world->walls + w;
+        if (wall->pointCount < 2 || wall->points == NULL)
+        {
+            return false;
+        }
+        for (int k = 0; k < wall->pointCount; ++k)
+        {
+            if (!lsIsValidVec2(wall->points[k]))
+            {
+                return false;
+            }
+        }
+    }
+    for (int i = 0; i < world->targetCount; ++i)
+    {
+        if (!lsIsValidVec2(world->targets[i].center) || !(world->targets[i].radius >= 0.0))
+        {
+            return false;
+        }
+    }
+    for (int i = 0; i < world->boxCount; ++i)
+    {
+        const lsBoxDef* b = world->boxes + i;
+        if (!lsIsValidVec2(b->center) || !(b->size.x >= 0.0 && b->size.y >= 0.0) || !isfinite(b->size.x) ||
+            !isfinite(b->size.y) || !isfinite(b->angle))
+        {
+            return false;
+        }
+    }
+    for (int i = 0; i < world->polygonCount; ++i)
+    {
+        lsPolygon polygon;
+        if (!lsMakePolygon(&polygon, world->polygons[i].points, world->polygons[i].count))
+        {
+            return false;
+        }
+    }
+    return true;
+}
+
 lsScene* lsCreateScene(const lsWorld* world)
 {
-    LS_ASSERT(world != NULL);
+    if (!CanIndex(world))
+    {
+        return NULL;
+    }
     lsScene* scene = lsAllocZero(1, sizeof(lsScene));
 
     // Walls, flattened in order: chain by chain, point i -> i + 1, a closed chain's closing segment last.
@@ -37,7 +90,6 @@ lsScene* lsCreateScene(const lsWorld* world)
     for (int w = 0; w < world->wallCount; ++w)
     {
         const lsWallDef* wall = world->walls + w;
-        LS_ASSERT(wall->pointCount >= 2);
         scene->wallFirstSegment[w] = segmentCount;
         segmentCount += wall->closed ? wall->pointCount : wall->pointCount - 1;
     }
@@ -54,7 +106,6 @@ lsScene* lsCreateScene(const lsWorld* world)
         for (int k = 0; k < parts; ++k)
         {
             lsVec2 a = wall->points[k], b = wall->points[(k + 1) % wall->pointCount];
-            LS_ASSERT(lsIsValidVec2(a) && lsIsValidVec2(b));
             scene->segments[first + k] = (lsSegment){a, b};
             scene->segmentChain[first + k] = w;
             scene->segmentPart[first + k] = k;
@@ -73,7 +124,6 @@ lsScene* lsCreateScene(const lsWorld* world)
     for (int i = 0; i < world->targetCount; ++i)
     {
         const lsTargetDef* t = world->targets + i;
-        LS_ASSERT(lsIsValidVec2(t->center) && t->radius >= 0.0);
         scene->targets[i] = (lsCircle){t->center, t->radius};
         scene->targetActive[i] = true;
         scene->targetKinds[i] = t->kind;
@@ -100,7 +150,7 @@ lsScene* lsCreateScene(const lsWorld* world)
     {
         const lsPolygonDef* p = world->polygons + i;
         bool ok = lsMakePolygon(scene->polygons + i, p->points, p->count);
-        LS_ASSERT(ok); // the world guarantees strictly convex polygons
+        LS_ASSERT(ok); // CanIndex made each of them once
         scene->polygonBounds[i] = lsPolygon_Bounds(scene->polygons + i);
     }
     scene->polygonReflectance = CopyReflectance(world->polygonCount, world->polygons, sizeof(lsPolygonDef),
@@ -178,16 +228,18 @@ static void UpdateTargetRecords(lsScene* scene, int index, lsCircle circle, int 
     }
 }
 
-void lsScene_SetTarget(lsScene* scene, int index, lsVec2 center, bool active)
+bool lsScene_SetTarget(lsScene* scene, int index, lsVec2 center, bool active)
 {
-    LS_ASSERT(scene != NULL && index >= 0 && index < scene->targetCount);
-    LS_ASSERT(lsIsValidVec2(center));
+    if (scene == NULL || index < 0 || index >= scene->targetCount || !lsIsValidVec2(center))
+    {
+        return false;
+    }
     lsCircle c = {center, scene->targets[index].radius};
     scene->targets[index] = c;
     scene->targetActive[index] = active;
     if (scene->targetDisplaced[index])
     {
-        return; // already tested on every cast
+        return true; // already tested on every cast
     }
     // Still inside the cells it is registered in: update its records in place.
     int range[4];
@@ -196,7 +248,7 @@ void lsScene_SetTarget(lsScene* scene, int index, lsVec2 center, bool active)
     if (range[0] <= range[2] && range[0] >= reg[0] && range[1] >= reg[1] && range[2] <= reg[2] && range[3] <= reg[3])
     {
         UpdateTargetRecords(scene, index, c, active ? 1 : 0);
-        return;
+        return true;
     }
     UpdateTargetRecords(scene, index, c, 0);
     scene->targetDisplaced[index] = true;
@@ -205,6 +257,7 @@ void lsScene_SetTarget(lsScene* scene, int index, lsVec2 center, bool active)
     {
         lsSceneGrid_BuildTargets(scene);
     }
+    return true;
 }
 // ---------------------------------------------------------------------------------------------------------------------
 // Accessors
@@ -245,15 +298,20 @@ int lsScene_WallCount(const lsScene* scene) { return scene->wallCount; }
 
 int lsScene_WallPartCount(const lsScene* scene, int chain)
 {
-    LS_ASSERT(chain >= 0 && chain < scene->wallCount);
+    if (chain < 0 || chain >= scene->wallCount)
+    {
+        return -1;
+    }
     return scene->wallFirstSegment[chain + 1] - scene->wallFirstSegment[chain];
 }
 
 lsSegment lsScene_WallSegment(const lsScene* scene, int chain, int part)
 {
-    LS_ASSERT(chain >= 0 && chain < scene->wallCount);
+    if (chain < 0 || chain >= scene->wallCount || part < 0 || part >= lsScene_WallPartCount(scene, chain))
+    {
+        return (lsSegment){{0.0, 0.0}, {0.0, 0.0}};
+    }
     int first = scene->wallFirstSegment[chain];
-    LS_ASSERT(part >= 0 && part < scene->wallFirstSegment[chain + 1] - first);
     return scene->segments[first + part];
 }
 
@@ -261,7 +319,14 @@ int lsScene_TargetCount(const lsScene* scene) { return scene->targetCount; }
 
 lsCircle lsScene_Target(const lsScene* scene, int index, bool* active)
 {
-    LS_ASSERT(index >= 0 && index < scene->targetCount);
+    if (index < 0 || index >= scene->targetCount)
+    {
+        if (active != NULL)
+        {
+            *active = false;
+        }
+        return (lsCircle){{0.0, 0.0}, -1.0};
+    }
     if (active != NULL)
     {
         *active = scene->targetActive[index];
@@ -271,13 +336,19 @@ lsCircle lsScene_Target(const lsScene* scene, int index, bool* active)
 
 const lsBox* lsScene_Box(const lsScene* scene, int index)
 {
-    LS_ASSERT(index >= 0 && index < scene->boxCount);
+    if (index < 0 || index >= scene->boxCount)
+    {
+        return NULL;
+    }
     return scene->boxes + index;
 }
 
 const lsPolygon* lsScene_Polygon(const lsScene* scene, int index)
 {
-    LS_ASSERT(index >= 0 && index < scene->polygonCount);
+    if (index < 0 || index >= scene->polygonCount)
+    {
+        return NULL;
+    }
     return scene->polygons + index;
 }
 
@@ -304,6 +375,9 @@ double lsScene_Reflectance(const lsScene* scene, lsHitKind kind, int index)
 
 lsTargetKind lsScene_TargetKind(const lsScene* scene, int index)
 {
-    LS_ASSERT(index >= 0 && index < scene->targetCount);
+    if (index < 0 || index >= scene->targetCount)
+    {
+        return (lsTargetKind)-1;
+    }
     return scene->targetKinds[index];
 }

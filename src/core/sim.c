@@ -929,13 +929,34 @@ void lsSim_SetPhaseHook(lsSim* sim, lsSimPhaseFcn* fcn, void* context)
 // ---------------------------------------------------------------------------------------------------------------------
 // Lifecycle
 
+// A world built in code has not been through the loader's checks: what the sim divides by must be positive.
+static bool CanSimulate(const lsWorld* world)
+{
+    if (world == NULL || !(world->sim.dt > 0.0 && isfinite(world->sim.dt)))
+    {
+        return false;
+    }
+    for (int i = 0; i < lsWorld_RobotCount(world); ++i)
+    {
+        const lsLidarDef* lidar = &lsWorld_GetRobot(world, i)->lidar;
+        if (!(lidar->rate > 0.0) || lidar->beams < 1 || lidar->beams > LS_MAX_BEAMS)
+        {
+            return false;
+        }
+    }
+    return true;
+}
+
 lsSim* lsCreateSim(const lsWorld* world)
 {
-    LS_ASSERT(world != NULL);
-    LS_ASSERT(world->sim.dt > 0.0);
+    lsScene* scene = CanSimulate(world) ? lsCreateScene(world) : NULL;
+    if (scene == NULL)
+    {
+        return NULL;
+    }
     lsSim* sim = lsAllocZero(1, sizeof(lsSim));
     sim->world = world;
-    sim->scene = lsCreateScene(world);
+    sim->scene = scene;
     sim->pathTuning = lsDefaultPathFollowDef();
     int targetCount = world->targetCount, vehicleCount = world->vehicleCount, moverCount = world->moverCount;
     int robotCount = lsWorld_RobotCount(world);
@@ -967,7 +988,6 @@ lsSim* lsCreateSim(const lsWorld* world)
     {
         SimRobot* r = &sim->robots[i];
         const lsRobotDef* def = lsWorld_GetRobot(world, i);
-        LS_ASSERT(def->lidar.rate > 0.0);
         r->def = def;
         r->lidar = def->lidar;
         r->scan = lsCreateScan(r->lidar.beams);
@@ -1170,9 +1190,15 @@ const lsSimState* lsSim_GetState(const lsSim* sim)
 
 const lsScan* lsSim_GetScan(const lsSim* sim) { return lsSim_GetRobotScan(sim, 0); }
 
+// What a caller gives is checked, never asserted (docs/library.md): a robot index names one of the sim's robots.
+static bool IsRobot(const lsSim* sim, int robot) { return sim != NULL && robot >= 0 && robot < sim->robotCount; }
+
 const lsScan* lsSim_GetRobotScan(const lsSim* sim, int robot)
 {
-    LS_ASSERT(sim != NULL && robot >= 0 && robot < sim->robotCount);
+    if (!IsRobot(sim, robot))
+    {
+        return NULL;
+    }
     return sim->robots[robot].scan;
 }
 
@@ -1200,11 +1226,14 @@ void lsSim_SetPool(lsSim* sim, lsPool* pool)
     sim->pool = pool;
 }
 
-void lsSim_SetBeams(lsSim* sim, int beams) { lsSim_SetRobotBeams(sim, 0, beams); }
+bool lsSim_SetBeams(lsSim* sim, int beams) { return lsSim_SetRobotBeams(sim, 0, beams); }
 
-void lsSim_SetRobotBeams(lsSim* sim, int robot, int beams)
+bool lsSim_SetRobotBeams(lsSim* sim, int robot, int beams)
 {
-    LS_ASSERT(sim != NULL && robot >= 0 && robot < sim->robotCount);
+    if (!IsRobot(sim, robot))
+    {
+        return false;
+    }
     SimRobot* r = &sim->robots[robot];
     beams = beams < 1 ? 1 : (beams > LS_MAX_BEAMS ? LS_MAX_BEAMS : beams);
     if (beams > r->scan->capacity)
@@ -1217,13 +1246,17 @@ void lsSim_SetRobotBeams(lsSim* sim, int robot, int beams)
     TakeScan(sim, robot, &dyn);
     sim->state.scanned = true;
     SyncFirstRobot(sim);
+    return true;
 }
 
 int lsSim_GetBeams(const lsSim* sim) { return lsSim_GetRobotBeams(sim, 0); }
 
 int lsSim_GetRobotBeams(const lsSim* sim, int robot)
 {
-    LS_ASSERT(sim != NULL && robot >= 0 && robot < sim->robotCount);
+    if (!IsRobot(sim, robot))
+    {
+        return -1;
+    }
     return sim->robots[robot].lidar.beams;
 }
 
@@ -1231,7 +1264,10 @@ lsControl lsSim_AutopilotControl(lsSim* sim) { return lsSim_RobotAutopilotContro
 
 lsControl lsSim_RobotAutopilotControl(lsSim* sim, int robot)
 {
-    LS_ASSERT(sim != NULL && robot >= 0 && robot < sim->robotCount);
+    if (!IsRobot(sim, robot))
+    {
+        return lsMakeManualControl(0.0, 0.0);
+    }
     SimRobot* r = &sim->robots[robot];
     bool fresh = !r->autopilotFresh;
     r->autopilotFresh = true;

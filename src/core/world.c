@@ -163,7 +163,10 @@ static void* CopyArray(const void* source, int count, size_t elementSize)
 
 lsWorld* lsCloneWorld(const lsWorld* world)
 {
-    LS_ASSERT(world != NULL);
+    if (world == NULL)
+    {
+        return NULL;
+    }
     lsWorld* clone = lsAlloc(sizeof(lsWorld));
     *clone = *world;
     clone->walls = CopyArray(world->walls, world->wallCount, sizeof(lsWallDef));
@@ -241,7 +244,10 @@ static bool MoverEqual(const lsMoverDef* a, const lsMoverDef* b)
 
 bool lsWorld_Equal(const lsWorld* a, const lsWorld* b)
 {
-    LS_ASSERT(a != NULL && b != NULL);
+    if (a == NULL || b == NULL)
+    {
+        return a == b;
+    }
     if (strcmp(a->name, b->name) != 0 || a->wallCount != b->wallCount || a->targetCount != b->targetCount ||
         a->boxCount != b->boxCount || a->polygonCount != b->polygonCount || a->pathCount != b->pathCount ||
         a->vehicleCount != b->vehicleCount || a->moverCount != b->moverCount || a->fleetCount != b->fleetCount ||
@@ -356,7 +362,10 @@ static void RemoveAt(void* array, int index, int count, size_t elementSize)
 
 int lsWorld_AddWall(lsWorld* world, const lsVec2* points, int pointCount, bool closed)
 {
-    LS_ASSERT(world != NULL && points != NULL && pointCount >= 2);
+    if (world == NULL || points == NULL || pointCount < 2)
+    {
+        return -1;
+    }
     Grow((void**)&world->walls, world->wallCount, &world->wallCapacity, sizeof(lsWallDef));
     lsWallDef* wall = world->walls + world->wallCount;
     wall->points = CopyArray(points, pointCount, sizeof(lsVec2));
@@ -370,7 +379,10 @@ int lsWorld_AddWall(lsWorld* world, const lsVec2* points, int pointCount, bool c
 
 int lsWorld_AddTarget(lsWorld* world, lsTargetDef def)
 {
-    LS_ASSERT(world != NULL);
+    if (world == NULL)
+    {
+        return -1;
+    }
     Grow((void**)&world->targets, world->targetCount, &world->targetCapacity, sizeof(lsTargetDef));
     world->targets[world->targetCount] = def;
     return world->targetCount++;
@@ -378,7 +390,10 @@ int lsWorld_AddTarget(lsWorld* world, lsTargetDef def)
 
 int lsWorld_AddBox(lsWorld* world, lsBoxDef def)
 {
-    LS_ASSERT(world != NULL);
+    if (world == NULL)
+    {
+        return -1;
+    }
     Grow((void**)&world->boxes, world->boxCount, &world->boxCapacity, sizeof(lsBoxDef));
     world->boxes[world->boxCount] = def;
     return world->boxCount++;
@@ -386,7 +401,10 @@ int lsWorld_AddBox(lsWorld* world, lsBoxDef def)
 
 int lsWorld_AddPolygon(lsWorld* world, const lsPolygonDef* def)
 {
-    LS_ASSERT(world != NULL && def != NULL && def->count >= 3 && def->count <= LS_MAX_POLYGON_VERTICES);
+    if (world == NULL || def == NULL || def->count < 3 || def->count > LS_MAX_POLYGON_VERTICES)
+    {
+        return -1;
+    }
     Grow((void**)&world->polygons, world->polygonCount, &world->polygonCapacity, sizeof(lsPolygonDef));
     world->polygons[world->polygonCount] = *def;
     return world->polygonCount++;
@@ -394,8 +412,10 @@ int lsWorld_AddPolygon(lsWorld* world, const lsPolygonDef* def)
 
 int lsWorld_AddPath(lsWorld* world, const char* id, const lsVec2* points, int pointCount, double radius, bool closed)
 {
-    LS_ASSERT(world != NULL && id != NULL && points != NULL && pointCount >= 2);
-    LS_ASSERT(strlen(id) < LS_PATH_ID_CAPACITY);
+    if (world == NULL || id == NULL || points == NULL || pointCount < 2 || strlen(id) >= LS_PATH_ID_CAPACITY)
+    {
+        return -1;
+    }
     // Copy the id first: it may point into the paths array that Grow moves (copying another path's id).
     char idCopy[LS_PATH_ID_CAPACITY];
     memcpy(idCopy, id, strlen(id) + 1);
@@ -412,7 +432,10 @@ int lsWorld_AddPath(lsWorld* world, const char* id, const lsVec2* points, int po
 
 int lsWorld_AddVehicle(lsWorld* world, lsVehicleDef def)
 {
-    LS_ASSERT(world != NULL && 0 <= def.path && def.path < world->pathCount);
+    if (world == NULL || def.path < 0 || def.path >= world->pathCount)
+    {
+        return -1;
+    }
     Grow((void**)&world->vehicles, world->vehicleCount, &world->vehicleCapacity, sizeof(lsVehicleDef));
     world->vehicles[world->vehicleCount] = def;
     return world->vehicleCount++;
@@ -420,44 +443,66 @@ int lsWorld_AddVehicle(lsWorld* world, lsVehicleDef def)
 
 int lsWorld_AddMover(lsWorld* world, lsMoverDef def)
 {
-    LS_ASSERT(world != NULL);
+    if (world == NULL)
+    {
+        return -1;
+    }
     Grow((void**)&world->movers, world->moverCount, &world->moverCapacity, sizeof(lsMoverDef));
     world->movers[world->moverCount] = def;
     return world->moverCount++;
 }
 
-void lsWorld_RemoveWall(lsWorld* world, int index)
+bool lsWorld_RemoveWall(lsWorld* world, int index)
 {
-    LS_ASSERT(world != NULL && 0 <= index && index < world->wallCount);
+    if (world == NULL || index < 0 || index >= world->wallCount)
+    {
+        return false;
+    }
     lsFree(world->walls[index].points, (size_t)world->walls[index].pointCount * sizeof(lsVec2));
     RemoveAt(world->walls, index, world->wallCount, sizeof(lsWallDef));
     world->wallCount -= 1;
+    return true;
 }
 
-void lsWorld_RemoveTarget(lsWorld* world, int index)
+bool lsWorld_RemoveTarget(lsWorld* world, int index)
 {
-    LS_ASSERT(world != NULL && 0 <= index && index < world->targetCount);
+    if (world == NULL || index < 0 || index >= world->targetCount)
+    {
+        return false;
+    }
     RemoveAt(world->targets, index, world->targetCount, sizeof(lsTargetDef));
     world->targetCount -= 1;
+    return true;
 }
 
-void lsWorld_RemoveBox(lsWorld* world, int index)
+bool lsWorld_RemoveBox(lsWorld* world, int index)
 {
-    LS_ASSERT(world != NULL && 0 <= index && index < world->boxCount);
+    if (world == NULL || index < 0 || index >= world->boxCount)
+    {
+        return false;
+    }
     RemoveAt(world->boxes, index, world->boxCount, sizeof(lsBoxDef));
     world->boxCount -= 1;
+    return true;
 }
 
-void lsWorld_RemovePolygon(lsWorld* world, int index)
+bool lsWorld_RemovePolygon(lsWorld* world, int index)
 {
-    LS_ASSERT(world != NULL && 0 <= index && index < world->polygonCount);
+    if (world == NULL || index < 0 || index >= world->polygonCount)
+    {
+        return false;
+    }
     RemoveAt(world->polygons, index, world->polygonCount, sizeof(lsPolygonDef));
     world->polygonCount -= 1;
+    return true;
 }
 
-void lsWorld_RemovePath(lsWorld* world, int index)
+bool lsWorld_RemovePath(lsWorld* world, int index)
 {
-    LS_ASSERT(world != NULL && 0 <= index && index < world->pathCount);
+    if (world == NULL || index < 0 || index >= world->pathCount)
+    {
+        return false;
+    }
     // Vehicles on the path go with it; those on later paths keep pointing at the same path after the shift.
     int kept = 0;
     for (int i = 0; i < world->vehicleCount; ++i)
@@ -477,20 +522,29 @@ void lsWorld_RemovePath(lsWorld* world, int index)
     lsFree(world->paths[index].points, (size_t)world->paths[index].pointCount * sizeof(lsVec2));
     RemoveAt(world->paths, index, world->pathCount, sizeof(lsPathDef));
     world->pathCount -= 1;
+    return true;
 }
 
-void lsWorld_RemoveVehicle(lsWorld* world, int index)
+bool lsWorld_RemoveVehicle(lsWorld* world, int index)
 {
-    LS_ASSERT(world != NULL && 0 <= index && index < world->vehicleCount);
+    if (world == NULL || index < 0 || index >= world->vehicleCount)
+    {
+        return false;
+    }
     RemoveAt(world->vehicles, index, world->vehicleCount, sizeof(lsVehicleDef));
     world->vehicleCount -= 1;
+    return true;
 }
 
-void lsWorld_RemoveMover(lsWorld* world, int index)
+bool lsWorld_RemoveMover(lsWorld* world, int index)
 {
-    LS_ASSERT(world != NULL && 0 <= index && index < world->moverCount);
+    if (world == NULL || index < 0 || index >= world->moverCount)
+    {
+        return false;
+    }
     RemoveAt(world->movers, index, world->moverCount, sizeof(lsMoverDef));
     world->moverCount -= 1;
+    return true;
 }
 
 // ---------------------------------------------------------------------------------------------------------------------
@@ -498,7 +552,10 @@ void lsWorld_RemoveMover(lsWorld* world, int index)
 
 int lsWorld_SegmentCount(const lsWorld* world)
 {
-    LS_ASSERT(world != NULL);
+    if (world == NULL)
+    {
+        return -1;
+    }
     int count = 0;
     for (int i = 0; i < world->wallCount; ++i)
     {
@@ -621,19 +678,28 @@ double lsRobotDef_Reach(const lsRobotDef* def)
 
 lsRobotDef* lsWorld_Robot(lsWorld* world, int i)
 {
-    LS_ASSERT(world != NULL && i >= 0 && i <= world->fleetCount);
+    if (world == NULL || i < 0 || i > world->fleetCount)
+    {
+        return NULL;
+    }
     return i == 0 ? &world->robot : world->fleet + (i - 1);
 }
 
 const lsRobotDef* lsWorld_GetRobot(const lsWorld* world, int i)
 {
-    LS_ASSERT(world != NULL && i >= 0 && i <= world->fleetCount);
+    if (world == NULL || i < 0 || i > world->fleetCount)
+    {
+        return NULL;
+    }
     return i == 0 ? &world->robot : world->fleet + (i - 1);
 }
 
 int lsWorld_FindRobot(const lsWorld* world, const char* id)
 {
-    LS_ASSERT(world != NULL && id != NULL);
+    if (world == NULL || id == NULL)
+    {
+        return -1;
+    }
     for (int i = 0; i < lsWorld_RobotCount(world); ++i)
     {
         if (strcmp(lsWorld_GetRobot(world, i)->id, id) == 0)
@@ -646,7 +712,10 @@ int lsWorld_FindRobot(const lsWorld* world, const char* id)
 
 int lsWorld_AddRobot(lsWorld* world, const lsRobotDef* def)
 {
-    LS_ASSERT(world != NULL && def != NULL);
+    if (world == NULL || def == NULL)
+    {
+        return -1;
+    }
     Grow((void**)&world->fleet, world->fleetCount, &world->fleetCapacity, sizeof(lsRobotDef));
     world->fleet[world->fleetCount++] = *def;
     world->robotList = true;
@@ -655,8 +724,7 @@ int lsWorld_AddRobot(lsWorld* world, const lsRobotDef* def)
 
 bool lsWorld_RemoveRobot(lsWorld* world, int i)
 {
-    LS_ASSERT(world != NULL && i >= 0 && i < lsWorld_RobotCount(world));
-    if (world->fleetCount == 0)
+    if (world == NULL || i < 0 || i >= lsWorld_RobotCount(world) || world->fleetCount == 0)
     {
         return false;
     }

@@ -1481,8 +1481,11 @@ static void NameFromFile(const char* fileName, char* out, size_t capacity)
 
 lsWorld* lsLoadWorldFromString(const char* text, size_t size, const char* fileName, lsError* err, lsWarnings* warnings)
 {
-    LS_ASSERT(text != NULL || size == 0);
     const char* label = fileName != NULL ? fileName : "<string>";
+    if (text == NULL && size > 0)
+    {
+        return lsFailNull(err, "%s: no text given (NULL) for %zu bytes", label, size);
+    }
     if (warnings != NULL)
     {
         warnings->count = 0;
@@ -1576,11 +1579,14 @@ fail:
 
 lsWorld* lsLoadWorld(const char* path, lsError* err, lsWarnings* warnings)
 {
-    LS_ASSERT(path != NULL);
     if (warnings != NULL)
     {
         warnings->count = 0;
         warnings->dropped = 0;
+    }
+    if (path == NULL)
+    {
+        return lsFailNull(err, "no world file name given");
     }
     if (lsIsMapPath(path))
     {

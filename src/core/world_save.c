@@ -258,9 +258,29 @@ static void PutRobot(Builder* b, const lsRobotDef* r, bool listed)
     Put(b, "\n  }");
 }
 
+// A world edited through its public struct may name a path that does not exist: nothing to write for that.
+static bool CanSave(const lsWorld* world)
+{
+    if (world == NULL)
+    {
+        return false;
+    }
+    for (int i = 0; i < world->vehicleCount; ++i)
+    {
+        if (world->vehicles[i].path < 0 || world->vehicles[i].path >= world->pathCount)
+        {
+            return false;
+        }
+    }
+    return true;
+}
+
 char* lsSaveWorldToString(const lsWorld* world)
 {
-    LS_ASSERT(world != NULL);
+    if (!CanSave(world))
+    {
+        return NULL;
+    }
     Builder b = {0};
     Put(&b, "{\n  \"name\": ");
     PutString(&b, world->name);
@@ -365,7 +385,15 @@ char* lsSaveWorldToString(const lsWorld* world)
 
 bool lsSaveWorld(const lsWorld* world, const char* path, lsError* err)
 {
-    LS_ASSERT(world != NULL && path != NULL);
+    if (path == NULL)
+    {
+        return lsFail(err, "no file name given to save the world to");
+    }
+    if (!CanSave(world))
+    {
+        return lsFail(err, "%s: not saved: %s", path,
+                      world == NULL ? "no world given" : "a vehicle is on a path the world does not have");
+    }
     if (lsIsMapPath(path))
     {
         // The window opened on a map YAML saves with Ctrl+S like any world: never over the map itself.
