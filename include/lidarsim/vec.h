@@ -100,6 +100,20 @@ static inline bool lsAreValidVec2s(const lsVec2* points, int count)
 }
 /// True when a and b are bitwise-equal in value.
 static inline bool lsVecEqual(lsVec2 a, lsVec2 b) { return a.x == b.x && a.y == b.y; }
+/// The first segment i -> i + 1 of a polyline (closed: also the closing count - 1 -> 0) whose ends are equal, or -1
+/// when every segment has a length: the one rule for point chains (walls, paths) in the loader and the editor.
+static inline int lsFindZeroSegment(const lsVec2* points, int count, bool closed)
+{
+    int segments = closed ? count : count - 1;
+    for (int i = 0; i < segments; ++i)
+    {
+        if (lsVecEqual(points[i], points[i + 1 < count ? i + 1 : 0]))
+        {
+            return i;
+        }
+    }
+    return -1;
+}
 
 /// Rotation by angle (radians, counter-clockwise).
 static inline lsRot lsMakeRot(double angle) { return (lsRot){cos(angle), sin(angle)}; }

@@ -42,17 +42,11 @@ const char* lsEditKind_Name(lsEditKind kind)
 // ---------------------------------------------------------------------------------------------------------------------
 // Validity helpers: what the loader accepts for the parts the editor touches.
 
-// A chain is loadable when its points are finite and no segment has zero length (closed: the closing one too).
+// A chain is loadable when its points are finite and no segment has zero length (closed: the closing one too):
+// the loader's rule, lsFindZeroSegment.
 static bool IsValidChain(const lsVec2* points, int count, bool closed)
 {
-    if (count < 2 || (closed && count < 3) || !lsAreValidVec2s(points, count))
-        return false;
-    for (int i = 0; i + 1 < count; ++i)
-    {
-        if (lsVecEqual(points[i], points[i + 1]))
-            return false;
-    }
-    return !closed || !lsVecEqual(points[count - 1], points[0]);
+    return count >= (closed ? 3 : 2) && lsAreValidVec2s(points, count) && lsFindZeroSegment(points, count, closed) < 0;
 }
 
 // A polygon the loader accepts: its rule (lsMakePolygon: strictly convex by exact orientation tests, turning once

@@ -629,21 +629,18 @@ static bool ParsePoints(Loader* L, const cJSON* item, lsQuantity quantity, int m
 // Fails when two consecutive points (and, closed, the last and the first) coincide.
 static bool CheckSegments(Loader* L, const lsVec2* points, int count, bool closed, const char* what)
 {
-    int segments = closed ? count : count - 1;
-    for (int i = 0; i < segments; ++i)
+    int i = lsFindZeroSegment(points, count, closed);
+    if (i < 0)
     {
-        int j = i + 1 < count ? i + 1 : 0;
-        if (lsVecEqual(points[i], points[j]))
-        {
-            EnterIndex(L, j);
-            if (j == 0)
-            {
-                return Fail(L, "the closing %s segment (last point to first) has zero length", what);
-            }
-            return Fail(L, "%s segment %d -> %d has zero length (repeated point)", what, i, j);
-        }
+        return true;
     }
-    return true;
+    int j = i + 1 < count ? i + 1 : 0;
+    EnterIndex(L, j);
+    if (j == 0)
+    {
+        return Fail(L, "the closing %s segment (last point to first) has zero length", what);
+    }
+    return Fail(L, "%s segment %d -> %d has zero length (repeated point)", what, i, j);
 }
 
 // Why points are not a strictly convex polygon, for the message (lsMakePolygon, with exact predicates, decides).
