@@ -65,35 +65,43 @@ static inline int OffsetKey(const lsScan* scan, double sensorHeading, double ang
     return 1;
 }
 
-// The first of the beams j * stride (j in [0, n)) past (wrap, limit): with a larger wrap, or the same wrap and an
-// offset >= limit (atLeast) or > limit (!atLeast); n when none is. (wrap, offset) grows with j, so a binary search
-// finds it.
+// Whether beam i is past (wrap, limit): in a larger wrap, or in the same wrap with an offset >= limit (atLeast) or
+// > limit (!atLeast).
+static inline bool IsPast(const lsScan* scan, double sensorHeading, double angle, int i, int wrap, double limit,
+                          bool atLeast)
+{
+    double a;
+    int w = OffsetKey(scan, sensorHeading, angle, i, &a);
+    return w > wrap || (w == wrap && (atLeast ? a >= limit : a > limit));
+}
+
+// The first of the beams j * stride (j in [0, n)) past (wrap, limit), n when none is. (wrap, offset) grows with j,
+// so the answer is where IsPast turns true: found by walking from where evenly spaced beams put it (the scan's
+// layout), testing each beam on the way exactly; usually one or two tests, and right whatever the guess.
 static int FirstPast(const lsScan* scan, double sensorHeading, double angle, int stride, int n, int wrap, double limit,
                      bool atLeast)
 {
-    int lo = 0, hi = n;
-    while (lo < hi)
+    // The beam's unwrapped offset at which this wrap ends or the limit is reached, whichever comes first.
+    double threshold =
+        wrap == 0 ? fmin(limit - 2.0 * LS_PI, -LS_PI) : (wrap == 1 ? fmin(limit, LS_PI) : limit + 2.0 * LS_PI);
+    double base = sensorHeading + scan->layout.angleMin - angle;
+    double step = (double)stride * scan->layout.angleIncrement;
+    double guess = step > 0.0 ? ceil((threshold - base) / step) : 0.0;
+    int j = guess > 0.0 ? (guess < (double)n ? (int)guess : n) : 0;
+    while (j > 0 && IsPast(scan, sensorHeading, angle, (j - 1) * stride, wrap, limit, atLeast))
     {
-        int mid = lo + (hi - lo) / 2;
-        double a;
-        int w = OffsetKey(scan, sensorHeading, angle, mid * stride, &a);
-        bool past = w > wrap || (w == wrap && (atLeast ? a >= limit : a > limit));
-        if (past)
-        {
-            hi = mid;
-        }
-        else
-        {
-            lo = mid;
-            lo += 1;
-        }
+        j -= 1;
     }
-    return lo;
+    while (j < n && !IsPast(scan, sensorHeading, angle, j * stride, wrap, limit, atLeast))
+    {
+        j += 1;
+    }
+    return j;
 }
 
 // OpenRangeAll with the same sum, for beam angles that never decrease (every scan the lidar makes): the offsets then
 // grow with the beam index within each wrap, so the beams under 0.175 form at most three runs (one per wrap, in
-// beam order), found by binary search instead of testing every beam for each of the 41 directions.
+// beam order), whose ends FirstPast finds in a few tests instead of testing every beam for each of the 41 directions.
 static double OpenRange(const lsScan* scan, double sensorHeading, double angle, int stride, bool sorted)
 {
     if (!sorted)

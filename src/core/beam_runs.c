@@ -15,6 +15,7 @@ static bool SafeFan(const lsBeamFan* fan)
 
 static void AllBeams(int beams, lsBeamRuns* runs)
 {
+    runs->near = 0.0;
     runs->first[0] = 0;
     runs->last[0] = beams - 1;
     runs->first[1] = 0;
@@ -66,6 +67,7 @@ lsBeamReach lsBeamFan_Disc(const lsBeamFan* fan, lsCircle c, lsBeamRuns* runs)
         return ls_beamsSome;
     }
     Runs(fan, atan2(fy, fx), asin(fmin(r / d, 1.0)) + 1e-7, runs);
+    runs->near = fmax(d * (1.0 - 1e-9) - r - 1e-8 * scale, 0.0);
     return ls_beamsSome;
 }
 
@@ -108,6 +110,7 @@ lsBeamReach lsBeamFan_Segment(const lsBeamFan* fan, const lsSegment* s, lsBeamRu
     double angleA = atan2(a.y, a.x), diff = atan2(b.y, b.x) - angleA;
     diff = diff > LS_PI ? diff - 2.0 * LS_PI : (diff < -LS_PI ? diff + 2.0 * LS_PI : diff);
     Runs(fan, angleA + 0.5 * diff, 0.5 * fabs(diff) + 1e-7 + 1e-8 * scale / d, runs);
+    runs->near = fmax(d * (1.0 - 1e-9) - 1e-8 * scale, 0.0);
     return ls_beamsSome;
 }
 
@@ -180,10 +183,13 @@ int lsBeamFan_SceneRuns(const lsBeamFan* fan, const lsScene* scene, lsBeamRuns* 
     return ctx.failed ? -1 : ctx.count;
 }
 
-void lsBeamRuns_Mark(const lsBeamRuns* runs, int runCount, int first, int count, unsigned char* marks)
+void lsBeamRuns_Nearest(const lsBeamRuns* runs, int runCount, int first, int count, double* nearest)
 {
     LS_ASSERT(count >= 0 && (runCount == 0 || runs != NULL));
-    memset(marks, 0, (size_t)count);
+    for (int k = 0; k < count; ++k)
+    {
+        nearest[k] = HUGE_VAL;
+    }
     int last = first + count - 1;
     for (int r = 0; r < runCount; ++r)
     {
@@ -191,9 +197,9 @@ void lsBeamRuns_Mark(const lsBeamRuns* runs, int runCount, int first, int count,
         {
             int lo = runs[r].first[k] > first ? runs[r].first[k] : first;
             int hi = runs[r].last[k] < last ? runs[r].last[k] : last;
-            if (lo <= hi)
+            for (int i = lo; i <= hi; ++i)
             {
-                memset(marks + (lo - first), 1, (size_t)(hi - lo) + 1);
+                nearest[i - first] = fmin(nearest[i - first], runs[r].near);
             }
         }
     }

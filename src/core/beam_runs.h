@@ -28,6 +28,7 @@ typedef struct lsBeamRuns
 {
     int first[2];
     int last[2];
+    double near; ///< a lower bound on the distance from the origin to the object (so on any beam's hit fraction)
 } lsBeamRuns;
 
 /// What a beam-run computation found.
@@ -47,5 +48,5 @@ lsBeamReach lsBeamFan_Segment(const lsBeamFan* fan, const lsSegment* s, lsBeamRu
 /// static cast finds nothing). Returns how many, or -1 when there are more than capacity or runs cannot be computed
 /// safely.
 int lsBeamFan_SceneRuns(const lsBeamFan* fan, const lsScene* scene, lsBeamRuns* runs, int capacity);
-/// marks[k] = 1 when beam first + k lies in one of the runs, else 0, for k in [0, count).
-void lsBeamRuns_Mark(const lsBeamRuns* runs, int runCount, int first, int count, unsigned char* marks);
+/// nearest[k] = the least lsBeamRuns.near of the runs holding beam first + k (HUGE_VAL: none), for k in [0, count).
+void lsBeamRuns_Nearest(const lsBeamRuns* runs, int runCount, int first, int count, double* nearest);

@@ -147,31 +147,34 @@ static void Measure(const lsScene* scene, const lsLidarDef* def, const lsRayHit*
     out->normals[i] = hit->normal;
 }
 
-// Static casts of the beams first .. first + count - 1 (at most 64) that lie in a run, through lsScene_CastRays in
-// one batch; the others hit nothing static.
-static void CastMarked(const lsScene* scene, const lsBeamRuns* runs, int runCount, int first, const lsRayInput* inputs,
+// The static casts of beams first .. first + count - 1 (at most 64), whose hits already hold the moving objects'
+// answers: only the beams in a static run whose object may lie as near as their moving hit are cast (through
+// lsScene_CastRays in one batch), and each answer is offered to the moving one. The others hit nothing static, or
+// nothing static before their moving hit.
+static void CastStatic(const lsScene* scene, const lsBeamRuns* runs, int runCount, int first, const lsRayInput* inputs,
                        int count, lsRayHit* hits)
 {
-    unsigned char marks[64];
-    lsRayInput marked[64];
-    lsRayHit markedHits[64];
+    double nearest[64];
+    lsRayInput cast[64];
+    lsRayHit castHits[64];
     int which[64];
     LS_ASSERT(count <= 64);
-    lsBeamRuns_Mark(runs, runCount, first, count, marks);
+    lsBeamRuns_Nearest(runs, runCount, first, count, nearest);
     int m = 0;
     for (int k = 0; k < count; ++k)
     {
-        hits[k] = (lsRayHit){.hit = false, .kind = ls_hitNone, .index = -1, .part = -1};
-        if (marks[k])
+        if (nearest[k] != HUGE_VAL && !(hits[k].hit && hits[k].fraction < nearest[k]))
         {
             which[m] = k;
-            marked[m++] = inputs[k];
+            cast[m++] = inputs[k];
         }
     }
-    lsScene_CastRays(scene, NULL, marked, m, markedHits);
+    lsScene_CastRays(scene, NULL, cast, m, castHits);
     for (int j = 0; j < m; ++j)
     {
-        hits[which[j]] = markedHits[j];
+        const lsRayHit* h = castHits + j;
+        lsCastOutput out = {h->point, h->normal, h->fraction, h->hit};
+        lsRayHit_Offer(hits + which[j], &out, h->kind, h->index, h->part);
     }
 }
 
@@ -271,15 +274,25 @@ bool lsLidar_ScanFrom(const lsScene* scene, const lsDynamicObjects* dyn, const l
         }
         if (sceneRunCount >= 0)
         {
-            CastMarked(scene, sceneRuns, sceneRunCount, first, inputs, count, hits);
+            // The moving objects first: a beam that meets a robot before any static object could be skips its static
+            // cast too.
+            for (int k = 0; k < count; ++k)
+            {
+                hits[k] = (lsRayHit){.hit = false, .kind = ls_hitNone, .index = -1, .part = -1};
+            }
+            if (spanCount > 0)
+            {
+                lsDynamicObjects_CastSpans(dyn, spans, spanCount, first, inputs, count, hits);
+            }
+            CastStatic(scene, sceneRuns, sceneRunCount, first, inputs, count, hits);
         }
         else
         {
             lsScene_CastRays(scene, perBeam, inputs, count, hits);
-        }
-        if (spanCount > 0)
-        {
-            lsDynamicObjects_CastSpans(dyn, spans, spanCount, first, inputs, count, hits);
+            if (spanCount > 0)
+            {
+                lsDynamicObjects_CastSpans(dyn, spans, spanCount, first, inputs, count, hits);
+            }
         }
         for (int k = 0; k < count; ++k)
         {
