@@ -903,6 +903,86 @@ static int EdgeWorldsTest(void)
     return 0;
 }
 
+// A sparse room: a 100 m square of 1 m wall pieces, a few clusters of short walls and targets inside, and open
+// space between them, so that most blocks of cells are empty and the walk crosses them in one step.
+static lsWorld* MakeSparseRoom(uint64_t seed, int clusters)
+{
+    lsRng rng = lsMakeRng(seed);
+    lsWorld* world = lsCreateWorld();
+    for (int side = 0; side < 4; ++side)
+    {
+        for (int k = 0; k < 100; ++k)
+        {
+            double u0 = -50.0 + (double)k, u1 = u0 + 1.0;
+            lsVec2 p[2];
+            p[0] =
+                side == 0 ? lsV(u0, -50.0) : (side == 1 ? lsV(50.0, u0) : (side == 2 ? lsV(u0, 50.0) : lsV(-50.0, u0)));
+            p[1] =
+                side == 0 ? lsV(u1, -50.0) : (side == 1 ? lsV(50.0, u1) : (side == 2 ? lsV(u1, 50.0) : lsV(-50.0, u1)));
+            lsWorld_AddWall(world, p, 2, false);
+        }
+    }
+    for (int cluster = 0; cluster < clusters; ++cluster)
+    {
+        lsVec2 c = lsV(lsRng_Range(&rng, -35.0, 35.0), lsRng_Range(&rng, -35.0, 35.0));
+        for (int k = 0; k < 30; ++k)
+        {
+            lsVec2 p[2];
+            p[0] = lsAdd(c, lsV(lsRng_Range(&rng, -3.0, 3.0), lsRng_Range(&rng, -3.0, 3.0)));
+            p[1] = lsAdd(p[0], lsScale(lsRng_Range(&rng, 0.3, 1.5), RandomDirection(&rng)));
+            lsWorld_AddWall(world, p, 2, false);
+        }
+        lsTargetDef t = lsDefaultTargetDef();
+        t.center = lsAdd(c, lsV(4.0, 0.0));
+        t.radius = 0.3;
+        lsWorld_AddTarget(world, t);
+    }
+    return world;
+}
+
+static int EmptyBlocksTest(void)
+{
+    lsWorld* world = MakeSparseRoom(151, 4);
+    lsScene* scene = lsCreateScene(world);
+    lsSceneInfo info = lsScene_GetInfo(scene);
+    double s = info.cellSize;
+    lsVec2 g0 = info.gridBounds.lower;
+    // Random rays, then rays along cell lines and through cell corners (every fourth line is a block boundary).
+    ENSURE(RandomRays(scene, NULL, 152, 20000, 50.0, lsV(0.0, 0.0), NULL) == 0);
+    lsRng rng = lsMakeRng(153);
+    for (int i = 0; i < 20000; ++i)
+    {
+        int cx = (int)lsRng_Range(&rng, 0.0, (double)info.cellsX + 1.0);
+        int cy = (int)lsRng_Range(&rng, 0.0, (double)info.cellsY + 1.0);
+        lsVec2 corner = lsV(g0.x + (double)cx * s, g0.y + (double)cy * s);
+        double sx = i % 2 == 0 ? 1.0 : -1.0, sy = i % 4 < 2 ? 1.0 : -1.0;
+        lsVec2 d = i % 3 == 0 ? lsV(sx, 0.0) : (i % 3 == 1 ? lsV(sx, sy) : lsV(sx, sy * 0.25)); // 0.25: 4-cell slope
+        lsRayInput in = {corner, d, lsRng_Range(&rng, 0.0, 150.0)};
+        ENSURE(Compare(scene, NULL, in, NULL) == 0);
+    }
+    // Targets respawned into the open space (displaced, then rebuilt into cells of formerly empty blocks).
+    for (int round = 0; round < 40; ++round)
+    {
+        int i = round % world->targetCount;
+        lsScene_SetTarget(scene, i, lsV(lsRng_Range(&rng, -45.0, 45.0), lsRng_Range(&rng, -45.0, 45.0)), true);
+        ENSURE(RandomRays(scene, NULL, 154 + (uint64_t)round, 1000, 50.0, lsV(0.0, 0.0), NULL) == 0);
+    }
+    lsDestroyScene(scene);
+    // Crossing the empty room visits far fewer cells than the cells it crosses.
+    lsWorld* empty = MakeSparseRoom(151, 0);
+    scene = lsCreateScene(empty);
+    info = lsScene_GetInfo(scene);
+    lsCastStats stats = {0, 0, 0, 0};
+    lsRayInput across = {lsV(0.1, 0.2), lsV(1.0, 0.0), 100.0};
+    lsRayHit hit = lsScene_CastRayStats(scene, NULL, &across, &stats);
+    ENSURE(hit.hit && hit.kind == ls_hitWall && hit.fraction == 49.9);
+    ENSURE((double)stats.cells < 0.5 * 49.9 / info.cellSize);
+    lsDestroyScene(scene);
+    lsDestroyWorld(empty);
+    lsDestroyWorld(world);
+    return 0;
+}
+
 static int StatsTest(void)
 {
     // The walk visits few cells and tests few candidates per ray: the cost follows what a beam can see.
@@ -1010,6 +1090,7 @@ int SceneTest(void)
     RUN_SUBTEST(NearlyParallelTest);
     RUN_SUBTEST(BatchTest);
     RUN_SUBTEST(StatsTest);
+    RUN_SUBTEST(EmptyBlocksTest);
     return 0;
 }
 

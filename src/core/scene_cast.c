@@ -171,17 +171,28 @@ lsRayHit lsScene_CastRayBrute(const lsScene* scene, const lsDynamicObjects* dyn,
 // margins (1e-14 on signs, 1e-9 to 1e-7 relative on fractions) bound the rounding of these few operations, and that
 // of the exact routines' fractions, many times over; anything closer to a decision goes to the exact cast.
 
-// sideError bounds the rounding of cross(d, p - o) for every endpoint p the walk can meet (see Cast).
-static LS_FORCE_INLINE bool BoundSegment(const lsSegment* seg, lsVec2 o, lsVec2 d, double dd, double limit,
-                                         double maxFraction, double sideError, double* tLo, double* tHi)
+// The first, cheap stage of a segment's bound: the sides of its endpoints relative to the ray's line (cross(d,
+// p - o)), rounded by less than sideError for every endpoint p the walk can meet (see Cast). False when both
+// endpoints lie strictly on one side (the exact side tests agree: a miss), which is how most candidates end; one
+// minimum, one maximum and a single branch, so the loop over a cell's records does not mispredict on them.
+typedef struct SegmentSides
 {
-    double ax = seg->a.x - o.x, ay = seg->a.y - o.y, bx = seg->b.x - o.x, by = seg->b.y - o.y;
-    double ca = d.x * ay - d.y * ax, cb = d.x * by - d.y * bx;
-    bool aLeft = ca > sideError, aRight = ca<-sideError, bLeft = cb> sideError, bRight = cb < -sideError;
-    if ((aLeft && bLeft) || (aRight && bRight))
-    {
-        return false; // both endpoints strictly on one side: the exact side tests agree, a miss
-    }
+    double ax, ay, bx, by; // endpoints relative to the origin
+    double ca, cb;         // their sides
+} SegmentSides;
+
+static LS_FORCE_INLINE bool SidesOfSegment(const lsSegment* seg, lsVec2 o, lsVec2 d, double sideError, SegmentSides* s)
+{
+    s->ax = seg->a.x - o.x, s->ay = seg->a.y - o.y, s->bx = seg->b.x - o.x, s->by = seg->b.y - o.y;
+    s->ca = d.x * s->ay - d.y * s->ax, s->cb = d.x * s->by - d.y * s->bx;
+    return !(Min(s->ca, s->cb) > sideError || Max(s->ca, s->cb) < -sideError);
+}
+
+// The second stage, for a segment whose line the ray's line may cross (SidesOfSegment true).
+static LS_FORCE_INLINE bool BoundCrossing(const lsSegment* seg, const SegmentSides* s, lsVec2 d, double dd,
+                                          double limit, double maxFraction, double sideError, double* tLo, double* tHi)
+{
+    double ax = s->ax, ay = s->ay, bx = s->bx, by = s->by;
     double ex = seg->b.x - seg->a.x, ey = seg->b.y - seg->a.y;
     double d1 = d.x * ey, d2 = d.y * ex;
     double den = d1 - d2, sDen = fabs(d1) + fabs(d2);
@@ -201,7 +212,7 @@ static LS_FORCE_INLINE bool BoundSegment(const lsSegment* seg, lsVec2 o, lsVec2 
         double err = 1e-9 * fabs(t) + numError / absDen;
         *tLo = t - err;
         // Endpoints strictly on opposite sides and the crossing surely within [0, maxFraction]: a certain hit.
-        bool straddles = (aLeft && bRight) || (aRight && bLeft);
+        bool straddles = (s->ca > sideError && s->cb < -sideError) || (s->ca < -sideError && s->cb > sideError);
         *tHi = straddles && t - err >= 0.0 && t + err <= maxFraction ? t + err : HUGE_VAL;
         return true;
     }
@@ -226,6 +237,15 @@ static LS_FORCE_INLINE bool BoundSegment(const lsSegment* seg, lsVec2 o, lsVec2 
     *tLo = t - 1e-9 * fabs(t);
     *tHi = HUGE_VAL;
     return true;
+}
+
+// Both stages: returns false when the segment certainly cannot beat limit, else writes tLo and tHi.
+static LS_FORCE_INLINE bool BoundSegment(const lsSegment* seg, lsVec2 o, lsVec2 d, double dd, double limit,
+                                         double maxFraction, double sideError, double* tLo, double* tHi)
+{
+    SegmentSides s;
+    return SidesOfSegment(seg, o, d, sideError, &s) &&
+           BoundCrossing(seg, &s, d, dd, limit, maxFraction, sideError, tLo, tHi);
 }
 
 // The same for a solid disc. The near root t = (p - sqrt(r^2 |d|^2 - cross^2)) / |d|^2 is at least (p - r |d|) / |d|^2.
@@ -331,6 +351,102 @@ static inline void Defer(const lsScene* scene, const lsRayInput* input, Pending*
     pending[(*count)++] = p;
 }
 
+// The primitives outside the grid: displaced targets and long segments and shapes (none in most worlds), each
+// bounded against the best so far and cast at once when it may win.
+static void CastOutsideGrid(const lsScene* scene, const lsRayInput* input, double dd, lsRayHit* best,
+                            lsCastStats* stats)
+{
+    lsVec2 o = input->origin, d = input->direction;
+    double maxFraction = input->maxFraction;
+    for (int k = 0; k < scene->displacedCount; ++k)
+    {
+        int i = scene->displaced[k];
+        double tLo, tHi, limit = best->hit && best->fraction < maxFraction ? best->fraction : maxFraction;
+        if (scene->targetActive[i] && BoundCircle(scene->targets + i, o, d, dd, limit, maxFraction, &tLo, &tHi))
+        {
+            if (stats != NULL)
+            {
+                stats->exactTests += 1;
+            }
+            TryTarget(scene->targets + i, i, input, best);
+        }
+    }
+    // Long segments, each bounded with the rounding of its own far endpoints.
+    for (int k = 0; k < scene->longSegmentCount; ++k)
+    {
+        int id = scene->longSegments[k];
+        const lsSegment* seg = scene->segments + id;
+        double tLo, tHi, limit = best->hit && best->fraction < maxFraction ? best->fraction : maxFraction;
+        double far = Max(fabs(seg->a.x - o.x) + fabs(seg->a.y - o.y), fabs(seg->b.x - o.x) + fabs(seg->b.y - o.y));
+        if (BoundSegment(seg, o, d, dd, limit, maxFraction, 1e-14 * (fabs(d.x) + fabs(d.y)) * far, &tLo, &tHi))
+        {
+            if (stats != NULL)
+            {
+                stats->exactTests += 1;
+            }
+            TrySegment(seg, scene->segmentChain[id], scene->segmentPart[id], input, best);
+        }
+    }
+    for (int k = 0; k < scene->longShapeCount; ++k)
+    {
+        int code = scene->longShapes[k];
+        double tLo, tHi, limit = best->hit && best->fraction < maxFraction ? best->fraction : maxFraction;
+        if (BoundCircle(scene->shapeCircles + code, o, d, dd, limit, maxFraction, &tLo, &tHi))
+        {
+            if (stats != NULL)
+            {
+                stats->exactTests += 1;
+            }
+            TryShape(scene, code, input, best);
+        }
+    }
+}
+
+// What the walk knows about the answer so far, updated as candidates are bounded.
+typedef struct WalkState
+{
+    Pending pending[LS_PENDING_CAPACITY];
+    int pendingCount;
+    double known; // the final answer's fraction is certainly at most this (best exact hit or a certain pending hit)
+    double limit; // min(known, maxFraction): candidates whose bound lies beyond are skipped
+} WalkState;
+
+static inline void Tighten(WalkState* w, double tHi, const lsRayHit* best, double maxFraction)
+{
+    w->known = tHi < w->known ? tHi : w->known;
+    w->known = best->hit && best->fraction < w->known ? best->fraction : w->known;
+    w->limit = w->known < maxFraction ? w->known : maxFraction;
+}
+
+// A cell's targets, boxes and polygons (most cells have none, so this stays out of the walk's loop).
+static void BoundCellShapes(const lsScene* scene, const CellHeader* h, const lsRayInput* input, double dd, WalkState* w,
+                            lsRayHit* best, lsCastStats* stats)
+{
+    lsVec2 o = input->origin, d = input->direction;
+    double maxFraction = input->maxFraction;
+    for (int k = h[0].target; k < h[1].target; ++k)
+    {
+        const CellTarget* ct = scene->targetItems + k;
+        double tLo, tHi;
+        if (ct->active && BoundCircle(&ct->circle, o, d, dd, w->limit, maxFraction, &tLo, &tHi))
+        {
+            Defer(scene, input, w->pending, &w->pendingCount, (Pending){tLo, ls_fieldTarget, k, ct->index, 0}, best,
+                  stats);
+            Tighten(w, tHi, best, maxFraction);
+        }
+    }
+    for (int k = h[0].shape; k < h[1].shape; ++k)
+    {
+        // Boxes and polygons are few: bounded by their bounding circle only.
+        int code = scene->shapeItems[k];
+        double tLo, tHi;
+        if (BoundCircle(scene->shapeCircles + code, o, d, dd, w->limit, maxFraction, &tLo, &tHi))
+        {
+            Defer(scene, input, w->pending, &w->pendingCount, (Pending){tLo, ls_fieldShape, k, code, 0}, best, stats);
+        }
+    }
+}
+
 // The walk. stats may be NULL; the two public entry points inline this with and without counting.
 static LS_FORCE_INLINE lsRayHit Cast(const lsScene* scene, const lsDynamicObjects* dyn, const lsRayInput* input,
                                      lsCastStats* stats)
@@ -350,49 +466,14 @@ static LS_FORCE_INLINE lsRayHit Cast(const lsScene* scene, const lsDynamicObject
     double maxFraction = input->maxFraction;
     double dd = d.x * d.x + d.y * d.y;
 
-    // The moving objects and displaced targets first: an early best shortens the walk.
-    CastDynamic(dyn, input, &best, false);
-    for (int k = 0; k < scene->displacedCount; ++k)
+    // The moving objects and the primitives outside the grid first: an early best shortens the walk.
+    if (dyn != NULL)
     {
-        int i = scene->displaced[k];
-        double tLo, tHi, limit = best.hit && best.fraction < maxFraction ? best.fraction : maxFraction;
-        if (scene->targetActive[i] && BoundCircle(scene->targets + i, o, d, dd, limit, maxFraction, &tLo, &tHi))
-        {
-            if (stats != NULL)
-            {
-                stats->exactTests += 1;
-            }
-            TryTarget(scene->targets + i, i, input, &best);
-        }
+        CastDynamic(dyn, input, &best, false);
     }
-    // Long primitives (outside the grid), each bounded with the rounding of its own far endpoints.
-    for (int k = 0; k < scene->longSegmentCount; ++k)
+    if (scene->displacedCount + scene->longSegmentCount + scene->longShapeCount > 0)
     {
-        int id = scene->longSegments[k];
-        const lsSegment* seg = scene->segments + id;
-        double tLo, tHi, limit = best.hit && best.fraction < maxFraction ? best.fraction : maxFraction;
-        double far = Max(fabs(seg->a.x - o.x) + fabs(seg->a.y - o.y), fabs(seg->b.x - o.x) + fabs(seg->b.y - o.y));
-        if (BoundSegment(seg, o, d, dd, limit, maxFraction, 1e-14 * (fabs(d.x) + fabs(d.y)) * far, &tLo, &tHi))
-        {
-            if (stats != NULL)
-            {
-                stats->exactTests += 1;
-            }
-            TrySegment(seg, scene->segmentChain[id], scene->segmentPart[id], input, &best);
-        }
-    }
-    for (int k = 0; k < scene->longShapeCount; ++k)
-    {
-        int code = scene->longShapes[k];
-        double tLo, tHi, limit = best.hit && best.fraction < maxFraction ? best.fraction : maxFraction;
-        if (BoundCircle(scene->shapeCircles + code, o, d, dd, limit, maxFraction, &tLo, &tHi))
-        {
-            if (stats != NULL)
-            {
-                stats->exactTests += 1;
-            }
-            TryShape(scene, code, input, &best);
-        }
+        CastOutsideGrid(scene, input, dd, &best, stats);
     }
     if (scene->nx == 0)
     {
@@ -408,9 +489,8 @@ static LS_FORCE_INLINE lsRayHit Cast(const lsScene* scene, const lsDynamicObject
     if (d.x != 0.0)
     {
         double t0 = (gx0 - o.x) * invDx, t1 = (gx1 - o.x) * invDx;
-        double tNear = t0 < t1 ? t0 : t1, tFar = t0 < t1 ? t1 : t0;
-        tEnter = tNear > tEnter ? tNear : tEnter;
-        tLeave = tFar < tLeave ? tFar : tLeave;
+        tEnter = Max(Min(t0, t1), tEnter);
+        tLeave = Min(Max(t0, t1), tLeave);
     }
     else if (o.x < gx0 || o.x > gx1)
     {
@@ -419,9 +499,8 @@ static LS_FORCE_INLINE lsRayHit Cast(const lsScene* scene, const lsDynamicObject
     if (d.y != 0.0)
     {
         double t0 = (gy0 - o.y) * invDy, t1 = (gy1 - o.y) * invDy;
-        double tNear = t0 < t1 ? t0 : t1, tFar = t0 < t1 ? t1 : t0;
-        tEnter = tNear > tEnter ? tNear : tEnter;
-        tLeave = tFar < tLeave ? tFar : tLeave;
+        tEnter = Max(Min(t0, t1), tEnter);
+        tLeave = Min(Max(t0, t1), tLeave);
     }
     else if (o.y < gy0 || o.y > gy1)
     {
@@ -442,6 +521,7 @@ static LS_FORCE_INLINE lsRayHit Cast(const lsScene* scene, const lsDynamicObject
     // How far (in fraction) a hit must lie before a cell's exit for the walk to stop there: the slop in metres
     // over the ray's speed, with room to spare.
     double margin = 4.0 * scene->slop * (fabs(d.x) > fabs(d.y) ? fabs(invDx) : fabs(invDy));
+    double tStop = tLeave + margin;
     // Every segment met lies in a visited cell, within tLeave |d| plus two cell diagonals of the origin, so its
     // endpoints are within R of the origin in each coordinate; cross(d, p - o) then rounds by less than
     // 3 eps (|dx| + |dy|) R, far below sideError.
@@ -449,19 +529,59 @@ static LS_FORCE_INLINE lsRayHit Cast(const lsScene* scene, const lsDynamicObject
     double reach = tLeave * speed + 4.0 * s + scene->maxSegmentLength + scene->slop;
     double sideError = 1e-14 * speed * reach;
     const CellHeader* cells = scene->cells;
-    // known: a fraction that the final answer is certainly at most (the best exact hit, or a certain pending hit).
-    double known = best.hit ? best.fraction : HUGE_VAL;
-    double limit = known < maxFraction ? known : maxFraction;
-    Pending pending[LS_PENDING_CAPACITY];
-    int pendingCount = 0;
-    bool hasTargets = scene->targetItemCount > 0, hasShapes = scene->shapeItemCount > 0;
+    const CellSegment* segItems = scene->segItems;
+    WalkState w;
+    w.pendingCount = 0;
+    w.known = best.hit ? best.fraction : HUGE_VAL;
+    w.limit = w.known < maxFraction ? w.known : maxFraction;
+    bool hasShapes = scene->targetItemCount + scene->shapeItemCount > 0;
+    int nx = scene->nx, ny = scene->ny;
 
     for (;;)
     {
-        int cell = iy * scene->nx + ix;
-        const CellHeader* h = cells + cell;
-        // The next cell's header is a cache miss in big worlds: ask for it while this cell is tested.
-        LS_PREFETCH(tMaxX < tMaxY ? h + stepX : h + (ptrdiff_t)stepY * scene->nx);
+        const CellHeader* h = cells + (ptrdiff_t)iy * nx + ix;
+        if (LS_UNLIKELY(h->emptyBlock))
+        {
+            // An empty block: leave it in one step, through whichever of its next boundaries the ray meets first,
+            // into the cell of the next block at that point. The point rounds by far less than the slop, so the
+            // cell chosen is one the exact ray touches or comes within the slop of, as the cell-by-cell walk's.
+            if (stats != NULL)
+            {
+                stats->cells += 1;
+            }
+            int bx = ix >> LS_BLOCK_SHIFT, by = iy >> LS_BLOCK_SHIFT;
+            double tBX =
+                stepX != 0 ? (gx0 + (double)((bx + (stepX > 0)) << LS_BLOCK_SHIFT) * s - o.x) * invDx : HUGE_VAL;
+            double tBY =
+                stepY != 0 ? (gy0 + (double)((by + (stepY > 0)) << LS_BLOCK_SHIFT) * s - o.y) * invDy : HUGE_VAL;
+            double tB = tBX < tBY ? tBX : tBY;
+            if (tB >= tStop || w.known < tB - margin)
+            {
+                break;
+            }
+            if (tBX < tBY)
+            {
+                ix = stepX > 0 ? (bx + 1) << LS_BLOCK_SHIFT : (bx << LS_BLOCK_SHIFT) - 1;
+                int row = CellY(scene, o.y + tB * d.y), first = by << LS_BLOCK_SHIFT;
+                iy = row < first ? first : (row > first + LS_BLOCK_CELLS - 1 ? first + LS_BLOCK_CELLS - 1 : row);
+                iy = iy < ny ? iy : ny - 1;
+            }
+            else
+            {
+                iy = stepY > 0 ? (by + 1) << LS_BLOCK_SHIFT : (by << LS_BLOCK_SHIFT) - 1;
+                int column = CellX(scene, o.x + tB * d.x), first = bx << LS_BLOCK_SHIFT;
+                ix = column < first ? first
+                                    : (column > first + LS_BLOCK_CELLS - 1 ? first + LS_BLOCK_CELLS - 1 : column);
+                ix = ix < nx ? ix : nx - 1;
+            }
+            if (ix < 0 || ix >= nx || iy < 0 || iy >= ny)
+            {
+                break;
+            }
+            tMaxX = stepX != 0 ? (gx0 + (double)(ix + (stepX > 0)) * s - o.x) * invDx : HUGE_VAL;
+            tMaxY = stepY != 0 ? (gy0 + (double)(iy + (stepY > 0)) * s - o.y) * invDy : HUGE_VAL;
+            continue;
+        }
         if (stats != NULL)
         {
             stats->cells += 1;
@@ -469,49 +589,30 @@ static LS_FORCE_INLINE lsRayHit Cast(const lsScene* scene, const lsDynamicObject
         }
         for (int k = h[0].seg, end = h[1].seg; k < end; ++k)
         {
+            SegmentSides sides;
             double tLo, tHi;
-            if (BoundSegment(scene->segItems + k, o, d, dd, limit, maxFraction, sideError, &tLo, &tHi))
+            if (SidesOfSegment(segItems + k, o, d, sideError, &sides) &&
+                BoundCrossing(segItems + k, &sides, d, dd, w.limit, maxFraction, sideError, &tLo, &tHi))
             {
-                Defer(scene, input, pending, &pendingCount, (Pending){tLo, ls_fieldSegment, k, scene->segItemIds[k], 0},
-                      &best, stats);
-                known = tHi < known ? tHi : known;
-                known = best.hit && best.fraction < known ? best.fraction : known;
-                limit = known < maxFraction ? known : maxFraction;
+                Defer(scene, input, w.pending, &w.pendingCount,
+                      (Pending){tLo, ls_fieldSegment, k, scene->segItemIds[k], 0}, &best, stats);
+                Tighten(&w, tHi, &best, maxFraction);
             }
         }
-        for (int k = h[0].target, end = hasTargets ? h[1].target : k; k < end; ++k)
+        if (hasShapes && (h[1].target != h[0].target || h[1].shape != h[0].shape))
         {
-            const CellTarget* ct = scene->targetItems + k;
-            double tLo, tHi;
-            if (ct->active && BoundCircle(&ct->circle, o, d, dd, limit, maxFraction, &tLo, &tHi))
-            {
-                Defer(scene, input, pending, &pendingCount, (Pending){tLo, ls_fieldTarget, k, ct->index, 0}, &best,
-                      stats);
-                known = tHi < known ? tHi : known;
-                known = best.hit && best.fraction < known ? best.fraction : known;
-                limit = known < maxFraction ? known : maxFraction;
-            }
-        }
-        for (int k = h[0].shape, end = hasShapes ? h[1].shape : k; k < end; ++k)
-        {
-            // Boxes and polygons are few: bounded by their bounding circle only.
-            int code = scene->shapeItems[k];
-            double tLo, tHi;
-            if (BoundCircle(scene->shapeCircles + code, o, d, dd, limit, maxFraction, &tLo, &tHi))
-            {
-                Defer(scene, input, pending, &pendingCount, (Pending){tLo, ls_fieldShape, k, code, 0}, &best, stats);
-            }
+            BoundCellShapes(scene, h, input, dd, &w, &best, stats);
         }
 
         double tExit = tMaxX < tMaxY ? tMaxX : tMaxY;
-        if (tExit >= tLeave + margin || known < tExit - margin)
+        if (tExit >= tStop || w.known < tExit - margin)
         {
             break;
         }
         if (tMaxX < tMaxY)
         {
             ix += stepX;
-            if (ix < 0 || ix >= scene->nx)
+            if (ix < 0 || ix >= nx)
             {
                 break;
             }
@@ -520,14 +621,14 @@ static LS_FORCE_INLINE lsRayHit Cast(const lsScene* scene, const lsDynamicObject
         else
         {
             iy += stepY;
-            if (iy < 0 || iy >= scene->ny)
+            if (iy < 0 || iy >= ny)
             {
                 break;
             }
             tMaxY = (gy0 + (double)(iy + (stepY > 0)) * s - o.y) * invDy;
         }
     }
-    Resolve(scene, input, pending, pendingCount, &best, stats);
+    Resolve(scene, input, w.pending, w.pendingCount, &best, stats);
     return best;
 }
 
@@ -553,16 +654,23 @@ void lsScene_CastRays(const lsScene* scene, const lsDynamicObjects* dyn, const l
     // Software pipeline over the rays: the header of the first cell of ray i + 8, then the records of the first cell
     // of ray i + 4 (whose header has arrived by then), are fetched while ray i is cast. In a big world with rays
     // spread everywhere, these first-cell misses dominate; a scan's beams share their origin and do not need it.
+    // Each ray's first cell is computed once, 8 rays ahead, and kept in a ring for its second use 4 rays later.
     bool prefetch = scene->nx > 0;
+    int ring[8] = {0};
+    for (int i = 0; i < 8 && i < count && prefetch; ++i)
+    {
+        ring[i] = CellOf(scene, inputs[i].origin);
+    }
     for (int i = 0; i < count; ++i)
     {
         if (prefetch && i + 8 < count)
         {
-            LS_PREFETCH(scene->cells + CellOf(scene, inputs[i + 8].origin));
+            ring[i & 7] = CellOf(scene, inputs[i + 8].origin); // ray i's slot is free: it is cast below
+            LS_PREFETCH(scene->cells + ring[i & 7]);
         }
         if (prefetch && i + 4 < count)
         {
-            const CellHeader* h = scene->cells + CellOf(scene, inputs[i + 4].origin);
+            const CellHeader* h = scene->cells + ring[(i + 4) & 7];
             if (h[1].seg > h[0].seg)
             {
                 LS_PREFETCH(scene->segItems + h[0].seg);

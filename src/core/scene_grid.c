@@ -25,13 +25,18 @@ static int* Field(CellHeader* h, int field)
 
 // Registration runs twice: a counting pass (counts land in the header after each cell) and a filling pass (the
 // header of each cell is the write cursor, left at the next cell's start, and shifted back afterwards).
+// A run of count cells of one row, from cell index `cell`, that segment `k` (of the sorted order) is registered in.
+typedef struct SegmentSpan
+{
+    int cell, count, k;
+} SegmentSpan;
+
 typedef struct Registrar
 {
     CellHeader* cells;
     int* segCursor; // segments: per cell, the count (counting pass) or the write position (filling pass)
     int field;
     bool fill;
-    CellSegment segment;
     int segmentId;
     int shapeCode;
     CellTarget target;
@@ -39,6 +44,9 @@ typedef struct Registrar
     int* segItemIds;
     int* shapeItems;
     CellTarget* targetItems;
+    // The counting pass keeps each segment's spans (a row's run of cells) so the filling pass does not recompute them.
+    SegmentSpan* spans;
+    int spanCount, spanCapacity;
 } Registrar;
 
 static void RegisterCell(const lsScene* scene, Registrar* r, int ix, int iy)
@@ -50,39 +58,34 @@ static void RegisterCell(const lsScene* scene, Registrar* r, int ix, int iy)
         return;
     }
     int* cursor = Field(r->cells + cell, r->field);
-    switch (r->field)
+    if (r->field == ls_fieldShape) // segments go through RegisterSegmentSpan
     {
-    case ls_fieldSegment:
-        r->segItemIds[*cursor] = r->segmentId;
-        r->segItems[(*cursor)++] = r->segment;
-        break;
-    case ls_fieldShape:
         r->shapeItems[(*cursor)++] = r->shapeCode;
-        break;
-    default:
+    }
+    else
+    {
         r->targetItems[(*cursor)++] = r->target;
-        break;
     }
 }
 
-// Registers the current segment in cells ix0..ix1 of row iy: the build's hot loop, kept free of the switch and
-// working on a plain int per cell (a quarter of the headers' bytes, so the scattered updates stay in cache).
+// Counts the current segment in cells ix0..ix1 of row iy and keeps the span for the filling pass: the build's hot
+// loop, kept free of the switch and working on a plain int per cell (a quarter of the headers' bytes, so the
+// scattered updates stay in cache).
 static inline void RegisterSegmentSpan(const lsScene* scene, Registrar* r, int iy, int ix0, int ix1)
 {
     int* row = r->segCursor + (ptrdiff_t)iy * scene->nx;
-    if (!r->fill)
-    {
-        for (int ix = ix0; ix <= ix1; ++ix)
-        {
-            row[ix] += 1;
-        }
-        return;
-    }
     for (int ix = ix0; ix <= ix1; ++ix)
     {
-        r->segItemIds[row[ix]] = r->segmentId;
-        r->segItems[row[ix]++] = r->segment;
+        row[ix] += 1;
     }
+    if (r->spanCount == r->spanCapacity)
+    {
+        int capacity = r->spanCapacity < 1024 ? 1024 : r->spanCapacity + r->spanCapacity / 2;
+        r->spans =
+            lsRealloc(r->spans, (size_t)r->spanCapacity * sizeof(SegmentSpan), (size_t)capacity * sizeof(SegmentSpan));
+        r->spanCapacity = capacity;
+    }
+    r->spans[r->spanCount++] = (SegmentSpan){iy * scene->nx + ix0, ix1 - ix0 + 1, r->segmentId};
 }
 
 // Turns the counts of a field (in the header after each cell) into starts; returns the total.
@@ -201,6 +204,40 @@ void lsSceneGrid_TargetRange(const lsScene* scene, lsCircle c, int range[4])
     range[3] = CellY(scene, box.upper.y);
 }
 
+// Marks the cells of the blocks none of whose cells holds a segment, shape or target (cells beyond the grid count
+// as empty): the walk crosses such a block in one step.
+static void MarkEmptyBlocks(lsScene* scene)
+{
+    int nx = scene->nx, ny = scene->ny;
+    int bnx = (nx + LS_BLOCK_CELLS - 1) >> LS_BLOCK_SHIFT, bny = (ny + LS_BLOCK_CELLS - 1) >> LS_BLOCK_SHIFT;
+    size_t blockCount = (size_t)bnx * (size_t)bny;
+    unsigned char* full = lsAllocZero(blockCount, 1);
+    // The lists are stored cell after cell in row-major order, so a run of cells in a row is empty exactly when the
+    // starts of its first cell and of the cell after it are equal.
+    for (int iy = 0; iy < ny; ++iy)
+    {
+        unsigned char* row = full + (size_t)(iy >> LS_BLOCK_SHIFT) * (size_t)bnx;
+        const CellHeader* cells = scene->cells + (size_t)iy * (size_t)nx;
+        for (int bx = 0; bx < bnx; ++bx)
+        {
+            int x0 = bx << LS_BLOCK_SHIFT, x1 = x0 + LS_BLOCK_CELLS < nx ? x0 + LS_BLOCK_CELLS : nx;
+            const CellHeader* a = cells + x0;
+            const CellHeader* b = cells + x1;
+            row[bx] |= a->seg != b->seg || a->shape != b->shape || a->target != b->target;
+        }
+    }
+    CellHeader* h = scene->cells;
+    for (int iy = 0; iy < ny; ++iy)
+    {
+        const unsigned char* row = full + (size_t)(iy >> LS_BLOCK_SHIFT) * (size_t)bnx;
+        for (int ix = 0; ix < nx; ++ix, ++h)
+        {
+            h->emptyBlock = row[ix >> LS_BLOCK_SHIFT] == 0;
+        }
+    }
+    lsFree(full, blockCount);
+}
+
 void lsSceneGrid_BuildTargets(lsScene* scene)
 {
     int cellCount = scene->nx * scene->ny;
@@ -254,6 +291,7 @@ void lsSceneGrid_BuildTargets(lsScene* scene)
         ShiftField(cells, cellCount, ls_fieldTarget);
     }
     scene->displacedAfterBuild = scene->displacedCount;
+    MarkEmptyBlocks(scene);
 }
 
 // ---------------------------------------------------------------------------------------------------------------------
@@ -268,12 +306,20 @@ static int CompareDoubles(const void* a, const void* b)
 // The size of a primitive for telling long ones apart: the larger side of its bounds (infinite when that overflows).
 static double SpanOf(lsAABB b) { return Max(b.upper.x - b.lower.x, b.upper.y - b.lower.y); }
 
+// lsAABB_Union without the library calls of fmin and fmax (the layout runs over every primitive three times).
+static inline lsAABB Union(lsAABB a, lsAABB b)
+{
+    return (lsAABB){{Min(a.lower.x, b.lower.x), Min(a.lower.y, b.lower.y)},
+                    {Max(a.upper.x, b.upper.x), Max(a.upper.y, b.upper.y)}};
+}
+
 // Primitives are numbered segments, then boxes, then polygons, then targets.
 static lsAABB PrimitiveBounds(const lsScene* scene, int k)
 {
     if (k < scene->segmentCount)
     {
-        return lsAABB_OfSegment(scene->segments[k].a, scene->segments[k].b);
+        lsVec2 a = scene->segments[k].a, b = scene->segments[k].b;
+        return (lsAABB){{Min(a.x, b.x), Min(a.y, b.y)}, {Max(a.x, b.x), Max(a.y, b.y)}};
     }
     k -= scene->segmentCount;
     if (k < scene->boxCount)
@@ -316,7 +362,7 @@ static void ChooseGrid(lsScene* scene)
     for (int k = 0; k < count; ++k)
     {
         lsAABB b = PrimitiveBounds(scene, k);
-        core = SpanOf(b) <= threshold ? lsAABB_Union(core, b) : core;
+        core = SpanOf(b) <= threshold ? Union(core, b) : core;
     }
     lsVec2 half = HalfSize(core);
     double reach = 0.25 * Max(half.x, half.y);
@@ -346,7 +392,7 @@ static void ChooseGrid(lsScene* scene)
             continue;
         }
         lsAABB b = PrimitiveBounds(scene, k);
-        bounds = lsAABB_Union(bounds, b);
+        bounds = Union(bounds, b);
         if (k < scene->segmentCount)
         {
             lsVec2 e = lsSub(scene->segments[k].b, scene->segments[k].a);
@@ -481,14 +527,26 @@ void lsSceneGrid_Build(lsScene* scene)
         }
         lsFree(midCell, (size_t)segmentCount * sizeof(int));
         memset(r.segCursor, 0, (size_t)cellCount * sizeof(int));
+        // Most segments lie in one row of cells (one span), a few in two or more.
+        r.spanCapacity = gridSegments + gridSegments / 4 + 16;
+        r.spans = lsAlloc((size_t)r.spanCapacity * sizeof(SegmentSpan));
         for (int pass = 0; pass < 2; ++pass)
         {
             r.field = ls_fieldSegment;
-            for (int k = 0; k < gridSegments; ++k)
+            for (int k = 0; k < gridSegments && pass == 0; ++k)
             {
-                r.segment = sorted[k];
-                r.segmentId = sortedIds[k];
+                r.segmentId = k;
                 RegisterSegment(scene, &r, sorted[k]);
+            }
+            for (int j = 0; j < r.spanCount && pass == 1; ++j)
+            {
+                SegmentSpan span = r.spans[j];
+                int* cursor = r.segCursor + span.cell;
+                for (int n = 0; n < span.count; ++n)
+                {
+                    r.segItemIds[cursor[n]] = sortedIds[span.k];
+                    r.segItems[cursor[n]++] = sorted[span.k];
+                }
             }
             r.field = ls_fieldShape;
             for (int code = 0; code < shapeCodes; ++code)
@@ -524,6 +582,7 @@ void lsSceneGrid_Build(lsScene* scene)
             }
         }
         ShiftField(scene->cells, cellCount, ls_fieldShape);
+        lsFree(r.spans, (size_t)r.spanCapacity * sizeof(SegmentSpan));
         lsFree(r.segCursor, (size_t)cellCount * sizeof(int));
         lsFree(sorted, (size_t)gridSegments * sizeof(lsSegment));
         lsFree(sortedIds, (size_t)gridSegments * sizeof(int));

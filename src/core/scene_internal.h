@@ -13,7 +13,8 @@
 // circle records updated in place when a target moves, boxes and polygons (rare) as indices.
 typedef struct CellHeader
 {
-    int seg, shape, target, pad; // where the cell's lists start; the next header says where they end
+    int seg, shape, target; // where the cell's lists start; the next header says where they end
+    int emptyBlock;         // 1 when no cell of this cell's block (LS_BLOCK_SHIFT) holds anything
 } CellHeader;
 
 // A segment's record in a cell: its two endpoints, 32 bytes, two to a cache line; its identity (the global segment
@@ -38,9 +39,11 @@ enum
 #if defined(__GNUC__)
 #define LS_FORCE_INLINE inline __attribute__((always_inline))
 #define LS_PREFETCH(p) __builtin_prefetch(p)
+#define LS_UNLIKELY(c) __builtin_expect(!!(c), 0)
 #else
 #define LS_FORCE_INLINE inline
 #define LS_PREFETCH(p) ((void)(p))
+#define LS_UNLIKELY(c) (c)
 #endif
 
 // A target can be displaced out of the cells it is registered in (a respawn); it is then tested on every cast until
@@ -54,6 +57,10 @@ enum
 // Primitives far larger than the rest (a wall from -1e200 to 1e200 beside a 10 m room) would stretch the grid
 // until it is useless; up to this many of them are kept out of the grid and tested on every cast instead.
 #define LS_MAX_LONG_PRIMITIVES 32
+
+// log2 of the side, in cells, of the blocks the walk crosses in one step when they are empty.
+#define LS_BLOCK_SHIFT 2
+#define LS_BLOCK_CELLS (1 << LS_BLOCK_SHIFT)
 
 struct lsScene
 {
@@ -117,25 +124,23 @@ struct lsScene
 };
 
 // The cell column of x, clamped to the grid (truncation is floor for the non-negative values that remain).
+// Branch-free (a maximum, a minimum, a conversion): the walk's first cell and the prefetch of the rays ahead would
+// otherwise mispredict on the clamps. A NaN becomes 0.
 static inline int CellX(const lsScene* scene, double x)
 {
     double f = (x - scene->x0) * scene->invCellSize;
-    if (!(f >= 0.0))
-    {
-        return 0;
-    }
-    return f >= (double)(scene->nx - 1) ? scene->nx - 1 : (int)f;
+    f = f > 0.0 ? f : 0.0;
+    double last = (double)(scene->nx - 1);
+    return (int)(f < last ? f : last);
 }
 
 /// The cell row of y, clamped to the grid.
 static inline int CellY(const lsScene* scene, double y)
 {
     double f = (y - scene->y0) * scene->invCellSize;
-    if (!(f >= 0.0))
-    {
-        return 0;
-    }
-    return f >= (double)(scene->ny - 1) ? scene->ny - 1 : (int)f;
+    f = f > 0.0 ? f : 0.0;
+    double last = (double)(scene->ny - 1);
+    return (int)(f < last ? f : last);
 }
 
 // Minimum and maximum of finite values (fmin and fmax are library calls that also order NaNs).
