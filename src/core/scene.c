@@ -198,7 +198,7 @@ void lsDestroyScene(lsScene* scene)
     lsFree(scene->moverReflectance, (size_t)scene->moverCount * sizeof(double));
     lsFree(scene->cells, cells * sizeof(CellHeader));
     lsFree(scene->segItems, (size_t)scene->segItemCount * sizeof(CellSegment));
-    lsFree(scene->segItemIds, (size_t)scene->segItemCount * sizeof(int));
+    lsFree(scene->segItemRefs, (size_t)scene->segItemCount * sizeof(CellRef));
     lsFree(scene->shapeItems, (size_t)scene->shapeItemCount * sizeof(int));
     lsFree(scene->shapeCircles, 2 * (b > p ? b : p) * sizeof(lsCircle));
     lsFree(scene->targetItems, (size_t)scene->targetItemCount * sizeof(CellTarget));
@@ -287,7 +287,7 @@ lsSceneInfo lsScene_GetInfo(const lsScene* scene)
         b * (sizeof(lsBox) + sizeof(lsAABB) + sizeof(double)) +
         p * (sizeof(lsPolygon) + sizeof(lsAABB) + sizeof(double)) +
         (size_t)(scene->vehicleCount + scene->moverCount) * sizeof(double) + cells * sizeof(CellHeader) +
-        (size_t)scene->segItemCount * (sizeof(CellSegment) + sizeof(int)) +
+        (size_t)scene->segItemCount * (sizeof(CellSegment) + sizeof(CellRef)) +
         (size_t)scene->shapeItemCount * sizeof(int) + 2 * (b > p ? b : p) * sizeof(lsCircle) +
         (size_t)scene->targetItemCount * sizeof(CellTarget) +
         (size_t)(scene->longSegmentCount + scene->longShapeCount) * sizeof(int);

@@ -201,7 +201,7 @@ static LS_FORCE_INLINE bool BoundCrossing(const lsSegment* seg, const SegmentSid
         // The crossing t = cross(a - o, e) / cross(d, e); den has lost at most 20 bits to cancellation. Decide
         // behind / beyond without dividing (most candidates end here), then divide for the survivors.
         double n1 = ax * ey, n2 = ay * ex;
-        double num = den > 0.0 ? n1 - n2 : n2 - n1;
+        double num = copysign(1.0, den) * (n1 - n2); // exact: a sign flip, no branch to mispredict
         double absDen = fabs(den);
         double numError = 1e-12 * (fabs(n1) + fabs(n2));
         if (num < -numError || num > limit * absDen * (1.0 + 1e-9) + numError)
@@ -285,7 +285,7 @@ typedef struct Pending
     double tLo;
     int field;    // ls_fieldSegment, ls_fieldShape or ls_fieldTarget
     int item;     // index into segItems, shapeItems or targetItems
-    int id0, id1; // identity (segment index, shape code, target index), to skip duplicates from several cells
+    int id0, id1; // identity ((chain, part), shape code, target index), to skip duplicates from several cells
 } Pending;
 
 #define LS_PENDING_CAPACITY 32
@@ -313,8 +313,7 @@ static int Resolve(const lsScene* scene, const lsRayInput* input, Pending* pendi
         }
         if (p.field == ls_fieldSegment)
         {
-            int id = p.id0;
-            TrySegment(scene->segItems + p.item, scene->segmentChain[id], scene->segmentPart[id], input, best);
+            TrySegment(scene->segItems + p.item, p.id0, p.id1, input, best);
         }
         else if (p.field == ls_fieldTarget)
         {
@@ -512,15 +511,16 @@ static LS_FORCE_INLINE lsRayHit Cast(const lsScene* scene, const lsDynamicObject
     }
 
     int ix = CellX(scene, o.x + tEnter * d.x), iy = CellY(scene, o.y + tEnter * d.y);
-    int stepX = d.x > 0.0 ? 1 : (d.x < 0.0 ? -1 : 0);
-    int stepY = d.y > 0.0 ? 1 : (d.y < 0.0 ? -1 : 0);
+    // Signs and selections below are computed without branches: a ray's direction is random to the predictor.
+    int stepX = (d.x > 0.0) - (d.x < 0.0), stepY = (d.y > 0.0) - (d.y < 0.0);
+    int upX = stepX > 0, upY = stepY > 0;
     // Crossing fractions of the next vertical and horizontal cell boundaries, recomputed from the boundary
     // coordinate at every step (no accumulated drift).
-    double tMaxX = stepX != 0 ? (gx0 + (double)(ix + (stepX > 0)) * s - o.x) * invDx : HUGE_VAL;
-    double tMaxY = stepY != 0 ? (gy0 + (double)(iy + (stepY > 0)) * s - o.y) * invDy : HUGE_VAL;
+    double tMaxX = stepX != 0 ? (gx0 + (double)(ix + upX) * s - o.x) * invDx : HUGE_VAL;
+    double tMaxY = stepY != 0 ? (gy0 + (double)(iy + upY) * s - o.y) * invDy : HUGE_VAL;
     // How far (in fraction) a hit must lie before a cell's exit for the walk to stop there: the slop in metres
     // over the ray's speed, with room to spare.
-    double margin = 4.0 * scene->slop * (fabs(d.x) > fabs(d.y) ? fabs(invDx) : fabs(invDy));
+    double margin = 4.0 * scene->slop / Max(fabs(d.x), fabs(d.y));
     double tStop = tLeave + margin;
     // Every segment met lies in a visited cell, within tLeave |d| plus two cell diagonals of the origin, so its
     // endpoints are within R of the origin in each coordinate; cross(d, p - o) then rounds by less than
@@ -550,10 +550,8 @@ static LS_FORCE_INLINE lsRayHit Cast(const lsScene* scene, const lsDynamicObject
                 stats->cells += 1;
             }
             int bx = ix >> LS_BLOCK_SHIFT, by = iy >> LS_BLOCK_SHIFT;
-            double tBX =
-                stepX != 0 ? (gx0 + (double)((bx + (stepX > 0)) << LS_BLOCK_SHIFT) * s - o.x) * invDx : HUGE_VAL;
-            double tBY =
-                stepY != 0 ? (gy0 + (double)((by + (stepY > 0)) << LS_BLOCK_SHIFT) * s - o.y) * invDy : HUGE_VAL;
+            double tBX = stepX != 0 ? (gx0 + (double)((bx + upX) << LS_BLOCK_SHIFT) * s - o.x) * invDx : HUGE_VAL;
+            double tBY = stepY != 0 ? (gy0 + (double)((by + upY) << LS_BLOCK_SHIFT) * s - o.y) * invDy : HUGE_VAL;
             double tB = tBX < tBY ? tBX : tBY;
             if (tB >= tStop || w.known < tB - margin)
             {
@@ -578,8 +576,8 @@ static LS_FORCE_INLINE lsRayHit Cast(const lsScene* scene, const lsDynamicObject
             {
                 break;
             }
-            tMaxX = stepX != 0 ? (gx0 + (double)(ix + (stepX > 0)) * s - o.x) * invDx : HUGE_VAL;
-            tMaxY = stepY != 0 ? (gy0 + (double)(iy + (stepY > 0)) * s - o.y) * invDy : HUGE_VAL;
+            tMaxX = stepX != 0 ? (gx0 + (double)(ix + upX) * s - o.x) * invDx : HUGE_VAL;
+            tMaxY = stepY != 0 ? (gy0 + (double)(iy + upY) * s - o.y) * invDy : HUGE_VAL;
             continue;
         }
         if (stats != NULL)
@@ -595,7 +593,8 @@ static LS_FORCE_INLINE lsRayHit Cast(const lsScene* scene, const lsDynamicObject
                 BoundCrossing(segItems + k, &sides, d, dd, w.limit, maxFraction, sideError, &tLo, &tHi))
             {
                 Defer(scene, input, w.pending, &w.pendingCount,
-                      (Pending){tLo, ls_fieldSegment, k, scene->segItemIds[k], 0}, &best, stats);
+                      (Pending){tLo, ls_fieldSegment, k, scene->segItemRefs[k].chain, scene->segItemRefs[k].part},
+                      &best, stats);
                 Tighten(&w, tHi, &best, maxFraction);
             }
         }
@@ -605,28 +604,23 @@ static LS_FORCE_INLINE lsRayHit Cast(const lsScene* scene, const lsDynamicObject
         }
 
         double tExit = tMaxX < tMaxY ? tMaxX : tMaxY;
-        if (tExit >= tStop || w.known < tExit - margin)
+        if ((tExit >= tStop) | (w.known < tExit - margin))
         {
             break;
         }
-        if (tMaxX < tMaxY)
+        // One step in x or in y, whichever boundary comes first: both next crossings are computed and one is kept,
+        // which costs a few operations and saves a mispredicted branch on most steps.
+        bool xStep = tMaxX < tMaxY;
+        ix += xStep ? stepX : 0;
+        iy += xStep ? 0 : stepY;
+        if ((unsigned)ix >= (unsigned)nx || (unsigned)iy >= (unsigned)ny)
         {
-            ix += stepX;
-            if (ix < 0 || ix >= nx)
-            {
-                break;
-            }
-            tMaxX = (gx0 + (double)(ix + (stepX > 0)) * s - o.x) * invDx;
+            break;
         }
-        else
-        {
-            iy += stepY;
-            if (iy < 0 || iy >= ny)
-            {
-                break;
-            }
-            tMaxY = (gy0 + (double)(iy + (stepY > 0)) * s - o.y) * invDy;
-        }
+        double nextX = (gx0 + (double)(ix + upX) * s - o.x) * invDx;
+        double nextY = (gy0 + (double)(iy + upY) * s - o.y) * invDy;
+        tMaxX = xStep ? nextX : tMaxX;
+        tMaxY = xStep ? tMaxY : nextY;
     }
     Resolve(scene, input, w.pending, w.pendingCount, &best, stats);
     return best;

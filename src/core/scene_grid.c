@@ -37,11 +37,11 @@ typedef struct Registrar
     int* segCursor; // segments: per cell, the count (counting pass) or the write position (filling pass)
     int field;
     bool fill;
-    int segmentId;
+    int sortedIndex; // the segment being counted, in the sorted order
     int shapeCode;
     CellTarget target;
     CellSegment* segItems;
-    int* segItemIds;
+    CellRef* segItemRefs;
     int* shapeItems;
     CellTarget* targetItems;
     // The counting pass keeps each segment's spans (a row's run of cells) so the filling pass does not recompute them.
@@ -85,7 +85,7 @@ static inline void RegisterSegmentSpan(const lsScene* scene, Registrar* r, int i
             lsRealloc(r->spans, (size_t)r->spanCapacity * sizeof(SegmentSpan), (size_t)capacity * sizeof(SegmentSpan));
         r->spanCapacity = capacity;
     }
-    r->spans[r->spanCount++] = (SegmentSpan){iy * scene->nx + ix0, ix1 - ix0 + 1, r->segmentId};
+    r->spans[r->spanCount++] = (SegmentSpan){iy * scene->nx + ix0, ix1 - ix0 + 1, r->sortedIndex};
 }
 
 // Turns the counts of a field (in the header after each cell) into starts; returns the total.
@@ -515,14 +515,14 @@ void lsSceneGrid_Build(lsScene* scene)
             total += count;
         }
         lsSegment* sorted = lsAlloc((size_t)gridSegments * sizeof(lsSegment));
-        int* sortedIds = lsAlloc((size_t)gridSegments * sizeof(int));
+        CellRef* sortedRefs = lsAlloc((size_t)gridSegments * sizeof(CellRef));
         for (int i = 0; i < segmentCount; ++i)
         {
             if (!isLong[i])
             {
                 int k = r.segCursor[midCell[i]]++;
                 sorted[k] = scene->segments[i];
-                sortedIds[k] = i;
+                sortedRefs[k] = (CellRef){scene->segmentChain[i], scene->segmentPart[i]};
             }
         }
         lsFree(midCell, (size_t)segmentCount * sizeof(int));
@@ -535,7 +535,7 @@ void lsSceneGrid_Build(lsScene* scene)
             r.field = ls_fieldSegment;
             for (int k = 0; k < gridSegments && pass == 0; ++k)
             {
-                r.segmentId = k;
+                r.sortedIndex = k;
                 RegisterSegment(scene, &r, sorted[k]);
             }
             for (int j = 0; j < r.spanCount && pass == 1; ++j)
@@ -544,7 +544,7 @@ void lsSceneGrid_Build(lsScene* scene)
                 int* cursor = r.segCursor + span.cell;
                 for (int n = 0; n < span.count; ++n)
                 {
-                    r.segItemIds[cursor[n]] = sortedIds[span.k];
+                    r.segItemRefs[cursor[n]] = sortedRefs[span.k];
                     r.segItems[cursor[n]++] = sorted[span.k];
                 }
             }
@@ -573,8 +573,8 @@ void lsSceneGrid_Build(lsScene* scene)
                 scene->segItemCount = total;
                 scene->shapeItemCount = PrefixField(scene->cells, cellCount, ls_fieldShape);
                 scene->segItems = lsAlloc((size_t)scene->segItemCount * sizeof(CellSegment));
-                scene->segItemIds = lsAlloc((size_t)scene->segItemCount * sizeof(int));
-                r.segItemIds = scene->segItemIds;
+                scene->segItemRefs = lsAlloc((size_t)scene->segItemCount * sizeof(CellRef));
+                r.segItemRefs = scene->segItemRefs;
                 scene->shapeItems = lsAlloc((size_t)scene->shapeItemCount * sizeof(int));
                 r.segItems = scene->segItems;
                 r.shapeItems = scene->shapeItems;
@@ -585,7 +585,7 @@ void lsSceneGrid_Build(lsScene* scene)
         lsFree(r.spans, (size_t)r.spanCapacity * sizeof(SegmentSpan));
         lsFree(r.segCursor, (size_t)cellCount * sizeof(int));
         lsFree(sorted, (size_t)gridSegments * sizeof(lsSegment));
-        lsFree(sortedIds, (size_t)gridSegments * sizeof(int));
+        lsFree(sortedRefs, (size_t)gridSegments * sizeof(CellRef));
         lsFree(isLong, ((size_t)segmentCount + 2 * (size_t)shapeCodes) * sizeof(bool));
     }
     lsSceneGrid_BuildTargets(scene);
@@ -671,10 +671,9 @@ void lsScene_QueryAABB(const lsScene* scene, lsAABB box, lsSceneQueryFcn* fcn, v
             for (int k = h[0].seg; k < h[1].seg; ++k)
             {
                 const CellSegment* cs = scene->segItems + k;
-                int id = scene->segItemIds[k];
                 if (lsAABB_Overlaps(lsAABB_OfSegment(cs->a, cs->b), box) &&
                     IsFirstSegmentCell(scene, *cs, qx0, qx1, qy0, ix, iy) &&
-                    !fcn(context, ls_hitWall, scene->segmentChain[id], scene->segmentPart[id]))
+                    !fcn(context, ls_hitWall, scene->segItemRefs[k].chain, scene->segItemRefs[k].part))
                 {
                     return;
                 }

@@ -21,6 +21,13 @@ typedef struct CellHeader
 // index) sits in a parallel array that only the winners and the box query read.
 typedef lsSegment CellSegment;
 
+// A segment record's identity, in a parallel array in the same order: its wall chain and its part in the chain. In
+// cell order, so a candidate's identity is near the other candidates' (no random access into per-segment arrays).
+typedef struct CellRef
+{
+    int chain, part;
+} CellRef;
+
 typedef struct CellTarget
 {
     lsCircle circle;
@@ -107,7 +114,7 @@ struct lsScene
     double maxSegmentLength;
     CellHeader* cells; // nx * ny + 1 headers
     CellSegment* segItems;
-    int* segItemIds; // per record: the global segment index (segments[], segmentChain[], segmentPart[])
+    CellRef* segItemRefs; // per record: the wall chain and part (read by the winners and the box query only)
     int segItemCount;
     int* shapeItems; // box i: 2 i, polygon i: 2 i + 1
     int shapeItemCount;
