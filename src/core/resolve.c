@@ -35,8 +35,19 @@ typedef struct GatherContext
     lsVec2 hint;   // the step's motion: a centre lying on a segment is put back on the side it came from
     Constraint items[LS_MAX_CONSTRAINTS];
     int count;
+    int farthest; // once full: the first of the items farthest away, the one a nearer constraint replaces
     double worst; // largest clearance - distance over the constraints (> 0: something is too close)
 } GatherContext;
+
+static int FarthestConstraint(const GatherContext* ctx)
+{
+    int farthest = 0;
+    for (int i = 1; i < ctx->count; ++i)
+    {
+        farthest = ctx->items[i].distance > ctx->items[farthest].distance ? i : farthest;
+    }
+    return farthest;
+}
 
 static void AddConstraint(GatherContext* ctx, Constraint c)
 {
@@ -44,17 +55,15 @@ static void AddConstraint(GatherContext* ctx, Constraint c)
     if (ctx->count < LS_MAX_CONSTRAINTS)
     {
         ctx->items[ctx->count++] = c;
+        ctx->farthest = ctx->count == LS_MAX_CONSTRAINTS ? FarthestConstraint(ctx) : 0;
         return;
     }
-    // Full (a dense clutter of walls): keep the nearest ones.
-    int farthest = 0;
-    for (int i = 1; i < ctx->count; ++i)
+    // Full (a dense clutter of walls): keep the nearest ones. The farthest is found again only when it changes,
+    // not for every candidate (thousands of walls through a body).
+    if (c.distance < ctx->items[ctx->farthest].distance)
     {
-        farthest = ctx->items[i].distance > ctx->items[farthest].distance ? i : farthest;
-    }
-    if (c.distance < ctx->items[farthest].distance)
-    {
-        ctx->items[farthest] = c;
+        ctx->items[ctx->farthest] = c;
+        ctx->farthest = FarthestConstraint(ctx);
     }
 }
 
@@ -135,6 +144,7 @@ static void Gather(GatherContext* ctx, const lsCollisionWorld* cw, lsAABB box, l
     ctx->center = center;
     ctx->hint = hint;
     ctx->count = 0;
+    ctx->farthest = 0;
     ctx->worst = -HUGE_VAL;
     if (cw->scene != NULL)
     {
@@ -480,16 +490,21 @@ static bool FootprintPathClear(const lsCollisionWorld* cw, const lsMoveBody* bod
 
 // Where the centre should go from start: the nearest free place (or, crushed, the place of least overlap). Pure
 // computation; the caller moves there with a sweep.
-static lsVec2 FreePlace(const lsCollisionWorld* cw, lsVec2 start, lsVec2 hint, const lsMoveBody* body, bool* crushed)
+// first: the constraints gathered at start (what the first iteration would gather).
+static lsVec2 FreePlace(const lsCollisionWorld* cw, lsVec2 start, lsVec2 hint, const lsMoveBody* body,
+                        const GatherContext* first, bool* crushed)
 {
     double margin = body->reach + LS_CONTACT_SKIN;
     lsVec2 x = start;
-    GatherContext ctx;
+    GatherContext ctx = *first;
     *crushed = false;
     for (int iteration = 0; iteration < LS_RESOLVE_ITERATIONS; ++iteration)
     {
         // Everything that could touch the body anywhere between start and the current answer.
-        Gather(&ctx, cw, lsInflatedBox(start, x, margin), x, hint, body);
+        if (iteration > 0)
+        {
+            Gather(&ctx, cw, lsInflatedBox(start, x, margin), x, hint, body);
+        }
         lsVec2 next = x; // written by NearestFeasible when it succeeds
         if (!NearestFeasible(ctx.items, ctx.count, start, &next))
         {
@@ -514,10 +529,18 @@ static lsVec2 FreePlace(const lsCollisionWorld* cw, lsVec2 start, lsVec2 hint, c
     // Crushed: relaxed Jacobi averaging of the pushes out of every overlapped solid, which settles where the overlaps
     // balance (the relaxation, 1 / (pushes + 1), keeps a body resting exactly at the skin of one solid from flipping
     // between that one and the other; with two opposite solids the error shrinks threefold per iteration).
+    // The half-planes are gathered once, linearised at start, from everything the search above looked at (between
+    // start and its last iterate), not again at each iteration: with more solids around than LS_MAX_CONSTRAINTS
+    // (thousands of walls through the body), gathering the nearest ones at every iterate changed the set as the
+    // iterate moved, and the relaxation wandered (0.1 m a step, and 50 queries of thousands of segments per step).
+    // On a fixed set it settles, and a body already at the balance stays there.
+    if (x.x != start.x || x.y != start.y)
+    {
+        Gather(&ctx, cw, lsInflatedBox(start, x, margin), start, hint, body);
+    }
     x = start;
     for (int iteration = 0; iteration < 3 * LS_RESOLVE_ITERATIONS; ++iteration)
     {
-        Gather(&ctx, cw, lsInflatedBox(x, x, margin), x, hint, body);
         lsVec2 push = {0.0, 0.0};
         int pushes = 0;
         for (int i = 0; i < ctx.count; ++i)
@@ -558,7 +581,7 @@ bool lsResolveOverlap(const lsCollisionWorld* cw, lsMoveResult* result, lsVec2 s
             break;
         }
         bool crushed;
-        lsVec2 target = FreePlace(cw, pos, lsSub(pos, stepStart), body, &crushed);
+        lsVec2 target = FreePlace(cw, pos, lsSub(pos, stepStart), body, &ctx, &crushed);
         result->crushed = result->crushed || crushed;
         lsVec2 d = lsSub(target, pos);
         if (d.x == 0.0 && d.y == 0.0)

@@ -436,7 +436,10 @@ static void ChooseGrid(lsScene* scene)
     double cellSize = 2.0 * rootArea / sqrt(LS_CELLS_PER_PRIMITIVE * (double)gridCount);
     if (gridSegments > 0)
     {
-        cellSize = Max(cellSize, 0.5 * (sumLength / (double)gridSegments));
+        // Registrations are budgeted against every primitive once the others outnumber the segments eightfold:
+        // 100 000 targets in a room of four walls get cells sized for the targets, not 50 m cells of the walls.
+        double budget = Max((double)gridSegments, 0.125 * (double)gridCount);
+        cellSize = Max(cellSize, 0.5 * (sumLength / budget));
     }
     // At most 2^22 cells, and at least 2e-6 of the extent (huge worlds with a few walls stay coarse).
     cellSize = Max(cellSize, rootArea / 1024.0);

@@ -63,7 +63,7 @@ enum
 
 // Primitives far larger than the rest (a wall from -1e200 to 1e200 beside a 10 m room) would stretch the grid
 // until it is useless; up to this many of them are kept out of the grid and tested on every cast instead.
-#define LS_MAX_LONG_PRIMITIVES 32
+#define LS_MAX_LONG_PRIMITIVES 256
 
 // log2 of the side, in cells, of the blocks the walk crosses in one step when they are empty.
 #define LS_BLOCK_SHIFT 2

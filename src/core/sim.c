@@ -87,6 +87,7 @@ struct lsSim
     lsSimPhaseFcn* phaseFcn;
     void* phaseContext;
     double targetMaxRadius;
+    lsAABB bounds; ///< lsWorld_Bounds of the world (which does not change under the sim): where targets respawn
 };
 
 // ---------------------------------------------------------------------------------------------------------------------
@@ -279,7 +280,7 @@ static bool IsFree(const lsSim* sim, lsVec2 center, double radius, int self)
 static void Respawn(lsSim* sim, int index)
 {
     lsTargetState* target = &sim->targets[index];
-    lsAABB bounds = lsWorld_Bounds(sim->world);
+    lsAABB bounds = sim->bounds;
     for (int attempt = 0; attempt < 200; ++attempt)
     {
         // Two statements: the order of two draws given as arguments of one call is up to the compiler. y first, the
@@ -957,6 +958,9 @@ lsSim* lsCreateSim(const lsWorld* world)
     lsSim* sim = lsAllocZero(1, sizeof(lsSim));
     sim->world = world;
     sim->scene = scene;
+    // Once, not at every respawn: it visits every wall point and target (100 000 targets made each respawn cost
+    // more than a whole step).
+    sim->bounds = lsWorld_Bounds(world);
     sim->pathTuning = lsDefaultPathFollowDef();
     int targetCount = world->targetCount, vehicleCount = world->vehicleCount, moverCount = world->moverCount;
     int robotCount = lsWorld_RobotCount(world);
