@@ -634,6 +634,137 @@ static int CrushWithoutEscape(void)
     return 0;
 }
 
+// Steps a crushed robot with a fixed control; over the last `window` steps (after settling) its position moves by at
+// most `tolerance` per step, its pose stays finite and every one of those steps counts a crush.
+static int HoldsStillWhileCrushed(lsWorld* world, lsControl control, int steps, int window, double tolerance)
+{
+    lsSim* sim = lsCreateSim(world);
+    const lsSimState* state = lsSim_GetState(sim);
+    double largest = 0.0;
+    int crushesBefore = 0;
+    for (int k = 0; k < steps; ++k)
+    {
+        crushesBefore = k == steps - window ? state->crushes : crushesBefore;
+        lsVec2 before = state->robot.position;
+        lsSim_Step(sim, &control);
+        ENSURE(lsIsValidVec2(state->robot.position) && isfinite(state->robot.angle));
+        largest = k >= steps - window ? fmax(largest, lsDistance(before, state->robot.position)) : largest;
+    }
+    printf("    %s: largest move %.3g m per step over the last %d steps, %d crushes\n", world->name, largest, window,
+           state->crushes - crushesBefore);
+    ENSURE(largest <= tolerance);
+    ENSURE(state->crushes - crushesBefore == window);
+    lsDestroySim(sim);
+    return 0;
+}
+
+static int CrushedDoesNotJitter(void)
+{
+    // A circle robot in a slot 0.2 m wide (it is 0.5 m) between two boxes, closed at both ends by boxes that overlap
+    // them, driving forward into the slot's end; then turning in place.
+    for (int turn = 0; turn < 2; ++turn)
+    {
+        lsWorld* world = lsCreateWorld();
+        strcpy(world->name, turn ? "circle in a slot, turning" : "circle in a slot, driving");
+        AddRect(world, -10.0, -10.0, 10.0, 10.0);
+        lsBoxDef box = lsDefaultBoxDef();
+        box.size = lsV(3.0, 0.6);
+        box.center = lsV(0.0, 0.4);
+        lsWorld_AddBox(world, box);
+        box.center = lsV(0.0, -0.4);
+        lsWorld_AddBox(world, box);
+        box.size = lsV(0.6, 2.0);
+        box.center = lsV(-1.4, 0.0);
+        lsWorld_AddBox(world, box);
+        box.center = lsV(1.4, 0.0);
+        lsWorld_AddBox(world, box);
+        world->robot.lidar.beams = 8;
+        ENSURE(HoldsStillWhileCrushed(world, lsMakeManualControl(turn ? 0.0 : 1.5, turn ? 3.0 : 0.0), 600, 300, 1e-6) ==
+               0);
+        lsDestroyWorld(world);
+    }
+    // A rectangular footprint driven into three boxes that overlap each other and it: it jumped 0.055 m back and
+    // forth between two places every step (each looked better from the other).
+    {
+        lsWorld* world = lsCreateWorld();
+        strcpy(world->name, "footprint in overlapping boxes");
+        AddRect(world, -5.0, -5.0, 5.0, 5.0);
+        const double boxes[3][5] = {
+            {-0.3570854878503584, 0.44389283074970876, 0.36922836503322143, 0.7388136568761725, -64.25738160168325},
+            {0.4718418848312591, -0.16771789216937028, 1.8053235529398854, 1.3342312589133374, -136.90700274551972},
+            {-0.6824965381445751, 0.40430818850063477, 1.0100918013973008, 0.8118293463413935, 59.1074302294444},
+        };
+        for (int i = 0; i < 3; ++i)
+        {
+            lsBoxDef box = lsDefaultBoxDef();
+            box.center = lsV(boxes[i][0], boxes[i][1]);
+            box.size = lsV(boxes[i][2], boxes[i][3]);
+            box.angle = lsDegToRad(boxes[i][4]);
+            lsWorld_AddBox(world, box);
+        }
+        double r = 0.2518284961917904, h = 0.1510970977150742;
+        world->robot.angle = lsDegToRad(-2.6016997420710815);
+        world->robot.footprintCount = 4;
+        world->robot.footprint[0] = lsV(-r, -h);
+        world->robot.footprint[1] = lsV(r, -h);
+        world->robot.footprint[2] = lsV(r, h);
+        world->robot.footprint[3] = lsV(-r, h);
+        world->robot.radius = r;
+        world->robot.lidar.beams = 8;
+        ENSURE(HoldsStillWhileCrushed(world, lsMakeManualControl(1.5, 0.0), 600, 300, 1e-6) == 0);
+        lsDestroyWorld(world);
+    }
+    // Squeezed by a moving wall: a press (a door coming down to 0.2 m above the floor of a pit, every 4 s) onto a
+    // robot driving into the pit's side. While crushed it sits midway between the press and the floor (moving with
+    // the press, half its speed) and never sideways.
+    {
+        lsWorld* world = lsCreateWorld();
+        AddRect(world, -10.0, -10.0, 10.0, 10.0);
+        lsVec2 pit[4] = {{-0.6, 2.0}, {-0.6, 0.0}, {0.6, 0.0}, {0.6, 2.0}};
+        lsWorld_AddWall(world, pit, 4, false);
+        lsMoverDef press = lsDefaultMoverDef();
+        press.kind = ls_moverDoor;
+        press.a = lsV(-0.6, 1.5);
+        press.b = lsV(0.6, 1.5);
+        press.offset = lsV(0.0, -1.3);
+        press.period = 4.0;
+        lsWorld_AddMover(world, press);
+        world->robot.position = lsV(0.0, 0.3);
+        world->robot.lidar.beams = 8;
+        lsSim* sim = lsCreateSim(world);
+        const lsSimState* state = lsSim_GetState(sim);
+        lsControl forward = lsMakeManualControl(1.5, 0.0);
+        int crushed = 0;
+        bool wasCrushed = false;
+        for (int k = 0; k < 480; ++k)
+        {
+            lsVec2 before = state->robot.position;
+            double pressBefore = state->movers[0].a.y;
+            int crushes = state->crushes;
+            lsSim_Step(sim, &forward);
+            lsVec2 p = state->robot.position;
+            ENSURE(lsIsValidVec2(p) && isfinite(state->robot.angle));
+            ENSURE(p.y > 0.0 && p.y < state->movers[0].a.y);       // between the floor and the press, always
+            bool settled = wasCrushed && state->crushes > crushes; // crushed in this step and the one before
+            wasCrushed = state->crushes > crushes;
+            if (settled)
+            {
+                if (fabs(p.y - before.y) > 0.5 * fabs(state->movers[0].a.y - pressBefore) + 1e-9)
+                    printf("    step %d: y %.9f -> %.9f, press %.9f -> %.9f\n", k, before.y, p.y, pressBefore,
+                           state->movers[0].a.y);
+                crushed += 1;
+                ENSURE_SMALL(p.x - before.x, 1e-9);
+                ENSURE(fabs(p.y - before.y) <= 0.5 * fabs(state->movers[0].a.y - pressBefore) + 1e-9);
+            }
+        }
+        printf("    press: %d crushed steps, never sideways\n", crushed);
+        ENSURE(crushed > 60);
+        lsDestroySim(sim);
+        lsDestroyWorld(world);
+    }
+    return 0;
+}
+
 // ---------------------------------------------------------------------------------------------------------------------
 // Targets, autopilot, determinism
 
@@ -938,6 +1069,7 @@ int SimTest(void)
     RUN_SUBTEST(RandomCrushesWithEscape);
     RUN_SUBTEST(CrushWithoutEscape);
     RUN_SUBTEST(FootprintDoorSqueeze);
+    RUN_SUBTEST(CrushedDoesNotJitter);
     RUN_SUBTEST(CollectsAndRespawns);
     RUN_SUBTEST(AutopilotExplores);
     RUN_SUBTEST(Deterministic);

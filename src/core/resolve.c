@@ -3,6 +3,7 @@
 //
 #include "core/move_internal.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -515,6 +516,18 @@ static lsVec2 FreePlace(const lsCollisionWorld* cw, lsVec2 start, lsVec2 hint, c
             *crushed = true;
             break;
         }
+        // A footprint deep in solids gets half-planes from EPA's directions, whose nearest common point can lie
+        // metres away (beyond the room's wall: a body in boxes that overlap each other jumped 4.7 m in one step).
+        // Farther than the exact search's range, the exact search decides.
+        if (body->points != NULL && lsDistance(next, start) > 2.0 * body->reach)
+        {
+            if (NearestFreeFootprint(cw, body, start, &next))
+            {
+                return next;
+            }
+            *crushed = true;
+            break;
+        }
         bool settled = lsDistance(next, x) <= 1e-12 * (1.0 + lsLength(x));
         x = next;
         if (settled && iteration > 0)
@@ -559,6 +572,29 @@ static lsVec2 FreePlace(const lsCollisionWorld* cw, lsVec2 start, lsVec2 hint, c
         x = lsMulAdd(x, 1.0 / (pushes + 1), push);
     }
     return x;
+}
+
+// The deepest overlap of the body at center with the static solids and moving walls (negative: the clearance).
+static double WorstOverlap(const lsCollisionWorld* cw, const lsMoveBody* body, lsVec2 center, lsVec2 stepStart)
+{
+    GatherContext ctx;
+    Gather(&ctx, cw, lsInflatedBox(center, center, body->reach + LS_CONTACT_SKIN), center, lsSub(center, stepStart),
+           body);
+    return ctx.worst;
+}
+
+// True when a moving wall (at the start or the end of the step) comes into box.
+static bool MoversNear(const lsCollisionWorld* cw, lsAABB box)
+{
+    for (int i = 0; i < cw->moverCount; ++i)
+    {
+        if (lsAABB_Overlaps(lsAABB_OfSegment(cw->moversStart[i].a, cw->moversStart[i].b), box) ||
+            lsAABB_Overlaps(lsAABB_OfSegment(cw->moversEnd[i].a, cw->moversEnd[i].b), box))
+        {
+            return true;
+        }
+    }
+    return false;
 }
 
 // Resolves residual overlap with static solids and moving walls (see FreePlace). Returns true when it moved.
@@ -626,6 +662,21 @@ bool lsResolveOverlap(const lsCollisionWorld* cw, lsMoveResult* result, lsVec2 s
         if (!hit || crushed)
         {
             break;
+        }
+    }
+    // A crushed body ends where its overlap is smaller than where the step started, or stays there: driven into
+    // boxes that overlap each other, two places each looked better from the other (the directions out of deep
+    // overlaps flip) and a footprint jumped between them every step. The deepest overlap is a function of the place
+    // alone, so the body now settles. Not with a moving wall near: the wall may have passed over the start.
+    if (result->crushed && !MoversNear(cw, lsInflatedBox(stepStart, result->position, body->reach + LS_CONTACT_SKIN)))
+    {
+        double there = WorstOverlap(cw, body, result->position, stepStart);
+        double before = WorstOverlap(cw, body, stepStart, stepStart);
+        if (!(there < before - LS_CONTACT_SKIN))
+        {
+            moved = moved || result->position.x != stepStart.x || result->position.y != stepStart.y;
+            result->position = stepStart;
+            lsAddLeg(result, stepStart);
         }
     }
     return moved;
