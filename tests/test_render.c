@@ -1,13 +1,19 @@
-// RenderTest: the camera's math, and the headless renderer checked pixel by pixel on tiny known worlds.
+// RenderTest: the camera's math, and the headless renderer checked pixel by pixel on tiny known worlds; the HUD's
+// escaping of control characters and the F12 screenshots' names.
+#define _POSIX_C_SOURCE 200809L // mkdtemp, fork
 #include "test.h"
 
+#include "app/app.h"
 #include "app/camera.h"
 #include "app/render.h"
 #include "lidarsim/lidar.h"
 #include "lidarsim/sim.h"
 
+#include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #define W 400
 #define H 300
@@ -298,6 +304,130 @@ static int HudIsDrawn(void)
     return 0;
 }
 
+static int HudEscapesControl(void)
+{
+    // A world name and a status with control characters (a terminal escape, a bell) draw exactly as their escaped
+    // text would: the characters never reach the screen raw.
+    Fixture f;
+    ENSURE(OpenFixture(&f));
+    lsViewOptions view = lsDefaultViewOptions();
+    view.hud = true;
+    const char* names[2] = {"evil\x1b[2Jname", "evil\\x1B[2Jname"};
+    const char* statuses[2] = {"saved \x07robot\x1b]0;x", "saved \\x07robot\\x1B]0;x"};
+    size_t size = (size_t)f.surface->pitch * (size_t)f.surface->h;
+    unsigned char* frames[2];
+    for (int pass = 0; pass < 2; ++pass)
+    {
+        lsHudInfo hud = {.worldName = names[pass], .status = statuses[pass], .fps = 60.0, .raysPerSecond = 480.0};
+        ENSURE(lsDrawFrame(f.canvas, &f.camera, f.sim, &view, &hud));
+        ENSURE(SDL_LockSurface(f.surface) == 0);
+        frames[pass] = malloc(size);
+        ENSURE(frames[pass] != NULL);
+        memcpy(frames[pass], f.surface->pixels, size);
+        SDL_UnlockSurface(f.surface);
+    }
+    ENSURE(memcmp(frames[0], frames[1], size) == 0);
+    free(frames[0]);
+    free(frames[1]);
+    CloseFixture(&f);
+    return 0;
+}
+
+// Counts the files in folder whose names start with prefix, and checks each is a whole PNG (signature and IEND).
+static int CountPngs(const char* folder, const char* prefix, int* bad)
+{
+    DIR* d = opendir(folder);
+    int count = 0;
+    *bad = 0;
+    for (struct dirent* e = d != NULL ? readdir(d) : NULL; e != NULL; e = readdir(d))
+    {
+        if (strncmp(e->d_name, prefix, strlen(prefix)) != 0)
+            continue;
+        char path[512];
+        snprintf(path, sizeof path, "%s/%s", folder, e->d_name);
+        FILE* file = fopen(path, "rb");
+        unsigned char head[8] = {0}, tail[8] = {0};
+        bool whole = file != NULL && fread(head, 1, 8, file) == 8 && fseek(file, -8, SEEK_END) == 0 &&
+                     fread(tail, 1, 8, file) == 8 && memcmp(head, "\x89PNG\r\n\x1a\n", 8) == 0 &&
+                     memcmp(tail, "IEND", 4) == 0;
+        if (file != NULL)
+            fclose(file);
+        count += 1;
+        *bad += whole ? 0 : 1;
+    }
+    if (d != NULL)
+        closedir(d);
+    return count;
+}
+
+static int ScreenshotNamesNeverCollide(void)
+{
+    // F12 in two windows at once, within one second: every shot gets a name of its own (-2, -3, ...), claimed before
+    // it is written, so neither fails and neither replaces the other; a file already there is never touched.
+    Fixture f;
+    ENSURE(OpenFixture(&f));
+    char folder[] = "/tmp/lidarsim-shots-XXXXXX";
+    ENSURE(mkdtemp(folder) != NULL);
+    const long long when = 1700000000;
+    char first[512];
+    lsError err = {{0}};
+    ENSURE(lsSaveScreenshot(f.surface, folder, "worlds/tiny.json", when, first, sizeof first, &err));
+    // Someone else's file at the next name: skipped, kept.
+    char taken[512];
+    snprintf(taken, sizeof taken, "%.*s-2.png", (int)(strlen(first) - 4), first);
+    FILE* other = fopen(taken, "w");
+    ENSURE(other != NULL && fputs("keep", other) >= 0 && fclose(other) == 0);
+    char second[512];
+    ENSURE(lsSaveScreenshot(f.surface, folder, "worlds/tiny.json", when, second, sizeof second, &err));
+    ENSURE(strcmp(second, first) != 0 && strcmp(second, taken) != 0);
+    // Two processes racing for the same names, 12 shots each.
+    pid_t children[2];
+    for (int c = 0; c < 2; ++c)
+    {
+        children[c] = fork();
+        ENSURE(children[c] >= 0);
+        if (children[c] == 0)
+        {
+            int failures = 0;
+            for (int k = 0; k < 12; ++k)
+            {
+                char path[512];
+                lsError childErr = {{0}};
+                failures +=
+                    lsSaveScreenshot(f.surface, folder, "worlds/tiny.json", when, path, sizeof path, &childErr) ? 0 : 1;
+            }
+            _exit(failures == 0 ? 0 : 1);
+        }
+    }
+    for (int c = 0; c < 2; ++c)
+    {
+        int status = 0;
+        ENSURE(waitpid(children[c], &status, 0) == children[c]);
+        ENSURE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    }
+    int bad;
+    ENSURE(CountPngs(folder, "tiny-", &bad) == 2 + 24 + 1);
+    ENSURE(bad == 1); // the file that was there, untouched
+    other = fopen(taken, "r");
+    char text[8] = {0};
+    ENSURE(other != NULL && fread(text, 1, sizeof text - 1, other) == 4 && strcmp(text, "keep") == 0);
+    fclose(other);
+    ENSURE(CountPngs(folder, ".lidarsim-", &bad) == 0); // no temporary file left
+    DIR* d = opendir(folder);
+    for (struct dirent* e = d != NULL ? readdir(d) : NULL; e != NULL; e = readdir(d))
+    {
+        char path[512];
+        snprintf(path, sizeof path, "%s/%s", folder, e->d_name);
+        if (e->d_name[0] != '.')
+            unlink(path);
+    }
+    if (d != NULL)
+        closedir(d);
+    ENSURE(rmdir(folder) == 0);
+    CloseFixture(&f);
+    return 0;
+}
+
 static int ClipsFarGeometry(void)
 {
     Fixture f;
@@ -399,6 +529,8 @@ int RenderTest(void)
     RUN_SUBTEST(CameraFit);
     RUN_SUBTEST(PixelsAtKnownPlaces);
     RUN_SUBTEST(HudIsDrawn);
+    RUN_SUBTEST(HudEscapesControl);
+    RUN_SUBTEST(ScreenshotNamesNeverCollide);
     RUN_SUBTEST(ClipsFarGeometry);
     RUN_SUBTEST(FollowsTheSim);
     return 0;

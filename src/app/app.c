@@ -39,6 +39,8 @@ void lsApp_SetStatus(lsApp* app, const char* format, ...)
     va_start(args, format);
     vsnprintf(app->status, sizeof app->status, format, args);
     va_end(args);
+    // Statuses name files, worlds and robots, which may hold control characters: escaped for the HUD and stdout.
+    lsEscapeControl(app->status, sizeof app->status);
     app->statusUntil = lsApp_Now(app) + 4.0;
     printf("lidarsim: %s\n", app->status);
 }
@@ -76,6 +78,7 @@ void lsApp_UpdateUnsaved(lsApp* app)
         char title[256];
         snprintf(title, sizeof title, "lidarsim - %.200s%s",
                  app->world->name[0] != '\0' ? app->world->name : app->config.worldPath, unsaved ? " *" : "");
+        lsEscapeControl(title, sizeof title);
         SDL_SetWindowTitle(app->window, title);
     }
 }

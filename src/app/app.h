@@ -98,7 +98,8 @@ int lsRenderRecording(const lsRenderConfig* config);
 /// failure (an unknown extension included).
 bool lsSaveSurfaceImage(SDL_Surface* surface, const char* path, lsError* err);
 /// Writes an F12 screenshot as "<dir>/<world stem>-YYYYMMDD-HHMMSS.png" for the local time `when` (dir NULL or
-/// empty: the current directory; created when missing), adding "-2", "-3", ... rather than replacing a file.
+/// empty: the current directory; created when missing), adding "-2", "-3", ... rather than replacing a file (each
+/// name claimed with O_EXCL before the image is written, so shots racing for a name each get one of their own).
 /// The path written goes to path (capacity bytes). Returns false with err filled on failure.
 bool lsSaveScreenshot(SDL_Surface* surface, const char* dir, const char* worldPath, long long when, char* path,
                       size_t capacity, lsError* err);

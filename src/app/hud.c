@@ -180,6 +180,7 @@ static int Wrap(HudLine* lines, int at, int capacity, int maxLines, int columns,
             snprintf(line->text, sizeof line->text, "%.*s...", (int)take - 3, text + pos);
         else
             snprintf(line->text, sizeof line->text, "%.*s", (int)take, text + pos);
+        lsEscapeControl(line->text, sizeof line->text); // statuses and errors name files, worlds and robots
         line->color = c;
         ++added;
         pos += take;
@@ -201,6 +202,8 @@ static void AddLine(HudLine* lines, int* n, int capacity, lsColor c, const char*
     // clang-tidy 14 keeps va_list state from a file analysed before (as in map.c's FailAt).
     vsnprintf(lines[*n].text, sizeof lines[*n].text, format, args); // NOLINT(clang-analyzer-valist.Uninitialized)
     va_end(args);
+    // World names and ids come from files: a control character in one must not reach the screen raw.
+    lsEscapeControl(lines[*n].text, sizeof lines[*n].text);
     lines[*n].color = c;
     *n += 1;
 }

@@ -7,10 +7,12 @@
 
 #include <SDL2/SDL_image.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 /// JPEG quality for `render -o x.jpg`: high, since thin beams and text smear at lower settings.
 #define LS_JPEG_QUALITY 92
@@ -80,11 +82,18 @@ bool lsSaveScreenshot(SDL_Surface* surface, const char* dir, const char* worldPa
         if (n > 1)
             snprintf(suffix, sizeof suffix, "-%d", n);
         snprintf(path, capacity, "%s/%.*s-%s%s.png", folder, stemLength, base, stamp, suffix);
-        struct stat st;
-        if (lstat(path, &st) == 0)
+        // The name is claimed first (O_EXCL: of two shots racing for it, one gets it and the other tries the next
+        // suffix; a file or link already there is never opened), then the image replaces the empty claim atomically.
+        int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+        if (fd < 0 && errno == EEXIST)
             continue;
-        // noReplace: the finished file is linked into place, which fails rather than replace a file made meanwhile.
-        return SaveAtomically(surface, path, ls_imagePng, true, err);
+        if (fd < 0)
+            return lsFail(err, "%s: cannot create: %s", path, strerror(errno));
+        close(fd);
+        if (SaveAtomically(surface, path, ls_imagePng, false, err))
+            return true;
+        unlink(path); // the claim, still empty
+        return false;
     }
     return lsFail(err, "%s: 999 screenshots already taken this second", folder);
 }
