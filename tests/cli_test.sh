@@ -195,4 +195,13 @@ grep -q "unknown key 'na\\\\x1B\[2Jme'" "$work/err.txt" || fail "check warning: 
 expect_status 0 "$lidarsim" --version
 grep -q '^lidarsim ' "$work/out.txt" || fail "--version: $(cat "$work/out.txt")"
 expect_status 0 "$lidarsim" --help
+# scan sees the moving walls where the simulation has them at time 0, not at their file segment: a door half way
+# through its cycle (phase 0.5) stands shifted by its whole offset, 3 m ahead of the robot instead of 2 m.
+cat >"$work/door.json" <<'WORLD'
+{"walls": [{"points": [[-10, -10], [10, -10], [10, 10], [-10, 10]], "closed": true}],
+ "movers": [{"type": "door", "from": [2, -1], "to": [2, 1], "offset": [1, 0], "period": 4, "phase": 0.5}],
+ "robot": {"pose": [0, 0, 0], "lidar": {"beams": 1, "fov": 1}}}
+WORLD
+expect_status 0 "$lidarsim" scan "$work/door.json" --format csv
+[ "$(sed -n 2p "$work/out.txt" | cut -d, -f7,9)" = "3.0,mover" ] || fail "scan: door at time 0: $(cat "$work/out.txt")"
 echo "cli_test: ok"

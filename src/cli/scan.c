@@ -5,6 +5,7 @@
 #include "cli/scan_args.h"
 #include "lidarsim/lidar.h"
 #include "lidarsim/pool.h"
+#include "lidarsim/sim.h" // lsMover_SegmentAt
 
 #include <errno.h>
 #include <math.h>
@@ -233,7 +234,7 @@ int lsCmdScan(int argc, char** argv)
     lsSegment* movers = lsAlloc((size_t)world->moverCount * sizeof(lsSegment));
     for (int i = 0; i < world->moverCount; ++i)
     {
-        movers[i] = (lsSegment){world->movers[i].a, world->movers[i].b};
+        movers[i] = lsMover_SegmentAt(&world->movers[i], 0.0); // a door's phase shifts it off its file segment
     }
     // The robots where they stand, as the sim's lidars see them (footprints; the scanning one skipped).
     int robotCount = lsWorld_RobotCount(world);

@@ -295,7 +295,7 @@ lsWorldScanner* lsCreateWorldScanner(const lsWorld* world)
     scanner->movers = lsAlloc((size_t)world->moverCount * sizeof(lsSegment));
     for (int i = 0; i < world->moverCount; ++i)
     {
-        scanner->movers[i] = (lsSegment){world->movers[i].a, world->movers[i].b}; // as `lidarsim scan` places them
+        scanner->movers[i] = lsMover_SegmentAt(&world->movers[i], 0.0); // where the sim has them at time 0
     }
     return scanner;
 }
