@@ -665,7 +665,8 @@ static int CrushedDoesNotJitter(void)
     for (int turn = 0; turn < 2; ++turn)
     {
         lsWorld* world = lsCreateWorld();
-        strcpy(world->name, turn ? "circle in a slot, turning" : "circle in a slot, driving");
+        snprintf(world->name, sizeof world->name, "%s",
+                 turn ? "circle in a slot, turning" : "circle in a slot, driving");
         AddRect(world, -10.0, -10.0, 10.0, 10.0);
         lsBoxDef box = lsDefaultBoxDef();
         box.size = lsV(3.0, 0.6);
@@ -687,7 +688,7 @@ static int CrushedDoesNotJitter(void)
     // forth between two places every step (each looked better from the other).
     {
         lsWorld* world = lsCreateWorld();
-        strcpy(world->name, "footprint in overlapping boxes");
+        snprintf(world->name, sizeof world->name, "footprint in overlapping boxes");
         AddRect(world, -5.0, -5.0, 5.0, 5.0);
         const double boxes[3][5] = {
             {-0.3570854878503584, 0.44389283074970876, 0.36922836503322143, 0.7388136568761725, -64.25738160168325},
