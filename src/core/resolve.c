@@ -668,13 +668,15 @@ bool lsResolveOverlap(const lsCollisionWorld* cw, lsMoveResult* result, lsVec2 s
     // boxes that overlap each other, two places each looked better from the other (the directions out of deep
     // overlaps flip) and a footprint jumped between them every step. The deepest overlap is a function of the place
     // alone, so the body now settles. Not with a moving wall near: the wall may have passed over the start.
-    if (result->crushed && !MoversNear(cw, lsInflatedBox(stepStart, result->position, body->reach + LS_CONTACT_SKIN)))
+    bool away = result->position.x != stepStart.x || result->position.y != stepStart.y;
+    if (result->crushed && away &&
+        !MoversNear(cw, lsInflatedBox(stepStart, result->position, body->reach + LS_CONTACT_SKIN)))
     {
         double there = WorstOverlap(cw, body, result->position, stepStart);
         double before = WorstOverlap(cw, body, stepStart, stepStart);
         if (!(there < before - LS_CONTACT_SKIN))
         {
-            moved = moved || result->position.x != stepStart.x || result->position.y != stepStart.y;
+            moved = true;
             result->position = stepStart;
             lsAddLeg(result, stepStart);
         }
