@@ -37,7 +37,6 @@ struct lsReloader
     double pendingSince; // caller's time when pending was first seen
     bool hasError;
     lsError error;
-    lsWarnings warnings;
     int readCount;
     char* text; // the latest version that loaded (kept for the format-preserving save), textSize + 1 bytes
     size_t textSize;
@@ -196,10 +195,8 @@ lsReloadEvent lsReloader_Poll(lsReloader* reloader, double now, const lsWorld* c
         return ls_reloadFailed;
     }
 
-    lsWarnings warnings;
-    memset(&warnings, 0, sizeof warnings);
     lsWorld* loaded = isMap ? lsLoadMapWorld(reloader->path, NULL, NULL, &err)
-                            : lsLoadWorldFromString(text, size, reloader->path, &err, &warnings);
+                            : lsLoadWorldFromString(text, size, reloader->path, &err, NULL);
     if (loaded != NULL && WatchDependencies(reloader, loaded))
     {
         // The new version names other map files: watch those from now on, as they are now.
@@ -218,7 +215,6 @@ lsReloadEvent lsReloader_Poll(lsReloader* reloader, double now, const lsWorld* c
     reloader->textSize = size;
     reloader->hasError = false;
     reloader->error.message[0] = '\0';
-    reloader->warnings = warnings;
     if (current != NULL && lsWorld_Equal(loaded, current))
     {
         // The file holds what is already shown (our own save, or a touch): nothing to swap.
@@ -241,10 +237,6 @@ void lsReloader_MarkSaved(lsReloader* reloader)
 bool lsReloader_HasError(const lsReloader* reloader) { return reloader->hasError; }
 
 const char* lsReloader_Error(const lsReloader* reloader) { return reloader->hasError ? reloader->error.message : ""; }
-
-const lsWarnings* lsReloader_Warnings(const lsReloader* reloader) { return &reloader->warnings; }
-
-const char* lsReloader_Path(const lsReloader* reloader) { return reloader->path; }
 
 int lsReloader_ReadCount(const lsReloader* reloader) { return reloader->readCount; }
 

@@ -52,10 +52,6 @@ void lsReloader_MarkSaved(lsReloader* reloader);
 bool lsReloader_HasError(const lsReloader* reloader);
 /// The latest version's error ("worlds/maze.json:12:18: ..." or "worlds/maze.json: cannot open: ..."), "" if none.
 const char* lsReloader_Error(const lsReloader* reloader);
-/// Warnings of the latest successful load (unknown keys), for the HUD or the console.
-const lsWarnings* lsReloader_Warnings(const lsReloader* reloader);
-/// The watched path.
-const char* lsReloader_Path(const lsReloader* reloader);
 /// The text of the latest version that loaded (ls_reloadLoaded or ls_reloadSame), NUL-terminated, *size bytes
 /// (size may be NULL); NULL before any. Valid until the next poll or destroy. The window keeps a copy, so a save
 /// can keep the file as its author wrote it.
