@@ -2,6 +2,7 @@
 #pragma once
 
 #include "lidarsim/base.h"
+#include "lidarsim/vec.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -73,3 +74,12 @@ int lsTestForEachFile(const char* folder, int (*visit)(void* ctx, const char* pa
 #define LS_SUITE(name) int name(void);
 #include "suites.h"
 #undef LS_SUITE
+
+/// A random point, x drawn before y: two draws as the arguments of one call (lsV(Rand(), Rand())) are evaluated in
+/// an order the compiler chooses, so gcc and clang would test different points.
+static inline lsVec2 lsTestRandomPoint(lsRng* rng, double xLo, double xHi, double yLo, double yHi)
+{
+    double x = lsRng_Range(rng, xLo, xHi);
+    double y = lsRng_Range(rng, yLo, yHi);
+    return lsV(x, y);
+}

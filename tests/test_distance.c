@@ -730,7 +730,7 @@ static int RandomPolygonPairsTest(void)
     for (int i = 0; i < n; ++i)
     {
         double size = pow(10.0, lsRng_Range(&rng, -2.0, 2.0));
-        lsVec2 base = lsV(lsRng_Range(&rng, -5000.0, 5000.0), lsRng_Range(&rng, -5000.0, 5000.0));
+        lsVec2 base = lsTestRandomPoint(&rng, -5000.0, 5000.0, -5000.0, 5000.0);
         int kind = (int)(lsRng_Next(&rng) % 4);
         int maxCount = (i % 10 == 0) ? LS_MAX_POLYGON_VERTICES : 8;
         RefShape ra = RandomPolygon(&rng, base, size, maxCount);
@@ -1035,7 +1035,7 @@ static int MessyProxyTest(void)
     for (int i = 0; i < n; ++i)
     {
         double size = pow(10.0, lsRng_Range(&rng, -1.0, 1.0));
-        lsVec2 base = lsV(lsRng_Range(&rng, -1000.0, 1000.0), lsRng_Range(&rng, -1000.0, 1000.0));
+        lsVec2 base = lsTestRandomPoint(&rng, -1000.0, 1000.0, -1000.0, 1000.0);
         bool sliver = i % 2 == 1;
         double aspect = sliver ? pow(10.0, lsRng_Range(&rng, 1.0, 6.0)) : 1.0;
         RefShape ra = RandomSliver(&rng, base, size, 8, aspect);
@@ -1100,8 +1100,8 @@ static int LongWallTest(void)
     for (int i = 0; i < n; ++i)
     {
         RefShape wall = {.count = 2};
-        wall.p[0] = lsV(lsRng_Range(&rng, -5000.0, 5000.0), lsRng_Range(&rng, -5000.0, 5000.0));
-        wall.p[1] = lsV(lsRng_Range(&rng, -5000.0, 5000.0), lsRng_Range(&rng, -5000.0, 5000.0));
+        wall.p[0] = lsTestRandomPoint(&rng, -5000.0, 5000.0, -5000.0, 5000.0);
+        wall.p[1] = lsTestRandomPoint(&rng, -5000.0, 5000.0, -5000.0, 5000.0);
         lsVec2 e = lsSub(wall.p[1], wall.p[0]);
         if (lsLength(e) < 100.0)
         {
@@ -1170,7 +1170,7 @@ static int RandomTouchingTest(void)
     for (int i = 0; i < n; ++i)
     {
         double size = pow(10.0, lsRng_Range(&rng, -2.0, 2.0));
-        lsVec2 base = lsV(lsRng_Range(&rng, -5000.0, 5000.0), lsRng_Range(&rng, -5000.0, 5000.0));
+        lsVec2 base = lsTestRandomPoint(&rng, -5000.0, 5000.0, -5000.0, 5000.0);
         RefShape ra = RandomPolygon(&rng, base, size, 8);
         int edge = (int)(lsRng_Next(&rng) % (uint64_t)ra.count);
         bool vertex = i % 4 == 0;
@@ -1210,7 +1210,7 @@ static int RoundedPairsTest(void)
     for (int i = 0; i < n; ++i)
     {
         double size = pow(10.0, lsRng_Range(&rng, -1.0, 1.0));
-        lsVec2 base = lsV(lsRng_Range(&rng, -5000.0, 5000.0), lsRng_Range(&rng, -5000.0, 5000.0));
+        lsVec2 base = lsTestRandomPoint(&rng, -5000.0, 5000.0, -5000.0, 5000.0);
         RefShape ra = RandomPolygon(&rng, base, size, 8);
         RefShape rb = {.count = 1 + (int)(lsRng_Next(&rng) % 2)};
         lsVec2 c = lsAdd(base, lsScale(2.0 * size * lsRng_Uniform(&rng), lsDirection(lsRng_Range(&rng, 0.0, 6.3))));

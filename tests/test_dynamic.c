@@ -27,7 +27,7 @@ static void MakeCrowd(Crowd* c, int count, double half, uint64_t seed)
     lsRng rng = lsMakeRng(seed);
     for (int i = 0; i < count; ++i)
     {
-        lsVec2 center = lsV(lsRng_Range(&rng, -half, half), lsRng_Range(&rng, -half, half));
+        lsVec2 center = lsTestRandomPoint(&rng, -half, half, -half, half);
         double r = lsRng_Range(&rng, 0.1, 0.4);
         c->robots[i] = (lsCircle){center, r};
         if (i % 3 == 1)
@@ -44,11 +44,11 @@ static void MakeCrowd(Crowd* c, int count, double half, uint64_t seed)
     }
     for (int i = 0; i < 20; ++i)
     {
-        c->vehicles[i] = (lsCircle){lsV(lsRng_Range(&rng, -half, half), lsRng_Range(&rng, -half, half)), 0.3};
+        c->vehicles[i] = (lsCircle){lsTestRandomPoint(&rng, -half, half, -half, half), 0.3};
     }
     for (int i = 0; i < 6; ++i)
     {
-        lsVec2 a = lsV(lsRng_Range(&rng, -half, half), lsRng_Range(&rng, -half, half));
+        lsVec2 a = lsTestRandomPoint(&rng, -half, half, -half, half);
         double length = i < 2 ? half : 1.0;
         c->movers[i] = (lsSegment){a, lsAdd(a, lsV(length, 0.3 * length))};
     }
@@ -99,7 +99,7 @@ static int AgreementTest(void)
             lsRayInput in;
             int skip = -1;
             double half = round == 0 ? 60.0 : 12.0;
-            in.origin = lsV(lsRng_Range(&rng, -half, half), lsRng_Range(&rng, -half, half));
+            in.origin = lsTestRandomPoint(&rng, -half, half, -half, half);
             double angle = lsRng_Range(&rng, -LS_PI, LS_PI);
             in.direction = lsV(cos(angle), sin(angle));
             in.maxFraction = lsRng_Range(&rng, 0.0, 30.0);
@@ -157,7 +157,7 @@ static int QueryTest(void)
     lsDynamicItem found[600], expected[600];
     for (int k = 0; k < 500; ++k)
     {
-        lsVec2 p = lsV(lsRng_Range(&rng, -25.0, 25.0), lsRng_Range(&rng, -25.0, 25.0));
+        lsVec2 p = lsTestRandomPoint(&rng, -25.0, 25.0, -25.0, 25.0);
         double w = lsRng_Range(&rng, 0.0, k % 10 == 0 ? 30.0 : 3.0);
         lsAABB box = {p, lsAdd(p, lsV(w, 0.7 * w))};
         int n = lsDynamicIndex_Query(index, box, found, 600);
@@ -218,8 +218,7 @@ static int WorkTest(void)
     for (int k = 0; k < 1000; ++k)
     {
         double angle = lsRng_Range(&rng, -LS_PI, LS_PI);
-        lsRayInput in = {lsV(lsRng_Range(&rng, -50.0, 50.0), lsRng_Range(&rng, -50.0, 50.0)),
-                         lsV(cos(angle), sin(angle)), 10.0};
+        lsRayInput in = {lsTestRandomPoint(&rng, -50.0, 50.0, -50.0, 50.0), lsV(cos(angle), sin(angle)), 10.0};
         lsRayHit best = {false, 0.0, {0.0, 0.0}, {0.0, 0.0}, ls_hitNone, -1, -1};
         lsDynamicObjects_CastRay(&c->dyn, &in, &best, &stats);
     }
@@ -274,7 +273,7 @@ static int ScanAgreementTest(void)
         def.fov = k % 3 == 0 ? 2.0 * LS_PI : lsRng_Range(&rng, 0.01, 2.0 * LS_PI);
         def.range = k % 5 == 0 ? 100.0 : lsRng_Range(&rng, 0.3, 12.0);
         def.rangeMin = 0.0;
-        lsVec2 p = lsV(lsRng_Range(&rng, -11.0, 11.0), lsRng_Range(&rng, -11.0, 11.0));
+        lsVec2 p = lsTestRandomPoint(&rng, -11.0, 11.0, -11.0, 11.0);
         int skip = -1;
         if (k % 4 == 1)
         {

@@ -364,14 +364,14 @@ static int CutPropertyTest(void)
             int count = 2 + (int)(lsRng_Next(&rng) % 7);
             for (int i = 0; i < count; ++i)
             {
-                points[i] = lsV(lsRng_Range(&rng, -5.0, 5.0), lsRng_Range(&rng, -5.0, 5.0));
+                points[i] = lsTestRandomPoint(&rng, -5.0, 5.0, -5.0, 5.0);
             }
             bool closed = count >= 3 && lsRng_Uniform(&rng) < 0.5;
             lsWorld_AddWall(world, points, count, closed);
         }
         // Now and then a stroke through a corner exactly.
-        lsVec2 m0 = lsV(lsRng_Range(&rng, -6.0, 6.0), lsRng_Range(&rng, -6.0, 6.0));
-        lsVec2 m1 = lsV(lsRng_Range(&rng, -6.0, 6.0), lsRng_Range(&rng, -6.0, 6.0));
+        lsVec2 m0 = lsTestRandomPoint(&rng, -6.0, 6.0, -6.0, 6.0);
+        lsVec2 m1 = lsTestRandomPoint(&rng, -6.0, 6.0, -6.0, 6.0);
         if (trial % 5 == 0)
             m1 = lsAdd(world->walls[0].points[1], lsSub(world->walls[0].points[1], m0));
         double gap = trial % 7 == 0 ? 0.0 : LS_KNIFE_GAP;

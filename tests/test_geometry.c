@@ -210,7 +210,7 @@ static int CornerLeakTest(void)
         // A random convex room (regular polygon, random rotation, centre and scale up to 10 km).
         int n = 3 + room % 6;
         double scale = room % 2 ? lsRng_Range(&rng, 0.5, 20.0) : lsRng_Range(&rng, 100.0, 5000.0);
-        lsVec2 center = {lsRng_Range(&rng, -1e4, 1e4), lsRng_Range(&rng, -1e4, 1e4)};
+        lsVec2 center = lsTestRandomPoint(&rng, -1e4, 1e4, -1e4, 1e4);
         double phase = lsRng_Range(&rng, 0.0, 2.0 * LS_PI);
         lsVec2 corners[8];
         for (int i = 0; i < n; ++i)
@@ -255,7 +255,7 @@ static int CornerLeakTest(void)
     for (int room = 0; room < 200; ++room)
     {
         int n = 5 + room % 20;
-        lsVec2 center = {lsRng_Range(&rng, -1e4, 1e4), lsRng_Range(&rng, -1e4, 1e4)};
+        lsVec2 center = lsTestRandomPoint(&rng, -1e4, 1e4, -1e4, 1e4);
         lsVec2 corners[24];
         for (int i = 0; i < n; ++i)
         {
@@ -656,10 +656,10 @@ static int RaySegmentRealTest(void)
     for (int i = 0; i < 150000; ++i)
     {
         double scale = RandomScale(&rng);
-        lsVec2 center = {lsRng_Range(&rng, -1e4, 1e4), lsRng_Range(&rng, -1e4, 1e4)};
-        lsVec2 o = lsMulAdd(center, scale, lsV(lsRng_Range(&rng, -1, 1), lsRng_Range(&rng, -1, 1)));
-        lsSegment seg = {lsMulAdd(center, scale, lsV(lsRng_Range(&rng, -1, 1), lsRng_Range(&rng, -1, 1))),
-                         lsMulAdd(center, scale, lsV(lsRng_Range(&rng, -1, 1), lsRng_Range(&rng, -1, 1)))};
+        lsVec2 center = lsTestRandomPoint(&rng, -1e4, 1e4, -1e4, 1e4);
+        lsVec2 o = lsMulAdd(center, scale, lsTestRandomPoint(&rng, -1, 1, -1, 1));
+        lsSegment seg = {lsMulAdd(center, scale, lsTestRandomPoint(&rng, -1, 1, -1, 1)),
+                         lsMulAdd(center, scale, lsTestRandomPoint(&rng, -1, 1, -1, 1))};
         // Aim at a random point of the segment's neighbourhood, so about half the rays hit.
         lsVec2 target = lsLerp(seg.a, seg.b, lsRng_Range(&rng, -0.5, 1.5));
         lsVec2 d = lsNormalize(lsSub(target, o));
@@ -751,12 +751,11 @@ static int RayCircleRealTest(void)
     for (int i = 0; i < 150000; ++i)
     {
         double scale = RandomScale(&rng);
-        lsVec2 center = {lsRng_Range(&rng, -1e4, 1e4), lsRng_Range(&rng, -1e4, 1e4)};
-        lsCircle circle = {lsMulAdd(center, scale, lsV(lsRng_Range(&rng, -1, 1), lsRng_Range(&rng, -1, 1))),
+        lsVec2 center = lsTestRandomPoint(&rng, -1e4, 1e4, -1e4, 1e4);
+        lsCircle circle = {lsMulAdd(center, scale, lsTestRandomPoint(&rng, -1, 1, -1, 1)),
                            scale * lsRng_Range(&rng, 0.01, 0.5)};
-        lsVec2 o = lsMulAdd(center, scale, lsV(lsRng_Range(&rng, -2, 2), lsRng_Range(&rng, -2, 2)));
-        lsVec2 aim =
-            lsMulAdd(circle.center, 1.5 * circle.radius, lsV(lsRng_Range(&rng, -1, 1), lsRng_Range(&rng, -1, 1)));
+        lsVec2 o = lsMulAdd(center, scale, lsTestRandomPoint(&rng, -2, 2, -2, 2));
+        lsVec2 aim = lsMulAdd(circle.center, 1.5 * circle.radius, lsTestRandomPoint(&rng, -1, 1, -1, 1));
         lsVec2 d = lsNormalize(lsSub(aim, o));
         if (d.x == 0.0 && d.y == 0.0)
         {
@@ -930,11 +929,11 @@ static int RayBoxRealTest(void)
     for (int i = 0; i < 100000; ++i)
     {
         double scale = RandomScale(&rng);
-        lsVec2 center = {lsRng_Range(&rng, -1e4, 1e4), lsRng_Range(&rng, -1e4, 1e4)};
+        lsVec2 center = lsTestRandomPoint(&rng, -1e4, 1e4, -1e4, 1e4);
         lsBox box = lsMakeBox(center, lsV(scale * lsRng_Range(&rng, 0.01, 1), scale * lsRng_Range(&rng, 0.01, 1)),
                               i % 5 == 0 ? 0.0 : lsRng_Range(&rng, -LS_PI, LS_PI));
-        lsVec2 o = lsMulAdd(center, scale, lsV(lsRng_Range(&rng, -2, 2), lsRng_Range(&rng, -2, 2)));
-        lsVec2 aim = lsMulAdd(center, scale, lsV(lsRng_Range(&rng, -0.7, 0.7), lsRng_Range(&rng, -0.7, 0.7)));
+        lsVec2 o = lsMulAdd(center, scale, lsTestRandomPoint(&rng, -2, 2, -2, 2));
+        lsVec2 aim = lsMulAdd(center, scale, lsTestRandomPoint(&rng, -0.7, 0.7, -0.7, 0.7));
         lsVec2 d = lsNormalize(lsSub(aim, o));
         lsRayInput in = {o, d, scale * lsRng_Range(&rng, 0.1, 3.0)};
         // Reference: clip the ray against the box's four edge half-planes in long double (Cyrus-Beck).
@@ -1023,7 +1022,7 @@ static int GrazingAccuracyTest(void)
     {
         // A wall of 1 m .. 10 km and a beam at a tiny angle to it, hitting it at 1 m .. 10 km.
         double angle = pow(10.0, lsRng_Range(&rng, -8, -1)) * (i % 2 ? 1.0 : -1.0);
-        lsVec2 a = {lsRng_Range(&rng, -1e4, 1e4), lsRng_Range(&rng, -1e4, 1e4)};
+        lsVec2 a = lsTestRandomPoint(&rng, -1e4, 1e4, -1e4, 1e4);
         double wallAngle = lsRng_Range(&rng, -LS_PI, LS_PI);
         lsVec2 b = lsMulAdd(a, lsRng_Range(&rng, 1.0, 1e4), lsDirection(wallAngle));
         lsVec2 d = lsDirection(wallAngle + angle);
@@ -1246,11 +1245,11 @@ static int SegmentSegmentRealTest(void)
     for (int i = 0; i < 100000; ++i)
     {
         double scale = RandomScale(&rng);
-        lsVec2 center = {lsRng_Range(&rng, -1e4, 1e4), lsRng_Range(&rng, -1e4, 1e4)};
+        lsVec2 center = lsTestRandomPoint(&rng, -1e4, 1e4, -1e4, 1e4);
         lsVec2 p[4];
         for (int k = 0; k < 4; ++k)
         {
-            p[k] = lsMulAdd(center, scale, lsV(lsRng_Range(&rng, -1, 1), lsRng_Range(&rng, -1, 1)));
+            p[k] = lsMulAdd(center, scale, lsTestRandomPoint(&rng, -1, 1, -1, 1));
         }
         lsSegment sa = {p[0], p[1]}, sb = {p[2], p[3]};
         long double eax = (long double)p[1].x - (long double)p[0].x, eay = (long double)p[1].y - (long double)p[0].y;
@@ -1381,11 +1380,11 @@ static int SegmentBoxSamplingTest(void)
     for (int i = 0; i < 100000; ++i)
     {
         double scale = RandomScale(&rng);
-        lsVec2 center = {lsRng_Range(&rng, -1e4, 1e4), lsRng_Range(&rng, -1e4, 1e4)};
+        lsVec2 center = lsTestRandomPoint(&rng, -1e4, 1e4, -1e4, 1e4);
         lsBox box = lsMakeBox(center, lsV(scale * lsRng_Range(&rng, 0.05, 1), scale * lsRng_Range(&rng, 0.05, 1)),
                               lsRng_Range(&rng, -LS_PI, LS_PI));
-        lsSegment seg = {lsMulAdd(center, scale, lsV(lsRng_Range(&rng, -1.5, 1.5), lsRng_Range(&rng, -1.5, 1.5))),
-                         lsMulAdd(center, scale, lsV(lsRng_Range(&rng, -1.5, 1.5), lsRng_Range(&rng, -1.5, 1.5)))};
+        lsSegment seg = {lsMulAdd(center, scale, lsTestRandomPoint(&rng, -1.5, 1.5, -1.5, 1.5)),
+                         lsMulAdd(center, scale, lsTestRandomPoint(&rng, -1.5, 1.5, -1.5, 1.5))};
         long double c = (long double)box.rot.c, s = (long double)box.rot.s, minH = 1e300L;
         for (int k = 0; k <= samples; ++k)
         {
@@ -1431,18 +1430,18 @@ static int ClosestPointTest(void)
     for (int i = 0; i < 100000; ++i)
     {
         double scale = RandomScale(&rng);
-        lsVec2 center = {lsRng_Range(&rng, -1e4, 1e4), lsRng_Range(&rng, -1e4, 1e4)};
+        lsVec2 center = lsTestRandomPoint(&rng, -1e4, 1e4, -1e4, 1e4);
         lsVec2 pts[6];
         int count = 1 + (int)(lsRng_Next(&rng) % 6);
         for (int k = 0; k < count; ++k)
         {
-            pts[k] = lsMulAdd(center, scale, lsV(lsRng_Range(&rng, -1, 1), lsRng_Range(&rng, -1, 1)));
+            pts[k] = lsMulAdd(center, scale, lsTestRandomPoint(&rng, -1, 1, -1, 1));
         }
         if (i % 7 == 0 && count > 1)
         {
             pts[1] = pts[0]; // a zero-length segment
         }
-        lsVec2 p = lsMulAdd(center, scale, lsV(lsRng_Range(&rng, -2, 2), lsRng_Range(&rng, -2, 2)));
+        lsVec2 p = lsMulAdd(center, scale, lsTestRandomPoint(&rng, -2, 2, -2, 2));
         bool closed = (lsRng_Next(&rng) & 1) != 0;
         lsClosestPoint out = lsClosestPointOnPolyline(pts, count, closed, p);
         // Reference: ternary search of the (convex) squared distance along each segment, in long double.

@@ -132,18 +132,18 @@ static lsWorld* MakeBigWorld(int walls, uint64_t seed)
     for (int i = 0; i < walls; ++i)
     {
         lsVec2 points[4];
-        lsVec2 p = lsV(lsRng_Range(&rng, -100.0, 100.0), lsRng_Range(&rng, -100.0, 100.0));
+        lsVec2 p = lsTestRandomPoint(&rng, -100.0, 100.0, -100.0, 100.0);
         for (int j = 0; j < 4; ++j)
         {
             points[j] = p;
-            p = lsAdd(p, lsV(lsRng_Range(&rng, -2.0, 2.0), lsRng_Range(&rng, -2.0, 2.0)));
+            p = lsAdd(p, lsTestRandomPoint(&rng, -2.0, 2.0, -2.0, 2.0));
         }
         lsWorld_AddWall(world, points, 4, false);
     }
     for (int i = 0; i < walls / 4; ++i)
     {
         lsTargetDef t = lsDefaultTargetDef();
-        t.center = lsV(lsRng_Range(&rng, -100.0, 100.0), lsRng_Range(&rng, -100.0, 100.0));
+        t.center = lsTestRandomPoint(&rng, -100.0, 100.0, -100.0, 100.0);
         t.kind = (i % 3) == 0 ? ls_poison : ls_food;
         lsWorld_AddTarget(world, t);
     }

@@ -133,7 +133,7 @@ static int ClosedRoomNoLeakTest(void)
         lsTransform pose = {lsV(0.0, 0.0), lsRotIdentity()};
         if (p > 0)
         {
-            pose.p = lsV(lsRng_Range(&rng, -3.0, 3.0), lsRng_Range(&rng, -3.0, 3.0));
+            pose.p = lsTestRandomPoint(&rng, -3.0, 3.0, -3.0, 3.0);
             pose.q = lsMakeRot(lsRng_Range(&rng, -LS_PI, LS_PI));
         }
         lsLidar_Scan(scene, NULL, &def, pose, NULL, scan);
@@ -412,8 +412,8 @@ static int ScanMatchesBruteTest(void)
     lsRng rng = lsMakeRng(8);
     for (int i = 0; i < 300; ++i)
     {
-        lsVec2 a = lsV(lsRng_Range(&rng, -15.0, 15.0), lsRng_Range(&rng, -15.0, 15.0));
-        lsVec2 b = lsAdd(a, lsV(lsRng_Range(&rng, -2.0, 2.0), lsRng_Range(&rng, -2.0, 2.0)));
+        lsVec2 a = lsTestRandomPoint(&rng, -15.0, 15.0, -15.0, 15.0);
+        lsVec2 b = lsAdd(a, lsTestRandomPoint(&rng, -2.0, 2.0, -2.0, 2.0));
         lsVec2 p[2] = {a, b};
         lsWorld_AddWall(world, p, 2, false);
     }

@@ -77,7 +77,7 @@ static lsWorld* MakeCity(uint64_t seed, int walls, int targets, int boxes, int p
         lsVec2 points[6];
         int count = lsRng_Uniform(&rng) < 0.8 ? 2 : 3 + (int)(lsRng_Uniform(&rng) * 3.0);
         bool closed = count > 2 && lsRng_Uniform(&rng) < 0.4;
-        lsVec2 p = lsV(lsRng_Range(&rng, -half, half), lsRng_Range(&rng, -half, half));
+        lsVec2 p = lsTestRandomPoint(&rng, -half, half, -half, half);
         for (int k = 0; k < count; ++k)
         {
             points[k] = lsV(SNAP(p.x) + offset.x, SNAP(p.y) + offset.y);
@@ -98,7 +98,7 @@ static lsWorld* MakeCity(uint64_t seed, int walls, int targets, int boxes, int p
     {
         lsBoxDef b = lsDefaultBoxDef();
         b.center = lsV(lsRng_Range(&rng, -half, half) + offset.x, lsRng_Range(&rng, -half, half) + offset.y);
-        b.size = lsV(lsRng_Range(&rng, 0.2, 3.0), lsRng_Range(&rng, 0.2, 3.0));
+        b.size = lsTestRandomPoint(&rng, 0.2, 3.0, 0.2, 3.0);
         b.angle = lsRng_Uniform(&rng) < 0.3 ? 0.0 : lsRng_Range(&rng, -LS_PI, LS_PI);
         lsWorld_AddBox(world, b);
     }
@@ -490,11 +490,11 @@ static int DynamicObjectsTest(void)
     lsSegment movers[5];
     for (int i = 0; i < 6; ++i)
     {
-        vehicles[i] = (lsCircle){lsV(lsRng_Range(&rng, -10.0, 10.0), lsRng_Range(&rng, -10.0, 10.0)), 0.4};
+        vehicles[i] = (lsCircle){lsTestRandomPoint(&rng, -10.0, 10.0, -10.0, 10.0), 0.4};
     }
     for (int i = 0; i < 4; ++i)
     {
-        lsVec2 a = lsV(lsRng_Range(&rng, -10.0, 10.0), lsRng_Range(&rng, -10.0, 10.0));
+        lsVec2 a = lsTestRandomPoint(&rng, -10.0, 10.0, -10.0, 10.0);
         movers[i] = (lsSegment){a, lsMulAdd(a, 2.0, RandomDirection(&rng))};
     }
     // A mover lying exactly on the wall at x = 30 (outside the city): at equal fraction the wall wins (kind order), in
@@ -539,11 +539,11 @@ static int MovedTargetsTest(void)
             double u = lsRng_Uniform(&rng);
             if (u < 0.4)
             {
-                center = lsAdd(c.center, lsV(lsRng_Range(&rng, -0.05, 0.05), lsRng_Range(&rng, -0.05, 0.05)));
+                center = lsAdd(c.center, lsTestRandomPoint(&rng, -0.05, 0.05, -0.05, 0.05));
             }
             else if (u < 0.9)
             {
-                center = lsV(lsRng_Range(&rng, -16.0, 16.0), lsRng_Range(&rng, -16.0, 16.0));
+                center = lsTestRandomPoint(&rng, -16.0, 16.0, -16.0, 16.0);
             }
             else
             {
@@ -613,8 +613,8 @@ static int QueryTest(void)
     lsScene_SetTarget(scene, 4, lsV(0.0, 0.0), false);    // disabled
     for (int q = 0; q < 300; ++q)
     {
-        lsVec2 c = lsV(lsRng_Range(&rng, -18.0, 18.0), lsRng_Range(&rng, -18.0, 18.0));
-        lsVec2 h = lsV(lsRng_Range(&rng, 0.0, 4.0), lsRng_Range(&rng, 0.0, 4.0));
+        lsVec2 c = lsTestRandomPoint(&rng, -18.0, 18.0, -18.0, 18.0);
+        lsVec2 h = lsTestRandomPoint(&rng, 0.0, 4.0, 0.0, 4.0);
         lsAABB box = {lsSub(c, h), lsAdd(c, h)};
         if (q == 0)
         {
@@ -717,7 +717,7 @@ static int LongWallTest(void)
         int hugeHits = 0;
         for (int i = 0; i < 2000; ++i)
         {
-            lsVec2 origin = lsV(lsRng_Range(&rng, -30.0, 30.0), lsRng_Range(&rng, -30.0, 30.0));
+            lsVec2 origin = lsTestRandomPoint(&rng, -30.0, 30.0, -30.0, 30.0);
             lsRayInput in = {origin, lsNormalize(lsV(lsRng_Range(&rng, -0.2, 0.2), 1.0)), 1e3};
             in.direction = i % 3 == 0 ? lsV(1.0, 0.0) : in.direction;
             lsRayHit hit = lsScene_CastRay(scene, NULL, &in);
@@ -773,8 +773,7 @@ static int HugeWorldTest(void)
     for (int i = 0; i < 3000; ++i)
     {
         double scale = pow(10.0, lsRng_Range(&rng, 0.0, 299.0));
-        lsRayInput in = {lsV(lsRng_Range(&rng, -scale, scale), lsRng_Range(&rng, -scale, scale)), RandomDirection(&rng),
-                         4.0 * scale};
+        lsRayInput in = {lsTestRandomPoint(&rng, -scale, scale, -scale, scale), RandomDirection(&rng), 4.0 * scale};
         ENSURE(Compare(scene, NULL, in, NULL) == 0);
     }
     lsDestroyScene(scene);
@@ -840,8 +839,8 @@ static int ThreadsTest(void)
     lsRng rng = lsMakeRng(152);
     for (int i = 0; i < count; ++i)
     {
-        rays[i] = (lsRayInput){lsV(lsRng_Range(&rng, -16.0, 16.0), lsRng_Range(&rng, -16.0, 16.0)),
-                               RandomDirection(&rng), lsRng_Range(&rng, 0.0, 30.0)};
+        rays[i] = (lsRayInput){lsTestRandomPoint(&rng, -16.0, 16.0, -16.0, 16.0), RandomDirection(&rng),
+                               lsRng_Range(&rng, 0.0, 30.0)};
     }
     ThreadJob one = {scene, rays, lsAlloc(count * sizeof(lsRayHit)), lsAlloc(count * sizeof(int))};
     ThreadJob many = {scene, rays, lsAlloc(count * sizeof(lsRayHit)), lsAlloc(count * sizeof(int))};
@@ -892,8 +891,8 @@ static int EdgeWorldsTest(void)
     lsRng rng = lsMakeRng(121);
     for (int i = 0; i < 5000; ++i)
     {
-        lsRayInput r = {lsV(lsRng_Range(&rng, -60000.0, 60000.0), lsRng_Range(&rng, -10.0, 10.0)),
-                        RandomDirection(&rng), lsRng_Range(&rng, 0.0, 100000.0)};
+        lsRayInput r = {lsTestRandomPoint(&rng, -60000.0, 60000.0, -10.0, 10.0), RandomDirection(&rng),
+                        lsRng_Range(&rng, 0.0, 100000.0)};
         ENSURE(Compare(scene, NULL, r, NULL) == 0);
     }
     hit = lsScene_CastRay(scene, NULL, &(lsRayInput){lsV(39990.0, -3.0), lsV(1.0, 0.0), 20.0});
@@ -992,8 +991,7 @@ static int StatsTest(void)
     lsRng rng = lsMakeRng(132);
     for (int i = 0; i < 20000; ++i)
     {
-        lsRayInput in = {lsV(lsRng_Range(&rng, -40.0, 40.0), lsRng_Range(&rng, -40.0, 40.0)), RandomDirection(&rng),
-                         30.0};
+        lsRayInput in = {lsTestRandomPoint(&rng, -40.0, 40.0, -40.0, 40.0), RandomDirection(&rng), 30.0};
         lsRayHit a = lsScene_CastRayStats(scene, NULL, &in, &stats);
         lsRayHit b = lsScene_CastRayBrute(scene, NULL, &in);
         ENSURE(SameHit(&a, &b));
@@ -1052,8 +1050,7 @@ static int BatchTest(void)
     lsRayHit* hits = lsAlloc(count * sizeof(lsRayHit));
     for (int i = 0; i < count; ++i)
     {
-        inputs[i] = (lsRayInput){lsV(lsRng_Range(&rng, -20.0, 20.0), lsRng_Range(&rng, -20.0, 20.0)),
-                                 RandomDirection(&rng), 30.0};
+        inputs[i] = (lsRayInput){lsTestRandomPoint(&rng, -20.0, 20.0, -20.0, 20.0), RandomDirection(&rng), 30.0};
     }
     lsCircle vehicle = {lsV(1.0, 1.0), 0.5};
     lsDynamicObjects dyn = {.vehicles = &vehicle, .vehicleCount = 1, .skipRobot = -1};

@@ -380,7 +380,7 @@ static int FastDoorNeverPassesTargets(void)
     for (int i = 0; i < 40; ++i)
     {
         lsTargetDef t = lsDefaultTargetDef();
-        t.center = lsV(lsRng_Range(&rng, -2.9, 2.9), lsRng_Range(&rng, -4.0, 4.0));
+        t.center = lsTestRandomPoint(&rng, -2.9, 2.9, -4.0, 4.0);
         t.radius = 0.05;
         lsWorld_AddTarget(world, t);
     }
@@ -530,7 +530,7 @@ static int RandomCrushesWithEscape(void)
         bool bar = scenario % 2 == 1;
         lsWorld* world = lsCreateWorld();
         double radius = lsRng_Range(&rng, 0.1, 0.4);
-        lsVec2 origin = lsV(lsRng_Range(&rng, -5.0, 5.0), lsRng_Range(&rng, -5.0, 5.0));
+        lsVec2 origin = lsTestRandomPoint(&rng, -5.0, 5.0, -5.0, 5.0);
         lsVec2 u = lsDirection(lsRng_Range(&rng, -LS_PI, LS_PI));
         lsMoverDef mover = lsDefaultMoverDef();
         int steps;
@@ -850,7 +850,7 @@ static lsWorld* MakeBusyWorld(void)
     for (int i = 0; i < 12; ++i)
     {
         lsTargetDef t = lsDefaultTargetDef();
-        t.center = lsV(lsRng_Range(&rng, -9.0, 9.0), lsRng_Range(&rng, -9.0, -1.0));
+        t.center = lsTestRandomPoint(&rng, -9.0, 9.0, -9.0, -1.0);
         t.kind = i % 3 == 0 ? ls_poison : ls_food;
         t.radius = 0.2;
         lsWorld_AddTarget(world, t);

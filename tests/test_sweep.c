@@ -458,11 +458,11 @@ static int SweepSamplingTest(void)
     for (int i = 0; i < 100000; ++i)
     {
         double scale = pow(10.0, lsRng_Range(&rng, -2.0, 3.0));
-        lsVec2 center = {lsRng_Range(&rng, -1e4, 1e4), lsRng_Range(&rng, -1e4, 1e4)};
+        lsVec2 center = lsTestRandomPoint(&rng, -1e4, 1e4, -1e4, 1e4);
         lsVec2 v[6];
         for (int k = 0; k < 6; ++k)
         {
-            v[k] = lsMulAdd(center, scale, lsV(lsRng_Range(&rng, -1, 1), lsRng_Range(&rng, -1, 1)));
+            v[k] = lsMulAdd(center, scale, lsTestRandomPoint(&rng, -1, 1, -1, 1));
         }
         if (i % 2 == 0)
         {
@@ -597,11 +597,11 @@ static int ToiRandom(bool moving, uint64_t seed, int* hitsOut, int* skippedOut)
     for (int i = 0; i < 100000; ++i)
     {
         double scale = pow(10.0, lsRng_Range(&rng, -2.0, 3.0));
-        lsVec2 center = {lsRng_Range(&rng, -1e4, 1e4), lsRng_Range(&rng, -1e4, 1e4)};
+        lsVec2 center = lsTestRandomPoint(&rng, -1e4, 1e4, -1e4, 1e4);
         lsVec2 v[6];
         for (int k = 0; k < 6; ++k)
         {
-            v[k] = lsMulAdd(center, scale, lsV(lsRng_Range(&rng, -1, 1), lsRng_Range(&rng, -1, 1)));
+            v[k] = lsMulAdd(center, scale, lsTestRandomPoint(&rng, -1, 1, -1, 1));
         }
         if (!moving)
         {

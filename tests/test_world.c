@@ -499,7 +499,7 @@ static int AngleRoundTripTest(void)
     for (int i = 0; i < 2000; ++i)
     {
         lsBoxDef box = lsDefaultBoxDef();
-        box.center = lsV(lsRng_Range(&rng, -100.0, 100.0), lsRng_Range(&rng, -100.0, 100.0));
+        box.center = lsTestRandomPoint(&rng, -100.0, 100.0, -100.0, 100.0);
         box.angle = lsRng_Range(&rng, -10.0, 10.0) * pow(10.0, (double)(i % 7) - 3.0);
         lsWorld_AddBox(world, box);
     }
