@@ -36,8 +36,8 @@ jobs=$(nproc 2>/dev/null || echo 2)
 build() { # build DIR [cmake options...]
     local dir=$1
     shift
-    # Configured again when options are given, so a stage's options (-DLS_WERROR=ON) reach an older build folder.
-    if [ ! -f "$dir/CMakeCache.txt" ] || [ $# -gt 0 ]; then
+    # Configured again when options are given or an earlier configure failed (no Makefile), so a stage's options (-DLS_WERROR=ON) reach an older build folder.
+    if [ ! -f "$dir/Makefile" ] || [ $# -gt 0 ]; then
         cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@" >/dev/null
     fi
     cmake --build "$dir" -j "$jobs" -- --no-print-directory | { grep -v '^\[' || true; }
