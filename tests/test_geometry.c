@@ -3,6 +3,7 @@
 #include "test.h"
 
 #include "core/exact.h"
+#include "core/geometry_internal.h"
 #include "lidarsim/geometry.h"
 
 #include <float.h>
@@ -1556,6 +1557,85 @@ static int FiniteOutputTest(void)
     return 0;
 }
 
+static bool SameOutput(const lsCastOutput* a, const lsCastOutput* b)
+{
+    return a->hit == b->hit && memcmp(&a->fraction, &b->fraction, sizeof(double)) == 0 &&
+           memcmp(&a->point, &b->point, sizeof(lsVec2)) == 0 && memcmp(&a->normal, &b->normal, sizeof(lsVec2)) == 0;
+}
+
+// The inlined common case of the segment cast (lsRayCastSegmentCommon, which the scene's walk and
+// lsRayCastSegment use) gives the whole routine's bits whenever it decides: rays on a grid through endpoints and
+// shared corners, grazing rays, origins on the line, axis-aligned walls at zero (signed zeros in the clamp), huge
+// and tiny scales, ranges ending at the crossing. It must also leave the undecidable cases to the whole routine.
+static int RaySegmentCommonTest(void)
+{
+    lsRng rng = lsMakeRng(1616);
+    int decided = 0, left = 0, bad = 0;
+    for (int i = 0; i < 400000; ++i)
+    {
+        int kind = (int)(lsRng_Next(&rng) % 6);
+        double scale = ldexp(1.0, (int)(lsRng_Next(&rng) % 60) - 30);
+        lsVec2 center = kind == 5 ? lsV(0.0, 0.0) : lsTestRandomPoint(&rng, -1e4, 1e4, -1e4, 1e4);
+        lsSegment seg;
+        seg.a = lsMulAdd(center, scale, lsTestRandomPoint(&rng, -1, 1, -1, 1));
+        seg.b = lsMulAdd(center, scale, lsTestRandomPoint(&rng, -1, 1, -1, 1));
+        lsVec2 o = lsMulAdd(center, scale, lsTestRandomPoint(&rng, -2, 2, -2, 2));
+        lsVec2 aim = lsMulAdd(seg.a, lsRng_Uniform(&rng), lsSub(seg.b, seg.a));
+        if (kind == 1)
+        {
+            aim = lsRng_Uniform(&rng) < 0.5 ? seg.a : seg.b; // through an endpoint
+        }
+        else if (kind == 2)
+        {
+            // grazing: aim along the segment's line, from a point on it or just off it
+            o = lsMulAdd(seg.a, -lsRng_Uniform(&rng), lsSub(seg.b, seg.a));
+            o.y += (lsRng_Uniform(&rng) - 0.5) * 1e-12 * scale;
+            aim = seg.b;
+        }
+        else if (kind == 3)
+        {
+            seg.b.x = seg.a.x; // axis-aligned, as most walls of the bench worlds
+        }
+        else if (kind == 5)
+        {
+            seg.a.x = lsRng_Uniform(&rng) < 0.5 ? 0.0 : -0.0; // a vertical wall at x = +-0
+            seg.b.x = lsRng_Uniform(&rng) < 0.5 ? 0.0 : -0.0;
+            o = lsV(-scale, scale * (lsRng_Uniform(&rng) - 0.5));
+        }
+        lsVec2 d = lsSub(aim, o);
+        if (lsRng_Uniform(&rng) < 0.5)
+        {
+            d = lsUnitVector(d);
+        }
+        if (d.x == 0.0 && d.y == 0.0)
+        {
+            continue;
+        }
+        double range = lsRng_Uniform(&rng) < 0.2 ? (double)INFINITY : 3.0 * lsRng_Uniform(&rng);
+        if (kind == 4)
+        {
+            // the range ends at the crossing (the range test's filter fails there)
+            range = lsRayCastSegmentFull(&seg, &(lsRayInput){o, d, HUGE_VAL}).fraction;
+        }
+        lsRayInput in = {o, d, range};
+        lsCastOutput common, full = lsRayCastSegmentFull(&seg, &in);
+        if (lsRayCastSegmentCommon(o, d, fmin(range, DBL_MAX), seg.a, seg.b, &common))
+        {
+            decided += 1;
+            bad += !SameOutput(&common, &full);
+        }
+        else
+        {
+            left += 1;
+        }
+        lsCastOutput whole = lsRayCastSegment(&seg, &in);
+        bad += !SameOutput(&whole, &full);
+    }
+    printf("    common case decided %d, left %d to the whole routine, %d different\n", decided, left, bad);
+    ENSURE(bad == 0 && decided > 100000 && left > 1000);
+    return 0;
+}
+
 int GeometryTest(void)
 {
     RUN_SUBTEST(OrientHandTest);
@@ -1568,6 +1648,7 @@ int GeometryTest(void)
     RUN_SUBTEST(SegmentHandTest);
     RUN_SUBTEST(RaySegmentGridTest);
     RUN_SUBTEST(RaySegmentRealTest);
+    RUN_SUBTEST(RaySegmentCommonTest);
     RUN_SUBTEST(RayCircleGridTest);
     RUN_SUBTEST(RayCircleRealTest);
     RUN_SUBTEST(RayPolygonGridTest);

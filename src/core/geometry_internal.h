@@ -5,7 +5,11 @@
 #include "core/exact.h"
 #include "lidarsim/geometry.h"
 
+#include <float.h>
 #include <math.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 // x clamped into [lo, hi]; NaN gives lo.
 static inline double lsClamp(double x, double lo, double hi)
@@ -34,8 +38,122 @@ static inline lsVec2 lsClampToSegmentBox(lsVec2 p, lsVec2 a, lsVec2 b)
     return (lsVec2){lsClamp(p.x, fmin(a.x, b.x), fmax(a.x, b.x)), lsClamp(p.y, fmin(a.y, b.y), fmax(a.y, b.y))};
 }
 
+/// *lo = fmin(x, y) and *hi = fmax(x, y) for x and y not NaN, bit for bit, without the library calls; false for
+/// zeros of opposite signs, the one case where the library's choice is not known here.
+static inline bool lsOrderPair(double x, double y, double* lo, double* hi)
+{
+    *lo = x < y ? x : y;
+    *hi = x < y ? y : x;
+    return x != y || x != 0.0;
+}
+
 /// Unit vector along v for any finite nonzero v (scaled first when its squared length would underflow or overflow);
 /// (0, 0) for zero or non-finite v. Defined in shape.c.
 lsVec2 lsUnitVector(lsVec2 v);
+
+/// The square root of a positive finite x: the instruction where there is one (the library's sqrt is also correctly
+/// rounded, so the bits are the same, but GCC calls it to keep errno).
+static inline double lsSqrtPositive(double x)
+{
+#if defined(__SSE2__)
+    return _mm_cvtsd_f64(_mm_sqrt_sd(_mm_setzero_pd(), _mm_set_sd(x)));
+#else
+    return sqrt(x);
+#endif
+}
+
+/// lsUnitVector with its common case (a squared length far from underflow and overflow) inlined: the same bits.
+static inline lsVec2 lsUnitVectorInline(lsVec2 v)
+{
+    double len2 = v.x * v.x + v.y * v.y;
+    if (len2 > 0x1p-1000 && len2 < 0x1p1000)
+    {
+        double inv = 1.0 / lsSqrtPositive(len2);
+        return (lsVec2){v.x * inv, v.y * inv};
+    }
+    return lsUnitVector(v);
+}
+
+/// lsRayCastSegment without its inlined common case (lsRayCastSegmentCommon): every case decided by the general code.
+/// Tests compare the two. Defined in ray_cast.c.
+lsCastOutput lsRayCastSegmentFull(const lsSegment* segment, const lsRayInput* input);
+
+/// The common case of lsRayCastSegment, inlined for the scene's casts (one per ray) and run first by
+/// lsRayCastSegment itself: both endpoints strictly on one side of the ray's line (a miss), or strictly on opposite
+/// sides with every floating-point filter of the crossing deciding and the crossing well conditioned. Returns false
+/// when any of that does not hold (the caller then runs the whole routine, which decides those cases exactly);
+/// when it returns true, *out is what the whole routine returns, bit for bit: these are its operations on the same
+/// doubles in the same order (ray_cast.c's SideOfRay and CastCrossing), only without the calls. L is
+/// min(maxFraction, DBL_MAX) >= 0 and d is not zero.
+static inline bool lsRayCastSegmentCommon(lsVec2 o, lsVec2 d, double L, lsVec2 a, lsVec2 b, lsCastOutput* out)
+{
+    // The endpoints' sides cross(d, p - o), filtered as SideOfRay (and exact.c's lsOrientDir) filter them.
+    double la = d.x * (a.y - o.y), ra = d.y * (a.x - o.x);
+    double lb = d.x * (b.y - o.y), rb = d.y * (b.x - o.x);
+    double ca = la - ra, cb = lb - rb;
+    double boundA = LS_FILTER_ORIENT * (fabs(la) + fabs(ra)), boundB = LS_FILTER_ORIENT * (fabs(lb) + fabs(rb));
+    if (!(fabs(ca) > boundA && boundA >= LS_FILTER_TINY && boundA <= DBL_MAX && fabs(cb) > boundB &&
+          boundB >= LS_FILTER_TINY && boundB <= DBL_MAX))
+    {
+        return false;
+    }
+    *out = (lsCastOutput){{0.0, 0.0}, {0.0, 0.0}, 0.0, false};
+    if ((ca > 0.0) == (cb > 0.0))
+    {
+        return true; // both strictly on one side
+    }
+    // CastCrossing's interior case: den = cross(d, b - a) has the sign of sb - sa.
+    int denSign = cb > 0.0 ? 1 : -1;
+    lsVec2 p = fabs(a.x - o.x) + fabs(a.y - o.y) <= fabs(b.x - o.x) + fabs(b.y - o.y) ? a : b;
+    double px = p.x - o.x, py = p.y - o.y;
+    double ex = b.x - a.x, ey = b.y - a.y;
+    double n1 = px * ey, n2 = py * ex;
+    double num = n1 - n2;
+    double sNum = fabs(n1) + fabs(n2);
+    double numBound = LS_FILTER_BOUND8 * sNum;
+    if (!(fabs(num) > numBound && numBound >= LS_FILTER_TINY && sNum <= DBL_MAX))
+    {
+        return false;
+    }
+    if ((num > 0.0 ? denSign : -denSign) < 0)
+    {
+        return true; // behind the origin
+    }
+    double d1 = d.x * ey, d2 = d.y * ex;
+    double den = d1 - d2;
+    double sDen = fabs(d1) + fabs(d2);
+    double lden = L * den;
+    double range = lden - num;
+    double rangeBound = LS_FILTER_BOUND8 * (L * sDen + sNum);
+    if (!(fabs(range) > rangeBound && rangeBound >= LS_FILTER_TINY && rangeBound <= DBL_MAX))
+    {
+        return false;
+    }
+    if ((range > 0.0 ? denSign : -denSign) < 0)
+    {
+        return true; // beyond maxFraction
+    }
+    double t = num / den;
+    if ((sDen > 0x1p13 * fabs(den) || sNum > 0x1p13 * fabs(num)) && isfinite(sDen) && isfinite(sNum))
+    {
+        return false; // ill-conditioned: the whole routine recomputes the crossing in double-double
+    }
+    if (!(den * (double)denSign > 0.0) || !isfinite(t))
+    {
+        return false;
+    }
+    // lsClampToSegmentBox, with the box's bounds ordered without library calls.
+    double loX, hiX, loY, hiY;
+    if (!lsOrderPair(a.x, b.x, &loX, &hiX) || !lsOrderPair(a.y, b.y, &loY, &hiY))
+    {
+        return false;
+    }
+    out->hit = true;
+    out->fraction = lsClamp(t, 0.0, L);
+    out->point = (lsVec2){lsClamp(o.x + out->fraction * d.x, loX, hiX), lsClamp(o.y + out->fraction * d.y, loY, hiY)};
+    lsVec2 e = lsDirectionOf(a, b);
+    out->normal = lsUnitVectorInline(denSign > 0 ? (lsVec2){-e.y, e.x} : (lsVec2){e.y, -e.x});
+    return true;
+}
 /// Exact sign of |p - c|^2 - r^2: negative inside the circle, zero on it. Defined in shape.c.
 int lsCircleSideSign(lsVec2 p, lsVec2 c, double r);

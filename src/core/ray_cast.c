@@ -256,6 +256,23 @@ lsCastOutput lsRayCastSegment(const lsSegment* segment, const lsRayInput* input)
     {
         return NoHit();
     }
+    lsCastOutput common;
+    if (lsRayCastSegmentCommon(o, d, L, segment->a, segment->b, &common))
+    {
+        return common; // every filter decided: the same bits as lsRayCastSegmentFull gives
+    }
+    return lsRayCastSegmentFull(segment, input);
+}
+
+lsCastOutput lsRayCastSegmentFull(const lsSegment* segment, const lsRayInput* input)
+{
+    CheckRay(input);
+    lsVec2 o = input->origin, d = input->direction;
+    double L = fmin(input->maxFraction, DBL_MAX);
+    if (!(L >= 0.0) || (d.x == 0.0 && d.y == 0.0))
+    {
+        return NoHit();
+    }
     int sa = SideOfRay(o, d, segment->a);
     int sb = SideOfRay(o, d, segment->b);
     if (sa == sb && sa != 0)

@@ -14,6 +14,7 @@
 // Memory: each cell's segments and targets are stored in place (packed records), so a ray reads a few contiguous
 // cache lines per cell; lsScene_CastRays prefetches the first cell of the rays ahead (see there).
 #include "core/dynamic.h"
+#include "core/geometry_internal.h"
 #include "core/scene_internal.h"
 
 #include <float.h>
@@ -63,7 +64,14 @@ static inline void Take(lsRayHit* best, const lsCastOutput* out, lsHitKind kind,
 
 static inline void TrySegment(const lsSegment* seg, int chain, int part, const lsRayInput* input, lsRayHit* best)
 {
-    lsCastOutput out = lsRayCastSegment(seg, input);
+    // The exact routine's common case inline (the same bits; see geometry_internal.h), the whole routine otherwise.
+    // input is valid here (ValidInput), and min(maxFraction, DBL_MAX) of a non-NaN is what fmin gives.
+    double L = input->maxFraction < DBL_MAX ? input->maxFraction : DBL_MAX;
+    lsCastOutput out;
+    if (!lsRayCastSegmentCommon(input->origin, input->direction, L, seg->a, seg->b, &out))
+    {
+        out = lsRayCastSegment(seg, input);
+    }
     if (Beats(&out, ls_hitWall, chain, part, best))
     {
         Take(best, &out, ls_hitWall, chain, part);
@@ -143,7 +151,12 @@ lsRayHit lsScene_CastRayBrute(const lsScene* scene, const lsDynamicObjects* dyn,
     }
     for (int s = 0; s < scene->segmentCount; ++s)
     {
-        TrySegment(scene->segments + s, scene->segmentChain[s], scene->segmentPart[s], input, &best);
+        // The whole exact routine, not its inlined common case: the reference shares no shortcut with the index.
+        lsCastOutput out = lsRayCastSegmentFull(scene->segments + s, input);
+        if (Beats(&out, ls_hitWall, scene->segmentChain[s], scene->segmentPart[s], &best))
+        {
+            Take(&best, &out, ls_hitWall, scene->segmentChain[s], scene->segmentPart[s]);
+        }
     }
     for (int i = 0; i < scene->targetCount; ++i)
     {
