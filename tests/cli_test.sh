@@ -184,6 +184,11 @@ expect_status 0 "$lidarsim" render "$src/worlds/default.json" -o "$work/frame-li
 expect_status 2 "$lidarsim" run "$src/worlds/default.json" --steps 1 --dt 1e308
 grep -q -- '--dt: expected a time step in \[1e-06, 1\] s' "$work/err.txt" || fail "run --dt 1e308: $(cat "$work/err.txt")"
 
+# Seeds: scan and run take the whole range a world file's sim.seed takes, [0, 2^64), and nothing beyond.
+expect_status 0 "$lidarsim" run "$src/worlds/default.json" --steps 1 --seed 18446744073709551615
+expect_status 2 "$lidarsim" run "$src/worlds/default.json" --steps 1 --seed 18446744073709551616
+grep -q -- '--seed: expected a non-negative integer below 2^64' "$work/err.txt" || fail "run --seed 2^64: $(cat "$work/err.txt")"
+
 # Control characters in keys and paths are escaped in warnings, errors and summaries.
 printf '{"walls": [], "na\033[2Jme": 1}' >"$work/esc"$'\033'"[31m.json"
 expect_status 0 "$lidarsim" check "$work/esc"$'\033'"[31m.json"

@@ -104,7 +104,7 @@ resolution: 0
 origin: [0, 0, 0]
 occupied_thresh: 0.65
 free_thresh: 0.2
-" 'resolution.yaml:2:13: resolution: expected a positive finite number'
+" 'resolution.yaml:2:13: resolution: expected a resolution in'
 bad thresholds "image: room.pgm
 resolution: 0.1
 origin: [0, 0, 0]
@@ -120,4 +120,29 @@ $keys" 'huge.pgm: 50000 x 50000 pixels, over the limit'
 printf 'P2\n2 2\n255\n254 254 254 254\n' >"$work/maps/blank.pgm"
 bad blank "image: blank.pgm
 $keys" 'blank.yaml: no wall cell'
+# Bounded as a world file (limits.h): a resolution of 1e308 made every corner infinite (check printed "-nan x -nan
+# m", import, run and render aborted); a map reaching past 1e6 m; nesting that took libyaml minutes. Every command
+# refuses them with status 1.
+bad res1e308 "image: room.pgm
+resolution: 1e308
+origin: [0, 0, 0]
+occupied_thresh: 0.65
+free_thresh: 0.2
+" 'res1e308.yaml:2:13: resolution: expected a resolution in \[0.0001, 1e+06\] m per pixel'
+bad far "image: room.pgm
+resolution: 0.1
+origin: [999998, 0, 0]
+occupied_thresh: 0.65
+free_thresh: 0.2
+" 'reach x from 999998 to 1000002 m; every corner must be a coordinate in'
+/usr/bin/python3 -c 'import sys; print("image: room.pgm\nresolution: 0.1\nx: " + "[" * 100000 + "]" * 100000)' >"$work/maps/deep.yaml"
+for yaml in res1e308 far deep; do
+    expect_status 1 timeout 20 "$lidarsim" run "$work/maps/$yaml.yaml" --steps 2
+    expect_status 1 timeout 20 "$lidarsim" render "$work/maps/$yaml.yaml" -o "$work/out.png"
+    expect_status 1 timeout 20 "$lidarsim" import "$work/maps/$yaml.yaml" -o "$work/out.json"
+done
+grep -q 'deep.yaml:3:.*nested deeper than 64 levels' "$work/err.txt" || fail "deep: $(cat "$work/err.txt")"
+expect_status 2 "$lidarsim" export-map "$work/maps/room.yaml" -o "$work/out.yaml" --resolution 1e-300
+grep -q -- '--resolution: expected a resolution in \[0.0001, 1e+06\] m per pixel' "$work/err.txt" ||
+    fail "export-map --resolution 1e-300: $(cat "$work/err.txt")"
 echo "map_cli_test: ok"

@@ -627,15 +627,15 @@ static int YamlTest(void)
     ENSURE(YamlFails(LS_GOOD_KEYS, "maps/m.yaml: image: missing"));
     ENSURE(YamlFails("image: ''\n" LS_GOOD_KEYS, "maps/m.yaml:1:8: image: expected the image file name"));
     ENSURE(YamlFails("image: m.pgm\nresolution: -1\norigin: [0, 0, 0]\noccupied_thresh: 0.65\nfree_thresh: 0.2\n",
-                     "maps/m.yaml:2:13: resolution: expected a positive finite number"));
+                     "maps/m.yaml:2:13: resolution: expected a resolution in [0.0001, 1e+06] m per pixel"));
     ENSURE(YamlFails("image: m.pgm\nresolution: .nan\norigin: [0, 0, 0]\noccupied_thresh: 0.65\nfree_thresh: 0.2\n",
-                     "resolution: expected a positive finite number"));
+                     "resolution: expected a resolution in"));
     ENSURE(YamlFails("image: m.pgm\nresolution: 1e400\norigin: [0, 0, 0]\noccupied_thresh: 0.65\nfree_thresh: 0.2\n",
-                     "resolution: expected a positive finite number"));
+                     "resolution: expected a resolution in"));
     ENSURE(YamlFails("image: m.pgm\nresolution: 1\norigin: [0, 0]\noccupied_thresh: 0.65\nfree_thresh: 0.2\n",
                      "maps/m.yaml:3:9: origin: expected [x, y, yaw]"));
     ENSURE(YamlFails("image: m.pgm\nresolution: 1\norigin: [0, x, 0]\noccupied_thresh: 0.65\nfree_thresh: 0.2\n",
-                     "maps/m.yaml:3:13: origin: expected a finite number"));
+                     "maps/m.yaml:3:13: origin: expected x and y each a coordinate in [-1e+06, 1e+06] m"));
     ENSURE(YamlFails("image: m.pgm\nresolution: 1\norigin: [0, 0, 0]\noccupied_thresh: 1.5\nfree_thresh: 0.2\n",
                      "maps/m.yaml:4:18: occupied_thresh: expected a number in [0, 1]"));
     ENSURE(YamlFails("image: m.pgm\nresolution: 1\norigin: [0, 0, 0]\noccupied_thresh: 0.5\nfree_thresh: 0.5\n",
@@ -644,6 +644,91 @@ static int YamlTest(void)
     ENSURE(YamlFails("image: m.pgm\nnegate: maybe\n" LS_GOOD_KEYS, "maps/m.yaml:2:9: negate: expected 0, 1"));
     ENSURE(YamlFails("image: m.pgm\nimage: n.pgm\n" LS_GOOD_KEYS, "maps/m.yaml:2:1: image: given twice"));
     ENSURE(!lsParseMapYaml("image: m.pgm\n\x00", 14, "m.yaml", &info, &err) && strstr(err.message, "NUL byte"));
+    return 0;
+}
+
+// A map's numbers are bounded as a world file's (limits.h), just inside and just outside: the resolution, the
+// origin's x, y and yaw, and the extent of the whole image (known only once it is decoded). A YAML nested deeper
+// than a map ever is is refused at once (libyaml took minutes over 100 000 levels of "[").
+static int MapBoundsTest(void)
+{
+    static const struct
+    {
+        const char* resolution;
+        const char* origin;
+        const char* error; // NULL: accepted
+    } cases[] = {
+        {"0.0001", "[0, 0, 0]", NULL},
+        {"0.00009999", "[0, 0, 0]", "resolution: expected a resolution in [0.0001, 1e+06] m per pixel"},
+        {"1e6", "[0, 0, 0]", NULL},
+        {"1000000.1", "[0, 0, 0]", "resolution: expected a resolution in"},
+        {"1e308", "[0, 0, 0]", "resolution: expected a resolution in"},
+        {"4.9e-324", "[0, 0, 0]", "resolution: expected a resolution in"},
+        {"0.05", "[-1e6, 1e6, 0]", NULL},
+        {"0.05", "[1000000.1, 0, 0]", "origin: expected x and y each a coordinate in [-1e+06, 1e+06] m"},
+        {"0.05", "[0, -1e308, 0]", "origin: expected x and y each a coordinate"},
+        {"0.05", "[0, 0, 17453]", NULL},
+        {"0.05", "[0, 0, 17454]", "origin: expected a yaw in radians, an angle in [-1e+06, 1e+06] deg"},
+        {"0.05", "[0, 0, 1e308]", "origin: expected a yaw in radians"},
+    };
+    for (int i = 0; i < (int)(sizeof cases / sizeof cases[0]); ++i)
+    {
+        char yaml[256];
+        snprintf(yaml, sizeof yaml,
+                 "image: m.pgm\nresolution: %s\norigin: %s\noccupied_thresh: 0.65\nfree_thresh: 0.2\n",
+                 cases[i].resolution, cases[i].origin);
+        lsMapInfo info;
+        lsError err = {{0}};
+        bool ok = lsParseMapYaml(yaml, strlen(yaml), "m.yaml", &info, &err);
+        if (ok != (cases[i].error == NULL) || (!ok && strstr(err.message, cases[i].error) == NULL))
+        {
+            fprintf(stderr, "  %s %s: %s\n", cases[i].resolution, cases[i].origin, ok ? "accepted" : err.message);
+        }
+        ENSURE(ok == (cases[i].error == NULL));
+        ENSURE(ok || strstr(err.message, cases[i].error) != NULL);
+    }
+
+    // The image's extent: a 2 x 1 map of 0.5 m pixels from x = 999 999 reaches exactly 1e6 (accepted); from
+    // 999 999.5 it reaches 1 000 000.5 (refused, and nothing is left allocated).
+    static const unsigned char pgm[] = "P5\n2 1\n255\n\xff\x00";
+    const double starts[] = {999999.0, 999999.5, -1e6, -1000000.0};
+    const double ys[] = {0.0, 0.0, -1e6, 999999.6};
+    for (int i = 0; i < 4; ++i)
+    {
+        long long before = lsAllocatedBytes();
+        lsMapInfo info;
+        memset(&info, 0, sizeof info);
+        info.resolution = 0.5;
+        info.origin = lsV(starts[i], ys[i]);
+        info.occupiedThresh = 0.65;
+        info.freeThresh = 0.2;
+        lsGrid grid;
+        lsError err = {{0}};
+        bool ok = lsDecodeMapImage(pgm, sizeof pgm - 1, "m.pgm", &info, &grid, &err);
+        bool want = i == 0 || i == 2;
+        if (ok != want)
+        {
+            fprintf(stderr, "  origin (%g, %g): %s\n", starts[i], ys[i], ok ? "accepted" : err.message);
+        }
+        ENSURE(ok == want);
+        ENSURE(ok || strstr(err.message, "every corner must be a coordinate in [-1e+06, 1e+06] m") != NULL);
+        lsFreeGrid(&grid);
+        ENSURE(lsAllocatedBytes() == before);
+    }
+
+    // 100 000 levels of flow sequences: refused at level 65, in a moment.
+    size_t depth = 100000, size = 0;
+    char* deep = lsAlloc(2 * depth + 64);
+    size += (size_t)snprintf(deep, 64, "image: m.pgm\nx: ");
+    memset(deep + size, '[', depth);
+    memset(deep + size + depth, ']', depth);
+    size += 2 * depth;
+    lsMapInfo info;
+    lsError err = {{0}};
+    ENSURE(!lsParseMapYaml(deep, size, "deep.yaml", &info, &err));
+    ENSURE(strstr(err.message, "deep.yaml:2:") == err.message &&
+           strstr(err.message, "nested deeper than 64 levels") != NULL);
+    lsFree(deep, 2 * depth + 64);
     return 0;
 }
 
@@ -923,6 +1008,7 @@ int MapTest(void)
     RUN_SUBTEST(ImageKindsTest);
     RUN_SUBTEST(ThresholdAtShadeTest);
     RUN_SUBTEST(YamlTest);
+    RUN_SUBTEST(MapBoundsTest);
     RUN_SUBTEST(LoadMapWorldTest);
     RUN_SUBTEST(ExportRoundTripTest);
     RUN_SUBTEST(MapKeyTest);

@@ -4,6 +4,7 @@
 #include "cli/clock.h"
 #include "cli/commands.h"
 #include "cli/options.h"
+#include "core/limits.h"
 #include "lidarsim/map.h"
 
 #include <stdio.h>
@@ -63,20 +64,24 @@ static int ParseArgs(const char* command, int argc, char** argv, const struct op
             }
             break;
         case 's':
-            if (lsParseNumber(value, &number) && number >= 0.0)
+            if (lsParseQuantity(value, ls_quantityDistance, &number))
                 map->simplify = number;
             else
             {
-                lsFail(&err, "--simplify: expected metres >= 0, got '%s'", value);
+                char bound[96];
+                lsFail(&err, "--simplify: expected %s, got '%s'",
+                       lsLimit_Describe(ls_quantityDistance, bound, sizeof bound), value);
                 status = 2;
             }
             break;
         case 'r':
-            if (lsParseNumber(value, &number) && number > 0.0)
+            if (lsParseQuantity(value, ls_quantityResolution, &number))
                 *resolution = number;
             else
             {
-                lsFail(&err, "--resolution: expected metres per pixel > 0, got '%s'", value);
+                char bound[96];
+                lsFail(&err, "--resolution: expected %s (a map YAML's bound), got '%s'",
+                       lsLimit_Describe(ls_quantityResolution, bound, sizeof bound), value);
                 status = 2;
             }
             break;

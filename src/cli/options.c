@@ -1,7 +1,9 @@
 // lidarsim program: getopt_long for every command (see options.h).
 #include "cli/options.h"
 
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 // A quoted value too long to print whole is cut (messages hold 512 bytes).
@@ -218,4 +220,17 @@ int lsNextOption(lsOptions* o, const char** value, lsError* err)
         *value = optarg;
         return c;
     }
+}
+
+bool lsParseSeed(const char* value, uint64_t* seed)
+{
+    char* end = NULL;
+    errno = 0;
+    unsigned long long v = strtoull(value, &end, 10);
+    if (value[0] < '0' || value[0] > '9' || end == value || *end != '\0' || errno == ERANGE)
+    {
+        return false;
+    }
+    *seed = (uint64_t)v;
+    return true;
 }

@@ -8,6 +8,7 @@
 
 #include <getopt.h>
 #include <stdbool.h>
+#include <stdint.h>
 
 /// One parse of one command's arguments. getopt keeps global state, so one parse runs at a time (commands run
 /// one after the other; nothing parses from two threads).
@@ -36,6 +37,10 @@ void lsEndOptions(lsOptions* o);
 
 /// True when -h or --help is among the arguments before any "--": help wins wherever it is, even next to errors.
 bool lsWantsHelp(int argc, char** argv);
+
+/// --seed: a whole number in [0, 2^64), decimal digits only (a world file's sim.seed takes the same range). False
+/// when value is not one.
+bool lsParseSeed(const char* value, uint64_t* seed);
 
 /// The name in names[0..count) nearest to word (Damerau-Levenshtein, adjacent swaps count one), or NULL when
 /// none is within 2 edits (1 for words of up to 3 letters) and so likely meant.

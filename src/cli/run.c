@@ -419,7 +419,9 @@ int lsCmdRun(int argc, char** argv)
     }
     const char* worldPath = NULL;
     const char* recordPath = NULL;
-    long long steps = -1, every = 0, seed = -1, beams = 0; // every 0: one line per lidar scan
+    long long steps = -1, every = 0, beams = 0; // every 0: one line per lidar scan
+    uint64_t seed = 0;
+    bool hasSeed = false;
     double dt = 0.0;
     bool autopilot = false, preciseScans = false;
     lsOptions options;
@@ -446,8 +448,9 @@ int lsCmdRun(int argc, char** argv)
                 ok = lsFail(&err, "--every: expected a positive integer, got '%s'", value);
             break;
         case optSeed:
-            if (!lsParseInteger(value, 0, LLONG_MAX, &seed))
-                ok = lsFail(&err, "--seed: expected a non-negative integer, got '%s'", value);
+            if (!lsParseSeed(value, &seed))
+                ok = lsFail(&err, "--seed: expected a non-negative integer below 2^64, got '%s'", value);
+            hasSeed = ok;
             break;
         case optBeams:
             if (!lsParseInteger(value, 1, LS_MAX_BEAMS, &beams))
@@ -503,9 +506,9 @@ int lsCmdRun(int argc, char** argv)
     {
         world->sim.dt = dt;
     }
-    if (seed >= 0)
+    if (hasSeed)
     {
-        world->sim.seed = (uint64_t)seed;
+        world->sim.seed = seed;
     }
     if (beams > 0)
     {

@@ -74,20 +74,6 @@ static bool AddPose(lsScanArgs* args, const double pose[3], lsError* err)
 // A value too long to quote whole is cut in messages (they hold 512 bytes).
 #define QUOTE_MAX 64
 
-// --seed: a whole number in [0, 2^64).
-static bool ParseSeed(const char* value, uint64_t* seed)
-{
-    char* end = NULL;
-    errno = 0;
-    unsigned long long v = strtoull(value, &end, 10);
-    if (value[0] < '0' || value[0] > '9' || end == value || *end != '\0' || errno == ERANGE)
-    {
-        return false;
-    }
-    *seed = (uint64_t)v;
-    return true;
-}
-
 static bool ParseNoHit(const char* value, lsNoHitStyle* noHit)
 {
     static const char* const names[] = {"inf", "max", "nan", "null"};
@@ -194,7 +180,7 @@ static bool ParseOption(int option, const char* value, lsScanArgs* out, lsError*
     case optNoise:
         return ParseQuantity("--noise", value, ls_quantityDistance, &out->noise, err);
     case optSeed:
-        if (!ParseSeed(value, &out->seed))
+        if (!lsParseSeed(value, &out->seed))
         {
             return lsFail(err, "--seed: expected a non-negative integer below 2^64, got '%.*s'", QUOTE_MAX, value);
         }

@@ -30,6 +30,7 @@ static const lsLimit s_limits[ls_quantityCount] = {
     [ls_quantityTimeStep] = {"a time step", "s", 1e-6, 1.0, false, false},
     [ls_quantityReward] = {"a reward", "", -1e9, 1e9, false, false},
     [ls_quantityUnit] = {"a number", "", 0.0, 1.0, false, false},
+    [ls_quantityResolution] = {"a resolution", "m per pixel", LS_MIN_LENGTH, LS_MAX_LENGTH, false, false},
 };
 
 const lsLimit* lsGetLimit(lsQuantity quantity)

@@ -41,6 +41,7 @@ typedef enum lsQuantity
     ls_quantityTimeStep,   ///< the simulation's time step, s
     ls_quantityReward,     ///< a score change
     ls_quantityUnit,       ///< a probability or reflectance
+    ls_quantityResolution, ///< a map's pixel size (map YAML resolution, export-map --resolution), metres
     ls_quantityCount,
 } lsQuantity;
 

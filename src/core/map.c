@@ -5,6 +5,7 @@
 #include "lidarsim/map.h"
 
 #include "core/alloc.h"
+#include "core/limits.h"
 
 #include <errno.h>
 #include <math.h>
@@ -146,8 +147,10 @@ static bool ReadMapKeys(yaml_document_t* doc, const yaml_node_t* root, const cha
     if (!ResolveImage(yamlPath, image, info->image, sizeof info->image))
         return FailAt(err, label, found[0], "image", "path too long");
 
-    if (!ScalarNumber(found[1], &info->resolution) || !(info->resolution > 0.0))
-        return FailAt(err, label, found[1], "resolution", "expected a positive finite number of metres per pixel");
+    char bound[96];
+    if (!ScalarNumber(found[1], &info->resolution) || !lsLimit_Holds(ls_quantityResolution, info->resolution))
+        return FailAt(err, label, found[1], "resolution", "expected %s",
+                      lsLimit_Describe(ls_quantityResolution, bound, sizeof bound));
 
     const yaml_node_t* origin = found[2];
     int originCount = origin->type == YAML_SEQUENCE_NODE
@@ -159,9 +162,16 @@ static bool ReadMapKeys(yaml_document_t* doc, const yaml_node_t* root, const cha
     for (int i = 0; i < 3; ++i)
     {
         const yaml_node_t* item = yaml_document_get_node(doc, origin->data.sequence.items.start[i]);
-        // Bound the origin so corner coordinates (origin + i * resolution) stay far from overflow.
-        if (!ScalarNumber(item, &o[i]) || fabs(o[i]) > 1e12)
-            return FailAt(err, label, item, "origin", "expected a finite number (at most 1e12)");
+        // x and y are world coordinates, bounded as a world file's (the whole map's extent is checked once the
+        // image's size is known, lsDecodeMapImage); the yaw is radians, bounded as a world's angles in degrees.
+        bool ok = ScalarNumber(item, &o[i]) && (i < 2 ? lsLimit_Holds(ls_quantityCoordinate, o[i])
+                                                      : lsLimit_Holds(ls_quantityAngle, o[i] * (180.0 / LS_PI)));
+        if (!ok && i < 2)
+            return FailAt(err, label, item, "origin", "expected x and y each %s",
+                          lsLimit_Describe(ls_quantityCoordinate, bound, sizeof bound));
+        if (!ok)
+            return FailAt(err, label, item, "origin", "expected a yaw in radians, %s (as degrees)",
+                          lsLimit_Describe(ls_quantityAngle, bound, sizeof bound));
     }
     info->origin = lsV(o[0], o[1]);
     info->yaw = o[2];
@@ -195,6 +205,38 @@ static bool ReadMapKeys(yaml_document_t* doc, const yaml_node_t* root, const cha
     return true;
 }
 
+// A map YAML is a flat mapping (depth 2 with the origin's list). libyaml has no nesting limit and its scanner
+// slows quadratically with the depth of flow collections ("[[[[...", 100 000 deep: minutes), so the events are
+// read once first and the text is refused as soon as it nests deeper than this.
+#define LS_MAP_MAX_YAML_DEPTH 64
+
+static bool CheckYamlDepth(const char* text, size_t size, const char* label, lsError* err)
+{
+    yaml_parser_t parser;
+    if (!yaml_parser_initialize(&parser))
+        return lsFail(err, "%s: cannot start the YAML parser", label);
+    yaml_parser_set_input_string(&parser, (const unsigned char*)text, size);
+    int depth = 0;
+    bool ok = true, done = false;
+    while (ok && !done)
+    {
+        yaml_event_t event;
+        if (!yaml_parser_parse(&parser, &event))
+            break; // a syntax error: yaml_parser_load reports it with its place
+        if (event.type == YAML_SEQUENCE_START_EVENT || event.type == YAML_MAPPING_START_EVENT)
+            depth += 1;
+        else if (event.type == YAML_SEQUENCE_END_EVENT || event.type == YAML_MAPPING_END_EVENT)
+            depth -= 1;
+        done = event.type == YAML_STREAM_END_EVENT;
+        if (depth > LS_MAP_MAX_YAML_DEPTH)
+            ok = lsFail(err, "%s:%d:%d: nested deeper than %d levels (a map YAML is a flat mapping)", label,
+                        (int)event.start_mark.line + 1, (int)event.start_mark.column + 1, LS_MAP_MAX_YAML_DEPTH);
+        yaml_event_delete(&event);
+    }
+    yaml_parser_delete(&parser);
+    return ok;
+}
+
 bool lsParseMapYaml(const char* text, size_t size, const char* yamlPath, lsMapInfo* info, lsError* err)
 {
     if (info == NULL || yamlPath == NULL || (text == NULL && size > 0))
@@ -209,6 +251,8 @@ bool lsParseMapYaml(const char* text, size_t size, const char* yamlPath, lsMapIn
                       LS_MAP_MAX_YAML_BYTES);
     if (memchr(text, '\0', size) != NULL)
         return lsFail(err, "%s: a NUL byte (not a YAML text file?)", label);
+    if (!CheckYamlDepth(text, size, label, err))
+        return false;
     yaml_parser_t parser;
     if (!yaml_parser_initialize(&parser))
         return lsFail(err, "%s: cannot start the YAML parser", label);
@@ -592,8 +636,58 @@ static bool DecodePlainPnm(const unsigned char* data, size_t size, const char* l
     return ok;
 }
 
+// The walls of a map lie on its pixel corners, origin + R(yaw) (u, v) resolution for u in [0, width] and v in
+// [0, height]: every corner must be a coordinate a world file may give (a 0.05 m map of 100 M pixels at an origin
+// of 999 990 m reached 1.00049e6; a resolution of 1e308 made every corner infinite).
+static bool CheckMapExtent(const lsGrid* grid, const char* label, lsError* err)
+{
+    double w = (double)grid->width * grid->resolution, h = (double)grid->height * grid->resolution;
+    double c = cos(grid->yaw), s = sin(grid->yaw);
+    double lo[2] = {HUGE_VAL, HUGE_VAL}, hi[2] = {-HUGE_VAL, -HUGE_VAL};
+    for (int k = 0; k < 4; ++k)
+    {
+        double u = (k & 1) != 0 ? w : 0.0, v = (k & 2) != 0 ? h : 0.0;
+        double p[2] = {grid->origin.x + (c * u - s * v), grid->origin.y + (s * u + c * v)};
+        for (int i = 0; i < 2; ++i)
+        {
+            lo[i] = p[i] < lo[i] ? p[i] : lo[i];
+            hi[i] = p[i] > hi[i] ? p[i] : hi[i];
+        }
+    }
+    for (int i = 0; i < 2; ++i)
+    {
+        if (!lsLimit_Holds(ls_quantityCoordinate, lo[i]) || !lsLimit_Holds(ls_quantityCoordinate, hi[i]))
+        {
+            char bound[96];
+            return lsFail(
+                err,
+                "%s: %d x %d pixels of %g m from the origin (%.10g, %.10g) reach %c from %.10g to %.10g m; every "
+                "corner must be %s",
+                label, grid->width, grid->height, grid->resolution, grid->origin.x, grid->origin.y, i == 0 ? 'x' : 'y',
+                lo[i], hi[i], lsLimit_Describe(ls_quantityCoordinate, bound, sizeof bound));
+        }
+    }
+    return true;
+}
+
+static bool DecodeMapImage(const unsigned char* data, size_t size, const char* label, const lsMapInfo* info,
+                           lsGrid* grid, lsError* err);
+
 bool lsDecodeMapImage(const unsigned char* data, size_t size, const char* label, const lsMapInfo* info, lsGrid* grid,
                       lsError* err)
+{
+    if (!DecodeMapImage(data, size, label, info, grid, err))
+        return false;
+    if (!CheckMapExtent(grid, label, err))
+    {
+        lsFreeGrid(grid);
+        return false;
+    }
+    return true;
+}
+
+static bool DecodeMapImage(const unsigned char* data, size_t size, const char* label, const lsMapInfo* info,
+                           lsGrid* grid, lsError* err)
 {
     if (info == NULL || grid == NULL || label == NULL || (data == NULL && size > 0))
         return lsFail(err, "%s: no %s given", label != NULL ? label : "<image>",
