@@ -6,6 +6,7 @@
 # wall, shape, moving wall or another robot, vehicles inside the world; plus a flat core heap. Not part of the test
 # command: 100 000 steps (5 000 simulated s) take about an hour of CPU on one core (about 0.7 CPU s per simulated
 # second of the swarm once the autopilots remember full trails; 11 steps/s wall on the loaded 2-core machine).
+# Stopped early (Ctrl+C, kill -TERM), it prints how many steps ran, steps/s and whether the invariants held.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 steps=${1:-100000}
@@ -20,4 +21,5 @@ if [ ! -f build-soak-fleet/CMakeCache.txt ]; then
     cmake -S . -B build-soak-fleet -DLS_WERROR=ON -DLS_BUILD_APP=OFF -DCMAKE_BUILD_TYPE=Release >/dev/null
 fi
 cmake --build build-soak-fleet -j "$jobs" --target ls_soak -- --no-print-directory | { grep -v '^\[' || true; }
-./build-soak-fleet/tools/ls_soak "$world" --steps "$steps" --every "$every"
+# Progress every 5 000 steps; exec, so a SIGINT or SIGTERM reaches ls_soak, which stops with its summary.
+exec ./build-soak-fleet/tools/ls_soak "$world" --steps "$steps" --every "$every" --progress 5000

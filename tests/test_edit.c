@@ -6,6 +6,7 @@
 
 #include "core/edit.h"
 #include "lidarsim/geometry.h"
+#include "lidarsim/sim.h"
 
 #include <string.h>
 
@@ -550,6 +551,98 @@ static int UndoRedoTest(void)
     return 0;
 }
 
+// Robots in the editor's model: picked and moved by index, added as copies at free places (never overlapping
+// anything, never behind a wall from the robot copied), deleted down to the last one, undone and redone.
+static int RobotsTest(void)
+{
+    const char* text =
+        "{\"walls\": [{\"points\": [[0, 0], [10, 0], [10, 10], [0, 10]], \"closed\": true},"
+        " {\"from\": [5, 0], \"to\": [5, 10]}],"
+        " \"boxes\": [{\"center\": [2, 8], \"size\": [1, 1]}],"
+        " \"robots\": [{\"id\": \"amr1\", \"pose\": [1, 1, 90], \"radius\": 0.3, \"controller\": \"autopilot\","
+        " \"lidar\": {\"beams\": 90, \"seed\": 5}},"
+        " {\"id\": \"fork\", \"pose\": [4.6, 5, 0], \"footprint\": [[-0.3, -0.2], [0.3, -0.2], [0.3, 0.2], [-0.3, "
+        "0.2]]}]}";
+    lsError err = {{0}};
+    lsWorld* world = lsLoadWorldFromString(text, strlen(text), "robots.json", &err, NULL);
+    ENSURE(world != NULL);
+    ENSURE(lsEditRef_Equal(lsEdit_Pick(world, lsV(1.1, 1.0), 0.01), lsMakeEditRef(ls_editRobot, 0, 0)));
+    ENSURE(lsEditRef_Equal(lsEdit_Pick(world, lsV(4.85, 5.15), 0.01), lsMakeEditRef(ls_editRobot, 1, 0)));
+    ENSURE(lsEdit_Pick(world, lsV(4.85, 5.25), 0.01).kind == ls_editNone); // outside the box footprint
+    ENSURE(lsVecEqual(lsEdit_Anchor(world, lsMakeEditRef(ls_editRobot, 1, 0)), lsV(4.6, 5.0)));
+    ENSURE(lsEdit_MoveTo(world, lsMakeEditRef(ls_editRobot, 1, 0), lsV(4.5, 5.0)));
+    ENSURE(lsVecEqual(lsWorld_GetRobot(world, 1)->position, lsV(4.5, 5.0)));
+
+    // A copy of amr1: the next id, its settings and heading, a seed of its own, the first free place along +x.
+    lsUndoStack* undo = lsCreateUndoStack(100, 0);
+    lsWorld* before = lsCloneWorld(world);
+    int added = lsEdit_AddRobot(world, 0, lsV(1.0, 1.0));
+    ENSURE(added == 2);
+    lsUndoStack_Push(undo, before);
+    const lsRobotDef* copy = lsWorld_GetRobot(world, 2);
+    ENSURE(strcmp(copy->id, "amr2") == 0 && copy->controller == ls_controllerAutopilot && copy->radius == 0.3);
+    ENSURE(copy->lidar.beams == 90 && copy->lidar.seed == 6 && copy->angle == world->robot.angle);
+    ENSURE_SMALL(copy->position.x - 1.75, 1e-12);
+    ENSURE(copy->position.y == 1.0);
+    // Many more: all clear of each other, the walls and the box, and all in the left room (the wall at x = 5
+    // between), whichever robot they copy.
+    for (int k = 0; k < 30; ++k)
+    {
+        int from = k % 2 == 0 ? 1 : lsWorld_RobotCount(world) - 1;
+        lsVec2 near = lsWorld_GetRobot(world, from)->position;
+        ENSURE(lsEdit_AddRobot(world, from, near) == lsWorld_RobotCount(world) - 1);
+    }
+    ENSURE(lsWorld_RobotCount(world) == 33);
+    for (int i = 0; i < lsWorld_RobotCount(world); ++i)
+    {
+        const lsRobotDef* a = lsWorld_GetRobot(world, i);
+        double ra = lsRobotDef_Reach(a);
+        ENSURE(a->position.x > ra && a->position.x < 5.0 - ra && a->position.y > ra && a->position.y < 10.0 - ra);
+        ENSURE(fabs(a->position.x - 2.0) > 0.5 + ra || fabs(a->position.y - 8.0) > 0.5 + ra);
+        for (int j = 0; j < i; ++j)
+        {
+            const lsRobotDef* b = lsWorld_GetRobot(world, j);
+            ENSURE(strcmp(a->id, b->id) != 0);
+            ENSURE(lsDistance(a->position, b->position) > ra + lsRobotDef_Reach(b));
+        }
+    }
+    ENSURE(lsWorld_FindRobot(world, "fork2") >= 0 && lsWorld_FindRobot(world, "fork16") >= 0);
+    // What the editor made saves and loads back equal.
+    char* saved = lsSaveWorldToString(world);
+    lsWorld* back = lsLoadWorldFromString(saved, strlen(saved), "robots.json", &err, NULL);
+    lsFreeString(saved);
+    ENSURE(back != NULL && lsWorld_Equal(back, world));
+    lsDestroyWorld(back);
+    // A room with no space left: nothing added.
+    const char* tinyText = "{\"walls\": [{\"points\": [[0, 0], [0.7, 0], [0.7, 0.7], [0, 0.7]], \"closed\": true}],"
+                           " \"robot\": {\"pose\": [0.35, 0.35, 0]}}";
+    lsWorld* tiny = lsLoadWorldFromString(tinyText, strlen(tinyText), "tiny.json", &err, NULL);
+    ENSURE(tiny != NULL && lsEdit_AddRobot(tiny, 0, lsV(0.35, 0.35)) == -1 && lsWorld_RobotCount(tiny) == 1);
+    lsDestroyWorld(tiny);
+
+    // Delete: the others keep their order; the last robot stays.
+    lsUndoStack_Clear(undo);
+    while (lsWorld_RobotCount(world) > 3)
+        ENSURE(lsEdit_Delete(world, lsMakeEditRef(ls_editRobot, 3, 0)));
+    before = lsCloneWorld(world);
+    ENSURE(lsEdit_Delete(world, lsMakeEditRef(ls_editRobot, 0, 0)));
+    lsUndoStack_Push(undo, before);
+    ENSURE(lsWorld_RobotCount(world) == 2 && strcmp(world->robot.id, "fork") == 0);
+    ENSURE(strcmp(lsWorld_GetRobot(world, 1)->id, "amr2") == 0);
+    ENSURE(!lsEdit_IsValidRef(world, lsMakeEditRef(ls_editRobot, 2, 0)));
+    before = lsCloneWorld(world);
+    ENSURE(lsEdit_Delete(world, lsMakeEditRef(ls_editRobot, 1, 0)));
+    lsUndoStack_Push(undo, before);
+    ENSURE(!lsEdit_Delete(world, lsMakeEditRef(ls_editRobot, 0, 0)) && lsWorld_RobotCount(world) == 1);
+    // Undo brings them back in their places, redo takes them out again.
+    ENSURE(lsUndoStack_Undo(undo, world) && lsUndoStack_Undo(undo, world));
+    ENSURE(lsWorld_RobotCount(world) == 3 && strcmp(world->robot.id, "amr1") == 0);
+    ENSURE(lsUndoStack_Redo(undo, world) && lsWorld_RobotCount(world) == 2 && strcmp(world->robot.id, "fork") == 0);
+    lsDestroyUndoStack(undo);
+    lsDestroyWorld(world);
+    return 0;
+}
+
 static int PickTest(void)
 {
     lsWorld* world = lsCreateWorld();
@@ -831,6 +924,96 @@ static int EditorEventsTest(void)
 }
 
 // Reads the colour of one pixel of an RGBA8888 surface.
+// The editor and a fleet: a click picks a robot where the sim shows it (the live poses the window gives) or at its
+// start ghost, and tells the window to drive it; a drag moves its start pose; I adds a copy next to it; Delete
+// removes it; undo and redo cover all of it.
+static int EditorRobotsTest(void)
+{
+    const char* text = "{\"walls\": [], \"robots\": [{\"id\": \"a1\", \"pose\": [-4, -4, 0]},"
+                       " {\"id\": \"b\", \"pose\": [2, 2, 0], \"controller\": \"autopilot\"}]}";
+    lsError err = {{0}};
+    lsWorld* world = lsLoadWorldFromString(text, strlen(text), "fleet.json", &err, NULL);
+    ENSURE(world != NULL);
+    lsSim* sim = lsCreateSim(world);
+    lsControl drive[2] = {lsMakeManualControl(0.0, 0.0), lsMakeManualControl(0.5, 0.0)};
+    for (int k = 0; k < 120; ++k)
+        lsSim_StepRobots(sim, drive);
+    const lsSimState* state = lsSim_GetState(sim);
+    lsVec2 live = state->robots[1].position; // b drove 1 m along +x from its start
+    ENSURE(live.x > 2.9);
+    lsCamera camera = lsMakeCamera(800, 600);
+    lsEditor* editor = lsCreateEditor();
+    lsEditResult result;
+    SDL_Event e = KeyEvent(SDLK_e, KMOD_NONE);
+    ENSURE(lsEditor_HandleEvent(editor, &e, &camera, world, NULL, &result) && lsEditor_IsActive(editor));
+
+    // A click on b where the sim has it: selected, and the window is told to drive it.
+    lsEditor_SetLiveRobots(editor, state->robots, state->robotCount);
+    e = MouseEvent(SDL_MOUSEBUTTONDOWN, lsCamera_WorldToScreen(&camera, live));
+    ENSURE(lsEditor_HandleEvent(editor, &e, &camera, world, NULL, &result));
+    ENSURE(result.robotPicked && result.robot == 1 && strstr(result.message, "robot \"b\"") != NULL);
+    e = MouseEvent(SDL_MOUSEBUTTONUP, lsCamera_WorldToScreen(&camera, live));
+    ENSURE(lsEditor_HandleEvent(editor, &e, &camera, world, NULL, &result) && !result.worldChanged);
+    ENSURE(lsEditRef_Equal(lsEditor_GetSelection(editor), lsMakeEditRef(ls_editRobot, 1, 0)));
+    // A click on a1's start ghost (no live robot there: a1 stands on it, and it is picked either way).
+    lsEditor_SetLiveRobots(editor, NULL, 0);
+    e = MouseEvent(SDL_MOUSEBUTTONDOWN, lsCamera_WorldToScreen(&camera, lsV(-4.0, -4.0)));
+    ENSURE(lsEditor_HandleEvent(editor, &e, &camera, world, NULL, &result) && result.robotPicked && result.robot == 0);
+    e = MouseEvent(SDL_MOUSEBUTTONUP, lsCamera_WorldToScreen(&camera, lsV(-4.0, -4.0)));
+    lsEditor_HandleEvent(editor, &e, &camera, world, NULL, &result);
+
+    // Dragging b from where it is shown puts its start pose where it is dropped (on the 5 cm grid).
+    lsEditor_SetLiveRobots(editor, state->robots, state->robotCount);
+    lsVec2 drop = lsAdd(live, lsV(-2.0, 1.0));
+    ENSURE(Drag(editor, &camera, world, live, drop, 4));
+    lsVec2 start = lsWorld_GetRobot(world, 1)->position;
+    ENSURE(fabs(start.x - drop.x) <= 0.025 + 1e-9 && fabs(start.y - drop.y) <= 0.025 + 1e-9);
+    ENSURE(lsEditor_UndoCount(editor) == 1);
+
+    // I adds a copy of the selected b beside its start pose... (the live poses no longer match once it is added)
+    lsEditor_SetLiveRobots(editor, NULL, 0);
+    e = KeyEvent(SDLK_i, KMOD_NONE);
+    ENSURE(lsEditor_HandleEvent(editor, &e, &camera, world, NULL, &result) && result.worldChanged);
+    ENSURE(result.robotChanged && result.robotPicked && result.robot == 2 && !result.failed);
+    ENSURE(lsWorld_RobotCount(world) == 3 && strcmp(lsWorld_GetRobot(world, 2)->id, "b2") == 0);
+    ENSURE(lsWorld_GetRobot(world, 2)->controller == ls_controllerAutopilot);
+    ENSURE(lsDistance(lsWorld_GetRobot(world, 2)->position, start) < 1.0);
+    ENSURE(lsEditRef_Equal(lsEditor_GetSelection(editor), lsMakeEditRef(ls_editRobot, 2, 0)));
+    // ... Insert another (a copy of b2, "b3"), and Delete takes the selected one out again.
+    e = KeyEvent(SDLK_INSERT, KMOD_NONE);
+    ENSURE(lsEditor_HandleEvent(editor, &e, &camera, world, NULL, &result) && lsWorld_RobotCount(world) == 4);
+    ENSURE(strcmp(lsWorld_GetRobot(world, 3)->id, "b3") == 0);
+    e = KeyEvent(SDLK_DELETE, KMOD_NONE);
+    ENSURE(lsEditor_HandleEvent(editor, &e, &camera, world, NULL, &result) && result.worldChanged);
+    ENSURE(result.robotChanged && lsWorld_RobotCount(world) == 3 && lsWorld_FindRobot(world, "b3") < 0);
+    // Undo: b3 back, then gone, then b2 gone, then b's start back where it was.
+    e = KeyEvent(SDLK_z, KMOD_LCTRL);
+    ENSURE(lsEditor_HandleEvent(editor, &e, &camera, world, NULL, &result) && lsWorld_RobotCount(world) == 4);
+    ENSURE(result.robotChanged);
+    lsEditor_HandleEvent(editor, &e, &camera, world, NULL, &result);
+    lsEditor_HandleEvent(editor, &e, &camera, world, NULL, &result);
+    ENSURE(lsWorld_RobotCount(world) == 2);
+    ENSURE(lsEditor_HandleEvent(editor, &e, &camera, world, NULL, &result) && result.robotChanged);
+    ENSURE(lsVecEqual(lsWorld_GetRobot(world, 1)->position, lsV(2.0, 2.0)));
+    e = KeyEvent(SDLK_y, KMOD_LCTRL);
+    ENSURE(lsEditor_HandleEvent(editor, &e, &camera, world, NULL, &result) &&
+           lsVecEqual(lsWorld_GetRobot(world, 1)->position, start));
+    // The last robot cannot go.
+    ENSURE(lsEdit_Delete(world, lsMakeEditRef(ls_editRobot, 1, 0)));
+    e = MouseEvent(SDL_MOUSEBUTTONDOWN, lsCamera_WorldToScreen(&camera, lsV(-4.0, -4.0)));
+    lsEditor_HandleEvent(editor, &e, &camera, world, NULL, &result);
+    e = MouseEvent(SDL_MOUSEBUTTONUP, lsCamera_WorldToScreen(&camera, lsV(-4.0, -4.0)));
+    lsEditor_HandleEvent(editor, &e, &camera, world, NULL, &result);
+    e = KeyEvent(SDLK_DELETE, KMOD_NONE);
+    ENSURE(lsEditor_HandleEvent(editor, &e, &camera, world, NULL, &result) && result.failed);
+    ENSURE(strstr(result.message, "a world always has one robot") != NULL && lsWorld_RobotCount(world) == 1);
+
+    lsDestroyEditor(editor);
+    lsDestroySim(sim);
+    lsDestroyWorld(world);
+    return 0;
+}
+
 static void PixelAt(SDL_Surface* surface, int x, int y, Uint8* r, Uint8* g, Uint8* b)
 {
     Uint32 pixel = ((const Uint32*)((const Uint8*)surface->pixels + (ptrdiff_t)y * surface->pitch))[x];
@@ -931,10 +1114,12 @@ int EditTest(void)
     RUN_SUBTEST(DeleteTest);
     RUN_SUBTEST(UndoRedoTest);
     RUN_SUBTEST(PickTest);
+    RUN_SUBTEST(RobotsTest);
     RUN_SUBTEST(SaveLoadTest);
 #ifdef LS_HAVE_APP
     RUN_SUBTEST(EditorEventsTest);
     RUN_SUBTEST(EditorDrawTest);
+    RUN_SUBTEST(EditorRobotsTest);
 #endif
     return 0;
 }

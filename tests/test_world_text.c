@@ -6,6 +6,7 @@
 #include "core/edit.h"
 #include "core/world_text.h"
 
+#include <stdio.h>
 #include <string.h>
 
 // Odd on purpose: key orders that are not the canonical one, numbers spelt "1.50" and "2e0", a multi-line robot,
@@ -162,6 +163,86 @@ static int AddRemoveTest(void)
     return 0;
 }
 
+// The "robot" shorthand gaining a robot (the editor's add): saved as "robots", the first robot's text kept with the
+// id the shorthand left implicit, the new one inserted with only its non-default keys (the file's radius and lidar
+// spell the defaults); everything else unchanged.
+// Then a list file: a robot added, moved and removed changes only its own line.
+static int RobotsListTest(void)
+{
+    lsWorld* base = Load(s_text);
+    ENSURE(base != NULL && !base->robotList);
+    lsWorld* world = lsCloneWorld(base);
+    int added = lsEdit_AddRobot(world, 0, world->robot.position);
+    ENSURE(added == 1 && strcmp(lsWorld_GetRobot(world, 1)->id, "robot2") == 0);
+    lsVec2 at = lsWorld_GetRobot(world, 1)->position;
+    char* text = Save(world, base);
+    ENSURE(text != NULL);
+    ENSURE(strstr(text, "\"robot\":") == NULL);
+    char expected[512];
+    snprintf(expected, sizeof expected,
+             "  \"robots\": [{\n"
+             "    \"id\": \"robot\",\n"
+             "    \"pose\": [1.50, 4, 0],\n"
+             "    \"radius\": 0.25,\n"
+             "    \"lidar\": {\"beams\": 360, \"range\": 12}\n"
+             "  }, {\"id\": \"robot2\", \"pose\": [%.15g, %.15g, 0], \"lidar\": {\"seed\": %d}}]\n}\n",
+             at.x, at.y, (int)lsWorld_GetRobot(world, 1)->lidar.seed);
+    char* tail = strstr(text, "  \"robots\": [");
+    if (tail == NULL || strcmp(tail, expected) != 0)
+    {
+        fprintf(stderr, "    got:\n%s\n    expected the end:\n%s", text, expected);
+        ENSURE(false);
+    }
+    // Everything before the robot is the file's text, byte for byte.
+    size_t head = (size_t)(strstr(s_text, "  \"robot\": {") - s_text);
+    ENSURE(strncmp(text, s_text, head) == 0 && (size_t)(tail - text) == head);
+
+    // That list saved, then edited as a list: add one more, move the second, remove it again.
+    lsWorld* listed = Load(text);
+    ENSURE(listed != NULL && listed->robotList && lsWorld_RobotCount(listed) == 2);
+    lsWorld* edited = lsCloneWorld(listed);
+    ENSURE(lsEdit_AddRobot(edited, 1, at) == 2 && strcmp(lsWorld_GetRobot(edited, 2)->id, "robot3") == 0);
+    char* again = lsFormatWorldKeepingText(edited, text, listed, "hand.json");
+    lsWorld* back = Load(again);
+    ENSURE(back != NULL && lsWorld_Equal(back, edited));
+    lsDestroyWorld(back);
+    ENSURE(strncmp(again, text, strlen(text) - 4) == 0); // "}]\n}\n" ends both; the new robot follows the second
+    ENSURE(strstr(again, "}, {\"id\": \"robot3\", \"pose\": [") != NULL);
+    lsFreeString(again);
+    lsDestroyWorld(edited);
+    edited = lsCloneWorld(listed);
+    ENSURE(lsEdit_Delete(edited, lsMakeEditRef(ls_editRobot, 1, 0)));
+    again = lsFormatWorldKeepingText(edited, text, listed, "hand.json");
+    back = Load(again);
+    ENSURE(back != NULL && lsWorld_Equal(back, edited) && lsWorld_RobotCount(back) == 1 && back->robotList);
+    lsDestroyWorld(back);
+    ENSURE(strstr(again, "\"robot2\"") == NULL && strncmp(again, text, (size_t)(tail - text) + 120) == 0);
+    lsFreeString(again);
+    lsDestroyWorld(edited);
+    lsDestroyWorld(listed);
+    lsFreeString(text);
+
+    // A file without a "robot" key (the default robot) gains one: the list is a new member.
+    const char* bare = "{\"walls\": [{\"from\": [0, 0], \"to\": [4, 0]}]}\n";
+    lsWorld* plain = Load(bare);
+    ENSURE(plain != NULL);
+    lsWorld* more = lsCloneWorld(plain);
+    ENSURE(lsEdit_AddRobot(more, 0, lsV(0.0, 2.0)) == 1);
+    text = lsFormatWorldKeepingText(more, bare, plain, "hand.json");
+    back = Load(text);
+    ENSURE(back != NULL && lsWorld_Equal(back, more));
+    // The place asked for is free, so the robot goes exactly there.
+    ENSURE(strcmp(text, "{\"walls\": [{\"from\": [0, 0], \"to\": [4, 0]}], \"robots\": [{\"id\": \"robot\"}, "
+                        "{\"id\": \"robot2\", \"pose\": [0, 2, 0], \"lidar\": {\"seed\": 2}}]}\n") == 0);
+    lsDestroyWorld(back);
+    lsFreeString(text);
+    lsDestroyWorld(more);
+    lsDestroyWorld(plain);
+    lsDestroyWorld(world);
+    lsDestroyWorld(base);
+    return 0;
+}
+
 static int SaveFileTest(void)
 {
     lsWorld* base = Load(s_text);
@@ -183,5 +264,6 @@ int WorldTextTest(void)
     RUN_SUBTEST(UnchangedTest);
     RUN_SUBTEST(MoveTest);
     RUN_SUBTEST(AddRemoveTest);
+    RUN_SUBTEST(RobotsListTest);
     return 0;
 }

@@ -65,6 +65,28 @@ void lsApp_RebuildSim(lsApp* app)
     app->sim = fresh;
     app->simWorld = copy;
     app->simStale = false;
+    // Robot indices change when robots are added or removed; the selection follows its id (a removed robot: the
+    // first one).
+    int selected = lsWorld_FindRobot(copy, app->selectedId);
+    if (selected < 0)
+    {
+        selected = 0;
+        snprintf(app->selectedId, sizeof app->selectedId, "%s", copy->robot.id);
+    }
+    if (selected != app->selected)
+        lsTrail_Clear(app->trail);
+    app->selected = selected;
+}
+
+void lsApp_SelectRobot(lsApp* app, const char* id)
+{
+    snprintf(app->selectedId, sizeof app->selectedId, "%s", id);
+    int index = app->simStale ? -1 : lsWorld_FindRobot(lsSim_GetWorld(app->sim), id);
+    if (index >= 0 && index != app->selected)
+    {
+        app->selected = index;
+        lsTrail_Clear(app->trail);
+    }
 }
 
 void lsApp_UpdateUnsaved(lsApp* app)
@@ -413,7 +435,7 @@ static void StepOnce(lsApp* app)
     app->simSeconds += seconds;
     app->stepMsAvg = app->steps == 0 ? 1000.0 * seconds : 0.95 * app->stepMsAvg + 0.05 * 1000.0 * seconds;
     app->steps += 1;
-    lsTrail_Add(app->trail, lsSim_GetState(app->sim)->robot.position);
+    lsTrail_Add(app->trail, lsSim_GetState(app->sim)->robots[app->selected].position);
     if (lsSim_GetState(app->sim)->scanned)
         app->raysThisSecond += lsSim_GetBeams(app->sim);
 }
@@ -493,7 +515,9 @@ static bool Draw(lsApp* app)
         .status = now < app->statusUntil ? app->status : NULL,
         .haveCursor = app->haveCursor,
         .cursor = lsCamera_ScreenToWorld(&app->camera, lsV(app->cursorX, app->cursorY)),
+        .robot = app->selected,
     };
+    app->view.robot = app->selected;
     // A resized window gets a canvas of its new size; the camera keeps its centre and zoom (and so the aspect).
     int width = 0, height = 0;
     if (SDL_GetRendererOutputSize(app->renderer, &width, &height) < 0)
@@ -512,6 +536,7 @@ static bool Draw(lsApp* app)
     }
     if (app->editor != NULL)
     {
+        lsEditor_SetLiveRobots(app->editor, app->simStale ? NULL : followed->robots, followed->robotCount);
         lsEditor_Draw(app->editor, canvas->renderer, &app->camera, app->world);
     }
     if (!lsDrawHud(canvas, &app->camera, app->sim, &app->view, &hud))

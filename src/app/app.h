@@ -33,9 +33,10 @@ typedef struct lsApp
     lsCamera camera;
     lsViewOptions view;
     bool paused, autopilot, follow;
-    int selected;    ///< Tab: the robot the keys drive and F follows (index into the sim's robots)
-    bool stepOnce;   ///< N: one step at the next update
-    bool screenshot; ///< F12: save the next frame as PNG
+    int selected; ///< Tab: the robot the keys drive and F follows (index into the sim's robots)
+    char selectedId[LS_ROBOT_ID_CAPACITY]; ///< its id: a rebuilt sim (an edit, a reload) selects it again by id
+    bool stepOnce;                         ///< N: one step at the next update
+    bool screenshot;                       ///< F12: save the next frame as PNG
     bool quit;
     bool simStale;        ///< the editor changed the world: rebuild the sim before the next step, draw or command
     int beamsOverride;    ///< beams chosen with --beams or +/- (kept across reloads and edits); 0: the world's
@@ -75,6 +76,9 @@ void lsApp_RequestQuit(lsApp* app);
 void lsApp_FitCamera(lsApp* app);
 /// The robot's pose was set anew (reset, reload): forget its trail.
 void lsApp_RobotMoved(lsApp* app);
+/// Selects the robot with this id (the keys drive it, F follows it, the HUD shows it); its trail starts afresh. An
+/// id not in the sim's world (an edit not yet simulated) is kept and resolved when the sim is rebuilt.
+void lsApp_SelectRobot(lsApp* app, const char* id);
 
 /// Handles one SDL event: the editor first (when it consumes the event, nothing else sees it), then window keys,
 /// wheel zoom, drag pan, resize, quit.

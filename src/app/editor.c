@@ -57,6 +57,9 @@ struct lsEditor
     lsVec2 trail[LS_EDITOR_TRAIL]; // drag_knife: the pointer's recent positions (world), oldest first
     int trailCount;
     int snap; // index into s_snapSteps
+
+    const lsRobotState* live; // the sim's robots where they are now (lsEditor_SetLiveRobots), or NULL
+    int liveCount;
 };
 
 lsEditor* lsCreateEditor(void)
@@ -109,9 +112,28 @@ int lsEditor_UndoCount(const lsEditor* editor) { return lsUndoStack_UndoCount(ed
 
 int lsEditor_RedoCount(const lsEditor* editor) { return lsUndoStack_RedoCount(editor->undo); }
 
-static bool SameRobotPose(const lsRobotDef* a, const lsRobotDef* b)
+void lsEditor_SetLiveRobots(lsEditor* editor, const lsRobotState* robots, int count)
 {
-    return lsVecEqual(a->position, b->position) && a->angle == b->angle;
+    editor->live = count > 0 ? robots : NULL;
+    editor->liveCount = robots != NULL && count > 0 ? count : 0;
+}
+
+// A digest of every robot's id and start pose, to tell whether an undo, redo or delete changed any (robotChanged).
+static uint64_t RobotsDigest(const lsWorld* world)
+{
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (int i = 0; i < lsWorld_RobotCount(world); ++i)
+    {
+        const lsRobotDef* r = lsWorld_GetRobot(world, i);
+        double values[3] = {r->position.x, r->position.y, r->angle};
+        const unsigned char* bytes = (const unsigned char*)values;
+        for (size_t k = 0; k < sizeof values; ++k)
+            h = (h ^ bytes[k]) * 0x100000001B3ull;
+        for (const char* c = r->id; *c != '\0'; ++c)
+            h = (h ^ (unsigned char)*c) * 0x100000001B3ull;
+        h = (h ^ 0xff) * 0x100000001B3ull;
+    }
+    return h;
 }
 
 // Ends the drag in progress. commit: keep its changes (one undo step when it changed the world); otherwise put the
@@ -194,7 +216,7 @@ static void Describe(const lsWorld* world, lsEditRef ref, char* text, size_t cap
                  ref.index);
         break;
     case ls_editRobot:
-        snprintf(text, capacity, "robot start");
+        snprintf(text, capacity, "robot \"%.64s\"", lsWorld_GetRobot(world, ref.index)->id);
         break;
     default:
         snprintf(text, capacity, "%s %d", lsEditKind_Name(ref.kind), ref.index);
@@ -207,7 +229,7 @@ static void UndoRedo(lsEditor* editor, lsWorld* world, bool redo, lsEditResult* 
 {
     if (editor->drag != drag_none && EndDrag(editor, world, false))
         out->worldChanged = true;
-    lsRobotDef robot = world->robot;
+    uint64_t robots = RobotsDigest(world);
     bool done = redo ? lsUndoStack_Redo(editor->undo, world) : lsUndoStack_Undo(editor->undo, world);
     if (!done)
     {
@@ -216,9 +238,44 @@ static void UndoRedo(lsEditor* editor, lsWorld* world, bool redo, lsEditResult* 
     }
     editor->selection = lsEditRefNone();
     out->worldChanged = true;
-    out->robotChanged = !SameRobotPose(&robot, &world->robot);
+    out->robotChanged = robots != RobotsDigest(world);
     Message(out, false, "%s (%d more to undo, %d to redo)", redo ? "redo" : "undo", lsUndoStack_UndoCount(editor->undo),
             lsUndoStack_RedoCount(editor->undo));
+}
+
+// Where robot i is now: the sim's pose when the window gave it (lsEditor_SetLiveRobots), else its start pose.
+static lsVec2 RobotNow(const lsEditor* editor, const lsWorld* world, int i)
+{
+    return editor->live != NULL && i < editor->liveCount ? editor->live[i].position
+                                                         : lsWorld_GetRobot(world, i)->position;
+}
+
+// Insert / I: a copy of the selected robot (else of the first) at the free place nearest it (no robot selected:
+// nearest the pointer), selected, so the next drag moves it and Delete takes it back out.
+static void AddRobot(lsEditor* editor, lsWorld* world, lsEditResult* out)
+{
+    if (editor->drag != drag_none)
+        out->worldChanged = EndDrag(editor, world, true) || out->worldChanged;
+    bool fromSelection = editor->selection.kind == ls_editRobot && lsEdit_IsValidRef(world, editor->selection);
+    int from = fromSelection ? editor->selection.index : 0;
+    lsVec2 near = fromSelection || !editor->mouseKnown ? RobotNow(editor, world, from) : editor->mouseWorld;
+    lsWorld* before = lsCloneWorld(world);
+    int index = lsEdit_AddRobot(world, from, near);
+    if (index < 0)
+    {
+        lsDestroyWorld(before);
+        Message(out, true, "no free place for a robot near (%.2f, %.2f)", near.x, near.y);
+        return;
+    }
+    lsUndoStack_Push(editor->undo, before);
+    editor->selection = lsMakeEditRef(ls_editRobot, index, 0);
+    out->worldChanged = true;
+    out->robotChanged = true;
+    out->robotPicked = true;
+    out->robot = index;
+    const lsRobotDef* added = lsWorld_GetRobot(world, index);
+    Message(out, false, "added robot \"%.64s\" (a copy of \"%.64s\") at (%.2f, %.2f); %d robots", added->id,
+            lsWorld_GetRobot(world, from)->id, added->position.x, added->position.y, lsWorld_RobotCount(world));
 }
 
 static bool HandleKey(lsEditor* editor, const SDL_KeyboardEvent* key, lsWorld* world, const char* worldPath,
@@ -314,6 +371,11 @@ static bool HandleKey(lsEditor* editor, const SDL_KeyboardEvent* key, lsWorld* w
             Message(out, false, "edit mode off");
         }
         return true;
+    case SDLK_INSERT:
+    case SDLK_i:
+        if (!key->repeat)
+            AddRobot(editor, world, out);
+        return true;
     case SDLK_DELETE:
     case SDLK_BACKSPACE:
     {
@@ -329,13 +391,14 @@ static bool HandleKey(lsEditor* editor, const SDL_KeyboardEvent* key, lsWorld* w
         {
             lsUndoStack_Push(editor->undo, before);
             out->worldChanged = true;
+            out->robotChanged = editor->selection.kind == ls_editRobot;
             Message(out, false, "deleted %s", what);
         }
         else
         {
             lsDestroyWorld(before);
             Message(out, true, "cannot delete %s%s", what,
-                    editor->selection.kind == ls_editRobot ? " (a world always has its robot)"
+                    editor->selection.kind == ls_editRobot ? " (a world always has one robot)"
                                                            : " (it would leave an invalid wall or path)");
         }
         editor->selection = lsEditRefNone();
@@ -383,6 +446,28 @@ static void PushTrail(lsEditor* editor, lsVec2 p)
     editor->trail[editor->trailCount++] = p;
 }
 
+// The robot whose body, where the sim has it now, holds p (within tolerance); of several the nearest centre. -1
+// when none, or when the window gave no live robots or a count that does not match the world (a stale sim).
+static int LiveRobotAt(const lsEditor* editor, const lsWorld* world, lsVec2 p, double tolerance)
+{
+    if (editor->live == NULL || editor->liveCount != lsWorld_RobotCount(world))
+        return -1;
+    int best = -1;
+    double bestDistance = 0.0;
+    for (int i = 0; i < editor->liveCount; ++i)
+    {
+        const lsRobotState* r = editor->live + i;
+        double d = lsDistance(r->position, p);
+        // The bounding circle: a polygon robot is grabbed near its corners too (a few pixels' slack at worst).
+        if (d <= r->radius + tolerance && (best < 0 || d < bestDistance))
+        {
+            best = i;
+            bestDistance = d;
+        }
+    }
+    return best;
+}
+
 static void Press(lsEditor* editor, const lsCamera* camera, lsWorld* world, SDL_Keymod mod, lsEditResult* out)
 {
     double tolerance = lsCamera_ToMetres(camera, LS_EDITOR_PICK_PIXELS);
@@ -400,6 +485,21 @@ static void Press(lsEditor* editor, const lsCamera* camera, lsWorld* world, SDL_
         return;
     }
     lsEditRef ref = (mod & KMOD_SHIFT) != 0 ? lsEditRefNone() : lsEdit_Pick(world, editor->mouseWorld, tolerance);
+    lsVec2 anchor = ref.kind != ls_editNone ? lsEdit_Anchor(world, ref) : lsV(0.0, 0.0);
+    bool handle = ref.kind == ls_editWallPoint || ref.kind == ls_editPathPoint || ref.kind == ls_editMoverPoint;
+    int live = (mod & KMOD_SHIFT) != 0 || handle ? -1 : LiveRobotAt(editor, world, editor->mouseWorld, tolerance);
+    if (live >= 0)
+    {
+        // The robot as the sim shows it now, driven away from its start: the drag puts its start pose (and so the
+        // robot, at rest) where it is dropped.
+        ref = lsMakeEditRef(ls_editRobot, live, 0);
+        anchor = editor->live[live].position;
+    }
+    if (ref.kind == ls_editRobot)
+    {
+        out->robotPicked = true;
+        out->robot = ref.index;
+    }
     if (ref.kind != ls_editNone)
     {
         editor->drag = drag_move;
@@ -412,7 +512,7 @@ static void Press(lsEditor* editor, const lsCamera* camera, lsWorld* world, SDL_
             int count = lsEdit_JoinedCorners(world, ref, editor->joined, LS_EDITOR_JOINED);
             editor->joinedCount = count < LS_EDITOR_JOINED ? count : LS_EDITOR_JOINED;
         }
-        editor->anchorAtPress = lsEdit_Anchor(world, ref);
+        editor->anchorAtPress = anchor;
         editor->selection = ref;
         char what[96];
         Describe(world, ref, what, sizeof what);
@@ -435,7 +535,6 @@ static void Motion(lsEditor* editor, const lsCamera* camera, lsWorld* world, lsE
     case drag_move:
         if (editor->dragging && lsEdit_IsValidRef(world, editor->dragRef))
         {
-            lsRobotDef robot = world->robot;
             lsVec2 target =
                 SnapToGrid(editor, lsAdd(editor->anchorAtPress, lsSub(editor->mouseWorld, editor->pressWorld)));
             bool moved = editor->joinedCount > 1
@@ -445,7 +544,7 @@ static void Motion(lsEditor* editor, const lsCamera* camera, lsWorld* world, lsE
             {
                 editor->changed = true;
                 out->worldChanged = true;
-                out->robotChanged = !SameRobotPose(&robot, &world->robot);
+                out->robotChanged = editor->dragRef.kind == ls_editRobot;
             }
         }
         break;
@@ -728,7 +827,7 @@ static void DrawRef(SDL_Renderer* renderer, const lsCamera* camera, const lsWorl
         break;
     }
     case ls_editRobot:
-        RobotGhost(renderer, camera, &world->robot, c, thick);
+        RobotGhost(renderer, camera, lsWorld_GetRobot(world, ref.index), c, thick);
         break;
     case ls_editMover:
     case ls_editMoverPoint:
@@ -776,8 +875,17 @@ void lsEditor_Draw(const lsEditor* editor, SDL_Renderer* renderer, const lsCamer
         return;
     SDL_SetRenderDrawBlendMode(renderer, SDL_BLENDMODE_BLEND);
 
-    // Where the robot starts: what dragging the robot moves (the sim's robot may have driven away).
-    RobotGhost(renderer, camera, &world->robot, s_ghostColor, false);
+    // Where the robots start: what dragging a robot's ghost moves (the sim's robots may have driven away).
+    lsAABB view = lsCamera_ViewBounds(camera);
+    for (int i = 0; i < lsWorld_RobotCount(world); ++i)
+    {
+        const lsRobotDef* robot = lsWorld_GetRobot(world, i);
+        double reach = lsRobotDef_Reach(robot);
+        lsAABB bounds = {lsMulSub(robot->position, reach, lsV(1.0, 1.0)),
+                         lsMulAdd(robot->position, reach, lsV(1.0, 1.0))};
+        if (lsAABB_Overlaps(view, bounds))
+            RobotGhost(renderer, camera, robot, s_ghostColor, false);
+    }
 
     if (editor->drag == drag_none && !editor->knife && editor->mouseKnown)
     {
@@ -820,10 +928,10 @@ void lsEditor_Draw(const lsEditor* editor, SDL_Renderer* renderer, const lsCamer
             snprintf(snap, sizeof snap, "snap %g m", lsEditor_GetSnap(editor));
         else
             snprintf(snap, sizeof snap, "snap off");
-        snprintf(
-            line, sizeof line,
-            "EDIT | %s ([ ])  drag: draw wall / move  Shift: free wall  K: knife  Del  Ctrl+Z/Y  Ctrl+S: save  Esc",
-            snap);
+        snprintf(line, sizeof line,
+                 "EDIT | %s ([ ])  drag: draw wall / move  Shift: free wall  K: knife  I: add robot  Del  Ctrl+Z/Y  "
+                 "Ctrl+S: save  Esc",
+                 snap);
     }
     // Bottom right: the window keeps its scale bar at the bottom left and its HUD at the top left.
     Label(renderer, RightAligned(camera, line), camera->height - 18, line, editor->knife ? s_knifeColor : s_labelColor);

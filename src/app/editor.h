@@ -7,7 +7,11 @@
 //   [ ]        snap grid finer / coarser (off, 1 cm .. 1 m; default 5 cm); Shift held: no snapping
 //   left drag  on empty space: draw a wall; on an object: move it (target, box, polygon, robot, vehicle,
 //              a wall or one of its corners, a path point, a moving wall's end or pivot)
-//   click      select (empty space: clear the selection)       Delete / Backspace   remove the selection
+//   click      select (empty space: clear the selection); a robot is picked where the sim shows it now (given by
+//              lsEditor_SetLiveRobots) or at its start pose (its ghost)
+//   Delete / Backspace   remove the selection (a robot too, unless it is the last one)
+//   Insert, I  add a robot: a copy of the selected robot (else the first) at the free place nearest it (no robot
+//              selected: nearest the pointer), with a new id; it becomes the selection
 //   Ctrl+Z     undo                       Ctrl+Y, Ctrl+Shift+Z    redo
 //   Ctrl+S     ask the window to save the world to its file (lsEditResult.saveRequested)
 //   Esc        cancel the drag in progress, else leave the knife, else clear the selection, else leave edit mode
@@ -24,6 +28,7 @@
 
 #include "app/camera.h"
 #include "core/edit.h"
+#include "lidarsim/sim.h"
 #include "lidarsim/world.h"
 
 #include <SDL2/SDL.h>
@@ -36,9 +41,11 @@ typedef struct lsEditor lsEditor;
 typedef struct lsEditResult
 {
     bool worldChanged;  ///< the world's definitions changed (edit, undo, redo): rebuild the simulation
-    bool robotChanged;  ///< among the changes, the robot's definition (start pose) changed
+    bool robotChanged;  ///< among the changes, a robot's start pose changed, or robots were added or removed
     bool saveRequested; ///< Ctrl+S: the window should save the world to its file (lsApp_Save)
     bool failed;        ///< message is an error (e.g. the save failed); the world is unchanged by the failure
+    bool robotPicked;   ///< a robot was selected (clicked, or just added): the window drives robot `robot` from now
+    int robot;          ///< with robotPicked: its index in the world
     char message[512];  ///< a line for the HUD ("saved worlds/maze.json", "cut 2 walls", an error), or ""
 } lsEditResult;
 
@@ -58,6 +65,11 @@ bool lsEditor_HandleEvent(lsEditor* editor, const SDL_Event* event, const lsCame
 /// the world.
 void lsEditor_Draw(const lsEditor* editor, SDL_Renderer* renderer, const lsCamera* camera, const lsWorld* world);
 
+/// Where the sim's robots are now (count entries in the world's order), so a click picks a robot where it is shown
+/// rather than only at its start pose. The editor keeps the pointer: call it before each lsEditor_HandleEvent and
+/// lsEditor_Draw with the current sim state, or with NULL while the sim does not match the world (an edit not yet
+/// simulated).
+void lsEditor_SetLiveRobots(lsEditor* editor, const lsRobotState* robots, int count);
 /// True while edit mode is on (the window then leaves left drags to the editor and may show it in the HUD).
 bool lsEditor_IsActive(const lsEditor* editor);
 /// Turns edit mode on or off (leaving it cancels a drag in progress, which restores the world as it was before

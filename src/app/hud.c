@@ -29,6 +29,10 @@ const char* const lsHelpLines[] = {
     "G               grid and scale bar",
     "V               vehicles' steering overlay",
     "F               follow the robot",
+    "Tab             next robot: the one the keys drive,",
+    "                F follows and the HUD shows",
+    "B               beams of every robot / the selected",
+    "                robot only",
     "Home            fit the whole world",
     "Wheel           zoom about the pointer",
     "Drag            pan (right or middle button;",
@@ -37,7 +41,8 @@ const char* const lsHelpLines[] = {
     "E               edit mode: drag draws a wall or",
     "                moves the object under the mouse",
     "K               knife: drag across walls to cut",
-    "Delete          remove the selected object",
+    "I / Insert      add a robot (a copy of the selected)",
+    "Delete          remove the selected object (robot)",
     "Ctrl+Z, Ctrl+Y  undo, redo",
     "Ctrl+S          save the world to its file",
     "F1              this help",
@@ -212,7 +217,9 @@ static int BuildHudLines(const lsSim* sim, const lsHudInfo* hud, HudLine* lines,
 {
     const lsSimState* state = lsSim_GetState(sim);
     const lsWorld* world = lsSim_GetWorld(sim);
-    const lsRobotState* robot = &state->robot;
+    int selected = hud->robot >= 0 && hud->robot < state->robotCount ? hud->robot : 0;
+    const lsRobotState* robot = &state->robots[selected];
+    bool fleet = state->robotCount > 1;
     int n = 0;
     const char* name = hud->worldName != NULL && hud->worldName[0] != '\0' ? hud->worldName : world->name;
     AddLine(lines, &n, capacity, s_title, "%.*s%s", LS_HUD_COLUMNS - 11, name[0] != '\0' ? name : "(unnamed world)",
@@ -243,12 +250,31 @@ static int BuildHudLines(const lsSim* sim, const lsHudInfo* hud, HudLine* lines,
     else if (hud->editing)
         AddLine(lines, &n, capacity, lsColorHud, "snap off  (] turns it on)");
     AddLine(lines, &n, capacity, lsColorHud, "t %.1f s  step %lld", state->time, state->step);
-    AddLine(lines, &n, capacity, lsColorHud, "score %g  food %d  poison %d", state->score, state->food, state->poison);
-    AddLine(lines, &n, capacity, s_title, "robot");
+    if (fleet)
+    {
+        // The fleet's totals, then the selected robot's own share below.
+        AddLine(lines, &n, capacity, s_title, "fleet  %d robots", state->robotCount);
+        AddLine(lines, &n, capacity, lsColorHud, " score %g  food %d  poison %d", state->score, state->food,
+                state->poison);
+        AddLine(lines, &n, capacity, lsColorHud, " collisions %d  crushes %d", state->collisions, state->crushes);
+        static const char* const controllers[] = {"manual", "autopilot", "external"};
+        const lsRobotDef* def = lsWorld_GetRobot(world, selected);
+        AddLine(lines, &n, capacity, s_title, "robot %d/%d %.*s (%s)", selected + 1, state->robotCount,
+                LS_HUD_COLUMNS - 24, def->id, controllers[def->controller]);
+    }
+    else
+    {
+        AddLine(lines, &n, capacity, lsColorHud, "score %g  food %d  poison %d", state->score, state->food,
+                state->poison);
+        AddLine(lines, &n, capacity, s_title, "robot");
+    }
     AddLine(lines, &n, capacity, lsColorHud, " x %8.3f  y %8.3f m", robot->position.x, robot->position.y);
     AddLine(lines, &n, capacity, lsColorHud, " \xCE\xB8 %7.2f\xC2\xB0 (%.3f rad)", lsRadToDeg(robot->angle),
             robot->angle);
     AddLine(lines, &n, capacity, lsColorHud, " v %6.2f m/s  \xCF\x89 %6.2f rad/s", robot->v, robot->w);
+    if (fleet)
+        AddLine(lines, &n, capacity, lsColorHud, " score %g  coll. %d  crushes %d", robot->score, robot->collisions,
+                robot->crushes);
     if (hud->haveCursor)
         AddLine(lines, &n, capacity, s_dim, "cursor x %.2f  y %.2f m", hud->cursor.x, hud->cursor.y);
     if (hud->status != NULL && hud->status[0] != '\0')
@@ -333,7 +359,9 @@ static void DegreeLabel(char* out, size_t size, double radians)
 
 static void DrawScanPlot(lsCanvas* canvas, const lsSim* sim, const lsViewOptions* view)
 {
-    const lsScan* scan = lsSim_GetScan(sim);
+    // The selected robot's scan, as the world view draws it in full.
+    int robot = view->robot >= 0 && view->robot < lsSim_GetState(sim)->robotCount ? view->robot : 0;
+    const lsScan* scan = lsSim_GetRobotScan(sim, robot);
     lsRaster* raster = &canvas->raster;
     lsFont* font = canvas->small;
     lsRect r = lsScanPlotRect(canvas, view);

@@ -34,6 +34,11 @@ static void ApplyEditResult(lsApp* app, const lsEditResult* result)
         app->simStale = true;
         lsApp_UpdateUnsaved(app);
     }
+    if (result->robotPicked && result->robot >= 0 && result->robot < lsWorld_RobotCount(app->world))
+    {
+        // A robot clicked or added in the editor is the one the keys drive (kept by id across the sim's rebuild).
+        lsApp_SelectRobot(app, lsWorld_GetRobot(app->world, result->robot)->id);
+    }
     if (result->message[0] != '\0')
         lsApp_SetStatus(app, "%s", result->message);
     if (result->saveRequested)
@@ -119,13 +124,21 @@ static void HandleKey(lsApp* app, const SDL_KeyboardEvent* key)
         break;
     case SDLK_TAB:
     {
-        // Cycle the robot the keys drive (and F follows) through the fleet.
-        const lsSimState* state = lsSim_GetState(app->sim);
-        app->selected = (app->selected + 1) % state->robotCount;
-        lsApp_SetStatus(app, "driving robot %d of %d: %s", app->selected + 1, state->robotCount,
-                        lsWorld_GetRobot(lsSim_GetWorld(app->sim), app->selected)->id);
+        // Cycle the robot the keys drive (and F follows, and the HUD shows) through the fleet; Shift goes back.
+        static const char* const controllers[] = {"manual", "autopilot", "external"};
+        const lsWorld* world = lsSim_GetWorld(app->sim);
+        int count = lsWorld_RobotCount(world);
+        int next = (app->selected + ((mod & KMOD_SHIFT) != 0 ? count - 1 : 1)) % count;
+        const lsRobotDef* robot = lsWorld_GetRobot(world, next);
+        lsApp_SelectRobot(app, robot->id);
+        lsApp_SetStatus(app, "driving robot %d of %d: %s (%s in the file)", next + 1, count, robot->id,
+                        controllers[robot->controller]);
         break;
     }
+    case SDLK_b:
+        app->view.fleetBeams = !app->view.fleetBeams;
+        lsApp_SetStatus(app, "beams of %s", app->view.fleetBeams ? "every robot" : "the selected robot only");
+        break;
     case SDLK_f:
         app->follow = !app->follow;
         lsApp_SetStatus(app, "follow the robot %s", OnOff(app->follow));
@@ -159,6 +172,9 @@ void lsApp_HandleEvent(lsApp* app, const SDL_Event* event)
 {
     if (app->editor != NULL)
     {
+        // The editor picks robots where they are shown; a stale sim's robots need not match the world's.
+        const lsSimState* state = lsSim_GetState(app->sim);
+        lsEditor_SetLiveRobots(app->editor, app->simStale ? NULL : state->robots, state->robotCount);
         lsEditResult result;
         bool consumed =
             lsEditor_HandleEvent(app->editor, event, &app->camera, app->world, app->config.worldPath, &result);
@@ -232,6 +248,8 @@ lsControl lsApp_Control(lsApp* app)
         return lsMakeAutopilotControl();
     if (ctrl)
         return lsMakeManualControl(0.0, 0.0);
-    const lsRobotDef* robot = &lsSim_GetWorld(app->sim)->robot;
+    // The selected robot's own limits (a forklift is slower than an AMR).
+    const lsWorld* world = lsSim_GetWorld(app->sim);
+    const lsRobotDef* robot = lsWorld_GetRobot(world, app->selected < lsWorld_RobotCount(world) ? app->selected : 0);
     return lsMakeManualControl(forward * robot->maxSpeed, left * robot->maxTurnRate);
 }

@@ -45,7 +45,8 @@ static const lsColor s_axisY = {80, 220, 100, 255};
 
 lsViewOptions lsDefaultViewOptions(void)
 {
-    return (lsViewOptions){.beams = ls_beamsAll, .grid = true, .hud = true, .trail = true, .axes = true};
+    return (lsViewOptions){
+        .beams = ls_beamsAll, .grid = true, .hud = true, .trail = true, .axes = true, .fleetBeams = true};
 }
 
 void lsTrail_Clear(lsTrail* trail)
@@ -507,16 +508,18 @@ static void DrawBeams(Painter* p, const lsScan* scan, const lsSimState* state, c
     }
 }
 
-/// The other robots' scans, each in its robot's hue: beams while the fleet is small (they would cover everything
-/// beyond a few dozen robots), hit points always.
-static void DrawFleetScans(Painter* p, const lsSim* sim, const lsViewOptions* view)
+/// The other robots' scans (all but the selected one's), each in its robot's hue: beams while the fleet is small
+/// (they would cover everything beyond a few dozen robots), hit points always. B turns them off.
+static void DrawFleetScans(Painter* p, const lsSim* sim, const lsViewOptions* view, int selected)
 {
     const lsSimState* state = lsSim_GetState(sim);
-    if (view->beams == ls_beamsOff)
+    if (view->beams == ls_beamsOff || !view->fleetBeams)
         return;
     bool lines = state->robotCount <= 16 && (view->beams == ls_beamsAll || view->beams == ls_beamsHits);
-    for (int r = 1; r < state->robotCount; ++r)
+    for (int r = 0; r < state->robotCount; ++r)
     {
+        if (r == selected)
+            continue;
         const lsScan* scan = lsSim_GetRobotScan(sim, r);
         lsColor c = FleetColor(r);
         lsColor faint = c;
@@ -622,7 +625,9 @@ bool lsDrawScene(lsCanvas* canvas, const lsCamera* camera, const lsSim* sim, con
     Painter p = MakePainter(canvas, camera);
     const lsWorld* world = lsSim_GetWorld(sim);
     const lsSimState* state = lsSim_GetState(sim);
-    const lsScan* scan = lsSim_GetScan(sim);
+    // The selected robot's scan is drawn in full (by hit kind or intensity); the others' in their hues.
+    int selected = view->robot >= 0 && view->robot < state->robotCount ? view->robot : 0;
+    const lsScan* scan = lsSim_GetRobotScan(sim, selected);
 
     lsRaster_ResetClip(p.raster);
     lsRaster_Clear(p.raster, lsColorBackground);
@@ -633,7 +638,7 @@ bool lsDrawScene(lsCanvas* canvas, const lsCamera* camera, const lsSim* sim, con
     DrawPaths(&p, world);
     DrawSolids(&p, world);
     DrawTargets(&p, state);
-    DrawFleetScans(&p, sim, view);
+    DrawFleetScans(&p, sim, view, selected);
     DrawBeams(&p, scan, state, view);
     if (view->trail && view->trailData != NULL)
         DrawTrail(&p, view->trailData);
@@ -641,9 +646,21 @@ bool lsDrawScene(lsCanvas* canvas, const lsCamera* camera, const lsSim* sim, con
     DrawMovers(&p, world, state);
     DrawHitPoints(&p, scan, state, view);
     DrawVehicles(&p, state, view->steering);
-    for (int i = state->robotCount - 1; i >= 1; --i)
-        DrawRobot(&p, &state->robots[i], FleetColor(i));
-    DrawRobot(&p, &state->robot, lsColorRobot);
+    for (int i = state->robotCount - 1; i >= 0; --i)
+    {
+        if (i != selected)
+            DrawRobot(&p, &state->robots[i], FleetColor(i));
+    }
+    // The selected robot on top, ringed when there are others to tell it from.
+    DrawRobot(&p, &state->robots[selected], FleetColor(selected));
+    if (state->robotCount > 1)
+    {
+        const lsRobotState* r = &state->robots[selected];
+        double radius = lsCamera_ToPixels(camera, r->radius) + 4.0;
+        lsVec2 at = lsCamera_WorldToScreen(camera, r->position);
+        if (lsAABB_Contains(p.view, r->position) && radius < 2000.0)
+            lsRaster_Ring(p.raster, at, radius < 9.0 ? 9.0 : radius, 2.0, s_robotEdge);
+    }
     if (view->grid)
         DrawScaleBar(&p, view);
     SDL_UnlockSurface(canvas->surface);

@@ -54,9 +54,12 @@ typedef struct lsViewOptions
     bool axes;                 ///< the world frame's axes at the origin (x red, y green)
     bool timeline;             ///< a replay's timeline bar along the bottom (lidarsim replay)
     const lsTrail* trailData;  ///< the trail to draw (the caller's), or NULL
+    int robot;                 ///< Tab: the selected robot (index): its scan is drawn in full, it is drawn ringed
+    bool fleetBeams;           ///< B: the other robots' scans too, each in its robot's hue (off: the selected one's)
 } lsViewOptions;
 
-/// The defaults: all beams coloured by kind, grid, HUD, trail, axes; no steering overlay, scan plot or help.
+/// The defaults: all beams coloured by kind, every robot's scan, grid, HUD, trail, axes, the first robot selected;
+/// no steering overlay, scan plot or help.
 lsViewOptions lsDefaultViewOptions(void);
 
 /// What the HUD prints besides the sim's own state. Strings may be NULL.
@@ -80,6 +83,8 @@ typedef struct lsHudInfo
     const char* replay;        ///< a replay's state ("REPLAY  playing  2x"), in place of running/paused and autopilot
     double timeline;           ///< with view->timeline: the replay's position on the bar, 0 (start) .. 1 (end)
     const char* timelineLabel; ///< with view->timeline: drawn at the bar's right end ("3.2 / 10.0 s")
+    int robot;                 ///< the selected robot (index; out of range: the first): its pose, speed and score,
+                               ///< and its scan in the plot; a fleet's totals are shown too
 } lsHudInfo;
 
 extern const lsColor lsColorBackground; ///< nothing drawn here

@@ -75,7 +75,7 @@ bool lsEdit_IsValidRef(const lsWorld* world, lsEditRef ref)
     case ls_editPolygon:
         return 0 <= ref.index && ref.index < world->polygonCount;
     case ls_editRobot:
-        return ref.index == 0;
+        return 0 <= ref.index && ref.index < lsWorld_RobotCount(world);
     case ls_editPath:
         return 0 <= ref.index && ref.index < world->pathCount;
     case ls_editPathPoint:
@@ -217,7 +217,7 @@ bool lsEdit_Translate(lsWorld* world, lsEditRef ref, lsVec2 delta)
     {
         lsVec2* center = ref.kind == ls_editTarget  ? &world->targets[ref.index].center
                          : ref.kind == ls_editBox   ? &world->boxes[ref.index].center
-                         : ref.kind == ls_editRobot ? &world->robot.position
+                         : ref.kind == ls_editRobot ? &lsWorld_Robot(world, ref.index)->position
                                                     : &world->vehicles[ref.index].position;
         lsVec2 moved = lsAdd(*center, delta);
         if (!lsIsValidVec2(moved))
@@ -254,7 +254,7 @@ bool lsEdit_MoveTo(lsWorld* world, lsEditRef ref, lsVec2 position)
             point = &w->boxes[ref.index].center;
             break;
         case ls_editRobot:
-            point = &w->robot.position;
+            point = &lsWorld_Robot(w, ref.index)->position;
             break;
         case ls_editVehicle:
             point = &w->vehicles[ref.index].position;
@@ -429,6 +429,8 @@ bool lsEdit_Delete(lsWorld* world, lsEditRef ref)
         lsWorld_RemoveMover(world, ref.index);
         return true;
     case ls_editRobot:
+        // The last robot stays: a world always has one.
+        return lsWorld_RemoveRobot(world, ref.index);
     case ls_editNone:
         break;
     }

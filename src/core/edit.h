@@ -20,7 +20,7 @@ typedef enum lsEditKind
     ls_editTarget = 3,      ///< index = target
     ls_editBox = 4,         ///< index = box
     ls_editPolygon = 5,     ///< index = polygon (moves whole)
-    ls_editRobot = 6,       ///< the robot's start pose (index 0)
+    ls_editRobot = 6,       ///< a robot's start pose: index = robot (0 .. lsWorld_RobotCount - 1)
     ls_editPath = 7,        ///< a whole path: index = path
     ls_editPathPoint = 8,   ///< one point of a path: index = path, sub = point
     ls_editVehicle = 9,     ///< a vehicle's start position: index = vehicle
@@ -66,8 +66,8 @@ bool lsEdit_IsValidRef(const lsWorld* world, lsEditRef ref);
 /// The object at world point p, within tolerance metres (the editor passes a few pixels converted to metres).
 /// Handles win over bodies and bodies over lines, so a small thing on a big one can always be grabbed:
 ///   1. points within tolerance: path points, moving walls' ends and pivots, wall corners (the nearest wins);
-///   2. solids containing p or within tolerance of their outline: targets, boxes, polygons, vehicles, the robot
-///      (start pose); the nearest wins, inside counts as distance 0, and of equals the later in that order (the one
+///   2. solids containing p or within tolerance of their outline: targets, boxes, polygons, vehicles, the robots
+///      (start poses); the nearest wins, inside counts as distance 0, and of equals the later in that order (the one
 ///      drawn on top) wins;
 ///   3. lines within tolerance: walls, moving walls (at time 0), paths' centre lines (the nearest wins).
 /// Returns lsEditRefNone() when nothing is near.
@@ -100,9 +100,18 @@ int lsEdit_AddWall(lsWorld* world, lsVec2 a, lsVec2 b);
 
 /// Removes the object. A wall corner is removed from its chain (the chain must keep two points, three when closed,
 /// else the whole wall goes); a path point likewise (a path keeps at least two points, else nothing happens).
-/// A path takes its vehicles with it; a moving wall's handle removes the moving wall. The robot cannot be removed
-/// (false).
+/// A path takes its vehicles with it; a moving wall's handle removes the moving wall. A robot is removed (the others
+/// keep their order) unless it is the last one (false: a world always has a robot).
 bool lsEdit_Delete(lsWorld* world, lsEditRef ref);
+
+/// Adds a robot with the settings of robot `from` (footprint, drive limits, lidar, controller, heading), a new id
+/// ("amr3" gives "amr4", or the next number free; "forklift" gives "forklift2") and a lidar seed of its own (one
+/// above every robot's), at the free place nearest `near`: rings of candidate places one robot apart around near
+/// (out to 40 rings), the first whose bounding circle, with 5 cm to spare, keeps clear of walls, boxes, polygons,
+/// moving walls at time 0 and the vehicles' and robots' start places, and that a straight line from near reaches
+/// without crossing a wall or solid. Returns the new robot's index (the last), or -1 (nothing added) when no
+/// place is free, near is not finite or the world has LS_MAX_ROBOTS robots.
+int lsEdit_AddRobot(lsWorld* world, int from, lsVec2 near);
 
 /// Default half-width of the gap a knife cut leaves either side of the crossing, metres.
 #define LS_KNIFE_GAP 0.05

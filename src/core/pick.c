@@ -2,8 +2,10 @@
 #include "core/edit.h"
 
 #include "lidarsim/geometry.h"
+#include "lidarsim/sim.h"
 
 #include <float.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -195,12 +197,17 @@ lsEditRef lsEdit_Pick(const lsWorld* world, lsVec2 p, double tolerance)
         Consider(&best, lsMakeEditRef(ls_editVehicle, i, 0), DistanceToDisc(v->position, v->radius, p), tolerance,
                  true);
     }
+    for (int i = 0; i < lsWorld_RobotCount(world); ++i)
     {
+        const lsRobotDef* robot = lsWorld_GetRobot(world, i);
+        // A box test first: a swarm has a thousand robots, and this runs on every frame the editor shows its hover.
+        double reach = lsRobotDef_Reach(robot) + tolerance;
+        if (fabs(robot->position.x - p.x) > reach || fabs(robot->position.y - p.y) > reach)
+            continue;
         lsVec2 outline[LS_MAX_POLYGON_VERTICES];
-        int count = RobotOutline(&world->robot, outline);
-        double d = count >= 3 ? DistanceToConvex(outline, count, p)
-                              : DistanceToDisc(world->robot.position, world->robot.radius, p);
-        Consider(&best, lsMakeEditRef(ls_editRobot, 0, 0), d, tolerance, true);
+        int count = RobotOutline(robot, outline);
+        double d = count >= 3 ? DistanceToConvex(outline, count, p) : DistanceToDisc(robot->position, robot->radius, p);
+        Consider(&best, lsMakeEditRef(ls_editRobot, i, 0), d, tolerance, true);
     }
     if (best.ref.kind != ls_editNone)
         return best.ref;
@@ -238,7 +245,7 @@ lsVec2 lsEdit_Anchor(const lsWorld* world, lsEditRef ref)
     case ls_editPolygon:
         return world->polygons[ref.index].points[0];
     case ls_editRobot:
-        return world->robot.position;
+        return lsWorld_GetRobot(world, ref.index)->position;
     case ls_editPath:
         return world->paths[ref.index].points[0];
     case ls_editPathPoint:
@@ -253,4 +260,158 @@ lsVec2 lsEdit_Anchor(const lsWorld* world, lsEditRef ref)
         break;
     }
     return lsV(0.0, 0.0);
+}
+
+// ---------------------------------------------------------------------------------------------------------------------
+// A free place for a new robot
+
+// How far from `near` a new robot's place is looked for, in rings of candidate places.
+#define LS_PLACE_RINGS 40
+/// Room left between a placed robot and anything else, metres.
+#define LS_PLACE_MARGIN 0.05
+
+// The static and start-time things a robot's bounding circle (centre c, radius r) must keep clear of: walls,
+// boxes, polygons, moving walls as at time 0, vehicles' and other robots' start places. Targets are no obstacle
+// (robots drive through food). True when the circle touches none of them.
+static bool PlaceIsFree(const lsWorld* world, const lsAABB* wallBounds, lsVec2 c, double r)
+{
+    lsAABB box = {{c.x - r, c.y - r}, {c.x + r, c.y + r}};
+    for (int i = 0; i < world->wallCount; ++i)
+    {
+        const lsWallDef* wall = world->walls + i;
+        if (lsAABB_Overlaps(wallBounds[i], box) &&
+            lsClosestPointOnPolyline(wall->points, wall->pointCount, wall->closed, c).distance <= r)
+            return false;
+    }
+    for (int i = 0; i < world->boxCount; ++i)
+    {
+        const lsBoxDef* def = world->boxes + i;
+        lsBox solid = lsMakeBox(def->center, def->size, def->angle);
+        lsVec2 corners[4];
+        lsBox_Corners(&solid, corners);
+        if (lsAABB_Overlaps(lsBox_Bounds(&solid), box) && DistanceToConvex(corners, 4, c) <= r)
+            return false;
+    }
+    for (int i = 0; i < world->polygonCount; ++i)
+    {
+        const lsPolygonDef* def = world->polygons + i;
+        if (lsAABB_Overlaps(PointsBounds(def->points, def->count), box) &&
+            DistanceToConvex(def->points, def->count, c) <= r)
+            return false;
+    }
+    for (int i = 0; i < world->moverCount; ++i)
+    {
+        lsSegment s = lsMover_SegmentAt(world->movers + i, 0.0);
+        if (lsClosestPointOnSegment(&s, c).distance <= r)
+            return false;
+    }
+    for (int i = 0; i < world->vehicleCount; ++i)
+    {
+        if (lsDistance(world->vehicles[i].position, c) <= r + world->vehicles[i].radius)
+            return false;
+    }
+    for (int i = 0; i < lsWorld_RobotCount(world); ++i)
+    {
+        const lsRobotDef* other = lsWorld_GetRobot(world, i);
+        if (lsDistance(other->position, c) <= r + lsRobotDef_Reach(other))
+            return false;
+    }
+    return true;
+}
+
+// True when the straight line from a to b crosses no wall, box or polygon (the new robot could drive there from
+// the robot it was copied from: a free place behind a thin wall, in the next room or outside, is not wanted).
+static bool LineIsClear(const lsWorld* world, const lsAABB* wallBounds, lsVec2 a, lsVec2 b)
+{
+    lsSegment line = {a, b};
+    lsAABB box = lsAABB_OfSegment(a, b);
+    for (int i = 0; i < world->wallCount; ++i)
+    {
+        const lsWallDef* wall = world->walls + i;
+        if (!lsAABB_Overlaps(wallBounds[i], box))
+            continue;
+        int segments = wall->closed ? wall->pointCount : wall->pointCount - 1;
+        for (int k = 0; k < segments; ++k)
+        {
+            lsSegment s = {wall->points[k], wall->points[k + 1 < wall->pointCount ? k + 1 : 0]};
+            if (lsIntersectSegments(&line, &s).hit)
+                return false;
+        }
+    }
+    for (int i = 0; i < world->boxCount; ++i)
+    {
+        lsBox solid = lsMakeBox(world->boxes[i].center, world->boxes[i].size, world->boxes[i].angle);
+        if (lsSegmentOverlapsBox(&line, &solid))
+            return false;
+    }
+    for (int i = 0; i < world->polygonCount; ++i)
+    {
+        lsPolygon polygon;
+        if (lsMakePolygon(&polygon, world->polygons[i].points, world->polygons[i].count) &&
+            lsSegmentOverlapsPolygon(&line, &polygon))
+            return false;
+    }
+    return true;
+}
+
+// A new id like `id`: "amr3" gives "amr4" (or the next number free), "forklift" gives "forklift2".
+static void NextRobotId(const lsWorld* world, const char* id, char out[LS_ROBOT_ID_CAPACITY])
+{
+    size_t length = strlen(id), digits = 0;
+    while (digits < length && digits < 9 && id[length - 1 - digits] >= '0' && id[length - 1 - digits] <= '9')
+        ++digits;
+    if (digits == 0 || digits == length)
+    {
+        lsWorld_UniqueRobotId(world, length > 0 ? id : "robot", out);
+        return;
+    }
+    long n = strtol(id + length - digits, NULL, 10);
+    for (long k = n + 1;; ++k)
+    {
+        snprintf(out, LS_ROBOT_ID_CAPACITY, "%.*s%ld", (int)(length - digits) < 40 ? (int)(length - digits) : 40, id,
+                 k);
+        if (lsWorld_FindRobot(world, out) < 0)
+            return;
+    }
+}
+
+int lsEdit_AddRobot(lsWorld* world, int from, lsVec2 near)
+{
+    LS_ASSERT(world != NULL && 0 <= from && from < lsWorld_RobotCount(world));
+    if (!lsIsValidVec2(near) || lsWorld_RobotCount(world) >= LS_MAX_ROBOTS)
+        return -1;
+    lsRobotDef def = *lsWorld_GetRobot(world, from);
+    NextRobotId(world, lsWorld_GetRobot(world, from)->id, def.id);
+    // Its own noise: the next seed after every robot's, so no two lidars share a stream.
+    uint64_t seed = 0;
+    for (int i = 0; i < lsWorld_RobotCount(world); ++i)
+    {
+        uint64_t s = lsWorld_GetRobot(world, i)->lidar.seed;
+        seed = s > seed ? s : seed;
+    }
+    def.lidar.seed = seed + 1;
+
+    lsAABB* wallBounds = lsAlloc((size_t)(world->wallCount > 0 ? world->wallCount : 1) * sizeof(lsAABB));
+    for (int i = 0; i < world->wallCount; ++i)
+        wallBounds[i] = PointsBounds(world->walls[i].points, world->walls[i].pointCount);
+    // Rings of places one robot apart around `near`, nearest first; each ring starts at +x (the editor's view).
+    double r = lsRobotDef_Reach(&def) + LS_PLACE_MARGIN;
+    double step = 2.0 * r + LS_PLACE_MARGIN;
+    bool found = false;
+    for (int ring = 0; ring <= LS_PLACE_RINGS && !found; ++ring)
+    {
+        int count = ring == 0 ? 1 : 6 * ring;
+        for (int k = 0; k < count && !found; ++k)
+        {
+            double a = 2.0 * LS_PI * (double)k / (double)count;
+            lsVec2 c = lsMulAdd(near, (double)ring * step, lsDirection(a));
+            if (lsIsValidVec2(c) && PlaceIsFree(world, wallBounds, c, r) && LineIsClear(world, wallBounds, near, c))
+            {
+                def.position = c;
+                found = true;
+            }
+        }
+    }
+    lsFree(wallBounds, (size_t)(world->wallCount > 0 ? world->wallCount : 1) * sizeof(lsAABB));
+    return found ? lsWorld_AddRobot(world, &def) : -1;
 }

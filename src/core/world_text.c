@@ -125,6 +125,17 @@ static Span Lookup(const Items* members, Span key)
     return (Span){key.text, 0, 0};
 }
 
+// The value of member `key` (with quotes) of the object `object`, or an absent span.
+static Span MemberOf(Span object, const char* key)
+{
+    Items members = {0};
+    Span value = {object.text, 0, 0};
+    if (First(object) == '{' && Children(object, &members))
+        value = Lookup(&members, (Span){key, 0, strlen(key)});
+    FreeItems(&members);
+    return value;
+}
+
 static Span WholeText(const char* text) { return (Span){text, lsJsonSkipSpace(text, strlen(text), 0), strlen(text)}; }
 
 // The root value's span: from its first character to its end.
@@ -452,7 +463,80 @@ static char* DefaultsText(void)
     lsWorld_AddMover(w, bar);
     char* text = lsSaveWorldToString(w);
     lsDestroyWorld(w);
-    return text;
+    // And a "robots" list of one default robot, whose id ("") no robot has: a new robot's id is always written.
+    lsWorld* fleet = lsCreateWorld();
+    fleet->robotList = true;
+    fleet->robot.id[0] = '\0';
+    char* fleetText = lsSaveWorldToString(fleet);
+    lsDestroyWorld(fleet);
+    Span root = RootValue(text);
+    Out o = {0};
+    EmitRange(&o, text, 0, root.end - 1);
+    EmitText(&o, ",\n  \"robots\": ");
+    EmitSpan(&o, MemberOf(RootValue(fleetText), "\"robots\""));
+    EmitText(&o, "\n}");
+    EmitText(&o, text + root.end);
+    lsFreeString(fleetText);
+    lsFreeString(text);
+    return lsRealloc(o.data, o.capacity, o.length + 1); // lsFreeString frees strlen + 1 bytes
+}
+
+// ---------------------------------------------------------------------------------------------------------------------
+// The one-robot shorthand becoming a list
+
+// OLD's text with its "robot": {...} member written as "robots": [{...}], the object's text kept and the id that the
+// shorthand leaves implicit put first (listText, the canonical text of the world as a list, spells it): a text that
+// loads to the base world as a list. Then a world that gained robots merges like any list: the first robot keeps
+// its text, the new ones are inserted. NULL when OLD has no "robot" object (the list is then a new member).
+static char* ShorthandAsList(const char* oldText, const char* listText)
+{
+    Span robot = MemberOf(RootValue(oldText), "\"robot\"");
+    Span robots = MemberOf(RootValue(listText), "\"robots\"");
+    Items list = {0}, members = {0};
+    char* result = NULL;
+    if (First(robot) == '{' && Children(robots, &list) && list.count > 0 && Children(robot, &members))
+    {
+        Span id = MemberOf(list.items[0].value, "\"id\"");
+        Items root = {0};
+        Children(RootValue(oldText), &root);
+        Span key = {oldText, 0, 0};
+        for (int i = 0; i < root.count; ++i)
+            key = SpanEqual(root.items[i].value, robot) ? root.items[i].key : key;
+        FreeItems(&root);
+        Out o = {0};
+        EmitRange(&o, oldText, 0, key.start);
+        EmitText(&o, "\"robots\"");
+        EmitRange(&o, oldText, key.end, robot.start);
+        EmitText(&o, "[{");
+        if (!Absent(MemberOf(robot, "\"id\"")))
+            EmitRange(&o, oldText, robot.start + 1, robot.end);
+        else if (members.count == 0)
+        {
+            EmitText(&o, "\"id\": ");
+            EmitSpan(&o, id);
+            EmitRange(&o, oldText, robot.start + 1, robot.end);
+        }
+        else
+        {
+            // In the object's own layout: on a line of its own when its members are one a line.
+            size_t first = members.items[0].key.start;
+            EmitRange(&o, oldText, robot.start + 1, first);
+            EmitText(&o, "\"id\": ");
+            EmitSpan(&o, id);
+            EmitText(&o, ",");
+            if (memchr(oldText + robot.start + 1, '\n', first - robot.start - 1) != NULL)
+                EmitRange(&o, oldText, robot.start + 1, first);
+            else
+                EmitText(&o, " ");
+            EmitRange(&o, oldText, first, robot.end);
+        }
+        EmitText(&o, "]");
+        EmitText(&o, oldText + robot.end);
+        result = lsRealloc(o.data, o.capacity, o.length + 1); // lsFreeString frees strlen + 1 bytes
+    }
+    FreeItems(&list);
+    FreeItems(&members);
+    return result;
 }
 
 // ---------------------------------------------------------------------------------------------------------------------
@@ -466,6 +550,18 @@ char* lsFormatWorldKeepingText(const lsWorld* world, const char* baseText, const
     if (baseText == NULL || baseWorld == NULL)
         return now;
     char* base = lsSaveWorldToString(baseWorld);
+    char* listed = NULL;
+    if (!baseWorld->robotList && (world->robotList || world->fleetCount > 0))
+    {
+        // The file has the one-robot shorthand and the world now has a list: merge against the file as a list.
+        lsWorld* asList = lsCloneWorld(baseWorld);
+        asList->robotList = true;
+        lsFreeString(base);
+        base = lsSaveWorldToString(asList);
+        lsDestroyWorld(asList);
+        listed = ShorthandAsList(baseText, base);
+        baseText = listed != NULL ? listed : baseText;
+    }
     char* defaults = DefaultsText();
     Out o = {0};
     Span old = RootValue(baseText);
@@ -497,6 +593,7 @@ char* lsFormatWorldKeepingText(const lsWorld* world, const char* baseText, const
         lsFree(o.data, o.capacity);
     lsFreeString(defaults);
     lsFreeString(base);
+    lsFreeString(listed);
     return result;
 }
 
