@@ -576,7 +576,7 @@ static int RobotsTest(void)
     // A copy of amr1: the next id, its settings and heading, a seed of its own, the first free place along +x.
     lsUndoStack* undo = lsCreateUndoStack(100, 0);
     lsWorld* before = lsCloneWorld(world);
-    int added = lsEdit_AddRobot(world, 0, lsV(1.0, 1.0));
+    int added = lsEdit_AddRobot(world, 0, lsV(1.0, 1.0), 0.0);
     ENSURE(added == 2);
     lsUndoStack_Push(undo, before);
     const lsRobotDef* copy = lsWorld_GetRobot(world, 2);
@@ -584,15 +584,22 @@ static int RobotsTest(void)
     ENSURE(copy->lidar.beams == 90 && copy->lidar.seed == 6 && copy->angle == world->robot.angle);
     ENSURE_SMALL(copy->position.x - 1.75, 1e-12);
     ENSURE(copy->position.y == 1.0);
+    // Asked for inside the box: the nearest free place outside it, on the 5 cm grid (short numbers in the file).
+    int inBox = lsEdit_AddRobot(world, 0, lsV(2.0, 8.0), 0.05);
+    ENSURE(inBox == 3);
+    lsVec2 q = lsWorld_GetRobot(world, inBox)->position;
+    ENSURE(q.x == round(q.x * 20.0) / 20.0 && q.y == round(q.y * 20.0) / 20.0);
+    ENSURE(fabs(q.x - 2.0) > 0.5 + 0.3 || fabs(q.y - 8.0) > 0.5 + 0.3);
+    ENSURE(lsDistance(q, lsV(2.0, 8.0)) < 1.6); // two rings out
     // Many more: all clear of each other, the walls and the box, and all in the left room (the wall at x = 5
     // between), whichever robot they copy.
     for (int k = 0; k < 30; ++k)
     {
         int from = k % 2 == 0 ? 1 : lsWorld_RobotCount(world) - 1;
         lsVec2 near = lsWorld_GetRobot(world, from)->position;
-        ENSURE(lsEdit_AddRobot(world, from, near) == lsWorld_RobotCount(world) - 1);
+        ENSURE(lsEdit_AddRobot(world, from, near, 0.0) == lsWorld_RobotCount(world) - 1);
     }
-    ENSURE(lsWorld_RobotCount(world) == 33);
+    ENSURE(lsWorld_RobotCount(world) == 34);
     for (int i = 0; i < lsWorld_RobotCount(world); ++i)
     {
         const lsRobotDef* a = lsWorld_GetRobot(world, i);
@@ -617,7 +624,7 @@ static int RobotsTest(void)
     const char* tinyText = "{\"walls\": [{\"points\": [[0, 0], [0.7, 0], [0.7, 0.7], [0, 0.7]], \"closed\": true}],"
                            " \"robot\": {\"pose\": [0.35, 0.35, 0]}}";
     lsWorld* tiny = lsLoadWorldFromString(tinyText, strlen(tinyText), "tiny.json", &err, NULL);
-    ENSURE(tiny != NULL && lsEdit_AddRobot(tiny, 0, lsV(0.35, 0.35)) == -1 && lsWorld_RobotCount(tiny) == 1);
+    ENSURE(tiny != NULL && lsEdit_AddRobot(tiny, 0, lsV(0.35, 0.35), 0.0) == -1 && lsWorld_RobotCount(tiny) == 1);
     lsDestroyWorld(tiny);
 
     // Delete: the others keep their order; the last robot stays.

@@ -5,10 +5,12 @@
 
 #include "test.h"
 
+#include "core/invariants.h"
 #include "core/reload.h"
 #include "lidarsim/sim.h"
 
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -251,10 +253,70 @@ static int TouchedTest(void)
     return 0;
 }
 
+// Robots added and removed in the editor: every robot that survives carries its run over by id (pose, speed,
+// score, counters, where it is in the list now), a new one starts at its start pose, a removed one is gone; the
+// robot moved in the editor starts where it was put, at rest.
+static int FleetEditTest(void)
+{
+    const char* text = "{\"walls\": [{\"points\": [[0, 0], [20, 0], [20, 20], [0, 20]], \"closed\": true}],"
+                       " \"targets\": [{\"center\": [6, 2], \"radius\": 0.2}],"
+                       " \"robots\": [{\"id\": \"a\", \"pose\": [2, 2, 0]}, {\"id\": \"b\", \"pose\": [2, 6, 0]},"
+                       " {\"id\": \"c\", \"pose\": [2, 10, 0]}, {\"id\": \"d\", \"pose\": [2, 14, 0]}]}";
+    lsWorld* world = Load(text);
+    ENSURE(world != NULL);
+    lsSim* sim = lsCreateSim(world);
+    lsControl drive[4];
+    for (int i = 0; i < 4; ++i)
+        drive[i] = lsMakeManualControl(0.4 + 0.1 * i, 0.0);
+    for (int k = 0; k < 700; ++k)
+        lsSim_StepRobots(sim, drive);
+    const lsSimState* was = lsSim_GetState(sim);
+    ENSURE(was->robots[0].food == 1 && was->robots[0].score == 1.0); // a drove over the food
+    lsRobotState before[4];
+    memcpy(before, was->robots, sizeof before);
+
+    // The edit: b removed, d's start moved, a copy of c added.
+    lsWorld* edited = lsCloneWorld(world);
+    ENSURE(lsWorld_RemoveRobot(edited, 1));
+    lsWorld_Robot(edited, 2)->position = lsV(10.0, 17.0); // d
+    lsRobotDef copy = *lsWorld_GetRobot(edited, 1);
+    snprintf(copy.id, sizeof copy.id, "c2");
+    copy.position = lsV(2.0, 18.0);
+    ENSURE(lsWorld_AddRobot(edited, &copy) == 3);
+    lsSim* fresh = lsCreateSim(edited);
+    lsSim_CarryOver(fresh, sim);
+    const lsSimState* now = lsSim_GetState(fresh);
+    ENSURE(now->robotCount == 4 && now->time == was->time);
+    // a and c: exactly where they were, as fast, with their scores and counters.
+    int from[2] = {0, 2}, to[2] = {0, 1};
+    for (int k = 0; k < 2; ++k)
+    {
+        const lsRobotState* r = &now->robots[to[k]];
+        const lsRobotState* b = &before[from[k]];
+        ENSURE(lsVecEqual(r->position, b->position) && r->angle == b->angle && r->v == b->v);
+        ENSURE(r->score == b->score && r->food == b->food && r->distance == b->distance);
+    }
+    // d: moved in the editor, so at its new start, at rest (its counters kept); c2: new, at its start.
+    ENSURE(lsVecEqual(now->robots[2].position, lsV(10.0, 17.0)) && now->robots[2].v == 0.0);
+    ENSURE(now->robots[2].distance == before[3].distance);
+    ENSURE(lsVecEqual(now->robots[3].position, lsV(2.0, 18.0)) && now->robots[3].distance == 0.0);
+    // The run goes on from there.
+    for (int k = 0; k < 60; ++k)
+        lsSim_StepRobots(fresh, drive);
+    lsError err = {{0}};
+    ENSURE(lsSim_CheckInvariants(fresh, &err));
+    lsDestroySim(fresh);
+    lsDestroyWorld(edited);
+    lsDestroySim(sim);
+    lsDestroyWorld(world);
+    return 0;
+}
+
 int LiveEditTest(void)
 {
     RUN_SUBTEST(SameRunTest);
     RUN_SUBTEST(ReloadWhileDrivingTest);
     RUN_SUBTEST(TouchedTest);
+    RUN_SUBTEST(FleetEditTest);
     return 0;
 }

@@ -172,7 +172,7 @@ static int RobotsListTest(void)
     lsWorld* base = Load(s_text);
     ENSURE(base != NULL && !base->robotList);
     lsWorld* world = lsCloneWorld(base);
-    int added = lsEdit_AddRobot(world, 0, world->robot.position);
+    int added = lsEdit_AddRobot(world, 0, world->robot.position, 0.0);
     ENSURE(added == 1 && strcmp(lsWorld_GetRobot(world, 1)->id, "robot2") == 0);
     lsVec2 at = lsWorld_GetRobot(world, 1)->position;
     char* text = Save(world, base);
@@ -201,7 +201,7 @@ static int RobotsListTest(void)
     lsWorld* listed = Load(text);
     ENSURE(listed != NULL && listed->robotList && lsWorld_RobotCount(listed) == 2);
     lsWorld* edited = lsCloneWorld(listed);
-    ENSURE(lsEdit_AddRobot(edited, 1, at) == 2 && strcmp(lsWorld_GetRobot(edited, 2)->id, "robot3") == 0);
+    ENSURE(lsEdit_AddRobot(edited, 1, at, 0.0) == 2 && strcmp(lsWorld_GetRobot(edited, 2)->id, "robot3") == 0);
     char* again = lsFormatWorldKeepingText(edited, text, listed, "hand.json");
     lsWorld* back = Load(again);
     ENSURE(back != NULL && lsWorld_Equal(back, edited));
@@ -227,7 +227,7 @@ static int RobotsListTest(void)
     lsWorld* plain = Load(bare);
     ENSURE(plain != NULL);
     lsWorld* more = lsCloneWorld(plain);
-    ENSURE(lsEdit_AddRobot(more, 0, lsV(0.0, 2.0)) == 1);
+    ENSURE(lsEdit_AddRobot(more, 0, lsV(0.0, 2.0), 0.0) == 1);
     text = lsFormatWorldKeepingText(more, bare, plain, "hand.json");
     back = Load(text);
     ENSURE(back != NULL && lsWorld_Equal(back, more));

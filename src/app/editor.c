@@ -108,6 +108,11 @@ bool lsEditor_IsActive(const lsEditor* editor) { return editor->active; }
 
 lsEditRef lsEditor_GetSelection(const lsEditor* editor) { return editor->selection; }
 
+void lsEditor_Select(lsEditor* editor, const lsWorld* world, lsEditRef ref)
+{
+    editor->selection = lsEdit_IsValidRef(world, ref) ? ref : lsEditRefNone();
+}
+
 int lsEditor_UndoCount(const lsEditor* editor) { return lsUndoStack_UndoCount(editor->undo); }
 
 int lsEditor_RedoCount(const lsEditor* editor) { return lsUndoStack_RedoCount(editor->undo); }
@@ -260,7 +265,9 @@ static void AddRobot(lsEditor* editor, lsWorld* world, lsEditResult* out)
     int from = fromSelection ? editor->selection.index : 0;
     lsVec2 near = fromSelection || !editor->mouseKnown ? RobotNow(editor, world, from) : editor->mouseWorld;
     lsWorld* before = lsCloneWorld(world);
-    int index = lsEdit_AddRobot(world, from, near);
+    // On the grid (unless Shift is held), as a dragged robot would land.
+    double snap = (SDL_GetModState() & KMOD_SHIFT) != 0 ? 0.0 : lsEditor_GetSnap(editor);
+    int index = lsEdit_AddRobot(world, from, near, snap);
     if (index < 0)
     {
         lsDestroyWorld(before);

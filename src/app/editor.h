@@ -80,6 +80,9 @@ bool lsEditor_SetActive(lsEditor* editor, bool active, lsWorld* world);
 void lsEditor_WorldReplaced(lsEditor* editor);
 /// The current selection (kind ls_editNone when nothing is selected), for the HUD.
 lsEditRef lsEditor_GetSelection(const lsEditor* editor);
+/// Selects ref (the window's Tab selects the robot it drives here too, so I copies it and Delete removes it); an
+/// invalid ref clears the selection.
+void lsEditor_Select(lsEditor* editor, const lsWorld* world, lsEditRef ref);
 /// The grid drawn and dragged points snap to, metres (0: off). Default 0.05; [ and ] in edit mode step through
 /// off, 0.01, 0.05, 0.1, 0.25, 0.5 and 1; Shift held places freely.
 double lsEditor_GetSnap(const lsEditor* editor);

@@ -131,6 +131,8 @@ static void HandleKey(lsApp* app, const SDL_KeyboardEvent* key)
         int next = (app->selected + ((mod & KMOD_SHIFT) != 0 ? count - 1 : 1)) % count;
         const lsRobotDef* robot = lsWorld_GetRobot(world, next);
         lsApp_SelectRobot(app, robot->id);
+        if (app->editor != NULL && lsEditor_IsActive(app->editor) && !app->simStale)
+            lsEditor_Select(app->editor, app->world, lsMakeEditRef(ls_editRobot, next, 0));
         lsApp_SetStatus(app, "driving robot %d of %d: %s (%s in the file)", next + 1, count, robot->id,
                         controllers[robot->controller]);
         break;

@@ -109,9 +109,11 @@ bool lsEdit_Delete(lsWorld* world, lsEditRef ref);
 /// above every robot's), at the free place nearest `near`: rings of candidate places one robot apart around near
 /// (out to 40 rings), the first whose bounding circle, with 5 cm to spare, keeps clear of walls, boxes, polygons,
 /// moving walls at time 0 and the vehicles' and robots' start places, and that a straight line from near reaches
-/// without crossing a wall or solid. Returns the new robot's index (the last), or -1 (nothing added) when no
-/// place is free, near is not finite or the world has LS_MAX_ROBOTS robots.
-int lsEdit_AddRobot(lsWorld* world, int from, lsVec2 near);
+/// without crossing a wall or solid (near inside a box or polygon, from where no line leaves: the first free
+/// place). Each candidate is rounded to a grid of `snap` metres first (0: not rounded), so the file gets short
+/// numbers. Returns the new robot's index (the last), or -1 (nothing added) when no place is free, near is not
+/// finite or the world has LS_MAX_ROBOTS robots.
+int lsEdit_AddRobot(lsWorld* world, int from, lsVec2 near, double snap);
 
 /// Default half-width of the gap a knife cut leaves either side of the crossing, metres.
 #define LS_KNIFE_GAP 0.05

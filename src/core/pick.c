@@ -354,6 +354,35 @@ static bool LineIsClear(const lsWorld* world, const lsAABB* wallBounds, lsVec2 a
     return true;
 }
 
+// One coordinate on a grid of `step` metres, as the editor snaps: k / (steps per metre) for grids finer than a
+// metre, so a place on the 5 cm grid prints as "2.15", not 2.1500000000000004.
+static double SnapCoordinate(double x, double step)
+{
+    if (step < 1.0)
+    {
+        double perMetre = round(1.0 / step);
+        return round(x * perMetre) / perMetre;
+    }
+    return round(x / step) * step;
+}
+
+// True when p lies in a box or polygon (boundary included).
+static bool InsideSolid(const lsWorld* world, lsVec2 p)
+{
+    for (int i = 0; i < world->boxCount; ++i)
+    {
+        lsBox solid = lsMakeBox(world->boxes[i].center, world->boxes[i].size, world->boxes[i].angle);
+        if (lsBox_Contains(&solid, p))
+            return true;
+    }
+    for (int i = 0; i < world->polygonCount; ++i)
+    {
+        if (DistanceToConvex(world->polygons[i].points, world->polygons[i].count, p) == 0.0)
+            return true;
+    }
+    return false;
+}
+
 // A new id like `id`: "amr3" gives "amr4" (or the next number free), "forklift" gives "forklift2".
 static void NextRobotId(const lsWorld* world, const char* id, char out[LS_ROBOT_ID_CAPACITY])
 {
@@ -375,9 +404,9 @@ static void NextRobotId(const lsWorld* world, const char* id, char out[LS_ROBOT_
     }
 }
 
-int lsEdit_AddRobot(lsWorld* world, int from, lsVec2 near)
+int lsEdit_AddRobot(lsWorld* world, int from, lsVec2 near, double snap)
 {
-    LS_ASSERT(world != NULL && 0 <= from && from < lsWorld_RobotCount(world));
+    LS_ASSERT(world != NULL && 0 <= from && from < lsWorld_RobotCount(world) && snap >= 0.0);
     if (!lsIsValidVec2(near) || lsWorld_RobotCount(world) >= LS_MAX_ROBOTS)
         return -1;
     lsRobotDef def = *lsWorld_GetRobot(world, from);
@@ -398,17 +427,26 @@ int lsEdit_AddRobot(lsWorld* world, int from, lsVec2 near)
     double r = lsRobotDef_Reach(&def) + LS_PLACE_MARGIN;
     double step = 2.0 * r + LS_PLACE_MARGIN;
     bool found = false;
-    for (int ring = 0; ring <= LS_PLACE_RINGS && !found; ++ring)
+    // A second pass without the straight line when near lies inside a box or polygon (a click on a shelf), from
+    // where no line leaves clear.
+    int passes = InsideSolid(world, near) ? 2 : 1;
+    for (int pass = 0; pass < passes && !found; ++pass)
     {
-        int count = ring == 0 ? 1 : 6 * ring;
-        for (int k = 0; k < count && !found; ++k)
+        for (int ring = 0; ring <= LS_PLACE_RINGS && !found; ++ring)
         {
-            double a = 2.0 * LS_PI * (double)k / (double)count;
-            lsVec2 c = lsMulAdd(near, (double)ring * step, lsDirection(a));
-            if (lsIsValidVec2(c) && PlaceIsFree(world, wallBounds, c, r) && LineIsClear(world, wallBounds, near, c))
+            int count = ring == 0 ? 1 : 6 * ring;
+            for (int k = 0; k < count && !found; ++k)
             {
-                def.position = c;
-                found = true;
+                double a = 2.0 * LS_PI * (double)k / (double)count;
+                lsVec2 c = lsMulAdd(near, (double)ring * step, lsDirection(a));
+                if (snap > 0.0)
+                    c = lsV(SnapCoordinate(c.x, snap), SnapCoordinate(c.y, snap));
+                if (lsIsValidVec2(c) && PlaceIsFree(world, wallBounds, c, r) &&
+                    (pass == 1 || LineIsClear(world, wallBounds, near, c)))
+                {
+                    def.position = c;
+                    found = true;
+                }
             }
         }
     }
