@@ -339,6 +339,53 @@ static int ThreadCountTest(void)
     return 0;
 }
 
+// Autopilots reading lidars of every layout the openness has a path for: strides of 1, 2 and 3 beams, fields of view
+// from one beam to a full turn, sensors mounted backwards and sideways (their beams wrap past -pi and pi in the
+// robot frame), jittered beams, food and poison. The stored hash was taken with the autopilot before it read the
+// beams' runs by walks (OpenRange), so any change to a decision shows here.
+static int AutopilotLayoutsTest(void)
+{
+    const char* lidars[] = {
+        "\"beams\": 360, \"fov\": 360",
+        "\"beams\": 721, \"fov\": 360, \"mount\": [0.1, 0, 175]",
+        "\"beams\": 1000, \"fov\": 270, \"mount\": [0, 0, -150]",
+        "\"beams\": 45, \"fov\": 90, \"mount\": [0, 0.1, 90]",
+        "\"beams\": 1, \"fov\": 10",
+        "\"beams\": 200, \"fov\": 359.5, \"mount\": [0, 0, 180]",
+        "\"beams\": 90, \"fov\": 360, \"angle_noise\": 2, \"noise\": 0.02",
+        "\"beams\": 361, \"fov\": 200, \"mount\": [0, 0, -179.9]",
+    };
+    char* text = lsAlloc(65536);
+    int n =
+        snprintf(text, 65536,
+                 "{\"walls\": [{\"points\": [[0, 0], [16, 0], [16, 12], [0, 12]], \"closed\": true}],"
+                 " \"boxes\": [{\"center\": [8, 6], \"size\": [2, 1.5], \"angle\": 30}],"
+                 " \"targets\": [{\"center\": [3, 9], \"kind\": \"food\"}, {\"center\": [12, 3], \"kind\": \"poison\"},"
+                 " {\"center\": [13, 9], \"kind\": \"food\"}],"
+                 " \"robots\": [");
+    for (int i = 0; i < 8; ++i)
+    {
+        n += snprintf(text + n, (size_t)(65536 - n),
+                      "%s{\"id\": \"r%d\", \"pose\": [%g, %g, %d], \"controller\": \"autopilot\","
+                      " \"lidar\": {%s, \"range\": 6, \"rate\": 20, \"seed\": %d}}",
+                      i > 0 ? "," : "", i, 2.0 + (double)(i % 4) * 4.0, i < 4 ? 2.5 : 9.5, i * 97 - 300, lidars[i], i);
+    }
+    snprintf(text + n, (size_t)(65536 - n), "]}");
+    lsWorld* world = Load(text);
+    lsFree(text, 65536);
+    ENSURE(world != NULL);
+    uint64_t hash = RunHash(world, 1500, NULL);
+    const uint64_t expected = 0x60a9369daaf7a0faull;
+    if (hash != expected)
+    {
+        fprintf(stderr, "    8 autopilot layouts after 1500 steps: hash 0x%016llxull, expected 0x%016llxull\n",
+                (unsigned long long)hash, (unsigned long long)expected);
+    }
+    ENSURE(hash == expected);
+    lsDestroyWorld(world);
+    return 0;
+}
+
 // The multi-agent step: the external robots are the agents, each gets its own observation and reward; a world with
 // no external robot has one agent, its first robot, stepping exactly like lsAgent_Step.
 static int MultiAgentTest(void)
@@ -404,6 +451,7 @@ int FleetTest(void)
     RUN_SUBTEST(HeadOnTest);
     RUN_SUBTEST(PushedAgainstWallTest);
     RUN_SUBTEST(ThreadCountTest);
+    RUN_SUBTEST(AutopilotLayoutsTest);
     RUN_SUBTEST(MultiAgentTest);
     return 0;
 }

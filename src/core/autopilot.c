@@ -46,79 +46,82 @@ static double OpenRangeAll(const lsScan* scan, double sensorHeading, double angl
     return count > 0 ? sum / count : 0.0;
 }
 
-// Beam i's offset sensorHeading + angle_i - angle wrapped as OpenRangeAll wraps it (into *wrapped), and which wrap
-// was taken (+2 pi, none, -2 pi: 0, 1, 2). When the beam angles never decrease, (wrap, offset) grows with i.
-static inline int OffsetKey(const lsScan* scan, double sensorHeading, double angle, int i, double* wrapped)
+// The beams an autopilot decision reads, every stride-th of the scan (j = i / stride): offset[j] = sensorHeading +
+// angle_i (so beam i's offset from a direction is offset[j] - angle, rounded as OpenRangeAll rounds it) and value[j]
+// = its range (rangeMax for no return).
+typedef struct Beams
 {
-    double a = sensorHeading + scan->angles[i] - angle;
-    if (a > LS_PI)
+    int n;
+    double inverseStep; // 1 / the mean offset between consecutive entries (0 for one beam): where to start looking
+    double offset[LS_AUTOPILOT_MAX_BEAMS];
+    double value[LS_AUTOPILOT_MAX_BEAMS];
+} Beams;
+
+// Whether offset a (beam minus direction) is past the low end of the counted run of its wrap (0: a <= -pi, counted
+// as a + 2 pi; 1: a in (-pi, pi]; 2: a > pi, counted as a - 2 pi), rounded as OpenRangeAll rounds it. It never turns
+// false again as a grows.
+static inline bool PastLow(double a, int wrap)
+{
+    if (wrap == 0)
     {
-        *wrapped = a - 2.0 * LS_PI;
-        return 2;
+        return a + 2.0 * LS_PI > -0.175;
     }
-    if (a <= -LS_PI)
-    {
-        *wrapped = a + 2.0 * LS_PI;
-        return 0;
-    }
-    *wrapped = a;
-    return 1;
+    return wrap == 1 ? a > -0.175 : a > LS_PI && a - 2.0 * LS_PI > -0.175;
 }
 
-// Whether beam i is past (wrap, limit): in a larger wrap, or in the same wrap with an offset >= limit (atLeast) or
-// > limit (!atLeast).
-static inline bool IsPast(const lsScan* scan, double sensorHeading, double angle, int i, int wrap, double limit,
-                          bool atLeast)
+// The first j in [0, n) whose offset from angle is past the low end of wrap's run (n when none is), walked from the
+// layout's guess, testing each beam on the way exactly: fl(offset - angle) never decreases as the offset grows, so
+// when the offsets never decrease the answer is exact whatever the guess, and the guess makes it one or two tests.
+static inline int FirstPast(const Beams* beams, double angle, int wrap)
 {
-    double a;
-    int w = OffsetKey(scan, sensorHeading, angle, i, &a);
-    return w > wrap || (w == wrap && (atLeast ? a >= limit : a > limit));
-}
-
-// The first of the beams j * stride (j in [0, n)) past (wrap, limit), n when none is. (wrap, offset) grows with j,
-// so the answer is where IsPast turns true: found by walking from where evenly spaced beams put it (the scan's
-// layout), testing each beam on the way exactly; usually one or two tests, and right whatever the guess.
-static int FirstPast(const lsScan* scan, double sensorHeading, double angle, int stride, int n, int wrap, double limit,
-                     bool atLeast)
-{
-    // The beam's unwrapped offset at which this wrap ends or the limit is reached, whichever comes first.
-    double threshold =
-        wrap == 0 ? fmin(limit - 2.0 * LS_PI, -LS_PI) : (wrap == 1 ? fmin(limit, LS_PI) : limit + 2.0 * LS_PI);
-    double base = sensorHeading + scan->layout.angleMin - angle;
-    double step = (double)stride * scan->layout.angleIncrement;
-    double guess = step > 0.0 ? ceil((threshold - base) / step) : 0.0;
-    int j = guess > 0.0 ? (guess < (double)n ? (int)guess : n) : 0;
-    while (j > 0 && IsPast(scan, sensorHeading, angle, (j - 1) * stride, wrap, limit, atLeast))
+    double target = -0.175 + (double)(wrap - 1) * 2.0 * LS_PI;
+    double g = (angle + target - beams->offset[0]) * beams->inverseStep;
+    int j = g > 0.0 ? (g < (double)beams->n ? (int)g : beams->n) : 0;
+    while (j > 0 && PastLow(beams->offset[j - 1] - angle, wrap))
     {
         j -= 1;
     }
-    while (j < n && !IsPast(scan, sensorHeading, angle, j * stride, wrap, limit, atLeast))
+    while (j < beams->n && !PastLow(beams->offset[j] - angle, wrap))
     {
         j += 1;
     }
     return j;
 }
 
-// OpenRangeAll with the same sum, for beam angles that never decrease (every scan the lidar makes): the offsets then
-// grow with the beam index within each wrap, so the beams under 0.175 form at most three runs (one per wrap, in
-// beam order), whose ends FirstPast finds in a few tests instead of testing every beam for each of the 41 directions.
-static double OpenRange(const lsScan* scan, double sensorHeading, double angle, int stride, bool sorted)
+// OpenRangeAll with the same sum, for beam angles that never decrease (every scan the lidar makes): beam j's offset
+// a = offset[j] - angle grows with j, so the beams it counts (|a wrapped| < 0.175) form at most three runs, one per
+// wrap (a <= -pi: a + 2 pi; a in (-pi, pi]; a > pi: a - 2 pi), in that order of j; each run is where the wrapped
+// offset, which grows with a, lies in (-0.175, 0.175). Its start is found by a walk from the layout's guess and the
+// run is summed in beam order as OpenRangeAll sums it. The first and last beams tell whether the outer runs exist.
+static double OpenRange(const Beams* beams, double angle)
 {
-    if (!sorted)
-    {
-        return OpenRangeAll(scan, sensorHeading, angle, stride);
-    }
-    int n = (scan->count + stride - 1) / stride;
+    int n = beams->n;
     double sum = 0.0;
     int count = 0;
-    for (int wrap = 0; wrap < 3; ++wrap)
+    int j;
+    if (beams->offset[0] - angle <= -LS_PI) // a run in the wrap a + 2 pi may exist
     {
-        int lo = FirstPast(scan, sensorHeading, angle, stride, n, wrap, -0.175, false);
-        int hi = FirstPast(scan, sensorHeading, angle, stride, n, wrap, 0.175, true);
-        for (int j = lo; j < hi; ++j)
+        for (j = FirstPast(beams, angle, 0); j < n; ++j)
         {
-            int i = j * stride;
-            sum += isfinite(scan->ranges[i]) ? scan->ranges[i] : scan->rangeMax;
+            double a = beams->offset[j] - angle;
+            if (!(a <= -LS_PI && a + 2.0 * LS_PI < 0.175))
+            {
+                break;
+            }
+            sum += beams->value[j];
+            count += 1;
+        }
+    }
+    for (j = FirstPast(beams, angle, 1); j < n && beams->offset[j] - angle < 0.175; ++j)
+    {
+        sum += beams->value[j];
+        count += 1;
+    }
+    if (beams->offset[n - 1] - angle > LS_PI) // a run in the wrap a - 2 pi may exist
+    {
+        for (j = FirstPast(beams, angle, 2); j < n && beams->offset[j] - angle - 2.0 * LS_PI < 0.175; ++j)
+        {
+            sum += beams->value[j];
             count += 1;
         }
     }
@@ -188,17 +191,29 @@ lsControl lsAutopilot_Decide(lsAutopilot* autopilot, const lsScan* scan, const l
         ap->trailTime = time;
     }
 
-    // What the beams saw, in the robot frame (at most LS_AUTOPILOT_MAX_BEAMS of them, evenly spread).
-    Seen seen[LS_AUTOPILOT_MAX_BEAMS + 1];
-    int seenCount = 0;
+    // What the beams saw, in the robot frame (at most LS_AUTOPILOT_MAX_BEAMS of them, evenly spread): the points
+    // that bound the corridors (obstacles and poison) and the targets (food and poison), each in beam order. And the
+    // beams the openness reads, once per decision instead of once per direction.
+    lsVec2 blocked[LS_AUTOPILOT_MAX_BEAMS];
+    Seen targets[LS_AUTOPILOT_MAX_BEAMS];
+    int blockedCount = 0, targetCount = 0;
+    Beams beamsAll;
+    Beams* beams = &beamsAll;
+    beams->n = 0;
+    bool sorted = true;
     int stride = (scan->count + LS_AUTOPILOT_MAX_BEAMS - 1) / LS_AUTOPILOT_MAX_BEAMS;
     lsRot heading = lsMakeRot(robot->angle);
     double sensorHeading = lsWrapAngle(lsRot_GetAngle(scan->pose.q) - robot->angle);
     double horizon = fmin(scan->rangeMax, def->maxSpeed * LS_AUTOPILOT_HORIZON_TIME + robot->radius);
     double width = 1.3 * robot->radius + 0.05; // half-width of the corridor a body needs
-    for (int i = 0; i < scan->count && seenCount < LS_AUTOPILOT_MAX_BEAMS; i += stride)
+    for (int i = 0; i < scan->count; i += stride)
     {
-        if (!isfinite(scan->ranges[i]) || scan->kinds[i] == ls_hitNone)
+        int j = i / stride; // below LS_AUTOPILOT_MAX_BEAMS by the stride's choice
+        bool finite = isfinite(scan->ranges[i]);
+        beams->offset[j] = sensorHeading + scan->angles[i];
+        beams->value[j] = finite ? scan->ranges[i] : scan->rangeMax;
+        beams->n = j + 1;
+        if (!finite || scan->kinds[i] == ls_hitNone)
         {
             continue;
         }
@@ -211,17 +226,25 @@ lsControl lsAutopilot_Decide(lsAutopilot* autopilot, const lsScan* scan, const l
         {
             continue; // an obstacle beyond the horizon cannot shorten any corridor
         }
-        Seen* s = &seen[seenCount++];
-        s->point = lsInvRotate(heading, lsSub(scan->points[i], robot->position));
-        s->angle = WrapNear(sensorHeading + scan->angles[i]);
-        s->range = scan->ranges[i];
-        s->kind = kind;
+        lsVec2 point = lsInvRotate(heading, lsSub(scan->points[i], robot->position));
+        if (kind != 1)
+        {
+            blocked[blockedCount++] = point;
+        }
+        if (kind != 0)
+        {
+            targets[targetCount++] = (Seen){point, WrapNear(sensorHeading + scan->angles[i]), scan->ranges[i], kind};
+        }
     }
-
-    bool sorted = true;
-    for (int i = stride; i < scan->count && sorted; i += stride)
+    // OpenRange needs offsets that never decrease (so does a sum in beam order over three runs).
+    for (int j = 1; j < beams->n; ++j)
     {
-        sorted = scan->angles[i - stride] <= scan->angles[i];
+        sorted &= beams->offset[j - 1] <= beams->offset[j];
+    }
+    beams->inverseStep = 0.0;
+    if (beams->n > 1 && beams->offset[beams->n - 1] > beams->offset[0])
+    {
+        beams->inverseStep = (double)(beams->n - 1) / (beams->offset[beams->n - 1] - beams->offset[0]);
     }
 
     // The wander bias: a slow random walk, pulled back towards straight ahead.
@@ -239,21 +262,26 @@ lsControl lsAutopilot_Decide(lsAutopilot* autopilot, const lsScan* scan, const l
         double food = 0.0, poison = 0.0;
         // Openness: how far the beams near this direction reach (an open corridor beyond the horizon is where
         // there is more to explore than a bay that merely has room for a few metres).
-        double open = OpenRange(scan, sensorHeading, angle, stride, sorted) / scan->rangeMax;
-        for (int j = 0; j < seenCount; ++j)
+        double open =
+            (sorted ? OpenRange(beams, angle) : OpenRangeAll(scan, sensorHeading, angle, stride)) / scan->rangeMax;
+        // Food and poison by the largest term, the corridor by the nearest blocking point: each the same whatever
+        // the order, so the two kinds are read from their own lists.
+        for (int j = 0; j < targetCount; ++j)
         {
-            const Seen* s = &seen[j];
+            const Seen* s = &targets[j];
             if (s->kind == 1)
             {
                 food = fmax(food, Gauss(WrapNear(angle - s->angle), 0.25) * (1.0 - s->range / scan->rangeMax));
-                continue; // food is to be touched, not avoided
             }
-            if (s->kind == 2)
+            else
             {
                 poison = fmax(poison, Gauss(WrapNear(angle - s->angle), 0.35) * (1.0 - s->range / scan->rangeMax));
             }
-            double along = lsDot(s->point, u);
-            double lateral = fabs(lsCross(u, s->point));
+        }
+        for (int j = 0; j < blockedCount; ++j)
+        {
+            double along = lsDot(blocked[j], u);
+            double lateral = fabs(lsCross(u, blocked[j]));
             if (along > 0.0 && lateral < width)
             {
                 clearance = fmin(clearance, fmax(along - sqrt(width * width - lateral * lateral), 0.0));
@@ -266,6 +294,12 @@ lsControl lsAutopilot_Decide(lsAutopilot* autopilot, const lsScan* scan, const l
         for (int t = 0; t < ap->trailCount; ++t)
         {
             double d2 = lsDistanceSquared(ahead, ap->trail[t]);
+            if (d2 > 360.0 && visited >= 0x1p-10)
+            {
+                // The term exp(-d2 / 8) < exp(-45) < 2^-64 is under half an ulp of a sum of at least 2^-10
+                // (2^-63): adding it would leave the sum's bits as they are, so its exp is not worth computing.
+                continue;
+            }
             visited += exp(-d2 / (2.0 * LS_AUTOPILOT_TRAIL_SIGMA * LS_AUTOPILOT_TRAIL_SIGMA));
             if (visited >= 4.0)
             {
