@@ -331,8 +331,10 @@ static int DrawLegend(lsCanvas* canvas, const lsSim* sim, const lsViewOptions* v
         {"vehicle", lsHitColor(state, ls_hitVehicle, -1)},
         {"moving wall", lsHitColor(state, ls_hitMover, -1)},
         {"no return", (lsColor){150, 150, 170, 255}},
+        {"robot (its hue)", lsColorRobot},
     };
-    int count = (int)(sizeof kinds / sizeof kinds[0]);
+    // Robots are seen only in a fleet.
+    int count = (int)(sizeof kinds / sizeof kinds[0]) - (state->robotCount > 1 ? 0 : 1);
     int rows = (count + 1) / 2;
     lsRect r = {x, top, w, (rows + 1) * line + 2 * pad};
     Panel(raster, r);

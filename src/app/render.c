@@ -474,6 +474,9 @@ lsColor lsHitColor(const lsSimState* state, lsHitKind kind, int index)
     case ls_hitBox:
     case ls_hitPolygon:
         return s_hitSolid;
+    case ls_hitRobot:
+        // Another robot: in its own hue, so the selected robot's scan says which robot it sees.
+        return index >= 0 && index < state->robotCount ? FleetColor(index) : lsColorRobot;
     default:
         return lsColorHitWall;
     }
