@@ -1,5 +1,7 @@
 // Tests of scene.c: the grid-accelerated cast must equal the brute-force reference bit for bit (same object, part,
 // fraction, point and normal) on random and adversarial rays; box queries; moved and disabled targets.
+#include "core/scene_fan.h"
+#include "lidarsim/lidar.h"
 #include "lidarsim/pool.h"
 #include "lidarsim/scene.h"
 #include "test.h"
@@ -1067,6 +1069,192 @@ static int BatchTest(void)
     return 0;
 }
 
+// Bit for bit, signed zeros included.
+static bool SameHitBits(const lsRayHit* a, const lsRayHit* b)
+{
+    return a->hit == b->hit && a->kind == b->kind && a->index == b->index && a->part == b->part &&
+           memcmp(&a->fraction, &b->fraction, sizeof(double)) == 0 &&
+           memcmp(&a->point, &b->point, sizeof(lsVec2)) == 0 && memcmp(&a->normal, &b->normal, sizeof(lsVec2)) == 0;
+}
+
+// Casts the fan (start + i increment for i < beams) from o through lsScene_CastFan in blocks of up to 512 beams, as
+// the lidar does, and compares every beam with the brute force; returns the mismatches. *swept counts the blocks the
+// sweep took, *hits the beams that hit.
+static int CompareFan(const lsScene* scene, lsVec2 o, double start, double increment, int beams, double range,
+                      int* swept, int* hits)
+{
+    static lsRayInput inputs[512];
+    static lsRayHit fanHits[512];
+    lsBeamFan fan = {o, range, start, increment, beams};
+    int bad = 0;
+    for (int first = 0; first < beams; first += 512)
+    {
+        int count = beams - first < 512 ? beams - first : 512;
+        for (int k = 0; k < count; ++k)
+        {
+            inputs[k] = (lsRayInput){o, lsDirection(start + (double)(first + k) * increment), range};
+        }
+        if (!lsScene_CastFan(scene, &fan, first, inputs, count, fanHits))
+        {
+            continue;
+        }
+        *swept += 1;
+        for (int k = 0; k < count; ++k)
+        {
+            lsRayHit b = lsScene_CastRayBrute(scene, NULL, inputs + k);
+            *hits += b.hit;
+            if (!SameHitBits(fanHits + k, &b))
+            {
+                if (bad < 3)
+                {
+                    fprintf(stderr, "fan beam %d of %d (start %.17g, increment %.17g):\n", first + k, beams, start,
+                            increment);
+                    PrintMismatch(inputs + k, fanHits + k, &b);
+                }
+                bad += 1;
+            }
+        }
+    }
+    return bad;
+}
+
+// A random fan from o: 1 to 1500 beams over a full turn, 270 degrees or a narrow field, headings near the wrap of
+// the angle and far from zero, ranges from 0.3 m to beyond the world.
+static int RandomFan(const lsScene* scene, lsRng* rng, lsVec2 o, int* swept, int* hits)
+{
+    static const int beamCounts[] = {1, 2, 7, 360, 1080, 1500};
+    static const double ranges[] = {0.3, 5.0, 30.0, 1e3};
+    int beams = beamCounts[lsRng_Next(rng) % 6];
+    double range = ranges[lsRng_Next(rng) % 4];
+    double heading = lsRng_Uniform(rng) < 0.2 ? LS_PI - 1e-9 * lsRng_Uniform(rng) : lsRng_Range(rng, -LS_PI, LS_PI);
+    heading += lsRng_Uniform(rng) < 0.1 ? 1000.0 : 0.0;
+    lsScanLayout layout;
+    double u = lsRng_Uniform(rng);
+    layout = lsMakeScanLayout(beams, u < 0.3 ? 2.0 * LS_PI : (u < 0.7 ? 1.5 * LS_PI : (u < 0.9 ? 0.2 : 0.01)));
+    return CompareFan(scene, o, heading + layout.angleMin, layout.angleIncrement, beams, range, swept, hits);
+}
+
+static int FanAgreementTest(void)
+{
+    int swept = 0, hits = 0, bad = 0;
+    lsRng rng = lsMakeRng(1616);
+    // A city with targets, boxes and polygons, unsnapped and snapped to a lattice (shared corners, beams through
+    // endpoints and along walls from lattice origins).
+    for (int snapped = 0; snapped < 2; ++snapped)
+    {
+        double snap = snapped ? 0.5 : 0.0;
+        lsWorld* world = MakeCity(21 + (uint64_t)snapped, 400, 40, 15, 15, 20.0, lsV(0.0, 0.0), snap);
+        lsScene* scene = lsCreateScene(world);
+        for (int i = 0; i < 60 && bad == 0; ++i)
+        {
+            lsVec2 o = lsTestRandomPoint(&rng, -22.0, 22.0, -22.0, 22.0);
+            if (snapped)
+            {
+                o = lsV(round(o.x / snap) * snap, round(o.y / snap) * snap);
+                // eight beams a turn on a lattice: along the walls and through the corners
+                bad += CompareFan(scene, o, -LS_PI, LS_PI / 4.0, 8, 30.0, &swept, &hits);
+                bad += CompareFan(scene, o, -LS_PI, LS_PI / 720.0, 1440, 30.0, &swept, &hits);
+            }
+            bad += RandomFan(scene, &rng, o, &swept, &hits);
+        }
+        // From on a wall (the middle of a segment) and from its endpoints (corners shared by a chain's segments).
+        for (int i = 0; i < 40 && bad == 0; ++i)
+        {
+            int chain = (int)(lsRng_Next(&rng) % (uint64_t)world->wallCount);
+            lsSegment seg = lsScene_WallSegment(scene, chain, 0);
+            lsVec2 o = i % 2 == 0 ? lsScale(0.5, lsAdd(seg.a, seg.b)) : seg.b;
+            bad += RandomFan(scene, &rng, o, &swept, &hits);
+            bad +=
+                CompareFan(scene, o, atan2(seg.b.y - seg.a.y, seg.b.x - seg.a.x) - 0.01, 0.005, 5, 30.0, &swept, &hits);
+        }
+        lsDestroyScene(scene);
+        lsDestroyWorld(world);
+    }
+    // A sparse world (most cells empty: swept by blocks of cells), with a wall far longer than the rest (out of the
+    // grid) and a target moved out of the grid (tested on every cast).
+    lsWorld* world = lsCreateWorld();
+    for (int i = 0; i < 120; ++i)
+    {
+        lsVec2 a = lsTestRandomPoint(&rng, -50.0, 50.0, -50.0, 50.0);
+        lsVec2 p[2] = {a, lsAdd(a, lsScale(lsRng_Range(&rng, 0.05, 0.3), RandomDirection(&rng)))};
+        lsWorld_AddWall(world, p, 2, false);
+    }
+    lsVec2 longWall[2] = {lsV(-1e5, 7.0), lsV(1e5, 7.5)};
+    lsWorld_AddWall(world, longWall, 2, false);
+    for (int i = 0; i < 10; ++i)
+    {
+        lsTargetDef t = lsDefaultTargetDef();
+        t.center = lsTestRandomPoint(&rng, -50.0, 50.0, -50.0, 50.0);
+        t.radius = 0.3;
+        lsWorld_AddTarget(world, t);
+    }
+    lsScene* scene = lsCreateScene(world);
+    lsSceneInfo info = lsScene_GetInfo(scene);
+    ENSURE(info.cellItems < (long long)info.cellsX * info.cellsY);
+    ENSURE(lsScene_SetTarget(scene, 3, lsV(500.0, 3.0), true));
+    for (int i = 0; i < 60 && bad == 0; ++i)
+    {
+        lsVec2 o = lsTestRandomPoint(&rng, -45.0, 45.0, -45.0, 45.0);
+        bad += RandomFan(scene, &rng, o, &swept, &hits);
+        bad += CompareFan(scene, o, -LS_PI, 2.0 * LS_PI / 1080.0, 1080, 1e4, &swept, &hits);
+    }
+    lsDestroyScene(scene);
+    lsDestroyWorld(world);
+    printf("    %d fan blocks swept, %d beams hit, %d mismatches\n", swept, hits, bad);
+    ENSURE(bad == 0 && swept > 300 && hits > 100000);
+    return 0;
+}
+
+// Scans with range noise and dropout (no jitter: the beams keep their angles and go through lsScene_CastFan) report
+// for every returned beam what the brute force finds along its direction, and draw the same numbers.
+static int FanScanNoiseTest(void)
+{
+    lsWorld* world = MakeCity(31, 400, 40, 15, 15, 20.0, lsV(0.0, 0.0), 0.0);
+    lsScene* scene = lsCreateScene(world);
+    lsLidarDef def = world->robot.lidar;
+    def.beams = 1080;
+    def.fov = 1.5 * LS_PI;
+    def.range = 30.0;
+    def.rangeMin = 0.0;
+    def.angleNoise = 0.0;
+    def.noise = 0.02;
+    def.dropout = 0.1;
+    lsScan* scan = lsCreateScan(def.beams);
+    lsRng rng = lsMakeRng(5);
+    int returned = 0;
+    for (int i = 0; i < 20; ++i)
+    {
+        lsVec2 o = lsTestRandomPoint(&rng, -18.0, 18.0, -18.0, 18.0);
+        double heading = lsRng_Range(&rng, -LS_PI, LS_PI);
+        lsRng noise = lsMakeRng((uint64_t)i);
+        ENSURE(lsLidar_ScanFrom(scene, NULL, &def, o, heading, &noise, scan));
+        lsRng same = lsMakeRng((uint64_t)i);
+        for (int k = 0; k < lsLidar_DrawsPerScan(&def); ++k)
+        {
+            lsRng_Next(&same);
+        }
+        ENSURE(lsRng_Next(&noise) == lsRng_Next(&same));
+        for (int b = 0; b < scan->count; ++b)
+        {
+            lsRayInput in = {o, lsDirection(heading + scan->layout.angleMin + (double)b * scan->layout.angleIncrement),
+                             def.range};
+            lsRayHit hit = lsScene_CastRayBrute(scene, NULL, &in);
+            if (scan->kinds[b] != ls_hitNone)
+            {
+                returned += 1;
+                ENSURE(hit.kind == scan->kinds[b] && hit.index == scan->indices[b] && hit.part == scan->parts[b]);
+                ENSURE(memcmp(&hit.point, scan->points + b, sizeof(lsVec2)) == 0);
+                ENSURE(memcmp(&hit.normal, scan->normals + b, sizeof(lsVec2)) == 0);
+            }
+        }
+    }
+    ENSURE(returned > 10000);
+    lsDestroyScan(scan);
+    lsDestroyScene(scene);
+    lsDestroyWorld(world);
+    return 0;
+}
+
 int SceneTest(void)
 {
     RUN_SUBTEST(MaxRangeTest);
@@ -1088,6 +1276,8 @@ int SceneTest(void)
     RUN_SUBTEST(BatchTest);
     RUN_SUBTEST(StatsTest);
     RUN_SUBTEST(EmptyBlocksTest);
+    RUN_SUBTEST(FanAgreementTest);
+    RUN_SUBTEST(FanScanNoiseTest);
     return 0;
 }
 

@@ -3,6 +3,7 @@
 #include "lidarsim/lidar.h"
 #include "core/beam_runs.h"
 #include "core/dynamic.h"
+#include "core/scene_fan.h"
 
 #include <math.h>
 #include <string.h>
@@ -235,6 +236,8 @@ bool lsLidar_ScanFrom(const lsScene* scene, const lsDynamicObjects* dyn, const l
     // can reach skips its static cast. The same answers as casting every beam through the scene and the moving
     // objects' grid, for a fraction of the work among many robots in open space. Jittered beams leave the nominal
     // angles, so they are cast the usual way.
+    // Without moving objects (or when their static runs overflow), the static objects are cast for a block of beams
+    // at once by sweeping the grid outward from the origin (lsScene_CastFan), the same answers as casting each beam.
     lsBeamFan fan = {origin, range, start, layout.angleIncrement, layout.beams};
     lsDynamicSpan spans[LS_DYNAMIC_SPAN_CAPACITY];
     lsBeamRuns sceneRuns[LS_SCENE_RUN_CAPACITY];
@@ -243,14 +246,15 @@ bool lsLidar_ScanFrom(const lsScene* scene, const lsDynamicObjects* dyn, const l
     {
         spanCount = lsDynamicObjects_GatherSpans(dyn, &fan, spans);
     }
-    if (!jitter && spanCount >= 0)
+    if (!jitter && spanCount >= 0 && dyn != NULL)
     {
         sceneRunCount = lsBeamFan_SceneRuns(&fan, scene, sceneRuns, LS_SCENE_RUN_CAPACITY);
     }
     const lsDynamicObjects* perBeam = spanCount >= 0 ? NULL : dyn;
     enum
     {
-        blockSize = 64
+        blockSize = 512, // a fan's block (lsScene_CastFan sweeps the grid once per block)
+        staticBlock = 64 // CastStatic's block
     };
     lsRayInput inputs[blockSize];
     lsRayHit hits[blockSize];
@@ -284,11 +288,25 @@ bool lsLidar_ScanFrom(const lsScene* scene, const lsDynamicObjects* dyn, const l
             {
                 lsDynamicObjects_CastSpans(dyn, spans, spanCount, first, inputs, count, hits);
             }
-            CastStatic(scene, sceneRuns, sceneRunCount, first, inputs, count, hits);
+            for (int sub = 0; sub < count; sub += staticBlock)
+            {
+                int n = count - sub < staticBlock ? count - sub : staticBlock;
+                CastStatic(scene, sceneRuns, sceneRunCount, first + sub, inputs + sub, n, hits + sub);
+            }
         }
         else
         {
-            lsScene_CastRays(scene, perBeam, inputs, count, hits);
+            if (!jitter && lsScene_CastFan(scene, &fan, first, inputs, count, hits))
+            {
+                for (int k = 0; k < count && perBeam != NULL; ++k)
+                {
+                    lsDynamicObjects_CastRay(perBeam, inputs + k, hits + k, NULL); // offered to the static answer
+                }
+            }
+            else
+            {
+                lsScene_CastRays(scene, perBeam, inputs, count, hits);
+            }
             if (spanCount > 0)
             {
                 lsDynamicObjects_CastSpans(dyn, spans, spanCount, first, inputs, count, hits);

@@ -15,10 +15,13 @@
 // cache lines per cell; lsScene_CastRays prefetches the first cell of the rays ahead (see there).
 #include "core/dynamic.h"
 #include "core/geometry_internal.h"
+#include "core/scene_fan.h"
 #include "core/scene_internal.h"
 
 #include <float.h>
 #include <math.h>
+#include <stdint.h>
+#include <string.h>
 
 // ---------------------------------------------------------------------------------------------------------------------
 // Ray casts
@@ -690,4 +693,529 @@ void lsScene_CastRays(const lsScene* scene, const lsDynamicObjects* dyn, const l
         }
         hits[i] = Cast(scene, dyn, inputs + i, NULL);
     }
+}
+
+// ---------------------------------------------------------------------------------------------------------------------
+// Fans: the beams of a scan swept through the grid together (scene_fan.h)
+//
+// A scan's beams share their origin, so instead of one walk per beam the grid is swept once, in square rings of
+// cells around the origin's cell. Every object met in a ring's cells is handled once for the whole fan: the beams that
+// may reach it come from its angular extent (lsBeamFan_Segment, lsBeamFan_Disc: a superset, with margins far above
+// the rounding of the beams' directions), and for each of them that is still open the object is bounded as in the
+// walk (BoundSegment, BoundCircle) and, unless it certainly cannot win, cast exactly and offered to the beam's best
+// (the same calls and tie-break as the walk, so the order in which objects come does not matter). After ring r every
+// point within R_r of the origin lies in a swept cell (the square of rings 0..r holds the disc of that radius, and
+// every object is registered in every cell it comes within the slop of), so a beam whose best hit (or range) lies
+// nearer than R_r, less a margin, is done. A cell none of whose points any open beam can pass is skipped: its corners'
+// pseudo-angles give the bins of beam directions through it, checked against the count of open beams per bin.
+
+#define LS_FAN_MAX_BEAMS 512
+#define LS_FAN_BINS 256  // bins of direction over the full turn
+#define LS_FAN_SEEN 2048 // slots of the set of objects already handled in this fan (a power of two)
+#define LS_FAN_PENDING 4 // deferred exact casts per beam
+
+// A pseudo-angle of (x, y) != 0 in [0, 4], increasing with the angle atan2(y, x) taken in [0, 2 pi) (4 only by
+// rounding just below 2 pi): a division instead of atan2.
+static inline double PseudoAngle(double x, double y)
+{
+    if (y >= 0.0)
+    {
+        return x >= 0.0 ? y / (x + y) : 1.0 - x / (y - x);
+    }
+    return x < 0.0 ? 2.0 - y / (-x - y) : 3.0 + x / (x - y);
+}
+
+static inline int BinOf(double pseudoAngle)
+{
+    int b = (int)(pseudoAngle * (0.25 * LS_FAN_BINS));
+    return b < 0 ? 0 : (b > LS_FAN_BINS - 1 ? LS_FAN_BINS - 1 : b);
+}
+
+// A deferred exact cast of one beam: the bound on its fraction and the object (a field and its record).
+typedef struct FanPending
+{
+    double tLo;
+    int field, item;
+} FanPending;
+
+typedef struct Fan
+{
+    const lsScene* scene;
+    const lsBeamFan* fan;
+    const lsRayInput* inputs;
+    lsRayHit* hits;
+    int first, count;
+    unsigned char open[LS_FAN_MAX_BEAMS];
+    short bin[LS_FAN_MAX_BEAMS];
+    double speed[LS_FAN_MAX_BEAMS]; // |dx| + |dy| >= |d|
+    double dd[LS_FAN_MAX_BEAMS];
+    double limit[LS_FAN_MAX_BEAMS]; // min(range, best exact hit, a certain pending hit's upper bound)
+    FanPending pending[LS_FAN_MAX_BEAMS][LS_FAN_PENDING];
+    unsigned char pendingCount[LS_FAN_MAX_BEAMS];
+    int openCount[LS_FAN_BINS];      // open beams per direction bin
+    int openBefore[LS_FAN_BINS + 1]; // prefix sums of openCount, rebuilt before each ring that needs them
+    uint64_t seen[LS_FAN_SEEN];
+    int seenCount;
+    bool unsafe;
+} Fan;
+
+// Inserts key (not 0) into the set of handled objects; false when it was there. When the set is full, every object is
+// handled again (correct, only slower).
+static inline bool FirstTime(Fan* f, uint64_t key)
+{
+    if (f->seenCount >= LS_FAN_SEEN / 2)
+    {
+        return true;
+    }
+    unsigned slot = (unsigned)((key * 0x9E3779B97F4A7C15ull) >> 53) & (LS_FAN_SEEN - 1);
+    while (f->seen[slot] != 0)
+    {
+        if (f->seen[slot] == key)
+        {
+            return false;
+        }
+        slot = (slot + 1) & (LS_FAN_SEEN - 1);
+    }
+    f->seen[slot] = key;
+    f->seenCount += 1;
+    return true;
+}
+
+// True when some open beam's direction bin lies in lo .. hi (taken around the turn).
+static inline bool OpenIn(const Fan* f, int lo, int hi)
+{
+    if (lo < 0)
+    {
+        return OpenIn(f, 0, hi) || OpenIn(f, lo + LS_FAN_BINS, LS_FAN_BINS - 1);
+    }
+    if (hi >= LS_FAN_BINS)
+    {
+        return OpenIn(f, lo, LS_FAN_BINS - 1) || OpenIn(f, 0, hi - LS_FAN_BINS);
+    }
+    return f->openBefore[hi + 1] > f->openBefore[lo];
+}
+
+// Whether an open beam may pass through the square of cells ux << shift .. (ux + 1) << shift (and the same in y),
+// which lies at least one such square away from the origin's (so the origin is outside it and it spans less than half
+// a turn): the bins of its corners' pseudo-angles, one more on each side (far more than their rounding).
+static bool UnitMayBeSeen(const Fan* f, int ux, int uy, int shift)
+{
+    const lsScene* scene = f->scene;
+    lsVec2 o = f->fan->origin;
+    double s = scene->cellSize;
+    double xl = scene->x0 + (double)(ux << shift) * s - o.x, xh = scene->x0 + (double)((ux + 1) << shift) * s - o.x;
+    double yl = scene->y0 + (double)(uy << shift) * s - o.y, yh = scene->y0 + (double)((uy + 1) << shift) * s - o.y;
+    double p0 = PseudoAngle(xl, yl), p1 = PseudoAngle(xh, yl), p2 = PseudoAngle(xl, yh), p3 = PseudoAngle(xh, yh);
+    double lo = Min(Min(p0, p1), Min(p2, p3)), hi = Max(Max(p0, p1), Max(p2, p3));
+    if (hi - lo > 2.0)
+    {
+        // Across the direction (1, 0), where pseudo-angles wrap from 4 to 0: the corners lie on both sides.
+        double loWrap = 4.0, hiWrap = 0.0;
+        double p[4] = {p0, p1, p2, p3};
+        for (int k = 0; k < 4; ++k)
+        {
+            loWrap = p[k] >= 2.0 ? Min(loWrap, p[k]) : loWrap;
+            hiWrap = p[k] < 2.0 ? Max(hiWrap, p[k]) : hiWrap;
+        }
+        return OpenIn(f, BinOf(loWrap) - 1, BinOf(hiWrap) + 1 + LS_FAN_BINS);
+    }
+    return OpenIn(f, BinOf(lo) - 1, BinOf(hi) + 1);
+}
+
+// atan2(y, x) within 1e-5 rad for (x, y) != 0: Abramowitz and Stegun 4.4.49 (|error| <= 1e-5 on [0, 1]) on the
+// octant, a division and a polynomial instead of the library's exact atan2 (the runs are widened far beyond this).
+static inline double RoughAngle(double x, double y)
+{
+    double ax = fabs(x), ay = fabs(y);
+    double t = Min(ax, ay) / Max(ax, ay), t2 = t * t;
+    double a = t * (0.9998660 + t2 * (-0.3302995 + t2 * (0.1801410 + t2 * (-0.0851330 + t2 * 0.0208351))));
+    a = ay > ax ? 0.5 * LS_PI - a : a;
+    a = x < 0.0 ? LS_PI - a : a;
+    return y < 0.0 ? -a : a;
+}
+
+// The beams of the fan (global indices, up to two runs) whose nominal angles start + i increment lie within
+// [lo, hi] taken around the turn, plus one on each side; every beam when the interval nears a full turn. As
+// beam_runs.c's runs: the interval relative to the first beam in [0, 2 pi), then once more 2 pi lower.
+static void FanRuns(const lsBeamFan* fan, double lo, double hi, lsBeamRuns* runs)
+{
+    if (fan->beams == 1 || !(fan->increment > 0.0) || !(hi - lo < 6.0))
+    {
+        runs->first[0] = 0, runs->last[0] = fan->beams - 1, runs->first[1] = 0, runs->last[1] = -1;
+        return;
+    }
+    double twoPi = 2.0 * LS_PI;
+    double rel0 = lo - fan->start;
+    rel0 -= twoPi * floor(rel0 / twoPi);
+    double rel1 = rel0 + (hi - lo);
+    for (int k = 0; k < 2; ++k)
+    {
+        double shift = (double)k * twoPi;
+        double a = Max(ceil((rel0 - shift) / fan->increment) - 1.0, 0.0);
+        double b = Min(floor((rel1 - shift) / fan->increment) + 1.0, (double)(fan->beams - 1));
+        runs->first[k] = a <= b ? (int)a : 0;
+        runs->last[k] = a <= b ? (int)b : -1;
+    }
+}
+
+// The beams that may reach a segment: the arc between its endpoints' directions (the shorter one: it does not pass
+// through the origin), widened by 1e-4 rad (ten times the angles' error, and far above the rounding of the beams'
+// directions); every beam when it subtends nearly half a turn or more (it passes at or near the origin).
+static inline void SegmentRuns(const lsBeamFan* fan, const lsSegment* seg, lsBeamRuns* runs)
+{
+    lsVec2 o = fan->origin;
+    double aa = RoughAngle(seg->a.x - o.x, seg->a.y - o.y), ab = RoughAngle(seg->b.x - o.x, seg->b.y - o.y);
+    double diff = ab - aa;
+    diff = diff > LS_PI ? diff - 2.0 * LS_PI : (diff < -LS_PI ? diff + 2.0 * LS_PI : diff);
+    if (!(fabs(diff) < LS_PI - 1e-3))
+    {
+        FanRuns(fan, 0.0, HUGE_VAL, runs);
+        return;
+    }
+    double lo = diff < 0.0 ? aa + diff : aa;
+    FanRuns(fan, lo - 1e-4, lo + fabs(diff) + 1e-4, runs);
+}
+
+// The beams of runs within this fan's block, as a range of local indices (empty when lo > hi).
+static inline void RunRange(const Fan* f, const lsBeamRuns* runs, int q, int* lo, int* hi)
+{
+    int last = f->first + f->count - 1;
+    *lo = (runs->first[q] > f->first ? runs->first[q] : f->first) - f->first;
+    *hi = (runs->last[q] < last ? runs->last[q] : last) - f->first;
+}
+
+// Casts beam k's deferred objects exactly, nearest bound first, until the rest are strictly farther than its best.
+static void FanResolve(Fan* f, int k)
+{
+    FanPending* pending = f->pending[k];
+    int count = f->pendingCount[k];
+    const lsRayInput* in = f->inputs + k;
+    lsRayHit* best = f->hits + k;
+    while (count > 0)
+    {
+        int m = 0;
+        for (int j = 1; j < count; ++j)
+        {
+            m = pending[j].tLo < pending[m].tLo ? j : m;
+        }
+        FanPending p = pending[m];
+        pending[m] = pending[--count];
+        if (best->hit && p.tLo > best->fraction)
+        {
+            break;
+        }
+        if (p.field == ls_fieldSegment)
+        {
+            CellRef ref = f->scene->segItemRefs[p.item];
+            TrySegment(f->scene->segItems + p.item, ref.chain, ref.part, in, best);
+        }
+        else if (p.field == ls_fieldTarget)
+        {
+            const CellTarget* ct = f->scene->targetItems + p.item;
+            TryTarget(&ct->circle, ct->index, in, best);
+        }
+        else
+        {
+            TryShape(f->scene, p.item, in, best);
+        }
+    }
+    f->pendingCount[k] = 0;
+    f->limit[k] = best->hit && best->fraction < f->limit[k] ? best->fraction : f->limit[k];
+}
+
+// Defers the exact cast of an object that beam k may hit at a fraction in [tLo, tHi] (tHi HUGE_VAL when the hit is
+// not certain).
+static inline void FanDefer(Fan* f, int k, double tLo, double tHi, int field, int item)
+{
+    if (f->pendingCount[k] == LS_FAN_PENDING)
+    {
+        FanResolve(f, k);
+    }
+    // A bound lost to overflow (NaN) must sort first, never be dropped.
+    f->pending[k][f->pendingCount[k]++] = (FanPending){tLo >= -HUGE_VAL ? tLo : -HUGE_VAL, field, item};
+    f->limit[k] = tHi < f->limit[k] ? tHi : f->limit[k];
+}
+
+// The objects of one cell, each handled once per fan for its open beams.
+static void FanCell(Fan* f, const CellHeader* h)
+{
+    const lsScene* scene = f->scene;
+    lsVec2 o = f->fan->origin;
+    for (int i = h[0].seg, end = h[1].seg; i < end; ++i)
+    {
+        CellRef ref = scene->segItemRefs[i];
+        if (!FirstTime(f, ((uint64_t)(uint32_t)ref.chain << 32 | (uint32_t)ref.part) + 1))
+        {
+            continue;
+        }
+        const lsSegment* seg = scene->segItems + i;
+        lsBeamRuns runs;
+        SegmentRuns(f->fan, seg, &runs);
+        double far = Max(fabs(seg->a.x - o.x) + fabs(seg->a.y - o.y), fabs(seg->b.x - o.x) + fabs(seg->b.y - o.y));
+        for (int q = 0; q < 2; ++q)
+        {
+            int lo, hi;
+            RunRange(f, &runs, q, &lo, &hi);
+            for (int k = lo; k <= hi; ++k)
+            {
+                double tLo, tHi;
+                const lsRayInput* in = f->inputs + k;
+                if (f->open[k] && BoundSegment(seg, o, in->direction, f->dd[k], f->limit[k], in->maxFraction,
+                                               1e-14 * f->speed[k] * far, &tLo, &tHi))
+                {
+                    FanDefer(f, k, tLo, tHi, ls_fieldSegment, i);
+                }
+            }
+        }
+    }
+    for (int i = h[0].target, end = h[1].target; i < end; ++i)
+    {
+        const CellTarget* ct = scene->targetItems + i;
+        lsBeamRuns runs;
+        if (!ct->active || !FirstTime(f, ((uint64_t)1 << 62 | (uint32_t)ct->index) + 1))
+        {
+            continue;
+        }
+        lsBeamReach reach = lsBeamFan_Disc(f->fan, ct->circle, &runs);
+        if (reach != ls_beamsSome)
+        {
+            f->unsafe |= reach == ls_beamsUnsafe;
+            continue;
+        }
+        for (int q = 0; q < 2; ++q)
+        {
+            int lo, hi;
+            RunRange(f, &runs, q, &lo, &hi);
+            for (int k = lo; k <= hi; ++k)
+            {
+                double tLo, tHi;
+                const lsRayInput* in = f->inputs + k;
+                if (f->open[k] &&
+                    BoundCircle(&ct->circle, o, in->direction, f->dd[k], f->limit[k], in->maxFraction, &tLo, &tHi))
+                {
+                    FanDefer(f, k, tLo, tHi, ls_fieldTarget, i);
+                }
+            }
+        }
+    }
+    for (int i = h[0].shape, end = h[1].shape; i < end; ++i)
+    {
+        int code = scene->shapeItems[i];
+        lsBeamRuns runs;
+        if (!FirstTime(f, ((uint64_t)2 << 62 | (uint32_t)code) + 1))
+        {
+            continue;
+        }
+        const lsCircle* around = scene->shapeCircles + code;
+        lsBeamReach reach = lsBeamFan_Disc(f->fan, *around, &runs);
+        if (reach != ls_beamsSome)
+        {
+            f->unsafe |= reach == ls_beamsUnsafe;
+            continue;
+        }
+        for (int q = 0; q < 2; ++q)
+        {
+            int lo, hi;
+            RunRange(f, &runs, q, &lo, &hi);
+            for (int k = lo; k <= hi; ++k)
+            {
+                double tLo, tHi;
+                const lsRayInput* in = f->inputs + k;
+                if (f->open[k] &&
+                    BoundCircle(around, o, in->direction, f->dd[k], f->limit[k], in->maxFraction, &tLo, &tHi))
+                {
+                    FanDefer(f, k, tLo, HUGE_VAL, ls_fieldShape, code);
+                }
+            }
+        }
+    }
+}
+
+// The unit (ux, uy) of ring r (a cell, or a block of cells when shift is LS_BLOCK_SHIFT): its cells that hold
+// something, unless no open beam may pass through it.
+static inline void FanRingUnit(Fan* f, int ux, int uy, int r, int shift)
+{
+    const lsScene* scene = f->scene;
+    int nx = scene->nx, ny = scene->ny;
+    int ix0 = ux << shift, iy0 = uy << shift;
+    const CellHeader* h = scene->cells + (ptrdiff_t)iy0 * nx + ix0;
+    if (shift == 0 ? h[1].seg == h[0].seg && h[1].target == h[0].target && h[1].shape == h[0].shape
+                   : h->emptyBlock != 0)
+    {
+        return;
+    }
+    if (r >= 2 && !UnitMayBeSeen(f, ux, uy, shift))
+    {
+        return;
+    }
+    int ix1 = (ux + 1) << shift < nx ? (ux + 1) << shift : nx, iy1 = (uy + 1) << shift < ny ? (uy + 1) << shift : ny;
+    for (int iy = iy0; iy < iy1; ++iy)
+    {
+        for (int ix = ix0; ix < ix1; ++ix)
+        {
+            h = scene->cells + (ptrdiff_t)iy * nx + ix;
+            if (h[1].seg != h[0].seg || h[1].target != h[0].target || h[1].shape != h[0].shape)
+            {
+                FanCell(f, h);
+            }
+        }
+    }
+}
+
+bool lsScene_CastFan(const lsScene* scene, const lsBeamFan* fan, int first, const lsRayInput* inputs, int count,
+                     lsRayHit* hits)
+{
+    LS_ASSERT(scene != NULL && fan != NULL && count >= 0 && count <= LS_FAN_MAX_BEAMS);
+    LS_ASSERT(count == 0 || (inputs != NULL && hits != NULL));
+    lsVec2 o = fan->origin;
+    int nx = scene->nx, ny = scene->ny;
+    double s = scene->cellSize;
+    if (nx == 0 || !(fan->range >= 0.0 && fan->range <= DBL_MAX) || !(fabs(fan->start) <= 1e4) ||
+        !(fan->increment >= 0.0) || !(o.x > scene->x0 && o.x < scene->x0 + (double)nx * s) ||
+        !(o.y > scene->y0 && o.y < scene->y0 + (double)ny * s))
+    {
+        return false;
+    }
+    // Room for one fan's bookkeeping: about 30 KB, on the stack (scans run on pool threads too).
+    Fan f;
+    f.scene = scene;
+    f.fan = fan;
+    f.inputs = inputs;
+    f.hits = hits;
+    f.first = first;
+    f.count = count;
+    f.seenCount = 0;
+    f.unsafe = false;
+    memset(f.seen, 0, sizeof f.seen);
+    memset(f.openCount, 0, sizeof f.openCount);
+    int openList[LS_FAN_MAX_BEAMS];
+    int openN = 0;
+    bool outside = scene->displacedCount + scene->longSegmentCount + scene->longShapeCount > 0;
+    for (int k = 0; k < count; ++k)
+    {
+        const lsRayInput* in = inputs + k;
+        LS_ASSERT(in->origin.x == o.x && in->origin.y == o.y && in->maxFraction == fan->range);
+        lsVec2 d = in->direction;
+        hits[k] = NoHit();
+        f.open[k] = 0;
+        if (!ValidInput(in))
+        {
+            continue;
+        }
+        f.dd[k] = d.x * d.x + d.y * d.y;
+        f.speed[k] = fabs(d.x) + fabs(d.y);
+        if (outside)
+        {
+            CastOutsideGrid(scene, in, f.dd[k], hits + k, NULL);
+        }
+        f.limit[k] = hits[k].hit && hits[k].fraction < in->maxFraction ? hits[k].fraction : in->maxFraction;
+        f.pendingCount[k] = 0;
+        f.open[k] = 1;
+        f.bin[k] = (short)BinOf(PseudoAngle(d.x, d.y));
+        f.openCount[f.bin[k]] += 1;
+        openList[openN++] = k;
+    }
+
+    // The sweep's unit is a cell, or a block of cells where most cells are empty (a map's open rooms of small
+    // cells, whose empty blocks are then passed in one test).
+    int shift = scene->segItemCount + scene->targetItemCount + scene->shapeItemCount < nx * ny ? LS_BLOCK_SHIFT : 0;
+    int unitsX = ((nx - 1) >> shift) + 1, unitsY = ((ny - 1) >> shift) + 1;
+    int cx = CellX(scene, o.x) >> shift, cy = CellY(scene, o.y) >> shift;
+    int maxRing = Max(Max(cx, unitsX - 1 - cx), Max(cy, unitsY - 1 - cy));
+    double margin = 4.0 * scene->slop;
+    bool dirty = true;
+    int r = 0;
+    for (; r <= maxRing && openN > 0; ++r)
+    {
+        // A ring costs its 8 r units, a walk about one cell per cell ring for each beam: once the open beams are
+        // few, they are walked one by one instead (in open space of small cells, or down a long corridor).
+        if (8 * r > 4 * openN)
+        {
+            break;
+        }
+        if (r >= 2 && dirty)
+        {
+            f.openBefore[0] = 0;
+            for (int b = 0; b < LS_FAN_BINS; ++b)
+            {
+                f.openBefore[b + 1] = f.openBefore[b] + f.openCount[b];
+            }
+            dirty = false;
+        }
+        int ux0 = cx - r, ux1 = cx + r, uy0 = cy - r, uy1 = cy + r;
+        int xa = ux0 > 0 ? ux0 : 0, xb = ux1 < unitsX - 1 ? ux1 : unitsX - 1;
+        int ya = uy0 + 1 > 0 ? uy0 + 1 : 0, yb = uy1 - 1 < unitsY - 1 ? uy1 - 1 : unitsY - 1;
+        if (uy0 >= 0)
+        {
+            for (int ux = xa; ux <= xb; ++ux)
+            {
+                FanRingUnit(&f, ux, uy0, r, shift);
+            }
+        }
+        if (uy1 < unitsY && r > 0)
+        {
+            for (int ux = xa; ux <= xb; ++ux)
+            {
+                FanRingUnit(&f, ux, uy1, r, shift);
+            }
+        }
+        if (ux0 >= 0 && r > 0)
+        {
+            for (int uy = ya; uy <= yb; ++uy)
+            {
+                FanRingUnit(&f, ux0, uy, r, shift);
+            }
+        }
+        if (ux1 < unitsX && r > 0)
+        {
+            for (int uy = ya; uy <= yb; ++uy)
+            {
+                FanRingUnit(&f, ux1, uy, r, shift);
+            }
+        }
+        int ix0 = ux0 << shift, ix1 = ((ux1 + 1) << shift) - 1, iy0 = uy0 << shift, iy1 = ((uy1 + 1) << shift) - 1;
+        if (f.unsafe)
+        {
+            return false;
+        }
+        // Every point within R of the origin is in rings 0 .. r (a side of the square at the grid's edge bounds
+        // nothing: no object is registered beyond it).
+        double R = HUGE_VAL;
+        R = ix0 > 0 ? Min(R, o.x - (scene->x0 + (double)ix0 * s)) : R;
+        R = ix1 < nx - 1 ? Min(R, scene->x0 + (double)(ix1 + 1) * s - o.x) : R;
+        R = iy0 > 0 ? Min(R, o.y - (scene->y0 + (double)iy0 * s)) : R;
+        R = iy1 < ny - 1 ? Min(R, scene->y0 + (double)(iy1 + 1) * s - o.y) : R;
+        double reach = R - margin;
+        for (int j = 0; j < openN;)
+        {
+            int k = openList[j];
+            // A hit in an unswept cell lies at least R - margin from the origin, so at a fraction of at least that
+            // over |d| <= speed: strictly farther than this beam's best (or range) when the test holds.
+            if (f.limit[k] * f.speed[k] * (1.0 + 1e-9) < reach)
+            {
+                FanResolve(&f, k);
+                f.open[k] = 0;
+                f.openCount[f.bin[k]] -= 1;
+                openList[j] = openList[--openN];
+                dirty = true;
+            }
+            else
+            {
+                ++j;
+            }
+        }
+    }
+    for (int j = 0; j < openN; ++j)
+    {
+        int k = openList[j];
+        if (r > maxRing)
+        {
+            FanResolve(&f, k); // the whole grid is swept
+        }
+        else
+        {
+            hits[k] = Cast(scene, NULL, inputs + k, NULL); // what the sweep found so far is not needed
+        }
+    }
+    return true;
 }

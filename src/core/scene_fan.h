@@ -1,0 +1,15 @@
+// lidarsim core (private): the beams of a scan cast together through the scene's grid (scene_cast.c), for the lidar.
+#pragma once
+
+#include "core/beam_runs.h"
+
+/// Casts beams first .. first + count - 1 of fan through the static objects of scene (no moving objects), as
+/// lsScene_CastRay casts inputs[k] (beam first + k), bit for bit: inputs[k] must start at fan->origin with
+/// maxFraction fan->range and point along the unit direction of the beam's angle, fan->start + (first + k)
+/// fan->increment (lsDirection of it, give or take a rounding). The grid is swept once, ring of cells by ring of
+/// cells outward from the origin's cell, for all the beams: each object met is given the beams that may reach it
+/// (lsBeamFan_Segment, lsBeamFan_Disc) and is bounded and cast exactly for those beams only, and a beam is done
+/// once its hit is nearer than every cell not yet swept. Returns false, with hits undefined, when the fan cannot be
+/// swept safely (an origin outside the grid, huge angles, an infinite range): cast the beams one by one then.
+bool lsScene_CastFan(const lsScene* scene, const lsBeamFan* fan, int first, const lsRayInput* inputs, int count,
+                     lsRayHit* hits);
