@@ -5,6 +5,8 @@
 # 2. `--frames N --autopilot --print-pose` draws N frames, prints the frame-time split and a pose that moved.
 # 3. With xdotool: key presses drive the robot (Up held), F12 twice writes two screenshots into --screenshots DIR
 #    (never beside the world), Q quits; the pose printed on exit must have moved forward along the robot's heading.
+# 4. Editing (xwininfo): a dragged target saves as a one-line diff; the quit prompt's Cancel and Discard.
+# 5. A fleet: Tab, I adds a robot, B, Ctrl+S writes the shorthand robot as a two-robot list (a one-line diff).
 set -uo pipefail
 
 lidarsim=${1:?usage: window_test.sh path/to/lidarsim}
@@ -251,4 +253,50 @@ grep -q '"targets": \[{"center": \[13, 8\], "radius": 0.3}, {"center": \[15, 2\]
     fail "the moved target should be at [13, 8] on the grid: $(cat "$work/edit/room.saved.json")"
 cmp -s "$work/edit/room.json" "$work/edit/room.saved.json" || fail "Discard wrote the file"
 echo "window_test: editing ok: one-line diff on save, unsaved mark, quit prompt (cancel, discard)"
+
+# 5. A fleet made in the window: in edit mode Tab selects the robot (in the editor too), I adds a copy of it beside
+#    it (selected: the keys drive it), Tab cycles the two, B shows only the selected robot's scan, and Ctrl+S writes
+#    the "robot" shorthand as "robots": the first robot's line keeps its text (with its implicit id), the copy
+#    follows it, nothing else changes.
+mkdir -p "$work/fleet"
+cp "$work/room.json" "$work/fleet/room.json"
+cp "$work/room.json" "$work/fleet/room.orig.json"
+cat >"$work/fleet.sh" <<'EOF'
+#!/usr/bin/env bash
+lidarsim=$1
+dir=$2
+"$lidarsim" "$dir/room.json" --paused >"$dir/fleet.txt" 2>&1 &
+pid=$!
+source "$(dirname "$0")/helpers.sh"
+wid=$(find_window)
+[ -n "$wid" ] || { echo "fleet.sh: no window appeared"; kill "$pid"; exit 1; }
+xdotool windowfocus --sync "$wid" 2>/dev/null || xdotool windowfocus "$wid"
+sleep 0.5
+for k in e Tab i Tab Tab b ctrl+s; do
+    xdotool key "$k"
+    sleep 0.3
+done
+xdotool key q
+for _ in $(seq 1 50); do
+    kill -0 "$pid" 2>/dev/null || break
+    sleep 0.1
+done
+kill -0 "$pid" 2>/dev/null && { echo "fleet.sh: the window did not quit on Q after saving"; kill "$pid"; exit 1; }
+wait "$pid"
+EOF
+chmod +x "$work/fleet.sh"
+xvfb-run -a -s "-screen 0 1280x800x24" "$work/fleet.sh" "$lidarsim" "$work/fleet" >"$work/xvfb-fleet.txt" 2>&1 ||
+    fail "fleet session failed: $(cat "$work/xvfb-fleet.txt" "$work/fleet/fleet.txt" 2>/dev/null)"
+! grep -q 'still allocated' "$work/fleet/fleet.txt" || fail "fleet session: leak: $(cat "$work/fleet/fleet.txt")"
+for said in 'added robot "robot2" (a copy of "robot") at (5.65, 5.00); 2 robots' \
+    "driving robot 1 of 2: robot (manual" "driving robot 2 of 2: robot2" "beams of the selected robot only" "saved $work/fleet/room.json"; do
+    grep -qF "$said" "$work/fleet/fleet.txt" || fail "fleet session: no '$said': $(cat "$work/fleet/fleet.txt")"
+done
+diffstat=$(git diff --no-index --numstat "$work/fleet/room.orig.json" "$work/fleet/room.json" | cut -f1,2)
+[ "$diffstat" = "$(printf '1\t1')" ] ||
+    fail "adding a robot must change the robot's line only: $(git diff --no-index "$work/fleet/room.orig.json" "$work/fleet/room.json")"
+first='"robots": [{"id": "robot", "pose": [5, 5, 0], "radius": 0.25, "lidar": {"beams": 180, "fov": 360, "range": 12}}'
+grep -qF "  $first, {\"id\": \"robot2\", \"pose\": [5.65, 5, 0], " "$work/fleet/room.json" ||
+    fail "the shorthand robot should become a two-robot list: $(cat "$work/fleet/room.json")"
+echo "window_test: fleet ok: Tab, I added robot2 at (5.65, 5), B, Ctrl+S wrote \"robots\" as a one-line diff"
 exit 0
