@@ -8,6 +8,7 @@
 #include "core/recording.h"
 #include "core/world_text.h"
 #include "lidarsim/lidar.h"
+#include "lidarsim/map.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -359,13 +360,21 @@ static bool Init(lsApp* app)
     const lsAppConfig* config = &app->config;
     lsError err;
     lsWarnings warnings = {0};
-    // The text is kept: a save writes back what the user did not change exactly as it was written.
-    size_t size = 0;
-    char* text = lsReadFile(config->worldPath, LS_MAX_FILE_BYTES, &size, &err);
-    app->world = text != NULL ? lsLoadWorldFromString(text, size, config->worldPath, &err, &warnings) : NULL;
-    if (app->world != NULL)
-        app->diskText = lsStrdup(text); // Shutdown frees it on every path
-    lsFree(text, size + 1);
+    if (lsIsMapPath(config->worldPath))
+    {
+        // A map YAML opened as a world: no world text to keep (a save goes to a .json, never over the map).
+        app->world = lsLoadWorld(config->worldPath, &err, &warnings);
+    }
+    else
+    {
+        // The text is kept: a save writes back what the user did not change exactly as it was written.
+        size_t size = 0;
+        char* text = lsReadFile(config->worldPath, LS_MAX_FILE_BYTES, &size, &err);
+        app->world = text != NULL ? lsLoadWorldFromString(text, size, config->worldPath, &err, &warnings) : NULL;
+        if (app->world != NULL)
+            app->diskText = lsStrdup(text); // Shutdown frees it on every path
+        lsFree(text, size + 1);
+    }
     if (app->world == NULL)
     {
         fprintf(stderr, "%s\n", err.message);
