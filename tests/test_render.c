@@ -5,6 +5,7 @@
 
 #include "app/app.h"
 #include "app/camera.h"
+#include "app/map_shade.h"
 #include "app/render.h"
 #include "lidarsim/lidar.h"
 #include "lidarsim/sim.h"
@@ -520,6 +521,188 @@ static int FollowsTheSim(void)
     return 0;
 }
 
+// Copies the canvas's pixels (RGBA, W x H) into out.
+static bool CopyPixels(const SDL_Surface* surface, uint8_t* out)
+{
+    if (SDL_LockSurface((SDL_Surface*)surface) < 0)
+        return false;
+    for (int y = 0; y < H; ++y)
+        memcpy(out + (size_t)y * W * 4, (const uint8_t*)surface->pixels + (size_t)y * (size_t)surface->pitch, W * 4);
+    SDL_UnlockSurface((SDL_Surface*)surface);
+    return true;
+}
+
+// The largest difference of any channel of any pixel between two frames.
+static int MaxDifference(const uint8_t* a, const uint8_t* b)
+{
+    int worst = 0;
+    for (size_t i = 0; i < (size_t)W * H * 4; ++i)
+        worst = abs(a[i] - b[i]) > worst ? abs(a[i] - b[i]) : worst;
+    return worst;
+}
+
+// The cached static layers: the same view drawn twice builds them, a third time reuses them, and every frame looks
+// as drawn without them (walls over beams, crossing walls, a box, a path, the grid and axes); an edited world or a
+// moved camera is never drawn from a stale cache.
+static int StaticLayers(void)
+{
+    Fixture f;
+    ENSURE(OpenFixture(&f));
+    // More static objects: a box, a path, and a closed wall crossing the straight one (overlapping coverage).
+    lsBoxDef box = lsDefaultBoxDef();
+    box.center = lsV(-3.0, 1.0);
+    box.size = lsV(0.8, 0.5);
+    box.angle = 0.3;
+    lsWorld_AddBox(f.world, box);
+    lsVec2 path[3] = {{-4.0, -3.0}, {0.0, -2.5}, {4.0, -3.0}};
+    lsWorld_AddPath(f.world, "lane", path, 3, 0.3, false);
+    lsVec2 ring[4] = {{1.0, 1.5}, {2.5, 1.7}, {2.3, 2.6}, {1.2, 2.4}};
+    lsWorld_AddWall(f.world, ring, 4, true);
+    lsDestroySim(f.sim);
+    f.sim = lsCreateSim(f.world);
+    lsViewOptions view = lsDefaultViewOptions();
+    view.hud = false;
+
+    size_t bytes = (size_t)W * H * 4;
+    uint8_t* direct = lsAlloc(bytes);
+    uint8_t* frame = lsAlloc(bytes);
+    ENSURE(lsDrawFrame(f.canvas, &f.camera, f.sim, &view, NULL) && CopyPixels(f.surface, direct));
+    lsLayerStats stats = lsCanvas_LayerStats(f.canvas);
+    ENSURE(stats.direct == 1 && stats.builds == 0 && stats.hits == 0);
+    ENSURE(lsDrawFrame(f.canvas, &f.camera, f.sim, &view, NULL) && CopyPixels(f.surface, frame));
+    ENSURE(MaxDifference(direct, frame) <= 2);
+    ENSURE(lsDrawFrame(f.canvas, &f.camera, f.sim, &view, NULL) && CopyPixels(f.surface, frame));
+    ENSURE(MaxDifference(direct, frame) <= 2);
+    stats = lsCanvas_LayerStats(f.canvas);
+    ENSURE(stats.direct == 1 && stats.builds == 1 && stats.hits == 1);
+    // Where a wall is drawn whole, the cached wall is exactly the wall colour.
+    ENSURE(SDL_LockSurface(f.surface) == 0);
+    ENSURE(SameColor(PixelAt(f.surface, &f.camera, lsV(-4.2, 2.0)), lsColorWall, 0));
+    SDL_UnlockSurface(f.surface);
+
+    // The straight wall moved down a metre (as the editor or a reload would): the old place is empty at once.
+    f.world->walls[0].points[0].y = 1.0;
+    f.world->walls[0].points[1].y = 1.0;
+    lsDestroySim(f.sim);
+    f.sim = lsCreateSim(f.world);
+    for (int i = 0; i < 3; ++i)
+    {
+        ENSURE(lsDrawFrame(f.canvas, &f.camera, f.sim, &view, NULL));
+        ENSURE(SDL_LockSurface(f.surface) == 0);
+        ENSURE(SameColor(PixelAt(f.surface, &f.camera, lsV(-4.2, 1.0)), lsColorWall, 0));
+        ENSURE(!SameColor(PixelAt(f.surface, &f.camera, lsV(-4.2, 2.0)), lsColorWall, 40));
+        SDL_UnlockSurface(f.surface);
+    }
+    stats = lsCanvas_LayerStats(f.canvas);
+    ENSURE(stats.direct == 2 && stats.builds == 2 && stats.hits == 2);
+
+    // A camera that moves every frame (follow mode, a drag) draws directly: no cache built that nobody reuses.
+    for (int i = 0; i < 4; ++i)
+    {
+        f.camera.center.x += 0.25;
+        ENSURE(lsDrawFrame(f.canvas, &f.camera, f.sim, &view, NULL));
+        ENSURE(SDL_LockSurface(f.surface) == 0);
+        ENSURE(SameColor(PixelAt(f.surface, &f.camera, lsV(-2.2, 1.0)), lsColorWall, 0));
+        SDL_UnlockSurface(f.surface);
+    }
+    stats = lsCanvas_LayerStats(f.canvas);
+    ENSURE(stats.direct == 6 && stats.builds == 2 && stats.hits == 2);
+    // The grid switched off is redrawn too, not copied from the cache.
+    view.grid = false;
+    ENSURE(lsDrawFrame(f.canvas, &f.camera, f.sim, &view, NULL));
+    ENSURE(lsCanvas_LayerStats(f.canvas).hits == 2);
+
+    // With the caller's revision (the window's count of sim rebuilds) the world is not hashed: the same revision
+    // reuses the layers, a new one draws the world as it is now.
+    view.worldRevision = 7;
+    for (int i = 0; i < 3; ++i)
+        ENSURE(lsDrawFrame(f.canvas, &f.camera, f.sim, &view, NULL));
+    ENSURE(lsCanvas_LayerStats(f.canvas).hits == 3);
+    lsWorld* moved = lsCloneWorld(f.world);
+    moved->walls[0].points[0].y = 0.5;
+    moved->walls[0].points[1].y = 0.5;
+    lsSim* sim = lsCreateSim(moved);
+    view.worldRevision = 8;
+    ENSURE(lsDrawFrame(f.canvas, &f.camera, sim, &view, NULL));
+    ENSURE(SDL_LockSurface(f.surface) == 0);
+    ENSURE(SameColor(PixelAt(f.surface, &f.camera, lsV(-2.2, 0.5)), lsColorWall, 0));
+    ENSURE(!SameColor(PixelAt(f.surface, &f.camera, lsV(-2.2, 1.0)), lsColorWall, 40));
+    SDL_UnlockSurface(f.surface);
+    ENSURE(lsCanvas_LayerStats(f.canvas).hits == 3);
+    lsDestroySim(sim);
+    lsDestroyWorld(moved);
+    lsFree(direct, bytes);
+    lsFree(frame, bytes);
+    CloseFixture(&f);
+    return 0;
+}
+
+// A map's unknown cells greyed: where a cell is unknown its pixels are lsColorUnknown, free cells stay background,
+// U (view.unknown) off shows none; a rotated map's cells land where its yaw puts them; a map wider than
+// LS_MAP_SHADE_MAX_SIDE is averaged into shares.
+static int UnknownCells(void)
+{
+    Fixture f;
+    ENSURE(OpenFixture(&f));
+    // 4 x 2 cells of 1 m from (-4, -3) (below the wall): the top row unknown except its first cell, the bottom row
+    // free except one wall cell.
+    uint8_t cells[8] = {ls_cellFree, ls_cellUnknown, ls_cellUnknown, ls_cellUnknown,
+                        ls_cellFree, ls_cellWall,    ls_cellFree,    ls_cellFree};
+    lsGrid grid = {.width = 4, .height = 2, .cells = cells, .resolution = 1.0, .origin = {-4.0, -3.0}, .yaw = 0.0};
+    lsMapShade* shade = lsCreateMapShade(&grid);
+    ENSURE(shade->factor == 1 && shade->width == 4 && shade->height == 2 && shade->unknownCells == 3);
+    lsViewOptions view = lsDefaultViewOptions();
+    view.grid = false;
+    view.axes = false;
+    view.hud = false;
+    view.beams = ls_beamsOff;
+    view.mapShade = shade;
+    ENSURE(lsDrawFrame(f.canvas, &f.camera, f.sim, &view, NULL));
+    ENSURE(SDL_LockSurface(f.surface) == 0);
+    ENSURE(SameColor(PixelAt(f.surface, &f.camera, lsV(-2.5, -1.5)), lsColorUnknown, 0)); // top row, cell 1
+    ENSURE(SameColor(PixelAt(f.surface, &f.camera, lsV(-0.1, -1.1)), lsColorUnknown, 0)); // top row, cell 3
+    ENSURE(SameColor(PixelAt(f.surface, &f.camera, lsV(-3.5, -1.5)), lsColorBackground, 0));
+    ENSURE(SameColor(PixelAt(f.surface, &f.camera, lsV(-2.5, -2.5)), lsColorBackground, 0));
+    ENSURE(SameColor(PixelAt(f.surface, &f.camera, lsV(0.5, -1.5)), lsColorBackground, 0)); // right of the map
+    SDL_UnlockSurface(f.surface);
+    view.unknown = false;
+    ENSURE(lsDrawFrame(f.canvas, &f.camera, f.sim, &view, NULL));
+    ENSURE(SDL_LockSurface(f.surface) == 0);
+    ENSURE(SameColor(PixelAt(f.surface, &f.camera, lsV(-2.5, -1.5)), lsColorBackground, 0));
+    SDL_UnlockSurface(f.surface);
+    lsDestroyMapShade(shade);
+
+    // Turned a quarter about its origin (-4, -3): lattice (u, v) lands at (-4 - v, -3 + u), so the top row's unknown
+    // cells (v in [1, 2]) lie at x in [-6, -5], y from -2 to 1.
+    grid.yaw = 0.5 * LS_PI;
+    shade = lsCreateMapShade(&grid);
+    view.mapShade = shade;
+    view.unknown = true;
+    f.camera.center = lsV(-4.0, -1.0);
+    ENSURE(lsDrawFrame(f.canvas, &f.camera, f.sim, &view, NULL));
+    ENSURE(SDL_LockSurface(f.surface) == 0);
+    ENSURE(SameColor(PixelAt(f.surface, &f.camera, lsV(-5.5, -0.5)), lsColorUnknown, 0));
+    ENSURE(SameColor(PixelAt(f.surface, &f.camera, lsV(-5.5, -2.5)), lsColorBackground, 0)); // u in [0, 1]: free
+    ENSURE(SameColor(PixelAt(f.surface, &f.camera, lsV(-4.5, -0.5)), lsColorBackground, 0)); // the bottom row
+    SDL_UnlockSurface(f.surface);
+    lsDestroyMapShade(shade);
+
+    // 4100 x 3 cells, every other column unknown: averaged by 3 into 1367 x 1 shares of 1/3 or 2/3 (255 * 3/9 = 85
+    // or 170); the last column of shade cells holds the two cells left over.
+    int wide = 4100;
+    uint8_t* many = lsAlloc((size_t)wide * 3);
+    for (int k = 0; k < wide * 3; ++k)
+        many[k] = (k % wide) % 2 == 1 ? ls_cellUnknown : ls_cellFree;
+    lsGrid big = {.width = wide, .height = 3, .cells = many, .resolution = 0.05, .origin = {0.0, 0.0}};
+    shade = lsCreateMapShade(&big);
+    ENSURE(shade->factor == 3 && shade->width == 1367 && shade->height == 1 && shade->unknownCells == 3 * 2050);
+    ENSURE(shade->unknown[0] == 85 && shade->unknown[1] == 170 && shade->unknown[1366] == 128);
+    lsDestroyMapShade(shade);
+    lsFree(many, (size_t)wide * 3);
+    CloseFixture(&f);
+    return 0;
+}
+
 int RenderTest(void)
 {
     RUN_SUBTEST(CameraRoundTrip);
@@ -530,5 +713,7 @@ int RenderTest(void)
     RUN_SUBTEST(ScreenshotNamesNeverCollide);
     RUN_SUBTEST(ClipsFarGeometry);
     RUN_SUBTEST(FollowsTheSim);
+    RUN_SUBTEST(StaticLayers);
+    RUN_SUBTEST(UnknownCells);
     return 0;
 }

@@ -5,6 +5,7 @@
 #include "app/app.h"
 
 #include "app/gif.h"
+#include "app/map_shade.h"
 #include "core/recording.h"
 #include "core/world_text.h"
 #include "lidarsim/lidar.h"
@@ -77,6 +78,8 @@ void lsApp_RebuildSim(lsApp* app)
     if (selected != app->selected)
         lsTrail_Clear(app->trail);
     app->selected = selected;
+    // The drawn world is the sim's: only here does it change, so the cached static layers go by this count.
+    app->view.worldRevision += 1;
 }
 
 void lsApp_SelectRobot(lsApp* app, const char* id)
@@ -217,6 +220,7 @@ static void Reloaded(lsApp* app, lsWorld* fresh)
     }
     lsDestroyWorld(app->world);
     app->world = fresh;
+    lsApp_LoadMapShade(app);
     SetDiskVersion(app, fresh, text);
     if (app->editor != NULL)
         lsEditor_WorldReplaced(app->editor);
@@ -231,6 +235,16 @@ void lsApp_FitCamera(lsApp* app)
 }
 
 void lsApp_RobotMoved(lsApp* app) { lsTrail_Clear(app->trail); }
+
+void lsApp_LoadMapShade(lsApp* app)
+{
+    lsDestroyMapShade(app->shade);
+    lsError err;
+    app->shade = lsLoadMapShade(app->world, &err);
+    if (app->shade == NULL && err.message[0] != '\0')
+        fprintf(stderr, "lidarsim: unknown cells not shown: %s\n", err.message);
+    app->view.mapShade = app->shade;
+}
 
 // A regular file (a FIFO named default.json must not block the start: the loader refuses it with a message).
 static bool FileReadable(const char* path)
@@ -398,6 +412,7 @@ static bool Init(lsApp* app)
     }
     app->trail = lsAllocZero(1, sizeof(lsTrail));
     app->view.trailData = app->trail;
+    lsApp_LoadMapShade(app);
 
     app->beamsOverride = config->beams;
     lsApp_RebuildSim(app);
@@ -596,6 +611,7 @@ static void Shutdown(lsApp* app)
     lsDestroyWorld(app->simWorld);
     lsDestroyWorld(app->world);
     lsDestroyWorld(app->diskWorld);
+    lsDestroyMapShade(app->shade);
     lsFreeString(app->diskText);
     lsDestroyCanvas(app->canvas);
     lsFree(app->trail, app->trail != NULL ? sizeof(lsTrail) : 0);
@@ -661,11 +677,14 @@ int lsRunWindow(const lsAppConfig* config)
     if (app.config.frames > 0 && ok)
     {
         double frames = (double)(app.frames > 0 ? app.frames : 1);
+        lsLayerStats layers = lsCanvas_LayerStats(app.canvas);
         printf("frames %lld in %.2f s: %.1f fps; per frame: sim %.3f ms (%lld steps, %.3f ms/step), draw %.3f ms "
-               "(present %.3f ms); beams %d, %dx%d\n",
+               "(canvas %.3f ms, present %.3f ms); beams %d, %dx%d; static layers reused %lld, built %lld, "
+               "not kept %lld\n",
                app.frames, elapsed, (double)app.frames / elapsed, 1000.0 * app.simSeconds / frames, app.steps,
                app.steps > 0 ? 1000.0 * app.simSeconds / (double)app.steps : 0.0, 1000.0 * app.drawSeconds / frames,
-               1000.0 * app.presentSeconds / frames, lsSim_GetBeams(app.sim), app.camera.width, app.camera.height);
+               1000.0 * (app.drawSeconds - app.presentSeconds) / frames, 1000.0 * app.presentSeconds / frames,
+               lsSim_GetBeams(app.sim), app.camera.width, app.camera.height, layers.hits, layers.builds, layers.direct);
     }
     if (app.config.printPose && app.sim != NULL)
         PrintPose(app.sim);
@@ -735,6 +754,12 @@ int lsRenderImage(const lsRenderConfig* config)
         fprintf(stderr, "%s\n", err.message);
         return 1;
     }
+    // The map's unknown cells, as the window greys them.
+    lsMapShade* shade = lsLoadMapShade(world, &err);
+    if (shade == NULL && err.message[0] != '\0')
+        fprintf(stderr, "lidarsim render: unknown cells not shown: %s\n", err.message);
+    view.mapShade = shade;
+    err.message[0] = '\0';
     lsSim* sim = lsCreateSim(world);
     ApplyBeams(sim, config->beams);
     lsControl control = config->autopilot ? lsMakeAutopilotControl() : lsMakeManualControl(0.0, 0.0);
@@ -778,6 +803,7 @@ int lsRenderImage(const lsRenderConfig* config)
     }
     lsDestroyCanvas(canvas);
     lsFree(trail, sizeof(lsTrail));
+    lsDestroyMapShade(shade);
     lsDestroySim(sim);
     lsDestroyWorld(world);
     SDL_Quit();

@@ -56,6 +56,9 @@ typedef struct lsApp
     long long raysThisSecond;
     long long frames, steps;
     double simSeconds, drawSeconds, presentSeconds; ///< totals for the --frames report (draw includes present)
+
+    /// Owned; the unknown cells of the world's map (U greys them), NULL when it has none.
+    struct lsMapShade* shade;
 } lsApp;
 
 /// Seconds since the app started (the front end's clock; the core never reads one).
@@ -74,6 +77,8 @@ bool lsApp_Save(lsApp* app);
 void lsApp_RequestQuit(lsApp* app);
 /// Frames the world in the part of the window the panels leave free.
 void lsApp_FitCamera(lsApp* app);
+/// The world was loaded or reloaded from disk: read its map's unknown cells again (the image may have changed).
+void lsApp_LoadMapShade(lsApp* app);
 /// The robot's pose was set anew (reset, reload): forget its trail.
 void lsApp_RobotMoved(lsApp* app);
 /// Selects the robot with this id (the keys drive it, F follows it, the HUD shows it); its trail starts afresh. An

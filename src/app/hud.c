@@ -27,6 +27,7 @@ const char* const lsHelpLines[] = {
     "T               robot trail",
     "H               HUD panels",
     "G               grid and scale bar",
+    "U               a map's unknown cells greyed",
     "V               vehicles' steering overlay",
     "F               follow the robot",
     "Tab             next robot: the one the keys drive,",

@@ -118,6 +118,13 @@ static void HandleKey(lsApp* app, const SDL_KeyboardEvent* key)
             lsApp_FitCamera(app);
         lsApp_SetStatus(app, "scan plot %s", OnOff(app->view.scanPlot));
         break;
+    case SDLK_u:
+        app->view.unknown = !app->view.unknown;
+        if (app->shade == NULL)
+            lsApp_SetStatus(app, "unknown map cells greyed %s (this world has no map)", OnOff(app->view.unknown));
+        else
+            lsApp_SetStatus(app, "unknown map cells greyed %s", OnOff(app->view.unknown));
+        break;
     case SDLK_t:
         app->view.trail = !app->view.trail;
         lsApp_SetStatus(app, "trail %s", OnOff(app->view.trail));

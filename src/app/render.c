@@ -4,11 +4,13 @@
 #include "app/render.h"
 
 #include "app/font.h"
+#include "app/map_shade.h"
 #include "lidarsim/lidar.h"
 
 #include <SDL2/SDL2_gfxPrimitives.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 const lsColor lsColorBackground = {20, 22, 28, 255};
 const lsColor lsColorWall = {236, 238, 244, 255};
@@ -45,8 +47,13 @@ static const lsColor s_axisY = {80, 220, 100, 255};
 
 lsViewOptions lsDefaultViewOptions(void)
 {
-    return (lsViewOptions){
-        .beams = ls_beamsAll, .grid = true, .hud = true, .trail = true, .axes = true, .fleetBeams = true};
+    return (lsViewOptions){.beams = ls_beamsAll,
+                           .grid = true,
+                           .hud = true,
+                           .trail = true,
+                           .axes = true,
+                           .fleetBeams = true,
+                           .unknown = true};
 }
 
 void lsTrail_Clear(lsTrail* trail)
@@ -328,7 +335,7 @@ static void DrawSolids(Painter* p, const lsWorld* world)
     }
 }
 
-static void DrawWalls(Painter* p, const lsWorld* world)
+static void DrawWalls(Painter* p, const lsWorld* world, lsColor color)
 {
     // Thin strokes unless zoomed in, so a city of 100k walls stays readable instead of a white blob; hair lines are
     // also the rasterizer's fast path, which matters with thousands of walls in view.
@@ -349,8 +356,7 @@ static void DrawWalls(Painter* p, const lsWorld* world)
             if ((a.x < v.lower.x && b.x < v.lower.x) || (a.x > v.upper.x && b.x > v.upper.x) ||
                 (a.y < v.lower.y && b.y < v.lower.y) || (a.y > v.upper.y && b.y > v.upper.y))
                 continue;
-            ScreenLine(p, lsV(ox + a.x * zoom, oy - a.y * zoom), lsV(ox + b.x * zoom, oy - b.y * zoom), lsColorWall,
-                       width);
+            ScreenLine(p, lsV(ox + a.x * zoom, oy - a.y * zoom), lsV(ox + b.x * zoom, oy - b.y * zoom), color, width);
         }
     }
 }
@@ -582,6 +588,225 @@ static void DrawAxes(Painter* p)
 }
 
 // ---------------------------------------------------------------------------------------------------------------------
+// Static layers: a big map's thousands of walls and the full-canvas background drawn once per view, not per frame
+
+/// What the static layers were drawn for: they are reused only while every part is the same.
+typedef struct LayerKey
+{
+    lsVec2 center;
+    double zoom;
+    int width, height;
+    uint64_t world; ///< the caller's world revision with the world's address, else StaticHash of the world
+    uint64_t shade; ///< the map shade's stamp when unknown cells are drawn, else 0
+    bool grid, axes;
+} LayerKey;
+
+struct lsLayerCache
+{
+    LayerKey key;     ///< what base and walls hold (when valid)
+    LayerKey pending; ///< the last frame drawn without the cache: the same key twice in a row builds it
+    bool valid, havePending;
+    int width, height;
+    uint8_t* base;  ///< width * height RGBA: background, unknown cells, grid, axes, paths, boxes, polygons
+    uint8_t* walls; ///< width * height: the static walls' coverage (0 .. 255)
+    int* spans;     ///< per row, the first and one past the last column with wall coverage (empty: equal)
+    lsLayerStats stats;
+};
+
+typedef enum LayerUse
+{
+    ls_layersNone = 0,  ///< draw everything (the view changed since the last frame)
+    ls_layersBuild = 1, ///< draw the static layers into the cache, then use them
+    ls_layersReuse = 2, ///< copy the cached layers
+} LayerUse;
+
+// A 64-bit mix of one word into the hash (the multiply-xorshift of splitmix64): quick enough to run over every
+// wall point each frame, so any change to the world's static objects, whoever made it, rebuilds the layers.
+static inline uint64_t Mix(uint64_t h, uint64_t word)
+{
+    h ^= word + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
+    h *= 0xbf58476d1ce4e5b9ull;
+    return h ^ (h >> 31);
+}
+
+static uint64_t MixBytes(uint64_t h, const void* data, size_t size)
+{
+    const uint8_t* p = data;
+    for (; size >= 8; size -= 8, p += 8)
+    {
+        uint64_t word;
+        memcpy(&word, p, 8);
+        h = Mix(h, word);
+    }
+    uint64_t tail = 0;
+    memcpy(&tail, p, size);
+    return Mix(h, tail ^ (uint64_t)size << 56);
+}
+
+/// A hash of what the static layers draw of the world: walls, boxes, polygons and paths.
+static uint64_t StaticHash(const lsWorld* world)
+{
+    uint64_t h = Mix(0, (uint64_t)world->wallCount);
+    for (int i = 0; i < world->wallCount; ++i)
+    {
+        const lsWallDef* wall = &world->walls[i];
+        h = Mix(h, (uint64_t)wall->pointCount << 1 | (uint64_t)wall->closed);
+        h = MixBytes(h, wall->points, (size_t)wall->pointCount * sizeof(lsVec2));
+    }
+    for (int i = 0; i < world->boxCount; ++i)
+    {
+        const lsBoxDef* box = &world->boxes[i];
+        double values[5] = {box->center.x, box->center.y, box->size.x, box->size.y, box->angle};
+        h = MixBytes(h, values, sizeof values);
+    }
+    h = Mix(h, (uint64_t)world->polygonCount);
+    for (int i = 0; i < world->polygonCount; ++i)
+        h = MixBytes(Mix(h, (uint64_t)world->polygons[i].count), world->polygons[i].points,
+                     (size_t)world->polygons[i].count * sizeof(lsVec2));
+    h = Mix(h, (uint64_t)world->pathCount);
+    for (int i = 0; i < world->pathCount; ++i)
+    {
+        const lsPathDef* path = &world->paths[i];
+        h = Mix(h, (uint64_t)path->pointCount << 1 | (uint64_t)path->closed);
+        h = MixBytes(h, &path->radius, sizeof path->radius);
+        h = MixBytes(h, path->points, (size_t)path->pointCount * sizeof(lsVec2));
+    }
+    return h;
+}
+
+static LayerKey MakeLayerKey(const lsCamera* camera, const lsWorld* world, const lsViewOptions* view)
+{
+    return (LayerKey){.center = camera->center,
+                      .zoom = camera->zoom,
+                      .width = camera->width,
+                      .height = camera->height,
+                      .world = view->worldRevision != 0 ? Mix(view->worldRevision, (uint64_t)(uintptr_t)world)
+                                                        : StaticHash(world),
+                      .shade = view->unknown && view->mapShade != NULL ? view->mapShade->stamp : 0,
+                      .grid = view->grid,
+                      .axes = view->axes};
+}
+
+static bool SameKey(const LayerKey* a, const LayerKey* b)
+{
+    return a->center.x == b->center.x && a->center.y == b->center.y && a->zoom == b->zoom && a->width == b->width &&
+           a->height == b->height && a->world == b->world && a->shade == b->shade && a->grid == b->grid &&
+           a->axes == b->axes;
+}
+
+static void FreeLayers(struct lsLayerCache* cache)
+{
+    size_t pixels = (size_t)cache->width * (size_t)cache->height;
+    lsFree(cache->base, 4 * pixels);
+    lsFree(cache->walls, pixels);
+    lsFree(cache->spans, 2 * (size_t)cache->height * sizeof(int));
+    cache->base = NULL;
+    cache->walls = NULL;
+    cache->spans = NULL;
+    cache->width = 0;
+    cache->height = 0;
+    cache->valid = false;
+}
+
+// Whether this frame reuses, builds or skips the cache. A view that changes every frame (a drag, the camera
+// following the robot) never pays for building a cache it would not use.
+static LayerUse ChooseLayers(lsCanvas* canvas, const LayerKey* key)
+{
+    struct lsLayerCache* cache = canvas->layers;
+    if (cache->valid && SameKey(&cache->key, key))
+    {
+        cache->stats.hits += 1;
+        return ls_layersReuse;
+    }
+    if (!cache->havePending || !SameKey(&cache->pending, key))
+    {
+        cache->pending = *key;
+        cache->havePending = true;
+        cache->stats.direct += 1;
+        return ls_layersNone;
+    }
+    if (cache->width != key->width || cache->height != key->height)
+    {
+        FreeLayers(cache);
+        size_t pixels = (size_t)key->width * (size_t)key->height;
+        cache->base = lsAlloc(4 * pixels);
+        cache->walls = lsAlloc(pixels);
+        cache->spans = lsAlloc(2 * (size_t)key->height * sizeof(int));
+        cache->width = key->width;
+        cache->height = key->height;
+    }
+    cache->key = *key;
+    cache->valid = false; // until both layers are in
+    cache->stats.builds += 1;
+    return ls_layersBuild;
+}
+
+// The walls were drawn white on black: their red channel is the coverage they laid down, which composited with the
+// wall colour later gives what drawing them there would (up to a unit of rounding where walls cross).
+static void KeepWalls(struct lsLayerCache* cache, const lsRaster* raster)
+{
+    for (int y = 0; y < cache->height; ++y)
+    {
+        const uint8_t* px = raster->pixels + (size_t)y * (size_t)raster->pitch;
+        uint8_t* row = cache->walls + (size_t)y * (size_t)cache->width;
+        int first = cache->width, last = 0;
+        for (int x = 0; x < cache->width; ++x)
+        {
+            row[x] = px[4 * x];
+            if (row[x] != 0)
+            {
+                first = x < first ? x : first;
+                last = x + 1;
+            }
+        }
+        cache->spans[2 * y] = first < last ? first : 0;
+        cache->spans[2 * y + 1] = first < last ? last : 0;
+    }
+}
+
+static void CopyBase(struct lsLayerCache* cache, lsRaster* raster, bool keep)
+{
+    size_t row = 4 * (size_t)cache->width;
+    for (int y = 0; y < cache->height; ++y)
+    {
+        uint8_t* px = raster->pixels + (size_t)y * (size_t)raster->pitch;
+        uint8_t* kept = cache->base + (size_t)y * row;
+        memcpy(keep ? kept : px, keep ? px : kept, row);
+    }
+}
+
+// Blends the wall colour through the kept coverage, run by run: most of a row between its first and last wall is
+// empty, and is skipped eight bytes at a time.
+static void CompositeWalls(const struct lsLayerCache* cache, lsRaster* raster)
+{
+    for (int y = 0; y < cache->height; ++y)
+    {
+        const uint8_t* row = cache->walls + (size_t)y * (size_t)cache->width;
+        int x = cache->spans[2 * y], last = cache->spans[2 * y + 1];
+        while (x < last)
+        {
+            uint64_t word;
+            if (x + 8 <= last && (memcpy(&word, row + x, 8), word == 0))
+            {
+                x += 8;
+                continue;
+            }
+            if (row[x] == 0)
+            {
+                x += 1;
+                continue;
+            }
+            int start = x;
+            while (x < last && row[x] != 0)
+                x += 1;
+            lsRaster_Mask(raster, start, y, row + start, x - start, 1, cache->width, lsColorWall);
+        }
+    }
+}
+
+lsLayerStats lsCanvas_LayerStats(const lsCanvas* canvas) { return canvas->layers->stats; }
+
+// ---------------------------------------------------------------------------------------------------------------------
 // Frame
 
 static Painter MakePainter(lsCanvas* canvas, const lsCamera* camera)
@@ -633,19 +858,44 @@ bool lsDrawScene(lsCanvas* canvas, const lsCamera* camera, const lsSim* sim, con
     const lsScan* scan = lsSim_GetRobotScan(sim, selected);
 
     lsRaster_ResetClip(p.raster);
-    lsRaster_Clear(p.raster, lsColorBackground);
-    if (view->grid)
-        DrawGrid(&p);
-    if (view->axes)
-        DrawAxes(&p);
-    DrawPaths(&p, world);
-    DrawSolids(&p, world);
+    LayerKey key = MakeLayerKey(camera, world, view);
+    LayerUse layers = ChooseLayers(canvas, &key);
+    if (layers == ls_layersBuild)
+    {
+        lsRaster_Clear(p.raster, (lsColor){0, 0, 0, 255});
+        DrawWalls(&p, world, (lsColor){255, 255, 255, 255});
+        KeepWalls(canvas->layers, p.raster);
+    }
+    if (layers == ls_layersReuse)
+    {
+        CopyBase(canvas->layers, p.raster, false);
+    }
+    else
+    {
+        lsRaster_Clear(p.raster, lsColorBackground);
+        if (view->unknown && view->mapShade != NULL)
+            lsMapShade_Draw(view->mapShade, p.raster, camera);
+        if (view->grid)
+            DrawGrid(&p);
+        if (view->axes)
+            DrawAxes(&p);
+        DrawPaths(&p, world);
+        DrawSolids(&p, world);
+        if (layers == ls_layersBuild)
+        {
+            CopyBase(canvas->layers, p.raster, true);
+            canvas->layers->valid = true;
+        }
+    }
     DrawTargets(&p, state);
     DrawFleetScans(&p, sim, view, selected);
     DrawBeams(&p, scan, state, view);
     if (view->trail && view->trailData != NULL)
         DrawTrail(&p, view->trailData);
-    DrawWalls(&p, world);
+    if (layers == ls_layersNone)
+        DrawWalls(&p, world, lsColorWall);
+    else
+        CompositeWalls(canvas->layers, p.raster);
     DrawMovers(&p, world, state);
     DrawHitPoints(&p, scan, state, view);
     DrawVehicles(&p, state, view->steering);
@@ -720,6 +970,7 @@ static bool MakeSurface(lsCanvas* c, int width, int height, lsError* err)
 lsCanvas* lsCreateCanvas(int width, int height, lsError* err)
 {
     lsCanvas* c = lsAllocZero(1, sizeof(lsCanvas));
+    c->layers = lsAllocZero(1, sizeof(struct lsLayerCache));
     if (!MakeSurface(c, width, height, err))
     {
         lsDestroyCanvas(c);
@@ -745,6 +996,8 @@ void lsDestroyCanvas(lsCanvas* canvas)
     SDL_FreeSurface(canvas->surface);
     lsDestroyFont(canvas->font);
     lsDestroyFont(canvas->small);
+    FreeLayers(canvas->layers);
+    lsFree(canvas->layers, sizeof(struct lsLayerCache));
     lsFree(canvas, sizeof(lsCanvas));
 }
 

@@ -56,10 +56,19 @@ typedef struct lsViewOptions
     const lsTrail* trailData;  ///< the trail to draw (the caller's), or NULL
     int robot;                 ///< Tab: the selected robot (index): its scan is drawn in full, it is drawn ringed
     bool fleetBeams;           ///< B: the other robots' scans too, each in its robot's hue (off: the selected one's)
+
+    /// U: the unknown cells of the world's map greyed (when mapShade is given)
+    bool unknown;
+    /// The unknown cells of the world's map (the caller's, map_shade.h), or NULL.
+    const struct lsMapShade* mapShade;
+    /// Nonzero: a number the caller changes whenever the drawn world's walls, boxes, polygons or paths may have
+    /// changed (the window counts its sim rebuilds), so the cached static layers need no hash of them; 0: they are
+    /// hashed every frame (a world of a million walls costs tens of milliseconds to hash).
+    uint64_t worldRevision;
 } lsViewOptions;
 
-/// The defaults: all beams coloured by kind, every robot's scan, grid, HUD, trail, axes, the first robot selected;
-/// no steering overlay, scan plot or help.
+/// The defaults: all beams coloured by kind, every robot's scan, grid, HUD, trail, axes, a map's unknown cells, the
+/// first robot selected; no steering overlay, scan plot or help.
 lsViewOptions lsDefaultViewOptions(void);
 
 /// What the HUD prints besides the sim's own state. Strings may be NULL.
@@ -113,7 +122,20 @@ typedef struct lsCanvas
     lsRaster raster;
     struct lsFont* font;  ///< HUD text, sized for the canvas
     struct lsFont* small; ///< labels (scale bar, plot axes)
+
+    /// The static layers of a still view, reused from frame to frame (render.c).
+    struct lsLayerCache* layers;
 } lsCanvas;
+
+/// How often lsDrawScene drew the static layers (walls, boxes, polygons, paths, grid, axes, a map's unknown cells)
+/// into the cache and how often it reused them (tests, the --frames report).
+typedef struct lsLayerStats
+{
+    long long builds, hits, direct; ///< frames that built the cache, reused it, drew without it
+} lsLayerStats;
+
+/// The canvas's layer statistics since it was made.
+lsLayerStats lsCanvas_LayerStats(const lsCanvas* canvas);
 
 /// Makes a width x height canvas. NULL with err filled on failure. Free with lsDestroyCanvas.
 lsCanvas* lsCreateCanvas(int width, int height, lsError* err);
@@ -138,7 +160,11 @@ lsCamera lsInitialCamera(const lsSim* sim, int width, int height, lsRect area);
 
 /// Draws one whole frame: background, grid, world, sim state, beams, trail, then the panels (if hud is not NULL):
 /// the HUD column when view->hud, the scan plot when view->scanPlot, the help overlay when view->help. Only what
-/// the camera sees is drawn. Returns false after printing the reason when an SDL call fails.
+/// the camera sees is drawn. What does not move (the background with a map's unknown cells, grid, axes, paths,
+/// boxes and polygons; and the static walls, kept as coverage and laid over the beams as they are drawn) is kept
+/// in the canvas once the same view is drawn twice in a row, and reused while the camera, the canvas size, those
+/// options and the world's static objects stay the same (an edit or a reload changes the world, so nobody has to
+/// say so). Returns false after printing the reason when an SDL call fails.
 bool lsDrawFrame(lsCanvas* canvas, const lsCamera* camera, const lsSim* sim, const lsViewOptions* view,
                  const lsHudInfo* hud);
 
