@@ -38,6 +38,7 @@ typedef struct lsAgentStep
     bool done;     ///< the episode has reached maxSteps (stepping further goes on; call lsAgent_Reset)
 } lsAgentStep;
 
+/// A learning agent over one sim (opaque). Threads: one thread at a time per agent; separate agents run at once.
 typedef struct lsAgent lsAgent;
 
 /// The default settings.

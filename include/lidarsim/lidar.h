@@ -40,7 +40,8 @@ static inline double lsScanLayout_Angle(const lsScanLayout* layout, int i)
     return layout->angleMin + (double)i * layout->angleIncrement;
 }
 
-/// One scan. Arrays hold `capacity` entries, the first `count` are filled by lsLidar_Scan.
+/// One scan. Arrays hold `capacity` entries, the first `count` are filled by lsLidar_Scan. Threads: a scan is written
+/// by one cast at a time; give each thread its own.
 typedef struct lsScan
 {
     int capacity;

@@ -55,7 +55,7 @@ typedef enum lsCell
     ls_cellUnknown = 2, ///< unknown (-1)
 } lsCell;
 
-/// A classified occupancy grid. Cells are in image order: row 0 is the TOP row of the map.
+/// A classified occupancy grid. Cells are in image order: row 0 is the TOP row of the map. Threads: plain data.
 typedef struct lsGrid
 {
     int width, height; ///< pixels, >= 1

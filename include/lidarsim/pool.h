@@ -10,6 +10,7 @@ extern "C"
 {
 #endif
 
+/// A fixed set of worker threads (opaque). Threads: lsPool_ParallelFor calls from several threads take turns.
 typedef struct lsPool lsPool;
 
 /// Creates a pool of threadCount threads, the caller's thread counted as one of them (threadCount - 1 workers are

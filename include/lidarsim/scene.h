@@ -83,6 +83,8 @@ typedef struct lsSceneInfo
     size_t indexBytes;   ///< heap bytes held by the scene (index and copies of the geometry)
 } lsSceneInfo;
 
+/// The static geometry indexed for casts (opaque). Threads: read-only once created, so any number of threads may cast
+/// rays and scans and query boxes on one scene at once; lsScene_SetTarget writes and needs the caller's exclusion.
 typedef struct lsScene lsScene;
 
 // ---------------------------------------------------------------------------------------------------------------------

@@ -24,7 +24,8 @@ extern "C"
 {
 #endif
 
-/// The simulation (opaque). Create with lsCreateSim, destroy with lsDestroySim.
+/// The simulation (opaque). Create with lsCreateSim, destroy with lsDestroySim. Threads: one thread at a time per sim;
+/// separate sims share nothing and may step on separate threads at once (its own robots' scans may run on a pool).
 typedef struct lsSim lsSim;
 
 // ---------------------------------------------------------------------------------------------------------------------

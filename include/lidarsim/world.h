@@ -182,6 +182,8 @@ typedef struct lsMapRef
 } lsMapRef;
 
 /// The world: everything a world file holds. Arrays are owned by the world; counts may be zero.
+/// Threads: read-only to the scenes and sims made from it, which any threads may read at once; change it only while
+/// no scene or sim made from it exists (or from one thread, with nothing reading it).
 typedef struct lsWorld
 {
     char name[LS_NAME_CAPACITY];
