@@ -1557,10 +1557,19 @@ static int FiniteOutputTest(void)
     return 0;
 }
 
+// Bit for bit: -0 differs from +0 (== would call them equal), a NaN equals itself.
+static bool SameBits(double a, double b)
+{
+    uint64_t x, y;
+    memcpy(&x, &a, sizeof x);
+    memcpy(&y, &b, sizeof y);
+    return x == y;
+}
+
 static bool SameOutput(const lsCastOutput* a, const lsCastOutput* b)
 {
-    return a->hit == b->hit && memcmp(&a->fraction, &b->fraction, sizeof(double)) == 0 &&
-           memcmp(&a->point, &b->point, sizeof(lsVec2)) == 0 && memcmp(&a->normal, &b->normal, sizeof(lsVec2)) == 0;
+    return a->hit == b->hit && SameBits(a->fraction, b->fraction) && SameBits(a->point.x, b->point.x) &&
+           SameBits(a->point.y, b->point.y) && SameBits(a->normal.x, b->normal.x) && SameBits(a->normal.y, b->normal.y);
 }
 
 // The inlined common case of the segment cast (lsRayCastSegmentCommon, which the scene's walk and
