@@ -201,6 +201,76 @@ static int SeeEachOtherTest(void)
     return 0;
 }
 
+// A crowd of 400 robots (circles of many sizes and boxes, random headings and lidar mounts) among obstacles: the
+// scans of 16 of them equal the brute-force cast against every object, beam for beam (range, kind and index
+// bit for bit), so the broad phase of the moving objects and the beam runs lose nothing in a crowd.
+static int CrowdScanTest(void)
+{
+    enum
+    {
+        side = 20,
+        capacity = 1 << 17
+    };
+    char* text = lsAlloc(capacity);
+    int n = snprintf(text, capacity,
+                     "{\"walls\": [{\"points\": [[0, 0], [32, 0], [32, 32], [0, 32]], \"closed\": true}],"
+                     " \"polygons\": [{\"points\": [[30.6, 30.6], [31.6, 30.6], [31.1, 31.6]]}], \"robots\": [");
+    lsRng rng = lsMakeRng(77);
+    for (int i = 0; i < side * side; ++i)
+    {
+        lsVec2 jitter = lsTestRandomPoint(&rng, -0.25, 0.25, -0.25, 0.25);
+        double x = 1.25 + 1.5 * (double)(i % side) + jitter.x, y = 1.25 + 1.5 * (double)(i / side) + jitter.y;
+        double heading = lsRng_Range(&rng, -180.0, 180.0), radius = lsRng_Range(&rng, 0.15, 0.4);
+        double mount = lsRng_Range(&rng, 0.0, 0.1);
+        n += snprintf(text + n, (size_t)(capacity - n),
+                      "%s{\"id\": \"r%d\", \"pose\": [%.6f, %.6f, %.3f], \"radius\": %.4f, %s"
+                      "\"lidar\": {\"beams\": 720, \"range\": 9, \"mount\": [%.4f, 0, 0]}}",
+                      i > 0 ? "," : "", i, x, y, heading, radius,
+                      i % 5 == 2 ? "\"footprint\": [[-0.35, -0.25], [0.35, -0.25], [0.35, 0.25], [-0.35, 0.25]], " : "",
+                      mount);
+    }
+    snprintf(text + n, (size_t)(capacity - n), "]}");
+    lsWorld* world = Load(text);
+    lsFree(text, capacity);
+    ENSURE(world != NULL && lsWorld_RobotCount(world) == side * side);
+    lsSim* sim = lsCreateSim(world);
+    lsError err = {{0}};
+    if (!lsSim_CheckInvariants(sim, &err))
+    {
+        fprintf(stderr, "    %s\n", err.message);
+        ENSURE(false);
+    }
+    int robotHits = 0;
+    for (int r = 7; r < side * side; r += 25)
+    {
+        const lsScan* scan = lsSim_GetRobotScan(sim, r);
+        lsDynamicObjects dyn = lsSim_GetDynamicObjects(sim);
+        dyn.skipRobot = r;
+        for (int b = 0; b < scan->count; ++b)
+        {
+            double angle = scan->heading + scan->layout.angleMin + (double)b * scan->layout.angleIncrement;
+            lsRayInput in = {scan->pose.p, lsDirection(angle), scan->rangeMax};
+            lsRayHit hit = lsScene_CastRayBrute(lsSim_GetScene(sim), &dyn, &in);
+            // No return: the scan's range is +inf (the brute-force cast's fraction means nothing then).
+            bool same = hit.kind == scan->kinds[b] && hit.index == scan->indices[b] &&
+                        (hit.kind == ls_hitNone ? isinf(scan->ranges[b]) : hit.fraction == scan->ranges[b]);
+            if (!same)
+            {
+                fprintf(stderr, "    robot %d beam %d: brute force kind %d index %d range %.17g, scan %d %d %.17g\n", r,
+                        b, (int)hit.kind, hit.index, hit.fraction, (int)scan->kinds[b], scan->indices[b],
+                        scan->ranges[b]);
+                ENSURE(false);
+            }
+            ENSURE(!(hit.kind == ls_hitRobot && hit.index == r));
+            robotHits += hit.kind == ls_hitRobot;
+        }
+    }
+    ENSURE(robotHits > 16 * 720 / 2); // in a crowd most beams stop on another robot
+    lsDestroySim(sim);
+    lsDestroyWorld(world);
+    return 0;
+}
+
 // Two robots driving at each other in a corridor stop in contact without overlap, each counting one collision.
 static int HeadOnTest(void)
 {
@@ -448,6 +518,7 @@ int FleetTest(void)
     RUN_SUBTEST(FormatTest);
     RUN_SUBTEST(ShorthandTest);
     RUN_SUBTEST(SeeEachOtherTest);
+    RUN_SUBTEST(CrowdScanTest);
     RUN_SUBTEST(HeadOnTest);
     RUN_SUBTEST(PushedAgainstWallTest);
     RUN_SUBTEST(ThreadCountTest);
