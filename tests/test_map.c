@@ -14,6 +14,7 @@
 #include <png.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 // ---------------------------------------------------------------------------------------------------------------------
@@ -921,6 +922,41 @@ static int MapKeyTest(void)
     back = lsLoadWorld(path, &err, NULL);
     ENSURE(back != NULL && lsWorld_Equal(world, back));
     lsDestroyWorld(back);
+
+    // Saved into other folders, the world names the map from there: two folders down, then back up beside it, and
+    // a map YAML opened as a world saved one folder down. Each loads back to the same walls.
+    char sub[160], deep[160], deepPath[192], upPath[192], mapWorldPath[192];
+    snprintf(sub, sizeof sub, "%s/sub", s_folder);
+    snprintf(deep, sizeof deep, "%s/sub/deep", s_folder);
+    ENSURE(mkdir(sub, 0700) == 0 && mkdir(deep, 0700) == 0);
+    snprintf(deepPath, sizeof deepPath, "%s/on.json", deep);
+    ENSURE(lsSaveWorld(world, deepPath, &err));
+    lsWorld* down = lsLoadWorld(deepPath, &err, NULL);
+    ENSURE(down != NULL && strcmp(down->map.path, "../../room.yaml") == 0 && down->map.unknownOccupied);
+    ENSURE(down->wallCount == world->wallCount && down->walls[1].pointCount == world->walls[1].pointCount);
+    for (int i = 0; i < world->walls[1].pointCount; ++i)
+        ENSURE(down->walls[1].points[i].x == world->walls[1].points[i].x &&
+               down->walls[1].points[i].y == world->walls[1].points[i].y);
+    snprintf(upPath, sizeof upPath, "%s/up.json", s_folder);
+    ENSURE(lsSaveWorld(down, upPath, &err));
+    back = lsLoadWorld(upPath, &err, NULL);
+    ENSURE(back != NULL && strcmp(back->map.path, "room.yaml") == 0 && lsWorld_Equal(world, back));
+    lsDestroyWorld(back);
+    // Saved again where it is, the path is kept as written; an absolute path is kept anywhere.
+    char kept[LS_MAP_REF_CAPACITY];
+    ENSURE(lsRelocateMapPath(down, deepPath, kept, sizeof kept) && strcmp(kept, "../../room.yaml") == 0);
+    snprintf(down->map.path, sizeof down->map.path, "%s", yamlPath);
+    ENSURE(lsRelocateMapPath(down, upPath, kept, sizeof kept) && strcmp(kept, yamlPath) == 0);
+    lsDestroyWorld(down);
+    map = lsLoadMapWorld(yamlPath, NULL, NULL, &err);
+    ENSURE(map != NULL);
+    snprintf(mapWorldPath, sizeof mapWorldPath, "%s/map.json", sub);
+    ENSURE(lsSaveWorld(map, mapWorldPath, &err));
+    back = lsLoadWorld(mapWorldPath, &err, NULL);
+    ENSURE(back != NULL && strcmp(back->map.path, "../room.yaml") == 0 && back->wallCount == map->wallCount);
+    lsDestroyWorld(back);
+    lsDestroyWorld(map);
+    ENSURE(unlink(deepPath) == 0 && rmdir(deep) == 0 && unlink(mapWorldPath) == 0 && rmdir(sub) == 0);
     lsDestroyWorld(world);
 
     // Located errors: a missing map, a bad "unknown", "unknown" alone, a map that is not a YAML.

@@ -299,8 +299,14 @@ LS_API char* lsSaveWorldToString(const lsWorld* world);
 /// Writes the canonical JSON atomically: a temporary file in the folder of path's target (a symlink is kept and
 /// its target replaced), flushed, synced, given the old file's owner, group and mode (setuid and setgid dropped),
 /// then renamed over it. On failure the old file is untouched, no temporary file is left, err says why and
-/// false is returned.
+/// false is returned. A world on a map (world->map) saved into another folder names the map by its path from
+/// there (lsRelocateMapPath).
 LS_API bool lsSaveWorld(const lsWorld* world, const char* path, lsError* err);
+/// The "map" a world saved at `path` writes: world->map.path when it still reaches the map from path's folder (or
+/// is absolute, or the world has no map), else the relative path from that folder to the map YAML the world was
+/// loaded from, both resolved through symbolic links. Written into out (capacity bytes); false (out holds
+/// world->map.path) when the result does not fit.
+LS_API bool lsRelocateMapPath(const lsWorld* world, const char* path, char* out, size_t capacity);
 
 #ifdef __cplusplus
 }

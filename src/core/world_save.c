@@ -1,5 +1,6 @@
 // lidarsim core: saving world files in the canonical form that loads back to an equal world (docs/world-format.md).
 // Numbers are written as the shortest decimal that reads back exactly; the file is replaced atomically.
+#define _XOPEN_SOURCE 700 // realpath
 #include "lidarsim/map.h"
 #include "lidarsim/world.h"
 
@@ -275,7 +276,8 @@ static bool CanSave(const lsWorld* world)
     return true;
 }
 
-char* lsSaveWorldToString(const lsWorld* world)
+// The canonical text, naming the map as mapPath.
+static char* WorldToString(const lsWorld* world, const char* mapPath)
 {
     if (!CanSave(world))
     {
@@ -284,11 +286,11 @@ char* lsSaveWorldToString(const lsWorld* world)
     Builder b = {0};
     Put(&b, "{\n  \"name\": ");
     PutString(&b, world->name);
-    if (world->map.path[0] != '\0')
+    if (mapPath[0] != '\0')
     {
         // The map is named, not copied: its walls come back from the map when the file loads.
         Put(&b, ",\n  \"map\": ");
-        PutString(&b, world->map.path);
+        PutString(&b, mapPath);
         if (world->map.unknownOccupied)
             Put(&b, ",\n  \"unknown\": \"occupied\"");
     }
@@ -383,6 +385,69 @@ char* lsSaveWorldToString(const lsWorld* world)
     return b.data;
 }
 
+char* lsSaveWorldToString(const lsWorld* world) { return world != NULL ? WorldToString(world, world->map.path) : NULL; }
+
+// The folder part of a path ("." when it has none), into out.
+static bool FolderOf(const char* path, char* out, size_t capacity)
+{
+    const char* slash = strrchr(path, '/');
+    int n = slash == NULL ? snprintf(out, capacity, ".")
+                          : snprintf(out, capacity, "%.*s", slash == path ? 1 : (int)(slash - path), path);
+    return n >= 0 && (size_t)n < capacity;
+}
+
+bool lsRelocateMapPath(const lsWorld* world, const char* path, char* out, size_t capacity)
+{
+    LS_ASSERT(world != NULL && path != NULL && out != NULL && capacity > 0);
+    const lsMapRef* map = &world->map;
+    int n = snprintf(out, capacity, "%s", map->path);
+    if (n < 0 || (size_t)n >= capacity)
+        return false;
+    if (map->path[0] == '\0' || map->path[0] == '/' || map->yamlFile[0] == '\0')
+        return true;
+    // Where the map is, and the folder the file is saved into, both resolved (symbolic links, "..").
+    char folder[LS_MAP_REF_CAPACITY], joined[2 * LS_MAP_REF_CAPACITY];
+    char* yaml = realpath(map->yamlFile, NULL);
+    char* target = FolderOf(path, folder, sizeof folder) ? realpath(folder, NULL) : NULL;
+    bool ok = true;
+    if (yaml != NULL && target != NULL)
+    {
+        // Unchanged when the written path still reaches the map from there (saving beside the old file keeps the
+        // user's spelling); else the path from the new folder to the map, "../" for each folder not shared.
+        snprintf(joined, sizeof joined, "%s/%s", target, map->path);
+        char* same = realpath(joined, NULL);
+        if (same == NULL || strcmp(same, yaml) != 0)
+        {
+            // common: the length of the folder both share, where yaml has the '/' after it.
+            bool root = strcmp(target, "/") == 0;
+            size_t common = 0, t = strlen(target);
+            for (size_t i = 0; !root && target[i] != '\0' && target[i] == yaml[i]; ++i)
+                common = target[i] == '/' ? i : common;
+            if (!root && strncmp(target, yaml, t) == 0 && yaml[t] == '/')
+                common = t;
+            size_t length = 0;
+            out[0] = '\0';
+            for (const char* p = target + common; !root && *p != '\0'; ++p)
+            {
+                if (*p == '/')
+                {
+                    int k = snprintf(out + length, capacity - length, "../");
+                    ok = ok && k >= 0 && (size_t)k < capacity - length;
+                    length = ok ? length + 3 : length;
+                }
+            }
+            int k = ok ? snprintf(out + length, capacity - length, "%s", yaml + common + 1) : -1;
+            ok = k >= 0 && (size_t)k < capacity - length;
+        }
+        free(same);
+    }
+    free(yaml);
+    free(target);
+    if (!ok)
+        snprintf(out, capacity, "%s", map->path);
+    return ok;
+}
+
 bool lsSaveWorld(const lsWorld* world, const char* path, lsError* err)
 {
     if (path == NULL)
@@ -402,7 +467,11 @@ bool lsSaveWorld(const lsWorld* world, const char* path, lsError* err)
                       "lidarsim import)",
                       path);
     }
-    char* json = lsSaveWorldToString(world);
+    // A world on a map saved into another folder names the map from there.
+    char mapPath[LS_MAP_REF_CAPACITY];
+    if (!lsRelocateMapPath(world, path, mapPath, sizeof mapPath))
+        return lsFail(err, "%s: not saved: the path from there to the map %s is too long", path, world->map.yamlFile);
+    char* json = WorldToString(world, mapPath);
     size_t length = strlen(json);
     // Never write a file the loader would refuse (an edited world with, say, two paths of one id).
     lsWorld* check = lsLoadWorldFromString(json, length, path, err, NULL);
