@@ -650,6 +650,49 @@ static int RobotsTest(void)
     return 0;
 }
 
+// A world standing on a map: a closed map wall (a 4 x 4 m square from its image) and the user's own wall from one
+// of its corners. The map wall refuses every change (a move could not be saved: the map is named in the file, its
+// walls made again from the image at each load); the user's wall stays editable.
+static lsWorld* MakeMapWorld(void)
+{
+    lsWorld* world = lsCreateWorld();
+    lsVec2 square[4] = {{0.0, 0.0}, {4.0, 0.0}, {4.0, 4.0}, {0.0, 4.0}};
+    lsWorld_AddWall(world, square, 4, true);
+    world->walls[0].fromMap = true;
+    snprintf(world->map.path, sizeof world->map.path, "maps/room.yaml");
+    snprintf(world->map.yamlFile, sizeof world->map.yamlFile, "worlds/maps/room.yaml");
+    lsVec2 own[2] = {{4.0, 4.0}, {6.0, 4.0}};
+    lsWorld_AddWall(world, own, 2, false);
+    world->robot.position = lsV(2.0, 2.0);
+    return world;
+}
+
+static int MapWallsTest(void)
+{
+    lsWorld* world = MakeMapWorld();
+    lsWorld* before = lsCloneWorld(world);
+    lsEditRef wall = lsMakeEditRef(ls_editWall, 0, 0), corner = lsMakeEditRef(ls_editWallPoint, 0, 2);
+    ENSURE(lsEdit_IsMapWall(world, wall) && lsEdit_IsMapWall(world, corner));
+    ENSURE(!lsEdit_IsMapWall(world, lsMakeEditRef(ls_editWall, 1, 0)) && !lsEdit_IsMapWall(world, lsEditRefNone()));
+    ENSURE(!lsEdit_Translate(world, wall, lsV(1.0, 0.0)) && !lsEdit_MoveTo(world, wall, lsV(1.0, 1.0)));
+    ENSURE(!lsEdit_MoveTo(world, corner, lsV(5.0, 5.0)) && !lsEdit_Delete(world, corner));
+    ENSURE(!lsEdit_Delete(world, wall));
+    ENSURE(!lsEdit_MoveCorners(world, &corner, 1, lsV(5.0, 5.0)));
+    // The user's wall's corner on the map's corner: the joint is only the user's corner, which moves alone.
+    lsEditRef joined[4];
+    lsEditRef ownCorner = lsMakeEditRef(ls_editWallPoint, 1, 0);
+    ENSURE(lsEdit_JoinedCorners(world, ownCorner, joined, 4) == 1 && lsEditRef_Equal(joined[0], ownCorner));
+    ENSURE(lsWorld_Equal(world, before));
+    // The knife passes over the map wall, and cuts the user's wall.
+    ENSURE(lsEdit_Cut(world, lsV(2.0, -1.0), lsV(2.0, 1.0), LS_KNIFE_GAP) == 0 && lsWorld_Equal(world, before));
+    ENSURE(lsEdit_MoveCorners(world, &ownCorner, 1, lsV(4.5, 4.5)));
+    ENSURE(lsEdit_Cut(world, lsV(5.0, 5.0), lsV(5.0, 3.0), LS_KNIFE_GAP) == 1);
+    ENSURE(world->wallCount == 3 && world->walls[0].fromMap && world->walls[0].pointCount == 4);
+    lsDestroyWorld(before);
+    lsDestroyWorld(world);
+    return 0;
+}
+
 static int PickTest(void)
 {
     lsWorld* world = lsCreateWorld();
@@ -934,6 +977,41 @@ static int EditorEventsTest(void)
 // The editor and a fleet: a click picks a robot where the sim shows it (the live poses the window gives) or at its
 // start ghost, and tells the window to drive it; a drag moves its start pose; I adds a copy next to it; Delete
 // removes it; undo and redo cover all of it.
+// The editor on a map wall: a drag selects it and says why it does not move (naming the map), Delete says the
+// same; nothing changes and there is nothing to undo. Shift+drag from its corner draws a new wall there.
+static int EditorMapWallsTest(void)
+{
+    lsWorld* world = MakeMapWorld();
+    lsWorld* before = lsCloneWorld(world);
+    lsCamera camera = lsMakeCamera(800, 600);
+    lsEditor* editor = lsCreateEditor();
+    lsEditResult result;
+    SDL_Event e = KeyEvent(SDLK_e, KMOD_NONE);
+    ENSURE(lsEditor_HandleEvent(editor, &e, &camera, world, NULL, &result) && lsEditor_IsActive(editor));
+    e = MouseEvent(SDL_MOUSEBUTTONDOWN, lsCamera_WorldToScreen(&camera, lsV(2.0, 0.0)));
+    ENSURE(lsEditor_HandleEvent(editor, &e, &camera, world, NULL, &result) && !result.worldChanged && result.failed);
+    ENSURE(strstr(result.message, "room.yaml: not editable") != NULL && strstr(result.message, "import") != NULL);
+    ENSURE(lsEditor_GetSelection(editor).kind == ls_editWall && lsEditor_GetSelection(editor).index == 0);
+    e = MouseEvent(SDL_MOUSEMOTION, lsCamera_WorldToScreen(&camera, lsV(2.0, 1.0)));
+    ENSURE(!lsEditor_HandleEvent(editor, &e, &camera, world, NULL, &result) || !result.worldChanged);
+    e = MouseEvent(SDL_MOUSEBUTTONUP, lsCamera_WorldToScreen(&camera, lsV(2.0, 1.0)));
+    lsEditor_HandleEvent(editor, &e, &camera, world, NULL, &result);
+    ENSURE(!Drag(editor, &camera, world, lsV(0.0, 4.0), lsV(-1.0, 5.0), 4)); // a corner: refused too
+    ENSURE(lsWorld_Equal(world, before) && lsEditor_UndoCount(editor) == 0);
+    e = KeyEvent(SDLK_DELETE, KMOD_NONE);
+    ENSURE(lsEditor_HandleEvent(editor, &e, &camera, world, NULL, &result) && result.failed && !result.worldChanged);
+    ENSURE(strstr(result.message, "not editable") != NULL && lsWorld_Equal(world, before));
+    SDL_SetModState(KMOD_LSHIFT);
+    ENSURE(Drag(editor, &camera, world, lsV(0.0, 4.0), lsV(-1.0, 5.0), 4));
+    SDL_SetModState(KMOD_NONE);
+    ENSURE(world->wallCount == 3 && !world->walls[2].fromMap && lsVecEqual(world->walls[2].points[0], lsV(0.0, 4.0)));
+    ENSURE(world->walls[0].pointCount == 4 && lsVecEqual(world->walls[0].points[3], lsV(0.0, 4.0)));
+    lsDestroyEditor(editor);
+    lsDestroyWorld(before);
+    lsDestroyWorld(world);
+    return 0;
+}
+
 static int EditorRobotsTest(void)
 {
     const char* text = "{\"walls\": [], \"robots\": [{\"id\": \"a1\", \"pose\": [-4, -4, 0]},"
@@ -1119,6 +1197,7 @@ int EditTest(void)
     RUN_SUBTEST(CutCornerTest);
     RUN_SUBTEST(CutPropertyTest);
     RUN_SUBTEST(DeleteTest);
+    RUN_SUBTEST(MapWallsTest);
     RUN_SUBTEST(UndoRedoTest);
     RUN_SUBTEST(PickTest);
     RUN_SUBTEST(RobotsTest);
@@ -1127,6 +1206,7 @@ int EditTest(void)
     RUN_SUBTEST(EditorEventsTest);
     RUN_SUBTEST(EditorDrawTest);
     RUN_SUBTEST(EditorRobotsTest);
+    RUN_SUBTEST(EditorMapWallsTest);
 #endif
     return 0;
 }

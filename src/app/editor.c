@@ -202,6 +202,16 @@ static void Message(lsEditResult* out, bool failed, const char* format, ...)
     out->failed = failed;
 }
 
+// Why a map's wall does not move (lsEdit_IsMapWall), and what to do instead.
+static void MapWallMessage(const lsWorld* world, lsEditResult* out)
+{
+    const char* slash = strrchr(world->map.yamlFile, '/');
+    Message(out, true,
+            "a wall of the map %s: not editable (edit the map's image, or `lidarsim import` the map to edit its "
+            "walls; Shift+drag draws a new wall from here)",
+            slash != NULL ? slash + 1 : world->map.yamlFile);
+}
+
 // A short description of a reference for the HUD ("wall 3", "corner 2 of wall 3").
 static void Describe(const lsWorld* world, lsEditRef ref, char* text, size_t capacity)
 {
@@ -391,6 +401,11 @@ static bool HandleKey(lsEditor* editor, const SDL_KeyboardEvent* key, lsWorld* w
             editor->selection = lsEditRefNone();
             return true;
         }
+        if (lsEdit_IsMapWall(world, editor->selection))
+        {
+            MapWallMessage(world, out);
+            return true;
+        }
         char what[96];
         Describe(world, editor->selection, what, sizeof what);
         lsWorld* before = lsCloneWorld(world);
@@ -506,6 +521,14 @@ static void Press(lsEditor* editor, const lsCamera* camera, lsWorld* world, SDL_
     {
         out->robotPicked = true;
         out->robot = ref.index;
+    }
+    if (lsEdit_IsMapWall(world, ref))
+    {
+        // Selected, so it shows which wall is meant, but never dragged: the save could not keep the move.
+        EndDrag(editor, world, false);
+        editor->selection = ref;
+        MapWallMessage(world, out);
+        return;
     }
     if (ref.kind != ls_editNone)
     {

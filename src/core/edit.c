@@ -128,10 +128,17 @@ static bool MoveChain(lsVec2* points, int count, bool closed, int only, lsVec2 d
     return ok;
 }
 
+bool lsEdit_IsMapWall(const lsWorld* world, lsEditRef ref)
+{
+    return (ref.kind == ls_editWall || ref.kind == ls_editWallPoint) && lsEdit_IsValidRef(world, ref) &&
+           world->walls[ref.index].fromMap;
+}
+
 bool lsEdit_Translate(lsWorld* world, lsEditRef ref, lsVec2 delta)
 {
     LS_ASSERT(lsEdit_IsValidRef(world, ref));
-    if (!lsIsValidVec2(delta))
+    // A map's walls are made from its image at every load: a change here could never be saved.
+    if (!lsIsValidVec2(delta) || lsEdit_IsMapWall(world, ref))
         return false;
     if (delta.x == 0.0 && delta.y == 0.0)
         return false;
@@ -234,7 +241,7 @@ bool lsEdit_Translate(lsWorld* world, lsEditRef ref, lsVec2 delta)
 bool lsEdit_MoveTo(lsWorld* world, lsEditRef ref, lsVec2 position)
 {
     LS_ASSERT(world != NULL && lsEdit_IsValidRef(world, ref));
-    if (!lsIsValidVec2(position))
+    if (!lsIsValidVec2(position) || lsEdit_IsMapWall(world, ref))
         return false;
     lsVec2 anchor = lsEdit_Anchor(world, ref);
     if (lsVecEqual(anchor, position))
@@ -302,7 +309,7 @@ int lsEdit_JoinedCorners(const lsWorld* world, lsEditRef corner, lsEditRef* out,
     for (int w = 0; w < world->wallCount; ++w)
     {
         const lsWallDef* wall = world->walls + w;
-        for (int k = 0; k < wall->pointCount; ++k)
+        for (int k = 0; k < wall->pointCount && !wall->fromMap; ++k)
         {
             if ((w == corner.index && k == corner.sub) || !lsVecEqual(wall->points[k], at))
                 continue;
@@ -318,12 +325,17 @@ bool lsEdit_MoveCorners(lsWorld* world, const lsEditRef* corners, int count, lsV
 {
     if (!lsIsValidVec2(position) || count <= 0)
         return false;
+    for (int i = 0; i < count; ++i)
+    {
+        LS_ASSERT(corners[i].kind == ls_editWallPoint && lsEdit_IsValidRef(world, corners[i]));
+        if (world->walls[corners[i].index].fromMap)
+            return false; // a map's corner cannot move (lsEdit_IsMapWall): nothing moves
+    }
     size_t bytes = (size_t)count * sizeof(lsVec2);
     lsVec2* old = lsAlloc(bytes);
     bool changed = false;
     for (int i = 0; i < count; ++i)
     {
-        LS_ASSERT(corners[i].kind == ls_editWallPoint && lsEdit_IsValidRef(world, corners[i]));
         lsVec2* p = world->walls[corners[i].index].points + corners[i].sub;
         old[i] = *p;
         changed = changed || !lsVecEqual(*p, position);
@@ -383,6 +395,8 @@ static bool RemoveChainPoint(lsVec2** points, int* count, bool closed, int k)
 bool lsEdit_Delete(lsWorld* world, lsEditRef ref)
 {
     LS_ASSERT(lsEdit_IsValidRef(world, ref));
+    if (lsEdit_IsMapWall(world, ref))
+        return false;
     switch (ref.kind)
     {
     case ls_editWall:

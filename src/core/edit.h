@@ -73,6 +73,13 @@ bool lsEdit_IsValidRef(const lsWorld* world, lsEditRef ref);
 /// Returns lsEditRefNone() when nothing is near.
 lsEditRef lsEdit_Pick(const lsWorld* world, lsVec2 p, double tolerance);
 
+/// True when ref names a wall made from the world's map (lsWallDef.fromMap), or one of its corners. Map walls are
+/// not editable: they are made from the map's image at every load and never written to the world file, so a move,
+/// a cut or a delete could not be saved. Translate, MoveTo, MoveCorners and Delete refuse them (false, nothing
+/// changed), the knife passes over them and JoinedCorners leaves their corners out. To edit a map's walls, edit
+/// its image, or turn the map into world walls with `lidarsim import`.
+bool lsEdit_IsMapWall(const lsWorld* world, lsEditRef ref);
+
 /// The point that drags move (the object's centre, the picked corner, a wall's first point, a mover's a).
 lsVec2 lsEdit_Anchor(const lsWorld* world, lsEditRef ref);
 
@@ -124,7 +131,8 @@ int lsEdit_AddRobot(lsWorld* world, int from, lsVec2 near, double snap);
 /// are removed either side along the chain (clamped to a quarter of the crossed segment's length, so a cut never
 /// swallows a short segment), leaving a visible opening; gap 0 splits without removing anything. A closed chain
 /// cut once becomes one open chain that starts and ends at the opening. Pieces keep the wall's reflectance and
-/// stay in the wall's place in the array (later walls shift). Returns the number of crossings cut (0: no change).
+/// stay in the wall's place in the array (later walls shift). Map walls are not cut (lsEdit_IsMapWall). Returns the
+/// number of crossings cut (0: no change).
 int lsEdit_Cut(lsWorld* world, lsVec2 m0, lsVec2 m1, double gap);
 
 // ---------------------------------------------------------------------------------------------------------------------

@@ -298,7 +298,9 @@ int lsEdit_Cut(lsWorld* world, lsVec2 m0, lsVec2 m1, double gap)
     // Backwards, so the pieces that replace wall w (inserted at w) never come up again.
     for (int w = world->wallCount - 1; w >= 0; --w)
     {
-        cuts += CutWall(world, w, m0, m1, gap);
+        // A map's walls come back whole from its image at the next load (lsEdit_IsMapWall): not cut.
+        if (!world->walls[w].fromMap)
+            cuts += CutWall(world, w, m0, m1, gap);
     }
     return cuts;
 }
