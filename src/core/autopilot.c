@@ -205,10 +205,9 @@ lsControl lsAutopilot_Decide(lsAutopilot* autopilot, const lsScan* scan, const l
     lsRot heading = lsMakeRot(robot->angle);
     double sensorHeading = lsWrapAngle(lsRot_GetAngle(scan->pose.q) - robot->angle);
     double horizon = fmin(scan->rangeMax, def->maxSpeed * LS_AUTOPILOT_HORIZON_TIME + robot->radius);
-    double width = 1.3 * robot->radius + 0.05; // half-width of the corridor a body needs
-    for (int i = 0; i < scan->count; i += stride)
+    double width = 1.3 * robot->radius + 0.05;                // half-width of the corridor a body needs
+    for (int i = 0, j = 0; i < scan->count; i += stride, ++j) // j = i / stride, below LS_AUTOPILOT_MAX_BEAMS
     {
-        int j = i / stride; // below LS_AUTOPILOT_MAX_BEAMS by the stride's choice
         bool finite = isfinite(scan->ranges[i]);
         beams->offset[j] = sensorHeading + scan->angles[i];
         beams->value[j] = finite ? scan->ranges[i] : scan->rangeMax;

@@ -31,15 +31,20 @@ static void Runs(const lsBeamFan* fan, double center, double half, lsBeamRuns* r
         AllBeams(fan->beams, runs);
         return;
     }
-    double twoPi = 2.0 * LS_PI;
+    // Products by the reciprocals instead of quotients: a few ulps of beam index more error, far inside the beam of
+    // margin on each side.
+    double twoPi = 2.0 * LS_PI, inverse = 1.0 / fan->increment;
     double rel0 = center - half - fan->start;
-    rel0 -= twoPi * floor(rel0 / twoPi);
+    rel0 -= twoPi * floor(rel0 * (1.0 / twoPi));
     double rel1 = rel0 + 2.0 * half;
+    double lastBeam = (double)(fan->beams - 1);
     for (int k = 0; k < 2; ++k)
     {
         double shift = (double)k * twoPi;
-        double a = fmax(ceil((rel0 - shift) / fan->increment) - 1.0, 0.0);
-        double b = fmin(floor((rel1 - shift) / fan->increment) + 1.0, (double)(fan->beams - 1));
+        double a = ceil((rel0 - shift) * inverse) - 1.0;
+        double b = floor((rel1 - shift) * inverse) + 1.0;
+        a = a > 0.0 ? a : 0.0;
+        b = b < lastBeam ? b : lastBeam;
         runs->first[k] = a <= b ? (int)a : 0;
         runs->last[k] = a <= b ? (int)b : -1;
     }

@@ -267,21 +267,28 @@ void lsDynamicIndex_GetInfo(const lsDynamicIndex* index, int* cellsX, int* cells
 
 // A cheap, conservative rejection before the exact disc cast: true only when the ray's line passes the disc by a
 // clear margin, or the disc lies entirely beyond the best hit so far (or the ray's end). The margins (1e-9 relative)
-// are far above the rounding of these few operations, so a disc the exact cast would report is never skipped.
+// are far above the rounding of these few operations, so a disc the exact cast would report is never skipped. No
+// square root or division: with the centre f from the origin, the distances are compared multiplied by |d| (the
+// line's, squared), and |d| is bounded above by (|d|^2 + 1) / 2, which is |d| within rounding for the unit
+// directions of a scan.
 static inline bool DiscOutOfReach(const lsCircle* c, const lsRayInput* input, const lsRayHit* best)
 {
     double fx = c->center.x - input->origin.x, fy = c->center.y - input->origin.y;
     double dx = input->direction.x, dy = input->direction.y;
-    double length = sqrt(dx * dx + dy * dy);
+    double dd = dx * dx + dy * dy;
     double f = fabs(fx) + fabs(fy), r = c->radius;
-    double cross = fabs(dx * fy - dy * fx) / length; // distance from the centre to the ray's line
-    if (cross > r + 1e-9 * (f + r))
+    double side = r + 1e-9 * (f + r);
+    double cross = dx * fy - dy * fx; // the centre's distance from the ray's line, times |d|
+    if (cross * cross > side * side * dd)
     {
         return true;
     }
-    double along = (dx * fx + dy * fy) / length; // the centre's distance along the ray
-    double limit = (best->hit ? best->fraction : input->maxFraction) * length;
-    return along - r > limit + 1e-9 * (f + r + limit) || along + r < -1e-9 * (f + r);
+    double upper = 0.5 * (dd + 1.0);                                // >= |d|
+    double limit = best->hit ? best->fraction : input->maxFraction; // in units of |d|
+    double along = dx * fx + dy * fy;                               // the centre's distance along the ray, times |d|
+    // along / |d| - r > limit |d| + 1e-9 (f + r + limit |d|), and along / |d| + r < -1e-9 (f + r), each implied by
+    // the test with |d| replaced by its upper bound where that only makes the test harder.
+    return along - side * upper > limit * (dd + 1e-9 * upper) || along + side * upper < 0.0;
 }
 
 static void TryObject(const lsDynamicObjects* dyn, lsDynamicItem item, const lsRayInput* input, lsRayHit* best)
