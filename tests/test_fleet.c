@@ -219,7 +219,8 @@ static int CrowdScanTest(void)
     for (int i = 0; i < side * side; ++i)
     {
         lsVec2 jitter = lsTestRandomPoint(&rng, -0.25, 0.25, -0.25, 0.25);
-        double x = 1.25 + 1.5 * (double)(i % side) + jitter.x, y = 1.25 + 1.5 * (double)(i / side) + jitter.y;
+        int column = i % side, row = i / side;
+        double x = 1.25 + 1.5 * (double)column + jitter.x, y = 1.25 + 1.5 * (double)row + jitter.y;
         double heading = lsRng_Range(&rng, -180.0, 180.0), radius = lsRng_Range(&rng, 0.15, 0.4);
         double mount = lsRng_Range(&rng, 0.0, 0.1);
         n += snprintf(text + n, (size_t)(capacity - n),

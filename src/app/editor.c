@@ -131,9 +131,12 @@ static uint64_t RobotsDigest(const lsWorld* world)
     {
         const lsRobotDef* r = lsWorld_GetRobot(world, i);
         double values[3] = {r->position.x, r->position.y, r->angle};
-        const unsigned char* bytes = (const unsigned char*)values;
-        for (size_t k = 0; k < sizeof values; ++k)
-            h = (h ^ bytes[k]) * 0x100000001B3ull;
+        for (int k = 0; k < 3; ++k)
+        {
+            uint64_t bits;
+            memcpy(&bits, &values[k], sizeof bits);
+            h = (h ^ bits) * 0x100000001B3ull;
+        }
         for (const char* c = r->id; *c != '\0'; ++c)
             h = (h ^ (unsigned char)*c) * 0x100000001B3ull;
         h = (h ^ 0xff) * 0x100000001B3ull;
