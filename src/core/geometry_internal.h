@@ -151,8 +151,8 @@ static inline bool lsRayCastSegmentCommon(lsVec2 o, lsVec2 d, double L, lsVec2 a
     out->hit = true;
     out->fraction = lsClamp(t, 0.0, L);
     out->point = (lsVec2){lsClamp(o.x + out->fraction * d.x, loX, hiX), lsClamp(o.y + out->fraction * d.y, loY, hiY)};
-    lsVec2 e = lsDirectionOf(a, b);
-    out->normal = lsUnitVectorInline(denSign > 0 ? (lsVec2){-e.y, e.x} : (lsVec2){e.y, -e.x});
+    // lsDirectionOf(a, b) is (ex, ey): they are finite here (else sNum would not be).
+    out->normal = lsUnitVectorInline(denSign > 0 ? (lsVec2){-ey, ex} : (lsVec2){ey, -ex});
     return true;
 }
 /// Exact sign of |p - c|^2 - r^2: negative inside the circle, zero on it. Defined in shape.c.

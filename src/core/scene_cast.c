@@ -951,17 +951,26 @@ static void FanCell(Fan* f, const CellHeader* h)
         const lsSegment* seg = scene->segItems + i;
         lsBeamRuns runs;
         SegmentRuns(f->fan, seg, &runs);
-        double far = Max(fabs(seg->a.x - o.x) + fabs(seg->a.y - o.y), fabs(seg->b.x - o.x) + fabs(seg->b.y - o.y));
+        // The endpoints relative to the origin once for all the beams (SidesOfSegment's first line).
+        SegmentSides rel;
+        rel.ax = seg->a.x - o.x, rel.ay = seg->a.y - o.y, rel.bx = seg->b.x - o.x, rel.by = seg->b.y - o.y;
+        double far = Max(fabs(rel.ax) + fabs(rel.ay), fabs(rel.bx) + fabs(rel.by));
         for (int q = 0; q < 2; ++q)
         {
             int lo, hi;
             RunRange(f, &runs, q, &lo, &hi);
             for (int k = lo; k <= hi; ++k)
             {
-                double tLo, tHi;
+                if (!f->open[k])
+                {
+                    continue;
+                }
                 const lsRayInput* in = f->inputs + k;
-                if (f->open[k] && BoundSegment(seg, o, in->direction, f->dd[k], f->limit[k], in->maxFraction,
-                                               1e-14 * f->speed[k] * far, &tLo, &tHi))
+                lsVec2 d = in->direction;
+                double sideError = 1e-14 * f->speed[k] * far, tLo, tHi;
+                rel.ca = d.x * rel.ay - d.y * rel.ax, rel.cb = d.x * rel.by - d.y * rel.bx;
+                if (!(Min(rel.ca, rel.cb) > sideError || Max(rel.ca, rel.cb) < -sideError) &&
+                    BoundCrossing(seg, &rel, d, f->dd[k], f->limit[k], in->maxFraction, sideError, &tLo, &tHi))
                 {
                     FanDefer(f, k, tLo, tHi, ls_fieldSegment, i);
                 }

@@ -369,41 +369,45 @@ static void ChooseGrid(lsScene* scene)
     lsAABB near = Expand(core, reach);
     int longCount = 0;
     bool* isLong = lsAllocZero((size_t)count, sizeof(bool));
-    for (int k = 0; k < count && core.lower.x <= core.upper.x; ++k)
+    // One pass: which primitives are long, and the bounds, total and largest segment length both of all primitives and
+    // of those not long (the first when more than LS_MAX_LONG_PRIMITIVES are long and none is kept out). Sums run in
+    // index order either way.
+    lsAABB bounds = {{DBL_MAX, DBL_MAX}, {-DBL_MAX, -DBL_MAX}}, boundsAll = bounds;
+    double sumLength = 0.0, sumLengthAll = 0.0, maxLength = 0.0, maxLengthAll = 0.0;
+    int gridSegments = 0;
+    bool anyCore = core.lower.x <= core.upper.x;
+    for (int k = 0; k < count; ++k)
     {
         lsAABB b = PrimitiveBounds(scene, k);
         bool inside = b.lower.x >= near.lower.x && b.lower.y >= near.lower.y && b.upper.x <= near.upper.x &&
                       b.upper.y <= near.upper.y;
-        isLong[k] = !(SpanOf(b) <= threshold) && !inside;
+        isLong[k] = anyCore && !(SpanOf(b) <= threshold) && !inside;
         longCount += isLong[k] ? 1 : 0;
-    }
-    if (longCount > LS_MAX_LONG_PRIMITIVES)
-    {
-        memset(isLong, 0, (size_t)count * sizeof(bool));
-        longCount = 0;
-    }
-    lsAABB bounds = {{DBL_MAX, DBL_MAX}, {-DBL_MAX, -DBL_MAX}};
-    double sumLength = 0.0;
-    int gridSegments = 0;
-    for (int k = 0; k < count; ++k)
-    {
-        if (isLong[k])
-        {
-            continue;
-        }
-        lsAABB b = PrimitiveBounds(scene, k);
-        bounds = Union(bounds, b);
+        boundsAll = Union(boundsAll, b);
+        bounds = isLong[k] ? bounds : Union(bounds, b);
         if (k < scene->segmentCount)
         {
             lsVec2 e = lsSub(scene->segments[k].b, scene->segments[k].a);
             double m = Max(fabs(e.x), fabs(e.y));
             // Only sizes the cells and bounds rounding: no hypot needed, but no overflow of the squares either.
             double length = m < 1e150 ? sqrt(e.x * e.x + e.y * e.y) : 1.5 * m;
-            sumLength += length;
-            gridSegments += 1;
-            scene->maxSegmentLength = Max(scene->maxSegmentLength, length);
+            sumLengthAll += length;
+            maxLengthAll = Max(maxLengthAll, length);
+            sumLength += isLong[k] ? 0.0 : length;
+            maxLength = isLong[k] ? maxLength : Max(maxLength, length);
+            gridSegments += isLong[k] ? 0 : 1;
         }
     }
+    if (longCount > LS_MAX_LONG_PRIMITIVES)
+    {
+        memset(isLong, 0, (size_t)count * sizeof(bool));
+        longCount = 0;
+        bounds = boundsAll;
+        sumLength = sumLengthAll;
+        maxLength = maxLengthAll;
+        gridSegments = scene->segmentCount;
+    }
+    scene->maxSegmentLength = Max(scene->maxSegmentLength, maxLength);
     int longSegments = 0, longShapes = 0;
     for (int k = 0; k < scene->segmentCount + scene->boxCount + scene->polygonCount; ++k)
     {
