@@ -1573,13 +1573,14 @@ static bool SameOutput(const lsCastOutput* a, const lsCastOutput* b)
 }
 
 // The inlined common case of the segment cast (lsRayCastSegmentCommon, which the scene's walk and
-// lsRayCastSegment use) gives the whole routine's bits whenever it decides: rays on a grid through endpoints and
-// shared corners, grazing rays, origins on the line, axis-aligned walls at zero (signed zeros in the clamp), huge
-// and tiny scales, ranges ending at the crossing. It must also leave the undecidable cases to the whole routine.
+// lsRayCastSegment use, and lsRayCastSegmentPrepared, which scans use) gives the whole routine's bits whenever it
+// decides: rays on a grid through endpoints and shared corners, grazing rays, origins on the line, axis-aligned walls
+// at zero (signed zeros in the clamp), huge and tiny scales, ranges ending at the crossing. It must also leave the
+// undecidable cases to the whole routine.
 static int RaySegmentCommonTest(void)
 {
     lsRng rng = lsMakeRng(1616);
-    int decided = 0, left = 0, bad = 0;
+    int decided = 0, decidedPrepared = 0, left = 0, bad = 0;
     for (int i = 0; i < 400000; ++i)
     {
         int kind = (int)(lsRng_Next(&rng) % 6);
@@ -1639,9 +1640,23 @@ static int RaySegmentCommonTest(void)
         }
         lsCastOutput whole = lsRayCastSegment(&seg, &in);
         bad += !SameOutput(&whole, &full);
+        // The prepared form, its per-segment part reused by a fan of directions around d (normals cached).
+        lsSegmentCastPrep prep;
+        lsPrepareSegmentCast(o, seg.a, seg.b, &prep);
+        for (int k = -2; k <= 2; ++k)
+        {
+            lsRayInput turned = {o, k == 0 ? d : lsRotateAngle(d, 1e-3 * k), range};
+            lsCastOutput prepared, reference = lsRayCastSegmentFull(&seg, &turned);
+            if (lsRayCastSegmentPrepared(&prep, turned.direction, fmin(range, DBL_MAX), &prepared))
+            {
+                decidedPrepared += 1;
+                bad += !SameOutput(&prepared, &reference);
+            }
+        }
     }
-    printf("    common case decided %d, left %d to the whole routine, %d different\n", decided, left, bad);
-    ENSURE(bad == 0 && decided > 100000 && left > 1000);
+    printf("    common case decided %d, left %d to the whole routine; prepared decided %d; %d different\n", decided,
+           left, decidedPrepared, bad);
+    ENSURE(bad == 0 && decided > 100000 && left > 1000 && decidedPrepared > 500000);
     return 0;
 }
 

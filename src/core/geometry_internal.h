@@ -78,6 +78,113 @@ static inline lsVec2 lsUnitVectorInline(lsVec2 v)
 /// Tests compare the two. Defined in ray_cast.c.
 lsCastOutput lsRayCastSegmentFull(const lsSegment* segment, const lsRayInput* input);
 
+/// What lsRayCastSegmentCommon computes from the origin and the segment alone, the same for every direction (a scan's
+/// beams share it): the endpoints relative to the origin, b - a, the crossing's numerator cross(p - o, b - a) (p the
+/// endpoint nearer the origin) and whether its filter decides its sign, the segment's box, and its unit normals once
+/// a hit needs them.
+typedef struct lsSegmentCastPrep
+{
+    lsVec2 o;
+    double aox, aoy, box, boy; // a - o, b - o
+    double ex, ey;             // b - a
+    double num, sNum;          // cross(p - o, b - a) and the sum of its terms' magnitudes
+    double loX, hiX, loY, hiY; // the segment's box
+    lsVec2 normal[2];          // facing rays with cross(d, b - a) < 0 ([0]) and > 0 ([1]), once known
+    bool numDecided;           // the filter decides num's sign
+    bool boxOrdered;           // the box's bounds were ordered without library calls (see lsOrderPair)
+    bool normalKnown[2];
+} lsSegmentCastPrep;
+
+/// Fills *s for rays from o against segment a-b (the same operations as lsRayCastSegmentCommon).
+static inline void lsPrepareSegmentCast(lsVec2 o, lsVec2 a, lsVec2 b, lsSegmentCastPrep* s)
+{
+    s->o = o;
+    s->aox = a.x - o.x, s->aoy = a.y - o.y, s->box = b.x - o.x, s->boy = b.y - o.y;
+    // CastCrossing's numerator: the nearer endpoint rounds less.
+    bool nearA = fabs(s->aox) + fabs(s->aoy) <= fabs(s->box) + fabs(s->boy);
+    double px = nearA ? s->aox : s->box, py = nearA ? s->aoy : s->boy;
+    s->ex = b.x - a.x, s->ey = b.y - a.y;
+    double n1 = px * s->ey, n2 = py * s->ex;
+    s->num = n1 - n2;
+    s->sNum = fabs(n1) + fabs(n2);
+    double numBound = LS_FILTER_BOUND8 * s->sNum;
+    s->numDecided = fabs(s->num) > numBound && numBound >= LS_FILTER_TINY && s->sNum <= DBL_MAX;
+    bool orderedX = lsOrderPair(a.x, b.x, &s->loX, &s->hiX), orderedY = lsOrderPair(a.y, b.y, &s->loY, &s->hiY);
+    s->boxOrdered = orderedX && orderedY;
+    s->normalKnown[0] = false, s->normalKnown[1] = false;
+}
+
+/// lsRayCastSegmentCommon for the ray from s's origin along d with L = min(maxFraction, DBL_MAX): the same
+/// decisions in the same order on the same doubles (a copy of it that reads the per-segment part from s; the
+/// geometry tests compare both with the whole routine). For the rays of one origin (lsScene_CastFan).
+static inline bool lsRayCastSegmentPrepared(lsSegmentCastPrep* s, lsVec2 d, double L, lsCastOutput* out)
+{
+    // The endpoints' sides cross(d, p - o), filtered as SideOfRay (and exact.c's lsOrientDir) filter them.
+    double la = d.x * s->aoy, ra = d.y * s->aox;
+    double lb = d.x * s->boy, rb = d.y * s->box;
+    double ca = la - ra, cb = lb - rb;
+    double boundA = LS_FILTER_ORIENT * (fabs(la) + fabs(ra)), boundB = LS_FILTER_ORIENT * (fabs(lb) + fabs(rb));
+    if (!(fabs(ca) > boundA && boundA >= LS_FILTER_TINY && boundA <= DBL_MAX && fabs(cb) > boundB &&
+          boundB >= LS_FILTER_TINY && boundB <= DBL_MAX))
+    {
+        return false;
+    }
+    *out = (lsCastOutput){{0.0, 0.0}, {0.0, 0.0}, 0.0, false};
+    if ((ca > 0.0) == (cb > 0.0))
+    {
+        return true; // both strictly on one side
+    }
+    // CastCrossing's interior case: den = cross(d, b - a) has the sign of sb - sa.
+    int denSign = cb > 0.0 ? 1 : -1;
+    double num = s->num, sNum = s->sNum, ex = s->ex, ey = s->ey;
+    if (!s->numDecided)
+    {
+        return false;
+    }
+    if ((num > 0.0 ? denSign : -denSign) < 0)
+    {
+        return true; // behind the origin
+    }
+    double d1 = d.x * ey, d2 = d.y * ex;
+    double den = d1 - d2;
+    double sDen = fabs(d1) + fabs(d2);
+    double lden = L * den;
+    double range = lden - num;
+    double rangeBound = LS_FILTER_BOUND8 * (L * sDen + sNum);
+    if (!(fabs(range) > rangeBound && rangeBound >= LS_FILTER_TINY && rangeBound <= DBL_MAX))
+    {
+        return false;
+    }
+    if ((range > 0.0 ? denSign : -denSign) < 0)
+    {
+        return true; // beyond maxFraction
+    }
+    double t = num / den;
+    if ((sDen > 0x1p13 * fabs(den) || sNum > 0x1p13 * fabs(num)) && isfinite(sDen) && isfinite(sNum))
+    {
+        return false; // ill-conditioned: the whole routine recomputes the crossing in double-double
+    }
+    if (!(den * (double)denSign > 0.0) || !isfinite(t) || !s->boxOrdered)
+    {
+        return false;
+    }
+    // lsClampToSegmentBox with the bounds ordered above.
+    lsVec2 o = s->o;
+    out->hit = true;
+    out->fraction = lsClamp(t, 0.0, L);
+    out->point = (lsVec2){lsClamp(o.x + out->fraction * d.x, s->loX, s->hiX),
+                          lsClamp(o.y + out->fraction * d.y, s->loY, s->hiY)};
+    // SegmentNormal: lsDirectionOf(a, b) is (ex, ey), finite here (else sNum would not be).
+    int side = denSign > 0;
+    if (!s->normalKnown[side])
+    {
+        s->normal[side] = lsUnitVectorInline(side ? (lsVec2){-ey, ex} : (lsVec2){ey, -ex});
+        s->normalKnown[side] = true;
+    }
+    out->normal = s->normal[side];
+    return true;
+}
+
 /// The common case of lsRayCastSegment, inlined for the scene's casts (one per ray) and run first by
 /// lsRayCastSegment itself: both endpoints strictly on one side of the ray's line (a miss), or strictly on opposite
 /// sides with every floating-point filter of the crossing deciding and the crossing well conditioned. Returns false

@@ -731,11 +731,15 @@ static inline int BinOf(double pseudoAngle)
     return b < 0 ? 0 : (b > LS_FAN_BINS - 1 ? LS_FAN_BINS - 1 : b);
 }
 
-// A deferred exact cast of one beam: the bound on its fraction and the object (a field and its record).
+#define LS_FAN_PREPARED 128 // segments of a block whose exact cast's per-segment part is kept
+
+// A deferred exact cast of one beam: the bound on its fraction and the object (a field and its record; for a segment,
+// its prepared cast or -1).
 typedef struct FanPending
 {
     double tLo;
-    int field, item;
+    int item;
+    short field, prepared;
 } FanPending;
 
 typedef struct Fan
@@ -756,6 +760,8 @@ typedef struct Fan
     int openBefore[LS_FAN_BINS + 1]; // prefix sums of openCount, rebuilt before each ring that needs them
     uint64_t seen[LS_FAN_SEEN];
     int seenCount;
+    lsSegmentCastPrep prepared[LS_FAN_PREPARED]; // the exact cast's part that depends on the segment only
+    int preparedCount;
     bool unsafe;
 } Fan;
 
@@ -907,7 +913,19 @@ static void FanResolve(Fan* f, int k)
         if (p.field == ls_fieldSegment)
         {
             CellRef ref = f->scene->segItemRefs[p.item];
-            TrySegment(f->scene->segItems + p.item, ref.chain, ref.part, in, best);
+            double L = in->maxFraction < DBL_MAX ? in->maxFraction : DBL_MAX;
+            lsCastOutput out;
+            if (p.prepared >= 0 && lsRayCastSegmentPrepared(f->prepared + p.prepared, in->direction, L, &out))
+            {
+                if (Beats(&out, ls_hitWall, ref.chain, ref.part, best))
+                {
+                    Take(best, &out, ls_hitWall, ref.chain, ref.part);
+                }
+            }
+            else
+            {
+                TrySegment(f->scene->segItems + p.item, ref.chain, ref.part, in, best);
+            }
         }
         else if (p.field == ls_fieldTarget)
         {
@@ -925,14 +943,15 @@ static void FanResolve(Fan* f, int k)
 
 // Defers the exact cast of an object that beam k may hit at a fraction in [tLo, tHi] (tHi HUGE_VAL when the hit is
 // not certain).
-static inline void FanDefer(Fan* f, int k, double tLo, double tHi, int field, int item)
+static inline void FanDefer(Fan* f, int k, double tLo, double tHi, int field, int item, int prepared)
 {
     if (f->pendingCount[k] == LS_FAN_PENDING)
     {
         FanResolve(f, k);
     }
     // A bound lost to overflow (NaN) must sort first, never be dropped.
-    f->pending[k][f->pendingCount[k]++] = (FanPending){tLo >= -HUGE_VAL ? tLo : -HUGE_VAL, field, item};
+    f->pending[k][f->pendingCount[k]++] =
+        (FanPending){tLo >= -HUGE_VAL ? tLo : -HUGE_VAL, item, (short)field, (short)prepared};
     f->limit[k] = tHi < f->limit[k] ? tHi : f->limit[k];
 }
 
@@ -955,6 +974,11 @@ static void FanCell(Fan* f, const CellHeader* h)
         SegmentSides rel;
         rel.ax = seg->a.x - o.x, rel.ay = seg->a.y - o.y, rel.bx = seg->b.x - o.x, rel.by = seg->b.y - o.y;
         double far = Max(fabs(rel.ax) + fabs(rel.ay), fabs(rel.bx) + fabs(rel.by));
+        int prepared = f->preparedCount < LS_FAN_PREPARED ? f->preparedCount++ : -1;
+        if (prepared >= 0)
+        {
+            lsPrepareSegmentCast(o, seg->a, seg->b, f->prepared + prepared);
+        }
         for (int q = 0; q < 2; ++q)
         {
             int lo, hi;
@@ -972,7 +996,7 @@ static void FanCell(Fan* f, const CellHeader* h)
                 if (!(Min(rel.ca, rel.cb) > sideError || Max(rel.ca, rel.cb) < -sideError) &&
                     BoundCrossing(seg, &rel, d, f->dd[k], f->limit[k], in->maxFraction, sideError, &tLo, &tHi))
                 {
-                    FanDefer(f, k, tLo, tHi, ls_fieldSegment, i);
+                    FanDefer(f, k, tLo, tHi, ls_fieldSegment, i, prepared);
                 }
             }
         }
@@ -1002,7 +1026,7 @@ static void FanCell(Fan* f, const CellHeader* h)
                 if (f->open[k] &&
                     BoundCircle(&ct->circle, o, in->direction, f->dd[k], f->limit[k], in->maxFraction, &tLo, &tHi))
                 {
-                    FanDefer(f, k, tLo, tHi, ls_fieldTarget, i);
+                    FanDefer(f, k, tLo, tHi, ls_fieldTarget, i, -1);
                 }
             }
         }
@@ -1033,7 +1057,7 @@ static void FanCell(Fan* f, const CellHeader* h)
                 if (f->open[k] &&
                     BoundCircle(around, o, in->direction, f->dd[k], f->limit[k], in->maxFraction, &tLo, &tHi))
                 {
-                    FanDefer(f, k, tLo, HUGE_VAL, ls_fieldShape, code);
+                    FanDefer(f, k, tLo, HUGE_VAL, ls_fieldShape, code, -1);
                 }
             }
         }
@@ -1094,6 +1118,7 @@ bool lsScene_CastFan(const lsScene* scene, const lsBeamFan* fan, int first, cons
     f.first = first;
     f.count = count;
     f.seenCount = 0;
+    f.preparedCount = 0;
     f.unsafe = false;
     memset(f.seen, 0, sizeof f.seen);
     memset(f.openCount, 0, sizeof f.openCount);
