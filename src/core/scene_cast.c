@@ -756,6 +756,7 @@ typedef struct Fan
     double limit[LS_FAN_MAX_BEAMS]; // min(range, best exact hit, a certain pending hit's upper bound)
     FanPending pending[LS_FAN_MAX_BEAMS][LS_FAN_PENDING];
     unsigned char pendingCount[LS_FAN_MAX_BEAMS];
+    int openList[LS_FAN_MAX_BEAMS];  // the open beams, in no order
     int openCount[LS_FAN_BINS];      // open beams per direction bin
     int openBefore[LS_FAN_BINS + 1]; // prefix sums of openCount, rebuilt before each ring that needs them
     uint64_t seen[LS_FAN_SEEN];
@@ -1122,7 +1123,7 @@ bool lsScene_CastFan(const lsScene* scene, const lsBeamFan* fan, int first, cons
     f.unsafe = false;
     memset(f.seen, 0, sizeof f.seen);
     memset(f.openCount, 0, sizeof f.openCount);
-    int openList[LS_FAN_MAX_BEAMS];
+    int* openList = f.openList;
     int openN = 0;
     bool outside = scene->displacedCount + scene->longSegmentCount + scene->longShapeCount > 0;
     for (int k = 0; k < count; ++k)
@@ -1152,10 +1153,12 @@ bool lsScene_CastFan(const lsScene* scene, const lsBeamFan* fan, int first, cons
 
     // The sweep's unit is a cell, or a block of cells where most cells are empty (a map's open rooms of small
     // cells, whose empty blocks are then passed in one test).
-    int shift = scene->segItemCount + scene->targetItemCount + scene->shapeItemCount < nx * ny ? LS_BLOCK_SHIFT : 0;
+    long long records = (long long)scene->segItemCount + scene->targetItemCount + scene->shapeItemCount;
+    int shift = records < (long long)nx * ny ? LS_BLOCK_SHIFT : 0;
     int unitsX = ((nx - 1) >> shift) + 1, unitsY = ((ny - 1) >> shift) + 1;
     int cx = CellX(scene, o.x) >> shift, cy = CellY(scene, o.y) >> shift;
-    int maxRing = Max(Max(cx, unitsX - 1 - cx), Max(cy, unitsY - 1 - cy));
+    int maxRingX = cx > unitsX - 1 - cx ? cx : unitsX - 1 - cx, maxRingY = cy > unitsY - 1 - cy ? cy : unitsY - 1 - cy;
+    int maxRing = maxRingX > maxRingY ? maxRingX : maxRingY;
     double margin = 4.0 * scene->slop;
     bool dirty = true;
     int r = 0;
