@@ -96,6 +96,10 @@ static inline int FirstPast(const Beams* beams, double angle, int wrap)
 static double OpenRange(const Beams* beams, double angle)
 {
     int n = beams->n;
+    if (n == 0)
+    {
+        return 0.0; // no beam (a scan always has one: for the analyser, which cannot tell)
+    }
     double sum = 0.0;
     int count = 0;
     int j;
