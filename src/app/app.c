@@ -84,6 +84,11 @@ void lsApp_RebuildSim(lsApp* app)
 
 void lsApp_SelectRobot(lsApp* app, const char* id)
 {
+    // Another robot: P's autopilot starts as its controller in the file says, so selecting an autopilot robot
+    // does not stop it and selecting a manual one does not set it driving (the arrows take over either way).
+    int defined = lsWorld_FindRobot(app->world, id);
+    if (defined >= 0 && strcmp(app->selectedId, id) != 0)
+        app->autopilot = lsWorld_GetRobot(app->world, defined)->controller == ls_controllerAutopilot;
     snprintf(app->selectedId, sizeof app->selectedId, "%s", id);
     int index = app->simStale ? -1 : lsWorld_FindRobot(lsSim_GetWorld(app->sim), id);
     if (index >= 0 && index != app->selected)

@@ -81,8 +81,9 @@ void lsApp_FitCamera(lsApp* app);
 void lsApp_LoadMapShade(lsApp* app);
 /// The robot's pose was set anew (reset, reload): forget its trail.
 void lsApp_RobotMoved(lsApp* app);
-/// Selects the robot with this id (the keys drive it, F follows it, the HUD shows it); its trail starts afresh. An
-/// id not in the sim's world (an edit not yet simulated) is kept and resolved when the sim is rebuilt.
+/// Selects the robot with this id (the keys drive it, F follows it, the HUD shows it); its trail starts afresh and,
+/// when it is another robot, the autopilot (P) is on exactly when its controller in the file is "autopilot". An id
+/// not in the sim's world (an edit not yet simulated) is kept and resolved when the sim is rebuilt.
 void lsApp_SelectRobot(lsApp* app, const char* id);
 
 /// Handles one SDL event: the editor first (when it consumes the event, nothing else sees it), then window keys,

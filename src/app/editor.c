@@ -924,7 +924,17 @@ void lsEditor_Draw(const lsEditor* editor, SDL_Renderer* renderer, const lsCamer
     {
         // What a press would grab, under the pointer as the camera is now (it may have zoomed since the last move).
         lsVec2 mouse = lsCamera_ScreenToWorld(camera, editor->mouseScreen);
-        lsEditRef hover = lsEdit_Pick(world, mouse, lsCamera_ToMetres(camera, LS_EDITOR_PICK_PIXELS));
+        double tolerance = lsCamera_ToMetres(camera, LS_EDITOR_PICK_PIXELS);
+        lsEditRef hover = lsEdit_Pick(world, mouse, tolerance);
+        bool handle =
+            hover.kind == ls_editWallPoint || hover.kind == ls_editPathPoint || hover.kind == ls_editMoverPoint;
+        int live = handle ? -1 : LiveRobotAt(editor, world, mouse, tolerance);
+        if (live >= 0)
+        {
+            // A robot where the sim shows it, as a press would pick it: its body and its start ghost.
+            hover = lsMakeEditRef(ls_editRobot, live, 0);
+            Circle(renderer, camera, editor->live[live].position, editor->live[live].radius, s_hoverColor, false);
+        }
         if (!lsEditRef_Equal(hover, editor->selection))
             DrawRef(renderer, camera, world, hover, s_hoverColor, false, false);
     }

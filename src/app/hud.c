@@ -247,7 +247,7 @@ static int BuildHudLines(const lsSim* sim, const lsHudInfo* hud, HudLine* lines,
                 hud->paused ? "PAUSED" : "running", hud->autopilot ? "on" : "off", hud->following ? "  follow" : "",
                 hud->editing ? "  EDIT" : "");
     if (hud->editing && hud->snap > 0.0)
-        AddLine(lines, &n, capacity, lsColorHud, "snap %g m  ([ ] change, Shift: free)", hud->snap);
+        AddLine(lines, &n, capacity, lsColorHud, "snap %g m  ([ ], Shift: free)", hud->snap);
     else if (hud->editing)
         AddLine(lines, &n, capacity, lsColorHud, "snap off  (] turns it on)");
     AddLine(lines, &n, capacity, lsColorHud, "t %.1f s  step %lld", state->time, state->step);

@@ -140,8 +140,8 @@ static void HandleKey(lsApp* app, const SDL_KeyboardEvent* key)
         lsApp_SelectRobot(app, robot->id);
         if (app->editor != NULL && lsEditor_IsActive(app->editor) && !app->simStale)
             lsEditor_Select(app->editor, app->world, lsMakeEditRef(ls_editRobot, next, 0));
-        lsApp_SetStatus(app, "driving robot %d of %d: %s (%s in the file)", next + 1, count, robot->id,
-                        controllers[robot->controller]);
+        lsApp_SetStatus(app, "driving robot %d of %d: %s (%s in the file; autopilot %s)", next + 1, count, robot->id,
+                        controllers[robot->controller], app->autopilot ? "on, arrows take over" : "off");
         break;
     }
     case SDLK_b:
