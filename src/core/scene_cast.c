@@ -1210,7 +1210,10 @@ bool lsScene_CastFan(const lsScene* scene, const lsBeamFan* fan, int first, cons
                 FanRingUnit(&f, ux1, uy, r, shift);
             }
         }
-        int ix0 = ux0 << shift, ix1 = ((ux1 + 1) << shift) - 1, iy0 = uy0 << shift, iy1 = ((uy1 + 1) << shift) - 1;
+        // The ring may reach past the grid's low side (ux0, uy0 < 0): scaled by multiplying, as a left shift of a
+        // negative value is undefined (UBSan stopped the window on tb3_sandbox here).
+        int unit = 1 << shift;
+        int ix0 = ux0 * unit, ix1 = (ux1 + 1) * unit - 1, iy0 = uy0 * unit, iy1 = (uy1 + 1) * unit - 1;
         if (f.unsafe)
         {
             return false;
