@@ -116,11 +116,23 @@ static double OpenRange(const Beams* beams, double angle)
             count += 1;
         }
     }
-    for (j = FirstPast(beams, angle, 1); j < n && beams->offset[j] - angle < 0.175; ++j)
+    // The run's end the same way (the first beam past 0.175 never comes back under it), then a sum alone.
+    int lo = FirstPast(beams, angle, 1);
+    double width = 0.35 * beams->inverseStep; // beams in 0.35 rad
+    int hi = width < (double)(n - lo) ? lo + (int)width : n;
+    while (hi > lo && !(beams->offset[hi - 1] - angle < 0.175))
+    {
+        hi -= 1;
+    }
+    while (hi < n && beams->offset[hi] - angle < 0.175)
+    {
+        hi += 1;
+    }
+    for (j = lo; j < hi && j < n; ++j) // (hi <= n: for the analyser)
     {
         sum += beams->value[j];
-        count += 1;
     }
+    count += hi - lo;
     if (beams->offset[n - 1] - angle > LS_PI) // a run in the wrap a - 2 pi may exist
     {
         for (j = FirstPast(beams, angle, 2); j < n && beams->offset[j] - angle - 2.0 * LS_PI < 0.175; ++j)
@@ -214,6 +226,7 @@ lsControl lsAutopilot_Decide(lsAutopilot* autopilot, const lsScan* scan, const l
     {
         bool finite = isfinite(scan->ranges[i]);
         beams->offset[j] = sensorHeading + scan->angles[i];
+        sorted &= j == 0 || beams->offset[j - 1] <= beams->offset[j]; // OpenRange needs offsets that never decrease
         beams->value[j] = finite ? scan->ranges[i] : scan->rangeMax;
         beams->n = j + 1;
         if (!finite || scan->kinds[i] == ls_hitNone)
@@ -238,11 +251,6 @@ lsControl lsAutopilot_Decide(lsAutopilot* autopilot, const lsScan* scan, const l
         {
             targets[targetCount++] = (Seen){point, WrapNear(sensorHeading + scan->angles[i]), scan->ranges[i], kind};
         }
-    }
-    // OpenRange needs offsets that never decrease (so does a sum in beam order over three runs).
-    for (int j = 1; j < beams->n; ++j)
-    {
-        sorted &= beams->offset[j - 1] <= beams->offset[j];
     }
     beams->inverseStep = 0.0;
     if (beams->n > 1 && beams->offset[beams->n - 1] > beams->offset[0])
