@@ -65,6 +65,21 @@ grep -q 'segments in 2 closed chains' "$work/out.txt" || fail "import: $(cat "$w
 expect_status 0 "$lidarsim" check "$work/room.json"
 expect_status 0 "$lidarsim" import "$work/maps/room.yaml" -o "$work/room2.json" --unknown occupied --simplify 0.1
 grep -q 'after --simplify 0.1' "$work/out.txt" || fail "import --simplify: $(cat "$work/out.txt")"
+# A map of more segments than a world file holds (a 1000 x 1000 checkerboard: 2 million) is refused before
+# writing, with the way out, not with a line of a file that was never written.
+/usr/bin/python3 - "$work/maps/checker.pgm" <<'PY'
+import sys
+w = 1000
+row0 = bytes([0, 254] * (w // 2))
+row1 = bytes([254, 0] * (w // 2))
+open(sys.argv[1], "wb").write(b"P5\n%d %d\n255\n" % (w, w) + (row0 + row1) * (w // 2))
+PY
+printf 'image: checker.pgm\nresolution: 0.05\norigin: [0, 0, 0]\noccupied_thresh: 0.65\nfree_thresh: 0.196\n' \
+    >"$work/maps/checker.yaml"
+expect_status 1 "$lidarsim" import "$work/maps/checker.yaml" -o "$work/checker.json"
+grep -q 'checker.json: 2000000 wall segments, more than a world file holds (1000000): not written; import with --simplify' \
+    "$work/err.txt" || fail "import over the limit: $(cat "$work/err.txt")"
+[ -e "$work/checker.json" ] && fail "import over the limit wrote a file"
 expect_status 2 "$lidarsim" import "$work/maps/room.yaml" -o "$work/x.json" --unknown maybe
 expect_status 2 "$lidarsim" import "$work/maps/room.yaml"
 [ -e "$work/x.json" ] && fail "import with bad options wrote a file"

@@ -13,6 +13,8 @@ extern "C"
 
 #define LS_MAX_POLYGON_VERTICES 32
 #define LS_NAME_CAPACITY 128
+/// Most wall segments a world file may hold, all walls together (a map named by "map" may bring more: map.h).
+#define LS_MAX_WORLD_SEGMENTS 1000000
 
 typedef enum lsTargetKind
 {

@@ -137,8 +137,23 @@ int lsCmdImport(int argc, char** argv)
         return 1;
     }
     // The imported walls are the world's own from now on: written out, no longer tied to the map.
+    long long segments = 0;
     for (int i = 0; i < world->wallCount; ++i)
+    {
         world->walls[i].fromMap = false;
+        segments += world->walls[i].closed ? world->walls[i].pointCount : world->walls[i].pointCount - 1;
+    }
+    if (segments > LS_MAX_WORLD_SEGMENTS)
+    {
+        // Said before saving: the save's own check would name a line of a file that is never written.
+        fprintf(stderr,
+                "%s: %lld wall segments, more than a world file holds (%d): not written; import with --simplify "
+                "(0.05 m keeps about a quarter on SLAM maps), or name the map in a world file (\"map\": \"%s\"), "
+                "which takes up to 4 million\n",
+                output, segments, LS_MAX_WORLD_SEGMENTS, input);
+        lsDestroyWorld(world);
+        return 1;
+    }
     memset(&world->map, 0, sizeof world->map);
     bool saved = lsSaveWorld(world, output, &err);
     if (saved)

@@ -22,7 +22,7 @@
 
 // Limits on hostile input (issue 7); docs/world-format.md states them.
 #define LS_MAX_JSON_VALUES 8000000
-#define LS_MAX_SEGMENTS 1000000
+#define LS_MAX_SEGMENTS LS_MAX_WORLD_SEGMENTS
 #define LS_MAX_OBJECTS 100000
 #define LS_MAX_PATH_POINTS 1000000
 #define LS_MAX_SEED 9007199254740992.0 // 2^53: larger seeds are written as strings, which a double cannot hold
