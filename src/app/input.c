@@ -150,7 +150,10 @@ static void HandleKey(lsApp* app, const SDL_KeyboardEvent* key)
         break;
     case SDLK_f:
         app->follow = !app->follow;
-        lsApp_SetStatus(app, "follow the robot %s", OnOff(app->follow));
+        if (lsWorld_RobotCount(app->world) > 1)
+            lsApp_SetStatus(app, "follow robot %s %s (Tab selects another)", app->selectedId, OnOff(app->follow));
+        else
+            lsApp_SetStatus(app, "follow the robot %s", OnOff(app->follow));
         break;
     case SDLK_F1:
         app->view.help = !app->view.help;
