@@ -1265,6 +1265,56 @@ static int FanScanNoiseTest(void)
     return 0;
 }
 
+// A scan from a crowded cell (thousands of walls through the robot, all crossing its cell) takes that cell's segments
+// nearest first and stops where no beam can reach (scene_cast.c, FanCrowdedCell): its answers are still exactly the
+// brute force's, bit for bit, from points on walls, at the end of a chain, among duplicated walls (ties broken by
+// chain), with ranges that end before, at and beyond the nearest hits.
+static int CrowdedCellTest(void)
+{
+    lsWorld* world = lsCreateWorld();
+    lsRng rng = lsMakeRng(153);
+    lsVec2 centre = lsV(10.0, 10.0);
+    lsVec2 room[4] = {{0.0, 0.0}, {20.0, 0.0}, {20.0, 20.0}, {0.0, 20.0}};
+    lsWorld_AddWall(world, room, 4, true);
+    for (int i = 0; i < 1500; ++i)
+    {
+        double r = i < 1000 ? 0.25 * sqrt(lsRng_Uniform(&rng)) : 3.0 * lsRng_Uniform(&rng);
+        lsVec2 p = lsAdd(centre, lsScale(r, RandomDirection(&rng)));
+        lsVec2 dir = RandomDirection(&rng);
+        double half = lsRng_Range(&rng, 0.2, 3.0);
+        lsVec2 points[2] = {lsMulSub(p, half, dir), lsMulAdd(p, half, dir)};
+        lsWorld_AddWall(world, points, 2, false);
+        if (i % 100 == 0)
+        {
+            lsWorld_AddWall(world, points, 2, false); // the same wall twice: a tie at every hit
+        }
+    }
+    // Walls through and ending at the centre itself.
+    lsVec2 through[2] = {{9.0, 10.0}, {11.0, 10.0}};
+    lsWorld_AddWall(world, through, 2, false);
+    lsVec2 ending[3] = {{10.0, 10.0}, {10.0, 12.0}, {12.0, 12.0}};
+    lsWorld_AddWall(world, ending, 3, false);
+    lsScene* scene = lsCreateScene(world);
+    ENSURE(scene != NULL);
+    const lsVec2 origins[] = {centre,          lsV(10.05, 10.0), lsV(10.1, 9.93), lsV(10.0, 11.0),
+                              lsV(12.0, 12.0), lsV(10.3, 10.2),  lsV(10.8, 9.3),  lsV(11.2, 10.9)};
+    const double ranges[] = {12.0, 0.05, 1e-3};
+    int swept = 0, hits = 0, bad = 0;
+    for (int o = 0; o < (int)(sizeof origins / sizeof origins[0]); ++o)
+    {
+        for (int r = 0; r < 3; ++r)
+        {
+            bad += CompareFan(scene, origins[o], lsRng_Range(&rng, -LS_PI, LS_PI), 2.0 * LS_PI / 1080.0, 1080,
+                              ranges[r], &swept, &hits);
+        }
+    }
+    ENSURE(bad == 0);
+    ENSURE(swept == 8 * 3 * 3 && hits > 8 * 1080);
+    lsDestroyScene(scene);
+    lsDestroyWorld(world);
+    return 0;
+}
+
 int SceneTest(void)
 {
     RUN_SUBTEST(MaxRangeTest);
@@ -1288,6 +1338,7 @@ int SceneTest(void)
     RUN_SUBTEST(EmptyBlocksTest);
     RUN_SUBTEST(FanAgreementTest);
     RUN_SUBTEST(FanScanNoiseTest);
+    RUN_SUBTEST(CrowdedCellTest);
     return 0;
 }
 

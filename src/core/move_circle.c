@@ -76,6 +76,13 @@ static void SweepStaticSegment(void* context, const lsSegment* seg)
 static bool SweepQuery(void* context, lsHitKind kind, int index, int part)
 {
     lsSweepContext* ctx = context;
+    if (ctx->t <= 0.0)
+    {
+        // A contact at the very start is the earliest there can be (contact times lie in [0, 1], and a later one
+        // at the same time never replaces the first): the rest of the query cannot change the answer (a body among
+        // thousands of walls it overlaps tested each of them).
+        return false;
+    }
     return lsForEachStaticSegment(ctx->scene, kind, index, part, SweepStaticSegment, ctx);
 }
 

@@ -68,10 +68,35 @@ static void AddConstraint(GatherContext* ctx, Constraint c)
     }
 }
 
+// True when the gather is full and the segment lies certainly farther from the centre than its farthest kept
+// constraint: such a constraint would be neither kept nor raise `worst` (the farthest kept one already gave
+// worst >= clearance - its distance), so it changes nothing. Decided from the distance to the segment's line (at most
+// the distance to the segment), squared, with a margin far above rounding: no square root, no closest point, for
+// most of the thousands of walls through a crushed body.
+static bool CertainlyFarther(const GatherContext* ctx, const lsSegment* seg)
+{
+    if (ctx->count < LS_MAX_CONSTRAINTS)
+    {
+        return false;
+    }
+    double far = ctx->items[ctx->farthest].distance;
+    if (!(far > 1e-100))
+    {
+        return false; // squares of smaller distances lose precision to underflow
+    }
+    lsVec2 e = lsSub(seg->b, seg->a), w = lsSub(ctx->center, seg->a);
+    double cross = lsCross(e, w), ee = lsDot(e, e);
+    return cross * cross > far * far * ee * (1.0 + 1e-9);
+}
+
 // A circle's constraint against one segment: beyond the tangent line at the closest point.
 static void GatherSegment(void* context, const lsSegment* seg)
 {
     GatherContext* ctx = context;
+    if (CertainlyFarther(ctx, seg))
+    {
+        return;
+    }
     lsClosestPoint cp = lsClosestPointOnSegment(seg, ctx->center);
     lsVec2 n = lsAwayFromSegment(seg, ctx->center, ctx->hint);
     if (n.x == 0.0 && n.y == 0.0)
@@ -604,11 +629,20 @@ bool lsResolveOverlap(const lsCollisionWorld* cw, lsMoveResult* result, lsVec2 s
     frozen.moversStart = cw->moversEnd;
     frozen.circleCount = 0;
     bool moved = false;
+    // The deepest overlap at the step's start, when the first pass gathers there (the body did not move before
+    // resolving: crushed where it stands): the same gather as WorstOverlap's below.
+    bool knowStart = false;
+    double startOverlap = 0.0;
     for (int pass = 0; pass < 3; ++pass)
     {
         lsVec2 pos = result->position;
         GatherContext ctx;
         Gather(&ctx, cw, lsInflatedBox(pos, pos, body->reach + LS_CONTACT_SKIN), pos, lsSub(pos, stepStart), body);
+        if (pass == 0 && pos.x == stepStart.x && pos.y == stepStart.y)
+        {
+            knowStart = true;
+            startOverlap = ctx.worst;
+        }
         // A footprint's pushes above leave it at least a quarter skin from every solid it did not overlap; only
         // closer than that (an overlap) is resolved here, so a body resting against a wall is not nudged each step.
         double allowed = body->points == NULL ? 0.5 * LS_CONTACT_SKIN : 0.75 * LS_CONTACT_SKIN;
@@ -673,7 +707,7 @@ bool lsResolveOverlap(const lsCollisionWorld* cw, lsMoveResult* result, lsVec2 s
         !MoversNear(cw, lsInflatedBox(stepStart, result->position, body->reach + LS_CONTACT_SKIN)))
     {
         double there = WorstOverlap(cw, body, result->position, stepStart);
-        double before = WorstOverlap(cw, body, stepStart, stepStart);
+        double before = knowStart ? startOverlap : WorstOverlap(cw, body, stepStart, stepStart);
         if (!(there < before - LS_CONTACT_SKIN))
         {
             moved = true;

@@ -745,6 +745,7 @@ typedef struct FanPending
 typedef struct Fan
 {
     const lsScene* scene;
+    const CellHeader* originCell;
     const lsBeamFan* fan;
     const lsRayInput* inputs;
     lsRayHit* hits;
@@ -957,49 +958,158 @@ static inline void FanDefer(Fan* f, int k, double tLo, double tHi, int field, in
 }
 
 // The objects of one cell, each handled once per fan for its open beams.
+// The fan's beams against segment record i, once per fan (a segment registered in several cells comes once).
+static inline void FanSegment(Fan* f, int i)
+{
+    const lsScene* scene = f->scene;
+    lsVec2 o = f->fan->origin;
+    CellRef ref = scene->segItemRefs[i];
+    if (!FirstTime(f, ((uint64_t)(uint32_t)ref.chain << 32 | (uint32_t)ref.part) + 1))
+    {
+        return;
+    }
+    const lsSegment* seg = scene->segItems + i;
+    lsBeamRuns runs;
+    SegmentRuns(f->fan, seg, &runs);
+    // The endpoints relative to the origin once for all the beams (SidesOfSegment's first line).
+    SegmentSides rel;
+    rel.ax = seg->a.x - o.x, rel.ay = seg->a.y - o.y, rel.bx = seg->b.x - o.x, rel.by = seg->b.y - o.y;
+    double far = Max(fabs(rel.ax) + fabs(rel.ay), fabs(rel.bx) + fabs(rel.by));
+    int prepared = f->preparedCount < LS_FAN_PREPARED ? f->preparedCount++ : -1;
+    if (prepared >= 0)
+    {
+        lsPrepareSegmentCast(o, seg->a, seg->b, f->prepared + prepared);
+    }
+    for (int q = 0; q < 2; ++q)
+    {
+        int lo, hi;
+        RunRange(f, &runs, q, &lo, &hi);
+        for (int k = lo; k <= hi; ++k)
+        {
+            if (!f->open[k])
+            {
+                continue;
+            }
+            const lsRayInput* in = f->inputs + k;
+            lsVec2 d = in->direction;
+            double sideError = 1e-14 * f->speed[k] * far, tLo, tHi;
+            rel.ca = d.x * rel.ay - d.y * rel.ax, rel.cb = d.x * rel.by - d.y * rel.bx;
+            if (!(Min(rel.ca, rel.cb) > sideError || Max(rel.ca, rel.cb) < -sideError) &&
+                BoundCrossing(seg, &rel, d, f->dd[k], f->limit[k], in->maxFraction, sideError, &tLo, &tHi))
+            {
+                FanDefer(f, k, tLo, tHi, ls_fieldSegment, i, prepared);
+            }
+        }
+    }
+}
+
+// An origin cell holding more segment records than this has them taken nearest first (FanCrowdedCell).
+#define LS_FAN_CROWDED 64
+
+// A lower bound on the distance from o to segment s: the distance to its closest point, computed relative to o, less
+// a margin far above the rounding of these few operations (relative to the coordinates involved).
+static double SegmentDistanceBound(const lsSegment* s, lsVec2 o)
+{
+    double ax = s->a.x - o.x, ay = s->a.y - o.y, ex = s->b.x - s->a.x, ey = s->b.y - s->a.y;
+    double ee = ex * ex + ey * ey;
+    double t = ee > 0.0 ? -(ax * ex + ay * ey) / ee : 0.0;
+    t = t > 0.0 ? (t < 1.0 ? t : 1.0) : 0.0;
+    double px = ax + t * ex, py = ay + t * ey;
+    double dist = sqrt(px * px + py * py);
+    double scale = fabs(ax) + fabs(ay) + fabs(ex) + fabs(ey);
+    return dist * (1.0 - 1e-9) - 1e-12 * scale;
+}
+
+// The farthest any open beam's answer may still lie, in metres (its limit times its length, with room for rounding):
+// a segment farther from the origin than this cannot hold an answer of any open beam.
+static double FanReach(const Fan* f)
+{
+    double reach = 0.0;
+    for (int k = 0; k < f->count; ++k)
+    {
+        double r = f->open[k] ? f->limit[k] * sqrt(f->dd[k]) : 0.0;
+        reach = r > reach ? r : reach;
+    }
+    return reach * (1.0 + 1e-9);
+}
+
+// The segments of a crowded origin cell (thousands of walls through the robot, every one crossing its cell), nearest
+// first: ordered by a lower bound of their distance from the origin (a counting sort into as many buckets as records,
+// each bound lowered to its bucket's start so the list stays in order), and taken until the next one lies beyond
+// every open beam's reach. The beams' answers come within a millimetre there, so a handful of walls are bounded
+// instead of each wall against half the beams; those left out cannot beat any beam (a later ring may still offer
+// them, to no effect).
+static void FanCrowdedCell(Fan* f, const CellHeader* h)
+{
+    const lsScene* scene = f->scene;
+    lsVec2 o = f->fan->origin;
+    int n = h[1].seg - h[0].seg;
+    // lower and items (the order), each record's bound and bucket, and the bucket starts.
+    size_t bytes = (size_t)n * (2 * sizeof(double) + 2 * sizeof(int)) + ((size_t)n + 1) * sizeof(int);
+    double* lower = lsAlloc(bytes);
+    double* bound = lower + n;
+    int* items = (int*)(bound + n);
+    int* bucketOf = items + n;
+    int* starts = bucketOf + n;
+    double top = 0.0;
+    for (int j = 0; j < n; ++j)
+    {
+        bound[j] = SegmentDistanceBound(scene->segItems + h[0].seg + j, o);
+        top = bound[j] > top ? bound[j] : top;
+    }
+    // Bucket b holds the bounds in [b width, (b + 1) width); bounds of 0 or less go to bucket 0.
+    double width = top > 0.0 ? top / (double)n : 1.0;
+    memset(starts, 0, ((size_t)n + 1) * sizeof(int));
+    for (int j = 0; j < n; ++j)
+    {
+        double q = bound[j] > 0.0 ? bound[j] / width : 0.0;
+        int b = q < (double)(n - 1) ? (int)q : n - 1;
+        bucketOf[j] = b;
+        starts[b + 1] += 1;
+    }
+    for (int b = 0; b < n; ++b)
+    {
+        starts[b + 1] += starts[b];
+    }
+    for (int j = 0; j < n; ++j)
+    {
+        int b = bucketOf[j], at = starts[b]++;
+        items[at] = h[0].seg + j;
+        lower[at] = Min(b == 0 ? 0.0 : (double)b * width, bound[j]); // never above its own bound (rounding)
+    }
+    for (int j = n - 2; j >= 0; --j)
+    {
+        lower[j] = Min(lower[j], lower[j + 1]); // in order despite the rounding of bucket starts
+    }
+    double reach = 0.0;
+    for (int j = 0; j < n; ++j)
+    {
+        if ((j & 15) == 0)
+        {
+            reach = FanReach(f); // limits only shrink: a reach found earlier stays an upper bound
+        }
+        if (lower[j] > reach)
+        {
+            break;
+        }
+        FanSegment(f, items[j]);
+    }
+    lsFree(lower, bytes);
+}
+
 static void FanCell(Fan* f, const CellHeader* h)
 {
     const lsScene* scene = f->scene;
     lsVec2 o = f->fan->origin;
-    for (int i = h[0].seg, end = h[1].seg; i < end; ++i)
+    if (h == f->originCell && h[1].seg - h[0].seg > LS_FAN_CROWDED)
     {
-        CellRef ref = scene->segItemRefs[i];
-        if (!FirstTime(f, ((uint64_t)(uint32_t)ref.chain << 32 | (uint32_t)ref.part) + 1))
+        FanCrowdedCell(f, h);
+    }
+    else
+    {
+        for (int i = h[0].seg, end = h[1].seg; i < end; ++i)
         {
-            continue;
-        }
-        const lsSegment* seg = scene->segItems + i;
-        lsBeamRuns runs;
-        SegmentRuns(f->fan, seg, &runs);
-        // The endpoints relative to the origin once for all the beams (SidesOfSegment's first line).
-        SegmentSides rel;
-        rel.ax = seg->a.x - o.x, rel.ay = seg->a.y - o.y, rel.bx = seg->b.x - o.x, rel.by = seg->b.y - o.y;
-        double far = Max(fabs(rel.ax) + fabs(rel.ay), fabs(rel.bx) + fabs(rel.by));
-        int prepared = f->preparedCount < LS_FAN_PREPARED ? f->preparedCount++ : -1;
-        if (prepared >= 0)
-        {
-            lsPrepareSegmentCast(o, seg->a, seg->b, f->prepared + prepared);
-        }
-        for (int q = 0; q < 2; ++q)
-        {
-            int lo, hi;
-            RunRange(f, &runs, q, &lo, &hi);
-            for (int k = lo; k <= hi; ++k)
-            {
-                if (!f->open[k])
-                {
-                    continue;
-                }
-                const lsRayInput* in = f->inputs + k;
-                lsVec2 d = in->direction;
-                double sideError = 1e-14 * f->speed[k] * far, tLo, tHi;
-                rel.ca = d.x * rel.ay - d.y * rel.ax, rel.cb = d.x * rel.by - d.y * rel.bx;
-                if (!(Min(rel.ca, rel.cb) > sideError || Max(rel.ca, rel.cb) < -sideError) &&
-                    BoundCrossing(seg, &rel, d, f->dd[k], f->limit[k], in->maxFraction, sideError, &tLo, &tHi))
-                {
-                    FanDefer(f, k, tLo, tHi, ls_fieldSegment, i, prepared);
-                }
-            }
+            FanSegment(f, i);
         }
     }
     for (int i = h[0].target, end = h[1].target; i < end; ++i)
@@ -1113,6 +1223,7 @@ bool lsScene_CastFan(const lsScene* scene, const lsBeamFan* fan, int first, cons
     // Room for one fan's bookkeeping: about 30 KB, on the stack (scans run on pool threads too).
     Fan f;
     f.scene = scene;
+    f.originCell = scene->cells + CellOf(scene, o);
     f.fan = fan;
     f.inputs = inputs;
     f.hits = hits;
