@@ -1045,10 +1045,10 @@ static void FanCrowdedCell(Fan* f, const CellHeader* h)
     lsVec2 o = f->fan->origin;
     int n = h[1].seg - h[0].seg;
     // lower and items (the order), each record's bound and bucket, and the bucket starts.
-    size_t bytes = (size_t)n * (2 * sizeof(double) + 2 * sizeof(int)) + ((size_t)n + 1) * sizeof(int);
-    double* lower = lsAlloc(bytes);
+    size_t doubles = 2 * (size_t)n, ints = 3 * (size_t)n + 1;
+    double* lower = lsAlloc(doubles * sizeof(double));
     double* bound = lower + n;
-    int* items = (int*)(bound + n);
+    int* items = lsAlloc(ints * sizeof(int));
     int* bucketOf = items + n;
     int* starts = bucketOf + n;
     double top = 0.0;
@@ -1094,7 +1094,8 @@ static void FanCrowdedCell(Fan* f, const CellHeader* h)
         }
         FanSegment(f, items[j]);
     }
-    lsFree(lower, bytes);
+    lsFree(lower, doubles * sizeof(double));
+    lsFree(items, ints * sizeof(int));
 }
 
 static void FanCell(Fan* f, const CellHeader* h)
