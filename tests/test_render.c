@@ -596,17 +596,35 @@ static int StaticLayers(void)
     stats = lsCanvas_LayerStats(f.canvas);
     ENSURE(stats.direct == 2 && stats.builds == 2 && stats.hits == 2);
 
-    // A camera that moves every frame (follow mode, a drag) draws directly: no cache built that nobody reuses.
+    // A drag moves the view by whole pixels: the layers scroll (only the uncovered strips are drawn), and each frame
+    // looks as drawn afresh on a new canvas, in x, in y, both, and back.
+    lsError err;
+    lsCanvas* fresh = lsCreateCanvas(W, H, &err);
+    ENSURE(fresh != NULL);
+    const double moves[6][2] = {{10, 0}, {-3, 0}, {0, 7}, {0, -12}, {5, -4}, {-25, 31}};
+    for (int i = 0; i < 6; ++i)
+    {
+        f.camera.center.x += moves[i][0] / f.camera.zoom;
+        f.camera.center.y += moves[i][1] / f.camera.zoom;
+        ENSURE(lsDrawFrame(f.canvas, &f.camera, f.sim, &view, NULL) && CopyPixels(f.surface, frame));
+        ENSURE(lsDrawFrame(fresh, &f.camera, f.sim, &view, NULL) && CopyPixels(fresh->surface, direct));
+        ENSURE(MaxDifference(direct, frame) <= 2);
+    }
+    lsDestroyCanvas(fresh);
+    stats = lsCanvas_LayerStats(f.canvas);
+    ENSURE(stats.direct == 2 && stats.builds == 2 && stats.hits == 2 && stats.scrolls == 6);
+    // A camera that moves by fractions of a pixel every frame (follow mode) draws directly: no cache built that
+    // nobody reuses.
     for (int i = 0; i < 4; ++i)
     {
-        f.camera.center.x += 0.25;
+        f.camera.center.x += 0.013;
         ENSURE(lsDrawFrame(f.canvas, &f.camera, f.sim, &view, NULL));
         ENSURE(SDL_LockSurface(f.surface) == 0);
         ENSURE(SameColor(PixelAt(f.surface, &f.camera, lsV(-2.2, 1.0)), lsColorWall, 0));
         SDL_UnlockSurface(f.surface);
     }
     stats = lsCanvas_LayerStats(f.canvas);
-    ENSURE(stats.direct == 6 && stats.builds == 2 && stats.hits == 2);
+    ENSURE(stats.direct == 6 && stats.builds == 2 && stats.hits == 2 && stats.scrolls == 6);
     // The grid switched off is redrawn too, not copied from the cache.
     view.grid = false;
     ENSURE(lsDrawFrame(f.canvas, &f.camera, f.sim, &view, NULL));

@@ -684,12 +684,13 @@ int lsRunWindow(const lsAppConfig* config)
         double frames = (double)(app.frames > 0 ? app.frames : 1);
         lsLayerStats layers = lsCanvas_LayerStats(app.canvas);
         printf("frames %lld in %.2f s: %.1f fps; per frame: sim %.3f ms (%lld steps, %.3f ms/step), draw %.3f ms "
-               "(canvas %.3f ms, present %.3f ms); beams %d, %dx%d; static layers reused %lld, built %lld, "
-               "not kept %lld\n",
+               "(canvas %.3f ms, present %.3f ms); beams %d, %dx%d; static layers reused %lld, scrolled %lld, built "
+               "%lld, not kept %lld\n",
                app.frames, elapsed, (double)app.frames / elapsed, 1000.0 * app.simSeconds / frames, app.steps,
                app.steps > 0 ? 1000.0 * app.simSeconds / (double)app.steps : 0.0, 1000.0 * app.drawSeconds / frames,
                1000.0 * (app.drawSeconds - app.presentSeconds) / frames, 1000.0 * app.presentSeconds / frames,
-               lsSim_GetBeams(app.sim), app.camera.width, app.camera.height, layers.hits, layers.builds, layers.direct);
+               lsSim_GetBeams(app.sim), app.camera.width, app.camera.height, layers.hits, layers.scrolls, layers.builds,
+               layers.direct);
     }
     if (app.config.printPose && app.sim != NULL)
         PrintPose(app.sim);

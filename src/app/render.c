@@ -257,14 +257,17 @@ static void DrawGrid(Painter* p)
         bool isMajor = fabs(remainder(x, major)) < 0.5 * step;
         // Grid lines on whole pixels: crisp, not smeared over two columns.
         double sx = round(lsCamera_WorldToScreen(cam, lsV(x, 0.0)).x);
-        ScreenLine(p, lsV(sx, 0.0), lsV(sx, (double)cam->height), isMajor ? s_gridMajor : s_gridMinor, 1.0);
+        // Past the edges, clipped by the guard: no half-covered pixel at the border, so a scrolled layer matches.
+        ScreenLine(p, lsV(sx, -2.0 * LS_GUARD), lsV(sx, cam->height + 2.0 * LS_GUARD),
+                   isMajor ? s_gridMajor : s_gridMinor, 1.0);
     }
     for (int j = 0; j <= rows; ++j)
     {
         double y = (y0 + j) * step;
         bool isMajor = fabs(remainder(y, major)) < 0.5 * step;
         double sy = round(lsCamera_WorldToScreen(cam, lsV(0.0, y)).y);
-        ScreenLine(p, lsV(0.0, sy), lsV((double)cam->width, sy), isMajor ? s_gridMajor : s_gridMinor, 1.0);
+        ScreenLine(p, lsV(-2.0 * LS_GUARD, sy), lsV(cam->width + 2.0 * LS_GUARD, sy),
+                   isMajor ? s_gridMajor : s_gridMinor, 1.0);
     }
 }
 
@@ -604,8 +607,9 @@ typedef struct LayerKey
 struct lsLayerCache
 {
     LayerKey key;     ///< what base and walls hold (when valid)
-    LayerKey pending; ///< the last frame drawn without the cache: the same key twice in a row builds it
+    LayerKey pending; ///< the last frame's: the same view again, or moved by whole pixels, builds the cache
     bool valid, havePending;
+    int scrollX, scrollY; ///< ls_layersScroll: how far the view moved since the layers were drawn, pixels
     int width, height;
     uint8_t* base;  ///< width * height RGBA: background, unknown cells, grid, axes, paths, boxes, polygons
     uint8_t* walls; ///< width * height: the static walls' coverage (0 .. 255)
@@ -615,9 +619,10 @@ struct lsLayerCache
 
 typedef enum LayerUse
 {
-    ls_layersNone = 0,  ///< draw everything (the view changed since the last frame)
-    ls_layersBuild = 1, ///< draw the static layers into the cache, then use them
-    ls_layersReuse = 2, ///< copy the cached layers
+    ls_layersNone = 0,   ///< draw everything (the view changed since the last frame)
+    ls_layersBuild = 1,  ///< draw the static layers into the cache, then use them
+    ls_layersReuse = 2,  ///< copy the cached layers
+    ls_layersScroll = 3, ///< the view moved by whole pixels: shift the layers, draw the strips uncovered, copy
 } LayerUse;
 
 // A 64-bit mix of one word into the hash (the multiply-xorshift of splitmix64): quick enough to run over every
@@ -694,6 +699,25 @@ static bool SameKey(const LayerKey* a, const LayerKey* b)
            a->axes == b->axes;
 }
 
+// Whether b shows what a shows moved by a whole number of pixels (a drag pans by whole pixels): the offset, in
+// pixels, goes to dx, dy (positive: the picture moves right and down).
+static bool WholePixelShift(const LayerKey* a, const LayerKey* b, int* dx, int* dy)
+{
+    if (a->zoom != b->zoom || a->width != b->width || a->height != b->height || a->world != b->world ||
+        a->shade != b->shade || a->grid != b->grid || a->axes != b->axes)
+        return false;
+    double x = (a->center.x - b->center.x) * b->zoom, y = (b->center.y - a->center.y) * b->zoom;
+    if (!(fabs(x) < b->width && fabs(y) < b->height))
+        return false;
+    // A millionth of a pixel: drags of thousands of frames drift by less than that adds up to.
+    double rx = round(x), ry = round(y);
+    if (fabs(x - rx) > 1e-6 || fabs(y - ry) > 1e-6)
+        return false;
+    *dx = (int)rx;
+    *dy = (int)ry;
+    return true;
+}
+
 static void FreeLayers(struct lsLayerCache* cache)
 {
     size_t pixels = (size_t)cache->width * (size_t)cache->height;
@@ -708,20 +732,31 @@ static void FreeLayers(struct lsLayerCache* cache)
     cache->valid = false;
 }
 
-// Whether this frame reuses, builds or skips the cache. A view that changes every frame (a drag, the camera
-// following the robot) never pays for building a cache it would not use.
+// Whether this frame reuses, scrolls, builds or skips the cache. A view that changes every frame otherwise than by
+// whole pixels (a zoom, the camera following the robot) never pays for building a cache it would not use; a drag
+// (whole pixels) builds it once and then scrolls it.
 static LayerUse ChooseLayers(lsCanvas* canvas, const LayerKey* key)
 {
     struct lsLayerCache* cache = canvas->layers;
+    LayerKey previous = cache->pending;
+    bool hadPrevious = cache->havePending;
+    cache->pending = *key;
+    cache->havePending = true;
     if (cache->valid && SameKey(&cache->key, key))
     {
         cache->stats.hits += 1;
         return ls_layersReuse;
     }
-    if (!cache->havePending || !SameKey(&cache->pending, key))
+    if (cache->valid && WholePixelShift(&cache->key, key, &cache->scrollX, &cache->scrollY))
     {
-        cache->pending = *key;
-        cache->havePending = true;
+        cache->key = *key;
+        cache->stats.scrolls += 1;
+        return ls_layersScroll;
+    }
+    int dx = 0, dy = 0;
+    if (!hadPrevious || !(SameKey(&previous, key) || WholePixelShift(&previous, key, &dx, &dy)))
+    {
+        cache->valid = false;
         cache->stats.direct += 1;
         return ls_layersNone;
     }
@@ -741,37 +776,59 @@ static LayerUse ChooseLayers(lsCanvas* canvas, const LayerKey* key)
     return ls_layersBuild;
 }
 
-// The walls were drawn white on black: their red channel is the coverage they laid down, which composited with the
-// wall colour later gives what drawing them there would (up to a unit of rounding where walls cross).
+// The walls were drawn white on black in the raster's clip rectangle: their red channel is the coverage they laid
+// down, which composited with the wall colour later gives what drawing them there would (up to a unit of rounding
+// where walls cross).
 static void KeepWalls(struct lsLayerCache* cache, const lsRaster* raster)
 {
-    for (int y = 0; y < cache->height; ++y)
+    for (int y = raster->clipY0; y < raster->clipY1; ++y)
     {
         const uint8_t* px = raster->pixels + (size_t)y * (size_t)raster->pitch;
         uint8_t* row = cache->walls + (size_t)y * (size_t)cache->width;
-        int first = cache->width, last = 0;
-        for (int x = 0; x < cache->width; ++x)
-        {
+        for (int x = raster->clipX0; x < raster->clipX1; ++x)
             row[x] = px[4 * x];
-            if (row[x] != 0)
-            {
-                first = x < first ? x : first;
-                last = x + 1;
-            }
-        }
+    }
+}
+
+// Each row's first and one past its last column with wall coverage, so composing skips empty rows and margins.
+static void FindSpans(struct lsLayerCache* cache)
+{
+    for (int y = 0; y < cache->height; ++y)
+    {
+        const uint8_t* row = cache->walls + (size_t)y * (size_t)cache->width;
+        int first = 0, last = cache->width;
+        while (first < last && row[first] == 0)
+            first += 1;
+        while (last > first && row[last - 1] == 0)
+            last -= 1;
         cache->spans[2 * y] = first < last ? first : 0;
         cache->spans[2 * y + 1] = first < last ? last : 0;
     }
 }
 
+// Copies the base layer between the cache and the raster's clip rectangle (keep: into the cache).
 static void CopyBase(struct lsLayerCache* cache, lsRaster* raster, bool keep)
 {
-    size_t row = 4 * (size_t)cache->width;
-    for (int y = 0; y < cache->height; ++y)
+    size_t row = 4 * (size_t)cache->width, offset = 4 * (size_t)raster->clipX0;
+    size_t bytes = 4 * (size_t)(raster->clipX1 - raster->clipX0);
+    for (int y = raster->clipY0; y < raster->clipY1; ++y)
     {
-        uint8_t* px = raster->pixels + (size_t)y * (size_t)raster->pitch;
-        uint8_t* kept = cache->base + (size_t)y * row;
-        memcpy(keep ? kept : px, keep ? px : kept, row);
+        uint8_t* px = raster->pixels + (size_t)y * (size_t)raster->pitch + offset;
+        uint8_t* kept = cache->base + (size_t)y * row + offset;
+        memcpy(keep ? kept : px, keep ? px : kept, bytes);
+    }
+}
+
+// Moves a width x height layer of `size`-byte pixels by (dx, dy) pixels; what comes in from outside is left as it
+// was (the strips the caller draws anew).
+static void ShiftLayer(uint8_t* pixels, int width, int height, size_t size, int dx, int dy)
+{
+    size_t stride = (size_t)width * size, bytes = (size_t)(width - abs(dx)) * size;
+    size_t to = dx > 0 ? (size_t)dx * size : 0, from = dx < 0 ? (size_t)(-dx) * size : 0;
+    for (int k = 0; k < height - abs(dy); ++k)
+    {
+        int y = dy > 0 ? height - 1 - k : k; // rows are moved away from where the next source row is
+        memmove(pixels + (size_t)y * stride + to, pixels + (size_t)(y - dy) * stride + from, bytes);
     }
 }
 
@@ -806,6 +863,25 @@ static void CompositeWalls(const struct lsLayerCache* cache, lsRaster* raster)
 
 lsLayerStats lsCanvas_LayerStats(const lsCanvas* canvas) { return canvas->layers->stats; }
 
+// Draws both static layers in the raster's clip rectangle with painter p and keeps them: the walls white on black
+// (their coverage), then the base over them.
+static void DrawLayers(Painter* p, const lsWorld* world, const lsViewOptions* view)
+{
+    lsRaster_Clear(p->raster, (lsColor){0, 0, 0, 255});
+    DrawWalls(p, world, (lsColor){255, 255, 255, 255});
+    KeepWalls(p->canvas->layers, p->raster);
+    lsRaster_Clear(p->raster, lsColorBackground);
+    if (view->unknown && view->mapShade != NULL)
+        lsMapShade_Draw(view->mapShade, p->raster, p->camera);
+    if (view->grid)
+        DrawGrid(p);
+    if (view->axes)
+        DrawAxes(p);
+    DrawPaths(p, world);
+    DrawSolids(p, world);
+    CopyBase(p->canvas->layers, p->raster, true);
+}
+
 // ---------------------------------------------------------------------------------------------------------------------
 // Frame
 
@@ -820,6 +896,40 @@ static Painter MakePainter(lsCanvas* canvas, const lsCamera* camera)
     double margin = lsCamera_ToMetres(camera, 2.0 * LS_GUARD);
     p.view = (lsAABB){{v.lower.x - margin, v.lower.y - margin}, {v.upper.x + margin, v.upper.y + margin}};
     return p;
+}
+
+// Draws the static layers anew in the pixels [x0, x1) x [y0, y1) only (a strip a scroll uncovered): clipped there,
+// and with the view box and guard of the strip, so only what reaches the strip is drawn at all.
+static void DrawLayersIn(lsCanvas* canvas, const lsCamera* camera, const lsWorld* world, const lsViewOptions* view,
+                         int x0, int y0, int x1, int y1)
+{
+    if (x1 <= x0 || y1 <= y0)
+        return;
+    Painter p = MakePainter(canvas, camera);
+    p.xMin = x0 - LS_GUARD;
+    p.yMin = y0 - LS_GUARD;
+    p.xMax = x1 + LS_GUARD;
+    p.yMax = y1 + LS_GUARD;
+    lsVec2 a = lsCamera_ScreenToWorld(camera, lsV(p.xMin - LS_GUARD, p.yMax + LS_GUARD));
+    lsVec2 b = lsCamera_ScreenToWorld(camera, lsV(p.xMax + LS_GUARD, p.yMin - LS_GUARD));
+    p.view = (lsAABB){a, b};
+    lsRaster_SetClip(p.raster, x0, y0, x1, y1);
+    DrawLayers(&p, world, view);
+    lsRaster_ResetClip(p.raster);
+}
+
+// The view moved by whole pixels since the layers were drawn: what stays in view moves with it, the strips it
+// uncovered (a column band and a row band, not overlapping) are drawn anew.
+static void ScrollLayers(lsCanvas* canvas, const lsCamera* camera, const lsWorld* world, const lsViewOptions* view)
+{
+    struct lsLayerCache* cache = canvas->layers;
+    int w = cache->width, h = cache->height, dx = cache->scrollX, dy = cache->scrollY;
+    ShiftLayer(cache->base, w, h, 4, dx, dy);
+    ShiftLayer(cache->walls, w, h, 1, dx, dy);
+    int cx0 = dx > 0 ? dx : 0, cx1 = dx < 0 ? w + dx : w;
+    DrawLayersIn(canvas, camera, world, view, dx > 0 ? 0 : cx1, 0, dx > 0 ? dx : w, h);
+    DrawLayersIn(canvas, camera, world, view, cx0, dy > 0 ? 0 : h + dy, cx1, dy > 0 ? dy : h);
+    FindSpans(cache);
 }
 
 lsCamera lsInitialCamera(const lsSim* sim, int width, int height, lsRect area)
@@ -862,11 +972,16 @@ bool lsDrawScene(lsCanvas* canvas, const lsCamera* camera, const lsSim* sim, con
     LayerUse layers = ChooseLayers(canvas, &key);
     if (layers == ls_layersBuild)
     {
-        lsRaster_Clear(p.raster, (lsColor){0, 0, 0, 255});
-        DrawWalls(&p, world, (lsColor){255, 255, 255, 255});
-        KeepWalls(canvas->layers, p.raster);
+        DrawLayers(&p, world, view);
+        FindSpans(canvas->layers);
+        canvas->layers->valid = true;
     }
-    if (layers == ls_layersReuse)
+    else if (layers == ls_layersScroll)
+    {
+        ScrollLayers(canvas, camera, world, view);
+        CopyBase(canvas->layers, p.raster, false);
+    }
+    else if (layers == ls_layersReuse)
     {
         CopyBase(canvas->layers, p.raster, false);
     }
@@ -881,11 +996,6 @@ bool lsDrawScene(lsCanvas* canvas, const lsCamera* camera, const lsSim* sim, con
             DrawAxes(&p);
         DrawPaths(&p, world);
         DrawSolids(&p, world);
-        if (layers == ls_layersBuild)
-        {
-            CopyBase(canvas->layers, p.raster, true);
-            canvas->layers->valid = true;
-        }
     }
     DrawTargets(&p, state);
     DrawFleetScans(&p, sim, view, selected);

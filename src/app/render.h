@@ -132,6 +132,7 @@ typedef struct lsCanvas
 typedef struct lsLayerStats
 {
     long long builds, hits, direct; ///< frames that built the cache, reused it, drew without it
+    long long scrolls;              ///< frames that reused it moved by whole pixels (a drag), drawing only the strips
 } lsLayerStats;
 
 /// The canvas's layer statistics since it was made.
