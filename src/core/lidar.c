@@ -118,7 +118,7 @@ static void Measure(const lsScene* scene, const lsLidarDef* def, const lsRayHit*
         return;
     }
     double cosIncidence = fabs(lsDot(hit->normal, dir));
-    cosIncidence = fmin(cosIncidence, 1.0);
+    cosIncidence = cosIncidence < 1.0 ? cosIncidence : 1.0; // fmin's value for every input, NaN included, no call
     double measured = hit->fraction;
     if (rangeDraw != 0.0) // 0 without range noise (a zero draw would change nothing either)
     {

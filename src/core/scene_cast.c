@@ -711,7 +711,7 @@ void lsScene_CastRays(const lsScene* scene, const lsDynamicObjects* dyn, const l
 
 #define LS_FAN_MAX_BEAMS 512
 #define LS_FAN_BINS 256  // bins of direction over the full turn
-#define LS_FAN_SEEN 2048 // slots of the set of objects already handled in this fan (a power of two)
+#define LS_FAN_SEEN 1024 // slots of the set of objects already handled in this fan (a power of two)
 #define LS_FAN_PENDING 4 // deferred exact casts per beam
 
 // A pseudo-angle of (x, y) != 0 in [0, 4], increasing with the angle atan2(y, x) taken in [0, 2 pi) (4 only by
