@@ -803,16 +803,16 @@ static inline bool OpenIn(const Fan* f, int lo, int hi)
     return f->openBefore[hi + 1] > f->openBefore[lo];
 }
 
-// Whether an open beam may pass through the square of cells ux << shift .. (ux + 1) << shift (and the same in y),
-// which lies at least one such square away from the origin's (so the origin is outside it and it spans less than half
-// a turn): the bins of its corners' pseudo-angles, one more on each side (far more than their rounding).
-static bool UnitMayBeSeen(const Fan* f, int ux, int uy, int shift)
+// Whether an open beam may pass through cell (ix, iy), which lies at least one cell away from the origin's cell (so
+// the origin is outside it and it spans less than half a turn): the bins of its corners' pseudo-angles, one more on
+// each side (far more than their rounding).
+static bool CellMayBeSeen(const Fan* f, int ix, int iy)
 {
     const lsScene* scene = f->scene;
     lsVec2 o = f->fan->origin;
     double s = scene->cellSize;
-    double xl = scene->x0 + (double)(ux << shift) * s - o.x, xh = scene->x0 + (double)((ux + 1) << shift) * s - o.x;
-    double yl = scene->y0 + (double)(uy << shift) * s - o.y, yh = scene->y0 + (double)((uy + 1) << shift) * s - o.y;
+    double xl = scene->x0 + (double)ix * s - o.x, xh = scene->x0 + (double)(ix + 1) * s - o.x;
+    double yl = scene->y0 + (double)iy * s - o.y, yh = scene->y0 + (double)(iy + 1) * s - o.y;
     double p0 = PseudoAngle(xl, yl), p1 = PseudoAngle(xh, yl), p2 = PseudoAngle(xl, yh), p3 = PseudoAngle(xh, yh);
     double lo = Min(Min(p0, p1), Min(p2, p3)), hi = Max(Max(p0, p1), Max(p2, p3));
     if (hi - lo > 2.0)
@@ -1176,35 +1176,19 @@ static void FanCell(Fan* f, const CellHeader* h)
     }
 }
 
-// The unit (ux, uy) of ring r (a cell, or a block of cells when shift is LS_BLOCK_SHIFT): its cells that hold
-// something, unless no open beam may pass through it.
-static inline void FanRingUnit(Fan* f, int ux, int uy, int r, int shift)
+// Cell (ix, iy) of ring r: its objects, when it holds any and an open beam may pass through it.
+static inline void FanRingCell(Fan* f, int ix, int iy, int r)
 {
-    const lsScene* scene = f->scene;
-    int nx = scene->nx, ny = scene->ny;
-    int ix0 = ux << shift, iy0 = uy << shift;
-    const CellHeader* h = scene->cells + (ptrdiff_t)iy0 * nx + ix0;
-    if (shift == 0 ? h[1].seg == h[0].seg && h[1].target == h[0].target && h[1].shape == h[0].shape
-                   : h->emptyBlock != 0)
+    const CellHeader* h = f->scene->cells + (ptrdiff_t)iy * f->scene->nx + ix;
+    if (h[1].seg == h[0].seg && h[1].target == h[0].target && h[1].shape == h[0].shape)
     {
         return;
     }
-    if (r >= 2 && !UnitMayBeSeen(f, ux, uy, shift))
+    if (r >= 2 && !CellMayBeSeen(f, ix, iy))
     {
         return;
     }
-    int ix1 = (ux + 1) << shift < nx ? (ux + 1) << shift : nx, iy1 = (uy + 1) << shift < ny ? (uy + 1) << shift : ny;
-    for (int iy = iy0; iy < iy1; ++iy)
-    {
-        for (int ix = ix0; ix < ix1; ++ix)
-        {
-            h = scene->cells + (ptrdiff_t)iy * nx + ix;
-            if (h[1].seg != h[0].seg || h[1].target != h[0].target || h[1].shape != h[0].shape)
-            {
-                FanCell(f, h);
-            }
-        }
-    }
+    FanCell(f, h);
 }
 
 bool lsScene_CastFan(const lsScene* scene, const lsBeamFan* fan, int first, const lsRayInput* inputs, int count,
@@ -1215,13 +1199,18 @@ bool lsScene_CastFan(const lsScene* scene, const lsBeamFan* fan, int first, cons
     lsVec2 o = fan->origin;
     int nx = scene->nx, ny = scene->ny;
     double s = scene->cellSize;
-    if (nx == 0 || !(fan->range >= 0.0 && fan->range <= DBL_MAX) || !(fabs(fan->start) <= 1e4) ||
-        !(fan->increment >= 0.0) || !(o.x > scene->x0 && o.x < scene->x0 + (double)nx * s) ||
+    // A sparse grid (more cells than records: a map's open rooms of small cells) is left to the walk, which crosses
+    // empty blocks in one step: the sweep would visit every cell of every ring (on the depot map it cost 30 % more
+    // than walking each beam).
+    long long records = (long long)scene->segItemCount + scene->targetItemCount + scene->shapeItemCount;
+    if (nx == 0 || records < (long long)nx * ny || !(fan->range >= 0.0 && fan->range <= DBL_MAX) ||
+        !(fabs(fan->start) <= 1e4) || !(fan->increment >= 0.0) ||
+        !(o.x > scene->x0 && o.x < scene->x0 + (double)nx * s) ||
         !(o.y > scene->y0 && o.y < scene->y0 + (double)ny * s))
     {
         return false;
     }
-    // Room for one fan's bookkeeping: about 30 KB, on the stack (scans run on pool threads too).
+    // Room for one fan's bookkeeping: about 75 KB, on the stack (scans run on pool threads too).
     Fan f;
     f.scene = scene;
     f.originCell = scene->cells + CellOf(scene, o);
@@ -1263,21 +1252,16 @@ bool lsScene_CastFan(const lsScene* scene, const lsBeamFan* fan, int first, cons
         openList[openN++] = k;
     }
 
-    // The sweep's unit is a cell, or a block of cells where most cells are empty (a map's open rooms of small
-    // cells, whose empty blocks are then passed in one test).
-    long long records = (long long)scene->segItemCount + scene->targetItemCount + scene->shapeItemCount;
-    int shift = records < (long long)nx * ny ? LS_BLOCK_SHIFT : 0;
-    int unitsX = ((nx - 1) >> shift) + 1, unitsY = ((ny - 1) >> shift) + 1;
-    int cx = CellX(scene, o.x) >> shift, cy = CellY(scene, o.y) >> shift;
-    int maxRingX = cx > unitsX - 1 - cx ? cx : unitsX - 1 - cx, maxRingY = cy > unitsY - 1 - cy ? cy : unitsY - 1 - cy;
+    int cx = CellX(scene, o.x), cy = CellY(scene, o.y);
+    int maxRingX = cx > nx - 1 - cx ? cx : nx - 1 - cx, maxRingY = cy > ny - 1 - cy ? cy : ny - 1 - cy;
     int maxRing = maxRingX > maxRingY ? maxRingX : maxRingY;
     double margin = 4.0 * scene->slop;
     bool dirty = true;
     int r = 0;
     for (; r <= maxRing && openN > 0; ++r)
     {
-        // A ring costs its 8 r units, a walk about one cell per cell ring for each beam: once the open beams are
-        // few, they are walked one by one instead (in open space of small cells, or down a long corridor).
+        // A ring costs its 8 r cells, a walk about one cell per ring for each beam: once the open beams are few,
+        // they are walked one by one instead (down a long corridor, across an open square).
         if (8 * r > 4 * openN)
         {
             break;
@@ -1291,41 +1275,37 @@ bool lsScene_CastFan(const lsScene* scene, const lsBeamFan* fan, int first, cons
             }
             dirty = false;
         }
-        int ux0 = cx - r, ux1 = cx + r, uy0 = cy - r, uy1 = cy + r;
-        int xa = ux0 > 0 ? ux0 : 0, xb = ux1 < unitsX - 1 ? ux1 : unitsX - 1;
-        int ya = uy0 + 1 > 0 ? uy0 + 1 : 0, yb = uy1 - 1 < unitsY - 1 ? uy1 - 1 : unitsY - 1;
-        if (uy0 >= 0)
+        int ix0 = cx - r, ix1 = cx + r, iy0 = cy - r, iy1 = cy + r;
+        int xa = ix0 > 0 ? ix0 : 0, xb = ix1 < nx - 1 ? ix1 : nx - 1;
+        int ya = iy0 + 1 > 0 ? iy0 + 1 : 0, yb = iy1 - 1 < ny - 1 ? iy1 - 1 : ny - 1;
+        if (iy0 >= 0)
         {
-            for (int ux = xa; ux <= xb; ++ux)
+            for (int ix = xa; ix <= xb; ++ix)
             {
-                FanRingUnit(&f, ux, uy0, r, shift);
+                FanRingCell(&f, ix, iy0, r);
             }
         }
-        if (uy1 < unitsY && r > 0)
+        if (iy1 < ny && r > 0)
         {
-            for (int ux = xa; ux <= xb; ++ux)
+            for (int ix = xa; ix <= xb; ++ix)
             {
-                FanRingUnit(&f, ux, uy1, r, shift);
+                FanRingCell(&f, ix, iy1, r);
             }
         }
-        if (ux0 >= 0 && r > 0)
+        if (ix0 >= 0 && r > 0)
         {
-            for (int uy = ya; uy <= yb; ++uy)
+            for (int iy = ya; iy <= yb; ++iy)
             {
-                FanRingUnit(&f, ux0, uy, r, shift);
+                FanRingCell(&f, ix0, iy, r);
             }
         }
-        if (ux1 < unitsX && r > 0)
+        if (ix1 < nx && r > 0)
         {
-            for (int uy = ya; uy <= yb; ++uy)
+            for (int iy = ya; iy <= yb; ++iy)
             {
-                FanRingUnit(&f, ux1, uy, r, shift);
+                FanRingCell(&f, ix1, iy, r);
             }
         }
-        // The ring may reach past the grid's low side (ux0, uy0 < 0): scaled by multiplying, as a left shift of a
-        // negative value is undefined (UBSan stopped the window on tb3_sandbox here).
-        int unit = 1 << shift;
-        int ix0 = ux0 * unit, ix1 = (ux1 + 1) * unit - 1, iy0 = uy0 * unit, iy1 = (uy1 + 1) * unit - 1;
         if (f.unsafe)
         {
             return false;
