@@ -521,6 +521,59 @@ static int FollowsTheSim(void)
     return 0;
 }
 
+// A fleet of two: the selected robot's scan is drawn in full (by hit kind), the other's in its own hue and fainter;
+// B (fleetBeams off) leaves only the selected robot's; the selected robot is ringed; a beam that hits a robot takes
+// that robot's hue.
+static int SelectedRobot(void)
+{
+    Fixture f;
+    ENSURE(OpenFixture(&f));
+    lsRobotDef b = f.world->robot;
+    snprintf(b.id, sizeof b.id, "b");
+    b.position = lsV(3.5, 0.0);
+    ENSURE(lsWorld_AddRobot(f.world, &b) == 1);
+    lsDestroySim(f.sim);
+    f.sim = lsCreateSim(f.world);
+    const lsSimState* state = lsSim_GetState(f.sim);
+    lsColor hue[2] = {lsHitColor(state, ls_hitRobot, 0), lsHitColor(state, ls_hitRobot, 1)};
+    ENSURE(SameColor(hue[0], lsColorRobot, 0) && !SameColor(hue[1], lsColorRobot, 30));
+    lsViewOptions view = lsDefaultViewOptions();
+    view.grid = false;
+    view.axes = false;
+    view.hud = false;
+    lsColor full = Blend(lsColorHitWall, LS_BEAM_ALPHA, lsColorBackground);
+    lsVec2 upA = lsV(0.0, 1.2), upB = lsV(3.5, 1.2); // on each robot's beam straight up to the wall
+    for (int selected = 0; selected < 2; ++selected)
+    {
+        view.robot = selected;
+        view.fleetBeams = true;
+        ENSURE(lsDrawFrame(f.canvas, &f.camera, f.sim, &view, NULL));
+        ENSURE(SDL_LockSurface(f.surface) == 0);
+        lsVec2 mine = selected == 0 ? upA : upB, other = selected == 0 ? upB : upA;
+        ENSURE(SameColor(PixelAt(f.surface, &f.camera, mine), full, 3));
+        ENSURE(SameColor(PixelAt(f.surface, &f.camera, other),
+                         Blend(hue[1 - selected], LS_BEAM_ALPHA / 2, lsColorBackground), 3));
+        // The ring round the selected robot (14 pixels out: its 10-pixel radius and 4), between its beams.
+        for (int r = 0; r < 2; ++r)
+        {
+            lsVec2 s = lsCamera_WorldToScreen(&f.camera, state->robots[r].position);
+            lsColor ring =
+                lsSurfacePixel(f.surface, (int)lround(s.x + 14.0 * cos(0.39)), (int)lround(s.y - 14.0 * sin(0.39)));
+            ENSURE(SameColor(ring, lsColorBackground, 2) == (r != selected));
+        }
+        SDL_UnlockSurface(f.surface);
+
+        view.fleetBeams = false;
+        ENSURE(lsDrawFrame(f.canvas, &f.camera, f.sim, &view, NULL));
+        ENSURE(SDL_LockSurface(f.surface) == 0);
+        ENSURE(SameColor(PixelAt(f.surface, &f.camera, mine), full, 3));
+        ENSURE(SameColor(PixelAt(f.surface, &f.camera, other), lsColorBackground, 0));
+        SDL_UnlockSurface(f.surface);
+    }
+    CloseFixture(&f);
+    return 0;
+}
+
 // Copies the canvas's pixels (RGBA, W x H) into out.
 static bool CopyPixels(const SDL_Surface* surface, uint8_t* out)
 {
@@ -731,6 +784,7 @@ int RenderTest(void)
     RUN_SUBTEST(ScreenshotNamesNeverCollide);
     RUN_SUBTEST(ClipsFarGeometry);
     RUN_SUBTEST(FollowsTheSim);
+    RUN_SUBTEST(SelectedRobot);
     RUN_SUBTEST(StaticLayers);
     RUN_SUBTEST(UnknownCells);
     return 0;
