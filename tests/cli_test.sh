@@ -176,6 +176,27 @@ grep -q 'small.png: not written (write failed: File too large); the old file is 
 expect_status 1 sh -c 'ulimit -f 8; "$0" run "$1" --steps 2000 --record "$2"' "$lidarsim" "$src/worlds/default.json" "$work/big.jsonl"
 [ -e "$work/small.png" ] || [ -e "$work/big.jsonl" ] && fail "a failed write left a file under its name"
 ls -A "$work" | grep -q '^\.lidarsim-' && fail "a failed write left its temporary file"
+# A long run or render ended by a signal (kill, a hang-up) leaves no temporary file beside its target, and still dies
+# by that signal.
+for sig in TERM HUP; do
+    "$lidarsim" run "$src/worlds/default.json" --steps 100000000 --record "$work/killed.jsonl" >/dev/null 2>&1 &
+    pid=$!
+    for _ in $(seq 1 100); do
+        ls -A "$work" | grep -q '^\.lidarsim-' && break
+        sleep 0.1
+    done
+    ls -A "$work" | grep -q '^\.lidarsim-' || fail "run --record: no temporary file to clean up"
+    kill -$sig $pid
+    { wait $pid; } 2>/dev/null
+    status=$?
+    [ $status -eq $((128 + $(kill -l $sig))) ] || fail "run --record killed by SIG$sig: exit status $status"
+    ls -A "$work" | grep -q '^\.lidarsim-' && fail "run --record killed by SIG$sig left its temporary file"
+    [ -e "$work/killed.jsonl" ] && fail "run --record killed by SIG$sig left a recording"
+done
+# A recording's dt is bounded as a world's sim.dt: 1e-300 s is refused.
+sed 's/"dt": [0-9.e-]*/"dt": 1e-300/' "$work/compact.jsonl" >"$work/tiny-dt.jsonl"
+expect_status 1 "$lidarsim" render "$work/tiny-dt.jsonl" "$src/worlds/default.json" -o "$work/tiny.gif"
+grep -q 'dt: expected a time step in \[1e-06, 1\] s' "$work/err.txt" || fail "recording dt 1e-300: $(cat "$work/err.txt")"
 # Through a symlink: the link is kept and its target written.
 ln -s frame-target.png "$work/frame-link.png"
 expect_status 0 "$lidarsim" render "$src/worlds/default.json" -o "$work/frame-link.png" --size 64x48

@@ -113,6 +113,36 @@ int main(int argc, char** argv)
     return status;
 }
 
+// A signal that ends the program first removes the temporary files of the writes in progress (a render, a
+// recording, an import cut short by Ctrl+C left a .lidarsim-XXXXXX of up to its whole size beside the target), then
+// ends it as the signal would have (the handler is reset first, and the signal stays blocked until it returns).
+static void OnEndingSignal(int sig)
+{
+    lsRemoveTemporaryFiles();
+    raise(sig);
+}
+
+// For the headless commands only: the window and replay leave Ctrl+C to SDL, which turns it into a quit event (and
+// the quit asks about unsaved edits).
+static void CleanUpOnEndingSignals(void)
+{
+    static const int signals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE};
+    struct sigaction action;
+    memset(&action, 0, sizeof action);
+    action.sa_handler = OnEndingSignal;
+    action.sa_flags = (int)SA_RESETHAND;
+    sigemptyset(&action.sa_mask);
+    for (size_t i = 0; i < sizeof signals / sizeof signals[0]; ++i)
+    {
+        struct sigaction old;
+        // A signal ignored by whoever started us (nohup, a shell's background job) stays ignored.
+        if (sigaction(signals[i], NULL, &old) == 0 && old.sa_handler != SIG_IGN)
+        {
+            sigaction(signals[i], &action, NULL);
+        }
+    }
+}
+
 static int Run(int argc, char** argv)
 {
     if (argc > 1 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0))
@@ -141,6 +171,10 @@ static int Run(int argc, char** argv)
         const Command* command = FindCommand(argv[1]);
         if (command != NULL)
         {
+            if (command->run != lsCmdReplay)
+            {
+                CleanUpOnEndingSignals();
+            }
             return command->run(argc - 2, argv + 2);
         }
         if (argv[1][0] != '-' && !LooksLikeWorld(argv[1]))

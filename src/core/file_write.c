@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -66,8 +67,50 @@ static char* FolderOf(const char* path)
     return folder;
 }
 
+// The temporary files being written, for lsRemoveTemporaryFiles in a signal handler (the one process-wide state
+// here: a signal has no other way to find them). A slot is claimed (1), filled with the path, published (2), and
+// released (0) when its write ends, after the file was renamed or removed: a signal in between unlinks a name that no
+// longer exists, which does nothing. Lock-free atomics and unlink are async-signal-safe.
+#define LS_TEMP_SLOTS 16
+#define LS_TEMP_PATH_CAPACITY 4096
+static atomic_int s_tempState[LS_TEMP_SLOTS];
+static char s_tempPath[LS_TEMP_SLOTS][LS_TEMP_PATH_CAPACITY];
+
+// Returns 1 + the slot now naming path, or 0 when every slot is taken or the path is too long (that write is then
+// not cleaned up after a signal, as before).
+static int PublishTemporary(const char* path)
+{
+    size_t n = strlen(path);
+    for (int i = 0; i < LS_TEMP_SLOTS && n < LS_TEMP_PATH_CAPACITY; ++i)
+    {
+        int expected = 0;
+        if (atomic_compare_exchange_strong(&s_tempState[i], &expected, 1))
+        {
+            memcpy(s_tempPath[i], path, n + 1);
+            atomic_store(&s_tempState[i], 2);
+            return i + 1;
+        }
+    }
+    return 0;
+}
+
+void lsRemoveTemporaryFiles(void)
+{
+    for (int i = 0; i < LS_TEMP_SLOTS; ++i)
+    {
+        if (atomic_load(&s_tempState[i]) == 2)
+        {
+            unlink(s_tempPath[i]);
+        }
+    }
+}
+
 static void FreeAtomicFile(lsAtomicFile* af)
 {
+    if (af->tempSlot > 0)
+    {
+        atomic_store(&s_tempState[af->tempSlot - 1], 0);
+    }
     lsFreeString(af->label);
     lsFreeString(af->target);
     lsFreeString(af->temp);
@@ -142,6 +185,7 @@ bool lsBeginAtomicWrite(lsAtomicFile* af, const char* path, const char* verb, bo
         return ok;
     }
     af->temp = temp; // strlen(temp) + 1 == size: freed as a string
+    af->tempSlot = PublishTemporary(temp);
     af->file = fdopen(fd, "wb");
     if (af->file == NULL)
     {

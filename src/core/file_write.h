@@ -24,6 +24,7 @@ typedef struct lsAtomicFile
     bool direct;      ///< a device or FIFO, written in place
     bool keepOwner;   ///< the target existed: its owner, group and mode are copied
     unsigned ownerId, groupId, mode;
+    int tempSlot; ///< 1 + the temporary file's slot for lsRemoveTemporaryFiles, 0 when it has none
 } lsAtomicFile;
 
 /// Starts writing path. verb ("saved", "written") goes into messages; noReplace makes the commit refuse to replace a
@@ -37,6 +38,11 @@ void lsAbortAtomicWrite(lsAtomicFile* af);
 /// Replaces the file at path with size bytes of data atomically (lsBeginAtomicWrite, write, lsCommitAtomicWrite);
 /// messages say "not saved".
 bool lsWriteFileAtomic(const char* path, const char* data, size_t size, lsError* err);
+/// Removes the temporary files of the writes in progress in this process. Async-signal-safe (unlink only): for a
+/// handler of the signals that end a program (Ctrl+C, kill, a hang-up), which then lets the signal end it, so a long
+/// render or recording cut short leaves no ".lidarsim-XXXXXX" beside its target. The old files stay as they were.
+void lsRemoveTemporaryFiles(void);
+
 /// Flushes a stream the program prints its results to (stdout) and checks it for write errors, so output that did
 /// not reach its file (a full disk, /dev/full, a closed pipe) is reported ("stdout: write failed: ...") and the
 /// program exits non-zero. False with err filled when anything written to it was lost.

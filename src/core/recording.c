@@ -2,6 +2,7 @@
 // parsed and checked once, at load, so a truncated or garbled line is reported before any replay starts (as
 // "rec.jsonl:12: scan.hits: expected 360 characters, got 17"); what a replay needs is kept in flat arrays.
 #include "core/recording.h"
+#include "core/limits.h"
 #include "core/sim_replay.h"
 
 #include <cjson/cJSON.h>
@@ -463,8 +464,12 @@ static bool ParseHeader(Parse* p, lsRecording* rec, const cJSON* root)
         return Fail(p, "world_hash", "expected 16 hexadecimal digits");
     if (!GetNumber(p, root, "dt", &rec->dt))
         return false;
-    if (!(rec->dt > 0.0 && rec->dt <= 1.0))
-        return Fail(p, "dt", "expected seconds in (0, 1]");
+    if (!lsLimit_Holds(ls_quantityTimeStep, rec->dt))
+    {
+        char bound[96];
+        return Fail(p, "dt", "expected %s (a world's sim.dt bound)",
+                    lsLimit_Describe(ls_quantityTimeStep, bound, sizeof bound));
+    }
     const cJSON* robots = Member(root, "robots");
     int count = cJSON_GetArraySize(robots);
     if (!cJSON_IsArray(robots) || count < 1 || count > LS_MAX_ROBOTS)
