@@ -525,9 +525,15 @@ static bool Draw(lsApp* app)
     double now = lsApp_Now(app);
     const lsSimState* followed = lsSim_GetState(app->sim);
     if (app->follow)
+    {
         lsCamera_LookAtIn(&app->camera,
                           followed->robots[app->selected < followed->robotCount ? app->selected : 0].position,
                           lsWorldArea(app->canvas, &app->view));
+        // On whole pixels (the robot is off the exact centre by under half a pixel): one frame to the next then moves
+        // the view by whole pixels, which scrolls the cached static layers instead of drawing every wall again.
+        double zoom = app->camera.zoom;
+        app->camera.center = lsV(round(app->camera.center.x * zoom) / zoom, round(app->camera.center.y * zoom) / zoom);
+    }
     lsHudInfo hud = {
         .worldName = app->world->name,
         .fps = app->fps,
