@@ -97,7 +97,7 @@ void lsMapShade_Draw(const lsMapShade* shade, lsRaster* raster, const lsCamera* 
 
     // The map's box on screen, clipped: only those pixels can show a cell.
     double W = shade->mapWidth, H = shade->mapHeight, res = shade->resolution;
-    double xMin = INFINITY, yMin = INFINITY, xMax = -INFINITY, yMax = -INFINITY;
+    double xMin = HUGE_VAL, yMin = HUGE_VAL, xMax = -HUGE_VAL, yMax = -HUGE_VAL;
     for (int k = 0; k < 4; ++k)
     {
         double u = (k & 1) ? W : 0.0, v = (k & 2) ? H : 0.0;
