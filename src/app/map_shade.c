@@ -90,7 +90,9 @@ void lsMapShade_Draw(const lsMapShade* shade, lsRaster* raster, const lsCamera* 
     // is affine: u and v at the first pixel of a row plus a step per column.
     double c = cos(shade->yaw), s = sin(shade->yaw);
     double scale = 1.0 / (camera->zoom * shade->resolution);
-    double duX = c * scale, dvX = -s * scale, duY = -s * scale, dvY = -c * scale;
+    // One step right turns the lattice by -yaw; one step down (y flips) is the same rotation of (0, -1).
+    double duX = c * scale, dvX = -s * scale;
+    double duY = dvX, dvY = -duX;
     lsVec2 w0 = lsCamera_ScreenToWorld(camera, lsV(0.5, 0.5));
     lsVec2 d0 = lsSub(w0, shade->origin);
     double u0 = (d0.x * c + d0.y * s) / shade->resolution, v0 = (-d0.x * s + d0.y * c) / shade->resolution;
