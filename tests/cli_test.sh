@@ -62,6 +62,18 @@ for input in "$work/fifo" /dev/zero "$work"; do
     grep -q ': not a regular file$' "$work/err.txt" || fail "scan --poses $input: $(cat "$work/err.txt")"
 done
 
+# bench's rays files too: a FIFO named NAME.rays.txt is not a bench world (it hung the bench in fopen), and a ray
+# from beyond the coordinate bound is refused with its line.
+mkdir "$work/bw"
+cp "$src/worlds/default.json" "$work/bw/x.json"
+mkfifo "$work/bw/x.rays.txt"
+expect_status 1 timeout 20 "$lidarsim" bench --worlds "$work/bw" --world x --reps 1
+grep -q 'no x.json with x.rays.txt beside it' "$work/err.txt" || fail "bench, FIFO rays: $(cat "$work/err.txt")"
+rm "$work/bw/x.rays.txt"
+printf '5 7 1 0\n1e308 0 1 0\n' >"$work/bw/x.rays.txt"
+expect_status 1 timeout 20 "$lidarsim" bench --worlds "$work/bw" --world x --reps 1
+grep -q 'x.rays.txt:2: expected' "$work/err.txt" || fail "bench, ray from 1e308: $(cat "$work/err.txt")"
+
 # run: a summary, and a recording with a header and one line per recorded step; two runs record the same bytes.
 expect_status 0 "$lidarsim" run "$src/worlds/default.json" --steps 120 --autopilot --record "$work/a.jsonl" --every 10
 grep -q '^score: ' "$work/out.txt" || fail "run summary: $(cat "$work/out.txt")"

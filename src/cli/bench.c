@@ -10,6 +10,7 @@
 #include "cli/clock.h"
 #include "cli/commands.h"
 #include "cli/options.h"
+#include "core/limits.h"
 #include "lidarsim/lidar.h"
 #include "lidarsim/pool.h"
 
@@ -66,18 +67,23 @@ typedef struct Rays
     int count, capacity;
 } Rays;
 
+// The rays file goes through lsReadFile like every other input (a regular file within 64 MiB, never waited on: a
+// FIFO named NAME.rays.txt hung the bench in fopen); each origin is a world coordinate (limits.h).
 static bool ReadRays(const char* path, Rays* out, lsError* err)
 {
-    FILE* file = fopen(path, "r");
-    if (file == NULL)
+    size_t size = 0;
+    char* text = lsReadFile(path, (size_t)64 << 20, &size, err);
+    if (text == NULL)
     {
-        return lsFail(err, "%s: cannot open: %s", path, strerror(errno));
+        return false;
     }
-    char line[512];
     int lineNumber = 0;
     bool ok = true;
-    while (fgets(line, sizeof line, file) != NULL)
+    for (char* line = text; ok && line < text + size;)
     {
+        char* newline = memchr(line, '\n', (size_t)(text + size - line));
+        char* stop = newline != NULL ? newline : text + size;
+        *stop = '\0';
         lineNumber += 1;
         double v[4];
         char* p = line;
@@ -92,19 +98,23 @@ static bool ReadRays(const char* path, Rays* out, lsError* err)
             }
             p = end;
         }
-        while (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n')
+        while (*p == ' ' || *p == '\t' || *p == '\r')
         {
             ++p;
         }
+        line = stop + 1;
         if (n == 0 && *p == '\0')
         {
             continue; // blank line
         }
         lsVec2 d = n == 4 ? lsNormalize(lsV(v[2], v[3])) : lsV(0.0, 0.0); // v[2], v[3] set only when n == 4
-        if (n != 4 || *p != '\0' || (d.x == 0.0 && d.y == 0.0))
+        if (n != 4 || *p != '\0' || (d.x == 0.0 && d.y == 0.0) || !lsLimit_Holds(ls_quantityCoordinate, v[0]) ||
+            !lsLimit_Holds(ls_quantityCoordinate, v[1]))
         {
-            ok = lsFail(err, "%s:%d: expected 'ox oy dx dy' (four finite numbers, non-zero direction)", path,
-                        lineNumber);
+            ok = lsFail(err,
+                        "%s:%d: expected 'ox oy dx dy' (four finite numbers, the origin within [-1e+06, 1e+06] m, a "
+                        "non-zero direction)",
+                        path, lineNumber);
             break;
         }
         if (out->count == out->capacity)
@@ -116,7 +126,7 @@ static bool ReadRays(const char* path, Rays* out, lsError* err)
         }
         out->rays[out->count++] = (lsRayInput){lsV(v[0], v[1]), d, LS_BENCH_RANGE};
     }
-    fclose(file);
+    lsFree(text, size + 1);
     if (ok && out->count == 0)
     {
         ok = lsFail(err, "%s: no rays", path);
@@ -469,12 +479,11 @@ static int ListWorlds(const char* dir, const char* only, char names[][256], int 
         }
         char rays[4096];
         snprintf(rays, sizeof rays, "%s/%.*s.rays.txt", dir, (int)(len - 5), e->d_name);
-        FILE* f = fopen(rays, "r");
-        if (f == NULL)
+        struct stat st;
+        if (stat(rays, &st) != 0 || !S_ISREG(st.st_mode))
         {
-            continue; // not a bench world (manifest.json and the like)
+            continue; // not a bench world (manifest.json and the like); never opened here (a FIFO would block)
         }
-        fclose(f);
         snprintf(names[count], sizeof names[count], "%.*s", (int)(len - 5), e->d_name);
         count += 1;
     }
