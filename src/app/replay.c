@@ -3,6 +3,7 @@
 // as a live run draws: beams from the recorded ranges, so noise and dropout look exactly as the run saw them.
 // The window: Init, then per frame events, Update (the playback clock) and Draw, then Shutdown; SDL_Quit last.
 #include "app/app.h"
+#include "app/map_shade.h"
 
 #include "app/gif.h"
 #include "core/recording.h"
@@ -86,6 +87,9 @@ typedef struct Replay
     char status[160];
     double statusUntil;
     Uint64 clockStart;
+
+    /// Owned; the unknown cells of the world's map (greyed, as in the window), NULL when it has none.
+    lsMapShade* shade;
 } Replay;
 
 static double Now(const Replay* r)
@@ -307,6 +311,13 @@ static bool Init(Replay* r)
         return false;
     r->view = lsDefaultViewOptions();
     r->view.timeline = true;
+    // The recording's world never changes while it plays: the cached static layers need no hash of it.
+    r->view.worldRevision = 1;
+    lsError err;
+    r->shade = lsLoadMapShade(r->world, &err);
+    if (r->shade == NULL && err.message[0] != '\0')
+        fprintf(stderr, "lidarsim: unknown cells not shown: %s\n", err.message);
+    r->view.mapShade = r->shade;
     r->trail = lsAllocZero(1, sizeof(lsTrail));
     r->view.trailData = r->trail;
     r->camera = lsInitialCamera(r->sim, w, h, lsWorldArea(r->canvas, &r->view));
@@ -392,6 +403,7 @@ static void Shutdown(Replay* r)
 {
     lsDestroySim(r->sim);
     lsDestroyWorld(r->world);
+    lsDestroyMapShade(r->shade);
     lsDestroyRecording(r->rec);
     lsDestroyCanvas(r->canvas);
     lsFree(r->trail, r->trail != NULL ? sizeof(lsTrail) : 0);
@@ -482,8 +494,14 @@ int lsRenderRecording(const lsRenderConfig* config)
     view.hud = config->hud;
     view.scanPlot = config->scanPlot;
     view.timeline = config->hud;
+    view.worldRevision = 1; // the recording's world does not change
     lsTrail* trail = lsAllocZero(1, sizeof(lsTrail));
     view.trailData = trail;
+    lsError shadeErr;
+    lsMapShade* shade = lsLoadMapShade(world, &shadeErr);
+    if (shade == NULL && shadeErr.message[0] != '\0')
+        fprintf(stderr, "lidarsim render: unknown cells not shown: %s\n", shadeErr.message);
+    view.mapShade = shade;
     long long first = lsRecording_FirstStep(rec), last = lsRecording_LastStep(rec);
     bool gif = lsImageTypeOf(config->outPath) == ls_imageGif;
     // A GIF: the first --steps N steps (0: all of them); a still: the step N after the first.
@@ -526,6 +544,7 @@ int lsRenderRecording(const lsRenderConfig* config)
         printf("lidarsim render: %s: %lld frames, %.0f KB\n", config->outPath, frames, (double)bytes / 1024.0);
     lsDestroyCanvas(canvas);
     lsFree(trail, sizeof(lsTrail));
+    lsDestroyMapShade(shade);
     lsDestroySim(sim);
     lsDestroyWorld(world);
     lsDestroyRecording(rec);
