@@ -1167,6 +1167,19 @@ static int FanAgreementTest(void)
             }
             bad += RandomFan(scene, &rng, o, &swept, &hits);
         }
+        // From the grid's cell corners and edges, and a hair to either side: the origin's cell, and the rings'
+        // squares, are then decided by rounding.
+        lsSceneInfo info = lsScene_GetInfo(scene);
+        for (int i = 0; i < 40 && bad == 0; ++i)
+        {
+            int ix = 1 + (int)(lsRng_Next(&rng) % (uint64_t)(info.cellsX - 2));
+            int iy = 1 + (int)(lsRng_Next(&rng) % (uint64_t)(info.cellsY - 2));
+            double nudge = (double)((int)(lsRng_Next(&rng) % 3) - 1) * 1e-12;
+            lsVec2 o = {info.gridBounds.lower.x + (double)ix * info.cellSize + nudge,
+                        info.gridBounds.lower.y + (double)iy * info.cellSize +
+                            (i % 2 == 0 ? 0.0 : 0.5 * info.cellSize)};
+            bad += RandomFan(scene, &rng, o, &swept, &hits);
+        }
         // From on a wall (the middle of a segment) and from its endpoints (corners shared by a chain's segments).
         for (int i = 0; i < 40 && bad == 0; ++i)
         {
