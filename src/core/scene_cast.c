@@ -73,7 +73,7 @@ static inline void TrySegment(const lsSegment* seg, int chain, int part, const l
     lsCastOutput out;
     if (!lsRayCastSegmentCommon(input->origin, input->direction, L, seg->a, seg->b, &out))
     {
-        out = lsRayCastSegment(seg, input);
+        out = lsRayCastSegmentFull(seg, input); // what lsRayCastSegment returns when its common case does not decide
     }
     if (Beats(&out, ls_hitWall, chain, part, best))
     {
@@ -917,16 +917,22 @@ static void FanResolve(Fan* f, int k)
             CellRef ref = f->scene->segItemRefs[p.item];
             double L = in->maxFraction < DBL_MAX ? in->maxFraction : DBL_MAX;
             lsCastOutput out;
-            if (p.prepared >= 0 && lsRayCastSegmentPrepared(f->prepared + p.prepared, in->direction, L, &out))
+            if (p.prepared < 0)
             {
+                TrySegment(f->scene->segItems + p.item, ref.chain, ref.part, in, best);
+            }
+            else
+            {
+                // The prepared common case decides as lsRayCastSegmentCommon would; when it does not, the whole
+                // routine (a beam through a corner or along a wall, grazing).
+                if (!lsRayCastSegmentPrepared(f->prepared + p.prepared, in->direction, L, &out))
+                {
+                    out = lsRayCastSegmentFull(f->scene->segItems + p.item, in);
+                }
                 if (Beats(&out, ls_hitWall, ref.chain, ref.part, best))
                 {
                     Take(best, &out, ls_hitWall, ref.chain, ref.part);
                 }
-            }
-            else
-            {
-                TrySegment(f->scene->segItems + p.item, ref.chain, ref.part, in, best);
             }
         }
         else if (p.field == ls_fieldTarget)
