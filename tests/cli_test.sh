@@ -228,6 +228,18 @@ expect_status 0 "$lidarsim" check "$work/esc"$'\033'"[31m.json"
 grep -q $'\033' "$work/out.txt" "$work/err.txt" && fail "check printed a raw escape: $(cat -v "$work/out.txt" "$work/err.txt")"
 grep -q 'esc\\x1B\[31m.json' "$work/out.txt" || fail "check summary: $(cat -v "$work/out.txt")"
 grep -q "unknown key 'na\\\\x1B\[2Jme'" "$work/err.txt" || fail "check warning: $(cat -v "$work/err.txt")"
+# ... and in what the other commands print about the files they wrote or were given.
+esc="$work/esc"$'\033'"[31m"
+cp "$src/worlds/default.json" "$esc-w.json"
+printf 'P2\n4 4\n255\n0 0 0 0\n0 254 254 0\n0 254 254 0\n0 0 0 0\n' >"$work/m.pgm"
+printf 'image: m.pgm\nresolution: 0.5\norigin: [0, 0, 0]\noccupied_thresh: 0.65\nfree_thresh: 0.2\n' >"$work/m.yaml"
+for command in "render $esc-w.json -o $esc.gif --size 32x32 --steps 2" "import $work/m.yaml -o $esc-i.json" \
+    "export-map $esc-w.json -o $esc-m.yaml" "fmt --check $esc-w.json" "scan $esc-w.json --robot $esc" "$esc" \
+    "bench --worlds $esc"; do
+    # shellcheck disable=SC2086 # the words of the command line
+    "$lidarsim" $command >"$work/out.txt" 2>"$work/err.txt"
+    grep -q $'\033' "$work/out.txt" "$work/err.txt" && fail "$command printed a raw escape: $(cat -v "$work/out.txt" "$work/err.txt")"
+done
 
 # --help and --version.
 expect_status 0 "$lidarsim" --version

@@ -541,7 +541,12 @@ int lsRenderRecording(const lsRenderConfig* config)
     if (!ok)
         fprintf(stderr, "lidarsim render: %s\n", err.message[0] != '\0' ? err.message : "drawing failed");
     else if (gif)
-        printf("lidarsim render: %s: %lld frames, %.0f KB\n", config->outPath, frames, (double)bytes / 1024.0);
+    {
+        char shown[1024];
+        snprintf(shown, sizeof shown, "%s", config->outPath);
+        lsEscapeControl(shown, sizeof shown); // a name from the command line may hold terminal escapes
+        printf("lidarsim render: %s: %lld frames, %.0f KB\n", shown, frames, (double)bytes / 1024.0);
+    }
     lsDestroyCanvas(canvas);
     lsFree(trail, sizeof(lsTrail));
     lsDestroyMapShade(shade);

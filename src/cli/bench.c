@@ -636,13 +636,16 @@ int lsCmdBench(int argc, char** argv)
     count += count >= 0 && maps > 0 ? maps : 0;
     if (count < 0)
     {
-        fprintf(stderr, "lidarsim bench: %s: cannot open: %s\n", dir, strerror(errno));
+        char shown[1024];
+        fprintf(stderr, "lidarsim bench: %s: cannot open: %s\n", lsShown(dir, shown, sizeof shown), strerror(errno));
         return 1;
     }
     if (count == 0)
     {
-        fprintf(stderr, "lidarsim bench: %s: no %s.json with %s.rays.txt beside it\n", dir, only ? only : "NAME",
-                only ? only : "NAME");
+        char shownDir[1024], shownOnly[256];
+        only = only != NULL ? lsShown(only, shownOnly, sizeof shownOnly) : "NAME";
+        fprintf(stderr, "lidarsim bench: %s: no %s.json with %s.rays.txt beside it\n",
+                lsShown(dir, shownDir, sizeof shownDir), only, only);
         return 1;
     }
 
@@ -657,8 +660,9 @@ int lsCmdBench(int argc, char** argv)
     }
     else
     {
+        char shown[1024];
         printf("lidarsim bench: %s, max range %.0f m, %d threads for the threaded figures, brute force on %d rays\n",
-               dir, LS_BENCH_RANGE, lsPool_ThreadCount(pool), (int)sample);
+               lsShown(dir, shown, sizeof shown), LS_BENCH_RANGE, lsPool_ThreadCount(pool), (int)sample);
         printf("%-10s %6s %6s %6s %8s %8s %8s %6s %8s %7s %7s %5s %7s %7s %7s %7s %6s %s\n", "world", "walls", "shapes",
                "rays", "Mray/s", "Mray/s", "threads", "", "brute", "build", "index", "agree", "scan us", "median",
                "scans/s", "threads", "", "cells/cand/exact");

@@ -45,7 +45,8 @@ static int FormatOne(const char* path, bool check, bool toStdout)
     {
         if (!same)
         {
-            printf("%s\n", path);
+            char shown[1024];
+            printf("%s\n", lsShown(path, shown, sizeof shown));
             status = 1;
         }
     }

@@ -84,6 +84,8 @@ static int UnknownCommand(const char* name)
     }
     names[count] = "help";
     const char* nearest = lsNearestName(name, names, count + 1);
+    char shown[256];
+    name = lsShown(name, shown, sizeof shown);
     if (nearest != NULL)
     {
         fprintf(stderr, "lidarsim: unknown command '%s'; did you mean '%s'? (see lidarsim help)\n", name, nearest);

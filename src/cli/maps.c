@@ -158,12 +158,14 @@ int lsCmdImport(int argc, char** argv)
     bool saved = lsSaveWorld(world, output, &err);
     if (saved)
     {
-        printf("%s: %lld wall cells, %lld unit edges -> %lld segments in %d closed chains", input, stats.wallCells,
-               stats.unitEdges, stats.segments, stats.chains);
+        char shownInput[1024], shownOutput[1024];
+        printf("%s: %lld wall cells, %lld unit edges -> %lld segments in %d closed chains",
+               lsShown(input, shownInput, sizeof shownInput), stats.wallCells, stats.unitEdges, stats.segments,
+               stats.chains);
         if (map.simplify > 0.0)
             printf(" -> %lld after --simplify %g", stats.simplified, map.simplify);
         printf("; robot at (%.3f, %.3f); read in %.3f s\n%s: written\n", world->robot.position.x,
-               world->robot.position.y, seconds, output);
+               world->robot.position.y, seconds, lsShown(output, shownOutput, sizeof shownOutput));
     }
     else
     {
@@ -204,6 +206,7 @@ int lsCmdExportMap(int argc, char** argv)
         fprintf(stderr, "%s\n", err.message);
         return 1;
     }
-    printf("%s: written (with its PGM image beside it)\n", output);
+    char shown[1024];
+    printf("%s: written (with its PGM image beside it)\n", lsShown(output, shown, sizeof shown));
     return 0;
 }

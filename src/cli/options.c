@@ -234,3 +234,10 @@ bool lsParseSeed(const char* value, uint64_t* seed)
     *seed = (uint64_t)v;
     return true;
 }
+
+const char* lsShown(const char* text, char* buffer, size_t capacity)
+{
+    snprintf(buffer, capacity, "%s", text != NULL ? text : "");
+    lsEscapeControl(buffer, capacity);
+    return buffer;
+}

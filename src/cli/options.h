@@ -38,6 +38,10 @@ void lsEndOptions(lsOptions* o);
 /// True when -h or --help is among the arguments before any "--": help wins wherever it is, even next to errors.
 bool lsWantsHelp(int argc, char** argv);
 
+/// text (a path or a name from the command line or a file) copied into buffer with its control characters escaped
+/// (lsEscapeControl), for messages printed directly rather than through lsFail; returns buffer.
+const char* lsShown(const char* text, char* buffer, size_t capacity);
+
 /// --seed: a whole number in [0, 2^64), decimal digits only (a world file's sim.seed takes the same range). False
 /// when value is not one.
 bool lsParseSeed(const char* value, uint64_t* seed);

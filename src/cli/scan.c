@@ -2,6 +2,7 @@
 // scan per line) or as CSV (one beam per line).
 #include "cli/commands.h"
 #include "cli/laserscan.h"
+#include "cli/options.h"
 #include "cli/scan_args.h"
 #include "lidarsim/lidar.h"
 #include "lidarsim/pool.h"
@@ -178,8 +179,10 @@ int lsCmdScan(int argc, char** argv)
         self = lsWorld_FindRobot(world, args.robotId);
         if (self < 0)
         {
-            fprintf(stderr, "lidarsim scan: --robot: no robot '%.64s' in %s (the first is '%s')\n", args.robotId,
-                    args.worldPath, world->robot.id);
+            char id[256], path[1024], first[256];
+            fprintf(stderr, "lidarsim scan: --robot: no robot '%.64s' in %s (the first is '%s')\n",
+                    lsShown(args.robotId, id, sizeof id), lsShown(args.worldPath, path, sizeof path),
+                    lsShown(world->robot.id, first, sizeof first));
             status = 2;
         }
     }
