@@ -205,6 +205,11 @@ for sig in TERM HUP; do
     ls -A "$work" | grep -q '^\.lidarsim-' && fail "run --record killed by SIG$sig left its temporary file"
     [ -e "$work/killed.jsonl" ] && fail "run --record killed by SIG$sig left a recording"
 done
+# export-map writes both files or neither: a YAML name one byte over NAME_MAX (its PGM name fits) is refused first.
+long=$(printf 'm%.0s' $(seq 1 251))
+expect_status 1 "$lidarsim" export-map "$src/worlds/default.json" -o "$work/$long.yaml"
+grep -q 'a file name longer than 255 bytes); nothing was written' "$work/err.txt" || fail "export-map long: $(cat "$work/err.txt")"
+[ -e "$work/$long.pgm" ] && fail "export-map with a too-long YAML name wrote its PGM"
 # A recording's dt is bounded as a world's sim.dt: 1e-300 s is refused.
 sed 's/"dt": [0-9.e-]*/"dt": 1e-300/' "$work/compact.jsonl" >"$work/tiny-dt.jsonl"
 expect_status 1 "$lidarsim" render "$work/tiny-dt.jsonl" "$src/worlds/default.json" -o "$work/tiny.gif"

@@ -2,11 +2,13 @@
 // touches (closed pixel squares, so a wall along a pixel edge marks both sides) is occupied (0), all else free
 // (254), as Nav2's map_saver writes trinary maps. The PGM is written first, then the YAML that names it, each
 // through a temporary file renamed into place, so a reader never sees half a map.
+#define _POSIX_C_SOURCE 200809L // NAME_MAX
 #include "lidarsim/map.h"
 
 #include "core/file_write.h"
 #include "lidarsim/geometry.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -117,6 +119,11 @@ bool lsExportMap(const lsWorld* world, const char* yamlPath, double resolution, 
     const char* slash = strrchr(yamlPath, '/');
     if (dot == NULL || (slash != NULL && dot < slash) || pathLength + 5 > LS_MAP_PATH_CAPACITY)
         return lsFail(err, "%s: expected a map file name ending in .yaml", yamlPath);
+    // Both names must fit a folder entry before anything is written: a YAML name over NAME_MAX (whose PGM name, one
+    // byte shorter, fits) failed only at its rename, after the PGM had replaced the old one.
+    size_t base = strlen(slash != NULL ? slash + 1 : yamlPath);
+    if (base > NAME_MAX)
+        return lsFail(err, "%s: not saved (a file name longer than %d bytes); nothing was written", yamlPath, NAME_MAX);
 
     // One pixel of free margin round the world's bounds, so every wall is bordered by free pixels.
     lsAABB bounds = lsWorld_Bounds(world);
