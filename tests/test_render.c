@@ -580,7 +580,8 @@ static bool CopyPixels(const SDL_Surface* surface, uint8_t* out)
     if (SDL_LockSurface((SDL_Surface*)surface) < 0)
         return false;
     for (int y = 0; y < H; ++y)
-        memcpy(out + (size_t)y * W * 4, (const uint8_t*)surface->pixels + (size_t)y * (size_t)surface->pitch, W * 4);
+        memcpy(out + (size_t)y * W * 4, (const uint8_t*)surface->pixels + (size_t)y * (size_t)surface->pitch,
+               (size_t)W * 4);
     SDL_UnlockSurface((SDL_Surface*)surface);
     return true;
 }
@@ -766,7 +767,7 @@ static int UnknownCells(void)
         many[k] = (k % wide) % 2 == 1 ? ls_cellUnknown : ls_cellFree;
     lsGrid big = {.width = wide, .height = 3, .cells = many, .resolution = 0.05, .origin = {0.0, 0.0}};
     shade = lsCreateMapShade(&big);
-    ENSURE(shade->factor == 3 && shade->width == 1367 && shade->height == 1 && shade->unknownCells == 3 * 2050);
+    ENSURE(shade->factor == 3 && shade->width == 1367 && shade->height == 1 && shade->unknownCells == 3LL * 2050);
     ENSURE(shade->unknown[0] == 85 && shade->unknown[1] == 170 && shade->unknown[1366] == 128);
     lsDestroyMapShade(shade);
     lsFree(many, (size_t)wide * 3);

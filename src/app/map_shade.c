@@ -11,6 +11,9 @@ static uint64_t Hash(uint64_t h, const void* data, size_t size)
 {
     const uint8_t* p = data;
     for (size_t i = 0; i < size; ++i)
+        // Every byte hashed is written first: the shade's cells come from lsAllocZero, which the analyser does not
+        // know zeroes them.
+        // NOLINTNEXTLINE(clang-analyzer-core.UndefinedBinaryOperatorResult)
         h = (h ^ p[i]) * 1099511628211ull;
     return h;
 }
@@ -46,8 +49,9 @@ lsMapShade* lsCreateMapShade(const lsGrid* grid)
         for (int i = 0; i < shade->width; ++i)
         {
             int columns = (i + 1) * f <= grid->width ? f : grid->width - i * f;
+            int area = rows * columns; // >= 1: block (i, j) starts inside the map
             shade->unknown[(size_t)j * (size_t)shade->width + (size_t)i] =
-                (uint8_t)((255 * counts[i] + (rows * columns) / 2) / (rows * columns));
+                (uint8_t)((255 * counts[i] + area / 2) / (area > 0 ? area : 1));
             shade->unknownCells += counts[i];
         }
     }

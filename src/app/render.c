@@ -786,7 +786,7 @@ static void KeepWalls(struct lsLayerCache* cache, const lsRaster* raster)
         const uint8_t* px = raster->pixels + (size_t)y * (size_t)raster->pitch;
         uint8_t* row = cache->walls + (size_t)y * (size_t)cache->width;
         for (int x = raster->clipX0; x < raster->clipX1; ++x)
-            row[x] = px[4 * x];
+            row[x] = px[(size_t)4 * (size_t)x];
     }
 }
 
@@ -801,8 +801,8 @@ static void FindSpans(struct lsLayerCache* cache)
             first += 1;
         while (last > first && row[last - 1] == 0)
             last -= 1;
-        cache->spans[2 * y] = first < last ? first : 0;
-        cache->spans[2 * y + 1] = first < last ? last : 0;
+        cache->spans[(size_t)2 * (size_t)y] = first < last ? first : 0;
+        cache->spans[(size_t)2 * (size_t)y + 1] = first < last ? last : 0;
     }
 }
 
@@ -839,7 +839,7 @@ static void CompositeWalls(const struct lsLayerCache* cache, lsRaster* raster)
     for (int y = 0; y < cache->height; ++y)
     {
         const uint8_t* row = cache->walls + (size_t)y * (size_t)cache->width;
-        int x = cache->spans[2 * y], last = cache->spans[2 * y + 1];
+        int x = cache->spans[(size_t)2 * (size_t)y], last = cache->spans[(size_t)2 * (size_t)y + 1];
         while (x < last)
         {
             uint64_t word;
