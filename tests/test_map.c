@@ -917,6 +917,20 @@ static int MapKeyTest(void)
     ENSURE(!lsSaveWorld(world, yamlPath, &err) && strstr(err.message, "never overwritten") != NULL);
     lsWorld* map = lsLoadMapWorld(yamlPath, NULL, NULL, &err);
     ENSURE(map != NULL);
+    // A world naming no robot gets the map's robot in free space, not (0, 0); one that names its robot keeps it.
+    WriteText("bare.json", "{\"map\": \"room.yaml\"}");
+    WriteText("placed.json", "{\"map\": \"room.yaml\", \"robot\": {\"pose\": [0, 0, 0]}}");
+    char barePath[128], placedPath[128];
+    snprintf(barePath, sizeof barePath, "%s/bare.json", s_folder);
+    snprintf(placedPath, sizeof placedPath, "%s/placed.json", s_folder);
+    lsWorld* bare = lsLoadWorld(barePath, &err, NULL);
+    lsWorld* placed = lsLoadWorld(placedPath, &err, NULL);
+    ENSURE(bare != NULL && placed != NULL);
+    ENSURE(bare->robot.position.x == map->robot.position.x && bare->robot.position.y == map->robot.position.y);
+    ENSURE(lsLength(map->robot.position) > 0.5 && placed->robot.position.x == 0.0 && placed->robot.position.y == 0.0);
+    lsDestroyWorld(placed);
+    lsDestroyWorld(bare);
+    ENSURE(unlink(barePath) == 0 && unlink(placedPath) == 0);
     lsDestroyWorld(map);
     ENSURE(lsSaveWorld(world, path, &err));
     back = lsLoadWorld(path, &err, NULL);

@@ -1339,6 +1339,10 @@ static bool LoadMap(Loader* L, const cJSON* root)
         return Fail(L, "%s", mapError.message);
     snprintf(ref->imageFile, sizeof ref->imageFile, "%s", info.image);
     bool ok = lsGrid_AddWalls(&grid, &options, L->world, NULL, ref->yamlFile, &mapError);
+    // A world that names no robot gets one in the map's widest free space, as the map opened alone does: the default
+    // place, (0, 0), may be inside a wall cell.
+    if (ok && Member(root, "robot") == NULL && Member(root, "robots") == NULL)
+        L->world->robot.position = lsGrid_FreePlace(&grid, &options, L->world->robot.radius);
     lsFreeGrid(&grid);
     if (!ok)
         return Fail(L, "%s", mapError.message);
