@@ -278,7 +278,9 @@ bool lsGrid_AddWalls(const lsGrid* grid, const lsMapOptions* options, lsWorld* w
     {
         lsFree(t.wall, wallBytes);
         return lsFail(err, "%s: no wall cell in the map (no pixel is occupied%s)", label,
-                      options->unknownOccupied ? " or unknown" : "; try --unknown occupied");
+                      options->unknownOccupied ? " or unknown"
+                                               : "; unknown cells count as walls with import --unknown occupied or "
+                                                 "\"unknown\": \"occupied\" beside \"map\" in a world");
     }
     size_t seenWords = ((size_t)t.width * (size_t)(t.height + 1) + 63) / 64;
     t.seen = lsAllocZero(seenWords, sizeof(uint64_t));
