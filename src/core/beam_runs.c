@@ -1,5 +1,6 @@
 // Beam runs of discs and segments seen from a scan's origin (see beam_runs.h for why they are a superset).
 #include "core/beam_runs.h"
+#include "core/geometry_internal.h"
 
 #include <math.h>
 #include <string.h>
@@ -120,16 +121,7 @@ lsBeamReach lsBeamFan_Segment(const lsBeamFan* fan, const lsSegment* s, lsBeamRu
 }
 
 // ---------------------------------------------------------------------------------------------------------------------
-// The static geometry near a scan
-
-typedef struct SceneContext
-{
-    const lsBeamFan* fan;
-    const lsScene* scene;
-    lsBeamRuns* runs;
-    int capacity, count;
-    bool failed;
-} SceneContext;
+// The static geometry near a scan, cast object by object
 
 // The disc around an axis-aligned box (a conservative stand-in for a polygon inside it).
 static lsCircle AroundBounds(lsAABB b)
@@ -138,29 +130,44 @@ static lsCircle AroundBounds(lsAABB b)
     return (lsCircle){lsScale(0.5, lsAdd(b.lower, b.upper)), lsLength(half)};
 }
 
-static bool AddObject(void* context, lsHitKind kind, int index, int part)
+typedef struct SpanContext
 {
-    SceneContext* ctx = context;
-    lsBeamRuns runs;
+    const lsBeamFan* fan;
+    const lsScene* scene;
+    lsSceneSpan* spans;
+    int capacity, count;
+    bool failed;
+} SpanContext;
+
+static bool AddSpan(void* context, lsHitKind kind, int index, int part)
+{
+    SpanContext* ctx = context;
+    lsSceneSpan span = {.kind = kind, .index = index, .part = part};
     lsBeamReach reach;
     if (kind == ls_hitWall)
     {
-        lsSegment s = lsScene_WallSegment(ctx->scene, index, part);
-        reach = lsBeamFan_Segment(ctx->fan, &s, &runs);
+        span.segment = lsScene_WallSegment(ctx->scene, index, part);
+        reach = lsBeamFan_Segment(ctx->fan, &span.segment, &span.runs);
     }
     else if (kind == ls_hitTarget)
     {
         bool active;
-        reach = lsBeamFan_Disc(ctx->fan, lsScene_Target(ctx->scene, index, &active), &runs);
+        span.circle = lsScene_Target(ctx->scene, index, &active);
+        if (!active)
+        {
+            return true; // the scene's cast skips it too
+        }
+        reach = lsBeamFan_Disc(ctx->fan, span.circle, &span.runs);
     }
     else if (kind == ls_hitBox)
     {
-        const lsBox* box = lsScene_Box(ctx->scene, index);
-        reach = lsBeamFan_Disc(ctx->fan, (lsCircle){box->center, lsLength(box->halfSize)}, &runs);
+        span.box = lsScene_Box(ctx->scene, index);
+        reach = lsBeamFan_Disc(ctx->fan, (lsCircle){span.box->center, lsLength(span.box->halfSize)}, &span.runs);
     }
     else
     {
-        reach = lsBeamFan_Disc(ctx->fan, AroundBounds(lsPolygon_Bounds(lsScene_Polygon(ctx->scene, index))), &runs);
+        span.polygon = lsScene_Polygon(ctx->scene, index);
+        reach = lsBeamFan_Disc(ctx->fan, AroundBounds(lsPolygon_Bounds(span.polygon)), &span.runs);
     }
     if (reach == ls_beamsUnsafe || (reach == ls_beamsSome && ctx->count == ctx->capacity))
     {
@@ -169,42 +176,77 @@ static bool AddObject(void* context, lsHitKind kind, int index, int part)
     }
     if (reach == ls_beamsSome)
     {
-        ctx->runs[ctx->count++] = runs;
+        // Nearest first (an insertion): a beam's hit then rules out the farther objects without their casts.
+        int k = ctx->count++;
+        while (k > 0 && ctx->spans[k - 1].runs.near > span.runs.near)
+        {
+            ctx->spans[k] = ctx->spans[k - 1];
+            k -= 1;
+        }
+        ctx->spans[k] = span;
     }
     return true;
 }
 
-int lsBeamFan_SceneRuns(const lsBeamFan* fan, const lsScene* scene, lsBeamRuns* runs, int capacity)
+int lsBeamFan_SceneSpans(const lsBeamFan* fan, const lsScene* scene, lsSceneSpan* spans, int capacity)
 {
-    LS_ASSERT(fan != NULL && scene != NULL && (runs != NULL || capacity == 0));
+    LS_ASSERT(fan != NULL && scene != NULL && (spans != NULL || capacity == 0));
     double reach = fan->range * (1.0 + 1e-9) + 1e-8 * (fabs(fan->origin.x) + fabs(fan->origin.y));
     if (!SafeFan(fan) || !isfinite(reach))
     {
         return -1;
     }
-    SceneContext ctx = {fan, scene, runs, capacity, 0, false};
+    SpanContext ctx = {fan, scene, spans, capacity, 0, false};
     lsAABB box = {lsSub(fan->origin, lsV(reach, reach)), lsAdd(fan->origin, lsV(reach, reach))};
-    lsScene_QueryAABB(scene, box, AddObject, &ctx);
+    lsScene_QueryAABB(scene, box, AddSpan, &ctx);
     return ctx.failed ? -1 : ctx.count;
 }
 
-void lsBeamRuns_Nearest(const lsBeamRuns* runs, int runCount, int first, int count, double* nearest)
+void lsSceneSpans_Cast(const lsSceneSpan* spans, int spanCount, int first, const lsRayInput* inputs, int count,
+                       lsRayHit* hits)
 {
-    LS_ASSERT(count >= 0 && (runCount == 0 || runs != NULL));
-    for (int k = 0; k < count; ++k)
-    {
-        nearest[k] = HUGE_VAL;
-    }
+    LS_ASSERT(spanCount == 0 || spans != NULL);
     int last = first + count - 1;
-    for (int r = 0; r < runCount; ++r)
+    for (int s = 0; s < spanCount; ++s)
     {
-        for (int k = 0; k < 2; ++k)
+        const lsSceneSpan* span = spans + s;
+        for (int run = 0; run < 2; ++run)
         {
-            int lo = runs[r].first[k] > first ? runs[r].first[k] : first;
-            int hi = runs[r].last[k] < last ? runs[r].last[k] : last;
+            int lo = span->runs.first[run] > first ? span->runs.first[run] : first;
+            int hi = span->runs.last[run] < last ? span->runs.last[run] : last;
             for (int i = lo; i <= hi; ++i)
             {
-                nearest[i - first] = fmin(nearest[i - first], runs[r].near);
+                lsRayHit* best = hits + (i - first);
+                if (best->hit && best->fraction < span->runs.near)
+                {
+                    continue; // the object lies beyond this beam's hit: it can neither win nor tie
+                }
+                const lsRayInput* input = inputs + (i - first);
+                lsCastOutput out;
+                if (span->kind == ls_hitWall)
+                {
+                    // The exact routine's common case inline, as the scene's cast takes it (the same bits).
+                    double L = input->maxFraction < DBL_MAX ? input->maxFraction : DBL_MAX;
+                    bool valid = L >= 0.0 && (input->direction.x != 0.0 || input->direction.y != 0.0);
+                    if (!valid || !lsRayCastSegmentCommon(input->origin, input->direction, L, span->segment.a,
+                                                          span->segment.b, &out))
+                    {
+                        out = lsRayCastSegment(&span->segment, input);
+                    }
+                }
+                else if (span->kind == ls_hitTarget)
+                {
+                    out = lsRayCastCircle(&span->circle, input);
+                }
+                else if (span->kind == ls_hitBox)
+                {
+                    out = lsRayCastBox(span->box, input);
+                }
+                else
+                {
+                    out = lsRayCastPolygon(span->polygon, input);
+                }
+                lsRayHit_Offer(best, &out, span->kind, span->index, span->part);
             }
         }
     }

@@ -1,7 +1,7 @@
 // lidarsim core: which beams of a scan can reach an object. A scan's beams leave one origin at evenly spaced angles;
 // an object's angular extent seen from there maps to one or two runs of beam indices, so a lidar gathers the
 // objects near it once and casts each beam only against the few in its direction (dynamic.c for the moving objects,
-// lsBeamFan_SceneRuns for the static geometry).
+// lsBeamFan_SceneSpans for the static geometry).
 //
 // Exactness: the runs are a superset. The extent is widened by 1e-7 radians plus 1e-8 of the coordinates'
 // magnitude over the distance (far above the rounding of atan2, asin and the beam angles, for beam angles below 1e4
@@ -43,10 +43,25 @@ typedef enum lsBeamReach
 lsBeamReach lsBeamFan_Disc(const lsBeamFan* fan, lsCircle c, lsBeamRuns* runs);
 /// Beams of fan that may reach the segment s.
 lsBeamReach lsBeamFan_Segment(const lsBeamFan* fan, const lsSegment* s, lsBeamRuns* runs);
-/// The runs of beams of fan that may hit the scene's static geometry (walls, active targets, boxes, polygons), one
-/// per object near the origin, into runs (room for capacity); beams in none of them certainly hit none of it (their
-/// static cast finds nothing). Returns how many, or -1 when there are more than capacity or runs cannot be computed
-/// safely.
-int lsBeamFan_SceneRuns(const lsBeamFan* fan, const lsScene* scene, lsBeamRuns* runs, int capacity);
-/// nearest[k] = the least lsBeamRuns.near of the runs holding beam first + k (HUGE_VAL: none), for k in [0, count).
-void lsBeamRuns_Nearest(const lsBeamRuns* runs, int runCount, int first, int count, double* nearest);
+/// A static object near a scan, the beams that may reach it and what its exact cast needs (lsBeamFan_SceneSpans).
+typedef struct lsSceneSpan
+{
+    lsBeamRuns runs;
+    lsHitKind kind; ///< ls_hitWall (index = chain, part = segment), ls_hitTarget, ls_hitBox or ls_hitPolygon
+    int index, part;
+    lsSegment segment;        ///< a wall's segment
+    lsCircle circle;          ///< a target's disc
+    const lsBox* box;         ///< a box (in the scene)
+    const lsPolygon* polygon; ///< a polygon (in the scene)
+} lsSceneSpan;
+
+/// The static objects of scene that beams of fan may hit (walls, active targets, boxes, polygons), each with its
+/// beams (a superset: a beam in none of them finds nothing static), nearest first by runs.near, into spans (room
+/// for capacity). Returns how many, or -1 when there are more than capacity or runs cannot be computed safely.
+int lsBeamFan_SceneSpans(const lsBeamFan* fan, const lsScene* scene, lsSceneSpan* spans, int capacity);
+/// Offers each object of spans to the beams first .. first + count - 1 of its runs (inputs[k] and hits[k] are beam
+/// first + k of the fan they were gathered for) whose hit so far is not nearer than the object can be, through the
+/// exact casts and the tie-break of the scene's own cast (lsRayHit_Offer): each hits[k] ends as offering it the
+/// scene's cast of its beam would leave it.
+void lsSceneSpans_Cast(const lsSceneSpan* spans, int spanCount, int first, const lsRayInput* inputs, int count,
+                       lsRayHit* hits);

@@ -148,37 +148,6 @@ static void Measure(const lsScene* scene, const lsLidarDef* def, const lsRayHit*
     out->normals[i] = hit->normal;
 }
 
-// The static casts of beams first .. first + count - 1 (at most 64), whose hits already hold the moving objects'
-// answers: only the beams in a static run whose object may lie as near as their moving hit are cast (through
-// lsScene_CastRays in one batch), and each answer is offered to the moving one. The others hit nothing static, or
-// nothing static before their moving hit.
-static void CastStatic(const lsScene* scene, const lsBeamRuns* runs, int runCount, int first, const lsRayInput* inputs,
-                       int count, lsRayHit* hits)
-{
-    double nearest[64];
-    lsRayInput cast[64];
-    lsRayHit castHits[64];
-    int which[64];
-    LS_ASSERT(count <= 64);
-    lsBeamRuns_Nearest(runs, runCount, first, count, nearest);
-    int m = 0;
-    for (int k = 0; k < count; ++k)
-    {
-        if (nearest[k] != HUGE_VAL && !(hits[k].hit && hits[k].fraction < nearest[k]))
-        {
-            which[m] = k;
-            cast[m++] = inputs[k];
-        }
-    }
-    lsScene_CastRays(scene, NULL, cast, m, castHits);
-    for (int j = 0; j < m; ++j)
-    {
-        const lsRayHit* h = castHits + j;
-        lsCastOutput out = {h->point, h->normal, h->fraction, h->hit};
-        lsRayHit_Offer(hits + which[j], &out, h->kind, h->index, h->part);
-    }
-}
-
 int lsLidar_DrawsPerScan(const lsLidarDef* def)
 {
     if (def == NULL || def->beams < 1 || def->beams > LS_MAX_BEAMS)
@@ -240,7 +209,7 @@ bool lsLidar_ScanFrom(const lsScene* scene, const lsDynamicObjects* dyn, const l
     // at once by sweeping the grid outward from the origin (lsScene_CastFan), the same answers as casting each beam.
     lsBeamFan fan = {origin, range, start, layout.angleIncrement, layout.beams};
     lsDynamicSpan spans[LS_DYNAMIC_SPAN_CAPACITY];
-    lsBeamRuns sceneRuns[LS_SCENE_RUN_CAPACITY];
+    lsSceneSpan sceneRuns[LS_SCENE_RUN_CAPACITY];
     int spanCount = dyn == NULL ? 0 : -1, sceneRunCount = -1;
     if (!jitter && dyn != NULL)
     {
@@ -248,13 +217,12 @@ bool lsLidar_ScanFrom(const lsScene* scene, const lsDynamicObjects* dyn, const l
     }
     if (!jitter && spanCount >= 0 && dyn != NULL)
     {
-        sceneRunCount = lsBeamFan_SceneRuns(&fan, scene, sceneRuns, LS_SCENE_RUN_CAPACITY);
+        sceneRunCount = lsBeamFan_SceneSpans(&fan, scene, sceneRuns, LS_SCENE_RUN_CAPACITY);
     }
     const lsDynamicObjects* perBeam = spanCount >= 0 ? NULL : dyn;
     enum
     {
-        blockSize = 512, // a fan's block (lsScene_CastFan sweeps the grid once per block)
-        staticBlock = 64 // CastStatic's block
+        blockSize = 512 // a fan's block (lsScene_CastFan sweeps the grid once per block)
     };
     lsRayInput inputs[blockSize];
     lsRayHit hits[blockSize];
@@ -288,11 +256,7 @@ bool lsLidar_ScanFrom(const lsScene* scene, const lsDynamicObjects* dyn, const l
             {
                 lsDynamicObjects_CastSpans(dyn, spans, spanCount, first, inputs, count, hits);
             }
-            for (int sub = 0; sub < count; sub += staticBlock)
-            {
-                int n = count - sub < staticBlock ? count - sub : staticBlock;
-                CastStatic(scene, sceneRuns, sceneRunCount, first + sub, inputs + sub, n, hits + sub);
-            }
+            lsSceneSpans_Cast(sceneRuns, sceneRunCount, first, inputs, count, hits);
         }
         else
         {
