@@ -116,7 +116,9 @@ static inline void lsPrepareSegmentCast(lsVec2 o, lsVec2 a, lsVec2 b, lsSegmentC
 
 /// lsRayCastSegmentCommon for the ray from s's origin along d with L = min(maxFraction, DBL_MAX): the same
 /// decisions in the same order on the same doubles (a copy of it that reads the per-segment part from s; the
-/// geometry tests compare both with the whole routine). For the rays of one origin (lsScene_CastFan).
+/// geometry tests compare both with the whole routine). For the rays of one origin (lsScene_CastFan). A copy, not
+/// shared: lsRayCastSegmentCommon written as a one-ray prepare and this (or both over a shared crossing step) cast
+/// the same bits with 4.5 % more instructions per ray (callgrind, ls_bench_cast on city-10k and maze-2k).
 static inline bool lsRayCastSegmentPrepared(lsSegmentCastPrep* s, lsVec2 d, double L, lsCastOutput* out)
 {
     // The endpoints' sides cross(d, p - o), filtered as SideOfRay (and exact.c's lsOrientDir) filter them.
