@@ -138,9 +138,15 @@ static int EditingTest(void)
 
 static int SyntaxErrorTest(void)
 {
-    // Line and column are 1-based and point where cJSON stopped.
+    // Line and column are 1-based and point where cJSON stopped, or at a trailing comma before it.
     ENSURE(FailsWith("{\n  \"walls\": [\n    {\"from\": [0, 0], \"to\": [1, 0]},,\n  ]\n}",
-                     "t.json:3:36: syntax error near ','"));
+                     "t.json:3:36: syntax error: a comma before a closing bracket (JSON allows no trailing comma)"));
+    ENSURE(FailsWith("{\"walls\": [{\"from\": [0, 0], \"to\": [1, 0]}],\n}",
+                     "t.json:1:43: syntax error: a comma before a closing bracket (JSON allows no trailing comma)"));
+    // A comma in a string is no trailing comma; a value right after another is a missing comma.
+    ENSURE(FailsWith("{\"name\": \",]\", \"walls\": [1 2]}", "t.json:1:28: syntax error near '2]}'"));
+    ENSURE(FailsWith("{\"walls\": [{\"from\": [0, 0], \"to\": [1, 0]}\n {\"from\": [1, 0], \"to\": [2, 0]}]}",
+                     "t.json:2:2: syntax error near '{\"from\": [1, 0],' (a comma missing before it?)"));
     ENSURE(FailsWith("{\"walls\": [1, 2", "t.json:1:16: syntax error: unexpected end of file"));
     ENSURE(FailsWith("", "t.json:1:1: syntax error: unexpected end of file (the file is empty)"));
     ENSURE(FailsWith("{\"walls\": []}\n\n  }", "t.json:3:3: syntax error near '}'"));

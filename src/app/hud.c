@@ -42,6 +42,8 @@ const char* const lsHelpLines[] = {
     "E               edit mode: drag draws a wall or",
     "                moves the object under the mouse",
     "K               knife: drag across walls to cut",
+    "[ / ]           snap grid finer (then off) / coarser",
+    "                (Shift places freely)",
     "I / Insert      add a robot (a copy of the selected)",
     "Delete          remove the selected object (robot)",
     "Ctrl+Z, Ctrl+Y  undo, redo",

@@ -25,7 +25,7 @@ static const Command s_commands[] = {
     {"scan", lsCmdScan, "scan WORLD.json [options]     print one lidar scan as LaserScan JSON or CSV"},
     {"run", lsCmdRun, "run WORLD.json --steps N      simulate headless, optionally record JSON lines"},
     {"replay", lsCmdReplay, "replay REC.jsonl [WORLD.json]  play a recording in the window (timeline, speed)"},
-    {"render", lsCmdRender, "render WORLD.json -o F.png    draw what the window would show (PNG or JPEG)"},
+    {"render", lsCmdRender, "render WORLD.json -o F.png    draw what the window would show (PNG, JPEG, GIF)"},
     {"import", lsCmdImport, "import MAP.yaml -o WORLD.json  a ROS map_server map as a world file (exact walls)"},
     {"export-map", lsCmdExportMap, "export-map WORLD.json -o M.yaml  a world as a map_server map (PGM + YAML)"},
     {"bench", lsCmdBench, "bench [--worlds DIR] [--world NAME] [--threads N]  ray-casting benchmark"},

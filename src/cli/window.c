@@ -51,7 +51,7 @@ static void WindowUsage(FILE* out)
                  "  --vsync            wait for the display refresh even with --frames\n"
                  "  --print-pose       print the robot's final pose (x y heading-degrees) on exit\n"
                  "  -h, --help         this help\n"
-                 "Without a display use `lidarsim render` (PNG or JPEG) or `lidarsim run` (headless).\n");
+                 "Without a display use `lidarsim render` (PNG, JPEG or GIF) or `lidarsim run` (headless).\n");
 }
 
 enum

@@ -654,10 +654,12 @@ lsSim* lsRecording_OpenWorld(lsRecording* rec, const char* worldPath, lsWorld** 
     *world = lsLoadWorld(worldPath, err, NULL);
     if (*world == NULL)
     {
-        // Say which recording wanted the world, then why it could not be read.
+        // Say which recording wanted the world, then why it could not be read; when the world was looked up from the
+        // header (a path as given when recording, tried from here and beside the recording), how to name it instead.
         char why[sizeof err->message];
         snprintf(why, sizeof why, "%s", err->message);
-        lsFail(err, "%s: its world: %s", rec->path, why);
+        lsFail(err, "%s: its world: %s%s", rec->path, why,
+               worldPath == resolved ? " (name the world after the recording: replay REC WORLD)" : "");
         return NULL;
     }
     if (!lsRecording_CheckWorld(rec, *world, worldPath, err))

@@ -16,6 +16,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1396,6 +1397,58 @@ static bool LoadRoot(Loader* L, const cJSON* root)
            Section(L, root, "movers", LoadMovers) && Section(L, root, "sim", LoadSim);
 }
 
+// Offset of the first comma followed (after white space) by '}' or ']' outside strings, else SIZE_MAX: cJSON stops
+// after the bracket there, so the message points at the comma instead.
+static size_t TrailingComma(const char* text, size_t size)
+{
+    bool inString = false;
+    for (size_t i = 0; i < size; ++i)
+    {
+        char c = text[i];
+        if (inString)
+        {
+            i += c == '\\' ? 1 : 0;
+            inString = c != '"';
+            continue;
+        }
+        inString = c == '"';
+        if (c != ',')
+        {
+            continue;
+        }
+        size_t j = i + 1;
+        while (j < size && (text[j] == ' ' || text[j] == '\t' || text[j] == '\n' || text[j] == '\r'))
+        {
+            ++j;
+        }
+        if (j < size && (text[j] == '}' || text[j] == ']'))
+        {
+            return i;
+        }
+    }
+    return SIZE_MAX;
+}
+
+// Whether a value starts at offset right after another one ended (only white space between): a missing comma.
+static bool MissingComma(const char* text, size_t offset)
+{
+    size_t i = offset;
+    while (i > 0 && (text[i - 1] == ' ' || text[i - 1] == '\t' || text[i - 1] == '\n' || text[i - 1] == '\r'))
+    {
+        --i;
+    }
+    if (i == 0 || i == offset)
+    {
+        return false;
+    }
+    char before = text[i - 1], at = text[offset];
+    bool ended = before == '}' || before == ']' || before == '"' || (before >= '0' && before <= '9') || before == 'e' ||
+                 before == 'l';
+    bool starts = at == '{' || at == '[' || at == '"' || at == '-' || (at >= '0' && at <= '9') || at == 't' ||
+                  at == 'f' || at == 'n';
+    return ended && starts;
+}
+
 // ---------------------------------------------------------------------------------------------------------------------
 // Before cJSON: byte checks and a scan that bounds nesting and the number of values, so hostile files are refused
 // before cJSON builds a tree for them.
@@ -1527,6 +1580,14 @@ lsWorld* lsLoadWorldFromString(const char* text, size_t size, const char* fileNa
     {
         size_t offset = end != NULL && end >= copy && end <= copy + size ? (size_t)(end - copy) : size;
         int line, column;
+        size_t comma = TrailingComma(copy, size);
+        if (comma <= offset)
+        {
+            lsLineColumn(copy, comma, &line, &column);
+            lsFail(err, "%s:%d:%d: syntax error: a comma before a closing bracket (JSON allows no trailing comma)",
+                   label, line, column);
+            goto fail;
+        }
         lsLineColumn(copy, offset, &line, &column);
         size_t rest = offset;
         while (rest < size && (copy[rest] == ' ' || copy[rest] == '\n' || copy[rest] == '\r' || copy[rest] == '\t'))
@@ -1553,7 +1614,8 @@ lsWorld* lsLoadWorldFromString(const char* text, size_t size, const char* fileNa
                 near[n++] = (char)(c >= 32 && c < 127 ? c : '?');
             }
             near[n] = '\0';
-            lsFail(err, "%s:%d:%d: syntax error near '%s'", label, line, column, near);
+            lsFail(err, "%s:%d:%d: syntax error near '%s'%s", label, line, column, near,
+                   MissingComma(copy, offset) ? " (a comma missing before it?)" : "");
         }
         goto fail;
     }
