@@ -164,9 +164,10 @@ static bool ReadMapKeys(yaml_document_t* doc, const yaml_node_t* root, const cha
         const yaml_node_t* item = yaml_document_get_node(doc, origin->data.sequence.items.start[i]);
         // x and y are world coordinates, bounded as a world file's (the whole map's extent is checked once the
         // image's size is known, lsDecodeMapImage); the yaw is radians, bounded as a world's angles in degrees.
-        bool ok = ScalarNumber(item, &o[i]) && (i < 2 ? lsLimit_Holds(ls_quantityCoordinate, o[i])
-                                                      : lsLimit_Holds(ls_quantityAngle, o[i] * (180.0 / LS_PI)));
-        if (!ok && i < 2)
+        bool position = i < 2;
+        bool ok = ScalarNumber(item, &o[i]) && (position ? lsLimit_Holds(ls_quantityCoordinate, o[i])
+                                                         : lsLimit_Holds(ls_quantityAngle, o[i] * (180.0 / LS_PI)));
+        if (!ok && position)
             return FailAt(err, label, item, "origin", "expected x and y each %s",
                           lsLimit_Describe(ls_quantityCoordinate, bound, sizeof bound));
         if (!ok)
