@@ -1104,10 +1104,42 @@ static void FanCrowdedCell(Fan* f, const CellHeader* h)
     lsFree(items, ints * sizeof(int));
 }
 
+// A disc met for the first time (key: its identity): each open beam of its runs that the circle's bounds let reach it
+// is deferred. A target's circle is the target, so its exit bounds the hit; a shape's is a bounding circle, which
+// bounds it from below only (isTarget false).
+static void FanDisc(Fan* f, uint64_t key, const lsCircle* circle, bool isTarget, int field, int item)
+{
+    lsBeamRuns runs;
+    if (!FirstTime(f, key))
+    {
+        return;
+    }
+    lsBeamReach reach = lsBeamFan_Disc(f->fan, *circle, &runs);
+    if (reach != ls_beamsSome)
+    {
+        f->unsafe |= reach == ls_beamsUnsafe;
+        return;
+    }
+    lsVec2 o = f->fan->origin;
+    for (int q = 0; q < 2; ++q)
+    {
+        int lo, hi;
+        RunRange(f, &runs, q, &lo, &hi);
+        for (int k = lo; k <= hi; ++k)
+        {
+            double tLo, tHi;
+            const lsRayInput* in = f->inputs + k;
+            if (f->open[k] && BoundCircle(circle, o, in->direction, f->dd[k], f->limit[k], in->maxFraction, &tLo, &tHi))
+            {
+                FanDefer(f, k, tLo, isTarget ? tHi : HUGE_VAL, field, item, -1);
+            }
+        }
+    }
+}
+
 static void FanCell(Fan* f, const CellHeader* h)
 {
     const lsScene* scene = f->scene;
-    lsVec2 o = f->fan->origin;
     if (h == f->originCell && h[1].seg - h[0].seg > LS_FAN_CROWDED)
     {
         FanCrowdedCell(f, h);
@@ -1122,63 +1154,15 @@ static void FanCell(Fan* f, const CellHeader* h)
     for (int i = h[0].target, end = h[1].target; i < end; ++i)
     {
         const CellTarget* ct = scene->targetItems + i;
-        lsBeamRuns runs;
-        if (!ct->active || !FirstTime(f, ((uint64_t)1 << 62 | (uint32_t)ct->index) + 1))
+        if (ct->active)
         {
-            continue;
-        }
-        lsBeamReach reach = lsBeamFan_Disc(f->fan, ct->circle, &runs);
-        if (reach != ls_beamsSome)
-        {
-            f->unsafe |= reach == ls_beamsUnsafe;
-            continue;
-        }
-        for (int q = 0; q < 2; ++q)
-        {
-            int lo, hi;
-            RunRange(f, &runs, q, &lo, &hi);
-            for (int k = lo; k <= hi; ++k)
-            {
-                double tLo, tHi;
-                const lsRayInput* in = f->inputs + k;
-                if (f->open[k] &&
-                    BoundCircle(&ct->circle, o, in->direction, f->dd[k], f->limit[k], in->maxFraction, &tLo, &tHi))
-                {
-                    FanDefer(f, k, tLo, tHi, ls_fieldTarget, i, -1);
-                }
-            }
+            FanDisc(f, ((uint64_t)1 << 62 | (uint32_t)ct->index) + 1, &ct->circle, true, ls_fieldTarget, i);
         }
     }
     for (int i = h[0].shape, end = h[1].shape; i < end; ++i)
     {
         int code = scene->shapeItems[i];
-        lsBeamRuns runs;
-        if (!FirstTime(f, ((uint64_t)2 << 62 | (uint32_t)code) + 1))
-        {
-            continue;
-        }
-        const lsCircle* around = scene->shapeCircles + code;
-        lsBeamReach reach = lsBeamFan_Disc(f->fan, *around, &runs);
-        if (reach != ls_beamsSome)
-        {
-            f->unsafe |= reach == ls_beamsUnsafe;
-            continue;
-        }
-        for (int q = 0; q < 2; ++q)
-        {
-            int lo, hi;
-            RunRange(f, &runs, q, &lo, &hi);
-            for (int k = lo; k <= hi; ++k)
-            {
-                double tLo, tHi;
-                const lsRayInput* in = f->inputs + k;
-                if (f->open[k] &&
-                    BoundCircle(around, o, in->direction, f->dd[k], f->limit[k], in->maxFraction, &tLo, &tHi))
-                {
-                    FanDefer(f, k, tLo, HUGE_VAL, ls_fieldShape, code, -1);
-                }
-            }
-        }
+        FanDisc(f, ((uint64_t)2 << 62 | (uint32_t)code) + 1, scene->shapeCircles + code, false, ls_fieldShape, code);
     }
 }
 
