@@ -73,25 +73,13 @@ lsEditor* lsCreateEditor(void)
 
 double lsEditor_GetSnap(const lsEditor* editor) { return s_snapSteps[editor->snap]; }
 
-// One coordinate on the grid: k / (steps per metre) for grids finer than a metre, so 0.15 is the double nearest
-// 0.15 (prints as "0.15") and not 3 * 0.05 = 0.15000000000000002.
-static double SnapCoordinate(double x, double step)
-{
-    if (step < 1.0)
-    {
-        double perMetre = round(1.0 / step);
-        return round(x * perMetre) / perMetre;
-    }
-    return round(x / step) * step;
-}
-
 // Where a drawn or dragged point lands: on the grid, unless the grid is off or Shift is held.
 static lsVec2 SnapToGrid(const lsEditor* editor, lsVec2 p)
 {
     double step = lsEditor_GetSnap(editor);
     if (step <= 0.0 || (SDL_GetModState() & KMOD_SHIFT) != 0)
         return p;
-    lsVec2 snapped = lsV(SnapCoordinate(p.x, step), SnapCoordinate(p.y, step));
+    lsVec2 snapped = lsV(lsSnapCoordinate(p.x, step), lsSnapCoordinate(p.y, step));
     return lsIsValidVec2(snapped) ? snapped : p;
 }
 

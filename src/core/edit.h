@@ -122,6 +122,10 @@ bool lsEdit_Delete(lsWorld* world, lsEditRef ref);
 /// finite or the world has LS_MAX_ROBOTS robots.
 int lsEdit_AddRobot(lsWorld* world, int from, lsVec2 near, double snap);
 
+/// x on a grid of `step` metres (> 0), as the editor snaps: k / (steps per metre) for grids finer than a metre, so a
+/// place on the 5 cm grid is the double nearest 2.15 (prints as "2.15"), not 43 * 0.05 = 2.1500000000000004.
+double lsSnapCoordinate(double x, double step);
+
 /// Default half-width of the gap a knife cut leaves either side of the crossing, metres.
 #define LS_KNIFE_GAP 0.05
 

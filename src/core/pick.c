@@ -354,9 +354,7 @@ static bool LineIsClear(const lsWorld* world, const lsAABB* wallBounds, lsVec2 a
     return true;
 }
 
-// One coordinate on a grid of `step` metres, as the editor snaps: k / (steps per metre) for grids finer than a
-// metre, so a place on the 5 cm grid prints as "2.15", not 2.1500000000000004.
-static double SnapCoordinate(double x, double step)
+double lsSnapCoordinate(double x, double step)
 {
     if (step < 1.0)
     {
@@ -440,7 +438,7 @@ int lsEdit_AddRobot(lsWorld* world, int from, lsVec2 near, double snap)
                 double a = 2.0 * LS_PI * (double)k / (double)count;
                 lsVec2 c = lsMulAdd(near, (double)ring * step, lsDirection(a));
                 if (snap > 0.0)
-                    c = lsV(SnapCoordinate(c.x, snap), SnapCoordinate(c.y, snap));
+                    c = lsV(lsSnapCoordinate(c.x, snap), lsSnapCoordinate(c.y, snap));
                 if (lsIsValidVec2(c) && PlaceIsFree(world, wallBounds, c, r) &&
                     (pass == 1 || LineIsClear(world, wallBounds, near, c)))
                 {
