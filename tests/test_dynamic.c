@@ -347,10 +347,9 @@ static int ScanAgreementTest(void)
         dyn.skipRobot = skip;
         dyn.index = k % 7 == 0 ? NULL : index;
         lsLidar_ScanFrom(scene, &dyn, &def, p, heading, NULL, scan);
-        double start = heading + scan->layout.angleMin;
         for (int i = 0; i < scan->count; ++i)
         {
-            lsRayInput in = {p, lsDirection(start + (double)i * scan->layout.angleIncrement), def.range};
+            lsRayInput in = {p, lsScan_BeamDirection(scan, i), def.range};
             lsRayHit hit = lsScene_CastRayBrute(scene, &dyn, &in);
             bool same = hit.kind == scan->kinds[i] && hit.index == scan->indices[i] && hit.part == scan->parts[i] &&
                         (hit.hit ? hit.fraction == scan->ranges[i] && lsVecEqual(hit.point, scan->points[i]) &&

@@ -3,6 +3,8 @@
 #include "lidarsim/lidar.h"
 #include "test.h"
 
+#include <float.h>
+#include <math.h>
 #include <string.h>
 
 static int LayoutTest(void)
@@ -405,6 +407,50 @@ static int RangeMinAndSolidsTest(void)
     return 0;
 }
 
+// Beam directions are the sensor-frame ones, kept in the scan per layout, rotated by the heading: unit within a few
+// units in the last place, that close to lsDirection of the world angle, exact straight ahead, and the same whatever
+// layouts the scan object cast before (the kept directions follow the layout).
+static int BeamDirectionTest(void)
+{
+    lsWorld* world = lsCreateWorld();
+    lsScene* scene = lsCreateScene(world);
+    lsScan* scan = lsCreateScan(1081);
+    lsScan* fresh = lsCreateScan(1081);
+    lsRng rng = lsMakeRng(21);
+    const int beams[] = {1081, 360, 360, 1, 2, 1081, 45, 360};
+    const double fovs[] = {270.0, 360.0, 360.0, 10.0, 180.0, 270.0, 90.0, 359.0};
+    for (int k = 0; k < 8; ++k)
+    {
+        lsLidarDef def = Lidar(beams[k], fovs[k], 10.0);
+        double heading = k == 2 ? 1e4 + lsRng_Range(&rng, -1.0, 1.0) : lsRng_Range(&rng, -7.0, 7.0);
+        ENSURE(lsLidar_ScanFrom(scene, NULL, &def, lsV(0.5, -0.25), heading, NULL, scan));
+        ENSURE(lsLidar_ScanFrom(scene, NULL, &def, lsV(0.5, -0.25), heading, NULL, fresh));
+        lsDestroyScan(fresh);
+        fresh = lsCreateScan(1081);
+        ENSURE(lsLidar_ScanFrom(scene, NULL, &def, lsV(0.5, -0.25), heading, NULL, fresh));
+        for (int i = 0; i < scan->count; ++i)
+        {
+            lsVec2 d = lsScan_BeamDirection(scan, i);
+            ENSURE(lsVecEqual(d, lsScan_BeamDirection(fresh, i)) && lsVecEqual(scan->points[i], fresh->points[i]));
+            ENSURE(lsVecEqual(scan->points[i], lsMulAdd(lsV(0.5, -0.25), 10.0, d))); // no return: the beam's end
+            ENSURE_SMALL(lsLength(d) - 1.0, 4.0 * DBL_EPSILON);
+            lsVec2 e = lsDirection(heading + scan->angles[i]); // rounds the sum: up to 1e4 * DBL_EPSILON off
+            ENSURE_SMALL(lsLength(lsSub(d, e)), k == 2 ? 1e4 * DBL_EPSILON : 8.0 * DBL_EPSILON);
+            if (scan->angles[i] == 0.0)
+            {
+                ENSURE(d.x == cos(heading) && d.y == sin(heading));
+            }
+        }
+        ENSURE(lsScan_BeamDirection(scan, -1).x == 0.0 && lsScan_BeamDirection(scan, scan->count).y == 0.0);
+    }
+    ENSURE(lsScan_BeamDirection(NULL, 0).x == 0.0);
+    lsDestroyScan(fresh);
+    lsDestroyScan(scan);
+    lsDestroyScene(scene);
+    lsDestroyWorld(world);
+    return 0;
+}
+
 static int ScanMatchesBruteTest(void)
 {
     // Every beam of a scan equals the brute-force cast along the same direction.
@@ -425,9 +471,7 @@ static int ScanMatchesBruteTest(void)
     ENSURE_SMALL(scan->heading - 0.7, 1e-15);
     for (int i = 0; i < scan->count; ++i)
     {
-        // The scan's own rule: heading + angleMin + i * angleIncrement, left to right.
-        lsVec2 dir = lsDirection(scan->heading + scan->layout.angleMin + (double)i * scan->layout.angleIncrement);
-        lsRayInput in = {pose.p, dir, def.range};
+        lsRayInput in = {pose.p, lsScan_BeamDirection(scan, i), def.range};
         lsRayHit hit = lsScene_CastRayBrute(scene, NULL, &in);
         ENSURE(hit.kind == scan->kinds[i] && hit.index == scan->indices[i]);
         ENSURE(hit.hit ? scan->ranges[i] == hit.fraction : isinf(scan->ranges[i]));
@@ -449,6 +493,7 @@ int LidarTest(void)
     RUN_SUBTEST(DropoutTest);
     RUN_SUBTEST(JitterTest);
     RUN_SUBTEST(RangeMinAndSolidsTest);
+    RUN_SUBTEST(BeamDirectionTest);
     RUN_SUBTEST(ScanMatchesBruteTest);
     return 0;
 }

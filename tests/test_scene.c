@@ -1262,8 +1262,7 @@ static int FanScanNoiseTest(void)
         ENSURE(lsRng_Next(&noise) == lsRng_Next(&same));
         for (int b = 0; b < scan->count; ++b)
         {
-            lsRayInput in = {o, lsDirection(heading + scan->layout.angleMin + (double)b * scan->layout.angleIncrement),
-                             def.range};
+            lsRayInput in = {o, lsScan_BeamDirection(scan, b), def.range};
             lsRayHit hit = lsScene_CastRayBrute(scene, NULL, &in);
             if (scan->kinds[b] != ls_hitNone)
             {

@@ -1,7 +1,8 @@
 // lidarsim core: the lidar sensor model. One scan casts `beams` rays from the sensor's world pose into a scene
 // and reports, per beam, what a ROS sensor_msgs/LaserScan holds (range, intensity) plus what was hit.
 //
-// Beam layout: beam i points at heading + angleMin + i * angleIncrement (sensor frame angle angleMin + i * inc).
+// Beam layout: beam i points at heading + angleMin + i * angleIncrement (sensor frame angle angleMin + i * inc); its
+// direction is the sensor frame's unit vector at that angle rotated by the heading (lsScan_BeamDirection).
 // fov = 2 pi: angleIncrement = 2 pi / beams, angleMin = -pi. fov < 2 pi: angleIncrement = fov / (beams - 1) and the
 // beams span -fov/2 .. +fov/2 inclusive; a single beam (beams = 1) points straight ahead (angleMin = 0, inc = 0).
 //
@@ -59,6 +60,10 @@ typedef struct lsScan
                                ///< beam's end at rangeMax along the (jittered) direction for no return
     lsVec2* normals;           ///< unit surface normal at the hit facing the beam, world frame; (0, 0) for no return
     double heading;            ///< sensor heading of the last scan, radians (world frame)
+    // Internal: the sensor-frame unit direction (lsDirection of its angle) of each beam of directionLayout, computed
+    // once and kept for the next scan with the same layout, whose beams are then these rotated by the heading.
+    lsScanLayout directionLayout;
+    lsVec2* directions;
 } lsScan;
 
 /// A scan with room for capacity beams (1 .. LS_MAX_BEAMS; NULL outside). Destroy with lsDestroyScan.
@@ -67,11 +72,12 @@ LS_API lsScan* lsCreateScan(int capacity);
 LS_API void lsDestroyScan(lsScan* scan);
 
 /// Casts one scan from the sensor at world `position` with world `heading` (radians; the robot's angle plus the
-/// mount angle). Beam i travels along (cos a, sin a) with a = heading + angleMin + i * angleIncrement, evaluated in
-/// that order (plus the jitter), exactly as the layout rule reads. rng is the noise stream (NULL: noiseless, no
-/// jitter, no dropout). The robot is not in the scene: the lidar never sees it. False with out->count 0 (out may be
-/// NULL) when a pointer is NULL, def->beams is not in 1 .. out->capacity, def's range or fov is out of range, or the
-/// pose is not finite.
+/// mount angle). Beam i travels along lsScan_BeamDirection(out, i): its sensor-frame direction (cos, sin of
+/// angleMin + i * angleIncrement) rotated by (cos, sin of heading). A jittered beam travels along (cos a, sin a) with
+/// a = heading + angleMin + i * angleIncrement + the jitter, evaluated in that order. rng is the noise stream (NULL:
+/// noiseless, no jitter, no dropout). The robot is not in the scene: the lidar never sees it. False with out->count 0
+/// (out may be NULL) when a pointer is NULL, def->beams is not in 1 .. out->capacity, def's range or fov is out of
+/// range, or the pose is not finite.
 LS_API bool lsLidar_ScanFrom(const lsScene* scene, const lsDynamicObjects* dyn, const lsLidarDef* def, lsVec2 position,
                              double heading, lsRng* rng, lsScan* out);
 /// Same, from a sensor pose given as a transform (see lsLidar_SensorPose); the heading is recovered as
@@ -83,6 +89,11 @@ LS_API bool lsLidar_Scan(const lsScene* scene, const lsDynamicObjects* dyn, cons
 /// same amount, so a batch of scans cast in parallel can give scan k the stream advanced by k times this and match
 /// the scans cast one after the other from one stream. -1 when def is NULL or its beams out of range.
 LS_API int lsLidar_DrawsPerScan(const lsLidarDef* def);
+/// The world direction beam i of the scan was cast along, angular jitter aside: the sensor-frame lsDirection(angles[i])
+/// rotated by pose.q (which is lsMakeRot(heading)). A unit vector within a few units in the last place of
+/// lsDirection(heading + angles[i]), exact for a beam at angle 0; the scan's hits are the exact casts along it. (0, 0)
+/// when scan is NULL or i is not a beam of the last scan.
+LS_API lsVec2 lsScan_BeamDirection(const lsScan* scan, int i);
 /// Sensor world pose for a robot at robotPose: the mount offset and angle composed onto the robot's pose.
 LS_API lsTransform lsLidar_SensorPose(const lsLidarDef* def, lsTransform robotPose);
 /// Sensor world position for a robot at `position` with heading `angle` (radians): position + R(angle) mountOffset.

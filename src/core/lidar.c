@@ -57,6 +57,7 @@ lsScan* lsCreateScan(int capacity)
     scan->parts = lsAllocZero(n, sizeof(int));
     scan->points = lsAllocZero(n, sizeof(lsVec2));
     scan->normals = lsAllocZero(n, sizeof(lsVec2));
+    scan->directions = lsAllocZero(n, sizeof(lsVec2));
     return scan;
 }
 
@@ -75,6 +76,7 @@ void lsDestroyScan(lsScan* scan)
     lsFree(scan->parts, n * sizeof(int));
     lsFree(scan->points, n * sizeof(lsVec2));
     lsFree(scan->normals, n * sizeof(lsVec2));
+    lsFree(scan->directions, n * sizeof(lsVec2));
     lsFree(scan, sizeof(lsScan));
 }
 
@@ -148,6 +150,34 @@ static void Measure(const lsScene* scene, const lsLidarDef* def, const lsRayHit*
     out->normals[i] = hit->normal;
 }
 
+// The sensor-frame unit direction of each beam of layout, from the scan's cache when its last layout was this one.
+// A beam's world direction is then its sensor-frame one rotated by the heading: four products and two sums instead of
+// a cosine and a sine per beam (about a tenth of a scan's time). It is within a few units in the last place of
+// lsDirection(heading + angle), the rounding of that sum included, and exact for a beam at angle 0.
+static const lsVec2* SensorDirections(lsScan* out, const lsScanLayout* layout)
+{
+    const lsScanLayout* kept = &out->directionLayout;
+    if (kept->beams != layout->beams || kept->angleMin != layout->angleMin ||
+        kept->angleIncrement != layout->angleIncrement)
+    {
+        for (int i = 0; i < layout->beams; ++i)
+        {
+            out->directions[i] = lsDirection(lsScanLayout_Angle(layout, i));
+        }
+        out->directionLayout = *layout;
+    }
+    return out->directions;
+}
+
+lsVec2 lsScan_BeamDirection(const lsScan* scan, int i)
+{
+    if (scan == NULL || i < 0 || i >= scan->count)
+    {
+        return (lsVec2){0.0, 0.0};
+    }
+    return lsRotate(scan->pose.q, lsDirection(scan->angles[i])); // SensorDirections' value, rotated as in the scan
+}
+
 int lsLidar_DrawsPerScan(const lsLidarDef* def)
 {
     if (def == NULL || def->beams < 1 || def->beams > LS_MAX_BEAMS)
@@ -185,7 +215,8 @@ bool lsLidar_ScanFrom(const lsScene* scene, const lsDynamicObjects* dyn, const l
     out->layout = layout;
     out->rangeMin = def->rangeMin;
     out->rangeMax = def->range;
-    out->pose = (lsTransform){position, lsMakeRot(heading)};
+    lsRot rotation = lsMakeRot(heading);
+    out->pose = (lsTransform){position, rotation};
     out->heading = heading;
 
     // Each noise term draws from the stream only when it is enabled, always the same number of times per beam
@@ -208,6 +239,7 @@ bool lsLidar_ScanFrom(const lsScene* scene, const lsDynamicObjects* dyn, const l
     // Without moving objects (or when their static runs overflow), the static objects are cast for a block of beams
     // at once by sweeping the grid outward from the origin (lsScene_CastFan), the same answers as casting each beam.
     lsBeamFan fan = {origin, range, start, layout.angleIncrement, layout.beams};
+    const lsVec2* directions = SensorDirections(out, &layout);
     lsDynamicSpan spans[LS_DYNAMIC_SPAN_CAPACITY];
     lsSceneSpan sceneRuns[LS_SCENE_RUN_CAPACITY];
     int spanCount = dyn == NULL ? 0 : -1, sceneRunCount = -1;
@@ -234,13 +266,15 @@ bool lsLidar_ScanFrom(const lsScene* scene, const lsDynamicObjects* dyn, const l
         {
             int i = first + k;
             out->angles[i] = lsScanLayout_Angle(&layout, i);
-            // heading + angleMin + i * angleIncrement, left to right, as the layout rule is written.
-            double worldAngle = start + (double)i * layout.angleIncrement;
+            lsVec2 direction = lsRotate(rotation, directions[i]);
             if (jitter)
             {
-                worldAngle += def->angleNoise * lsRng_Gaussian(rng);
+                // heading + angleMin + i * angleIncrement, left to right, as the layout rule is written, plus the
+                // beam's own angular noise.
+                double worldAngle = start + (double)i * layout.angleIncrement;
+                direction = lsDirection(worldAngle + def->angleNoise * lsRng_Gaussian(rng));
             }
-            inputs[k] = (lsRayInput){origin, lsDirection(worldAngle), range};
+            inputs[k] = (lsRayInput){origin, direction, range};
             rangeDraws[k] = rangeNoise ? lsRng_Gaussian(rng) : 0.0;
             dropDraws[k] = dropout ? lsRng_Uniform(rng) : 1.0;
         }
