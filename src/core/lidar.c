@@ -259,9 +259,11 @@ bool lsLidar_ScanFrom(const lsScene* scene, const lsDynamicObjects* dyn, const l
     lsRayInput inputs[blockSize];
     lsRayHit hits[blockSize];
     double rangeDraws[blockSize], dropDraws[blockSize];
-    for (int first = 0; first < layout.beams; first += blockSize)
+    // The spans' path takes shorter blocks: its state (a block's inputs and hits) then stays in the first-level cache.
+    int block = sceneRunCount >= 0 ? 64 : blockSize;
+    for (int first = 0; first < layout.beams; first += block)
     {
-        int count = layout.beams - first < blockSize ? layout.beams - first : blockSize;
+        int count = layout.beams - first < block ? layout.beams - first : block;
         for (int k = 0; k < count; ++k)
         {
             int i = first + k;
@@ -282,9 +284,12 @@ bool lsLidar_ScanFrom(const lsScene* scene, const lsDynamicObjects* dyn, const l
         {
             // The moving objects first: a beam that meets a robot before any static object could be skips its static
             // cast too.
-            for (int k = 0; k < count; ++k)
+            for (int k = 0; k < count; ++k) // the rest of a hit is read only once hit is true
             {
-                hits[k] = (lsRayHit){.hit = false, .kind = ls_hitNone, .index = -1, .part = -1};
+                hits[k].hit = false;
+                hits[k].kind = ls_hitNone;
+                hits[k].index = -1;
+                hits[k].part = -1;
             }
             if (spanCount > 0)
             {
