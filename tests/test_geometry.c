@@ -1660,6 +1660,111 @@ static int RaySegmentCommonTest(void)
     return 0;
 }
 
+// The inlined common case of the circle cast (lsRayCastCircleCommon and lsCompleteCircleHit, which the moving
+// discs' casts and lsRayCastCircle use) gives the whole routine's bits whenever it decides: tangent and nearly
+// tangent rays, origins on, inside and just outside the circle (exactly representable ones too), ranges ending at
+// the hit, radii from 2^-60 to 2^60 and 0, centres far from zero and beyond the squares' range, directions of any
+// length and along the axes. It must also leave the undecidable cases to the whole routine.
+static int RayCircleCommonTest(void)
+{
+    lsRng rng = lsMakeRng(1717);
+    int decided = 0, decidedHits = 0, left = 0, bad = 0;
+    for (int i = 0; i < 400000; ++i)
+    {
+        int kind = (int)(lsRng_Next(&rng) % 9);
+        double r = ldexp(lsRng_Range(&rng, 0.5, 1.0), (int)(lsRng_Next(&rng) % 121) - 60);
+        double far = lsRng_Uniform(&rng) < 0.3 ? 1e4 : ldexp(r, (int)(lsRng_Next(&rng) % 48)); // centre's scale
+        lsCircle circle = {lsTestRandomPoint(&rng, -far, far, -far, far), r};
+        lsVec2 u = lsRotateAngle(lsV(1.0, 0.0), lsRng_Range(&rng, -LS_PI, LS_PI));
+        lsVec2 o = lsMulAdd(circle.center, r * lsRng_Range(&rng, 1.0, 8.0), u);
+        lsVec2 aim = lsMulAdd(circle.center, 1.5 * r, lsTestRandomPoint(&rng, -1, 1, -1, 1));
+        if (kind == 1)
+        {
+            // tangent: turned from the centre's direction by asin(r / |c - o|), and a few ulps either side
+            lsVec2 f = lsSub(circle.center, o);
+            double turn = asin(fmin(r / lsLength(f), 1.0)) * (lsRng_Uniform(&rng) < 0.5 ? 1.0 : -1.0);
+            turn *= 1.0 + ldexp((double)((int)(lsRng_Next(&rng) % 9) - 4), -50);
+            aim = lsAdd(o, lsRotateAngle(f, turn));
+        }
+        else if (kind == 2)
+        {
+            // the origin on the circle (rounded onto it, or exactly on it: a 3-4-5 triangle of the radius)
+            o = lsMulAdd(circle.center, r, u);
+            if (lsRng_Uniform(&rng) < 0.5)
+            {
+                o = lsAdd(circle.center, lsV(0.6 * r * (u.x < 0.0 ? -1.0 : 1.0), 0.8 * r * (u.y < 0.0 ? -1.0 : 1.0)));
+                circle.radius = lsLength(lsSub(o, circle.center));
+            }
+        }
+        else if (kind == 3)
+        {
+            // the origin just outside or just inside: a few ulps of the radius off the circle
+            o = lsMulAdd(circle.center, r * (1.0 + ldexp((double)((int)(lsRng_Next(&rng) % 33) - 16), -52)), u);
+        }
+        else if (kind == 4)
+        {
+            o = lsMulAdd(circle.center, r * lsRng_Uniform(&rng), u); // inside
+        }
+        else if (kind == 5)
+        {
+            // everything scaled by 2^500 (squares overflow) or 2^-500 (they underflow), or a radius of 0
+            int e = lsRng_Uniform(&rng) < 0.5 ? 500 : -500;
+            circle = (lsCircle){lsScale(ldexp(1.0, e), circle.center), ldexp(r, e)};
+            o = lsScale(ldexp(1.0, e), o), aim = lsScale(ldexp(1.0, e), aim);
+            circle.radius = lsRng_Uniform(&rng) < 0.3 ? 0.0 : circle.radius;
+        }
+        else if (kind == 6)
+        {
+            // along an axis, through the centre or beside it by a fraction of the radius
+            o = lsV(circle.center.x + (lsRng_Uniform(&rng) < 0.5 ? -3.0 : 3.0) * r, circle.center.y);
+            aim = lsV(circle.center.x, circle.center.y + r * (double)((int)(lsRng_Next(&rng) % 5) - 2) * 0.5);
+        }
+        lsVec2 d = lsSub(aim, o);
+        double length = lsRng_Uniform(&rng);
+        if (length < 0.4)
+        {
+            d = lsUnitVector(d);
+        }
+        else if (length < 0.6)
+        {
+            d = lsScale(ldexp(1.0, (int)(lsRng_Next(&rng) % 200) - 100), lsUnitVector(d));
+        }
+        if (d.x == 0.0 && d.y == 0.0)
+        {
+            continue;
+        }
+        double range = lsRng_Uniform(&rng) < 0.2 ? (double)INFINITY : 4.0 * lsLength(lsSub(aim, o)) / lsLength(d);
+        if (kind == 7 || kind == 8)
+        {
+            // the range ends at the hit or an ulp before it (the range test's filter fails there)
+            range = lsRayCastCircleFull(&circle, &(lsRayInput){o, d, HUGE_VAL}).fraction;
+            range = kind == 8 ? nextafter(range, 0.0) : range;
+        }
+        lsRayInput in = {o, d, range};
+        lsCastOutput common, full = lsRayCastCircleFull(&circle, &in);
+        if (lsRayCastCircleCommon(o, d, fmin(range, DBL_MAX), circle.center, circle.radius, &common))
+        {
+            if (common.hit)
+            {
+                lsCompleteCircleHit(o, d, circle.center, circle.radius, &common);
+                decidedHits += 1;
+            }
+            decided += 1;
+            bad += !SameOutput(&common, &full);
+        }
+        else
+        {
+            left += 1;
+        }
+        lsCastOutput whole = lsRayCastCircle(&circle, &in);
+        bad += !SameOutput(&whole, &full);
+    }
+    printf("    common case decided %d (%d hits), left %d to the whole routine; %d different\n", decided, decidedHits,
+           left, bad);
+    ENSURE(bad == 0 && decided > 100000 && decidedHits > 50000 && left > 20000);
+    return 0;
+}
+
 int GeometryTest(void)
 {
     RUN_SUBTEST(OrientHandTest);
@@ -1675,6 +1780,7 @@ int GeometryTest(void)
     RUN_SUBTEST(RaySegmentCommonTest);
     RUN_SUBTEST(RayCircleGridTest);
     RUN_SUBTEST(RayCircleRealTest);
+    RUN_SUBTEST(RayCircleCommonTest);
     RUN_SUBTEST(RayPolygonGridTest);
     RUN_SUBTEST(RayBoxRealTest);
     RUN_SUBTEST(GrazingAccuracyTest);

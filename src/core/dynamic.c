@@ -8,6 +8,9 @@
 // neither fill hundreds of cells nor make the cells large.
 #include "core/dynamic.h"
 
+#include "core/geometry_internal.h"
+
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -291,9 +294,34 @@ static inline bool DiscOutOfReach(const lsCircle* c, const lsRayInput* input, co
     return along - side * upper > limit * (dd + 1e-9 * upper) || along + side * upper < 0.0;
 }
 
+// A disc (a robot's or a vehicle's) offered to the ray: the exact cast's common case inline (the same bits; see
+// geometry_internal.h), and a hit's point and normal only when it can win (Beats never takes a farther hit).
+static inline void TryDisc(const lsCircle* disc, lsHitKind kind, int index, const lsRayInput* input, lsRayHit* best)
+{
+    if (DiscOutOfReach(disc, input, best))
+    {
+        return;
+    }
+    lsVec2 o = input->origin, d = input->direction;
+    double L = input->maxFraction < DBL_MAX ? input->maxFraction : DBL_MAX; // fmin's answer for a valid input
+    lsCastOutput out;
+    if (L >= 0.0 && (d.x != 0.0 || d.y != 0.0) && lsRayCastCircleCommon(o, d, L, disc->center, disc->radius, &out))
+    {
+        if (!out.hit || (best->hit && out.fraction > best->fraction))
+        {
+            return;
+        }
+        lsCompleteCircleHit(o, d, disc->center, disc->radius, &out);
+    }
+    else
+    {
+        out = lsRayCastCircleFull(disc, input);
+    }
+    lsRayHit_Offer(best, &out, kind, index, 0);
+}
+
 static void TryObject(const lsDynamicObjects* dyn, lsDynamicItem item, const lsRayInput* input, lsRayHit* best)
 {
-    lsCastOutput out;
     if (item.kind == ls_hitRobot)
     {
         if (item.index == dyn->skipRobot)
@@ -304,30 +332,23 @@ static void TryObject(const lsDynamicObjects* dyn, lsDynamicItem item, const lsR
         const lsPolygon* polygon = dyn->robotPolygons != NULL ? dyn->robotPolygons + item.index : NULL;
         if (polygon != NULL && polygon->count > 0)
         {
-            out = lsRayCastPolygon(polygon, input);
-        }
-        else if (DiscOutOfReach(dyn->robots + item.index, input, best))
-        {
-            return;
+            lsCastOutput out = lsRayCastPolygon(polygon, input);
+            lsRayHit_Offer(best, &out, item.kind, item.index, 0);
         }
         else
         {
-            out = lsRayCastCircle(dyn->robots + item.index, input);
+            TryDisc(dyn->robots + item.index, item.kind, item.index, input, best);
         }
     }
     else if (item.kind == ls_hitVehicle)
     {
-        if (DiscOutOfReach(dyn->vehicles + item.index, input, best))
-        {
-            return;
-        }
-        out = lsRayCastCircle(dyn->vehicles + item.index, input);
+        TryDisc(dyn->vehicles + item.index, item.kind, item.index, input, best);
     }
     else
     {
-        out = lsRayCastSegment(dyn->movers + item.index, input);
+        lsCastOutput out = lsRayCastSegment(dyn->movers + item.index, input);
+        lsRayHit_Offer(best, &out, item.kind, item.index, 0);
     }
-    lsRayHit_Offer(best, &out, item.kind, item.index, 0);
 }
 
 static void CastAll(const lsDynamicObjects* dyn, const lsRayInput* input, lsRayHit* best, lsDynamicStats* stats)

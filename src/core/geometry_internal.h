@@ -266,3 +266,102 @@ static inline bool lsRayCastSegmentCommon(lsVec2 o, lsVec2 d, double L, lsVec2 a
 }
 /// Exact sign of |p - c|^2 - r^2: negative inside the circle, zero on it. Defined in shape.c.
 int lsCircleSideSign(lsVec2 p, lsVec2 c, double r);
+
+/// lsRayCastCircle without its inlined common case (lsRayCastCircleCommon): every case decided by the general code.
+/// Tests compare the two. Defined in ray_cast.c.
+lsCastOutput lsRayCastCircleFull(const lsCircle* circle, const lsRayInput* input);
+
+/// The common case of lsRayCastCircle without its hit's point and normal (lsCompleteCircleHit adds them, so a caller
+/// can leave them out for a hit that cannot win; the robots of a swarm hide each other): the origin outside the
+/// circle and every floating-point filter deciding (moving towards the centre, the line's distance from it against
+/// r, the near root against the range), and the root well conditioned. Returns false when any of that does not hold
+/// (the caller then runs the whole routine, which decides those cases exactly); when it returns true, *out is what
+/// the whole routine returns, bit for bit, but for a hit's point and normal: these are its operations on the same
+/// doubles in the same order (ray_cast.c's lsRayCastCircleFull), only without the calls. L is min(maxFraction,
+/// DBL_MAX) >= 0 and d is not zero.
+static inline bool lsRayCastCircleCommon(lsVec2 o, lsVec2 d, double L, lsVec2 c, double r, lsCastOutput* out)
+{
+    double fx = o.x - c.x, fy = o.y - c.y;
+    double ff = fx * fx + fy * fy, rr = r * r;
+    double cSide = ff - rr; // C of the quadratic dd t^2 + 2 fd t + C
+    double sideBound = LS_FILTER_BOUND8 * (ff + rr);
+    if (!(cSide > sideBound && sideBound >= LS_FILTER_TINY && isfinite(sideBound)))
+    {
+        return false; // inside, on the circle or undecided
+    }
+    *out = (lsCastOutput){{0.0, 0.0}, {0.0, 0.0}, 0.0, false};
+    double p1 = d.x * fx, p2 = d.y * fy;
+    double fd = p1 + p2;
+    double fdBound = LS_FILTER_BOUND8 * (fabs(p1) + fabs(p2));
+    if (!(fabs(fd) > fdBound && fdBound >= LS_FILTER_TINY && isfinite(fdBound)))
+    {
+        return false;
+    }
+    if (fd > 0.0)
+    {
+        return true; // moving away from the centre
+    }
+    double dd = d.x * d.x + d.y * d.y;
+    double c1 = d.x * fy, c2 = d.y * fx;
+    double cr = c1 - c2;
+    double crErr = 0x1p-51 * (fabs(c1) + fabs(c2));
+    double rdd = rr * dd;
+    double cr2 = cr * cr;
+    double disc = rdd - cr2;
+    double discBound = LS_FILTER_BOUND8 * (rdd + cr2) + 2.5 * fabs(cr) * crErr + 2.0 * crErr * crErr;
+    if (!(fabs(disc) > discBound && discBound >= LS_FILTER_TINY && isfinite(discBound)))
+    {
+        return false;
+    }
+    if (disc < 0.0)
+    {
+        return true; // the line passes by
+    }
+    double ldd = L * dd;
+    double g = -fd - ldd;
+    double gErr = LS_FILTER_BOUND8 * (fabs(p1) + fabs(p2) + ldd);
+    if (!(g < -gErr && isfinite(gErr)))
+    {
+        double h = disc - g * g;
+        double hBound = discBound + 2.5 * fabs(g) * gErr + 2.0 * gErr * gErr + 0x1p-51 * (fabs(disc) + g * g);
+        if (!(g > gErr && fabs(h) > hBound && hBound >= LS_FILTER_TINY && isfinite(hBound)))
+        {
+            return false;
+        }
+        if (h < 0.0)
+        {
+            return true; // beyond maxFraction
+        }
+    }
+    // disc > discBound > 0 and finite (discBound is), so fmax(disc, 0) is disc and the square root the instruction's.
+    double q = -fd + lsSqrtPositive(disc);
+    double t = cSide / q;
+    if ((rdd > 0x1p13 * fabs(disc) || ff > 0x1p13 * fabs(cSide)) && isfinite(rdd + ff))
+    {
+        return false; // nearly tangent or the origin near the circle: the whole routine recomputes in double-double
+    }
+    if (!isfinite(t) || !(q > 0.0))
+    {
+        return false;
+    }
+    out->hit = true;
+    out->fraction = lsClamp(t, 0.0, L);
+    return true;
+}
+
+/// A circle hit's point and normal from its fraction, as lsRayCastCircle computes them: o + fraction d (kept in the
+/// circle's box when it overflows) and the unit vector from the centre (-unit(d) for a point of radius 0).
+static inline void lsCompleteCircleHit(lsVec2 o, lsVec2 d, lsVec2 c, double r, lsCastOutput* out)
+{
+    out->point = lsMulAdd(o, out->fraction, d);
+    if (!lsIsValidVec2(out->point))
+    {
+        out->point = (lsVec2){lsClamp(out->point.x, c.x - r, c.x + r), lsClamp(out->point.y, c.y - r, c.y + r)};
+    }
+    lsVec2 n = lsUnitVectorInline(lsSub(out->point, c));
+    if (n.x == 0.0 && n.y == 0.0)
+    {
+        n = lsNeg(lsUnitVectorInline(d)); // radius 0: a point has no surface direction
+    }
+    out->normal = n;
+}

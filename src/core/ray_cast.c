@@ -317,6 +317,28 @@ lsCastOutput lsRayCastCircle(const lsCircle* circle, const lsRayInput* input)
     {
         return NoHit();
     }
+    lsCastOutput common;
+    if (lsRayCastCircleCommon(o, d, L, c, r, &common))
+    {
+        if (common.hit)
+        {
+            lsCompleteCircleHit(o, d, c, r, &common);
+        }
+        return common; // every filter decided: the same bits as lsRayCastCircleFull gives
+    }
+    return lsRayCastCircleFull(circle, input);
+}
+
+lsCastOutput lsRayCastCircleFull(const lsCircle* circle, const lsRayInput* input)
+{
+    CheckRay(input);
+    LS_ASSERT(circle->radius >= 0.0);
+    lsVec2 o = input->origin, d = input->direction, c = circle->center;
+    double L = fmin(input->maxFraction, DBL_MAX), r = circle->radius;
+    if (!(L >= 0.0) || (d.x == 0.0 && d.y == 0.0))
+    {
+        return NoHit();
+    }
     lsCastOutput out = NoHit();
     double fx = o.x - c.x, fy = o.y - c.y;
     double ff = fx * fx + fy * fy, rr = r * r;
@@ -451,17 +473,7 @@ lsCastOutput lsRayCastCircle(const lsCircle* circle, const lsRayInput* input)
     }
     out.hit = true;
     out.fraction = lsClamp(t, 0.0, L);
-    out.point = lsMulAdd(o, out.fraction, d);
-    if (!lsIsValidVec2(out.point))
-    {
-        out.point = (lsVec2){lsClamp(out.point.x, c.x - r, c.x + r), lsClamp(out.point.y, c.y - r, c.y + r)};
-    }
-    lsVec2 n = lsUnitVector(lsSub(out.point, c));
-    if (n.x == 0.0 && n.y == 0.0)
-    {
-        n = lsNeg(lsUnitVector(d)); // radius 0: a point has no surface direction
-    }
-    out.normal = n;
+    lsCompleteCircleHit(o, d, c, r, &out);
     return out;
 }
 
