@@ -269,26 +269,25 @@ void lsDynamicIndex_GetInfo(const lsDynamicIndex* index, int* cellsX, int* cells
 // Ray casts
 
 // A cheap, conservative rejection before the exact disc cast: true only when the ray's line passes the disc by a
-// clear margin, or the disc lies entirely beyond the best hit so far (or the ray's end). The margins (1e-9 relative)
-// are far above the rounding of these few operations, so a disc the exact cast would report is never skipped. No
-// square root or division: with the centre f from the origin, the distances are compared multiplied by |d| (the
-// line's, squared), and |d| is bounded above by (|d|^2 + 1) / 2, which is |d| within rounding for the unit
-// directions of a scan.
-static inline bool DiscOutOfReach(const lsCircle* c, const lsRayInput* input, const lsRayHit* best)
+// clear margin, or the disc lies entirely beyond limit (the best hit so far, or the ray's end). The margins (1e-9
+// relative) are far above the rounding of these few operations, so a disc the exact cast would report is never
+// skipped. No square root or division: with f = o - c, the distances are compared multiplied by |d| (the line's,
+// squared), and |d| is bounded above by (|d|^2 + 1) / 2, which is |d| within rounding for the unit directions of a
+// scan. f and the products are formed as lsRayCastCircleCommon forms them, so where both are inlined the compiler
+// computes them once.
+static inline bool DiscOutOfReach(lsVec2 o, lsVec2 d, lsVec2 c, double r, double limit)
 {
-    double fx = c->center.x - input->origin.x, fy = c->center.y - input->origin.y;
-    double dx = input->direction.x, dy = input->direction.y;
-    double dd = dx * dx + dy * dy;
-    double f = fabs(fx) + fabs(fy), r = c->radius;
+    double fx = o.x - c.x, fy = o.y - c.y;
+    double dd = d.x * d.x + d.y * d.y;
+    double f = fabs(fx) + fabs(fy);
     double side = r + 1e-9 * (f + r);
-    double cross = dx * fy - dy * fx; // the centre's distance from the ray's line, times |d|
+    double cross = d.x * fy - d.y * fx; // the centre's distance from the ray's line, times |d|
     if (cross * cross > side * side * dd)
     {
         return true;
     }
-    double upper = 0.5 * (dd + 1.0);                                // >= |d|
-    double limit = best->hit ? best->fraction : input->maxFraction; // in units of |d|
-    double along = dx * fx + dy * fy;                               // the centre's distance along the ray, times |d|
+    double upper = 0.5 * (dd + 1.0);       // >= |d|
+    double along = -(d.x * fx + d.y * fy); // the centre's distance along the ray, times |d|
     // along / |d| - r > limit |d| + 1e-9 (f + r + limit |d|), and along / |d| + r < -1e-9 (f + r), each implied by
     // the test with |d| replaced by its upper bound where that only makes the test harder.
     return along - side * upper > limit * (dd + 1e-9 * upper) || along + side * upper < 0.0;
@@ -296,59 +295,57 @@ static inline bool DiscOutOfReach(const lsCircle* c, const lsRayInput* input, co
 
 // A disc (a robot's or a vehicle's) offered to the ray: the exact cast's common case inline (the same bits; see
 // geometry_internal.h), and a hit's point and normal only when it can win (Beats never takes a farther hit).
-static inline void TryDisc(const lsCircle* disc, lsHitKind kind, int index, const lsRayInput* input, lsRayHit* best)
+static inline void TryDisc(lsCircle disc, lsHitKind kind, int index, const lsRayInput* input, lsRayHit* best)
 {
-    if (DiscOutOfReach(disc, input, best))
+    lsVec2 o = input->origin, d = input->direction;
+    if (DiscOutOfReach(o, d, disc.center, disc.radius, best->hit ? best->fraction : input->maxFraction))
     {
         return;
     }
-    lsVec2 o = input->origin, d = input->direction;
     double L = input->maxFraction < DBL_MAX ? input->maxFraction : DBL_MAX; // fmin's answer for a valid input
     lsCastOutput out;
-    if (L >= 0.0 && (d.x != 0.0 || d.y != 0.0) && lsRayCastCircleCommon(o, d, L, disc->center, disc->radius, &out))
+    if (L >= 0.0 && (d.x != 0.0 || d.y != 0.0) && lsRayCastCircleCommon(o, d, L, disc.center, disc.radius, &out))
     {
         if (!out.hit || (best->hit && out.fraction > best->fraction))
         {
             return;
         }
-        lsCompleteCircleHit(o, d, disc->center, disc->radius, &out);
+        lsCompleteCircleHit(o, d, disc.center, disc.radius, &out);
     }
     else
     {
-        out = lsRayCastCircleFull(disc, input);
+        out = lsRayCastCircleFull(&disc, input);
     }
     lsRayHit_Offer(best, &out, kind, index, 0);
 }
 
+// The disc of a vehicle or of a robot without a polygon footprint; NULL for the rest.
+static inline const lsCircle* DiscOf(const lsDynamicObjects* dyn, lsDynamicItem item)
+{
+    if (item.kind != ls_hitRobot)
+    {
+        return item.kind == ls_hitVehicle ? dyn->vehicles + item.index : NULL;
+    }
+    // A polygon footprint is cast directly (no bounding-circle filter whose rounding could drop a grazing beam).
+    bool polygon = dyn->robotPolygons != NULL && dyn->robotPolygons[item.index].count > 0;
+    return polygon ? NULL : dyn->robots + item.index;
+}
+
 static void TryObject(const lsDynamicObjects* dyn, lsDynamicItem item, const lsRayInput* input, lsRayHit* best)
 {
-    if (item.kind == ls_hitRobot)
+    if (item.kind == ls_hitRobot && item.index == dyn->skipRobot)
     {
-        if (item.index == dyn->skipRobot)
-        {
-            return;
-        }
-        // A polygon footprint is cast directly (no bounding-circle filter whose rounding could drop a grazing beam).
-        const lsPolygon* polygon = dyn->robotPolygons != NULL ? dyn->robotPolygons + item.index : NULL;
-        if (polygon != NULL && polygon->count > 0)
-        {
-            lsCastOutput out = lsRayCastPolygon(polygon, input);
-            lsRayHit_Offer(best, &out, item.kind, item.index, 0);
-        }
-        else
-        {
-            TryDisc(dyn->robots + item.index, item.kind, item.index, input, best);
-        }
+        return;
     }
-    else if (item.kind == ls_hitVehicle)
+    const lsCircle* disc = DiscOf(dyn, item);
+    if (disc != NULL)
     {
-        TryDisc(dyn->vehicles + item.index, item.kind, item.index, input, best);
+        TryDisc(*disc, item.kind, item.index, input, best);
+        return;
     }
-    else
-    {
-        lsCastOutput out = lsRayCastSegment(dyn->movers + item.index, input);
-        lsRayHit_Offer(best, &out, item.kind, item.index, 0);
-    }
+    lsCastOutput out = item.kind == ls_hitMover ? lsRayCastSegment(dyn->movers + item.index, input)
+                                                : lsRayCastPolygon(dyn->robotPolygons + item.index, input);
+    lsRayHit_Offer(best, &out, item.kind, item.index, 0);
 }
 
 static void CastAll(const lsDynamicObjects* dyn, const lsRayInput* input, lsRayHit* best, lsDynamicStats* stats)
@@ -552,13 +549,27 @@ void lsDynamicObjects_CastSpans(const lsDynamicObjects* dyn, const lsDynamicSpan
     int last = first + count - 1;
     for (int s = 0; s < spanCount; ++s)
     {
+        const lsDynamicSpan* span = spans + s;
+        const lsCircle* disc = DiscOf(dyn, span->item); // told once per object, not per beam
         for (int run = 0; run < 2; ++run)
         {
-            int lo = spans[s].runs.first[run] > first ? spans[s].runs.first[run] : first;
-            int hi = spans[s].runs.last[run] < last ? spans[s].runs.last[run] : last;
+            int lo = span->runs.first[run] > first ? span->runs.first[run] : first;
+            int hi = span->runs.last[run] < last ? span->runs.last[run] : last;
             for (int i = lo; i <= hi; ++i)
             {
-                TryObject(dyn, spans[s].item, inputs + (i - first), best + (i - first));
+                lsRayHit* b = best + (i - first);
+                if (b->hit && b->fraction < span->runs.near)
+                {
+                    continue; // the object lies beyond this beam's hit: it can neither win nor tie
+                }
+                if (disc != NULL)
+                {
+                    TryDisc(*disc, span->item.kind, span->item.index, inputs + (i - first), b);
+                }
+                else
+                {
+                    TryObject(dyn, span->item, inputs + (i - first), b);
+                }
             }
         }
     }
