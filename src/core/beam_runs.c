@@ -210,6 +210,9 @@ void lsSceneSpans_Cast(const lsSceneSpan* spans, int spanCount, int first, const
     for (int s = 0; s < spanCount; ++s)
     {
         const lsSceneSpan* span = spans + s;
+        // A wall's part of the exact cast that depends on the origin alone, prepared at its first beam of the block.
+        lsSegmentCastPrep prep;
+        bool prepared = false;
         for (int run = 0; run < 2; ++run)
         {
             int lo = span->runs.first[run] > first ? span->runs.first[run] : first;
@@ -225,13 +228,22 @@ void lsSceneSpans_Cast(const lsSceneSpan* spans, int spanCount, int first, const
                 lsCastOutput out;
                 if (span->kind == ls_hitWall)
                 {
-                    // The exact routine's common case inline, as the scene's cast takes it (the same bits).
+                    // The exact routine's common case from the prepared part, as a fan's sweep takes it (the same
+                    // bits; every beam of the fan shares the origin), the whole routine when it does not decide.
                     double L = input->maxFraction < DBL_MAX ? input->maxFraction : DBL_MAX;
                     bool valid = L >= 0.0 && (input->direction.x != 0.0 || input->direction.y != 0.0);
-                    if (!valid || !lsRayCastSegmentCommon(input->origin, input->direction, L, span->segment.a,
-                                                          span->segment.b, &out))
+                    if (valid && !prepared)
+                    {
+                        lsPrepareSegmentCast(input->origin, span->segment.a, span->segment.b, &prep);
+                        prepared = true;
+                    }
+                    if (!valid)
                     {
                         out = lsRayCastSegment(&span->segment, input);
+                    }
+                    else if (!lsRayCastSegmentPrepared(&prep, input->direction, L, &out))
+                    {
+                        out = lsRayCastSegmentFull(&span->segment, input);
                     }
                 }
                 else if (span->kind == ls_hitTarget)

@@ -39,12 +39,13 @@ static inline lsVec2 lsClampToSegmentBox(lsVec2 p, lsVec2 a, lsVec2 b)
 }
 
 /// *lo = fmin(x, y) and *hi = fmax(x, y) for x and y not NaN, bit for bit, without the library calls; false for
-/// zeros of opposite signs, the one case where the library's choice is not known here.
+/// zeros of opposite signs, the one case where the library's choice is not known here (equal values of one sign are
+/// the same bits whichever it returns: a wall along an axis, from 0 to 0, stays in the common case).
 static inline bool lsOrderPair(double x, double y, double* lo, double* hi)
 {
     *lo = x < y ? x : y;
     *hi = x < y ? y : x;
-    return x != y || x != 0.0;
+    return x != y || !signbit(x) == !signbit(y);
 }
 
 /// Unit vector along v for any finite nonzero v (scaled first when its squared length would underflow or overflow);
