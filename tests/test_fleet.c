@@ -455,6 +455,50 @@ static int AutopilotLayoutsTest(void)
     return 0;
 }
 
+// Autopilots whose candidate directions score close together, where the decision's bounds (a candidate is skipped
+// once a bound of its score falls below the best so far) decide most: food and poison all around (attraction and
+// repulsion), robots of several sizes and speeds, and a minute of driving, so the trail of 48 places is full and
+// penalises many directions alike. The stored hash was taken with the autopilot that scored every candidate.
+static int AutopilotBoundsTest(void)
+{
+    char* text = lsAlloc(65536);
+    int n = snprintf(text, 65536,
+                     "{\"walls\": [{\"points\": [[0, 0], [18, 0], [18, 14], [0, 14]], \"closed\": true}],"
+                     " \"boxes\": [{\"center\": [6, 5], \"size\": [1.5, 1], \"angle\": 20},"
+                     " {\"center\": [12, 9], \"size\": [1, 2.5], \"angle\": -35}],"
+                     " \"sim\": {\"respawn\": true, \"seed\": 11}, \"targets\": [");
+    for (int i = 0; i < 24; ++i)
+    {
+        n += snprintf(text + n, (size_t)(65536 - n), "%s{\"center\": [%d.5, %d.5], \"kind\": \"%s\"}", i > 0 ? "," : "",
+                      1 + (i * 7) % 16, 1 + (i * 5) % 12, i % 3 == 0 ? "poison" : "food");
+    }
+    n += snprintf(text + n, (size_t)(65536 - n), "], \"robots\": [");
+    for (int i = 0; i < 6; ++i)
+    {
+        n += snprintf(text + n, (size_t)(65536 - n),
+                      "%s{\"id\": \"r%d\", \"pose\": [%d, %d, %d], \"radius\": %g, \"max_speed\": %g,"
+                      " \"controller\": \"autopilot\", \"lidar\": {\"beams\": %d, \"fov\": 360, \"range\": %d,"
+                      " \"seed\": %d}}",
+                      i > 0 ? "," : "", i, 3 + 2 * i, i % 2 == 0 ? 3 : 11, i * 61 - 170, 0.15 + 0.05 * (double)(i % 3),
+                      0.6 + 0.3 * (double)(i % 4), 120 + 60 * i, 4 + i, i + 1);
+    }
+    snprintf(text + n, (size_t)(65536 - n), "]}");
+    lsWorld* world = Load(text);
+    lsFree(text, 65536);
+    ENSURE(world != NULL);
+    uint64_t hash = RunHash(world, 3600, NULL);
+    const uint64_t expected = 0x8582fb58f89243a7ull;
+    if (hash != expected)
+    {
+        fprintf(stderr,
+                "    6 autopilots among food and poison after 3600 steps: hash 0x%016llxull, expected 0x%016llxull\n",
+                (unsigned long long)hash, (unsigned long long)expected);
+    }
+    ENSURE(hash == expected);
+    lsDestroyWorld(world);
+    return 0;
+}
+
 // The multi-agent step: the external robots are the agents, each gets its own observation and reward; a world with
 // no external robot has one agent, its first robot, stepping exactly like lsAgent_Step.
 static int MultiAgentTest(void)
@@ -522,6 +566,7 @@ int FleetTest(void)
     RUN_SUBTEST(PushedAgainstWallTest);
     RUN_SUBTEST(ThreadCountTest);
     RUN_SUBTEST(AutopilotLayoutsTest);
+    RUN_SUBTEST(AutopilotBoundsTest);
     RUN_SUBTEST(MultiAgentTest);
     return 0;
 }

@@ -46,16 +46,31 @@ static double OpenRangeAll(const lsScan* scan, double sensorHeading, double angl
     return count > 0 ? sum / count : 0.0;
 }
 
-// The beams an autopilot decision reads, every stride-th of the scan (j = i / stride): offset[j] = sensorHeading +
-// angle_i (so beam i's offset from a direction is offset[j] - angle, rounded as OpenRangeAll rounds it) and value[j]
-// = its range (rangeMax for no return).
+// The beams an autopilot decision reads, every stride-th of the scan (j = i / stride), read where they lie: beam j's
+// offset is sensorHeading + angle_i (so its offset from a direction is Offset - angle, rounded as OpenRangeAll rounds
+// it) and its value its range (rangeMax for no return). A decision reads few of them (the ends and insides of the
+// runs of the directions it scores), so it builds no table.
 typedef struct Beams
 {
+    const double* angles;
+    const double* ranges;
+    int stride;
     int n;
+    double sensorHeading;
+    double rangeMax;
     double inverseStep; // 1 / the mean offset between consecutive entries (0 for one beam): where to start looking
-    double offset[LS_AUTOPILOT_MAX_BEAMS];
-    double value[LS_AUTOPILOT_MAX_BEAMS];
 } Beams;
+
+static inline double Offset(const Beams* beams, int j)
+{
+    return beams->sensorHeading + beams->angles[(ptrdiff_t)j * beams->stride];
+}
+
+static inline double Value(const Beams* beams, int j)
+{
+    double r = beams->ranges[(ptrdiff_t)j * beams->stride];
+    return isfinite(r) ? r : beams->rangeMax;
+}
 
 // Whether offset a (beam minus direction) is past the low end of the counted run of its wrap (0: a <= -pi, counted
 // as a + 2 pi; 1: a in (-pi, pi]; 2: a > pi, counted as a - 2 pi), rounded as OpenRangeAll rounds it. It never turns
@@ -75,13 +90,13 @@ static inline bool PastLow(double a, int wrap)
 static inline int FirstPast(const Beams* beams, double angle, int wrap)
 {
     double target = -0.175 + (double)(wrap - 1) * 2.0 * LS_PI;
-    double g = (angle + target - beams->offset[0]) * beams->inverseStep;
+    double g = (angle + target - Offset(beams, 0)) * beams->inverseStep;
     int j = g > 0.0 ? (g < (double)beams->n ? (int)g : beams->n) : 0;
-    while (j > 0 && PastLow(beams->offset[j - 1] - angle, wrap))
+    while (j > 0 && PastLow(Offset(beams, j - 1) - angle, wrap))
     {
         j -= 1;
     }
-    while (j < beams->n && !PastLow(beams->offset[j] - angle, wrap))
+    while (j < beams->n && !PastLow(Offset(beams, j) - angle, wrap))
     {
         j += 1;
     }
@@ -89,7 +104,7 @@ static inline int FirstPast(const Beams* beams, double angle, int wrap)
 }
 
 // OpenRangeAll with the same sum, for beam angles that never decrease (every scan the lidar makes): beam j's offset
-// a = offset[j] - angle grows with j, so the beams it counts (|a wrapped| < 0.175) form at most three runs, one per
+// a = Offset(j) - angle grows with j, so the beams it counts (|a wrapped| < 0.175) form at most three runs, one per
 // wrap (a <= -pi: a + 2 pi; a in (-pi, pi]; a > pi: a - 2 pi), in that order of j; each run is where the wrapped
 // offset, which grows with a, lies in (-0.175, 0.175). Its start is found by a walk from the layout's guess and the
 // run is summed in beam order as OpenRangeAll sums it. The first and last beams tell whether the outer runs exist.
@@ -103,16 +118,16 @@ static double OpenRange(const Beams* beams, double angle)
     double sum = 0.0;
     int count = 0;
     int j;
-    if (beams->offset[0] - angle <= -LS_PI) // a run in the wrap a + 2 pi may exist
+    if (Offset(beams, 0) - angle <= -LS_PI) // a run in the wrap a + 2 pi may exist
     {
         for (j = FirstPast(beams, angle, 0); j < n; ++j)
         {
-            double a = beams->offset[j] - angle;
+            double a = Offset(beams, j) - angle;
             if (!(a <= -LS_PI && a + 2.0 * LS_PI < 0.175))
             {
                 break;
             }
-            sum += beams->value[j];
+            sum += Value(beams, j);
             count += 1;
         }
     }
@@ -120,24 +135,24 @@ static double OpenRange(const Beams* beams, double angle)
     int lo = FirstPast(beams, angle, 1);
     double width = 0.35 * beams->inverseStep; // beams in 0.35 rad
     int hi = width < (double)(n - lo) ? lo + (int)width : n;
-    while (hi > lo && !(beams->offset[hi - 1] - angle < 0.175))
+    while (hi > lo && !(Offset(beams, hi - 1) - angle < 0.175))
     {
         hi -= 1;
     }
-    while (hi < n && beams->offset[hi] - angle < 0.175)
+    while (hi < n && Offset(beams, hi) - angle < 0.175)
     {
         hi += 1;
     }
     for (j = lo; j < hi && j < n; ++j) // (hi <= n: for the analyser)
     {
-        sum += beams->value[j];
+        sum += Value(beams, j);
     }
     count += hi - lo;
-    if (beams->offset[n - 1] - angle > LS_PI) // a run in the wrap a - 2 pi may exist
+    if (Offset(beams, n - 1) - angle > LS_PI) // a run in the wrap a - 2 pi may exist
     {
-        for (j = FirstPast(beams, angle, 2); j < n && beams->offset[j] - angle - 2.0 * LS_PI < 0.175; ++j)
+        for (j = FirstPast(beams, angle, 2); j < n && Offset(beams, j) - angle - 2.0 * LS_PI < 0.175; ++j)
         {
-            sum += beams->value[j];
+            sum += Value(beams, j);
             count += 1;
         }
     }
@@ -163,6 +178,136 @@ static double WrapNear(double a)
         return a - 2.0 * LS_PI;
     }
     return a <= -LS_PI ? a + 2.0 * LS_PI : a;
+}
+
+// How far a body of half-width `width` can go along unit direction u (robot frame) before the nearest blocking
+// point, up to horizon: the minimum over the points, the same whatever their order.
+static double Clearance(const lsVec2* blocked, int count, lsVec2 u, double horizon, double width)
+{
+    double clearance = horizon;
+    for (int j = 0; j < count; ++j)
+    {
+        double along = lsDot(blocked[j], u);
+        double lateral = fabs(lsCross(u, blocked[j]));
+        if (along > 0.0 && lateral < width)
+        {
+            clearance = fmin(clearance, fmax(along - sqrt(width * width - lateral * lateral), 0.0));
+        }
+    }
+    return clearance;
+}
+
+// Novelty: how close the place `ahead` (world frame) is to where the robot has been lately, the trail's Gaussian
+// terms summed up to the score's cap.
+static double Visited(const lsAutopilot* ap, lsVec2 ahead)
+{
+    double visited = 0.0;
+    for (int t = 0; t < ap->trailCount; ++t)
+    {
+        double d2 = lsDistanceSquared(ahead, ap->trail[t]);
+        if (d2 > 360.0 && visited >= 0x1p-10)
+        {
+            // The term exp(-d2 / 8) < exp(-45) < 2^-64 is under half an ulp of a sum of at least 2^-10
+            // (2^-63): adding it would leave the sum's bits as they are, so its exp is not worth computing.
+            continue;
+        }
+        visited += exp(-d2 / (2.0 * LS_AUTOPILOT_TRAIL_SIGMA * LS_AUTOPILOT_TRAIL_SIGMA));
+        if (visited >= 4.0)
+        {
+            break; // the terms are not negative and the score takes at most 4: the rest cannot change it
+        }
+    }
+    return visited;
+}
+
+// One candidate direction of a decision and the terms of its score known so far.
+typedef struct Candidate
+{
+    double angle; // robot frame, radians
+    double food, poison;
+    double straight;    // the penalty for turning away from straight ahead, 0.2 |angle| / pi
+    double wanderBound; // at least the wander term's cos(angle - wander)
+    double open;        // the beams' mean reach around it over the lidar's range (once known)
+    lsVec2 u;           // unit vector along it (once the clearance is known)
+    double clearance;   // how far a body can go along it, metres (once known)
+    double bound;       // above its score, from the terms known so far (ScoreBound)
+} Candidate;
+
+// At least a candidate's score given its openness and clearance terms (at most 1 each when not known yet): the score
+// without the trail penalty (not negative) and with wanderBound for the wander term, plus a margin for rounding. The
+// score and the bound each round seven additions of terms under `size` in sum, so they stray from their exact sums by
+// under 1e-15 size; the margin, 1e-9 size, is far above that.
+static double ScoreBound(const Candidate* c, double clear, double open)
+{
+    double size = 2.0 + fabs(open) + fabs(c->food) + fabs(c->poison);
+    return clear + LS_AUTOPILOT_OPEN_WEIGHT * open - c->straight + LS_AUTOPILOT_WANDER_WEIGHT * c->wanderBound +
+           1.2 * c->food - 1.0 * c->poison + 1e-9 * size;
+}
+
+// At least cos(x) for x in (-3 pi, 3 pi), and under 0.025 above it: the Taylor series to x^8 (cut after a positive
+// term, it bounds cos from above everywhere) at x wrapped into (-pi, pi], where it is largest, 0.024 too high, at pi.
+static double CosBound(double x)
+{
+    double y = WrapNear(x);
+    double y2 = y * y;
+    double p = 1.0 + y2 * (-1.0 / 2.0 + y2 * (1.0 / 24.0 + y2 * (-1.0 / 720.0 + y2 * (1.0 / 40320.0))));
+    return p < 1.0 ? p : 1.0;
+}
+
+// The decision's shared inputs.
+typedef struct Decision
+{
+    const lsAutopilot* ap;
+    const lsScan* scan;
+    const lsRobotState* robot;
+    const Beams* beams;
+    bool sorted; // the beams' offsets never decrease (OpenRange reads them)
+    int stride;
+    lsRot heading;
+    double horizon, width;
+    const lsVec2* blocked;
+    int blockedCount;
+} Decision;
+
+// Fills in a candidate's openness: how far the beams near its direction reach (an open corridor beyond the horizon
+// is where there is more to explore than a bay that merely has room for a few metres).
+static void FindOpen(const Decision* d, Candidate* c)
+{
+    const lsScan* scan = d->scan;
+    c->open =
+        (d->sorted ? OpenRange(d->beams, c->angle) : OpenRangeAll(scan, d->beams->sensorHeading, c->angle, d->stride)) /
+        scan->rangeMax;
+    c->bound = ScoreBound(c, 1.0, c->open);
+}
+
+// Fills in a candidate's clearance (its openness known).
+static void FindClearance(const Decision* d, Candidate* c)
+{
+    c->u = lsDirection(c->angle);
+    c->clearance = Clearance(d->blocked, d->blockedCount, c->u, d->horizon, d->width);
+    c->bound = ScoreBound(c, c->clearance / d->horizon, c->open);
+    if (c->clearance < 0.5 * d->robot->radius)
+    {
+        c->bound -= 2.0; // as the score is
+    }
+}
+
+// A candidate's score (its openness and clearance known).
+static double Score(const Decision* d, const Candidate* c)
+{
+    // Novelty: how close the place this direction leads to (as far as the corridor allows, up to the horizon) is to
+    // where it has been lately.
+    const lsRobotState* robot = d->robot;
+    lsVec2 ahead = lsAdd(robot->position, lsRotate(d->heading, lsScale(fmax(c->clearance, robot->radius), c->u)));
+    double visited = Visited(d->ap, ahead);
+    double score = c->clearance / d->horizon + LS_AUTOPILOT_OPEN_WEIGHT * c->open - c->straight +
+                   LS_AUTOPILOT_WANDER_WEIGHT * cos(c->angle - d->ap->wander) -
+                   LS_AUTOPILOT_TRAIL_WEIGHT * fmin(visited, 4.0) / 4.0 + 1.2 * c->food - 1.0 * c->poison;
+    if (c->clearance < 0.5 * robot->radius)
+    {
+        score -= 2.0; // a direction it cannot move in at all
+    }
+    return score;
 }
 
 lsControl lsAutopilot_Decide(lsAutopilot* autopilot, const lsScan* scan, const lsScene* scene, const lsRobotDef* def,
@@ -208,39 +353,45 @@ lsControl lsAutopilot_Decide(lsAutopilot* autopilot, const lsScan* scan, const l
     }
 
     // What the beams saw, in the robot frame (at most LS_AUTOPILOT_MAX_BEAMS of them, evenly spread): the points
-    // that bound the corridors (obstacles and poison) and the targets (food and poison), each in beam order. And the
-    // beams the openness reads, once per decision instead of once per direction.
+    // that bound the corridors (obstacles and poison) and the targets (food and poison), each in beam order; the
+    // largest value a beam gives the openness; whether the beams' angles never decrease.
     lsVec2 blocked[LS_AUTOPILOT_MAX_BEAMS];
     Seen targets[LS_AUTOPILOT_MAX_BEAMS];
     int blockedCount = 0, targetCount = 0;
-    Beams beamsAll;
-    Beams* beams = &beamsAll;
-    beams->n = 0;
-    bool sorted = true;
     int stride = (scan->count + LS_AUTOPILOT_MAX_BEAMS - 1) / LS_AUTOPILOT_MAX_BEAMS;
     lsRot heading = lsMakeRot(robot->angle);
     double sensorHeading = lsWrapAngle(lsRot_GetAngle(scan->pose.q) - robot->angle);
     double horizon = fmin(scan->rangeMax, def->maxSpeed * LS_AUTOPILOT_HORIZON_TIME + robot->radius);
-    double width = 1.3 * robot->radius + 0.05;                // half-width of the corridor a body needs
-    for (int i = 0, j = 0; i < scan->count; i += stride, ++j) // j = i / stride, below LS_AUTOPILOT_MAX_BEAMS
+    double width = 1.3 * robot->radius + 0.05; // half-width of the corridor a body needs
+    double reach = horizon + width;            // an obstacle beyond it cannot shorten any corridor
+    const double* angles = scan->angles;
+    const double* ranges = scan->ranges;
+    const lsHitKind* kinds = scan->kinds;
+    double valueMax = scan->rangeMax;
+    double previous = angles[0];
+    bool sorted = true; // (beam 0 against itself too: false only when NaN, and then so is beam 1 against it)
+    for (int i = 0; i < scan->count; i += stride)
     {
-        bool finite = isfinite(scan->ranges[i]);
-        beams->offset[j] = sensorHeading + scan->angles[i];
-        sorted &= j == 0 || beams->offset[j - 1] <= beams->offset[j]; // OpenRange needs offsets that never decrease
-        beams->value[j] = finite ? scan->ranges[i] : scan->rangeMax;
-        beams->n = j + 1;
-        if (!finite || scan->kinds[i] == ls_hitNone)
+        double range = ranges[i];
+        sorted &= previous <= angles[i];
+        previous = angles[i];
+        if (!isfinite(range))
+        {
+            continue;
+        }
+        valueMax = range > valueMax ? range : valueMax;
+        if (kinds[i] == ls_hitNone)
         {
             continue;
         }
         int kind = 0;
-        if (scan->kinds[i] == ls_hitTarget)
+        if (kinds[i] == ls_hitTarget)
         {
             kind = lsScene_TargetKind(scene, scan->indices[i]) == ls_food ? 1 : 2;
         }
-        if (kind == 0 && scan->ranges[i] > horizon + width)
+        if (kind == 0 && range > reach)
         {
-            continue; // an obstacle beyond the horizon cannot shorten any corridor
+            continue;
         }
         lsVec2 point = lsInvRotate(heading, lsSub(scan->points[i], robot->position));
         if (kind != 1)
@@ -249,91 +400,109 @@ lsControl lsAutopilot_Decide(lsAutopilot* autopilot, const lsScan* scan, const l
         }
         if (kind != 0)
         {
-            targets[targetCount++] = (Seen){point, WrapNear(sensorHeading + scan->angles[i]), scan->ranges[i], kind};
+            targets[targetCount++] = (Seen){point, WrapNear(sensorHeading + angles[i]), range, kind};
         }
     }
-    beams->inverseStep = 0.0;
-    if (beams->n > 1 && beams->offset[beams->n - 1] > beams->offset[0])
+    Beams beams = {angles, ranges, stride, (scan->count + stride - 1) / stride, sensorHeading, scan->rangeMax, 0.0};
+    int n = beams.n;
+    // The offsets are the angles plus one number, and rounding never reverses an order: angles that never decrease
+    // give offsets that never decrease. Otherwise the offsets themselves are read (one beam is always in order).
+    sorted |= n == 1;
+    for (int j = 1; !sorted && j < n && Offset(&beams, j - 1) <= Offset(&beams, j); ++j)
     {
-        beams->inverseStep = (double)(beams->n - 1) / (beams->offset[beams->n - 1] - beams->offset[0]);
+        sorted = j == n - 1;
     }
+    if (n > 1 && Offset(&beams, n - 1) > Offset(&beams, 0))
+    {
+        beams.inverseStep = (double)(n - 1) / (Offset(&beams, n - 1) - Offset(&beams, 0));
+    }
+    Decision d = {ap, scan, robot, &beams, sorted, stride, heading, horizon, width, blocked, blockedCount};
 
     // The wander bias: a slow random walk, pulled back towards straight ahead.
     ap->wander = fmin(fmax(0.97 * ap->wander + 0.25 * lsRng_Gaussian(&ap->rng), -0.5 * LS_PI), 0.5 * LS_PI);
 
-    // Candidates cover what the lidar sees (all around for a 360-degree lidar, so it can decide to turn back).
+    // Candidates cover what the lidar sees (all around for a 360-degree lidar, so it can decide to turn back). Food
+    // and poison by the largest term (the same whatever the order). The rest of a score only where the candidate may
+    // be the best: its bound (ScoreBound) starts with the openness at the beams' largest value, the clearance term
+    // at 1 and CosBound for the wander term, and is tightened by its openness, then by its clearance; once it is
+    // below the best score so far the rest of that score is skipped (the trail's terms, the dearest part, come
+    // last). Every candidate skipped scores below the best, and those scored are compared with ties to the smaller
+    // k, so the choice is the first best of scoring all of them in turn.
     double span = fmin(0.5 * (scan->layout.angleMax - scan->layout.angleMin) + 0.1, LS_PI);
-    double bestScore = -HUGE_VAL, bestAngle = 0.0, bestClearance = 0.0, aheadClearance = horizon;
+    double openMax = valueMax / scan->rangeMax; // no candidate's openness exceeds it (but for rounding)
+    Candidate candidates[LS_AUTOPILOT_DIRECTIONS];
+    int first = 0;
     for (int k = 0; k < LS_AUTOPILOT_DIRECTIONS; ++k)
     {
+        Candidate* c = &candidates[k];
         double angle = -span + 2.0 * span * (double)k / (double)(LS_AUTOPILOT_DIRECTIONS - 1);
-        angle = WrapNear(angle + sensorHeading);
-        lsVec2 u = lsDirection(angle);
-        double clearance = horizon;
-        double food = 0.0, poison = 0.0;
-        // Openness: how far the beams near this direction reach (an open corridor beyond the horizon is where
-        // there is more to explore than a bay that merely has room for a few metres).
-        double open =
-            (sorted ? OpenRange(beams, angle) : OpenRangeAll(scan, sensorHeading, angle, stride)) / scan->rangeMax;
-        // Food and poison by the largest term, the corridor by the nearest blocking point: each the same whatever
-        // the order, so the two kinds are read from their own lists.
+        *c = (Candidate){.angle = WrapNear(angle + sensorHeading)};
         for (int j = 0; j < targetCount; ++j)
         {
             const Seen* s = &targets[j];
             if (s->kind == 1)
             {
-                food = fmax(food, Gauss(WrapNear(angle - s->angle), 0.25) * (1.0 - s->range / scan->rangeMax));
+                c->food = fmax(c->food, Gauss(WrapNear(c->angle - s->angle), 0.25) * (1.0 - s->range / scan->rangeMax));
             }
             else
             {
-                poison = fmax(poison, Gauss(WrapNear(angle - s->angle), 0.35) * (1.0 - s->range / scan->rangeMax));
+                c->poison =
+                    fmax(c->poison, Gauss(WrapNear(c->angle - s->angle), 0.35) * (1.0 - s->range / scan->rangeMax));
             }
         }
-        for (int j = 0; j < blockedCount; ++j)
+        c->straight = 0.2 * fabs(c->angle) / LS_PI;
+        c->wanderBound = CosBound(c->angle - ap->wander);
+        c->bound = ScoreBound(c, 1.0, openMax);
+        first = c->bound > candidates[first].bound ? k : first;
+    }
+    // They are visited from the largest first bound outwards, the neighbour with the larger bound next: without
+    // targets that bound falls away from its peak on both sides, so a high best score comes early and skips most.
+    int ahead = LS_AUTOPILOT_DIRECTIONS / 2;
+    double bestScore = -HUGE_VAL;
+    int best = LS_AUTOPILOT_DIRECTIONS;
+    bool aheadKnown = false;
+    int lower = first - 1, upper = first + 1;
+    for (int step = 0; step < LS_AUTOPILOT_DIRECTIONS; ++step)
+    {
+        int k = first;
+        if (step > 0)
         {
-            double along = lsDot(blocked[j], u);
-            double lateral = fabs(lsCross(u, blocked[j]));
-            if (along > 0.0 && lateral < width)
-            {
-                clearance = fmin(clearance, fmax(along - sqrt(width * width - lateral * lateral), 0.0));
-            }
+            bool takeLower =
+                upper == LS_AUTOPILOT_DIRECTIONS || (lower >= 0 && candidates[lower].bound > candidates[upper].bound);
+            k = takeLower ? lower-- : upper++;
         }
-        // Novelty: how close the place this direction leads to (as far as the corridor allows, up to the
-        // horizon) is to where it has been lately.
-        lsVec2 ahead = lsAdd(robot->position, lsRotate(heading, lsScale(fmax(clearance, robot->radius), u)));
-        double visited = 0.0;
-        for (int t = 0; t < ap->trailCount; ++t)
+        Candidate* c = &candidates[k];
+        if (c->bound < bestScore)
         {
-            double d2 = lsDistanceSquared(ahead, ap->trail[t]);
-            if (d2 > 360.0 && visited >= 0x1p-10)
-            {
-                // The term exp(-d2 / 8) < exp(-45) < 2^-64 is under half an ulp of a sum of at least 2^-10
-                // (2^-63): adding it would leave the sum's bits as they are, so its exp is not worth computing.
-                continue;
-            }
-            visited += exp(-d2 / (2.0 * LS_AUTOPILOT_TRAIL_SIGMA * LS_AUTOPILOT_TRAIL_SIGMA));
-            if (visited >= 4.0)
-            {
-                break; // the terms are not negative and the score takes at most 4: the rest cannot change it
-            }
+            continue;
         }
-        double score = clearance / horizon + LS_AUTOPILOT_OPEN_WEIGHT * open - 0.2 * fabs(angle) / LS_PI +
-                       LS_AUTOPILOT_WANDER_WEIGHT * cos(angle - ap->wander) -
-                       LS_AUTOPILOT_TRAIL_WEIGHT * fmin(visited, 4.0) / 4.0 + 1.2 * food - 1.0 * poison;
-        if (clearance < 0.5 * robot->radius)
+        FindOpen(&d, c);
+        if (c->bound < bestScore)
         {
-            score -= 2.0; // a direction it cannot move in at all
+            continue;
         }
-        if (score > bestScore)
+        FindClearance(&d, c);
+        aheadKnown |= k == ahead;
+        if (c->bound < bestScore)
+        {
+            continue;
+        }
+        double score = Score(&d, c);
+        if (score > bestScore || (score == bestScore && k < best))
         {
             bestScore = score;
-            bestAngle = angle;
-            bestClearance = clearance;
+            best = k;
         }
-        if (k == LS_AUTOPILOT_DIRECTIONS / 2)
-        {
-            aheadClearance = clearance;
-        }
+    }
+    // The clearance straight ahead sets the speed.
+    double aheadClearance =
+        aheadKnown ? candidates[ahead].clearance
+                   : Clearance(blocked, blockedCount, lsDirection(candidates[ahead].angle), horizon, width);
+    double bestAngle = 0.0, bestClearance = 0.0;
+    if (best < LS_AUTOPILOT_DIRECTIONS)
+    {
+        bestAngle = candidates[best].angle;
+        bestClearance = candidates[best].clearance;
     }
     ap->chosen = bestAngle;
     if (bestClearance < 0.5 * robot->radius)
