@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# WindowTest: the real window under Xvfb (run by ctest; exit 77 = skipped when xvfb-run is missing).
+# WindowTest: the real window under Xvfb (run by ctest; exit 77 = skipped when Xvfb is missing).
 #   tests/window_test.sh path/to/lidarsim
 # 1. With no display, `lidarsim` prints one line naming `lidarsim render` and `lidarsim run` and exits 1.
 # 2. `--frames N --autopilot --print-pose` draws N frames, prints the frame-time split and a pose that moved.
@@ -7,11 +7,14 @@
 #    (never beside the world), Q quits; the pose printed on exit must have moved forward along the robot's heading.
 # 4. Editing (xwininfo): a dragged target saves as a one-line diff; the quit prompt's Cancel and Discard.
 # 5. A fleet: Tab, I adds a robot, B, Ctrl+S writes the shorthand robot as a two-robot list (a one-line diff).
+# Every step waits for the state it needs (the window shown, a key's answer on stdout, the title, the prompt on
+# screen, the exit), polling up to 60 s: ctest runs this beside other tests on a busy machine, where a fixed pause
+# is sometimes too short.
 set -uo pipefail
 
 lidarsim=${1:?usage: window_test.sh path/to/lidarsim}
-if ! command -v xvfb-run >/dev/null 2>&1; then
-    echo "window_test: xvfb-run not installed, skipping"
+if ! command -v Xvfb >/dev/null 2>&1; then
+    echo "window_test: Xvfb not installed, skipping"
     exit 77
 fi
 
@@ -26,7 +29,8 @@ fail() {
 export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
 
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+xvfb=""
+trap '[ -n "$xvfb" ] && kill "$xvfb" 2>/dev/null; rm -rf "$work"' EXIT
 # A room 20 x 10 m with the robot at (5, 5) looking along +x: 15 m of free floor ahead.
 cat >"$work/room.json" <<'EOF'
 {
@@ -47,6 +51,25 @@ status=$?
 grep -q "lidarsim render" "$work/err.txt" && grep -q "lidarsim run" "$work/err.txt" ||
     fail "no display: the line must name lidarsim render and lidarsim run: $(cat "$work/err.txt")"
 
+# One X server for the window parts, on a display it picks itself: with -displayfd, Xvfb binds the first free display
+# and writes its number once it accepts connections. (xvfb-run -a picks a number from the lock files in /tmp before
+# its server starts, so the suite's other Xvfb users running in parallel, ReplayTest and MapCliTest, can pick the same
+# one, and a window then starts with no server to show on.)
+Xvfb -displayfd 3 -screen 0 1280x800x24 -nolisten tcp -noreset 3>"$work/display" >"$work/xvfb-log.txt" 2>&1 &
+xvfb=$!
+deadline=$((SECONDS + 60))
+until [ -s "$work/display" ]; do
+    kill -0 "$xvfb" 2>/dev/null || fail "Xvfb did not start: $(cat "$work/xvfb-log.txt")"
+    [ $SECONDS -lt $deadline ] || fail "Xvfb did not start within 60 s: $(cat "$work/xvfb-log.txt")"
+    sleep 0.1
+done
+DISPLAY=":$(cat "$work/display")"
+export DISPLAY
+# The scripts below drive the window with xdotool and fail with what the X server said too, if it went away.
+server_said() {
+    kill -0 "$xvfb" 2>/dev/null || echo "(the X server $DISPLAY exited: $(cat "$work/xvfb-log.txt"))"
+}
+
 # Parses "pose X Y DEG" from a file into the variables x, y.
 read_pose() {
     local line
@@ -57,8 +80,8 @@ read_pose() {
 }
 
 # 2. Benchmark mode with the autopilot: it draws, reports the split and the robot moves.
-xvfb-run -a -s "-screen 0 1280x800x24" "$lidarsim" "$work/room.json" --frames 120 --autopilot --print-pose \
-    >"$work/frames.txt" 2>&1 || fail "--frames run failed: $(cat "$work/frames.txt")"
+"$lidarsim" "$work/room.json" --frames 120 --autopilot --print-pose >"$work/frames.txt" 2>&1 ||
+    fail "--frames run failed: $(cat "$work/frames.txt") $(server_said)"
 ! grep -q 'still allocated' "$work/frames.txt" || fail "--frames: leak: $(cat "$work/frames.txt")"
 grep -q '^frames 120 ' "$work/frames.txt" || fail "--frames: no frame-time report: $(cat "$work/frames.txt")"
 grep -q 'sim .* ms' "$work/frames.txt" && grep -q 'draw .* ms' "$work/frames.txt" || fail "--frames: no split"
@@ -72,67 +95,75 @@ if ! command -v xdotool >/dev/null 2>&1; then
     echo "window_test: xdotool not installed, key-press part skipped (apt-get install xdotool)"
     exit 0
 fi
-# The window's X id once it has appeared (up to 30 s: a loaded machine starts it slowly), or nothing; the scripts
-# run under xvfb-run source it.
-find_window() {
-    local wid=""
-    for _ in $(seq 1 300); do
-        wid=$(xdotool search --name 'lidarsim' 2>/dev/null | head -n 1)
-        [ -n "$wid" ] && break
+# What the scripts below share (they source helpers.sh). Waits are bounded in time, not in tries: on a loaded machine
+# each xdotool call is slow too.
+# wait_until CMD...: polls CMD until it succeeds (true) or 60 s have passed (false).
+wait_until() {
+    local deadline=$((SECONDS + 60))
+    until "$@"; do
+        [ $SECONDS -lt $deadline ] || return 1
         sleep 0.1
     done
-    echo "$wid"
 }
-declare -f find_window >"$work/helpers.sh"
+# exited PID: the process is gone.
+exited() { ! kill -0 "$1" 2>/dev/null; }
+# find_window PID: prints the X id of the window once it is on screen (mapped), or nothing when PID exits first or
+# none shows in time.
+find_window() {
+    local deadline=$((SECONDS + 60)) wid
+    while [ $SECONDS -lt $deadline ] && kill -0 "$1" 2>/dev/null; do
+        wid=$(xdotool search --onlyvisible --name '^lidarsim' 2>/dev/null | head -n 1)
+        [ -n "$wid" ] && echo "$wid" && return 0
+        sleep 0.1
+    done
+    return 1
+}
+# said FILE TEXT [N]: waits until the window has printed a line with TEXT at least N times (default 1) to FILE (its
+# stdout: every key's answer in the status line is printed there too, as it happens).
+has_said() { [ "$(grep -cF -- "$2" "$1")" -ge "${3:-1}" ]; }
+said() { wait_until has_said "$@"; }
+declare -f wait_until exited find_window has_said said >"$work/helpers.sh"
 cat >"$work/drive.sh" <<'EOF'
 #!/usr/bin/env bash
-# Runs inside xvfb-run: start the window, hold Up for a second, take a screenshot, quit with Q.
+# Start the window, hold Up for a second, take two screenshots, quit with Q.
 lidarsim=$1
 world=$2
-"$lidarsim" "$world" --print-pose --screenshots "$(dirname "$world")/shots" >"$(dirname "$world")/drive.txt" 2>&1 &
+out="$(dirname "$world")/drive.txt"
+"$lidarsim" "$world" --print-pose --screenshots "$(dirname "$world")/shots" >"$out" 2>&1 &
 pid=$!
 source "$(dirname "$0")/helpers.sh"
-wid=$(find_window)
+wid=$(find_window "$pid")
 if [ -z "$wid" ]; then
     echo "no window appeared" >&2
     kill "$pid" 2>/dev/null
     exit 1
 fi
-xdotool windowfocus --sync "$wid" 2>/dev/null || xdotool windowfocus "$wid"
-sleep 0.5
+xdotool windowfocus --sync "$wid" || { echo "cannot focus the window" >&2; kill "$pid"; exit 1; }
 # View keys, each answered in the status line (printed on stdout too); pressed twice, so the view ends as it began.
 for k in l g v c o t h; do
     xdotool key $k
-    sleep 0.05
     xdotool key $k
-    sleep 0.05
 done
 for k in l l; do # L cycles through four modes: two more presses bring it back
     xdotool key $k
-    sleep 0.05
 done
 # The autopilot on while paused, Up held, then run: the first step sees Up, which takes the wheel from the
-# autopilot before it ever steers.
-xdotool key space
-sleep 0.05
-xdotool key p
-sleep 0.05
+# autopilot before it ever steers. Up stays held for 1.2 s from that first step.
+step() { # step KEY TEXT: press KEY and wait for its answer
+    xdotool key "$1"
+    said "$out" "$2" || { echo "no '$2' for $1" >&2; kill "$pid"; exit 1; }
+}
+step space "lidarsim: paused"
+step p "lidarsim: autopilot on"
 xdotool keydown Up
-sleep 0.05
-xdotool key space
+step space "manual driving: autopilot off"
 sleep 1.2
 xdotool keyup Up
-sleep 0.3
+# Two screenshots, then quit: each press gets its file, also when all three keys arrive between two frames.
 xdotool key F12
-sleep 0.2
 xdotool key F12
-sleep 0.5
 xdotool key q
-for _ in $(seq 1 50); do
-    kill -0 "$pid" 2>/dev/null || break
-    sleep 0.1
-done
-if kill -0 "$pid" 2>/dev/null; then
+if ! wait_until exited "$pid"; then
     echo "the window did not quit on Q" >&2
     kill "$pid"
     exit 1
@@ -140,8 +171,8 @@ fi
 wait "$pid"
 EOF
 chmod +x "$work/drive.sh"
-xvfb-run -a -s "-screen 0 1280x800x24" "$work/drive.sh" "$lidarsim" "$work/room.json" >"$work/xvfb.txt" 2>&1 ||
-    fail "scripted run failed: $(cat "$work/xvfb.txt" "$work/drive.txt" 2>/dev/null)"
+"$work/drive.sh" "$lidarsim" "$work/room.json" >"$work/xvfb.txt" 2>&1 ||
+    fail "scripted run failed: $(cat "$work/xvfb.txt" "$work/drive.txt" 2>/dev/null) $(server_said)"
 read_pose "$work/drive.txt"
 ! grep -q 'still allocated' "$work/drive.txt" || fail "scripted run: leak: $(cat "$work/drive.txt")"
 # Held Up for 1.2 s at up to 1.5 m/s along +x from (5, 5): clearly forward, barely sideways (bounds loose enough
@@ -172,79 +203,67 @@ cp "$work/room.json" "$work/edit/room.json"
 cp "$work/room.json" "$work/edit/room.orig.json"
 cat >"$work/edit.sh" <<'EOF'
 #!/usr/bin/env bash
-# Runs inside xvfb-run. With the HUD hidden, the room (20 x 10 m) fits 1280 x 800 at 61.6 px/m around (640, 400):
-# world (15, 8) is pixel (948, 215).
+# With the HUD hidden, the room (20 x 10 m) fits 1280 x 800 at 61.6 px/m around (640, 400): world (15, 8) is pixel
+# (948, 215).
 lidarsim=$1
 dir=$2
 say() { echo "edit.sh: $*"; }
 "$lidarsim" "$dir/room.json" --paused >"$dir/edit.txt" 2>&1 &
 pid=$!
 source "$(dirname "$0")/helpers.sh"
-wid=$(find_window)
+wid=$(find_window "$pid")
 [ -n "$wid" ] || { say "no window appeared"; kill "$pid"; exit 1; }
-xdotool windowfocus --sync "$wid" 2>/dev/null || xdotool windowfocus "$wid"
-sleep 0.5
+xdotool windowfocus --sync "$wid" || { say "cannot focus the window"; kill "$pid"; exit 1; }
+title() { xdotool getwindowname "$wid" 2>/dev/null; }
+unsaved() { [[ "$(title)" == *'*' ]]; }
+saved() { local t; t=$(title) && [[ "$t" != *'*' ]]; }
 # The message box is the top-level window titled "lidarsim: ..." (xwininfo lists it; xdotool's search does not see
 # it); its buttons Save, Discard, Cancel sit centred on its bottom row, Discard in the middle.
+box() { xwininfo -root -tree | grep '"lidarsim: ' | awk '{print $1}' | head -n 1; }
+box_shown() { local id; id=$(box) && [ -n "$id" ] && xwininfo -id "$id" 2>/dev/null | grep -q 'Map State: IsViewable'; }
+box_gone() { [ -z "$(box)" ]; }
 click_answer() { # click_answer OFFSET: -90 Save, 0 Discard, +90 Cancel
-    local geometry="" w h x y
-    for _ in $(seq 1 30); do
-        geometry=$(xwininfo -root -tree | grep '"lidarsim: ' | grep -o '[0-9]*x[0-9]*+[0-9]*+[0-9]*' | head -n 1)
-        [ -n "$geometry" ] && break
-        sleep 0.1
-    done
-    [ -n "$geometry" ] || { say "no message box appeared"; return 1; }
-    IFS='x+' read -r w h x y <<<"$geometry"
+    # Only once the box is on screen: it is listed a moment before it is mapped, and a click then would land on the
+    # main window under it.
+    wait_until box_shown || { say "no message box appeared"; return 1; }
+    local info w h x y
+    info=$(xwininfo -id "$(box)")
+    x=$(awk '/Absolute upper-left X:/ {print $4}' <<<"$info")
+    y=$(awk '/Absolute upper-left Y:/ {print $4}' <<<"$info")
+    w=$(awk '/Width:/ {print $2}' <<<"$info")
+    h=$(awk '/Height:/ {print $2}' <<<"$info")
     xdotool mousemove $((x + w / 2 + $1)) $((y + h - 27)) click 1
-    sleep 0.5
-}
-box_gone() {
-    for _ in $(seq 1 30); do
-        xwininfo -root -tree | grep -q '"lidarsim: ' || return 0
-        sleep 0.1
-    done
 }
 # H hides the HUD column and Home fits the room into the whole window again, so the pixels above hold.
 xdotool key h
-sleep 0.2
 xdotool key Home
-sleep 0.2
 xdotool key e
-sleep 0.3
 xdotool mousemove 948 215 mousedown 1
 for px in 930 900 860 825; do
     xdotool mousemove "$px" 215
     sleep 0.05
 done
 xdotool mouseup 1
-sleep 0.4
-title=$(xdotool getwindowname "$wid")
-[[ "$title" == *'*' ]] || { say "no unsaved mark in the title: $title"; kill "$pid"; exit 1; }
+wait_until unsaved || { say "no unsaved mark in the title: $(title)"; kill "$pid"; exit 1; }
 xdotool key ctrl+s
-sleep 0.4
-title=$(xdotool getwindowname "$wid")
-[[ "$title" == *'*' ]] && { say "still marked unsaved after Ctrl+S: $title"; kill "$pid"; exit 1; }
+wait_until saved || { say "still marked unsaved after Ctrl+S: $(title)"; kill "$pid"; exit 1; }
 cp "$dir/room.json" "$dir/room.saved.json"
 # An unsaved wall, then Q: the prompt. Cancel keeps the window open; Q again and Discard quits.
 xdotool mousemove 300 600 mousedown 1 mousemove 400 620 sleep 0.1 mousemove 500 650 sleep 0.1 mouseup 1
-sleep 0.4
+wait_until unsaved || { say "no unsaved mark after drawing a wall: $(title)"; kill "$pid"; exit 1; }
 xdotool key q
 click_answer 90 || { kill "$pid"; exit 1; }
+wait_until box_gone || { say "Cancel left the message box open"; kill "$pid"; exit 1; }
+said "$dir/edit.txt" "quit cancelled" || { say "Cancel was not answered"; kill "$pid"; exit 1; }
 kill -0 "$pid" 2>/dev/null || { say "Cancel quit the window"; exit 1; }
-box_gone
-xdotool windowfocus "$wid"
 xdotool key q
 click_answer 0 || { kill "$pid"; exit 1; }
-for _ in $(seq 1 50); do
-    kill -0 "$pid" 2>/dev/null || break
-    sleep 0.1
-done
-kill -0 "$pid" 2>/dev/null && { say "Discard did not quit"; kill "$pid"; exit 1; }
+wait_until exited "$pid" || { say "Discard did not quit"; kill "$pid"; exit 1; }
 wait "$pid"
 EOF
 chmod +x "$work/edit.sh"
-xvfb-run -a -s "-screen 0 1280x800x24" "$work/edit.sh" "$lidarsim" "$work/edit" >"$work/xvfb-edit.txt" 2>&1 ||
-    fail "editing session failed: $(cat "$work/xvfb-edit.txt" "$work/edit/edit.txt" 2>/dev/null)"
+"$work/edit.sh" "$lidarsim" "$work/edit" >"$work/xvfb-edit.txt" 2>&1 ||
+    fail "editing session failed: $(cat "$work/xvfb-edit.txt" "$work/edit/edit.txt" 2>/dev/null) $(server_said)"
 ! grep -q 'still allocated' "$work/edit/edit.txt" || fail "editing session: leak: $(cat "$work/edit/edit.txt")"
 diffstat=$(git diff --no-index --numstat "$work/edit/room.orig.json" "$work/edit/room.saved.json" | cut -f1,2)
 [ "$diffstat" = "$(printf '1\t1')" ] ||
@@ -268,25 +287,18 @@ dir=$2
 "$lidarsim" "$dir/room.json" --paused >"$dir/fleet.txt" 2>&1 &
 pid=$!
 source "$(dirname "$0")/helpers.sh"
-wid=$(find_window)
+wid=$(find_window "$pid")
 [ -n "$wid" ] || { echo "fleet.sh: no window appeared"; kill "$pid"; exit 1; }
-xdotool windowfocus --sync "$wid" 2>/dev/null || xdotool windowfocus "$wid"
-sleep 0.5
-for k in e Tab i Tab Tab b ctrl+s; do
+xdotool windowfocus --sync "$wid" || { echo "fleet.sh: cannot focus the window"; kill "$pid"; exit 1; }
+for k in e Tab i Tab Tab b ctrl+s q; do
     xdotool key "$k"
-    sleep 0.3
 done
-xdotool key q
-for _ in $(seq 1 50); do
-    kill -0 "$pid" 2>/dev/null || break
-    sleep 0.1
-done
-kill -0 "$pid" 2>/dev/null && { echo "fleet.sh: the window did not quit on Q after saving"; kill "$pid"; exit 1; }
+wait_until exited "$pid" || { echo "fleet.sh: the window did not quit on Q after saving"; kill "$pid"; exit 1; }
 wait "$pid"
 EOF
 chmod +x "$work/fleet.sh"
-xvfb-run -a -s "-screen 0 1280x800x24" "$work/fleet.sh" "$lidarsim" "$work/fleet" >"$work/xvfb-fleet.txt" 2>&1 ||
-    fail "fleet session failed: $(cat "$work/xvfb-fleet.txt" "$work/fleet/fleet.txt" 2>/dev/null)"
+"$work/fleet.sh" "$lidarsim" "$work/fleet" >"$work/xvfb-fleet.txt" 2>&1 ||
+    fail "fleet session failed: $(cat "$work/xvfb-fleet.txt" "$work/fleet/fleet.txt" 2>/dev/null) $(server_said)"
 ! grep -q 'still allocated' "$work/fleet/fleet.txt" || fail "fleet session: leak: $(cat "$work/fleet/fleet.txt")"
 for said in 'added robot "robot2" (a copy of "robot") at (5.65, 5.00); 2 robots' \
     "driving robot 1 of 2: robot (manual" "driving robot 2 of 2: robot2" "beams of the selected robot only" "saved $work/fleet/room.json"; do

@@ -46,6 +46,8 @@ void lsApp_SetStatus(lsApp* app, const char* format, ...)
     lsEscapeControl(app->status, sizeof app->status);
     app->statusUntil = lsApp_Now(app) + 4.0;
     printf("lidarsim: %s\n", app->status);
+    // Now, not at exit: whoever follows stdout (a log, a script waiting for a key's answer) sees it as it happens.
+    fflush(stdout);
 }
 
 static void ApplyBeams(lsSim* sim, int beams)
@@ -288,15 +290,22 @@ static void PrintPose(const lsSim* sim)
 // ---------------------------------------------------------------------------------------------------------------------
 // The window
 
-bool lsHasDisplay(void)
+bool lsInitVideo(void)
 {
     // An explicit SDL_VIDEODRIVER (e.g. "dummy" or "offscreen") is the user's choice: let SDL_Init decide.
-    const char* driver = getenv("SDL_VIDEODRIVER");
-    if (driver != NULL && driver[0] != '\0')
-        return true;
+    const char* requested = getenv("SDL_VIDEODRIVER");
+    if (requested != NULL && requested[0] != '\0')
+        return SDL_Init(SDL_INIT_VIDEO) == 0;
     const char* x11 = getenv("DISPLAY");
     const char* wayland = getenv("WAYLAND_DISPLAY");
-    return (x11 != NULL && x11[0] != '\0') || (wayland != NULL && wayland[0] != '\0');
+    if ((x11 == NULL || x11[0] == '\0') && (wayland == NULL || wayland[0] == '\0'))
+        return false;
+    if (SDL_Init(SDL_INIT_VIDEO) < 0)
+        return false;
+    // A DISPLAY whose server cannot be reached (gone, or refusing us) makes SDL fall back to a driver that shows
+    // nothing: the window would run on unseen instead of saying there is no display.
+    const char* driver = SDL_GetCurrentVideoDriver();
+    return driver != NULL && strcmp(driver, "offscreen") != 0 && strcmp(driver, "dummy") != 0;
 }
 
 /// (Re)sizes the canvas the frame is drawn on (the same software canvas as `lidarsim render`, so the window and the
@@ -341,8 +350,10 @@ static bool ResizeCanvas(lsApp* app, int width, int height)
 
 bool lsOpenWindow(const char* title, int width, int height, bool vsync, SDL_Window** window, SDL_Renderer** renderer)
 {
-    *window =
-        SDL_CreateWindow(title, SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, width, height, SDL_WINDOW_RESIZABLE);
+    // Shown only once it has its renderer: an OpenGL renderer makes SDL destroy the window and create another, and
+    // the first one, had it been shown, would have come and gone (a script that found it holds a dead window id).
+    *window = SDL_CreateWindow(title, SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, width, height,
+                               SDL_WINDOW_RESIZABLE | SDL_WINDOW_HIDDEN);
     if (*window == NULL)
     {
         fprintf(stderr, "lidarsim: SDL_CreateWindow failed: %s\n", SDL_GetError());
@@ -360,6 +371,7 @@ bool lsOpenWindow(const char* title, int width, int height, bool vsync, SDL_Wind
             return false;
         }
     }
+    SDL_ShowWindow(*window);
     return true;
 }
 
@@ -579,9 +591,10 @@ static bool Draw(lsApp* app)
     {
         return false;
     }
-    if (app->screenshot)
+    // Every F12 press gets its file, also presses that arrived together between two frames (a busy machine draws
+    // seldom): each saves this frame.
+    for (; app->screenshots > 0; app->screenshots--)
     {
-        app->screenshot = false;
         char path[LS_PATH_CAPACITY + 64];
         lsError err;
         if (lsSaveScreenshot(app->canvas->surface, app->config.screenshotDir, app->config.worldPath,
@@ -646,12 +659,7 @@ int lsRunWindow(const lsAppConfig* config)
     lsApp app;
     memset(&app, 0, sizeof app);
     app.config = *config;
-    if (!lsHasDisplay())
-    {
-        fprintf(stderr, "%s\n", s_noDisplay);
-        return 1;
-    }
-    if (SDL_Init(SDL_INIT_VIDEO) < 0)
+    if (!lsInitVideo())
     {
         fprintf(stderr, "%s\n", s_noDisplay);
         SDL_Quit();
@@ -675,7 +683,9 @@ int lsRunWindow(const lsAppConfig* config)
     while (!app.quit && ok)
     {
         SDL_Event event;
-        while (SDL_PollEvent(&event))
+        // Once quitting is decided nothing queued behind it runs: a key pressed while the quit prompt was up must
+        // neither ask again nor, after Discard, save the discarded edits (Ctrl+S).
+        while (!app.quit && SDL_PollEvent(&event))
             lsApp_HandleEvent(&app, &event);
         double now = lsApp_Now(&app);
         Update(&app, now - last);

@@ -36,7 +36,7 @@ typedef struct lsApp
     int selected; ///< Tab: the robot the keys drive and F follows (index into the sim's robots)
     char selectedId[LS_ROBOT_ID_CAPACITY]; ///< its id: a rebuilt sim (an edit, a reload) selects it again by id
     bool stepOnce;                         ///< N: one step at the next update
-    bool screenshot;                       ///< F12: save the next frame as PNG
+    int screenshots;                       ///< F12 presses not yet saved: each saves the next frame as a PNG
     bool quit;
     bool simStale;        ///< the editor changed the world: rebuild the sim before the next step, draw or command
     int beamsOverride;    ///< beams chosen with --beams or +/- (kept across reloads and edits); 0: the world's
@@ -92,8 +92,9 @@ void lsApp_HandleEvent(lsApp* app, const SDL_Event* event);
 /// The control for the next step: the autopilot, or manual driving from the arrow keys / WASD held now.
 lsControl lsApp_Control(lsApp* app);
 
-/// True when there is a display to open a window on (DISPLAY or WAYLAND_DISPLAY set, or an explicit SDL driver).
-bool lsHasDisplay(void);
+/// SDL_Init(SDL_INIT_VIDEO) on a display to open a window on: DISPLAY or WAYLAND_DISPLAY set and reachable, or an
+/// explicit SDL_VIDEODRIVER. False when there is none (the caller still calls SDL_Quit).
+bool lsInitVideo(void);
 /// Opens a resizable window and its renderer (accelerated, else software). False after printing SDL's error.
 bool lsOpenWindow(const char* title, int width, int height, bool vsync, SDL_Window** window, SDL_Renderer** renderer);
 /// Makes or resizes the canvas and the streaming texture that carries it to the window. False after printing why.

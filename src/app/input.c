@@ -51,7 +51,9 @@ static void HandleKey(lsApp* app, const SDL_KeyboardEvent* key)
 {
     static const char* const beamModes[] = {"lines to every beam's end", "lines to hits only", "hit points only",
                                             "off"};
-    SDL_Keymod mod = SDL_GetModState();
+    // The modifiers held when this key went down, not when it is handled: a busy machine handles a Q and a Ctrl+S
+    // typed after it together, and the Q would read as Ctrl+Q (ignored).
+    SDL_Keymod mod = (SDL_Keymod)key->keysym.mod;
     bool ctrl = (mod & KMOD_CTRL) != 0;
     // Every key says what it did: a toggle names the state it switched to.
     switch (key->keysym.sym)
@@ -159,7 +161,7 @@ static void HandleKey(lsApp* app, const SDL_KeyboardEvent* key)
         app->view.help = !app->view.help;
         break;
     case SDLK_F12:
-        app->screenshot = true;
+        app->screenshots += 1;
         break;
     case SDLK_HOME:
         app->follow = false;

@@ -426,7 +426,7 @@ int lsRunReplay(const lsReplayConfig* config)
     if (!OpenReplay(config->recordingPath, config->worldPath[0] != '\0' ? config->worldPath : NULL, &r.rec, &r.world,
                     &r.sim))
         return 1;
-    if (!lsHasDisplay() || SDL_Init(SDL_INIT_VIDEO) < 0)
+    if (!lsInitVideo())
     {
         fprintf(stderr,
                 "lidarsim replay: no display to open a window on (DISPLAY and WAYLAND_DISPLAY unset or "
