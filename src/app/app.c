@@ -350,6 +350,10 @@ static bool ResizeCanvas(lsApp* app, int width, int height)
 
 bool lsOpenWindow(const char* title, int width, int height, bool vsync, SDL_Window** window, SDL_Renderer** renderer)
 {
+    // SDL drops a click it handles within 10 ms of handling the window's focus (meant for the click that focused it),
+    // timed when handled, not when made: a busy window that handles its focus and a later click together lost the
+    // click. The click that focuses the window acts too.
+    SDL_SetHint(SDL_HINT_MOUSE_FOCUS_CLICKTHROUGH, "1");
     // Shown only once it has its renderer: an OpenGL renderer makes SDL destroy the window and create another, and
     // the first one, had it been shown, would have come and gone (a script that found it holds a dead window id).
     *window = SDL_CreateWindow(title, SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, width, height,
