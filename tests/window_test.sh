@@ -52,9 +52,9 @@ grep -q "lidarsim render" "$work/err.txt" && grep -q "lidarsim run" "$work/err.t
     fail "no display: the line must name lidarsim render and lidarsim run: $(cat "$work/err.txt")"
 
 # One X server for the window parts, on a display it picks itself: with -displayfd, Xvfb binds the first free display
-# and writes its number once it accepts connections. (xvfb-run -a picks a number from the lock files in /tmp before
-# its server starts, so the suite's other Xvfb users running in parallel, ReplayTest and MapCliTest, can pick the same
-# one, and a window then starts with no server to show on.)
+# and writes its number once it accepts connections. (xvfb-run -a picks a number from the lock files in /tmp, then
+# starts its server: a race with the suite's other Xvfb users running in parallel, ReplayTest and MapCliTest; under
+# load a window here found no server on its display, 2 runs in 30.)
 Xvfb -displayfd 3 -screen 0 1280x800x24 -nolisten tcp -noreset 3>"$work/display" >"$work/xvfb-log.txt" 2>&1 &
 xvfb=$!
 deadline=$((SECONDS + 60))
@@ -118,11 +118,10 @@ find_window() {
     done
     return 1
 }
-# said FILE TEXT [N]: waits until the window has printed a line with TEXT at least N times (default 1) to FILE (its
-# stdout: every key's answer in the status line is printed there too, as it happens).
-has_said() { [ "$(grep -cF -- "$2" "$1")" -ge "${3:-1}" ]; }
-said() { wait_until has_said "$@"; }
-declare -f wait_until exited find_window has_said said >"$work/helpers.sh"
+# said FILE TEXT: waits until the window has printed TEXT to FILE (its stdout: every key's answer in the status line
+# is printed there too, as it happens).
+said() { wait_until grep -qF -- "$2" "$1"; }
+declare -f wait_until exited find_window said >"$work/helpers.sh"
 cat >"$work/drive.sh" <<'EOF'
 #!/usr/bin/env bash
 # Start the window, hold Up for a second, take two screenshots, quit with Q.
