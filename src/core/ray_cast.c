@@ -114,7 +114,7 @@ static lsCastOutput CastCollinear(lsVec2 o, lsVec2 d, double L, lsVec2 a, lsVec2
 static inline lsVec2 SegmentNormal(lsVec2 a, lsVec2 b, int denSign)
 {
     lsVec2 e = lsDirectionOf(a, b);
-    return lsUnitVector(denSign > 0 ? lsLeftPerp(e) : lsRightPerp(e));
+    return lsUnitVectorInline(denSign > 0 ? lsLeftPerp(e) : lsRightPerp(e)); // lsUnitVector inline: every hit needs it
 }
 
 // The crossing of the ray's line with segment a-b is at t = num / den with num = cross(p - o, b - a) (p = a or b)
