@@ -295,21 +295,25 @@ static LS_FORCE_INLINE bool BoundCircle(const lsCircle* c, lsVec2 o, lsVec2 d, d
     return true;
 }
 
-// A primitive whose exact cast is deferred until the walk knows whether it can win.
+// A primitive whose exact cast is deferred until the walk knows whether it can win. Its identity is read only when it
+// is cast: a segment's (chain, part) lies in a parallel array that would cost a cache miss per deferral.
 typedef struct Pending
 {
     double tLo;
-    int field;    // ls_fieldSegment, ls_fieldShape or ls_fieldTarget
-    int item;     // index into segItems, shapeItems or targetItems
-    int id0, id1; // identity ((chain, part), shape code, target index), to skip duplicates from several cells
+    int field; // ls_fieldSegment, ls_fieldShape or ls_fieldTarget
+    int item;  // index into segItems, shapeItems or targetItems
 } Pending;
 
 #define LS_PENDING_CAPACITY 32
 
 // Casts pending primitives exactly, nearest lower bound first, until the rest are strictly farther than the best.
-static int Resolve(const lsScene* scene, const lsRayInput* input, Pending* pending, int count, lsRayHit* best,
-                   lsCastStats* stats)
+// A primitive registered in several cells may be pending once per cell. Its copies have the same bound (the same
+// operations on the same doubles), so they come one after the other unless another bound equals theirs, and all but
+// the first are skipped; a copy cast again (that rare case) cannot change the best, as a tie with itself loses.
+static LS_FORCE_INLINE void Resolve(const lsScene* scene, const lsRayInput* input, Pending* pending, int count,
+                                    lsRayHit* best, lsCastStats* stats)
 {
+    int lastField = -1, lastId0 = 0, lastId1 = 0;
     while (count > 0)
     {
         int m = 0;
@@ -323,45 +327,59 @@ static int Resolve(const lsScene* scene, const lsRayInput* input, Pending* pendi
         {
             break;
         }
+        int id0, id1 = 0;
+        if (p.field == ls_fieldSegment)
+        {
+            id0 = scene->segItemRefs[p.item].chain;
+            id1 = scene->segItemRefs[p.item].part;
+        }
+        else
+        {
+            id0 = p.field == ls_fieldTarget ? scene->targetItems[p.item].index : scene->shapeItems[p.item];
+        }
+        if (p.field == lastField && id0 == lastId0 && id1 == lastId1)
+        {
+            continue;
+        }
+        lastField = p.field, lastId0 = id0, lastId1 = id1;
         if (stats != NULL)
         {
             stats->exactTests += 1;
         }
         if (p.field == ls_fieldSegment)
         {
-            TrySegment(scene->segItems + p.item, p.id0, p.id1, input, best);
+            TrySegment(scene->segItems + p.item, id0, id1, input, best);
         }
         else if (p.field == ls_fieldTarget)
         {
-            const CellTarget* ct = scene->targetItems + p.item;
-            TryTarget(&ct->circle, ct->index, input, best);
+            TryTarget(&scene->targetItems[p.item].circle, id0, input, best);
         }
         else
         {
-            TryShape(scene, scene->shapeItems[p.item], input, best);
+            TryShape(scene, id0, input, best);
         }
     }
-    return 0;
 }
 
-// Adds a primitive to the pending list unless it is already there (a primitive registered in several cells).
+// The same out of line, for a pending list that fills up during the walk (rare); the walk's end inlines Resolve.
+static void ResolveFull(const lsScene* scene, const lsRayInput* input, Pending* pending, int count, lsRayHit* best,
+                        lsCastStats* stats)
+{
+    Resolve(scene, input, pending, count, best, stats);
+}
+
+// Adds a primitive to the pending list (resolving the list first when it is full).
 static inline void Defer(const lsScene* scene, const lsRayInput* input, Pending* pending, int* count, Pending p,
                          lsRayHit* best, lsCastStats* stats)
 {
-    for (int k = 0; k < *count; ++k)
-    {
-        if (pending[k].field == p.field && pending[k].id0 == p.id0 && pending[k].id1 == p.id1)
-        {
-            return;
-        }
-    }
     if (!(p.tLo >= -HUGE_VAL))
     {
         p.tLo = -HUGE_VAL; // a bound lost to overflow (NaN) must sort first, never be dropped
     }
     if (*count == LS_PENDING_CAPACITY)
     {
-        *count = Resolve(scene, input, pending, *count, best, stats);
+        ResolveFull(scene, input, pending, *count, best, stats);
+        *count = 0; // the rest were strictly farther than the best
     }
     pending[(*count)++] = p;
 }
@@ -445,8 +463,7 @@ static void BoundCellShapes(const lsScene* scene, const CellHeader* h, const lsR
         double tLo, tHi;
         if (ct->active && BoundCircle(&ct->circle, o, d, dd, w->limit, maxFraction, &tLo, &tHi))
         {
-            Defer(scene, input, w->pending, &w->pendingCount, (Pending){tLo, ls_fieldTarget, k, ct->index, 0}, best,
-                  stats);
+            Defer(scene, input, w->pending, &w->pendingCount, (Pending){tLo, ls_fieldTarget, k}, best, stats);
             Tighten(w, tHi, best, maxFraction);
         }
     }
@@ -457,9 +474,31 @@ static void BoundCellShapes(const lsScene* scene, const CellHeader* h, const lsR
         double tLo, tHi;
         if (BoundCircle(scene->shapeCircles + code, o, d, dd, w->limit, maxFraction, &tLo, &tHi))
         {
-            Defer(scene, input, w->pending, &w->pendingCount, (Pending){tLo, ls_fieldShape, k, code, 0}, best, stats);
+            Defer(scene, input, w->pending, &w->pendingCount, (Pending){tLo, ls_fieldShape, k}, best, stats);
         }
     }
+}
+
+// What the walk's steps need: the grid's corner and cell size, the ray's origin, the inverses of its direction's
+// components (0 for a zero component), each axis' step (-1, 0 or 1) and whether it goes up, and what is added to a
+// crossing (0, or HUGE_VAL for an axis the ray does not move along: its crossings never come first).
+typedef struct WalkAxes
+{
+    double gx0, gy0, s, ox, oy, invDx, invDy, neverX, neverY;
+    int stepX, stepY, upX, upY;
+} WalkAxes;
+
+// The fraction at which the ray crosses the next vertical boundary of column ix, recomputed from the boundary's
+// coordinate at every step (no accumulated drift).
+static LS_FORCE_INLINE double CrossingX(const WalkAxes* a, int ix)
+{
+    return (a->gx0 + (double)(ix + a->upX) * a->s - a->ox) * a->invDx + a->neverX;
+}
+
+/// The same for the next horizontal boundary of row iy.
+static LS_FORCE_INLINE double CrossingY(const WalkAxes* a, int iy)
+{
+    return (a->gy0 + (double)(iy + a->upY) * a->s - a->oy) * a->invDy + a->neverY;
 }
 
 // The walk. stats may be NULL; the two public entry points inline this with and without counting.
@@ -529,11 +568,11 @@ static LS_FORCE_INLINE lsRayHit Cast(const lsScene* scene, const lsDynamicObject
     int ix = CellX(scene, o.x + tEnter * d.x), iy = CellY(scene, o.y + tEnter * d.y);
     // Signs and selections below are computed without branches: a ray's direction is random to the predictor.
     int stepX = (d.x > 0.0) - (d.x < 0.0), stepY = (d.y > 0.0) - (d.y < 0.0);
-    int upX = stepX > 0, upY = stepY > 0;
-    // Crossing fractions of the next vertical and horizontal cell boundaries, recomputed from the boundary
-    // coordinate at every step (no accumulated drift).
-    double tMaxX = stepX != 0 ? (gx0 + (double)(ix + upX) * s - o.x) * invDx : HUGE_VAL;
-    double tMaxY = stepY != 0 ? (gy0 + (double)(iy + upY) * s - o.y) * invDy : HUGE_VAL;
+    int nx = scene->nx, ny = scene->ny;
+    WalkAxes axes = {
+        gx0,   gy0,   s,         o.x,      o.y, invDx, invDy, stepX != 0 ? 0.0 : HUGE_VAL, stepY != 0 ? 0.0 : HUGE_VAL,
+        stepX, stepY, stepX > 0, stepY > 0};
+    double tMaxX = CrossingX(&axes, ix), tMaxY = CrossingY(&axes, iy);
     // How far (in fraction) a hit must lie before a cell's exit for the walk to stop there: the slop in metres
     // over the ray's speed, with room to spare.
     double margin = 4.0 * scene->slop / Max(fabs(d.x), fabs(d.y));
@@ -551,11 +590,13 @@ static LS_FORCE_INLINE lsRayHit Cast(const lsScene* scene, const lsDynamicObject
     w.known = best.hit ? best.fraction : HUGE_VAL;
     w.limit = w.known < maxFraction ? w.known : maxFraction;
     bool hasShapes = scene->targetItemCount + scene->shapeItemCount > 0;
-    int nx = scene->nx, ny = scene->ny;
+    unsigned cellCount = (unsigned)nx * (unsigned)ny;
+    int stepYCells = stepY * nx;
 
     for (;;)
     {
-        const CellHeader* h = cells + (ptrdiff_t)iy * nx + ix;
+        int cell = iy * nx + ix;
+        const CellHeader* h = cells + cell;
         if (LS_UNLIKELY(h->emptyBlock))
         {
             // An empty block: leave it in one step, through whichever of its next boundaries the ray meets first,
@@ -566,8 +607,9 @@ static LS_FORCE_INLINE lsRayHit Cast(const lsScene* scene, const lsDynamicObject
                 stats->cells += 1;
             }
             int bx = ix >> LS_BLOCK_SHIFT, by = iy >> LS_BLOCK_SHIFT;
-            double tBX = stepX != 0 ? (gx0 + (double)((bx + upX) << LS_BLOCK_SHIFT) * s - o.x) * invDx : HUGE_VAL;
-            double tBY = stepY != 0 ? (gy0 + (double)((by + upY) << LS_BLOCK_SHIFT) * s - o.y) * invDy : HUGE_VAL;
+            // (the column and row whose next boundaries are the block's)
+            double tBX = CrossingX(&axes, ((bx + axes.upX) << LS_BLOCK_SHIFT) - axes.upX);
+            double tBY = CrossingY(&axes, ((by + axes.upY) << LS_BLOCK_SHIFT) - axes.upY);
             double tB = tBX < tBY ? tBX : tBY;
             if (tB >= tStop || w.known < tB - margin)
             {
@@ -592,8 +634,8 @@ static LS_FORCE_INLINE lsRayHit Cast(const lsScene* scene, const lsDynamicObject
             {
                 break;
             }
-            tMaxX = stepX != 0 ? (gx0 + (double)(ix + upX) * s - o.x) * invDx : HUGE_VAL;
-            tMaxY = stepY != 0 ? (gy0 + (double)(iy + upY) * s - o.y) * invDy : HUGE_VAL;
+            tMaxX = CrossingX(&axes, ix);
+            tMaxY = CrossingY(&axes, iy);
             continue;
         }
         if (stats != NULL)
@@ -601,6 +643,19 @@ static LS_FORCE_INLINE lsRayHit Cast(const lsScene* scene, const lsDynamicObject
             stats->cells += 1;
             stats->candidates += (h[1].seg - h[0].seg) + (h[1].shape - h[0].shape) + (h[1].target - h[0].target);
         }
+        // The next cell, one step in x or in y, whichever boundary comes first, and the cell after it (with masks,
+        // not branches), found before this cell's records are tested so that their memory is on its way: the
+        // header of the cell after next and the records of the next one (whose header was requested a cell ago).
+        // An index outside the grid (the walk stops there) is taken as the headers' end.
+        int xMask = -(tMaxX < tMaxY);
+        int nextIx = ix + (stepX & xMask), nextIy = iy + (stepY & ~xMask);
+        int nextCell = cell + (stepX & xMask) + (stepYCells & ~xMask);
+        double nextMaxX = CrossingX(&axes, nextIx), nextMaxY = CrossingY(&axes, nextIy);
+        int afterMask = -(nextMaxX < nextMaxY);
+        int afterCell = nextCell + (stepX & afterMask) + (stepYCells & ~afterMask);
+        unsigned afterIndex = (unsigned)afterCell, nextIndex = (unsigned)nextCell;
+        LS_PREFETCH(cells + (afterIndex < cellCount ? afterIndex : cellCount));
+        LS_PREFETCH(segItems + cells[nextIndex < cellCount ? nextIndex : cellCount].seg);
         for (int k = h[0].seg, end = h[1].seg; k < end; ++k)
         {
             SegmentSides sides;
@@ -608,35 +663,26 @@ static LS_FORCE_INLINE lsRayHit Cast(const lsScene* scene, const lsDynamicObject
             if (SidesOfSegment(segItems + k, o, d, sideError, &sides) &&
                 BoundCrossing(segItems + k, &sides, d, dd, w.limit, maxFraction, sideError, &tLo, &tHi))
             {
-                Defer(scene, input, w.pending, &w.pendingCount,
-                      (Pending){tLo, ls_fieldSegment, k, scene->segItemRefs[k].chain, scene->segItemRefs[k].part},
-                      &best, stats);
+                LS_PREFETCH(scene->segItemRefs + k); // its identity, read if it is cast when the walk ends
+                Defer(scene, input, w.pending, &w.pendingCount, (Pending){tLo, ls_fieldSegment, k}, &best, stats);
                 Tighten(&w, tHi, &best, maxFraction);
             }
         }
-        if (hasShapes && (h[1].target != h[0].target || h[1].shape != h[0].shape))
+        if (hasShapes & (((h[1].target - h[0].target) | (h[1].shape - h[0].shape)) != 0)) // one branch
         {
             BoundCellShapes(scene, h, input, dd, &w, &best, stats);
         }
 
-        double tExit = tMaxX < tMaxY ? tMaxX : tMaxY;
+        double tExit = Min(tMaxX, tMaxY);
         if ((tExit >= tStop) | (w.known < tExit - margin))
         {
             break;
         }
-        // One step in x or in y, whichever boundary comes first: both next crossings are computed and one is kept,
-        // which costs a few operations and saves a mispredicted branch on most steps.
-        bool xStep = tMaxX < tMaxY;
-        ix += xStep ? stepX : 0;
-        iy += xStep ? 0 : stepY;
+        ix = nextIx, iy = nextIy, tMaxX = nextMaxX, tMaxY = nextMaxY;
         if ((unsigned)ix >= (unsigned)nx || (unsigned)iy >= (unsigned)ny)
         {
             break;
         }
-        double nextX = (gx0 + (double)(ix + upX) * s - o.x) * invDx;
-        double nextY = (gy0 + (double)(iy + upY) * s - o.y) * invDy;
-        tMaxX = xStep ? nextX : tMaxX;
-        tMaxY = xStep ? tMaxY : nextY;
     }
     Resolve(scene, input, w.pending, w.pendingCount, &best, stats);
     return best;
