@@ -501,9 +501,10 @@ static LS_FORCE_INLINE double CrossingY(const WalkAxes* a, int iy)
     return (a->gy0 + (double)(iy + a->upY) * a->s - a->oy) * a->invDy + a->neverY;
 }
 
-// The walk. stats may be NULL; the two public entry points inline this with and without counting.
+// The walk. lookAhead: prefetch the cells ahead (not worth its instructions when they are in the cache: the beams of
+// a scan). stats may be NULL; the public entry points inline this with and without counting.
 static LS_FORCE_INLINE lsRayHit Cast(const lsScene* scene, const lsDynamicObjects* dyn, const lsRayInput* input,
-                                     lsCastStats* stats)
+                                     bool lookAhead, lsCastStats* stats)
 {
     LS_ASSERT(scene != NULL && input != NULL);
     LS_ASSERT(lsIsValidVec2(input->origin) && lsIsValidVec2(input->direction) && !isnan(input->maxFraction));
@@ -649,13 +650,16 @@ static LS_FORCE_INLINE lsRayHit Cast(const lsScene* scene, const lsDynamicObject
         // An index outside the grid (the walk stops there) is taken as the headers' end.
         int xMask = -(tMaxX < tMaxY);
         int nextIx = ix + (stepX & xMask), nextIy = iy + (stepY & ~xMask);
-        int nextCell = cell + (stepX & xMask) + (stepYCells & ~xMask);
         double nextMaxX = CrossingX(&axes, nextIx), nextMaxY = CrossingY(&axes, nextIy);
-        int afterMask = -(nextMaxX < nextMaxY);
-        int afterCell = nextCell + (stepX & afterMask) + (stepYCells & ~afterMask);
-        unsigned afterIndex = (unsigned)afterCell, nextIndex = (unsigned)nextCell;
-        LS_PREFETCH(cells + (afterIndex < cellCount ? afterIndex : cellCount));
-        LS_PREFETCH(segItems + cells[nextIndex < cellCount ? nextIndex : cellCount].seg);
+        if (lookAhead)
+        {
+            int nextCell = cell + (stepX & xMask) + (stepYCells & ~xMask);
+            int afterMask = -(nextMaxX < nextMaxY);
+            int afterCell = nextCell + (stepX & afterMask) + (stepYCells & ~afterMask);
+            unsigned afterIndex = (unsigned)afterCell, nextIndex = (unsigned)nextCell;
+            LS_PREFETCH(cells + (afterIndex < cellCount ? afterIndex : cellCount));
+            LS_PREFETCH(segItems + cells[nextIndex < cellCount ? nextIndex : cellCount].seg);
+        }
         for (int k = h[0].seg, end = h[1].seg; k < end; ++k)
         {
             SegmentSides sides;
@@ -692,12 +696,12 @@ lsRayHit lsScene_CastRayStats(const lsScene* scene, const lsDynamicObjects* dyn,
                               lsCastStats* stats)
 {
     LS_ASSERT(stats != NULL);
-    return Cast(scene, dyn, input, stats);
+    return Cast(scene, dyn, input, true, stats);
 }
 
 lsRayHit lsScene_CastRay(const lsScene* scene, const lsDynamicObjects* dyn, const lsRayInput* input)
 {
-    return Cast(scene, dyn, input, NULL);
+    return Cast(scene, dyn, input, true, NULL);
 }
 
 // The cell holding p, clamped to the grid (the first cell of a ray starting there).
@@ -737,7 +741,10 @@ void lsScene_CastRays(const lsScene* scene, const lsDynamicObjects* dyn, const l
                 LS_PREFETCH(scene->targetItems + h[0].target);
             }
         }
-        hits[i] = Cast(scene, dyn, inputs + i, NULL);
+        // A ray from the previous ray's origin (a scan's beams) walks cells that are in the cache already.
+        bool sameOrigin =
+            i > 0 && inputs[i].origin.x == inputs[i - 1].origin.x && inputs[i].origin.y == inputs[i - 1].origin.y;
+        hits[i] = Cast(scene, dyn, inputs + i, !sameOrigin, NULL);
     }
 }
 
@@ -1382,7 +1389,7 @@ bool lsScene_CastFan(const lsScene* scene, const lsBeamFan* fan, int first, cons
         }
         else
         {
-            hits[k] = Cast(scene, NULL, inputs + k, NULL); // what the sweep found so far is not needed
+            hits[k] = Cast(scene, NULL, inputs + k, false, NULL); // what the sweep found so far is not needed
         }
     }
     return true;
