@@ -648,11 +648,17 @@ static LS_FORCE_INLINE lsRayHit Cast(const lsScene* scene, const lsDynamicObject
         // not branches), found before this cell's records are tested so that their memory is on its way: the
         // header of the cell after next and the records of the next one (whose header was requested a cell ago).
         // An index outside the grid (the walk stops there) is taken as the headers' end.
-        int xMask = -(tMaxX < tMaxY);
-        int nextIx = ix + (stepX & xMask), nextIy = iy + (stepY & ~xMask);
-        double nextMaxX = CrossingX(&axes, nextIx), nextMaxY = CrossingY(&axes, nextIy);
+        // A random ray (lookAhead) finds its next cell now with masks, not a branch (the direction of its steps is
+        // random to the predictor), and then the cell after it, so that memory is on its way while this cell's
+        // records are tested: the header of the cell after next and the records of the next one (whose header was
+        // requested a cell ago). An index outside the grid (the walk stops before it) is taken as the headers' end.
+        int nextIx = ix, nextIy = iy;
+        double nextMaxX = tMaxX, nextMaxY = tMaxY;
         if (lookAhead)
         {
+            int xMask = -(tMaxX < tMaxY);
+            nextIx += stepX & xMask, nextIy += stepY & ~xMask;
+            nextMaxX = CrossingX(&axes, nextIx), nextMaxY = CrossingY(&axes, nextIy);
             int nextCell = cell + (stepX & xMask) + (stepYCells & ~xMask);
             int afterMask = -(nextMaxX < nextMaxY);
             int afterCell = nextCell + (stepX & afterMask) + (stepYCells & ~afterMask);
@@ -681,6 +687,17 @@ static LS_FORCE_INLINE lsRayHit Cast(const lsScene* scene, const lsDynamicObject
         if ((tExit >= tStop) | (w.known < tExit - margin))
         {
             break;
+        }
+        if (!lookAhead)
+        {
+            // The beams of a scan step alike, so a predicted branch costs less than the masks' longer chain of
+            // dependent operations from one step to the next (a walk of many cells: the depot map).
+            bool xStep = tMaxX < tMaxY;
+            nextIx += xStep ? stepX : 0;
+            nextIy += xStep ? 0 : stepY;
+            double nextX = CrossingX(&axes, nextIx), nextY = CrossingY(&axes, nextIy);
+            nextMaxX = xStep ? nextX : tMaxX;
+            nextMaxY = xStep ? tMaxY : nextY;
         }
         ix = nextIx, iy = nextIy, tMaxX = nextMaxX, tMaxY = nextMaxY;
         if ((unsigned)ix >= (unsigned)nx || (unsigned)iy >= (unsigned)ny)
