@@ -608,7 +608,7 @@ static LS_FORCE_INLINE lsRayHit Cast(const lsScene* scene, const lsDynamicObject
                 stats->cells += 1;
             }
             int bx = ix >> LS_BLOCK_SHIFT, by = iy >> LS_BLOCK_SHIFT;
-            // (the column and row whose next boundaries are the block's)
+            // The block's next boundaries are those of its last column and row in the ray's direction.
             double tBX = CrossingX(&axes, ((bx + axes.upX) << LS_BLOCK_SHIFT) - axes.upX);
             double tBY = CrossingY(&axes, ((by + axes.upY) << LS_BLOCK_SHIFT) - axes.upY);
             double tB = tBX < tBY ? tBX : tBY;
@@ -644,14 +644,11 @@ static LS_FORCE_INLINE lsRayHit Cast(const lsScene* scene, const lsDynamicObject
             stats->cells += 1;
             stats->candidates += (h[1].seg - h[0].seg) + (h[1].shape - h[0].shape) + (h[1].target - h[0].target);
         }
-        // The next cell, one step in x or in y, whichever boundary comes first, and the cell after it (with masks,
-        // not branches), found before this cell's records are tested so that their memory is on its way: the
-        // header of the cell after next and the records of the next one (whose header was requested a cell ago).
-        // An index outside the grid (the walk stops there) is taken as the headers' end.
-        // A random ray (lookAhead) finds its next cell now with masks, not a branch (the direction of its steps is
-        // random to the predictor), and then the cell after it, so that memory is on its way while this cell's
-        // records are tested: the header of the cell after next and the records of the next one (whose header was
-        // requested a cell ago). An index outside the grid (the walk stops before it) is taken as the headers' end.
+        // The next cell is one step in x or in y, whichever boundary comes first. A random ray (lookAhead) finds its
+        // next cell now with masks, not a branch (the direction of its steps is random to the predictor), and then the
+        // cell after it, so that memory is on its way while this cell's records are tested: the header of the cell
+        // after next and the records of the next one (whose header was requested a cell ago). An index outside the grid
+        // (the walk stops before it) is taken as the headers' end.
         int nextIx = ix, nextIy = iy;
         double nextMaxX = tMaxX, nextMaxY = tMaxY;
         if (lookAhead)
