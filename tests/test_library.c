@@ -122,6 +122,13 @@ static int CallerErrorsTest(void)
     lsWorld_AddWall(bad, nan, 2, false);
     ENSURE(lsCreateScene(bad) == NULL && lsCreateScene(NULL) == NULL && lsCreateSim(bad) == NULL);
     lsDestroyWorld(bad);
+    // The points are checked as they are copied: a closed chain's middle point too, after a good wall.
+    bad = lsCreateWorld();
+    lsVec2 infinite[3] = {{0.0, 0.0}, {(double)INFINITY, 1.0}, {1.0, 1.0}};
+    lsWorld_AddWall(bad, points, 2, false);
+    lsWorld_AddWall(bad, infinite, 3, true);
+    ENSURE(lsCreateScene(bad) == NULL);
+    lsDestroyWorld(bad);
     ENSURE(lsCreateScan(0) == NULL && lsCreateScan(LS_MAX_BEAMS + 1) == NULL);
     ENSURE(lsMakeScanLayout(0, 1.0).beams == 0 && lsMakeScanLayout(10, -1.0).beams == 0);
     lsScene* scene = lsCreateScene(world);
