@@ -72,7 +72,7 @@ lsBeamReach lsBeamFan_Disc(const lsBeamFan* fan, lsCircle c, lsBeamRuns* runs)
         AllBeams(fan->beams, runs);
         return ls_beamsSome;
     }
-    Runs(fan, atan2(fy, fx), asin(fmin(r / d, 1.0)) + 1e-7, runs);
+    Runs(fan, lsRoughAngle(fx, fy), asin(fmin(r / d, 1.0)) + 2e-5, runs); // the rough angle's 1e-5, and more
     runs->near = fmax(d * (1.0 - 1e-9) - r - 1e-8 * scale, 0.0);
     return ls_beamsSome;
 }
@@ -113,9 +113,10 @@ lsBeamReach lsBeamFan_Segment(const lsBeamFan* fan, const lsSegment* s, lsBeamRu
         a = clipped;
     }
     // It does not pass through the origin, so it spans the shorter arc between its ends (less than pi).
-    double angleA = atan2(a.y, a.x), diff = atan2(b.y, b.x) - angleA;
+    // The rough angles are within 1e-5 rad each: the middle within 1e-5, the half width within 1e-5.
+    double angleA = lsRoughAngle(a.x, a.y), diff = lsRoughAngle(b.x, b.y) - angleA;
     diff = diff > LS_PI ? diff - 2.0 * LS_PI : (diff < -LS_PI ? diff + 2.0 * LS_PI : diff);
-    Runs(fan, angleA + 0.5 * diff, 0.5 * fabs(diff) + 1e-7 + 1e-8 * scale / d, runs);
+    Runs(fan, angleA + 0.5 * diff, 0.5 * fabs(diff) + 3e-5 + 1e-8 * scale / d, runs);
     runs->near = fmax(d * (1.0 - 1e-9) - 1e-8 * scale, 0.0);
     return ls_beamsSome;
 }

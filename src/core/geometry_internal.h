@@ -48,6 +48,19 @@ static inline bool lsOrderPair(double x, double y, double* lo, double* hi)
     return x != y || !signbit(x) == !signbit(y);
 }
 
+/// atan2(y, x) within 1e-5 rad for (x, y) != 0: Abramowitz and Stegun 4.4.49 (|error| <= 1e-5 on [0, 1]) on the
+/// octant, a division and a polynomial instead of the library's exact atan2, for the beam runs of scans (which are
+/// widened by more than this).
+static inline double lsRoughAngle(double x, double y)
+{
+    double ax = fabs(x), ay = fabs(y);
+    double t = (ax < ay ? ax : ay) / (ax < ay ? ay : ax), t2 = t * t;
+    double a = t * (0.9998660 + t2 * (-0.3302995 + t2 * (0.1801410 + t2 * (-0.0851330 + t2 * 0.0208351))));
+    a = ay > ax ? 0.5 * LS_PI - a : a;
+    a = x < 0.0 ? LS_PI - a : a;
+    return y < 0.0 ? -a : a;
+}
+
 /// Unit vector along v for any finite nonzero v (scaled first when its squared length would underflow or overflow);
 /// (0, 0) for zero or non-finite v. Defined in shape.c.
 lsVec2 lsUnitVector(lsVec2 v);

@@ -91,7 +91,7 @@ lsTransform lsLidar_SensorPose(const lsLidarDef* def, lsTransform robotPose)
     return pose;
 }
 
-static void NoReturn(lsScan* out, int i, lsVec2 origin, lsVec2 dir, double range)
+static inline void NoReturn(lsScan* out, int i, lsVec2 origin, lsVec2 dir, double range)
 {
     out->ranges[i] = HUGE_VAL;
     out->intensities[i] = 0.0;
@@ -224,6 +224,7 @@ bool lsLidar_ScanFrom(const lsScene* scene, const lsDynamicObjects* dyn, const l
     bool jitter = rng != NULL && def->angleNoise > 0.0;
     bool rangeNoise = rng != NULL && (def->noise > 0.0 || def->noisePerM > 0.0);
     bool dropout = rng != NULL && (def->dropout > 0.0 || def->grazingDropout > 0.0);
+    bool noisy = jitter || rangeNoise || dropout; // a noiseless scan draws nothing and keeps no draws
     lsVec2 origin = position;
     double range = def->range;
     double start = heading + layout.angleMin;
@@ -269,16 +270,19 @@ bool lsLidar_ScanFrom(const lsScene* scene, const lsDynamicObjects* dyn, const l
             int i = first + k;
             out->angles[i] = lsScanLayout_Angle(&layout, i);
             lsVec2 direction = lsRotate(rotation, directions[i]);
-            if (jitter)
+            if (noisy)
             {
-                // heading + angleMin + i * angleIncrement, left to right, as the layout rule is written, plus the
-                // beam's own angular noise.
-                double worldAngle = start + (double)i * layout.angleIncrement;
-                direction = lsDirection(worldAngle + def->angleNoise * lsRng_Gaussian(rng));
+                if (jitter)
+                {
+                    // heading + angleMin + i * angleIncrement, left to right, as the layout rule is written, plus
+                    // the beam's own angular noise.
+                    double worldAngle = start + (double)i * layout.angleIncrement;
+                    direction = lsDirection(worldAngle + def->angleNoise * lsRng_Gaussian(rng));
+                }
+                rangeDraws[k] = rangeNoise ? lsRng_Gaussian(rng) : 0.0;
+                dropDraws[k] = dropout ? lsRng_Uniform(rng) : 1.0;
             }
             inputs[k] = (lsRayInput){origin, direction, range};
-            rangeDraws[k] = rangeNoise ? lsRng_Gaussian(rng) : 0.0;
-            dropDraws[k] = dropout ? lsRng_Uniform(rng) : 1.0;
         }
         if (sceneRunCount >= 0)
         {
@@ -317,7 +321,8 @@ bool lsLidar_ScanFrom(const lsScene* scene, const lsDynamicObjects* dyn, const l
         }
         for (int k = 0; k < count; ++k)
         {
-            Measure(scene, def, hits + k, inputs[k].direction, rangeDraws[k], dropDraws[k], out, first + k);
+            Measure(scene, def, hits + k, inputs[k].direction, noisy ? rangeDraws[k] : 0.0, noisy ? dropDraws[k] : 1.0,
+                    out, first + k);
         }
     }
     return true;

@@ -897,18 +897,6 @@ static bool CellMayBeSeen(const Fan* f, int ix, int iy)
     return OpenIn(f, BinOf(lo) - 1, BinOf(hi) + 1);
 }
 
-// atan2(y, x) within 1e-5 rad for (x, y) != 0: Abramowitz and Stegun 4.4.49 (|error| <= 1e-5 on [0, 1]) on the
-// octant, a division and a polynomial instead of the library's exact atan2 (the runs are widened far beyond this).
-static inline double RoughAngle(double x, double y)
-{
-    double ax = fabs(x), ay = fabs(y);
-    double t = Min(ax, ay) / Max(ax, ay), t2 = t * t;
-    double a = t * (0.9998660 + t2 * (-0.3302995 + t2 * (0.1801410 + t2 * (-0.0851330 + t2 * 0.0208351))));
-    a = ay > ax ? 0.5 * LS_PI - a : a;
-    a = x < 0.0 ? LS_PI - a : a;
-    return y < 0.0 ? -a : a;
-}
-
 // The beams of the fan (global indices, up to two runs) whose nominal angles start + i increment lie within
 // [lo, hi] taken around the turn, plus one on each side; every beam when the interval nears a full turn. As
 // beam_runs.c's runs: the interval relative to the first beam in [0, 2 pi), then once more 2 pi lower.
@@ -939,7 +927,7 @@ static void FanRuns(const lsBeamFan* fan, double lo, double hi, lsBeamRuns* runs
 static inline void SegmentRuns(const lsBeamFan* fan, const lsSegment* seg, lsBeamRuns* runs)
 {
     lsVec2 o = fan->origin;
-    double aa = RoughAngle(seg->a.x - o.x, seg->a.y - o.y), ab = RoughAngle(seg->b.x - o.x, seg->b.y - o.y);
+    double aa = lsRoughAngle(seg->a.x - o.x, seg->a.y - o.y), ab = lsRoughAngle(seg->b.x - o.x, seg->b.y - o.y);
     double diff = ab - aa;
     diff = diff > LS_PI ? diff - 2.0 * LS_PI : (diff < -LS_PI ? diff + 2.0 * LS_PI : diff);
     if (!(fabs(diff) < LS_PI - 1e-3))
