@@ -103,18 +103,18 @@ void lsApp_SelectRobot(lsApp* app, const char* id)
 
 void lsApp_UpdateUnsaved(lsApp* app)
 {
-    bool unsaved = app->diskWorld != NULL && !lsWorld_Equal(app->world, app->diskWorld);
-    if (unsaved == app->unsaved && app->window != NULL && SDL_GetWindowTitle(app->window)[0] != '\0')
+    app->unsaved = app->diskWorld != NULL && !lsWorld_Equal(app->world, app->diskWorld);
+    if (app->window == NULL)
         return;
-    app->unsaved = unsaved;
-    if (app->window != NULL)
-    {
-        char title[256];
-        snprintf(title, sizeof title, "lidarsim - %.200s%s",
-                 app->world->name[0] != '\0' ? app->world->name : app->config.worldPath, unsaved ? " *" : "");
-        lsEscapeControl(title, sizeof title);
+    char title[256];
+    snprintf(title, sizeof title, "lidarsim - %.200s%s",
+             app->world->name[0] != '\0' ? app->world->name : app->config.worldPath, app->unsaved ? " *" : "");
+    lsEscapeControl(title, sizeof title);
+    // Against the title shown, not the last `unsaved`: the first call names the world in the window opened as
+    // "lidarsim", and a reload that renames the world renames the window. Set only when it changes (every edit
+    // of a drag comes here).
+    if (strcmp(SDL_GetWindowTitle(app->window), title) != 0)
         SDL_SetWindowTitle(app->window, title);
-    }
 }
 
 // The file now holds `world` as `text` (just loaded or saved): the base of the next save and of `unsaved`.
@@ -513,12 +513,13 @@ static void Update(lsApp* app, double frameSeconds)
     }
 
     double dt = lsSim_GetState(app->sim)->dt;
+    // Every N press is a step, also presses that arrived together between two frames (a busy machine draws seldom),
+    // and those handled before a Space that runs again in the same frame.
+    for (; app->stepPresses > 0; app->stepPresses--)
+        StepOnce(app);
     if (app->paused)
     {
         app->accumulator = 0.0;
-        if (app->stepOnce)
-            StepOnce(app);
-        app->stepOnce = false;
         return;
     }
     app->accumulator += fmin(frameSeconds, LS_MAX_FRAME_SECONDS);

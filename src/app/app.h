@@ -35,7 +35,7 @@ typedef struct lsApp
     bool paused, autopilot, follow;
     int selected; ///< Tab: the robot the keys drive and F follows (index into the sim's robots)
     char selectedId[LS_ROBOT_ID_CAPACITY]; ///< its id: a rebuilt sim (an edit, a reload) selects it again by id
-    bool stepOnce;                         ///< N: one step at the next update
+    int stepPresses;                       ///< N presses while paused not yet stepped: one step each
     int screenshots;                       ///< F12 presses not yet saved: each saves the next frame as a PNG
     bool quit;
     bool simStale;        ///< the editor changed the world: rebuild the sim before the next step, draw or command

@@ -70,7 +70,7 @@ static void HandleKey(lsApp* app, const SDL_KeyboardEvent* key)
         break;
     case SDLK_n:
         if (app->paused)
-            app->stepOnce = true;
+            app->stepPresses += 1;
         else
             lsApp_SetStatus(app, "N steps once while paused (Space pauses)");
         break;

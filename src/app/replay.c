@@ -80,7 +80,8 @@ typedef struct Replay
     double position; ///< the playback position in steps (fractional while playing)
     long long shown; ///< the step the sim shows
     double speed;    ///< 1: real time
-    bool playing, follow, scrubbing, panning, screenshot, quit;
+    bool playing, follow, scrubbing, panning, quit;
+    int screenshots; ///< F12 presses not yet saved: each saves the next frame as a PNG
     long long frames;
     double fps, drawMsAvg, secondStart;
     int framesThisSecond;
@@ -108,6 +109,7 @@ static void SetStatus(Replay* r, const char* format, ...)
     va_end(args);
     r->statusUntil = Now(r) + 3.0;
     printf("lidarsim: %s\n", r->status);
+    fflush(stdout); // as the window's lsApp_SetStatus: whoever follows stdout sees it as it happens
 }
 
 // Moves the playback to step (clamped to the recording) and shows it.
@@ -232,7 +234,7 @@ static void HandleKey(Replay* r, const SDL_KeyboardEvent* key)
         FitCamera(r);
         break;
     case SDLK_F12:
-        r->screenshot = true;
+        r->screenshots += 1;
         break;
     default:
         break;
@@ -373,9 +375,9 @@ static bool Draw(Replay* r)
     };
     if (!lsDrawFrame(r->canvas, &r->camera, r->sim, &r->view, &hud))
         return false;
-    if (r->screenshot)
+    // Every F12 press gets its file, also presses that arrived together between two frames: each saves this frame.
+    for (; r->screenshots > 0; r->screenshots--)
     {
-        r->screenshot = false;
         char path[LS_PATH_CAPACITY + 64];
         lsError err;
         if (lsSaveScreenshot(r->canvas->surface, r->config.screenshotDir, r->config.recordingPath,
@@ -441,7 +443,8 @@ int lsRunReplay(const lsReplayConfig* config)
     while (ok && !r.quit)
     {
         SDL_Event event;
-        while (SDL_PollEvent(&event))
+        // Once Q is handled nothing queued behind it moves the playback that --print-pose reports (as in the window).
+        while (!r.quit && SDL_PollEvent(&event))
             HandleEvent(&r, &event);
         double now = Now(&r);
         // Scripted runs (--frames) play at a fixed 60 frames per second of replay time, so they are repeatable.
