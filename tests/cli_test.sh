@@ -187,22 +187,19 @@ grep -q 'small.png: not written (write failed: File too large); the old file is 
     fail "render over ulimit -f: $(cat "$work/err.txt")"
 expect_status 1 sh -c 'ulimit -f 8; "$0" run "$1" --steps 2000 --record "$2"' "$lidarsim" "$src/worlds/default.json" "$work/big.jsonl"
 [ -e "$work/small.png" ] || [ -e "$work/big.jsonl" ] && fail "a failed write left a file under its name"
-ls -A "$work" | grep -q '^\.lidarsim-' && fail "a failed write left its temporary file"
+temporary_left() { ls -A "$work" | grep -q '^\.lidarsim-'; }
+temporary_left && fail "a failed write left its temporary file"
 # A long run or render ended by a signal (kill, a hang-up) leaves no temporary file beside its target, and still dies
 # by that signal.
 for sig in TERM HUP; do
     "$lidarsim" run "$src/worlds/default.json" --steps 100000000 --record "$work/killed.jsonl" >/dev/null 2>&1 &
     pid=$!
-    for _ in $(seq 1 100); do
-        ls -A "$work" | grep -q '^\.lidarsim-' && break
-        sleep 0.1
-    done
-    ls -A "$work" | grep -q '^\.lidarsim-' || fail "run --record: no temporary file to clean up"
+    wait_until temporary_left || fail "run --record: no temporary file to clean up"
     kill -$sig $pid
     { wait $pid; } 2>/dev/null
     status=$?
     [ $status -eq $((128 + $(kill -l $sig))) ] || fail "run --record killed by SIG$sig: exit status $status"
-    ls -A "$work" | grep -q '^\.lidarsim-' && fail "run --record killed by SIG$sig left its temporary file"
+    temporary_left && fail "run --record killed by SIG$sig left its temporary file"
     [ -e "$work/killed.jsonl" ] && fail "run --record killed by SIG$sig left a recording"
 done
 # export-map writes both files or neither: a YAML name one byte over NAME_MAX (its PGM name fits) is refused first.

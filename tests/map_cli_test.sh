@@ -52,9 +52,10 @@ expect_status 0 "$lidarsim" run "$work/maps/room.yaml" --steps 30 --autopilot
 expect_status 0 "$lidarsim" render "$work/maps/room.yaml" -o "$work/room.png" --size 320x240
 [ -s "$work/room.png" ] || fail "render map: no image"
 # The window on the map (when there is an X server to run it on): it opens, draws, reuses its static layers.
-if command -v xvfb-run >/dev/null 2>&1; then
+if command -v Xvfb >/dev/null 2>&1; then
     export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" # X11 and Mesa's own (see window_test.sh)
-    expect_status 0 xvfb-run -a -s "-screen 0 640x480x24" "$lidarsim" "$work/maps/room.yaml" --frames 20 --autopilot
+    start_xvfb 640x480x24
+    expect_status 0 "$lidarsim" "$work/maps/room.yaml" --frames 20 --autopilot
     grep -q '^frames 20 .*static layers reused 1[0-9]' "$work/out.txt" || fail "window on a map: $(cat "$work/out.txt")"
     ! grep -q 'still allocated' "$work/err.txt" || fail "window on a map: leak: $(cat "$work/err.txt")"
 fi

@@ -6,28 +6,16 @@
 # 3. A recording is refused for another world (both files named), and a truncated, garbled or header-less one is a
 #    located error (file:line), exit 1, never a crash.
 # 4. Under Xvfb: `replay --paused --start S --print-pose` shows the recorded pose of step S (a recorded line, and a
-#    skipped step from the line's path), and keys (End, Left, Shift+Left, Q) move through the recording.
+#    skipped step from the line's path), and keys (End, Left, Shift+Left, Q) move through the recording; two F12
+#    presses handled in one frame save two screenshots.
 set -uo pipefail
 
 lidarsim=${1:?usage: replay_test.sh path/to/lidarsim SOURCE_DIR}
 src=${2:?usage: replay_test.sh path/to/lidarsim SOURCE_DIR}
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+name=replay_test
+# shellcheck source=tests/cli_lib.sh
+. "$(dirname "$0")/cli_lib.sh"
 export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" # see window_test.sh
-
-fail() {
-    echo "replay_test: FAIL: $*" >&2
-    exit 1
-}
-
-# Runs the program, expecting the exit status $1; stdout and stderr go to out.txt and err.txt.
-expect_status() {
-    local want=$1
-    shift
-    "$@" >"$work/out.txt" 2>"$work/err.txt"
-    local got=$?
-    [ "$got" -eq "$want" ] || fail "$* exited $got, expected $want: $(cat "$work/err.txt")"
-}
 
 world="$src/worlds/default.json"
 rec="$work/run.jsonl"
@@ -90,10 +78,11 @@ expect_status 1 env -u DISPLAY -u WAYLAND_DISPLAY -u SDL_VIDEODRIVER "$lidarsim"
 grep -q 'lidarsim render .* -o run.gif' "$work/err.txt" || fail "replay without a display: $(cat "$work/err.txt")"
 
 # 4. The window, under Xvfb.
-if ! command -v xvfb-run >/dev/null 2>&1; then
-    echo "replay_test: xvfb-run not installed, window part skipped"
+if ! command -v Xvfb >/dev/null 2>&1; then
+    echo "replay_test: Xvfb not installed, window part skipped"
     exit 0
 fi
+start_xvfb 1280x800x24
 # The pose a recorded line holds, and a path entry (k-th skipped step before the line of step S), as "x y deg"
 # rounded as --print-pose prints them.
 pose_of() {
@@ -107,8 +96,8 @@ for text in open(sys.argv[1]):
         print("pose %.6f %.6f %.6f" % tuple(pose))' "$@"
 }
 replay_pose() {
-    xvfb-run -a -s "-screen 0 1280x800x24" "$lidarsim" replay "$rec" --paused --frames 2 --print-pose --size 640x400 \
-        "$@" >"$work/replay.txt" 2>&1 || fail "replay $*: $(cat "$work/replay.txt")"
+    "$lidarsim" replay "$rec" --paused --frames 2 --print-pose --size 640x400 "$@" >"$work/replay.txt" 2>&1 ||
+        fail "replay $*: $(cat "$work/replay.txt") $(server_said)"
     ! grep -q 'still allocated' "$work/replay.txt" || fail "replay: leak: $(cat "$work/replay.txt")"
     grep '^pose ' "$work/replay.txt"
 }
@@ -118,8 +107,8 @@ got=$(replay_pose --start 62)
 want=$(pose_of "$rec" 66 1)
 [ "$got" = "$want" ] || fail "step 62 (between lines): $got != $want"
 # Playing: 30 frames at 60 frames per second of replay time and speed 2 from step 0 end at step 60.
-xvfb-run -a -s "-screen 0 1280x800x24" "$lidarsim" replay "$rec" --frames 30 --speed 2 --print-pose --size 640x400 \
-    >"$work/play.txt" 2>&1 || fail "replay --frames: $(cat "$work/play.txt")"
+"$lidarsim" replay "$rec" --frames 30 --speed 2 --print-pose --size 640x400 >"$work/play.txt" 2>&1 ||
+    fail "replay --frames: $(cat "$work/play.txt") $(server_said)"
 grep -q '^step 60$' "$work/play.txt" || fail "replay playing: $(cat "$work/play.txt")"
 echo "replay_test: replayed poses match the recording"
 
@@ -127,36 +116,31 @@ if ! command -v xdotool >/dev/null 2>&1; then
     echo "replay_test: xdotool not installed, key part skipped"
     exit 0
 fi
-cat >"$work/keys.sh" <<'EOF'
-#!/usr/bin/env bash
-# Inside xvfb-run: End, Left, Left, Shift+Left (back to the previous recorded line), a click on the timeline's start
-# then End again, Q.
-"$1" replay "$2" --paused --print-pose --size 640x400 >"$3" 2>&1 &
+# Keys: End, Left, Left, Shift+Left (back to the previous recorded line), two F12 presses handled in one frame (the
+# window stopped while they are typed), Q. Each waits only for the state it needs: the window on screen and focused
+# (X delivers the keys after that in order), the screenshots' answers, the exit.
+"$lidarsim" replay "$rec" --paused --print-pose --size 640x400 --screenshots "$work/shots" >"$work/keys.txt" 2>&1 &
 pid=$!
-wid=""
-for _ in $(seq 1 300); do
-    wid=$(xdotool search --name 'lidarsim replay' 2>/dev/null | head -n 1)
-    [ -n "$wid" ] && break
-    sleep 0.1
-done
-[ -n "$wid" ] || { echo "no window appeared" >&2; kill "$pid"; exit 1; }
-xdotool windowfocus --sync "$wid" 2>/dev/null || xdotool windowfocus "$wid"
-sleep 0.5
+keys_fail() { # keys_fail MESSAGE: stops the window, then fails
+    kill "$pid" 2>/dev/null
+    fail "replay keys: $1: $(cat "$work/keys.txt") $(server_said)"
+}
+wid=$(find_window "$pid")
+[ -n "$wid" ] || keys_fail "no window appeared"
+xdotool windowfocus --sync "$wid" || keys_fail "cannot focus the window"
 for k in End Left Left shift+Left; do
     xdotool key "$k"
-    sleep 0.1
 done
+kill -STOP "$pid"
+xdotool key F12 F12
+kill -CONT "$pid"
+two_saved() { [ "$(grep -c '^lidarsim: saved .*shots/run-' "$work/keys.txt")" -eq 2 ]; }
+wait_until two_saved || keys_fail "two F12 presses, not two files saved"
 xdotool key q
-for _ in $(seq 1 50); do
-    kill -0 "$pid" 2>/dev/null || break
-    sleep 0.1
-done
-kill -0 "$pid" 2>/dev/null && { echo "the window did not quit on Q" >&2; kill "$pid"; exit 1; }
-wait "$pid"
-EOF
-chmod +x "$work/keys.sh"
-xvfb-run -a -s "-screen 0 1280x800x24" "$work/keys.sh" "$lidarsim" "$rec" "$work/keys.txt" ||
-    fail "replay keys: $(cat "$work/keys.txt")"
+wait_until exited "$pid" || keys_fail "the window did not quit on Q"
+wait "$pid" || fail "replay keys: exit status $?: $(cat "$work/keys.txt")"
+! grep -q 'still allocated' "$work/keys.txt" || fail "replay keys: leak: $(cat "$work/keys.txt")"
 # End -> 120, Left twice -> 118, Shift+Left -> the line before: 114.
 grep -q '^step 114$' "$work/keys.txt" || fail "replay keys: expected step 114: $(cat "$work/keys.txt")"
+[ "$(ls "$work"/shots/run-*.png | wc -l)" -eq 2 ] || fail "replay keys: two F12 presses: $(ls "$work/shots")"
 echo "replay_test: ok"

@@ -17,20 +17,15 @@ if ! command -v Xvfb >/dev/null 2>&1; then
     echo "window_test: Xvfb not installed, skipping"
     exit 77
 fi
-
-fail() {
-    echo "window_test: FAIL: $*" >&2
-    exit 1
-}
+name=window_test
+# shellcheck source=tests/cli_lib.sh
+. "$(dirname "$0")/cli_lib.sh"
 
 # Under AddressSanitizer, LeakSanitizer would report what D-Bus, X11 and Mesa keep until exit (their stacks cannot
 # be unwound cheaply enough to suppress by library). Our own memory is checked instead: the window counts every
 # lsAlloc byte and reports any still allocated at exit, which fails this test.
 export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
 
-work=$(mktemp -d)
-xvfb=""
-trap '[ -n "$xvfb" ] && kill "$xvfb" 2>/dev/null; rm -rf "$work"' EXIT
 # A room 20 x 10 m with the robot at (5, 5) looking along +x: 15 m of free floor ahead.
 cat >"$work/room.json" <<'EOF'
 {
@@ -51,24 +46,9 @@ status=$?
 grep -q "lidarsim render" "$work/err.txt" && grep -q "lidarsim run" "$work/err.txt" ||
     fail "no display: the line must name lidarsim render and lidarsim run: $(cat "$work/err.txt")"
 
-# One X server for the window parts, on a display it picks itself: with -displayfd, Xvfb binds the first free display
-# and writes its number once it accepts connections. (xvfb-run -a picks a number from the lock files in /tmp, then
-# starts its server: a race with the suite's other Xvfb users running in parallel, ReplayTest and MapCliTest; under
-# load a window here found no server on its display, 2 runs in 30.)
-Xvfb -displayfd 3 -screen 0 1280x800x24 -nolisten tcp -noreset 3>"$work/display" >"$work/xvfb-log.txt" 2>&1 &
-xvfb=$!
-deadline=$((SECONDS + 60))
-until [ -s "$work/display" ]; do
-    kill -0 "$xvfb" 2>/dev/null || fail "Xvfb did not start: $(cat "$work/xvfb-log.txt")"
-    [ $SECONDS -lt $deadline ] || fail "Xvfb did not start within 60 s: $(cat "$work/xvfb-log.txt")"
-    sleep 0.1
-done
-DISPLAY=":$(cat "$work/display")"
-export DISPLAY
-# The scripts below drive the window with xdotool and fail with what the X server said too, if it went away.
-server_said() {
-    kill -0 "$xvfb" 2>/dev/null || echo "(the X server $DISPLAY exited: $(cat "$work/xvfb-log.txt"))"
-}
+# One X server for the window parts (the scripts below drive it with xdotool and fail with what the server said too,
+# if it went away).
+start_xvfb 1280x800x24
 
 # Parses "pose X Y DEG" from a file into the variables x, y.
 read_pose() {
@@ -95,32 +75,7 @@ if ! command -v xdotool >/dev/null 2>&1; then
     echo "window_test: xdotool not installed, key-press part skipped (apt-get install xdotool)"
     exit 0
 fi
-# What the scripts below share (they source helpers.sh). Waits are bounded in time, not in tries: on a loaded machine
-# each xdotool call is slow too.
-# wait_until CMD...: polls CMD until it succeeds (true) or 60 s have passed (false).
-wait_until() {
-    local deadline=$((SECONDS + 60))
-    until "$@"; do
-        [ $SECONDS -lt $deadline ] || return 1
-        sleep 0.1
-    done
-}
-# exited PID: the process is gone.
-exited() { ! kill -0 "$1" 2>/dev/null; }
-# find_window PID: prints the X id of the window once it is on screen (mapped), or nothing when PID exits first or
-# none shows in time.
-find_window() {
-    local deadline=$((SECONDS + 60)) wid
-    while [ $SECONDS -lt $deadline ] && kill -0 "$1" 2>/dev/null; do
-        wid=$(xdotool search --onlyvisible --name '^lidarsim' 2>/dev/null | head -n 1)
-        [ -n "$wid" ] && echo "$wid" && return 0
-        sleep 0.1
-    done
-    return 1
-}
-# said FILE TEXT: waits until the window has printed TEXT to FILE (its stdout: every key's answer in the status line
-# is printed there too, as it happens).
-said() { wait_until grep -qF -- "$2" "$1"; }
+# The scripts below source cli_lib.sh's waits from helpers.sh.
 declare -f wait_until exited find_window said >"$work/helpers.sh"
 cat >"$work/drive.sh" <<'EOF'
 #!/usr/bin/env bash
@@ -138,6 +93,13 @@ if [ -z "$wid" ]; then
     exit 1
 fi
 xdotool windowfocus --sync "$wid" || { echo "cannot focus the window" >&2; kill "$pid"; exit 1; }
+# The title names the world from the first frame (not only once it is edited).
+named() { [ "$(xdotool getwindowname "$wid" 2>/dev/null)" = "lidarsim - window test room" ]; }
+if ! wait_until named; then
+    echo "the title does not name the world: $(xdotool getwindowname "$wid")" >&2
+    kill "$pid"
+    exit 1
+fi
 # View keys, each answered in the status line (printed on stdout too); pressed twice, so the view ends as it began.
 for k in l g v c o t h; do
     xdotool key $k
