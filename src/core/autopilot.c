@@ -27,32 +27,13 @@ lsAutopilot lsMakeAutopilot(uint64_t seed)
 #define LS_AUTOPILOT_TRAIL_SIGMA 2.0  // metres: how far a remembered position's influence reaches
 #define LS_AUTOPILOT_TRAIL_PERIOD 1.0 // seconds between remembered positions
 
-// The mean range (no return: rangeMax) of the beams within 10 degrees of direction angle (robot frame): every
-// stride-th beam whose wrapped offset sensorHeading + angle_i - angle is under 0.175 in size, summed in beam order.
-static double OpenRangeAll(const lsScan* scan, double sensorHeading, double angle, int stride)
-{
-    double sum = 0.0;
-    int count = 0;
-    for (int i = 0; i < scan->count; i += stride)
-    {
-        double a = sensorHeading + scan->angles[i] - angle;
-        a = a > LS_PI ? a - 2.0 * LS_PI : (a <= -LS_PI ? a + 2.0 * LS_PI : a);
-        if (fabs(a) < 0.175)
-        {
-            sum += isfinite(scan->ranges[i]) ? scan->ranges[i] : scan->rangeMax;
-            count += 1;
-        }
-    }
-    return count > 0 ? sum / count : 0.0;
-}
-
 // The beams an autopilot decision reads, every stride-th of the scan (j = i / stride), read where they lie: beam j's
-// offset is sensorHeading + angle_i (so its offset from a direction is Offset - angle, rounded as OpenRangeAll rounds
-// it) and its value its range (rangeMax for no return). A decision reads few of them (the ends and insides of the
-// runs of the directions it scores), so it builds no table.
+// offset is sensorHeading + angle_i, its angle taken from the layout (the value scan->angles holds, computed the same
+// way, without loading it), and its value its range (rangeMax for no return). A decision reads few of them (the ends
+// and insides of the runs of the directions it scores), so it builds no table.
 typedef struct Beams
 {
-    const double* angles;
+    lsScanLayout layout;
     const double* ranges;
     int stride;
     int n;
@@ -63,7 +44,7 @@ typedef struct Beams
 
 static inline double Offset(const Beams* beams, int j)
 {
-    return beams->sensorHeading + beams->angles[(ptrdiff_t)j * beams->stride];
+    return beams->sensorHeading + lsScanLayout_Angle(&beams->layout, j * beams->stride);
 }
 
 static inline double Value(const Beams* beams, int j)
@@ -73,7 +54,7 @@ static inline double Value(const Beams* beams, int j)
 }
 
 // Whether offset a (beam minus direction) is past the low end of the counted run of its wrap (0: a <= -pi, counted
-// as a + 2 pi; 1: a in (-pi, pi]; 2: a > pi, counted as a - 2 pi), rounded as OpenRangeAll rounds it. It never turns
+// as a + 2 pi; 1: a in (-pi, pi]; 2: a > pi, counted as a - 2 pi), rounded as OpenRange wraps it. It never turns
 // false again as a grows.
 static inline bool PastLow(double a, int wrap)
 {
@@ -103,11 +84,13 @@ static inline int FirstPast(const Beams* beams, double angle, int wrap)
     return j;
 }
 
-// OpenRangeAll with the same sum, for beam angles that never decrease (every scan the lidar makes): beam j's offset
-// a = Offset(j) - angle grows with j, so the beams it counts (|a wrapped| < 0.175) form at most three runs, one per
-// wrap (a <= -pi: a + 2 pi; a in (-pi, pi]; a > pi: a - 2 pi), in that order of j; each run is where the wrapped
-// offset, which grows with a, lies in (-0.175, 0.175). Its start is found by a walk from the layout's guess and the
-// run is summed in beam order as OpenRangeAll sums it. The first and last beams tell whether the outer runs exist.
+// The mean range (no return: rangeMax) of the beams within 10 degrees of direction angle (robot frame): every
+// stride-th beam whose wrapped offset sensorHeading + angle_i - angle is under 0.175 in size, summed in beam order.
+// The layout's angles never decrease (its increment is not negative) and rounding never reverses an order: beam
+// j's offset a = Offset(j) - angle grows with j, so the beams it counts (|a wrapped| < 0.175) form at most three runs,
+// one per wrap (a <= -pi: a + 2 pi; a in (-pi, pi]; a > pi: a - 2 pi), in that order of j; each run is where the
+// wrapped offset, which grows with a, lies in (-0.175, 0.175). Its start is found by a walk from the layout's guess and
+// the run is summed in beam order. The first and last beams tell whether the outer runs exist.
 static double OpenRange(const Beams* beams, double angle)
 {
     int n = beams->n;
@@ -261,8 +244,6 @@ typedef struct Decision
     const lsScan* scan;
     const lsRobotState* robot;
     const Beams* beams;
-    bool sorted; // the beams' offsets never decrease (OpenRange reads them)
-    int stride;
     lsRot heading;
     double horizon, width;
     const lsVec2* blocked;
@@ -273,10 +254,7 @@ typedef struct Decision
 // is where there is more to explore than a bay that merely has room for a few metres).
 static void FindOpen(const Decision* d, Candidate* c)
 {
-    const lsScan* scan = d->scan;
-    c->open =
-        (d->sorted ? OpenRange(d->beams, c->angle) : OpenRangeAll(scan, d->beams->sensorHeading, c->angle, d->stride)) /
-        scan->rangeMax;
+    c->open = OpenRange(d->beams, c->angle) / d->scan->rangeMax;
     c->bound = ScoreBound(c, 1.0, c->open);
 }
 
@@ -354,7 +332,7 @@ lsControl lsAutopilot_Decide(lsAutopilot* autopilot, const lsScan* scan, const l
 
     // What the beams saw, in the robot frame (at most LS_AUTOPILOT_MAX_BEAMS of them, evenly spread): the points
     // that bound the corridors (obstacles and poison) and the targets (food and poison), each in beam order; the
-    // largest value a beam gives the openness; whether the beams' angles never decrease.
+    // largest value a beam gives the openness.
     lsVec2 blocked[LS_AUTOPILOT_MAX_BEAMS];
     Seen targets[LS_AUTOPILOT_MAX_BEAMS];
     int blockedCount = 0, targetCount = 0;
@@ -364,17 +342,12 @@ lsControl lsAutopilot_Decide(lsAutopilot* autopilot, const lsScan* scan, const l
     double horizon = fmin(scan->rangeMax, def->maxSpeed * LS_AUTOPILOT_HORIZON_TIME + robot->radius);
     double width = 1.3 * robot->radius + 0.05; // half-width of the corridor a body needs
     double reach = horizon + width;            // an obstacle beyond it cannot shorten any corridor
-    const double* angles = scan->angles;
     const double* ranges = scan->ranges;
     const lsHitKind* kinds = scan->kinds;
     double valueMax = scan->rangeMax;
-    double previous = angles[0];
-    bool sorted = true; // (beam 0 against itself too: false only when NaN, and then so is beam 1 against it)
     for (int i = 0; i < scan->count; i += stride)
     {
         double range = ranges[i];
-        sorted &= previous <= angles[i];
-        previous = angles[i];
         if (!isfinite(range))
         {
             continue;
@@ -400,23 +373,22 @@ lsControl lsAutopilot_Decide(lsAutopilot* autopilot, const lsScan* scan, const l
         }
         if (kind != 0)
         {
-            targets[targetCount++] = (Seen){point, WrapNear(sensorHeading + angles[i]), range, kind};
+            targets[targetCount++] =
+                (Seen){point, WrapNear(sensorHeading + lsScanLayout_Angle(&scan->layout, i)), range, kind};
         }
     }
-    Beams beams = {angles, ranges, stride, (scan->count + stride - 1) / stride, sensorHeading, scan->rangeMax, 0.0};
+    Beams beams = {.layout = scan->layout,
+                   .ranges = ranges,
+                   .stride = stride,
+                   .n = (scan->count + stride - 1) / stride,
+                   .sensorHeading = sensorHeading,
+                   .rangeMax = scan->rangeMax};
     int n = beams.n;
-    // The offsets are the angles plus one number, and rounding never reverses an order: angles that never decrease
-    // give offsets that never decrease. Otherwise the offsets themselves are read (one beam is always in order).
-    sorted |= n == 1;
-    for (int j = 1; !sorted && j < n && Offset(&beams, j - 1) <= Offset(&beams, j); ++j)
-    {
-        sorted = j == n - 1;
-    }
     if (n > 1 && Offset(&beams, n - 1) > Offset(&beams, 0))
     {
         beams.inverseStep = (double)(n - 1) / (Offset(&beams, n - 1) - Offset(&beams, 0));
     }
-    Decision d = {ap, scan, robot, &beams, sorted, stride, heading, horizon, width, blocked, blockedCount};
+    Decision d = {ap, scan, robot, &beams, heading, horizon, width, blocked, blockedCount};
 
     // The wander bias: a slow random walk, pulled back towards straight ahead.
     ap->wander = fmin(fmax(0.97 * ap->wander + 0.25 * lsRng_Gaussian(&ap->rng), -0.5 * LS_PI), 0.5 * LS_PI);

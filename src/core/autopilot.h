@@ -32,6 +32,7 @@ lsAutopilot lsMakeAutopilot(uint64_t seed);
 /// (away from its own trail of recent positions), attraction to food and repulsion from poison seen by the beams
 /// (hit kind target, its kind from the scene); then it turns towards the best and slows down before obstacles. If
 /// it has moved less than a quarter of its radius in the last 1.5 s it backs up and turns for 0.6 s. Between scans
-/// it holds its command.
+/// it holds its command. The beams' angles are taken from scan->layout (scan->angles is not read): those of every
+/// scan the lidar or a recording writes.
 lsControl lsAutopilot_Decide(lsAutopilot* autopilot, const lsScan* scan, const lsScene* scene, const lsRobotDef* def,
                              const lsRobotState* robot, double time, bool newScan);
