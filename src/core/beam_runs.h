@@ -13,7 +13,8 @@
 #include "lidarsim/scene.h"
 
 /// The beams of one scan: beam i (0 <= i < beams) leaves origin along the angle start + i * increment (computed
-/// in that order, as the lidar does) and reaches range metres.
+/// in that order; the lidar's direction for it, lsScan_BeamDirection, is within a few ulps of that angle, far inside
+/// the runs' widening) and reaches range metres.
 typedef struct lsBeamFan
 {
     lsVec2 origin;
