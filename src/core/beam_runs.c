@@ -233,18 +233,21 @@ void lsSceneSpans_Cast(const lsSceneSpan* spans, int spanCount, int first, const
                     // bits; every beam of the fan shares the origin), the whole routine when it does not decide.
                     double L = input->maxFraction < DBL_MAX ? input->maxFraction : DBL_MAX;
                     bool valid = L >= 0.0 && (input->direction.x != 0.0 || input->direction.y != 0.0);
-                    if (valid && !prepared)
-                    {
-                        lsPrepareSegmentCast(input->origin, span->segment.a, span->segment.b, &prep);
-                        prepared = true;
-                    }
                     if (!valid)
                     {
                         out = lsRayCastSegment(&span->segment, input);
                     }
-                    else if (!lsRayCastSegmentPrepared(&prep, input->direction, L, &out))
+                    else
                     {
-                        out = lsRayCastSegmentFull(&span->segment, input);
+                        if (!prepared)
+                        {
+                            lsPrepareSegmentCast(input->origin, span->segment.a, span->segment.b, &prep);
+                            prepared = true;
+                        }
+                        if (!lsRayCastSegmentPrepared(&prep, input->direction, L, &out))
+                        {
+                            out = lsRayCastSegmentFull(&span->segment, input);
+                        }
                     }
                 }
                 else if (span->kind == ls_hitTarget)

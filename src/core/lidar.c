@@ -269,16 +269,20 @@ bool lsLidar_ScanFrom(const lsScene* scene, const lsDynamicObjects* dyn, const l
         {
             int i = first + k;
             out->angles[i] = lsScanLayout_Angle(&layout, i);
-            lsVec2 direction = lsRotate(rotation, directions[i]);
-            if (noisy)
+            lsVec2 direction;
+            if (jitter)
             {
-                if (jitter)
-                {
-                    // heading + angleMin + i * angleIncrement, left to right, as the layout rule is written, plus
-                    // the beam's own angular noise.
-                    double worldAngle = start + (double)i * layout.angleIncrement;
-                    direction = lsDirection(worldAngle + def->angleNoise * lsRng_Gaussian(rng));
-                }
+                // heading + angleMin + i * angleIncrement, left to right, as the layout rule is written, plus the
+                // beam's own angular noise.
+                double worldAngle = start + (double)i * layout.angleIncrement;
+                direction = lsDirection(worldAngle + def->angleNoise * lsRng_Gaussian(rng));
+            }
+            else
+            {
+                direction = lsRotate(rotation, directions[i]);
+            }
+            if (noisy) // after the jitter's draw: each beam draws jitter, range noise, dropout, in that order
+            {
                 rangeDraws[k] = rangeNoise ? lsRng_Gaussian(rng) : 0.0;
                 dropDraws[k] = dropout ? lsRng_Uniform(rng) : 1.0;
             }
