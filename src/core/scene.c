@@ -1,6 +1,6 @@
 // The scene: a world's static geometry copied once (walls flattened into segments, targets, boxes, polygons, the
 // reflectance of every object), its lifecycle and accessors. The grid over it is in scene_grid.c, the casts in
-// scene_cast.c; what they share is in scene_internal.h.
+// scene_cast.c and scene_fan.c; what they share is in scene_internal.h.
 #include "core/scene_internal.h"
 
 #include <stdlib.h>

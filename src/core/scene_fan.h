@@ -1,4 +1,4 @@
-// lidarsim core (private): the beams of a scan cast together through the scene's grid (scene_cast.c), for the lidar.
+// lidarsim core (private): the beams of a scan cast together through the scene's grid (scene_fan.c), for the lidar.
 #pragma once
 
 #include "core/beam_runs.h"

@@ -1,7 +1,7 @@
-// lidarsim core (private): the scene's storage shared by its three parts: scene.c (lifecycle, storage, accessors),
-// scene_grid.c (the uniform grid: its layout, registration of primitives, the box query) and scene_cast.c (the
-// walk along a ray, the bounds that filter candidates, the exact answers). Public declarations are in
-// include/lidarsim/scene.h.
+// lidarsim core (private): the scene's storage shared by its four parts: scene.c (lifecycle, storage, accessors),
+// scene_grid.c (the uniform grid: its layout, registration of primitives, the box query), scene_cast.c (the walk
+// along a ray) and scene_fan.c (a scan's beams swept together); the last two share scene_bounds.h (the bounds that
+// filter candidates, the exact answers). Public declarations are in include/lidarsim/scene.h.
 #pragma once
 
 #include "lidarsim/scene.h"
@@ -166,6 +166,14 @@ static inline lsAABB ShapeBounds(const lsScene* scene, int code)
 {
     return (code & 1) == 0 ? scene->boxBounds[code >> 1] : scene->polygonBounds[code >> 1];
 }
+
+/// Offers to best the primitives outside the grid (scene_cast.c): displaced targets and long segments and shapes, each
+/// bounded against best and cast at once when it may win. dd is |direction|^2; stats may be NULL.
+void lsScene_CastOutsideGrid(const lsScene* scene, const lsRayInput* input, double dd, lsRayHit* best,
+                             lsCastStats* stats);
+/// lsScene_CastRay without moving objects and without prefetching ahead, for a ray whose cells are likely cached (a
+/// scan's beam left over by the fan).
+lsRayHit lsScene_WalkRay(const lsScene* scene, const lsRayInput* input);
 
 /// Chooses the grid for the scene's copied geometry and registers every primitive in it (scene_grid.c); the long
 /// primitives are kept out (tested on every cast). Called once by lsCreateScene.

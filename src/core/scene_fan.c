@@ -1,0 +1,638 @@
+// The beams of a scan swept through the scene's grid together (scene_fan.h).
+//
+// A scan's beams share their origin, so instead of one walk per beam the grid is swept once, in square rings of
+// cells around the origin's cell. Every object met in a ring's cells is handled once for the whole fan: the beams that
+// may reach it come from its angular extent (lsBeamFan_Segment, lsBeamFan_Disc: a superset, with margins far above
+// the rounding of the beams' directions), and for each of them that is still open the object is bounded as in the
+// walk (BoundSegment, BoundCircle) and, unless it certainly cannot win, cast exactly and offered to the beam's best
+// (the same calls and tie-break as the walk, so the order in which objects come does not matter). After ring r every
+// point within R_r of the origin lies in a swept cell (the square of rings 0..r holds the disc of that radius, and
+// every object is registered in every cell it comes within the slop of), so a beam whose best hit (or range) lies
+// nearer than R_r, less a margin, is done. A cell none of whose points any open beam can pass is skipped: its corners'
+// pseudo-angles give the bins of beam directions through it, checked against the count of open beams per bin.
+#include "core/scene_fan.h"
+#include "core/scene_bounds.h"
+
+#include <stdint.h>
+#include <string.h>
+
+#define LS_FAN_MAX_BEAMS 512
+#define LS_FAN_BINS 256  // bins of direction over the full turn
+#define LS_FAN_SEEN 1024 // slots of the set of objects already handled in this fan (a power of two)
+#define LS_FAN_PENDING 4 // deferred exact casts per beam
+
+// A pseudo-angle of (x, y) != 0 in [0, 4], increasing with the angle atan2(y, x) taken in [0, 2 pi) (4 only by
+// rounding just below 2 pi): a division instead of atan2.
+static inline double PseudoAngle(double x, double y)
+{
+    if (y >= 0.0)
+    {
+        return x >= 0.0 ? y / (x + y) : 1.0 - x / (y - x);
+    }
+    return x < 0.0 ? 2.0 - y / (-x - y) : 3.0 + x / (x - y);
+}
+
+static inline int BinOf(double pseudoAngle)
+{
+    int b = (int)(pseudoAngle * (0.25 * LS_FAN_BINS));
+    return b < 0 ? 0 : (b > LS_FAN_BINS - 1 ? LS_FAN_BINS - 1 : b);
+}
+
+#define LS_FAN_PREPARED 128 // segments of a block whose exact cast's per-segment part is kept
+
+// A deferred exact cast of one beam: the bound on its fraction and the object (a field and its record; for a segment,
+// its prepared cast or -1).
+typedef struct FanPending
+{
+    double tLo;
+    int item;
+    short field, prepared;
+} FanPending;
+
+typedef struct Fan
+{
+    const lsScene* scene;
+    const CellHeader* originCell;
+    const lsBeamFan* fan;
+    const lsRayInput* inputs;
+    lsRayHit* hits;
+    int first, count;
+    unsigned char open[LS_FAN_MAX_BEAMS];
+    short bin[LS_FAN_MAX_BEAMS];
+    double speed[LS_FAN_MAX_BEAMS]; // |dx| + |dy| >= |d|
+    double dd[LS_FAN_MAX_BEAMS];
+    double limit[LS_FAN_MAX_BEAMS]; // min(range, best exact hit, a certain pending hit's upper bound)
+    FanPending pending[LS_FAN_MAX_BEAMS][LS_FAN_PENDING];
+    unsigned char pendingCount[LS_FAN_MAX_BEAMS];
+    int openList[LS_FAN_MAX_BEAMS];  // the open beams, in no order
+    int openCount[LS_FAN_BINS];      // open beams per direction bin
+    int openBefore[LS_FAN_BINS + 1]; // prefix sums of openCount, rebuilt before each ring that needs them
+    uint64_t seen[LS_FAN_SEEN];
+    int seenCount;
+    lsSegmentCastPrep prepared[LS_FAN_PREPARED]; // the exact cast's part that depends on the segment only
+    int preparedCount;
+    bool unsafe;
+} Fan;
+
+// Inserts key (not 0) into the set of handled objects; false when it was there. When the set is full, every object is
+// handled again (correct, only slower).
+static inline bool FirstTime(Fan* f, uint64_t key)
+{
+    if (f->seenCount >= LS_FAN_SEEN / 2)
+    {
+        return true;
+    }
+    unsigned slot = (unsigned)((key * 0x9E3779B97F4A7C15ull) >> 53) & (LS_FAN_SEEN - 1);
+    while (f->seen[slot] != 0)
+    {
+        if (f->seen[slot] == key)
+        {
+            return false;
+        }
+        slot = (slot + 1) & (LS_FAN_SEEN - 1);
+    }
+    f->seen[slot] = key;
+    f->seenCount += 1;
+    return true;
+}
+
+// True when some open beam's direction bin lies in lo .. hi (taken around the turn).
+static inline bool OpenIn(const Fan* f, int lo, int hi)
+{
+    if (lo < 0)
+    {
+        return OpenIn(f, 0, hi) || OpenIn(f, lo + LS_FAN_BINS, LS_FAN_BINS - 1);
+    }
+    if (hi >= LS_FAN_BINS)
+    {
+        return OpenIn(f, lo, LS_FAN_BINS - 1) || OpenIn(f, 0, hi - LS_FAN_BINS);
+    }
+    return f->openBefore[hi + 1] > f->openBefore[lo];
+}
+
+// Whether an open beam may pass through cell (ix, iy), which lies at least one cell away from the origin's cell (so
+// the origin is outside it and it spans less than half a turn): the bins of its corners' pseudo-angles, one more on
+// each side (far more than their rounding).
+static bool CellMayBeSeen(const Fan* f, int ix, int iy)
+{
+    const lsScene* scene = f->scene;
+    lsVec2 o = f->fan->origin;
+    double s = scene->cellSize;
+    double xl = scene->x0 + (double)ix * s - o.x, xh = scene->x0 + (double)(ix + 1) * s - o.x;
+    double yl = scene->y0 + (double)iy * s - o.y, yh = scene->y0 + (double)(iy + 1) * s - o.y;
+    double p0 = PseudoAngle(xl, yl), p1 = PseudoAngle(xh, yl), p2 = PseudoAngle(xl, yh), p3 = PseudoAngle(xh, yh);
+    double lo = Min(Min(p0, p1), Min(p2, p3)), hi = Max(Max(p0, p1), Max(p2, p3));
+    if (hi - lo > 2.0)
+    {
+        // Across the direction (1, 0), where pseudo-angles wrap from 4 to 0: the corners lie on both sides.
+        double loWrap = 4.0, hiWrap = 0.0;
+        double p[4] = {p0, p1, p2, p3};
+        for (int k = 0; k < 4; ++k)
+        {
+            loWrap = p[k] >= 2.0 ? Min(loWrap, p[k]) : loWrap;
+            hiWrap = p[k] < 2.0 ? Max(hiWrap, p[k]) : hiWrap;
+        }
+        return OpenIn(f, BinOf(loWrap) - 1, BinOf(hiWrap) + 1 + LS_FAN_BINS);
+    }
+    return OpenIn(f, BinOf(lo) - 1, BinOf(hi) + 1);
+}
+
+// The beams of the fan (global indices, up to two runs) whose nominal angles start + i increment lie within
+// [lo, hi] taken around the turn, plus one on each side; every beam when the interval nears a full turn. As
+// beam_runs.c's runs: the interval relative to the first beam in [0, 2 pi), then once more 2 pi lower.
+static void FanRuns(const lsBeamFan* fan, double lo, double hi, lsBeamRuns* runs)
+{
+    if (fan->beams == 1 || !(fan->increment > 0.0) || !(hi - lo < 6.0))
+    {
+        runs->first[0] = 0, runs->last[0] = fan->beams - 1, runs->first[1] = 0, runs->last[1] = -1;
+        return;
+    }
+    double twoPi = 2.0 * LS_PI;
+    double rel0 = lo - fan->start;
+    rel0 -= twoPi * floor(rel0 / twoPi);
+    double rel1 = rel0 + (hi - lo);
+    for (int k = 0; k < 2; ++k)
+    {
+        double shift = (double)k * twoPi;
+        double a = Max(ceil((rel0 - shift) / fan->increment) - 1.0, 0.0);
+        double b = Min(floor((rel1 - shift) / fan->increment) + 1.0, (double)(fan->beams - 1));
+        runs->first[k] = a <= b ? (int)a : 0;
+        runs->last[k] = a <= b ? (int)b : -1;
+    }
+}
+
+// The beams that may reach a segment: the arc between its endpoints' directions (the shorter one: it does not pass
+// through the origin), widened by 1e-4 rad (ten times the angles' error, and far above the rounding of the beams'
+// directions); every beam when it subtends nearly half a turn or more (it passes at or near the origin).
+static inline void SegmentRuns(const lsBeamFan* fan, const lsSegment* seg, lsBeamRuns* runs)
+{
+    lsVec2 o = fan->origin;
+    double aa = lsRoughAngle(seg->a.x - o.x, seg->a.y - o.y), ab = lsRoughAngle(seg->b.x - o.x, seg->b.y - o.y);
+    double diff = ab - aa;
+    diff = diff > LS_PI ? diff - 2.0 * LS_PI : (diff < -LS_PI ? diff + 2.0 * LS_PI : diff);
+    if (!(fabs(diff) < LS_PI - 1e-3))
+    {
+        FanRuns(fan, 0.0, HUGE_VAL, runs);
+        return;
+    }
+    double lo = diff < 0.0 ? aa + diff : aa;
+    FanRuns(fan, lo - 1e-4, lo + fabs(diff) + 1e-4, runs);
+}
+
+// The beams of runs within this fan's block, as a range of local indices (empty when lo > hi).
+static inline void RunRange(const Fan* f, const lsBeamRuns* runs, int q, int* lo, int* hi)
+{
+    int last = f->first + f->count - 1;
+    *lo = (runs->first[q] > f->first ? runs->first[q] : f->first) - f->first;
+    *hi = (runs->last[q] < last ? runs->last[q] : last) - f->first;
+}
+
+// Casts beam k's deferred objects exactly, nearest bound first, until the rest are strictly farther than its best.
+static void FanResolve(Fan* f, int k)
+{
+    FanPending* pending = f->pending[k];
+    int count = f->pendingCount[k];
+    const lsRayInput* in = f->inputs + k;
+    lsRayHit* best = f->hits + k;
+    while (count > 0)
+    {
+        int m = 0;
+        for (int j = 1; j < count; ++j)
+        {
+            m = pending[j].tLo < pending[m].tLo ? j : m;
+        }
+        FanPending p = pending[m];
+        pending[m] = pending[--count];
+        if (best->hit && p.tLo > best->fraction)
+        {
+            break;
+        }
+        if (p.field == ls_fieldSegment)
+        {
+            CellRef ref = f->scene->segItemRefs[p.item];
+            double L = in->maxFraction < DBL_MAX ? in->maxFraction : DBL_MAX;
+            lsCastOutput out;
+            if (p.prepared < 0)
+            {
+                TrySegment(f->scene->segItems + p.item, ref.chain, ref.part, in, best);
+            }
+            else
+            {
+                // The prepared common case decides as lsRayCastSegmentCommon would; when it does not, the whole
+                // routine (a beam through a corner or along a wall, grazing).
+                if (!lsRayCastSegmentPrepared(f->prepared + p.prepared, in->direction, L, &out))
+                {
+                    out = lsRayCastSegmentFull(f->scene->segItems + p.item, in);
+                }
+                if (Beats(&out, ls_hitWall, ref.chain, ref.part, best))
+                {
+                    Take(best, &out, ls_hitWall, ref.chain, ref.part);
+                }
+            }
+        }
+        else if (p.field == ls_fieldTarget)
+        {
+            const CellTarget* ct = f->scene->targetItems + p.item;
+            TryTarget(&ct->circle, ct->index, in, best);
+        }
+        else
+        {
+            TryShape(f->scene, p.item, in, best);
+        }
+    }
+    f->pendingCount[k] = 0;
+    f->limit[k] = best->hit && best->fraction < f->limit[k] ? best->fraction : f->limit[k];
+}
+
+// Defers the exact cast of an object that beam k may hit at a fraction in [tLo, tHi] (tHi HUGE_VAL when the hit is
+// not certain).
+static inline void FanDefer(Fan* f, int k, double tLo, double tHi, int field, int item, int prepared)
+{
+    if (f->pendingCount[k] == LS_FAN_PENDING)
+    {
+        FanResolve(f, k);
+    }
+    // A bound lost to overflow (NaN) must sort first, never be dropped.
+    f->pending[k][f->pendingCount[k]++] =
+        (FanPending){tLo >= -HUGE_VAL ? tLo : -HUGE_VAL, item, (short)field, (short)prepared};
+    f->limit[k] = tHi < f->limit[k] ? tHi : f->limit[k];
+}
+
+// The objects of one cell, each handled once per fan for its open beams.
+// The fan's beams against segment record i, once per fan (a segment registered in several cells comes once).
+static inline void FanSegment(Fan* f, int i)
+{
+    const lsScene* scene = f->scene;
+    lsVec2 o = f->fan->origin;
+    CellRef ref = scene->segItemRefs[i];
+    if (!FirstTime(f, ((uint64_t)(uint32_t)ref.chain << 32 | (uint32_t)ref.part) + 1))
+    {
+        return;
+    }
+    const lsSegment* seg = scene->segItems + i;
+    lsBeamRuns runs;
+    SegmentRuns(f->fan, seg, &runs);
+    // The endpoints relative to the origin once for all the beams (SidesOfSegment's first line).
+    SegmentSides rel;
+    rel.ax = seg->a.x - o.x, rel.ay = seg->a.y - o.y, rel.bx = seg->b.x - o.x, rel.by = seg->b.y - o.y;
+    double far = Max(fabs(rel.ax) + fabs(rel.ay), fabs(rel.bx) + fabs(rel.by));
+    int prepared = f->preparedCount < LS_FAN_PREPARED ? f->preparedCount++ : -1;
+    if (prepared >= 0)
+    {
+        lsPrepareSegmentCast(o, seg->a, seg->b, f->prepared + prepared);
+    }
+    for (int q = 0; q < 2; ++q)
+    {
+        int lo, hi;
+        RunRange(f, &runs, q, &lo, &hi);
+        for (int k = lo; k <= hi; ++k)
+        {
+            if (!f->open[k])
+            {
+                continue;
+            }
+            const lsRayInput* in = f->inputs + k;
+            lsVec2 d = in->direction;
+            double sideError = 1e-14 * f->speed[k] * far, tLo, tHi;
+            rel.ca = d.x * rel.ay - d.y * rel.ax, rel.cb = d.x * rel.by - d.y * rel.bx;
+            if (!(Min(rel.ca, rel.cb) > sideError || Max(rel.ca, rel.cb) < -sideError) &&
+                BoundCrossing(seg, &rel, d, f->dd[k], f->limit[k], in->maxFraction, sideError, &tLo, &tHi))
+            {
+                FanDefer(f, k, tLo, tHi, ls_fieldSegment, i, prepared);
+            }
+        }
+    }
+}
+
+// An origin cell holding more segment records than this has them taken nearest first (FanCrowdedCell).
+#define LS_FAN_CROWDED 64
+
+// A lower bound on the distance from o to segment s: the distance to its closest point, computed relative to o, less
+// a margin far above the rounding of these few operations (relative to the coordinates involved).
+static double SegmentDistanceBound(const lsSegment* s, lsVec2 o)
+{
+    double ax = s->a.x - o.x, ay = s->a.y - o.y, ex = s->b.x - s->a.x, ey = s->b.y - s->a.y;
+    double ee = ex * ex + ey * ey;
+    double t = ee > 0.0 ? -(ax * ex + ay * ey) / ee : 0.0;
+    t = t > 0.0 ? (t < 1.0 ? t : 1.0) : 0.0;
+    double px = ax + t * ex, py = ay + t * ey;
+    double dist = sqrt(px * px + py * py);
+    double scale = fabs(ax) + fabs(ay) + fabs(ex) + fabs(ey);
+    return dist * (1.0 - 1e-9) - 1e-12 * scale;
+}
+
+// The farthest any open beam's answer may still lie, in metres (its limit times its length, with room for rounding):
+// a segment farther from the origin than this cannot hold an answer of any open beam.
+static double FanReach(const Fan* f)
+{
+    double reach = 0.0;
+    for (int k = 0; k < f->count; ++k)
+    {
+        double r = f->open[k] ? f->limit[k] * sqrt(f->dd[k]) : 0.0;
+        reach = r > reach ? r : reach;
+    }
+    return reach * (1.0 + 1e-9);
+}
+
+// The segments of a crowded origin cell (thousands of walls through the robot, every one crossing its cell), nearest
+// first: ordered by a lower bound of their distance from the origin (a counting sort into as many buckets as records,
+// each bound lowered to its bucket's start so the list stays in order), and taken until the next one lies beyond
+// every open beam's reach. The beams' answers come within a millimetre there, so a handful of walls are bounded
+// instead of each wall against half the beams; those left out cannot beat any beam (a later ring may still offer
+// them, to no effect).
+static void FanCrowdedCell(Fan* f, const CellHeader* h)
+{
+    const lsScene* scene = f->scene;
+    lsVec2 o = f->fan->origin;
+    int n = h[1].seg - h[0].seg;
+    // lower and items (the order), each record's bound and bucket, and the bucket starts.
+    size_t doubles = 2 * (size_t)n, ints = 3 * (size_t)n + 1;
+    double* lower = lsAlloc(doubles * sizeof(double));
+    double* bound = lower + n;
+    int* items = lsAlloc(ints * sizeof(int));
+    int* bucketOf = items + n;
+    int* starts = bucketOf + n;
+    double top = 0.0;
+    for (int j = 0; j < n; ++j)
+    {
+        bound[j] = SegmentDistanceBound(scene->segItems + h[0].seg + j, o);
+        top = bound[j] > top ? bound[j] : top;
+    }
+    // Bucket b holds the bounds in [b width, (b + 1) width); bounds of 0 or less go to bucket 0.
+    double width = top > 0.0 ? top / (double)n : 1.0;
+    memset(starts, 0, ((size_t)n + 1) * sizeof(int));
+    for (int j = 0; j < n; ++j)
+    {
+        double q = bound[j] > 0.0 ? bound[j] / width : 0.0;
+        int b = q < (double)(n - 1) ? (int)q : n - 1;
+        bucketOf[j] = b;
+        starts[b + 1] += 1;
+    }
+    for (int b = 0; b < n; ++b)
+    {
+        starts[b + 1] += starts[b];
+    }
+    for (int j = 0; j < n; ++j)
+    {
+        int b = bucketOf[j], at = starts[b]++;
+        items[at] = h[0].seg + j;
+        lower[at] = Min(b == 0 ? 0.0 : (double)b * width, bound[j]); // never above its own bound (rounding)
+    }
+    for (int j = n - 2; j >= 0; --j)
+    {
+        lower[j] = Min(lower[j], lower[j + 1]); // in order despite the rounding of bucket starts
+    }
+    double reach = 0.0;
+    for (int j = 0; j < n; ++j)
+    {
+        if ((j & 15) == 0)
+        {
+            reach = FanReach(f); // limits only shrink: a reach found earlier stays an upper bound
+        }
+        if (lower[j] > reach)
+        {
+            break;
+        }
+        FanSegment(f, items[j]);
+    }
+    lsFree(lower, doubles * sizeof(double));
+    lsFree(items, ints * sizeof(int));
+}
+
+// A disc met for the first time (key: its identity): each open beam of its runs that the circle's bounds let reach it
+// is deferred. A target's circle is the target, so its exit bounds the hit; a shape's is a bounding circle, which
+// bounds it from below only (isTarget false).
+static void FanDisc(Fan* f, uint64_t key, const lsCircle* circle, bool isTarget, int field, int item)
+{
+    lsBeamRuns runs;
+    if (!FirstTime(f, key))
+    {
+        return;
+    }
+    lsBeamReach reach = lsBeamFan_Disc(f->fan, *circle, &runs);
+    if (reach != ls_beamsSome)
+    {
+        f->unsafe |= reach == ls_beamsUnsafe;
+        return;
+    }
+    lsVec2 o = f->fan->origin;
+    for (int q = 0; q < 2; ++q)
+    {
+        int lo, hi;
+        RunRange(f, &runs, q, &lo, &hi);
+        for (int k = lo; k <= hi; ++k)
+        {
+            double tLo, tHi;
+            const lsRayInput* in = f->inputs + k;
+            if (f->open[k] && BoundCircle(circle, o, in->direction, f->dd[k], f->limit[k], in->maxFraction, &tLo, &tHi))
+            {
+                FanDefer(f, k, tLo, isTarget ? tHi : HUGE_VAL, field, item, -1);
+            }
+        }
+    }
+}
+
+static void FanCell(Fan* f, const CellHeader* h)
+{
+    const lsScene* scene = f->scene;
+    if (h == f->originCell && h[1].seg - h[0].seg > LS_FAN_CROWDED)
+    {
+        FanCrowdedCell(f, h);
+    }
+    else
+    {
+        for (int i = h[0].seg, end = h[1].seg; i < end; ++i)
+        {
+            FanSegment(f, i);
+        }
+    }
+    for (int i = h[0].target, end = h[1].target; i < end; ++i)
+    {
+        const CellTarget* ct = scene->targetItems + i;
+        if (ct->active)
+        {
+            FanDisc(f, ((uint64_t)1 << 62 | (uint32_t)ct->index) + 1, &ct->circle, true, ls_fieldTarget, i);
+        }
+    }
+    for (int i = h[0].shape, end = h[1].shape; i < end; ++i)
+    {
+        int code = scene->shapeItems[i];
+        FanDisc(f, ((uint64_t)2 << 62 | (uint32_t)code) + 1, scene->shapeCircles + code, false, ls_fieldShape, code);
+    }
+}
+
+// Cell (ix, iy) of ring r: its objects, when it holds any and an open beam may pass through it.
+static inline void FanRingCell(Fan* f, int ix, int iy, int r)
+{
+    const CellHeader* h = f->scene->cells + (ptrdiff_t)iy * f->scene->nx + ix;
+    if (h[1].seg == h[0].seg && h[1].target == h[0].target && h[1].shape == h[0].shape)
+    {
+        return;
+    }
+    if (r >= 2 && !CellMayBeSeen(f, ix, iy))
+    {
+        return;
+    }
+    FanCell(f, h);
+}
+
+bool lsScene_CastFan(const lsScene* scene, const lsBeamFan* fan, int first, const lsRayInput* inputs, int count,
+                     lsRayHit* hits)
+{
+    LS_ASSERT(scene != NULL && fan != NULL && count >= 0 && count <= LS_FAN_MAX_BEAMS);
+    LS_ASSERT(count == 0 || (inputs != NULL && hits != NULL));
+    lsVec2 o = fan->origin;
+    int nx = scene->nx, ny = scene->ny;
+    double s = scene->cellSize;
+    // A sparse grid (more cells than records: a map's open rooms of small cells) is left to the walk, which crosses
+    // empty blocks in one step: the sweep would visit every cell of every ring (on the depot map it cost 30 % more
+    // than walking each beam).
+    long long records = (long long)scene->segItemCount + scene->targetItemCount + scene->shapeItemCount;
+    if (nx == 0 || records < (long long)nx * ny || !(fan->range >= 0.0 && fan->range <= DBL_MAX) ||
+        !(fabs(fan->start) <= 1e4) || !(fan->increment >= 0.0) ||
+        !(o.x > scene->x0 && o.x < scene->x0 + (double)nx * s) ||
+        !(o.y > scene->y0 && o.y < scene->y0 + (double)ny * s))
+    {
+        return false;
+    }
+    // Room for one fan's bookkeeping: about 75 KB, on the stack (scans run on pool threads too).
+    Fan f;
+    f.scene = scene;
+    f.originCell = scene->cells + CellOf(scene, o);
+    f.fan = fan;
+    f.inputs = inputs;
+    f.hits = hits;
+    f.first = first;
+    f.count = count;
+    f.seenCount = 0;
+    f.preparedCount = 0;
+    f.unsafe = false;
+    memset(f.seen, 0, sizeof f.seen);
+    memset(f.openCount, 0, sizeof f.openCount);
+    int* openList = f.openList;
+    int openN = 0;
+    bool outside = scene->displacedCount + scene->longSegmentCount + scene->longShapeCount > 0;
+    for (int k = 0; k < count; ++k)
+    {
+        const lsRayInput* in = inputs + k;
+        LS_ASSERT(in->origin.x == o.x && in->origin.y == o.y && in->maxFraction == fan->range);
+        lsVec2 d = in->direction;
+        hits[k] = NoHit();
+        f.open[k] = 0;
+        if (!ValidInput(in))
+        {
+            continue;
+        }
+        f.dd[k] = d.x * d.x + d.y * d.y;
+        f.speed[k] = fabs(d.x) + fabs(d.y);
+        if (outside)
+        {
+            lsScene_CastOutsideGrid(scene, in, f.dd[k], hits + k, NULL);
+        }
+        f.limit[k] = hits[k].hit && hits[k].fraction < in->maxFraction ? hits[k].fraction : in->maxFraction;
+        f.pendingCount[k] = 0;
+        f.open[k] = 1;
+        f.bin[k] = (short)BinOf(PseudoAngle(d.x, d.y));
+        f.openCount[f.bin[k]] += 1;
+        openList[openN++] = k;
+    }
+
+    int cx = CellX(scene, o.x), cy = CellY(scene, o.y);
+    int maxRingX = cx > nx - 1 - cx ? cx : nx - 1 - cx, maxRingY = cy > ny - 1 - cy ? cy : ny - 1 - cy;
+    int maxRing = maxRingX > maxRingY ? maxRingX : maxRingY;
+    double margin = 4.0 * scene->slop;
+    bool dirty = true;
+    int r = 0;
+    for (; r <= maxRing && openN > 0; ++r)
+    {
+        // A ring costs its 8 r cells, a walk about one cell per ring for each beam: once the open beams are few,
+        // they are walked one by one instead (down a long corridor, across an open square).
+        if (8 * r > 4 * openN)
+        {
+            break;
+        }
+        if (r >= 2 && dirty)
+        {
+            f.openBefore[0] = 0;
+            for (int b = 0; b < LS_FAN_BINS; ++b)
+            {
+                f.openBefore[b + 1] = f.openBefore[b] + f.openCount[b];
+            }
+            dirty = false;
+        }
+        int ix0 = cx - r, ix1 = cx + r, iy0 = cy - r, iy1 = cy + r;
+        int xa = ix0 > 0 ? ix0 : 0, xb = ix1 < nx - 1 ? ix1 : nx - 1;
+        int ya = iy0 + 1 > 0 ? iy0 + 1 : 0, yb = iy1 - 1 < ny - 1 ? iy1 - 1 : ny - 1;
+        if (iy0 >= 0)
+        {
+            for (int ix = xa; ix <= xb; ++ix)
+            {
+                FanRingCell(&f, ix, iy0, r);
+            }
+        }
+        if (iy1 < ny && r > 0)
+        {
+            for (int ix = xa; ix <= xb; ++ix)
+            {
+                FanRingCell(&f, ix, iy1, r);
+            }
+        }
+        if (ix0 >= 0 && r > 0)
+        {
+            for (int iy = ya; iy <= yb; ++iy)
+            {
+                FanRingCell(&f, ix0, iy, r);
+            }
+        }
+        if (ix1 < nx && r > 0)
+        {
+            for (int iy = ya; iy <= yb; ++iy)
+            {
+                FanRingCell(&f, ix1, iy, r);
+            }
+        }
+        if (f.unsafe)
+        {
+            return false;
+        }
+        // Every point within R of the origin is in rings 0 .. r (a side of the square at the grid's edge bounds
+        // nothing: no object is registered beyond it).
+        double R = HUGE_VAL;
+        R = ix0 > 0 ? Min(R, o.x - (scene->x0 + (double)ix0 * s)) : R;
+        R = ix1 < nx - 1 ? Min(R, scene->x0 + (double)(ix1 + 1) * s - o.x) : R;
+        R = iy0 > 0 ? Min(R, o.y - (scene->y0 + (double)iy0 * s)) : R;
+        R = iy1 < ny - 1 ? Min(R, scene->y0 + (double)(iy1 + 1) * s - o.y) : R;
+        double reach = R - margin;
+        for (int j = 0; j < openN;)
+        {
+            int k = openList[j];
+            // A hit in an unswept cell lies at least R - margin from the origin, so at a fraction of at least that
+            // over |d| <= speed: strictly farther than this beam's best (or range) when the test holds.
+            if (f.limit[k] * f.speed[k] * (1.0 + 1e-9) < reach)
+            {
+                FanResolve(&f, k);
+                f.open[k] = 0;
+                f.openCount[f.bin[k]] -= 1;
+                openList[j] = openList[--openN];
+                dirty = true;
+            }
+            else
+            {
+                ++j;
+            }
+        }
+    }
+    for (int j = 0; j < openN; ++j)
+    {
+        int k = openList[j];
+        if (r > maxRing)
+        {
+            FanResolve(&f, k); // the whole grid is swept
+        }
+        else
+        {
+            hits[k] = lsScene_WalkRay(scene, inputs + k); // what the sweep found so far is not needed
+        }
+    }
+    return true;
+}
