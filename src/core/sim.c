@@ -1057,15 +1057,63 @@ void lsDestroySim(lsSim* sim)
 // runs as before); the others are offset by their index, so identical robots do not see identical noise.
 static uint64_t RobotStream(int i) { return (uint64_t)i * 0xD1B54A32D192ED03ull; }
 
+// What robot i is settled against: the solids, the moving walls, the vehicles and the robots before it in the list
+// (already settled), so robots placed on top of each other are separated in list order.
+static lsCollisionWorld SettleWorld(const lsSim* sim, int i)
+{
+    return (lsCollisionWorld){
+        sim->scene, sim->movers, sim->movers, sim->state.moverCount, sim->circles, sim->state.vehicleCount + i, -1};
+}
+
 // Robot i placed overlapping something (at reset, or left inside what an edit added) goes to the nearest free place: a
 // zero motion, so only the move's residual resolution runs (the crush resolver's QP over tangent half-planes).
 static void SettleRobot(lsSim* sim, int i)
 {
-    lsCollisionWorld cw = {
-        sim->scene, sim->movers, sim->movers, sim->state.moverCount, sim->circles, sim->state.vehicleCount, -1};
+    lsCollisionWorld cw = SettleWorld(sim, i);
     double angle = sim->robotStates[i].angle;
     sim->robotStates[i].position = MoveBody(sim, i, &cw, lsV(0.0, 0.0), 0.0, &angle).position;
     UpdateFootprint(sim, i);
+}
+
+// The overlap resolver pushes a body out of what it overlaps, which needs its centre outside: a solid dropped right
+// onto the robot (its centre inside), or a robot placed on another's centre, defeats it. Then the robot goes to the
+// nearest free place on rings around it (a quarter of its radius apart, 24 directions each, up to 50 radii away), then
+// bisects back towards where it was along that direction for the edge of the free space.
+static void EscapeSolid(lsSim* sim, int i)
+{
+    lsRobotState* robot = &sim->robotStates[i];
+    lsCollisionWorld cw = SettleWorld(sim, i);
+    double radius = sim->robots[i].boundingRadius;
+    if (lsCollisionWorld_Clearance(&cw, robot->position, radius, radius) >= -LS_CONTACT_SKIN)
+    {
+        return;
+    }
+    lsVec2 start = robot->position;
+    for (int ring = 1; ring <= 200; ++ring)
+    {
+        for (int k = 0; k < 24; ++k)
+        {
+            double angle = 2.0 * LS_PI * k / 24.0;
+            lsVec2 u = lsV(cos(angle), sin(angle));
+            double hi = 0.25 * radius * ring;
+            if (lsCollisionWorld_Clearance(&cw, lsMulAdd(start, hi, u), radius, radius) <= LS_CONTACT_SKIN)
+            {
+                continue;
+            }
+            // Free there: bisect back towards the start for the edge of the free space along this direction.
+            double lo = hi - 0.25 * radius;
+            for (int b = 0; b < 30; ++b)
+            {
+                double mid = 0.5 * (lo + hi);
+                bool free = lsCollisionWorld_Clearance(&cw, lsMulAdd(start, mid, u), radius, radius) > LS_CONTACT_SKIN;
+                lo = free ? lo : mid;
+                hi = free ? mid : hi;
+            }
+            robot->position = lsMulAdd(start, hi, u);
+            SettleRobot(sim, i);
+            return;
+        }
+    }
 }
 
 void lsSim_Reset(lsSim* sim, uint64_t seed)
@@ -1129,10 +1177,11 @@ void lsSim_Reset(lsSim* sim, uint64_t seed)
         sim->circles[state->vehicleCount + i] = (lsCircle){robot->position, r->boundingRadius};
     }
 
-    // A robot placed overlapping something is pushed out once.
+    // A robot placed overlapping something (a solid, a robot before it) is pushed out once.
     for (int i = 0; i < sim->robotCount; ++i)
     {
         SettleRobot(sim, i);
+        EscapeSolid(sim, i);
         sim->robots[i].scanDue = true;
     }
     state->scanned = false;
@@ -1453,49 +1502,6 @@ static void CarryVehicles(lsSim* sim, const lsSim* old)
     lsFree(newKeys, (size_t)(n > 0 ? n : 1) * sizeof(MatchKey));
     lsFree(oldKeys, (size_t)(m > 0 ? m : 1) * sizeof(MatchKey));
     lsFree(pathMap, (size_t)(world->pathCount > 0 ? world->pathCount : 1) * sizeof(int));
-}
-
-// The overlap resolver pushes a body out of what it overlaps, which needs its centre outside: a solid dropped right
-// onto the robot (its centre inside) defeats it. Then the robot goes to the nearest free place on rings around it
-// (a quarter of its radius apart, 24 directions each, up to 50 radii away), then bisects back towards where it was
-// along that direction for the edge of the free space.
-static void EscapeSolid(lsSim* sim, int i)
-{
-    lsSimState* state = &sim->state;
-    lsRobotState* robot = &sim->robotStates[i];
-    lsCollisionWorld cw = {sim->scene,   sim->movers,         sim->movers, state->moverCount,
-                           sim->circles, state->vehicleCount, -1};
-    double radius = sim->robots[i].boundingRadius;
-    if (lsCollisionWorld_Clearance(&cw, robot->position, radius, radius) >= -LS_CONTACT_SKIN)
-    {
-        return;
-    }
-    lsVec2 start = robot->position;
-    for (int ring = 1; ring <= 200; ++ring)
-    {
-        for (int k = 0; k < 24; ++k)
-        {
-            double angle = 2.0 * LS_PI * k / 24.0;
-            lsVec2 u = lsV(cos(angle), sin(angle));
-            double hi = 0.25 * radius * ring;
-            if (lsCollisionWorld_Clearance(&cw, lsMulAdd(start, hi, u), radius, radius) <= LS_CONTACT_SKIN)
-            {
-                continue;
-            }
-            // Free there: bisect back towards the start for the edge of the free space along this direction.
-            double lo = hi - 0.25 * radius;
-            for (int b = 0; b < 30; ++b)
-            {
-                double mid = 0.5 * (lo + hi);
-                bool free = lsCollisionWorld_Clearance(&cw, lsMulAdd(start, mid, u), radius, radius) > LS_CONTACT_SKIN;
-                lo = free ? lo : mid;
-                hi = free ? mid : hi;
-            }
-            robot->position = lsMulAdd(start, hi, u);
-            SettleRobot(sim, i);
-            return;
-        }
-    }
 }
 
 // The old sim's robot with robot i's id (ids are unique), or -1.
