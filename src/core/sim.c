@@ -1057,45 +1057,67 @@ void lsDestroySim(lsSim* sim)
 // runs as before); the others are offset by their index, so identical robots do not see identical noise.
 static uint64_t RobotStream(int i) { return (uint64_t)i * 0xD1B54A32D192ED03ull; }
 
-// What robot i is settled against: the solids, the moving walls, the vehicles and the robots before it in the list
-// (already settled), so robots placed on top of each other are separated in list order.
-static lsCollisionWorld SettleWorld(const lsSim* sim, int i)
+// Circle tests that placing the robots clear of each other may take in one reset or carry-over: a pile of thousands of
+// robots on one spot would take hours; past it, the rest stay where the overlap resolution left them.
+#define LS_PLACE_BUDGET 50000000
+
+// What robot i is placed against: the solids, the moving walls, the vehicles, and the robots before it in the list
+// (already placed) that come within reach of its centre, gathered into sim->neighbours after the vehicles.
+static lsCollisionWorld PlaceWorld(lsSim* sim, int i, double reach)
 {
-    return (lsCollisionWorld){
-        sim->scene, sim->movers, sim->movers, sim->state.moverCount, sim->circles, sim->state.vehicleCount + i, -1};
+    int n = sim->state.vehicleCount;
+    memcpy(sim->neighbours, sim->circles, (size_t)n * sizeof *sim->neighbours);
+    lsVec2 c = sim->robotStates[i].position;
+    for (int j = 0; j < i; ++j)
+    {
+        lsCircle other = sim->circles[sim->state.vehicleCount + j];
+        if (lsDistance(other.center, c) <= reach + other.radius)
+        {
+            sim->neighbours[n++] = other;
+        }
+    }
+    return (lsCollisionWorld){sim->scene, sim->movers, sim->movers, sim->state.moverCount, sim->neighbours, n, -1};
 }
 
-// Robot i placed overlapping something (at reset, or left inside what an edit added) goes to the nearest free place: a
-// zero motion, so only the move's residual resolution runs (the crush resolver's QP over tangent half-planes).
-static void SettleRobot(lsSim* sim, int i)
+// A zero motion of robot i in cw: only the move's residual resolution runs (the crush resolver's QP over tangent
+// half-planes), which pushes it out of what it overlaps.
+static void SettleRobot(lsSim* sim, int i, const lsCollisionWorld* cw)
 {
-    lsCollisionWorld cw = SettleWorld(sim, i);
     double angle = sim->robotStates[i].angle;
-    sim->robotStates[i].position = MoveBody(sim, i, &cw, lsV(0.0, 0.0), 0.0, &angle).position;
+    sim->robotStates[i].position = MoveBody(sim, i, cw, lsV(0.0, 0.0), 0.0, &angle).position;
     UpdateFootprint(sim, i);
 }
 
-// The overlap resolver pushes a body out of what it overlaps, which needs its centre outside: a solid dropped right
-// onto the robot (its centre inside), or a robot placed on another's centre, defeats it. Then the robot goes to the
-// nearest free place on rings around it (a quarter of its radius apart, 24 directions each, up to 50 radii away), then
-// bisects back towards where it was along that direction for the edge of the free space.
-static void EscapeSolid(lsSim* sim, int i)
+// Robot i placed overlapping something (at the start, or left inside what an edit added) goes to the nearest free
+// place, clear of the solids, the moving walls, the vehicles and the robots before it, so robots are placed in list
+// order. First SettleRobot. That needs the centre outside what the robot overlaps: a solid dropped right onto it, or
+// a robot placed on another's centre, defeats it. Then, when it still overlaps a robot before it (or, when `anything`
+// is set, after an edit, anything it is placed against; a robot deliberately started in a squeeze stays there), it goes
+// to the nearest free place on rings around it (a quarter of its radius apart, 24 directions each, up to 50 radii
+// away), bisects back towards where it was along that direction for the edge of the free space, and settles there.
+// budget counts circle tests.
+static void PlaceRobot(lsSim* sim, int i, bool anything, int64_t* budget)
 {
     lsRobotState* robot = &sim->robotStates[i];
-    lsCollisionWorld cw = SettleWorld(sim, i);
     double radius = sim->robots[i].boundingRadius;
-    if (lsCollisionWorld_Clearance(&cw, robot->position, radius, radius) >= -LS_CONTACT_SKIN)
+    lsCollisionWorld cw = PlaceWorld(sim, i, 3.0 * radius); // the resolution moves it by less than its radius
+    SettleRobot(sim, i, &cw);
+    lsCollisionWorld robots = {
+        NULL, NULL, NULL, 0, cw.circles + sim->state.vehicleCount, cw.circleCount - sim->state.vehicleCount, -1};
+    if (lsCollisionWorld_Clearance(anything ? &cw : &robots, robot->position, radius, radius) >= -LS_CONTACT_SKIN)
     {
         return;
     }
     lsVec2 start = robot->position;
-    for (int ring = 1; ring <= 200; ++ring)
+    cw = PlaceWorld(sim, i, 51.0 * radius);
+    for (int ring = 1; ring <= 200 && *budget > 0; ++ring)
     {
         for (int k = 0; k < 24; ++k)
         {
             double angle = 2.0 * LS_PI * k / 24.0;
             lsVec2 u = lsV(cos(angle), sin(angle));
             double hi = 0.25 * radius * ring;
+            *budget -= cw.circleCount + 1;
             if (lsCollisionWorld_Clearance(&cw, lsMulAdd(start, hi, u), radius, radius) <= LS_CONTACT_SKIN)
             {
                 continue;
@@ -1110,7 +1132,7 @@ static void EscapeSolid(lsSim* sim, int i)
                 hi = free ? mid : hi;
             }
             robot->position = lsMulAdd(start, hi, u);
-            SettleRobot(sim, i);
+            SettleRobot(sim, i, &cw);
             return;
         }
     }
@@ -1178,10 +1200,10 @@ void lsSim_Reset(lsSim* sim, uint64_t seed)
     }
 
     // A robot placed overlapping something (a solid, a robot before it) is pushed out once.
+    int64_t budget = LS_PLACE_BUDGET;
     for (int i = 0; i < sim->robotCount; ++i)
     {
-        SettleRobot(sim, i);
-        EscapeSolid(sim, i);
+        PlaceRobot(sim, i, false, &budget);
         sim->robots[i].scanDue = true;
     }
     state->scanned = false;
@@ -1580,8 +1602,8 @@ void lsSim_CarryOver(lsSim* sim, const lsSim* old)
     CarryTargets(sim, old);
     CarryVehicles(sim, old);
 
-    // Robots by id; one left overlapping what the edit added (a box dropped on it, a wall drawn through it) goes to
-    // the nearest free place.
+    // Robots by id; one left overlapping what the edit added (a box dropped on it, a wall drawn through it, a robot
+    // moved onto it) goes to the nearest free place.
     for (int i = 0; i < sim->robotCount; ++i)
     {
         int j = OldRobotIndex(old, sim->robots[i].def);
@@ -1590,10 +1612,10 @@ void lsSim_CarryOver(lsSim* sim, const lsSim* old)
             CarryRobot(sim, i, old, j);
         }
     }
+    int64_t budget = LS_PLACE_BUDGET;
     for (int i = 0; i < sim->robotCount; ++i)
     {
-        SettleRobot(sim, i);
-        EscapeSolid(sim, i);
+        PlaceRobot(sim, i, true, &budget);
         sim->robots[i].scanDue = true;
     }
     state->scanned = false;
