@@ -255,7 +255,7 @@ bool lsLidar_ScanFrom(const lsScene* scene, const lsDynamicObjects* dyn, const l
     const lsDynamicObjects* perBeam = spanCount >= 0 ? NULL : dyn;
     enum
     {
-        blockSize = 512 // a fan's block (lsScene_CastFan sweeps the grid once per block)
+        blockSize = LS_FAN_MAX_BEAMS // a fan's block (lsScene_CastFan sweeps the grid once per block)
     };
     lsRayInput inputs[blockSize];
     lsRayHit hits[blockSize];

@@ -16,7 +16,6 @@
 #include <stdint.h>
 #include <string.h>
 
-#define LS_FAN_MAX_BEAMS 512
 #define LS_FAN_BINS 256  // bins of direction over the full turn
 #define LS_FAN_SEEN 1024 // slots of the set of objects already handled in this fan (a power of two)
 #define LS_FAN_PENDING 4 // deferred exact casts per beam
@@ -62,6 +61,7 @@ typedef struct Fan
     double speed[LS_FAN_MAX_BEAMS]; // |dx| + |dy| >= |d|
     double dd[LS_FAN_MAX_BEAMS];
     double limit[LS_FAN_MAX_BEAMS]; // min(range, best exact hit, a certain pending hit's upper bound)
+    double reach[LS_FAN_MAX_BEAMS]; // an open beam's limit * speed * (1 + 1e-9): metres beyond its answer; -inf closed
     FanPending pending[LS_FAN_MAX_BEAMS][LS_FAN_PENDING];
     unsigned char pendingCount[LS_FAN_MAX_BEAMS];
     int openList[LS_FAN_MAX_BEAMS];  // the open beams, in no order
@@ -187,6 +187,13 @@ static inline void RunRange(const Fan* f, const lsBeamRuns* runs, int q, int* lo
     *hi = (runs->last[q] < last ? runs->last[q] : last) - f->first;
 }
 
+// Lowers beam k's limit to t (below it), and an open beam's reach with it.
+static inline void LowerLimit(Fan* f, int k, double t)
+{
+    f->limit[k] = t;
+    f->reach[k] = f->open[k] ? t * f->speed[k] * (1.0 + 1e-9) : f->reach[k];
+}
+
 // Casts beam k's deferred objects exactly, nearest bound first, until the rest are strictly farther than its best.
 static void FanResolve(Fan* f, int k)
 {
@@ -241,7 +248,10 @@ static void FanResolve(Fan* f, int k)
         }
     }
     f->pendingCount[k] = 0;
-    f->limit[k] = best->hit && best->fraction < f->limit[k] ? best->fraction : f->limit[k];
+    if (best->hit && best->fraction < f->limit[k])
+    {
+        LowerLimit(f, k, best->fraction);
+    }
 }
 
 // Defers the exact cast of an object that beam k may hit at a fraction in [tLo, tHi] (tHi HUGE_VAL when the hit is
@@ -255,7 +265,24 @@ static inline void FanDefer(Fan* f, int k, double tLo, double tHi, int field, in
     // A bound lost to overflow (NaN) must sort first, never be dropped.
     f->pending[k][f->pendingCount[k]++] =
         (FanPending){tLo >= -HUGE_VAL ? tLo : -HUGE_VAL, item, (short)field, (short)prepared};
-    f->limit[k] = tHi < f->limit[k] ? tHi : f->limit[k];
+    if (tHi < f->limit[k])
+    {
+        LowerLimit(f, k, tHi);
+    }
+}
+
+// A lower bound on the distance from o to segment s: the distance to its closest point, computed relative to o, less
+// a margin far above the rounding of these few operations (relative to the coordinates involved).
+static double SegmentDistanceBound(const lsSegment* s, lsVec2 o)
+{
+    double ax = s->a.x - o.x, ay = s->a.y - o.y, ex = s->b.x - s->a.x, ey = s->b.y - s->a.y;
+    double ee = ex * ex + ey * ey;
+    double t = ee > 0.0 ? -(ax * ex + ay * ey) / ee : 0.0;
+    t = t > 0.0 ? (t < 1.0 ? t : 1.0) : 0.0;
+    double px = ax + t * ex, py = ay + t * ey;
+    double dist = sqrt(px * px + py * py);
+    double scale = fabs(ax) + fabs(ay) + fabs(ex) + fabs(ey);
+    return dist * (1.0 - 1e-9) - 1e-12 * scale;
 }
 
 // The objects of one cell, each handled once per fan for its open beams.
@@ -276,6 +303,10 @@ static inline void FanSegment(Fan* f, int i)
     SegmentSides rel;
     rel.ax = seg->a.x - o.x, rel.ay = seg->a.y - o.y, rel.bx = seg->b.x - o.x, rel.by = seg->b.y - o.y;
     double far = Max(fabs(rel.ax) + fabs(rel.ay), fabs(rel.bx) + fabs(rel.by));
+    // A beam whose answer lies nearer than the segment skips it at one comparison (a closed beam's reach is -inf;
+    // a NaN bound filters nothing).
+    double near = SegmentDistanceBound(seg, o);
+    near = near > -DBL_MAX ? near : -DBL_MAX;
     int prepared = f->preparedCount < LS_FAN_PREPARED ? f->preparedCount++ : -1;
     if (prepared >= 0)
     {
@@ -287,7 +318,7 @@ static inline void FanSegment(Fan* f, int i)
         RunRange(f, &runs, q, &lo, &hi);
         for (int k = lo; k <= hi; ++k)
         {
-            if (!f->open[k])
+            if (!(near <= f->reach[k]))
             {
                 continue;
             }
@@ -306,20 +337,6 @@ static inline void FanSegment(Fan* f, int i)
 
 // An origin cell holding more segment records than this has them taken nearest first (FanCrowdedCell).
 #define LS_FAN_CROWDED 64
-
-// A lower bound on the distance from o to segment s: the distance to its closest point, computed relative to o, less
-// a margin far above the rounding of these few operations (relative to the coordinates involved).
-static double SegmentDistanceBound(const lsSegment* s, lsVec2 o)
-{
-    double ax = s->a.x - o.x, ay = s->a.y - o.y, ex = s->b.x - s->a.x, ey = s->b.y - s->a.y;
-    double ee = ex * ex + ey * ey;
-    double t = ee > 0.0 ? -(ax * ex + ay * ey) / ee : 0.0;
-    t = t > 0.0 ? (t < 1.0 ? t : 1.0) : 0.0;
-    double px = ax + t * ex, py = ay + t * ey;
-    double dist = sqrt(px * px + py * py);
-    double scale = fabs(ax) + fabs(ay) + fabs(ex) + fabs(ey);
-    return dist * (1.0 - 1e-9) - 1e-12 * scale;
-}
 
 // The farthest any open beam's answer may still lie, in metres (its limit times its length, with room for rounding):
 // a segment farther from the origin than this cannot hold an answer of any open beam.
@@ -495,21 +512,22 @@ bool lsScene_CastFan(const lsScene* scene, const lsBeamFan* fan, int first, cons
     {
         return false;
     }
-    // Room for one fan's bookkeeping: about 75 KB, on the stack (scans run on pool threads too).
-    Fan f;
-    f.scene = scene;
-    f.originCell = scene->cells + CellOf(scene, o);
-    f.fan = fan;
-    f.inputs = inputs;
-    f.hits = hits;
-    f.first = first;
-    f.count = count;
-    f.seenCount = 0;
-    f.preparedCount = 0;
-    f.unsafe = false;
-    memset(f.seen, 0, sizeof f.seen);
-    memset(f.openCount, 0, sizeof f.openCount);
-    int* openList = f.openList;
+    // One fan's bookkeeping, about 140 KB: on the heap, so a scan (the lidar's arrays are on the stack) takes no more
+    // stack than with blocks of 512 beams (scans run on pool and other threads too).
+    Fan* f = lsAlloc(sizeof(Fan));
+    f->scene = scene;
+    f->originCell = scene->cells + CellOf(scene, o);
+    f->fan = fan;
+    f->inputs = inputs;
+    f->hits = hits;
+    f->first = first;
+    f->count = count;
+    f->seenCount = 0;
+    f->preparedCount = 0;
+    f->unsafe = false;
+    memset(f->seen, 0, sizeof f->seen);
+    memset(f->openCount, 0, sizeof f->openCount);
+    int* openList = f->openList;
     int openN = 0;
     bool outside = scene->displacedCount + scene->longSegmentCount + scene->longShapeCount > 0;
     for (int k = 0; k < count; ++k)
@@ -518,22 +536,24 @@ bool lsScene_CastFan(const lsScene* scene, const lsBeamFan* fan, int first, cons
         LS_ASSERT(in->origin.x == o.x && in->origin.y == o.y && in->maxFraction == fan->range);
         lsVec2 d = in->direction;
         hits[k] = NoHit();
-        f.open[k] = 0;
+        f->open[k] = 0;
+        f->reach[k] = -HUGE_VAL;
         if (!ValidInput(in))
         {
             continue;
         }
-        f.dd[k] = d.x * d.x + d.y * d.y;
-        f.speed[k] = fabs(d.x) + fabs(d.y);
+        f->dd[k] = d.x * d.x + d.y * d.y;
+        f->speed[k] = fabs(d.x) + fabs(d.y);
         if (outside)
         {
-            lsScene_CastOutsideGrid(scene, in, f.dd[k], hits + k, NULL);
+            lsScene_CastOutsideGrid(scene, in, f->dd[k], hits + k, NULL);
         }
-        f.limit[k] = hits[k].hit && hits[k].fraction < in->maxFraction ? hits[k].fraction : in->maxFraction;
-        f.pendingCount[k] = 0;
-        f.open[k] = 1;
-        f.bin[k] = (short)BinOf(PseudoAngle(d.x, d.y));
-        f.openCount[f.bin[k]] += 1;
+        f->limit[k] = hits[k].hit && hits[k].fraction < in->maxFraction ? hits[k].fraction : in->maxFraction;
+        f->reach[k] = f->limit[k] * f->speed[k] * (1.0 + 1e-9);
+        f->pendingCount[k] = 0;
+        f->open[k] = 1;
+        f->bin[k] = (short)BinOf(PseudoAngle(d.x, d.y));
+        f->openCount[f->bin[k]] += 1;
         openList[openN++] = k;
     }
 
@@ -553,10 +573,10 @@ bool lsScene_CastFan(const lsScene* scene, const lsBeamFan* fan, int first, cons
         }
         if (r >= 2 && dirty)
         {
-            f.openBefore[0] = 0;
+            f->openBefore[0] = 0;
             for (int b = 0; b < LS_FAN_BINS; ++b)
             {
-                f.openBefore[b + 1] = f.openBefore[b] + f.openCount[b];
+                f->openBefore[b + 1] = f->openBefore[b] + f->openCount[b];
             }
             dirty = false;
         }
@@ -567,32 +587,33 @@ bool lsScene_CastFan(const lsScene* scene, const lsBeamFan* fan, int first, cons
         {
             for (int ix = xa; ix <= xb; ++ix)
             {
-                FanRingCell(&f, ix, iy0, r);
+                FanRingCell(f, ix, iy0, r);
             }
         }
         if (iy1 < ny && r > 0)
         {
             for (int ix = xa; ix <= xb; ++ix)
             {
-                FanRingCell(&f, ix, iy1, r);
+                FanRingCell(f, ix, iy1, r);
             }
         }
         if (ix0 >= 0 && r > 0)
         {
             for (int iy = ya; iy <= yb; ++iy)
             {
-                FanRingCell(&f, ix0, iy, r);
+                FanRingCell(f, ix0, iy, r);
             }
         }
         if (ix1 < nx && r > 0)
         {
             for (int iy = ya; iy <= yb; ++iy)
             {
-                FanRingCell(&f, ix1, iy, r);
+                FanRingCell(f, ix1, iy, r);
             }
         }
-        if (f.unsafe)
+        if (f->unsafe)
         {
+            lsFree(f, sizeof(Fan));
             return false;
         }
         // Every point within R of the origin is in rings 0 .. r (a side of the square at the grid's edge bounds
@@ -607,12 +628,13 @@ bool lsScene_CastFan(const lsScene* scene, const lsBeamFan* fan, int first, cons
         {
             int k = openList[j];
             // A hit in an unswept cell lies at least R - margin from the origin, so at a fraction of at least that
-            // over |d| <= speed: strictly farther than this beam's best (or range) when the test holds.
-            if (f.limit[k] * f.speed[k] * (1.0 + 1e-9) < reach)
+            // over |d| <= speed: strictly farther than this beam's best (or range) when its reach is below.
+            if (f->reach[k] < reach)
             {
-                FanResolve(&f, k);
-                f.open[k] = 0;
-                f.openCount[f.bin[k]] -= 1;
+                f->open[k] = 0;
+                f->reach[k] = -HUGE_VAL;
+                FanResolve(f, k);
+                f->openCount[f->bin[k]] -= 1;
                 openList[j] = openList[--openN];
                 dirty = true;
             }
@@ -627,12 +649,13 @@ bool lsScene_CastFan(const lsScene* scene, const lsBeamFan* fan, int first, cons
         int k = openList[j];
         if (r > maxRing)
         {
-            FanResolve(&f, k); // the whole grid is swept
+            FanResolve(f, k); // the whole grid is swept
         }
         else
         {
             hits[k] = lsScene_WalkRay(scene, inputs + k); // what the sweep found so far is not needed
         }
     }
+    lsFree(f, sizeof(Fan));
     return true;
 }

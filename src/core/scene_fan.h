@@ -3,6 +3,9 @@
 
 #include "core/beam_runs.h"
 
+/// The most beams one call sweeps: a 1080-beam scan (270 degrees at a quarter of a degree) sweeps the grid once.
+#define LS_FAN_MAX_BEAMS 1080
+
 /// Casts beams first .. first + count - 1 of fan through the static objects of scene (no moving objects), as
 /// lsScene_CastRay casts inputs[k] (beam first + k), bit for bit: inputs[k] must start at fan->origin with
 /// maxFraction fan->range and point along the unit direction of the beam's angle, fan->start + (first + k)
