@@ -101,18 +101,23 @@ void lsApp_SelectRobot(lsApp* app, const char* id)
     }
 }
 
+// The window's title: the world's name (else its path), with a star while it has unsaved edits.
+static void WindowTitle(const lsApp* app, char* title, size_t size)
+{
+    snprintf(title, size, "lidarsim - %.200s%s", app->world->name[0] != '\0' ? app->world->name : app->config.worldPath,
+             app->unsaved ? " *" : "");
+    lsEscapeControl(title, size);
+}
+
 void lsApp_UpdateUnsaved(lsApp* app)
 {
     app->unsaved = app->diskWorld != NULL && !lsWorld_Equal(app->world, app->diskWorld);
     if (app->window == NULL)
         return;
     char title[256];
-    snprintf(title, sizeof title, "lidarsim - %.200s%s",
-             app->world->name[0] != '\0' ? app->world->name : app->config.worldPath, app->unsaved ? " *" : "");
-    lsEscapeControl(title, sizeof title);
-    // Against the title shown, not the last `unsaved`: the first call names the world in the window opened as
-    // "lidarsim", and a reload that renames the world renames the window. Set only when it changes (every edit
-    // of a drag comes here).
+    WindowTitle(app, title, sizeof title);
+    // Against the title shown, not the last `unsaved`: a reload that renames the world renames the window. Set only
+    // when it changes (every edit of a drag comes here).
     if (strcmp(SDL_GetWindowTitle(app->window), title) != 0)
         SDL_SetWindowTitle(app->window, title);
 }
@@ -419,7 +424,9 @@ static bool Init(lsApp* app)
     for (int i = 0; i < warnings.count; ++i)
         fprintf(stderr, "%s\n", warnings.messages[i]);
 
-    if (!lsOpenWindow("lidarsim", config->width, config->height, config->vsync, &app->window, &app->renderer))
+    char title[256];
+    WindowTitle(app, title, sizeof title); // named from the start: window managers and scripts see no other title
+    if (!lsOpenWindow(title, config->width, config->height, config->vsync, &app->window, &app->renderer))
         return false;
     int w = config->width, h = config->height;
     if (SDL_GetRendererOutputSize(app->renderer, &w, &h) < 0)
@@ -440,7 +447,7 @@ static bool Init(lsApp* app)
     lsApp_RebuildSim(app);
     app->reloader = lsCreateReloader(config->worldPath, LS_RELOAD_SETTLE);
     app->diskWorld = lsCloneWorld(app->world);
-    lsApp_UpdateUnsaved(app); // the title
+    lsApp_UpdateUnsaved(app);
     app->editor = lsCreateEditor();
     app->camera = lsInitialCamera(app->sim, w, h, lsWorldArea(app->canvas, &app->view));
     // A world too large to show whole opens on the robot: that is no fit to keep when panels come and go.
