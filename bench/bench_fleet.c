@@ -101,8 +101,8 @@ static double ScanCost(const lsSim* sim, const lsDynamicObjects* dyn, int repeat
 // Milliseconds of wall time per step in each part, and each part's share.
 static void PrintPhases(const char* label, const Run* run)
 {
-    static const char* names[ls_phaseCount] = {"other", "broad phase", "autopilot", "motion", "lidar"};
-    static const int order[ls_phaseCount] = {ls_phaseLidar, ls_phaseAutopilot, ls_phaseMotion, ls_phaseBroadPhase,
+    static const char* names[ls_phaseCount] = {"other", "broad phase", "prepare", "turns", "lidar"};
+    static const int order[ls_phaseCount] = {ls_phaseLidar, ls_phasePrepare, ls_phaseTurns, ls_phaseBroadPhase,
                                              ls_phaseOther};
     double total = 0.0;
     for (int p = 0; p < ls_phaseCount; ++p)

@@ -7,7 +7,11 @@
 //    where they ended this step, those after it where they started). A robot that runs into another pushes it
 //    (one level: a pushed robot gives way against everything but does not push a third); then it collects the
 //    targets it touched on its way. The list order is the rule that makes the outcome deterministic: it decides who
-//    moves into a gap first and which robot pushes which in a given step;
+//    moves into a gap first and which robot pushes which in a given step. What does not depend on the other robots'
+//    moves is prepared first for every robot, in parallel on the pool: its command, its speeds and its move with the
+//    other robots out of the way. In its turn a robot takes that move when its path stays clear of the robots where
+//    they are at that moment; a robot pushed before its turn prepares again from where it now stands. So the turns
+//    left one after another are short, and every robot ends where moving it in turn from scratch would put it;
 // 4. targets swept by moving walls are pushed;
 // 5. every lidar whose period has elapsed scans (counted in steps, so the schedule has no rounding drift), in
 //    parallel on the pool when there are several: each lidar writes only its own scan and draws from its own noise
@@ -45,14 +49,32 @@ typedef struct SimRobot
     bool scanDue;
 } SimRobot;
 
-// An autopilot robot's command for this step, decided ahead of the robots' moves on the pool (PlanAutopilots).
+// An autopilot robot's state before it decided this step (Command), to decide again when pushed before its turn.
 typedef struct Plan
 {
-    lsAutopilot before; ///< the autopilot as it was before deciding
-    lsControl control;
+    lsAutopilot before;
     bool freshBefore;
-    bool planned;
+    bool decided;
 } Plan;
+
+// Bodies a robot's preparation gathers at most (Move); with more, its turn asks the index itself.
+#define LS_MOVE_CANDIDATES 32
+
+// A robot's part of the step that does not depend on the other robots' moves, prepared for every robot ahead of the
+// turns (Prepare, on the pool): its command, its speeds, and its move with the other robots out of the way.
+typedef struct Move
+{
+    lsMoveResult alone; ///< the move against the scene, the moving walls and the vehicles only
+    double aloneAngle;  ///< the heading at its end
+    lsVec2 wanted;      ///< the displacement the speeds ask for
+    double angle;       ///< the heading they ask for
+    double turn;        ///< from the heading at the start to angle
+    double reach;       ///< how far from its centre it looks for bodies (GatherNeighbours)
+    double v, w, commandV, commandW;
+    bool prepared;                      ///< alone is set (not when the bodies near it were too many to gather)
+    int candidateCount;                 ///< bodies the index found within reach + slack of it (-1: not gathered)
+    int candidates[LS_MOVE_CANDIDATES]; ///< their ids in circles, ascending
+} Move;
 
 // Above this many moving objects the lidars cast through a broad phase and the robots find their neighbours
 // through one; below it, testing them all is cheaper. (Both give identical results.)
@@ -78,11 +100,13 @@ struct lsSim
     lsDynamicIndex* lidarIndex; ///< the moving objects where the scans of this step see them
     lsDynamicIndex* collisionIndex; ///< vehicles and robots at the start of the robots' moves
     double drift;                   ///< the farthest any robot has moved since collisionIndex was built
-    lsCircle* neighbours;           ///< scratch: the bodies near the moving robot (vehicleCount + robotCount)
-    int* neighbourIds;              ///< scratch: their ids in circles
-    lsDynamicItem* found;           ///< scratch for index queries
-    int* due;                       ///< scratch: robots scanning this step, or whose autopilot decides ahead
-    Plan* plans;                    ///< per robot
+    double slack;         ///< how far the robots may have moved for the candidates gathered in their Move to hold
+    lsCircle* neighbours; ///< scratch: the bodies near the moving robot (vehicleCount + robotCount)
+    int* neighbourIds;    ///< scratch: their ids in circles
+    lsDynamicItem* found; ///< scratch for index queries
+    int* due;             ///< scratch: robots scanning this step
+    Plan* plans;          ///< per robot
+    Move* moves;          ///< per robot
     lsPool* pool;
     lsSimPhaseFcn* phaseFcn;
     void* phaseContext;
@@ -104,10 +128,13 @@ static void UpdateFootprint(lsSim* sim, int i)
     SimRobot* r = &sim->robots[i];
     lsRobotState* robot = &sim->robotStates[i];
     robot->footprintCount = r->footprintCount;
-    lsTransform xf = RobotTransform(robot);
-    for (int k = 0; k < r->footprintCount; ++k)
+    if (r->footprintCount > 0)
     {
-        robot->footprint[k] = lsTransformPoint(xf, r->footprintLocal[k]);
+        lsTransform xf = RobotTransform(robot);
+        for (int k = 0; k < r->footprintCount; ++k)
+        {
+            robot->footprint[k] = lsTransformPoint(xf, r->footprintLocal[k]);
+        }
     }
     sim->circles[sim->state.vehicleCount + i] = (lsCircle){robot->position, r->boundingRadius};
     if (sim->robotPolygons != NULL)
@@ -570,10 +597,30 @@ static lsMoveResult MoveBody(const lsSim* sim, int i, const lsCollisionWorld* cw
     return lsMoveCircle(cw, robot->position, displacement, robot->radius);
 }
 
+// Ids in circles (ascending) of the bodies whose boxes in the collision index overlap the square of half-size grow
+// around c; returns how many, or -1 when there are more than capacity.
+static int QueryBodies(const lsSim* sim, lsVec2 c, double grow, lsDynamicItem* found, int* ids, int capacity)
+{
+    lsAABB box = {lsSub(c, lsV(grow, grow)), lsAdd(c, lsV(grow, grow))};
+    int count = lsDynamicIndex_Query(sim->collisionIndex, box, found, capacity);
+    if (count > capacity)
+    {
+        return -1;
+    }
+    for (int k = 0; k < count; ++k)
+    {
+        ids[k] = found[k].kind == ls_hitVehicle ? found[k].index : sim->state.vehicleCount + found[k].index;
+    }
+    qsort(ids, (size_t)count, sizeof(int), CompareInts);
+    return count;
+}
+
 // The bodies (vehicles and other robots) that robot i could meet within reach of its centre this step, in id order
 // (vehicles, then robots, by index), into sim->neighbours; returns how many. Few bodies: all of them. Many: those
-// the collision index finds, widened by how far any robot has moved since it was built.
-static int GatherNeighbours(lsSim* sim, int i, double reach)
+// within reach among candidates (ids in circles, ascending, from an index query around where it stands that covers
+// where every body is now; NULL: none), else among those the collision index finds, widened by how far any robot
+// has moved since it was built.
+static int GatherNeighbours(lsSim* sim, int i, double reach, const int* candidates, int candidateCount)
 {
     int self = sim->state.vehicleCount + i;
     int total = sim->state.vehicleCount + sim->robotCount;
@@ -591,29 +638,23 @@ static int GatherNeighbours(lsSim* sim, int i, double reach)
         }
         return count;
     }
-    double grow = reach + sim->drift;
-    lsAABB box = {lsSub(c, lsV(grow, grow)), lsAdd(c, lsV(grow, grow))};
-    int found = lsDynamicIndex_Query(sim->collisionIndex, box, sim->found, total);
-    LS_ASSERT(found <= total);
-    for (int k = 0; k < found; ++k)
+    if (candidates == NULL)
     {
-        int id =
-            sim->found[k].kind == ls_hitVehicle ? sim->found[k].index : sim->state.vehicleCount + sim->found[k].index;
-        sim->neighbourIds[count++] = id;
+        candidateCount = QueryBodies(sim, c, reach + sim->drift, sim->found, sim->neighbourIds, total);
+        LS_ASSERT(candidateCount >= 0);
+        candidates = sim->neighbourIds;
     }
-    qsort(sim->neighbourIds, (size_t)count, sizeof(int), CompareInts);
-    int kept = 0;
-    for (int k = 0; k < count; ++k)
+    for (int k = 0; k < candidateCount; ++k)
     {
-        int id = sim->neighbourIds[k];
+        int id = candidates[k];
         lsCircle body = sim->circles[id];
         if (id != self && lsDistance(body.center, c) <= reach + body.radius)
         {
-            sim->neighbourIds[kept] = id;
-            sim->neighbours[kept++] = body;
+            sim->neighbourIds[count] = id;
+            sim->neighbours[count++] = body;
         }
     }
-    return kept;
+    return count;
 }
 
 // True when the circle of radius swept along legs comes within `radius + body` of a robot among the neighbours.
@@ -656,7 +697,7 @@ static void Push(lsSim* sim, int j, int pusher, lsCircle from, lsVec2 fallback)
         return;
     }
     // Its own neighbours, without the pusher (which is about to move again, stopping at j).
-    int count = GatherNeighbours(sim, j, r->boundingRadius + depth + LS_CONTACT_SKIN);
+    int count = GatherNeighbours(sim, j, r->boundingRadius + depth + LS_CONTACT_SKIN, NULL, 0);
     int kept = 0;
     for (int k = 0; k < count; ++k)
     {
@@ -693,39 +734,44 @@ static lsControl ChooseControl(lsSim* sim, int i, const lsControl* control)
                                                                     : lsMakeManualControl(0.0, 0.0);
 }
 
-// The autopilot's command for robot i: the one decided ahead, unless an earlier robot pushed it before its turn
-// (then it decides again where it now stands, from its autopilot as it was), so every command is the one deciding
-// in turn would give.
-static lsControl AutopilotCommand(lsSim* sim, int i)
+// Robot i's command for this step, the autopilot deciding for autopilot control. The autopilot decides from its
+// state at the start of the step: when an earlier robot pushed this one before its turn, it decides again where it
+// now stands from that saved state, so every command is the one deciding in turn would give.
+static lsControl Command(lsSim* sim, int i, const lsControl* control)
 {
+    lsControl chosen = ChooseControl(sim, i, control);
+    if (chosen.mode != ls_controlAutopilot)
+    {
+        return chosen;
+    }
     Plan* plan = &sim->plans[i];
     SimRobot* r = &sim->robots[i];
-    if (plan->planned)
+    if (plan->decided)
     {
-        plan->planned = false;
-        if (!r->pushed)
-        {
-            return plan->control;
-        }
         r->autopilot = plan->before;
         r->autopilotFresh = plan->freshBefore;
+    }
+    else
+    {
+        plan->before = r->autopilot;
+        plan->freshBefore = r->autopilotFresh;
+        plan->decided = true;
     }
     return lsSim_RobotAutopilotControl(sim, i);
 }
 
-static void StepRobot(lsSim* sim, int i, const lsControl* control)
+// Robot i's part of the step that the other robots' moves do not change, from where it stands (Move). Reads only
+// its own robot, the bodies' circles and the collision index as they were when the moves began, and writes only its
+// own robot's autopilot, plan and move, so the robots are prepared in parallel.
+static void Prepare(lsSim* sim, int i, const lsControl* control, Move* move)
 {
-    SimRobot* r = &sim->robots[i];
+    const SimRobot* r = &sim->robots[i];
     const lsRobotDef* def = r->def;
-    lsRobotState* robot = &sim->robotStates[i];
+    const lsRobotState* robot = &sim->robotStates[i];
     double dt = sim->state.dt;
 
     double cv = 0.0, cw = 0.0;
-    lsControl chosen = ChooseControl(sim, i, control);
-    if (chosen.mode == ls_controlAutopilot)
-    {
-        chosen = AutopilotCommand(sim, i);
-    }
+    lsControl chosen = Command(sim, i, control);
     if (chosen.mode == ls_controlAction)
     {
         lsAction_Command(chosen.action, def, &cv, &cw);
@@ -736,91 +782,139 @@ static void StepRobot(lsSim* sim, int i, const lsControl* control)
         cv = chosen.v;
         cw = chosen.w;
     }
-    robot->commandV = fmin(fmax(cv, -def->maxSpeed), def->maxSpeed);
-    robot->commandW = fmin(fmax(cw, -def->maxTurnRate), def->maxTurnRate);
-    robot->v = lsApproachSpeed(robot->v, cv, def->maxSpeed, def->maxAccel, dt);
-    robot->w = lsApproachSpeed(robot->w, cw, def->maxTurnRate, def->maxTurnAccel, dt);
+    move->commandV = fmin(fmax(cv, -def->maxSpeed), def->maxSpeed);
+    move->commandW = fmin(fmax(cw, -def->maxTurnRate), def->maxTurnRate);
+    move->v = lsApproachSpeed(robot->v, cv, def->maxSpeed, def->maxAccel, dt);
+    move->w = lsApproachSpeed(robot->w, cw, def->maxTurnRate, def->maxTurnAccel, dt);
 
     lsVec2 target;
-    double newAngle;
-    lsIntegrateUnicycle(robot->position, robot->angle, robot->v, robot->w, dt, &target, &newAngle);
-    lsVec2 start = robot->position;
-    lsVec2 wanted = lsSub(target, start);
-    double turn = lsWrapAngle(newAngle - robot->angle);
-
+    lsIntegrateUnicycle(robot->position, robot->angle, move->v, move->w, dt, &target, &move->angle);
+    move->wanted = lsSub(target, robot->position);
+    move->turn = lsWrapAngle(move->angle - robot->angle);
     // Bodies within reach: the step's travel plus the farthest a moving wall could carry it is not known here, so
     // the reach is generous (the travel, its size, the largest body, a moving wall's push of up to its own size).
-    double reach = lsLength(wanted) + 4.0 * r->boundingRadius + sim->targetMaxRadius + 1.0;
-    int count = GatherNeighbours(sim, i, reach);
-    lsCollisionWorld world = {
-        sim->scene, sim->moversPrevious, sim->movers, sim->state.moverCount, sim->neighbours, count, -1};
-    lsMoveResult moved;
-    bool robotsNear = false;
-    for (int k = 0; k < count && !robotsNear; ++k)
+    move->reach = lsLength(move->wanted) + 4.0 * r->boundingRadius + sim->targetMaxRadius + 1.0;
+
+    // The vehicles within reach, as its turn's GatherNeighbours finds them (vehicles do not move during the turns),
+    // and every body the index finds within reach + slack: its turn picks its neighbours among those.
+    int total = sim->state.vehicleCount + sim->robotCount;
+    lsCircle vehicles[LS_MOVE_CANDIDATES];
+    int vehicleCount = 0;
+    move->candidateCount = -1;
+    move->prepared = false;
+    if (total < LS_BROAD_PHASE_MIN)
     {
-        robotsNear = sim->neighbourIds[k] >= sim->state.vehicleCount;
-    }
-    if (!robotsNear)
-    {
-        moved = MoveBody(sim, i, &world, wanted, turn, &newAngle);
+        for (int id = 0; id < sim->state.vehicleCount; ++id)
+        {
+            vehicles[vehicleCount++] = sim->circles[id];
+        }
     }
     else
     {
-        // First as if the other robots were not there: if its path stays clear of them, that is the move. Else the
-        // robots it reached are pushed out of where it would have ended, and it moves again with them in place.
-        int vehicles = 0;
-        while (vehicles < count && sim->neighbourIds[vehicles] < sim->state.vehicleCount)
+        lsDynamicItem found[LS_MOVE_CANDIDATES];
+        int count =
+            QueryBodies(sim, robot->position, move->reach + sim->slack, found, move->candidates, LS_MOVE_CANDIDATES);
+        if (count < 0)
         {
-            vehicles += 1;
+            return; // crowded: its turn gathers and moves
         }
-        lsCollisionWorld vehiclesOnly = world;
-        vehiclesOnly.circleCount = vehicles;
-        double freeAngle = newAngle;
-        moved = MoveBody(sim, i, &vehiclesOnly, wanted, turn, &freeAngle);
-        if (PathTouchesRobot(sim, &moved, r->boundingRadius, count))
+        move->candidateCount = count;
+        for (int k = 0; k < count && move->candidates[k] < sim->state.vehicleCount; ++k)
         {
-            lsCircle end = {moved.position, r->boundingRadius};
-            int touchedCount = 0;
-            int touched[64];
-            for (int k = vehicles; k < count && touchedCount < 64; ++k)
+            lsCircle body = sim->circles[move->candidates[k]];
+            if (lsDistance(body.center, robot->position) <= move->reach + body.radius)
             {
-                if (lsDistance(sim->neighbours[k].center, end.center) < end.radius + sim->neighbours[k].radius)
-                {
-                    touched[touchedCount++] = sim->neighbourIds[k] - sim->state.vehicleCount;
-                }
+                vehicles[vehicleCount++] = body;
             }
-            for (int k = 0; k < touchedCount; ++k)
-            {
-                Push(sim, touched[k], i, end, wanted);
-            }
-            count = GatherNeighbours(sim, i, reach);
-            world.circleCount = count;
-            moved = MoveBody(sim, i, &world, wanted, turn, &newAngle);
-        }
-        else
-        {
-            newAngle = freeAngle;
         }
     }
-    robot->position = moved.position;
+    lsCollisionWorld world = {sim->scene, sim->moversPrevious, sim->movers, sim->state.moverCount,
+                              vehicles,   vehicleCount,        -1};
+    move->aloneAngle = move->angle;
+    move->alone = MoveBody(sim, i, &world, move->wanted, move->turn, &move->aloneAngle);
+    move->prepared = true;
+}
+
+// Robot i's turn: its speeds and move become its state. The move it prepared with the other robots out of the way is
+// its move when its path stays clear of the robots where they are now. Else the robots it reached are pushed out of
+// where it would have ended, and it moves again with them in place.
+static void TakeTurn(lsSim* sim, int i, const lsControl* control)
+{
+    SimRobot* r = &sim->robots[i];
+    lsRobotState* robot = &sim->robotStates[i];
+    Move* move = &sim->moves[i];
+    if (r->pushed)
+    {
+        Prepare(sim, i, control, move); // pushed before its turn: again from where it now stands
+    }
+    sim->plans[i].decided = false;
+    robot->commandV = move->commandV;
+    robot->commandW = move->commandW;
+    robot->v = move->v;
+    robot->w = move->w;
+
+    // The candidates cover the bodies where they are now while no robot has moved farther than the slack since the
+    // index was built.
+    const int* candidates = sim->drift <= sim->slack && move->candidateCount >= 0 ? move->candidates : NULL;
+    int count = GatherNeighbours(sim, i, move->reach, candidates, move->candidateCount);
+    lsCollisionWorld world = {
+        sim->scene, sim->moversPrevious, sim->movers, sim->state.moverCount, sim->neighbours, count, -1};
+    int vehicles = 0;
+    while (vehicles < count && sim->neighbourIds[vehicles] < sim->state.vehicleCount)
+    {
+        vehicles += 1;
+    }
+    if (!move->prepared)
+    {
+        lsCollisionWorld vehiclesOnly = world;
+        vehiclesOnly.circleCount = vehicles;
+        move->aloneAngle = move->angle;
+        move->alone = MoveBody(sim, i, &vehiclesOnly, move->wanted, move->turn, &move->aloneAngle);
+    }
+    const lsMoveResult* moved = &move->alone;
+    double newAngle = move->aloneAngle;
+    lsMoveResult again;
+    if (PathTouchesRobot(sim, moved, r->boundingRadius, count))
+    {
+        lsCircle end = {moved->position, r->boundingRadius};
+        int touchedCount = 0;
+        int touched[64];
+        for (int k = vehicles; k < count && touchedCount < 64; ++k)
+        {
+            if (lsDistance(sim->neighbours[k].center, end.center) < end.radius + sim->neighbours[k].radius)
+            {
+                touched[touchedCount++] = sim->neighbourIds[k] - sim->state.vehicleCount;
+            }
+        }
+        for (int k = 0; k < touchedCount; ++k)
+        {
+            Push(sim, touched[k], i, end, move->wanted);
+        }
+        world.circleCount = GatherNeighbours(sim, i, move->reach, NULL, 0);
+        newAngle = move->angle;
+        again = MoveBody(sim, i, &world, move->wanted, move->turn, &newAngle);
+        moved = &again;
+    }
+    lsVec2 start = robot->position;
+    robot->position = moved->position;
     double oldAngle = robot->angle;
     robot->angle = newAngle;
     double travelled = 0.0;
-    for (int k = 0; k + 1 < moved.legCount; ++k)
+    for (int k = 0; k + 1 < moved->legCount; ++k)
     {
-        travelled += lsDistance(moved.legs[k], moved.legs[k + 1]);
-        sim->state.distance += lsDistance(moved.legs[k], moved.legs[k + 1]);
+        travelled += lsDistance(moved->legs[k], moved->legs[k + 1]);
+        sim->state.distance += lsDistance(moved->legs[k], moved->legs[k + 1]);
     }
     robot->distance += travelled;
-    robot->inContact = moved.contacts > 0;
-    if (moved.crushed)
+    robot->inContact = moved->contacts > 0;
+    if (moved->crushed)
     {
         robot->crushes += 1;
         sim->state.crushes += 1;
     }
     sim->drift = fmax(sim->drift, lsDistance(start, robot->position));
     UpdateFootprint(sim, i);
-    CollectTouched(sim, i, moved.legs, moved.legCount, oldAngle);
+    CollectTouched(sim, i, moved->legs, moved->legCount, oldAngle);
 }
 
 // Contacts begun this step, per robot and in total: a robot in contact (its own move met something, or it was
@@ -858,44 +952,24 @@ static const lsControl* RobotControl(const lsControl* controls, const lsControl*
     return i == 0 ? first : NULL;
 }
 
-static void PlanChunk(void* context, int begin, int end, int worker)
+typedef struct PrepareTask
+{
+    lsSim* sim;
+    const lsControl* controls;
+    const lsControl* first;
+} PrepareTask;
+
+static void PrepareChunk(void* context, int begin, int end, int worker)
 {
     (void)worker;
-    lsSim* sim = context;
-    for (int k = begin; k < end; ++k)
+    PrepareTask* task = context;
+    for (int i = begin; i < end; ++i)
     {
-        int i = sim->due[k];
-        Plan* plan = &sim->plans[i];
-        plan->before = sim->robots[i].autopilot;
-        plan->freshBefore = sim->robots[i].autopilotFresh;
-        plan->control = lsSim_RobotAutopilotControl(sim, i);
-        plan->planned = true;
+        Prepare(task->sim, i, RobotControl(task->controls, task->first, i), &task->sim->moves[i]);
     }
 }
 
-// With a pool, the autopilot robots decide their commands ahead of the moves, in parallel: a decision reads only its
-// robot's pose, scan and autopilot and writes only its autopilot and plan (AutopilotCommand redoes it for a robot
-// pushed before its turn).
-static void PlanAutopilots(lsSim* sim, const lsControl* controls, const lsControl* first)
-{
-    if (sim->pool == NULL)
-    {
-        return;
-    }
-    int count = 0;
-    for (int i = 0; i < sim->robotCount; ++i)
-    {
-        if (ChooseControl(sim, i, RobotControl(controls, first, i)).mode == ls_controlAutopilot)
-        {
-            sim->due[count++] = i;
-        }
-    }
-    if (count > 1)
-    {
-        lsPool_ParallelFor(sim->pool, count, 8, PlanChunk, sim);
-    }
-}
-
+// The robots are prepared on the pool, then take their turns one after another in list order.
 static void StepRobots(lsSim* sim, const lsControl* controls, const lsControl* first)
 {
     sim->drift = 0.0;
@@ -909,12 +983,13 @@ static void StepRobots(lsSim* sim, const lsControl* controls, const lsControl* f
                                    .skipRobot = -1};
         lsDynamicIndex_Build(sim->collisionIndex, &bodies);
     }
-    Phase(sim, ls_phaseAutopilot);
-    PlanAutopilots(sim, controls, first);
-    Phase(sim, ls_phaseMotion);
+    Phase(sim, ls_phasePrepare);
+    PrepareTask task = {sim, controls, first};
+    lsPool_ParallelFor(sim->pool, sim->robotCount, 8, PrepareChunk, &task);
+    Phase(sim, ls_phaseTurns);
     for (int i = 0; i < sim->robotCount; ++i)
     {
-        StepRobot(sim, i, RobotControl(controls, first, i));
+        TakeTurn(sim, i, RobotControl(controls, first, i));
     }
     Phase(sim, ls_phaseOther);
     CountCollisions(sim);
@@ -978,6 +1053,7 @@ lsSim* lsCreateSim(const lsWorld* world)
     sim->robotStates = lsAllocZero((size_t)robotCount, sizeof(lsRobotState));
     sim->due = lsAllocZero((size_t)robotCount, sizeof(int));
     sim->plans = lsAllocZero((size_t)robotCount, sizeof(Plan));
+    sim->moves = lsAllocZero((size_t)robotCount, sizeof(Move));
     sim->lidarIndex = lsCreateDynamicIndex();
     sim->collisionIndex = lsCreateDynamicIndex();
     sim->state.targetCount = targetCount;
@@ -1043,6 +1119,7 @@ void lsDestroySim(lsSim* sim)
     lsFree(sim->robotStates, robots * sizeof(lsRobotState));
     lsFree(sim->due, robots * sizeof(int));
     lsFree(sim->plans, robots * sizeof(Plan));
+    lsFree(sim->moves, robots * sizeof(Move));
     if (sim->robotPolygons != NULL)
     {
         lsFree(sim->robotPolygons, robots * sizeof(lsPolygon));
@@ -1182,6 +1259,13 @@ void lsSim_Reset(lsSim* sim, uint64_t seed)
         v->direction = 1;
         v->predicted = v->normalPoint = v->target = def->position;
         sim->circles[i] = (lsCircle){def->position, def->radius};
+    }
+    // A robot drives at most maxSpeed * dt in a step, and a push moves it by about its pusher's overlap, no farther:
+    // the slack covers both (a moving wall may carry a robot farther; then the turns after it ask the index).
+    sim->slack = 0.0;
+    for (int i = 0; i < sim->robotCount; ++i)
+    {
+        sim->slack = fmax(sim->slack, 2.0 * sim->robots[i].def->maxSpeed * state->dt);
     }
     for (int i = 0; i < sim->robotCount; ++i)
     {

@@ -9,8 +9,8 @@ typedef enum lsSimPhase
 {
     ls_phaseOther,      ///< moving walls, vehicles, contacts, targets, the scan schedule
     ls_phaseBroadPhase, ///< the moving objects' grids (collisions, then the lidars)
-    ls_phaseAutopilot,  ///< the autopilot robots deciding ahead (with a pool)
-    ls_phaseMotion,     ///< the robots' commands and moves, one after another
+    ls_phasePrepare,    ///< each robot's command and its move with the other robots out of the way (on the pool)
+    ls_phaseTurns,      ///< the robots' turns, one after another: the moves that meet other robots, pushes, targets
     ls_phaseLidar,      ///< the due scans (on the pool)
     ls_phaseCount
 } lsSimPhase;
