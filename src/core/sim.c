@@ -660,16 +660,31 @@ static int GatherNeighbours(lsSim* sim, int i, double reach, const int* candidat
 // True when the circle of radius swept along legs comes within `radius + body` of a robot among the neighbours.
 static bool PathTouchesRobot(const lsSim* sim, const lsMoveResult* moved, double radius, int count)
 {
+    lsAABB legs = {moved->legs[0], moved->legs[0]};
+    for (int leg = 1; leg < moved->legCount; ++leg)
+    {
+        legs.lower = lsMin(legs.lower, moved->legs[leg]);
+        legs.upper = lsMax(legs.upper, moved->legs[leg]);
+    }
     for (int k = 0; k < count; ++k)
     {
         if (sim->neighbourIds[k] < sim->state.vehicleCount)
         {
             continue;
         }
+        lsCircle body = {sim->neighbours[k].center, sim->neighbours[k].radius + radius + LS_CONTACT_SKIN};
+        // Farther than that from the legs' box (by a margin far above rounding), it meets no leg: the exact tests
+        // are left to the robots near the path.
+        lsVec2 c = body.center;
+        double margin = body.radius + 1e-7 * (body.radius + fabs(c.x) + fabs(c.y));
+        if (c.x < legs.lower.x - margin || c.x > legs.upper.x + margin || c.y < legs.lower.y - margin ||
+            c.y > legs.upper.y + margin)
+        {
+            continue;
+        }
         for (int leg = 0; leg == 0 || leg + 1 < moved->legCount; ++leg)
         {
             lsSegment path = {moved->legs[leg], moved->legs[moved->legCount > 1 ? leg + 1 : 0]};
-            lsCircle body = {sim->neighbours[k].center, sim->neighbours[k].radius + radius + LS_CONTACT_SKIN};
             if (lsSegmentOverlapsCircle(&path, &body))
             {
                 return true;
