@@ -297,6 +297,32 @@ static int WorkTest(void)
     return 0;
 }
 
+// Every beam of scan (taken through dyn) against lsScene_CastRayBrute along its direction: false, with the first
+// difference printed, unless all agree bit for bit. Counts the beams on robots and on static objects.
+static bool ScanMatchesBrute(const lsScene* scene, const lsDynamicObjects* dyn, const lsScan* scan, int k,
+                             int* robotHits, int* staticHits)
+{
+    for (int i = 0; i < scan->count; ++i)
+    {
+        lsRayInput in = {scan->pose.p, lsScan_BeamDirection(scan, i), scan->rangeMax};
+        lsRayHit hit = lsScene_CastRayBrute(scene, dyn, &in);
+        bool same = hit.kind == scan->kinds[i] && hit.index == scan->indices[i] && hit.part == scan->parts[i] &&
+                    (hit.hit ? hit.fraction == scan->ranges[i] && lsVecEqual(hit.point, scan->points[i]) &&
+                                   lsVecEqual(hit.normal, scan->normals[i])
+                             : scan->ranges[i] == HUGE_VAL);
+        if (!same)
+        {
+            fprintf(stderr, "    scan %d beam %d/%d: %s[%d] %.17g, brute force %s[%d] %.17g\n", k, i, scan->count,
+                    lsHitKindName(scan->kinds[i]), scan->indices[i], scan->ranges[i], lsHitKindName(hit.kind),
+                    hit.index, hit.fraction);
+            return false;
+        }
+        *robotHits += hit.kind == ls_hitRobot ? 1 : 0;
+        *staticHits += hit.hit && hit.kind != ls_hitRobot && hit.kind != ls_hitVehicle && hit.kind != ls_hitMover;
+    }
+    return true;
+}
+
 // A walled room with boxes, polygons and targets around a crowd; scans from random places (robot centres, inside
 // robots, anywhere), headings (also beyond the angles whose beam runs are computed), fields of view, beam counts and
 // ranges agree bit for bit with lsScene_CastRayBrute along each beam's nominal direction.
@@ -347,24 +373,7 @@ static int ScanAgreementTest(void)
         dyn.skipRobot = skip;
         dyn.index = k % 7 == 0 ? NULL : index;
         lsLidar_ScanFrom(scene, &dyn, &def, p, heading, NULL, scan);
-        for (int i = 0; i < scan->count; ++i)
-        {
-            lsRayInput in = {p, lsScan_BeamDirection(scan, i), def.range};
-            lsRayHit hit = lsScene_CastRayBrute(scene, &dyn, &in);
-            bool same = hit.kind == scan->kinds[i] && hit.index == scan->indices[i] && hit.part == scan->parts[i] &&
-                        (hit.hit ? hit.fraction == scan->ranges[i] && lsVecEqual(hit.point, scan->points[i]) &&
-                                       lsVecEqual(hit.normal, scan->normals[i])
-                                 : scan->ranges[i] == HUGE_VAL);
-            if (!same)
-            {
-                fprintf(stderr, "    scan %d beam %d/%d: %s[%d] %.17g, brute force %s[%d] %.17g\n", k, i, scan->count,
-                        lsHitKindName(scan->kinds[i]), scan->indices[i], scan->ranges[i], lsHitKindName(hit.kind),
-                        hit.index, hit.fraction);
-                ENSURE(false);
-            }
-            robotHits += hit.kind == ls_hitRobot ? 1 : 0;
-            staticHits += hit.hit && hit.kind != ls_hitRobot && hit.kind != ls_hitVehicle && hit.kind != ls_hitMover;
-        }
+        ENSURE(ScanMatchesBrute(scene, &dyn, scan, k, &robotHits, &staticHits));
     }
     ENSURE(robotHits > 1000 && staticHits > 1000); // both kinds are seen
     lsDestroyScan(scan);
@@ -375,11 +384,112 @@ static int ScanAgreementTest(void)
     return 0;
 }
 
+// The scene of ScanDegenerateTest: a room with two walls and a box, and extra short walls 4 to 4.8 m around the
+// lidar (300 are more static objects near it than a scan keeps runs for: its beams then go in blocks of 512).
+static lsScene* DegenerateScene(int extra)
+{
+    char text[20000];
+    int length = snprintf(text, sizeof text,
+                          "{\"walls\": [{\"points\": [[-9, -9], [9, -9], [9, 9], [-9, 9]], \"closed\": true},"
+                          " {\"points\": [[-3, -3], [4, -4]]}, {\"points\": [[2, 2], [2, 5]]}");
+    for (int i = 0; i < extra; ++i)
+    {
+        double a = 2.0 * LS_PI * (double)i / (double)extra, r = 4.0 + 0.8 * (double)(i % 2);
+        length += snprintf(text + length, sizeof text - (size_t)length, ", {\"points\": [[%.3f, %.3f], [%.3f, %.3f]]}",
+                           0.25 + r * cos(a), -0.5 + r * sin(a), 0.25 + r * cos(a + 0.01), -0.5 + r * sin(a + 0.01));
+    }
+    snprintf(text + length, sizeof text - (size_t)length, "], \"boxes\": [{\"center\": [-2, 3], \"size\": [1, 2]}]}");
+    lsError err = {{0}};
+    lsWorld* world = lsLoadWorldFromString(text, strlen(text), "degenerate.json", &err, NULL);
+    if (world == NULL)
+    {
+        fprintf(stderr, "    %s\n", err.message);
+        return NULL;
+    }
+    lsScene* scene = lsCreateScene(world);
+    lsDestroyWorld(world);
+    return scene;
+}
+
+// Scans among robots in the awkward places of the discs' two-lane casts, against the brute force on every beam:
+// robots straddling the range or reaching it within a hair, identical robots on top of each other (ties go by index)
+// and overlapping ones, a point and a speck, and in some scans one whose circle passes exactly through the lidar (a
+// 3-4-5 triangle of dyadic numbers), or one an ulp or 1e-9 off it, or one around it; 1 to 1 000 beams, any heading.
+// Every robot is seen but those that cannot be: the one beyond the range, the two that lose every tie to their
+// twin, the point and the speck.
+static int ScanDegenerateTest(void)
+{
+    lsScene* scenes[2] = {DegenerateScene(0), DegenerateScene(300)};
+    ENSURE(scenes[0] != NULL && scenes[1] != NULL);
+    lsVec2 p = {0.25, -0.5};
+    double range = 5.0;
+    lsCircle robots[16] = {
+        {{p.x + range, p.y}, 0.4},                           // across the range
+        {{p.x, p.y + range + 0.3 - 0.01}, 0.3},              // reaching 1 cm into the range
+        {{p.x - range * 0.6, p.y - range * 0.8 - 0.3}, 0.3}, // just beyond it
+        {{p.x + 1.5, p.y + 1.5}, 0.35},                      // three identical robots
+        {{p.x + 1.5, p.y + 1.5}, 0.35},
+        {{p.x + 1.5, p.y + 1.5}, 0.35},
+        {{p.x - 2.0, p.y + 1.0}, 0.5}, // overlapping ones
+        {{p.x - 2.2, p.y + 1.4}, 0.45},
+        {{p.x - 2.1, p.y + 0.7}, 0.3},
+        {{p.x + 3.0, p.y - 2.0}, 0.0},             // a point
+        {{p.x + 0.5, p.y - 3.0}, 1e-9},            // a speck
+        {{p.x - 4.0, p.y - 1.0}, 2.0},             // a large disc near the range
+        {{0.625, 0.0}, 0.625},                     // through the lidar: (0.375, 0.5) from it
+        {{p.x - 0.75, p.y}, nextafter(0.75, 0.0)}, // the lidar an ulp outside
+        {{p.x, p.y - 0.75}, 0.75 - 1e-9},          // 1e-9 outside
+        {{p.x + 0.1, p.y + 0.05}, 0.3},            // around the lidar
+    };
+    lsDynamicIndex* index = lsCreateDynamicIndex();
+    lsScan* scan = lsCreateScan(1000);
+    lsRng rng = lsMakeRng(77);
+    const int beamChoices[] = {1, 2, 3, 7, 360, 1000};
+    int robotHits = 0, staticHits = 0, seen[16] = {0};
+    for (int k = 0; k < 240; ++k)
+    {
+        // At most one of the last four at a time (each takes every beam it can, at 0 or within ulps of it).
+        lsCircle placed[16];
+        memcpy(placed, robots, sizeof placed);
+        for (int i = 12; i < 16; ++i)
+        {
+            placed[i].center = i == 12 + k % 5 ? robots[i].center : lsV(100.0 + (double)i, 100.0);
+        }
+        lsDynamicObjects dyn = {.robots = placed, .robotCount = 16, .skipRobot = k % 7 - 2};
+        lsDynamicIndex_Build(index, &dyn);
+        dyn.index = k % 3 == 0 ? NULL : index;
+        lsLidarDef def = lsDefaultLidarDef();
+        def.beams = beamChoices[k % 6];
+        def.fov = k % 4 == 0 ? lsRng_Range(&rng, 0.01, 2.0 * LS_PI) : 2.0 * LS_PI;
+        def.range = range;
+        def.rangeMin = 0.0;
+        const lsScene* scene = scenes[k / 3 % 2];
+        lsLidar_ScanFrom(scene, &dyn, &def, p, lsRng_Range(&rng, -4.0, 4.0), NULL, scan);
+        ENSURE(ScanMatchesBrute(scene, &dyn, scan, k, &robotHits, &staticHits));
+        for (int i = 0; i < scan->count; ++i)
+        {
+            seen[scan->indices[i] & 15] += scan->kinds[i] == ls_hitRobot ? 1 : 0;
+        }
+    }
+    printf("    %d beams on robots, %d on static objects\n", robotHits, staticHits);
+    ENSURE(robotHits > 20000 && staticHits > 1000);
+    for (int i = 0; i < 16; ++i)
+    {
+        ENSURE(seen[i] > 0 || i == 2 || i == 4 || i == 5 || i == 9 || i == 10); // all but those that cannot be
+    }
+    lsDestroyScan(scan);
+    lsDestroyDynamicIndex(index);
+    lsDestroyScene(scenes[0]);
+    lsDestroyScene(scenes[1]);
+    return 0;
+}
+
 int DynamicTest(void)
 {
     RUN_SUBTEST(AgreementTest);
     RUN_SUBTEST(QueryTest);
     RUN_SUBTEST(WorkTest);
     RUN_SUBTEST(ScanAgreementTest);
+    RUN_SUBTEST(ScanDegenerateTest);
     return 0;
 }

@@ -1660,6 +1660,84 @@ static int RaySegmentCommonTest(void)
     return 0;
 }
 
+// One ray of the circle casts' adversarial mix (RayCircleCommonTest): *circleOut and *in; false for a zero
+// direction, drawn no further.
+static bool RandomCircleRay(lsRng* rng, lsCircle* circleOut, lsRayInput* in)
+{
+    int kind = (int)(lsRng_Next(rng) % 9);
+    double r = ldexp(lsRng_Range(rng, 0.5, 1.0), (int)(lsRng_Next(rng) % 121) - 60);
+    double far = lsRng_Uniform(rng) < 0.3 ? 1e4 : ldexp(r, (int)(lsRng_Next(rng) % 48)); // centre's scale
+    lsCircle circle = {lsTestRandomPoint(rng, -far, far, -far, far), r};
+    lsVec2 u = lsRotateAngle(lsV(1.0, 0.0), lsRng_Range(rng, -LS_PI, LS_PI));
+    lsVec2 o = lsMulAdd(circle.center, r * lsRng_Range(rng, 1.0, 8.0), u);
+    lsVec2 aim = lsMulAdd(circle.center, 1.5 * r, lsTestRandomPoint(rng, -1, 1, -1, 1));
+    if (kind == 1)
+    {
+        // tangent: turned from the centre's direction by asin(r / |c - o|), and a few ulps either side
+        lsVec2 f = lsSub(circle.center, o);
+        double turn = asin(fmin(r / lsLength(f), 1.0)) * (lsRng_Uniform(rng) < 0.5 ? 1.0 : -1.0);
+        turn *= 1.0 + ldexp((double)((int)(lsRng_Next(rng) % 9) - 4), -50);
+        aim = lsAdd(o, lsRotateAngle(f, turn));
+    }
+    else if (kind == 2)
+    {
+        // the origin on the circle (rounded onto it, or exactly on it: a 3-4-5 triangle of the radius)
+        o = lsMulAdd(circle.center, r, u);
+        if (lsRng_Uniform(rng) < 0.5)
+        {
+            o = lsAdd(circle.center, lsV(0.6 * r * (u.x < 0.0 ? -1.0 : 1.0), 0.8 * r * (u.y < 0.0 ? -1.0 : 1.0)));
+            circle.radius = lsLength(lsSub(o, circle.center));
+        }
+    }
+    else if (kind == 3)
+    {
+        // the origin just outside or just inside: a few ulps of the radius off the circle
+        o = lsMulAdd(circle.center, r * (1.0 + ldexp((double)((int)(lsRng_Next(rng) % 33) - 16), -52)), u);
+    }
+    else if (kind == 4)
+    {
+        o = lsMulAdd(circle.center, r * lsRng_Uniform(rng), u); // inside
+    }
+    else if (kind == 5)
+    {
+        // everything scaled by 2^500 (squares overflow) or 2^-500 (they underflow), or a radius of 0
+        int e = lsRng_Uniform(rng) < 0.5 ? 500 : -500;
+        circle = (lsCircle){lsScale(ldexp(1.0, e), circle.center), ldexp(r, e)};
+        o = lsScale(ldexp(1.0, e), o), aim = lsScale(ldexp(1.0, e), aim);
+        circle.radius = lsRng_Uniform(rng) < 0.3 ? 0.0 : circle.radius;
+    }
+    else if (kind == 6)
+    {
+        // along an axis, through the centre or beside it by a fraction of the radius
+        o = lsV(circle.center.x + (lsRng_Uniform(rng) < 0.5 ? -3.0 : 3.0) * r, circle.center.y);
+        aim = lsV(circle.center.x, circle.center.y + r * (double)((int)(lsRng_Next(rng) % 5) - 2) * 0.5);
+    }
+    lsVec2 d = lsSub(aim, o);
+    double length = lsRng_Uniform(rng);
+    if (length < 0.4)
+    {
+        d = lsUnitVector(d);
+    }
+    else if (length < 0.6)
+    {
+        d = lsScale(ldexp(1.0, (int)(lsRng_Next(rng) % 200) - 100), lsUnitVector(d));
+    }
+    if (d.x == 0.0 && d.y == 0.0)
+    {
+        return false;
+    }
+    double range = lsRng_Uniform(rng) < 0.2 ? (double)INFINITY : 4.0 * lsLength(lsSub(aim, o)) / lsLength(d);
+    if (kind == 7 || kind == 8)
+    {
+        // the range ends at the hit or an ulp before it (the range test's filter fails there)
+        range = lsRayCastCircleFull(&circle, &(lsRayInput){o, d, HUGE_VAL}).fraction;
+        range = kind == 8 ? nextafter(range, 0.0) : range;
+    }
+    *circleOut = circle;
+    *in = (lsRayInput){o, d, range};
+    return true;
+}
+
 // The inlined common case of the circle cast (lsRayCastCircleCommon and lsCompleteCircleHit, which the moving
 // discs' casts and lsRayCastCircle use) gives the whole routine's bits whenever it decides: tangent and nearly
 // tangent rays, origins on, inside and just outside the circle (exactly representable ones too), ranges ending at
@@ -1671,76 +1749,14 @@ static int RayCircleCommonTest(void)
     int decided = 0, decidedHits = 0, left = 0, bad = 0;
     for (int i = 0; i < 400000; ++i)
     {
-        int kind = (int)(lsRng_Next(&rng) % 9);
-        double r = ldexp(lsRng_Range(&rng, 0.5, 1.0), (int)(lsRng_Next(&rng) % 121) - 60);
-        double far = lsRng_Uniform(&rng) < 0.3 ? 1e4 : ldexp(r, (int)(lsRng_Next(&rng) % 48)); // centre's scale
-        lsCircle circle = {lsTestRandomPoint(&rng, -far, far, -far, far), r};
-        lsVec2 u = lsRotateAngle(lsV(1.0, 0.0), lsRng_Range(&rng, -LS_PI, LS_PI));
-        lsVec2 o = lsMulAdd(circle.center, r * lsRng_Range(&rng, 1.0, 8.0), u);
-        lsVec2 aim = lsMulAdd(circle.center, 1.5 * r, lsTestRandomPoint(&rng, -1, 1, -1, 1));
-        if (kind == 1)
-        {
-            // tangent: turned from the centre's direction by asin(r / |c - o|), and a few ulps either side
-            lsVec2 f = lsSub(circle.center, o);
-            double turn = asin(fmin(r / lsLength(f), 1.0)) * (lsRng_Uniform(&rng) < 0.5 ? 1.0 : -1.0);
-            turn *= 1.0 + ldexp((double)((int)(lsRng_Next(&rng) % 9) - 4), -50);
-            aim = lsAdd(o, lsRotateAngle(f, turn));
-        }
-        else if (kind == 2)
-        {
-            // the origin on the circle (rounded onto it, or exactly on it: a 3-4-5 triangle of the radius)
-            o = lsMulAdd(circle.center, r, u);
-            if (lsRng_Uniform(&rng) < 0.5)
-            {
-                o = lsAdd(circle.center, lsV(0.6 * r * (u.x < 0.0 ? -1.0 : 1.0), 0.8 * r * (u.y < 0.0 ? -1.0 : 1.0)));
-                circle.radius = lsLength(lsSub(o, circle.center));
-            }
-        }
-        else if (kind == 3)
-        {
-            // the origin just outside or just inside: a few ulps of the radius off the circle
-            o = lsMulAdd(circle.center, r * (1.0 + ldexp((double)((int)(lsRng_Next(&rng) % 33) - 16), -52)), u);
-        }
-        else if (kind == 4)
-        {
-            o = lsMulAdd(circle.center, r * lsRng_Uniform(&rng), u); // inside
-        }
-        else if (kind == 5)
-        {
-            // everything scaled by 2^500 (squares overflow) or 2^-500 (they underflow), or a radius of 0
-            int e = lsRng_Uniform(&rng) < 0.5 ? 500 : -500;
-            circle = (lsCircle){lsScale(ldexp(1.0, e), circle.center), ldexp(r, e)};
-            o = lsScale(ldexp(1.0, e), o), aim = lsScale(ldexp(1.0, e), aim);
-            circle.radius = lsRng_Uniform(&rng) < 0.3 ? 0.0 : circle.radius;
-        }
-        else if (kind == 6)
-        {
-            // along an axis, through the centre or beside it by a fraction of the radius
-            o = lsV(circle.center.x + (lsRng_Uniform(&rng) < 0.5 ? -3.0 : 3.0) * r, circle.center.y);
-            aim = lsV(circle.center.x, circle.center.y + r * (double)((int)(lsRng_Next(&rng) % 5) - 2) * 0.5);
-        }
-        lsVec2 d = lsSub(aim, o);
-        double length = lsRng_Uniform(&rng);
-        if (length < 0.4)
-        {
-            d = lsUnitVector(d);
-        }
-        else if (length < 0.6)
-        {
-            d = lsScale(ldexp(1.0, (int)(lsRng_Next(&rng) % 200) - 100), lsUnitVector(d));
-        }
-        if (d.x == 0.0 && d.y == 0.0)
+        lsCircle circle;
+        lsRayInput in;
+        if (!RandomCircleRay(&rng, &circle, &in))
         {
             continue;
         }
-        double range = lsRng_Uniform(&rng) < 0.2 ? (double)INFINITY : 4.0 * lsLength(lsSub(aim, o)) / lsLength(d);
-        if (kind == 7 || kind == 8)
-        {
-            // the range ends at the hit or an ulp before it (the range test's filter fails there)
-            range = lsRayCastCircleFull(&circle, &(lsRayInput){o, d, HUGE_VAL}).fraction;
-            range = kind == 8 ? nextafter(range, 0.0) : range;
-        }
-        lsRayInput in = {o, d, range};
+        lsVec2 o = in.origin, d = in.direction;
+        double range = in.maxFraction;
         lsCastOutput common, full = lsRayCastCircleFull(&circle, &in);
         if (lsRayCastCircleCommon(o, d, fmin(range, DBL_MAX), circle.center, circle.radius, &common))
         {
@@ -1765,6 +1781,89 @@ static int RayCircleCommonTest(void)
     return 0;
 }
 
+// The two-lane common case of the circle cast (lsRayCastCircleCommon2 and lsCompleteCircleHit2, which scans use for
+// the robots near them) gives the whole routine's bits in every lane it decides. Lane 0 is a ray of the adversarial
+// mix above; lane 1 leaves the same origin along the same direction, one turned by a few ulps or by up to a tenth of a
+// radian, or another ray's direction, with the same range or another one (so lanes differ in what they decide).
+static int RayCircleCommon2Test(void)
+{
+    lsRng rng = lsMakeRng(1718);
+    int misses = 0, hits = 0, completed = 0, left = 0, inside = 0, bad = 0;
+    for (int i = 0; i < 400000; ++i)
+    {
+        lsCircle circle, other;
+        lsRayInput in[2];
+        if (!RandomCircleRay(&rng, &circle, &in[0]) || !RandomCircleRay(&rng, &other, &in[1]))
+        {
+            continue;
+        }
+        lsVec2 d = in[0].direction;
+        int how = (int)(lsRng_Next(&rng) % 4);
+        if (how == 0)
+        {
+            d = lsRotateAngle(d, ldexp((double)((int)(lsRng_Next(&rng) % 9) - 4), -52));
+        }
+        else if (how == 1)
+        {
+            d = lsRotateAngle(d, lsRng_Range(&rng, -0.1, 0.1));
+        }
+        else if (how == 2)
+        {
+            d = in[1].direction;
+        }
+        in[1] = (lsRayInput){in[0].origin, d, lsRng_Uniform(&rng) < 0.5 ? in[0].maxFraction : in[1].maxFraction};
+        if (d.x == 0.0 && d.y == 0.0)
+        {
+            continue;
+        }
+        lsCircleCastPrep prep;
+        lsPrepareCircleCast(in[0].origin, circle.center, circle.radius, &prep);
+        if (!prep.outside)
+        {
+            inside += 1;
+            continue;
+        }
+        lsDouble2 dx = {in[0].direction.x, in[1].direction.x}, dy = {in[0].direction.y, in[1].direction.y};
+        lsDouble2 L = {fmin(in[0].maxFraction, DBL_MAX), fmin(in[1].maxFraction, DBL_MAX)};
+        int hitLanes;
+        lsDouble2 fraction, point[2], normal[2];
+        int missLanes = lsRayCastCircleCommon2(&prep, dx, dy, L, &hitLanes, &fraction);
+        int completeLanes = lsCompleteCircleHit2(&prep, dx, dy, fraction, point, normal);
+        for (int k = 0; k < 2; ++k)
+        {
+            lsCastOutput full = lsRayCastCircleFull(&circle, in + k);
+            if (missLanes >> k & 1)
+            {
+                misses += 1;
+                bad += full.hit || (hitLanes >> k & 1);
+            }
+            else if (hitLanes >> k & 1)
+            {
+                lsCastOutput out = {{point[0][k], point[1][k]}, {normal[0][k], normal[1][k]}, fraction[k], true};
+                if (completeLanes >> k & 1)
+                {
+                    completed += 1;
+                }
+                else
+                {
+                    lsCompleteCircleHit(in[k].origin, in[k].direction, circle.center, circle.radius, &out);
+                }
+                hits += 1;
+                bad += !SameOutput(&out, &full);
+            }
+            else
+            {
+                left += 1;
+            }
+        }
+    }
+    printf("    two lanes: %d misses, %d hits (%d completed), %d left to the whole routine, %d origins not outside; %d "
+           "different\n",
+           misses, hits, completed, left, inside, bad);
+    ENSURE(bad == 0 && misses > 100000 && hits > 100000 && completed > 50000 && left > 20000);
+    return 0;
+}
+
 int GeometryTest(void)
 {
     RUN_SUBTEST(OrientHandTest);
@@ -1781,6 +1880,7 @@ int GeometryTest(void)
     RUN_SUBTEST(RayCircleGridTest);
     RUN_SUBTEST(RayCircleRealTest);
     RUN_SUBTEST(RayCircleCommonTest);
+    RUN_SUBTEST(RayCircleCommon2Test);
     RUN_SUBTEST(RayPolygonGridTest);
     RUN_SUBTEST(RayBoxRealTest);
     RUN_SUBTEST(GrazingAccuracyTest);

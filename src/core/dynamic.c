@@ -11,6 +11,7 @@
 #include "core/geometry_internal.h"
 
 #include <float.h>
+#include <limits.h>
 #include <math.h>
 #include <string.h>
 
@@ -536,10 +537,94 @@ int lsDynamicObjects_GatherSpans(const lsDynamicObjects* dyn, const lsBeamFan* f
         }
         if (reached == ls_beamsSome)
         {
-            spans[count++].item = item;
+            lsDynamicSpan* span = spans + count++;
+            span->item = item;
+            span->lo = INT_MAX;
+            span->hi = -1;
+            for (int run = 0; run < 2; ++run)
+            {
+                if (span->runs.first[run] <= span->runs.last[run])
+                {
+                    span->lo = span->runs.first[run] < span->lo ? span->runs.first[run] : span->lo;
+                    span->hi = span->runs.last[run] > span->hi ? span->runs.last[run] : span->hi;
+                }
+            }
         }
     }
     return count;
+}
+
+// Takes a hit that beats best (what lsRayHit_Offer then does).
+static inline void TakeHit(lsRayHit* best, lsVec2 point, lsVec2 normal, double fraction, lsDynamicItem item)
+{
+    *best = (lsRayHit){true, fraction, point, normal, item.kind, item.index, 0};
+}
+
+// Pairs of beams CastDiscRun takes at a time.
+#define LS_DISC_RUN_PAIRS 32
+
+// The beams lo .. hi of one disc's run (indices into inputs and best, at most 2 LS_DISC_RUN_PAIRS), each answered as
+// TryDisc would leave it, through the two-lane common case of the disc cast (geometry_internal.h): a beam whose best
+// hit is nearer than the disc can be (near) skips it, a lane the common case leaves undecided goes through TryDisc. The
+// reach test TryDisc starts with is left out: it only spares casts whose answers could not win. The run's fractions
+// come first, pair by pair, then the hits' points and normals: each pass is a string of independent square roots
+// and divisions that overlap, where a pair's fraction then normal would form one long chain.
+static void CastDiscRun(lsCircle disc, lsDynamicItem item, const lsCircleCastPrep* prep, const lsRayInput* inputs,
+                        lsRayHit* best, int lo, int hi, double near)
+{
+    LS_ASSERT(hi - lo < 2 * LS_DISC_RUN_PAIRS);
+    lsDouble2 dxs[LS_DISC_RUN_PAIRS], dys[LS_DISC_RUN_PAIRS], fractions[LS_DISC_RUN_PAIRS];
+    int hits[LS_DISC_RUN_PAIRS], opens[LS_DISC_RUN_PAIRS];
+    int pairs = 0;
+    for (int i = lo; i <= hi; i += 2, ++pairs)
+    {
+        int j = i < hi ? i + 1 : i; // an odd run's last beam takes both lanes, answered once
+        const lsRayInput* in0 = inputs + i;
+        const lsRayInput* in1 = inputs + j;
+        lsDouble2 dx = {in0->direction.x, in1->direction.x}, dy = {in0->direction.y, in1->direction.y};
+        lsDouble2 L = {in0->maxFraction < DBL_MAX ? in0->maxFraction : DBL_MAX,
+                       in1->maxFraction < DBL_MAX ? in1->maxFraction : DBL_MAX}; // fmin's answer for valid inputs
+        int miss = lsRayCastCircleCommon2(prep, dx, dy, L, hits + pairs, fractions + pairs);
+        const lsRayHit* b0 = best + i;
+        const lsRayHit* b1 = best + j;
+        int open = (b0->hit && b0->fraction < near ? 0 : 1) | (j != i && !(b1->hit && b1->fraction < near) ? 2 : 0);
+        opens[pairs] = open & ~miss;
+        dxs[pairs] = dx;
+        dys[pairs] = dy;
+    }
+    for (int pair = 0; pair < pairs; ++pair)
+    {
+        int open = opens[pair];
+        if (open == 0)
+        {
+            continue;
+        }
+        lsDouble2 point[2], normal[2], fraction = fractions[pair];
+        int completed = lsCompleteCircleHit2(prep, dxs[pair], dys[pair], fraction, point, normal) & hits[pair];
+        for (int k = 0; k < 2; ++k)
+        {
+            int beam = lo + 2 * pair + k;
+            lsRayHit* b = best + beam;
+            if ((open >> k & 1) == 0)
+            {
+                continue;
+            }
+            if ((completed >> k & 1) == 0)
+            {
+                TryDisc(disc, item.kind, item.index, inputs + beam, b); // rare: the scalar routines decide
+                continue;
+            }
+            lsVec2 p = {point[0][k], point[1][k]}, n = {normal[0][k], normal[1][k]};
+            if (!b->hit || fraction[k] < b->fraction)
+            {
+                TakeHit(b, p, n, fraction[k], item);
+            }
+            else if (fraction[k] == b->fraction)
+            {
+                lsRayHit_Offer(b, &(lsCastOutput){p, n, fraction[k], true}, item.kind, item.index, 0); // the tie-break
+            }
+        }
+    }
 }
 
 void lsDynamicObjects_CastSpans(const lsDynamicObjects* dyn, const lsDynamicSpan* spans, int spanCount, int first,
@@ -550,26 +635,55 @@ void lsDynamicObjects_CastSpans(const lsDynamicObjects* dyn, const lsDynamicSpan
     for (int s = 0; s < spanCount; ++s)
     {
         const lsDynamicSpan* span = spans + s;
+        if (span->lo > last || span->hi < first)
+        {
+            continue;
+        }
         const lsCircle* disc = DiscOf(dyn, span->item); // told once per object, not per beam
+        lsCircleCastPrep prep;
+        bool prepared = false;
         for (int run = 0; run < 2; ++run)
         {
-            int lo = span->runs.first[run] > first ? span->runs.first[run] : first;
-            int hi = span->runs.last[run] < last ? span->runs.last[run] : last;
-            for (int i = lo; i <= hi; ++i)
+            // The run's beams in this block, as indices into inputs and best.
+            int lo = (span->runs.first[run] > first ? span->runs.first[run] : first) - first;
+            int hi = (span->runs.last[run] < last ? span->runs.last[run] : last) - first;
+            if (lo > hi)
             {
-                lsRayHit* b = best + (i - first);
-                if (b->hit && b->fraction < span->runs.near)
+                continue;
+            }
+            if (disc == NULL)
+            {
+                for (int i = lo; i <= hi; ++i)
                 {
-                    continue; // the object lies beyond this beam's hit: it can neither win nor tie
+                    lsRayHit* b = best + i;
+                    if (!(b->hit && b->fraction < span->runs.near)) // else it can neither win nor tie
+                    {
+                        TryObject(dyn, span->item, inputs + i, b);
+                    }
                 }
-                if (disc != NULL)
+                continue;
+            }
+            if (!prepared)
+            {
+                lsPrepareCircleCast(inputs[lo].origin, disc->center, disc->radius, &prep); // the fan's origin
+                prepared = true;
+            }
+            if (!prep.outside)
+            {
+                for (int i = lo; i <= hi; ++i)
                 {
-                    TryDisc(*disc, span->item.kind, span->item.index, inputs + (i - first), b);
+                    lsRayHit* b = best + i;
+                    if (!(b->hit && b->fraction < span->runs.near))
+                    {
+                        TryDisc(*disc, span->item.kind, span->item.index, inputs + i, b);
+                    }
                 }
-                else
-                {
-                    TryObject(dyn, span->item, inputs + (i - first), b);
-                }
+                continue;
+            }
+            for (int from = lo; from <= hi; from += 2 * LS_DISC_RUN_PAIRS) // a scan's blocks may be longer
+            {
+                int to = hi - from < 2 * LS_DISC_RUN_PAIRS ? hi : from + 2 * LS_DISC_RUN_PAIRS - 1;
+                CastDiscRun(*disc, span->item, &prep, inputs, best, from, to, span->runs.near);
             }
         }
     }

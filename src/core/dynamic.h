@@ -56,6 +56,7 @@ typedef struct lsDynamicSpan
 {
     lsDynamicItem item;
     lsBeamRuns runs;
+    int lo, hi; ///< the first and last beam of its runs (a block of beams outside them skips the object at once)
 } lsDynamicSpan;
 
 /// The moving objects of dyn (through dyn->index when there is one) that the beams of fan could hit, each with the

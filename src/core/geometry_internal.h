@@ -7,6 +7,7 @@
 
 #include <float.h>
 #include <math.h>
+#include <stdint.h>
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
@@ -378,4 +379,182 @@ static inline void lsCompleteCircleHit(lsVec2 o, lsVec2 d, lsVec2 c, double r, l
         n = lsNeg(lsUnitVectorInline(d)); // radius 0: a point has no surface direction
     }
     out->normal = n;
+}
+
+/// Two doubles in one register (the vector extensions of GCC and Clang: SSE2 lanes on x86-64). Each lane's +, -, *,
+/// /, square root and comparisons are IEEE's, as the scalar code's, and -ffp-contract=off keeps products and sums
+/// apart, so a lane computes the scalar expression's bits. A mask is an lsDouble2 whose lanes are all ones (true) or
+/// all zeros; the helpers below are SSE2's instructions where there are some (what the compiler makes of the
+/// extensions' own masks is branches and moves between registers).
+typedef double lsDouble2 __attribute__((vector_size(16)));
+/// The lane masks' bits as an integer vector.
+typedef int64_t lsBits2 __attribute__((vector_size(16)));
+
+/// The mask of a < b per lane (false for NaN, as in C).
+static inline lsDouble2 lsLess2(lsDouble2 a, lsDouble2 b)
+{
+#if defined(__SSE2__)
+    return _mm_cmplt_pd(a, b);
+#else
+    return (lsDouble2)(a < b);
+#endif
+}
+/// The mask of a <= b per lane (false for NaN, as in C).
+static inline lsDouble2 lsLessEqual2(lsDouble2 a, lsDouble2 b)
+{
+#if defined(__SSE2__)
+    return _mm_cmple_pd(a, b);
+#else
+    return (lsDouble2)(a <= b);
+#endif
+}
+/// The mask of a != b per lane (true for NaN, as in C).
+static inline lsDouble2 lsNotEqual2(lsDouble2 a, lsDouble2 b)
+{
+#if defined(__SSE2__)
+    return _mm_cmpneq_pd(a, b);
+#else
+    return (lsDouble2)(a != b);
+#endif
+}
+/// a & b, bitwise.
+static inline lsDouble2 lsAnd2(lsDouble2 a, lsDouble2 b) { return (lsDouble2)((lsBits2)a & (lsBits2)b); }
+/// a | b, bitwise.
+static inline lsDouble2 lsOr2(lsDouble2 a, lsDouble2 b) { return (lsDouble2)((lsBits2)a | (lsBits2)b); }
+/// ~a & b, bitwise.
+static inline lsDouble2 lsAndNot2(lsDouble2 a, lsDouble2 b)
+{
+#if defined(__SSE2__)
+    return _mm_andnot_pd(a, b);
+#else
+    return (lsDouble2)(~(lsBits2)a & (lsBits2)b);
+#endif
+}
+/// Bit k set when lane k of mask m is.
+static inline int lsLanes2(lsDouble2 m)
+{
+#if defined(__SSE2__)
+    return _mm_movemask_pd(m);
+#else
+    return (int)(((lsBits2)m)[0] & 1) | (int)(((lsBits2)m)[1] & 2);
+#endif
+}
+/// |x| per lane.
+static inline lsDouble2 lsAbs2(lsDouble2 x) { return lsAnd2(x, (lsDouble2)((lsBits2){0, 0} + INT64_MAX)); }
+/// The mask of isfinite per lane.
+static inline lsDouble2 lsIsFinite2(lsDouble2 x) { return lsLessEqual2(lsAbs2(x), (lsDouble2){DBL_MAX, DBL_MAX}); }
+/// m ? a : b per lane.
+static inline lsDouble2 lsSelect2(lsDouble2 m, lsDouble2 a, lsDouble2 b)
+{
+    return lsOr2(lsAnd2(m, a), lsAndNot2(m, b));
+}
+/// The correctly rounded square root per lane (NaN for a negative lane).
+static inline lsDouble2 lsSqrt2(lsDouble2 x)
+{
+#if defined(__SSE2__)
+    return _mm_sqrt_pd(x);
+#else
+    return (lsDouble2){sqrt(x[0]), sqrt(x[1])};
+#endif
+}
+
+/// What lsRayCastCircleCommon computes from the origin and the circle alone, the same for every direction (a scan's
+/// beams share the origin).
+typedef struct lsCircleCastPrep
+{
+    lsVec2 o, c;
+    double r, fx, fy, ff, rr, cSide;
+    bool outside;    ///< the origin is outside by the filter's margin, so the common case may decide
+    bool nearOrigin; ///< ff > 2^13 |cSide|: the origin near the circle, every hit left to the whole routine
+} lsCircleCastPrep;
+
+/// The part of the circle cast from o that does not depend on the direction.
+static inline void lsPrepareCircleCast(lsVec2 o, lsVec2 c, double r, lsCircleCastPrep* p)
+{
+    p->o = o;
+    p->c = c;
+    p->r = r;
+    p->fx = o.x - c.x;
+    p->fy = o.y - c.y;
+    p->ff = p->fx * p->fx + p->fy * p->fy;
+    p->rr = r * r;
+    p->cSide = p->ff - p->rr;
+    double sideBound = LS_FILTER_BOUND8 * (p->ff + p->rr);
+    p->outside = p->cSide > sideBound && sideBound >= LS_FILTER_TINY && isfinite(sideBound);
+    p->nearOrigin = p->ff > 0x1p13 * fabs(p->cSide);
+}
+
+/// lsRayCastCircleCommon for two directions at once (lanes 0 and 1 of dx, dy, with L as there), from a prepared
+/// origin outside the circle (p->outside). Returns the lanes (bit k for lane k) it decides are misses; *hits gets
+/// those it decides are hits, with their fractions in *fraction (the same bits); the rest it leaves undecided. The
+/// filters are the scalar routine's, each lane's branches turned into masks. The misses are known before the square
+/// root and the division, so a caller's branch on them does not wait for those.
+static inline int lsRayCastCircleCommon2(const lsCircleCastPrep* p, lsDouble2 dx, lsDouble2 dy, lsDouble2 L, int* hits,
+                                         lsDouble2* fraction)
+{
+    const lsDouble2 zero = {0.0, 0.0}, tiny = {LS_FILTER_TINY, LS_FILTER_TINY};
+    lsDouble2 valid = lsAnd2(lsLessEqual2(zero, L), lsOr2(lsNotEqual2(dx, zero), lsNotEqual2(dy, zero)));
+    lsDouble2 p1 = dx * p->fx, p2 = dy * p->fy;
+    lsDouble2 fd = p1 + p2;
+    lsDouble2 a12 = lsAbs2(p1) + lsAbs2(p2);
+    lsDouble2 fdBound = LS_FILTER_BOUND8 * a12;
+    lsDouble2 live =
+        lsAnd2(lsAnd2(valid, lsLess2(fdBound, lsAbs2(fd))), lsAnd2(lsLessEqual2(tiny, fdBound), lsIsFinite2(fdBound)));
+    lsDouble2 away = lsLess2(zero, fd);
+    lsDouble2 miss = lsAnd2(live, away); // moving away from the centre
+    live = lsAndNot2(away, live);
+    lsDouble2 dd = dx * dx + dy * dy;
+    lsDouble2 c1 = dx * p->fy, c2 = dy * p->fx;
+    lsDouble2 cr = c1 - c2;
+    lsDouble2 crErr = 0x1p-51 * (lsAbs2(c1) + lsAbs2(c2));
+    lsDouble2 rdd = p->rr * dd;
+    lsDouble2 cr2 = cr * cr;
+    lsDouble2 disc = rdd - cr2;
+    lsDouble2 discBound = LS_FILTER_BOUND8 * (rdd + cr2) + 2.5 * lsAbs2(cr) * crErr + 2.0 * crErr * crErr;
+    live = lsAnd2(lsAnd2(live, lsLess2(discBound, lsAbs2(disc))),
+                  lsAnd2(lsLessEqual2(tiny, discBound), lsIsFinite2(discBound)));
+    lsDouble2 passes = lsLess2(disc, zero);
+    miss = lsOr2(miss, lsAnd2(live, passes)); // the line passes by
+    live = lsAndNot2(passes, live);
+    lsDouble2 ldd = L * dd;
+    lsDouble2 g = -fd - ldd;
+    lsDouble2 gErr = LS_FILTER_BOUND8 * (a12 + ldd);
+    lsDouble2 within = lsAnd2(lsLess2(g, -gErr), lsIsFinite2(gErr));
+    if (lsLanes2(lsAndNot2(within, live)) != 0) // a hit may lie beyond L: decide it as the scalar routine does
+    {
+        lsDouble2 h = disc - g * g;
+        lsDouble2 hBound = discBound + 2.5 * lsAbs2(g) * gErr + 2.0 * gErr * gErr + 0x1p-51 * (lsAbs2(disc) + g * g);
+        lsDouble2 decides = lsAnd2(lsAnd2(lsLess2(gErr, g), lsLess2(hBound, lsAbs2(h))),
+                                   lsAnd2(lsLessEqual2(tiny, hBound), lsIsFinite2(hBound)));
+        lsDouble2 beyond = lsAndNot2(within, lsAnd2(decides, lsLess2(h, zero)));
+        live = lsAnd2(live, lsOr2(within, decides));
+        miss = lsOr2(miss, lsAnd2(live, beyond)); // beyond maxFraction
+        live = lsAndNot2(beyond, live);
+    }
+    lsDouble2 illConditioned = p->nearOrigin ? (lsDouble2)((lsBits2){-1, -1}) : lsLess2(0x1p13 * lsAbs2(disc), rdd);
+    illConditioned = lsAnd2(illConditioned, lsIsFinite2(rdd + p->ff));
+    lsDouble2 q = -fd + lsSqrt2(disc);
+    lsDouble2 t = p->cSide / q;
+    *hits = lsLanes2(lsAnd2(lsAndNot2(illConditioned, live), lsAnd2(lsIsFinite2(t), lsLess2(zero, q))));
+    *fraction = lsSelect2(lsLessEqual2(zero, t), lsSelect2(lsLess2(L, t), L, t), zero); // lsClamp(t, 0, L)
+    return lsLanes2(miss);
+}
+
+/// lsCompleteCircleHit for the hits of two lanes (fraction along dx, dy from the prepared origin). Returns the lanes
+/// (bit k for lane k) it completed, with their points and normals (the same bits); the others (a point that
+/// overflows, a normal's length out of the inline range) are left to lsCompleteCircleHit.
+static inline int lsCompleteCircleHit2(const lsCircleCastPrep* p, lsDouble2 dx, lsDouble2 dy, lsDouble2 fraction,
+                                       lsDouble2 point[2], lsDouble2 normal[2])
+{
+    lsDouble2 px = p->o.x + fraction * dx, py = p->o.y + fraction * dy;
+    lsDouble2 vx = px - p->c.x, vy = py - p->c.y;
+    lsDouble2 len2 = vx * vx + vy * vy;
+    lsDouble2 inv = 1.0 / lsSqrt2(len2);
+    point[0] = px;
+    point[1] = py;
+    normal[0] = vx * inv;
+    normal[1] = vy * inv;
+    lsDouble2 inRange =
+        lsAnd2(lsLess2((lsDouble2){0x1p-1000, 0x1p-1000}, len2), lsLess2(len2, (lsDouble2){0x1p1000, 0x1p1000}));
+    return lsLanes2(lsAnd2(lsAnd2(lsIsFinite2(px), lsIsFinite2(py)), inRange));
 }
