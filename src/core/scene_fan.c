@@ -151,13 +151,17 @@ static void FanRuns(const lsBeamFan* fan, double lo, double hi, lsBeamRuns* runs
     double rel0 = lo - fan->start;
     rel0 -= twoPi * floor(rel0 / twoPi);
     double rel1 = rel0 + (hi - lo);
+    // In beams, clamped to the fan before the conversion (truncation is floor for the non-negative values left; the
+    // product by the inverse is within an ulp of the quotient, far inside the margins; a NaN gives every beam).
+    double inverse = 1.0 / fan->increment, beams = (double)fan->beams;
     for (int k = 0; k < 2; ++k)
     {
         double shift = (double)k * twoPi;
-        double a = Max(ceil((rel0 - shift) / fan->increment) - 1.0, 0.0);
-        double b = Min(floor((rel1 - shift) / fan->increment) + 1.0, (double)(fan->beams - 1));
-        runs->first[k] = a <= b ? (int)a : 0;
-        runs->last[k] = a <= b ? (int)b : -1;
+        double a = (rel0 - shift) * inverse, b = (rel1 - shift) * inverse;
+        int first = a > 0.0 ? (a < beams ? (int)a : fan->beams) : 0; // ceil(a) - 1 or one beam less
+        int last = !(b < -1.0) ? (b < beams - 2.0 ? (int)(b + 1.0) : fan->beams - 1) : -1; // floor(b) + 1 or more
+        runs->first[k] = first <= last ? first : 0;
+        runs->last[k] = first <= last ? last : -1;
     }
 }
 
