@@ -281,60 +281,68 @@ static void BoundCellShapes(const lsScene* scene, const CellHeader* h, const lsR
     }
 }
 
-// What the walk's steps need: the grid's corner and cell size, the ray's origin, the inverses of its direction's
-// components (0 for a zero component), each axis' step (-1, 0 or 1) and whether it goes up, and what is added to a
-// crossing (0, or HUGE_VAL for an axis the ray does not move along: its crossings never come first).
-typedef struct WalkAxes
+// One ray's walk through the grid: the ray, its steps' constants (the grid's corner and cell size, the inverses of the
+// direction's components, 0 for a zero component; each axis' step, -1, 0 or 1, and whether it goes up; what is added
+// to a crossing, 0 or HUGE_VAL for an axis the ray does not move along: its crossings never come first) and where it
+// is (the cell, the fractions at which it crosses the cell's next boundaries). Kept apart from the candidates (
+// WalkState) and the best hit, whose addresses the walk passes on, so that a single cast keeps this in registers.
+typedef struct Walk
 {
+    const lsRayInput* input;
+    double dd;
     double gx0, gy0, s, ox, oy, invDx, invDy, neverX, neverY;
     int stepX, stepY, upX, upY;
-} WalkAxes;
+    int ix, iy;
+    double tMaxX, tMaxY;
+    double margin;    // how far (in fraction) a hit must lie before a cell's exit for the walk to stop there
+    double tStop;     // where the ray leaves the grid, plus the margin
+    double sideError; // bounds the rounding of the sides of every endpoint the walk can meet
+} Walk;
 
 // The fraction at which the ray crosses the next vertical boundary of column ix, recomputed from the boundary's
 // coordinate at every step (no accumulated drift).
-static LS_FORCE_INLINE double CrossingX(const WalkAxes* a, int ix)
+static LS_FORCE_INLINE double CrossingX(const Walk* a, int ix)
 {
     return (a->gx0 + (double)(ix + a->upX) * a->s - a->ox) * a->invDx + a->neverX;
 }
 
 /// The same for the next horizontal boundary of row iy.
-static LS_FORCE_INLINE double CrossingY(const WalkAxes* a, int iy)
+static LS_FORCE_INLINE double CrossingY(const Walk* a, int iy)
 {
     return (a->gy0 + (double)(iy + a->upY) * a->s - a->oy) * a->invDy + a->neverY;
 }
 
-// The walk. lookAhead: prefetch the cells ahead (not worth its instructions when they are in the cache: the beams of
-// a scan). stats may be NULL; the public entry points inline this with and without counting.
-static LS_FORCE_INLINE lsRayHit Cast(const lsScene* scene, const lsDynamicObjects* dyn, const lsRayInput* input,
-                                     bool lookAhead, lsCastStats* stats)
+// The start of a cast: the moving objects and the primitives outside the grid (an early best shortens the walk), then
+// the ray clipped to the grid and its first cell. False when nothing is left to walk (best is then the answer).
+static LS_FORCE_INLINE bool WalkStart(const lsScene* scene, const lsDynamicObjects* dyn, const lsRayInput* input,
+                                      Walk* a, WalkState* w, lsRayHit* best, lsCastStats* stats)
 {
     LS_ASSERT(scene != NULL && input != NULL);
     LS_ASSERT(lsIsValidVec2(input->origin) && lsIsValidVec2(input->direction) && !isnan(input->maxFraction));
-    lsRayHit best = NoHit();
+    *best = NoHit();
+    w->pendingCount = 0;
     if (stats != NULL)
     {
         stats->rays += 1;
     }
     if (!ValidInput(input))
     {
-        return best;
+        return false;
     }
     lsVec2 o = input->origin, d = input->direction;
     double maxFraction = input->maxFraction;
     double dd = d.x * d.x + d.y * d.y;
-
-    // The moving objects and the primitives outside the grid first: an early best shortens the walk.
     if (dyn != NULL)
     {
-        CastDynamic(dyn, input, &best, false);
+        CastDynamic(dyn, input, best, false);
     }
     if (scene->displacedCount + scene->longSegmentCount + scene->longShapeCount > 0)
     {
-        lsScene_CastOutsideGrid(scene, input, dd, &best, stats);
+        lsScene_CastOutsideGrid(scene, input, dd, best, stats);
     }
     if (scene->nx == 0)
     {
-        return best;
+        return false;
     }
 
     // Clip the ray to the grid (slab test); the grid has a margin of one cell beyond all static geometry.
@@ -351,7 +359,7 @@ static LS_FORCE_INLINE lsRayHit Cast(const lsScene* scene, const lsDynamicObject
     }
     else if (o.x < gx0 || o.x > gx1)
     {
-        return best;
+        return false;
     }
     if (d.y != 0.0)
     {
@@ -361,147 +369,188 @@ static LS_FORCE_INLINE lsRayHit Cast(const lsScene* scene, const lsDynamicObject
     }
     else if (o.y < gy0 || o.y > gy1)
     {
-        return best;
+        return false;
     }
     if (tEnter > tLeave)
     {
-        return best;
+        return false;
     }
 
-    int ix = CellX(scene, o.x + tEnter * d.x), iy = CellY(scene, o.y + tEnter * d.y);
     // Signs and selections below are computed without branches: a ray's direction is random to the predictor.
     int stepX = (d.x > 0.0) - (d.x < 0.0), stepY = (d.y > 0.0) - (d.y < 0.0);
-    int nx = scene->nx, ny = scene->ny;
-    WalkAxes axes = {
-        gx0,   gy0,   s,         o.x,      o.y, invDx, invDy, stepX != 0 ? 0.0 : HUGE_VAL, stepY != 0 ? 0.0 : HUGE_VAL,
-        stepX, stepY, stepX > 0, stepY > 0};
-    double tMaxX = CrossingX(&axes, ix), tMaxY = CrossingY(&axes, iy);
-    // How far (in fraction) a hit must lie before a cell's exit for the walk to stop there: the slop in metres
-    // over the ray's speed, with room to spare.
-    double margin = 4.0 * scene->slop / Max(fabs(d.x), fabs(d.y));
-    double tStop = tLeave + margin;
+    *a = (Walk){.input = input,
+                .dd = dd,
+                .gx0 = gx0,
+                .gy0 = gy0,
+                .s = s,
+                .ox = o.x,
+                .oy = o.y,
+                .invDx = invDx,
+                .invDy = invDy,
+                .neverX = stepX != 0 ? 0.0 : HUGE_VAL,
+                .neverY = stepY != 0 ? 0.0 : HUGE_VAL,
+                .stepX = stepX,
+                .stepY = stepY,
+                .upX = stepX > 0,
+                .upY = stepY > 0,
+                .ix = CellX(scene, o.x + tEnter * d.x),
+                .iy = CellY(scene, o.y + tEnter * d.y)};
+    a->tMaxX = CrossingX(a, a->ix), a->tMaxY = CrossingY(a, a->iy);
+    // The margin: the slop in metres over the ray's speed, with room to spare.
+    a->margin = 4.0 * scene->slop / Max(fabs(d.x), fabs(d.y));
+    a->tStop = tLeave + a->margin;
     // Every segment met lies in a visited cell, within tLeave |d| plus two cell diagonals of the origin, so its
     // endpoints are within R of the origin in each coordinate; cross(d, p - o) then rounds by less than
     // 3 eps (|dx| + |dy|) R, far below sideError.
     double speed = fabs(d.x) + fabs(d.y); // >= |d|
     double reach = tLeave * speed + 4.0 * s + scene->maxSegmentLength + scene->slop;
-    double sideError = 1e-14 * speed * reach;
-    const CellHeader* cells = scene->cells;
-    const CellSegment* segItems = scene->segItems;
-    WalkState w;
-    w.pendingCount = 0;
-    w.known = best.hit ? best.fraction : HUGE_VAL;
-    w.limit = w.known < maxFraction ? w.known : maxFraction;
-    bool hasShapes = scene->targetItemCount + scene->shapeItemCount > 0;
-    unsigned cellCount = (unsigned)nx * (unsigned)ny;
-    int stepYCells = stepY * nx;
+    a->sideError = 1e-14 * speed * reach;
+    w->known = best->hit ? best->fraction : HUGE_VAL;
+    w->limit = w->known < maxFraction ? w->known : maxFraction;
+    return true;
+}
 
-    for (;;)
+// What a step of the walk did.
+typedef enum WalkStepResult
+{
+    ls_walkEnd,    // the walk is over: the pending candidates decide the answer
+    ls_walkOn,     // on to the next cell, whose header and records are on their way (with lookAhead)
+    ls_walkJumped, // across an empty block, to a cell nothing was fetched for
+} WalkStepResult;
+
+// One step of the walk: the current cell's candidates bounded and the next cell found, or an empty block crossed.
+// lookAhead: prefetch the cells ahead (not worth its instructions when they are in the cache: the beams of a scan).
+static LS_FORCE_INLINE WalkStepResult WalkStep(const lsScene* scene, Walk* a, WalkState* w, lsRayHit* best,
+                                               bool lookAhead, lsCastStats* stats)
+{
+    const lsRayInput* input = a->input;
+    lsVec2 o = input->origin, d = input->direction;
+    double maxFraction = input->maxFraction;
+    int nx = scene->nx, ny = scene->ny;
+    int ix = a->ix, iy = a->iy;
+    double tMaxX = a->tMaxX, tMaxY = a->tMaxY;
+    int cell = iy * nx + ix;
+    const CellHeader* h = scene->cells + cell;
+    if (LS_UNLIKELY(h->emptyBlock))
     {
-        int cell = iy * nx + ix;
-        const CellHeader* h = cells + cell;
-        if (LS_UNLIKELY(h->emptyBlock))
-        {
-            // An empty block: leave it in one step, through whichever of its next boundaries the ray meets first,
-            // into the cell of the next block at that point. The point rounds by far less than the slop, so the
-            // cell chosen is one the exact ray touches or comes within the slop of, as the cell-by-cell walk's.
-            if (stats != NULL)
-            {
-                stats->cells += 1;
-            }
-            int bx = ix >> LS_BLOCK_SHIFT, by = iy >> LS_BLOCK_SHIFT;
-            // The block's next boundaries are those of its last column and row in the ray's direction.
-            double tBX = CrossingX(&axes, ((bx + axes.upX) << LS_BLOCK_SHIFT) - axes.upX);
-            double tBY = CrossingY(&axes, ((by + axes.upY) << LS_BLOCK_SHIFT) - axes.upY);
-            double tB = tBX < tBY ? tBX : tBY;
-            if (tB >= tStop || w.known < tB - margin)
-            {
-                break;
-            }
-            if (tBX < tBY)
-            {
-                ix = stepX > 0 ? (bx + 1) << LS_BLOCK_SHIFT : (bx << LS_BLOCK_SHIFT) - 1;
-                int row = CellY(scene, o.y + tB * d.y), first = by << LS_BLOCK_SHIFT;
-                iy = row < first ? first : (row > first + LS_BLOCK_CELLS - 1 ? first + LS_BLOCK_CELLS - 1 : row);
-                iy = iy < ny ? iy : ny - 1;
-            }
-            else
-            {
-                iy = stepY > 0 ? (by + 1) << LS_BLOCK_SHIFT : (by << LS_BLOCK_SHIFT) - 1;
-                int column = CellX(scene, o.x + tB * d.x), first = bx << LS_BLOCK_SHIFT;
-                ix = column < first ? first
-                                    : (column > first + LS_BLOCK_CELLS - 1 ? first + LS_BLOCK_CELLS - 1 : column);
-                ix = ix < nx ? ix : nx - 1;
-            }
-            if (ix < 0 || ix >= nx || iy < 0 || iy >= ny)
-            {
-                break;
-            }
-            tMaxX = CrossingX(&axes, ix);
-            tMaxY = CrossingY(&axes, iy);
-            continue;
-        }
+        // An empty block: leave it in one step, through whichever of its next boundaries the ray meets first,
+        // into the cell of the next block at that point. The point rounds by far less than the slop, so the
+        // cell chosen is one the exact ray touches or comes within the slop of, as the cell-by-cell walk's.
         if (stats != NULL)
         {
             stats->cells += 1;
-            stats->candidates += (h[1].seg - h[0].seg) + (h[1].shape - h[0].shape) + (h[1].target - h[0].target);
         }
-        // The next cell is one step in x or in y, whichever boundary comes first. A random ray (lookAhead) finds its
-        // next cell now with masks, not a branch (the direction of its steps is random to the predictor), and then the
-        // cell after it, so that memory is on its way while this cell's records are tested: the header of the cell
-        // after next and the records of the next one (whose header was requested a cell ago). An index outside the grid
-        // (the walk stops before it) is taken as the headers' end.
-        int nextIx = ix, nextIy = iy;
-        double nextMaxX = tMaxX, nextMaxY = tMaxY;
-        if (lookAhead)
+        int bx = ix >> LS_BLOCK_SHIFT, by = iy >> LS_BLOCK_SHIFT;
+        // The block's next boundaries are those of its last column and row in the ray's direction.
+        double tBX = CrossingX(a, ((bx + a->upX) << LS_BLOCK_SHIFT) - a->upX);
+        double tBY = CrossingY(a, ((by + a->upY) << LS_BLOCK_SHIFT) - a->upY);
+        double tB = tBX < tBY ? tBX : tBY;
+        if (tB >= a->tStop || w->known < tB - a->margin)
         {
-            int xMask = -(tMaxX < tMaxY);
-            nextIx += stepX & xMask, nextIy += stepY & ~xMask;
-            nextMaxX = CrossingX(&axes, nextIx), nextMaxY = CrossingY(&axes, nextIy);
-            int nextCell = cell + (stepX & xMask) + (stepYCells & ~xMask);
-            int afterMask = -(nextMaxX < nextMaxY);
-            int afterCell = nextCell + (stepX & afterMask) + (stepYCells & ~afterMask);
-            unsigned afterIndex = (unsigned)afterCell, nextIndex = (unsigned)nextCell;
-            LS_PREFETCH(cells + (afterIndex < cellCount ? afterIndex : cellCount));
-            LS_PREFETCH(segItems + cells[nextIndex < cellCount ? nextIndex : cellCount].seg);
+            return ls_walkEnd;
         }
-        for (int k = h[0].seg, end = h[1].seg; k < end; ++k)
+        if (tBX < tBY)
         {
-            SegmentSides sides;
-            double tLo, tHi;
-            if (SidesOfSegment(segItems + k, o, d, sideError, &sides) &&
-                BoundCrossing(segItems + k, &sides, d, dd, w.limit, maxFraction, sideError, &tLo, &tHi))
-            {
-                LS_PREFETCH(scene->segItemRefs + k); // its identity, read if it is cast when the walk ends
-                Defer(scene, input, w.pending, &w.pendingCount, (Pending){tLo, ls_fieldSegment, k}, &best, stats);
-                Tighten(&w, tHi, &best, maxFraction);
-            }
+            ix = a->stepX > 0 ? (bx + 1) << LS_BLOCK_SHIFT : (bx << LS_BLOCK_SHIFT) - 1;
+            int row = CellY(scene, o.y + tB * d.y), first = by << LS_BLOCK_SHIFT;
+            iy = row < first ? first : (row > first + LS_BLOCK_CELLS - 1 ? first + LS_BLOCK_CELLS - 1 : row);
+            iy = iy < ny ? iy : ny - 1;
         }
-        if (hasShapes & (((h[1].target - h[0].target) | (h[1].shape - h[0].shape)) != 0)) // one branch
+        else
         {
-            BoundCellShapes(scene, h, input, dd, &w, &best, stats);
+            iy = a->stepY > 0 ? (by + 1) << LS_BLOCK_SHIFT : (by << LS_BLOCK_SHIFT) - 1;
+            int column = CellX(scene, o.x + tB * d.x), first = bx << LS_BLOCK_SHIFT;
+            ix = column < first ? first : (column > first + LS_BLOCK_CELLS - 1 ? first + LS_BLOCK_CELLS - 1 : column);
+            ix = ix < nx ? ix : nx - 1;
         }
+        if (ix < 0 || ix >= nx || iy < 0 || iy >= ny)
+        {
+            return ls_walkEnd;
+        }
+        a->ix = ix, a->iy = iy;
+        a->tMaxX = CrossingX(a, ix);
+        a->tMaxY = CrossingY(a, iy);
+        return ls_walkJumped;
+    }
+    if (stats != NULL)
+    {
+        stats->cells += 1;
+        stats->candidates += (h[1].seg - h[0].seg) + (h[1].shape - h[0].shape) + (h[1].target - h[0].target);
+    }
+    // The next cell is one step in x or in y, whichever boundary comes first. A random ray (lookAhead) finds its
+    // next cell now with masks, not a branch (the direction of its steps is random to the predictor), and then the
+    // cell after it, so that memory is on its way while this cell's records are tested: the header of the cell
+    // after next and the records of the next one (whose header was requested a step ago). An index outside the grid
+    // (the walk stops before it) is taken as the headers' end.
+    const CellSegment* segItems = scene->segItems;
+    int nextIx = ix, nextIy = iy;
+    double nextMaxX = tMaxX, nextMaxY = tMaxY;
+    if (lookAhead)
+    {
+        unsigned cellCount = (unsigned)nx * (unsigned)ny;
+        int stepX = a->stepX, stepYCells = a->stepY * nx;
+        int xMask = -(tMaxX < tMaxY);
+        nextIx += stepX & xMask, nextIy += a->stepY & ~xMask;
+        nextMaxX = CrossingX(a, nextIx), nextMaxY = CrossingY(a, nextIy);
+        int nextCell = cell + (stepX & xMask) + (stepYCells & ~xMask);
+        int afterMask = -(nextMaxX < nextMaxY);
+        int afterCell = nextCell + (stepX & afterMask) + (stepYCells & ~afterMask);
+        unsigned afterIndex = (unsigned)afterCell, nextIndex = (unsigned)nextCell;
+        LS_PREFETCH(scene->cells + (afterIndex < cellCount ? afterIndex : cellCount));
+        const CellHeader* nh = scene->cells + (nextIndex < cellCount ? nextIndex : cellCount);
+        LS_PREFETCH(segItems + nh[0].seg);
+        LS_PREFETCH(segItems + nh[1].seg - 1);
+    }
+    double dd = a->dd, sideError = a->sideError;
+    for (int k = h[0].seg, end = h[1].seg; k < end; ++k)
+    {
+        SegmentSides sides;
+        double tLo, tHi;
+        if (SidesOfSegment(segItems + k, o, d, sideError, &sides) &&
+            BoundCrossing(segItems + k, &sides, d, dd, w->limit, maxFraction, sideError, &tLo, &tHi))
+        {
+            LS_PREFETCH(scene->segItemRefs + k); // its identity, read if it is cast when the walk ends
+            Defer(scene, input, w->pending, &w->pendingCount, (Pending){tLo, ls_fieldSegment, k}, best, stats);
+            Tighten(w, tHi, best, maxFraction);
+        }
+    }
+    bool hasShapes = scene->targetItemCount + scene->shapeItemCount > 0;
+    if (hasShapes & (((h[1].target - h[0].target) | (h[1].shape - h[0].shape)) != 0)) // one branch
+    {
+        BoundCellShapes(scene, h, input, dd, w, best, stats);
+    }
 
-        double tExit = Min(tMaxX, tMaxY);
-        if ((tExit >= tStop) | (w.known < tExit - margin))
+    double tExit = Min(tMaxX, tMaxY);
+    if ((tExit >= a->tStop) | (w->known < tExit - a->margin))
+    {
+        return ls_walkEnd;
+    }
+    if (!lookAhead)
+    {
+        // The beams of a scan step alike, so a predicted branch costs less than the masks' longer chain of
+        // dependent operations from one step to the next (a walk of many cells: the depot map).
+        bool xStep = tMaxX < tMaxY;
+        nextIx += xStep ? a->stepX : 0;
+        nextIy += xStep ? 0 : a->stepY;
+        double nextX = CrossingX(a, nextIx), nextY = CrossingY(a, nextIy);
+        nextMaxX = xStep ? nextX : tMaxX;
+        nextMaxY = xStep ? tMaxY : nextY;
+    }
+    a->ix = nextIx, a->iy = nextIy, a->tMaxX = nextMaxX, a->tMaxY = nextMaxY;
+    return (unsigned)nextIx < (unsigned)nx && (unsigned)nextIy < (unsigned)ny ? ls_walkOn : ls_walkEnd;
+}
+
+// The walk of one ray. stats may be NULL; the public entry points inline this with and without counting.
+static LS_FORCE_INLINE lsRayHit Cast(const lsScene* scene, const lsDynamicObjects* dyn, const lsRayInput* input,
+                                     bool lookAhead, lsCastStats* stats)
+{
+    Walk a;
+    WalkState w;
+    lsRayHit best;
+    if (WalkStart(scene, dyn, input, &a, &w, &best, stats))
+    {
+        while (WalkStep(scene, &a, &w, &best, lookAhead, stats) != ls_walkEnd)
         {
-            break;
-        }
-        if (!lookAhead)
-        {
-            // The beams of a scan step alike, so a predicted branch costs less than the masks' longer chain of
-            // dependent operations from one step to the next (a walk of many cells: the depot map).
-            bool xStep = tMaxX < tMaxY;
-            nextIx += xStep ? stepX : 0;
-            nextIy += xStep ? 0 : stepY;
-            double nextX = CrossingX(&axes, nextIx), nextY = CrossingY(&axes, nextIy);
-            nextMaxX = xStep ? nextX : tMaxX;
-            nextMaxY = xStep ? tMaxY : nextY;
-        }
-        ix = nextIx, iy = nextIy, tMaxX = nextMaxX, tMaxY = nextMaxY;
-        if ((unsigned)ix >= (unsigned)nx || (unsigned)iy >= (unsigned)ny)
-        {
-            break;
         }
     }
     Resolve(scene, input, w.pending, w.pendingCount, &best, stats);
@@ -525,43 +574,117 @@ lsRayHit lsScene_WalkRay(const lsScene* scene, const lsRayInput* input)
     return Cast(scene, NULL, input, false, NULL);
 }
 
+// What a lane does in its next round.
+typedef enum LanePhase
+{
+    ls_laneFetch,   // request the current cell's records (its header has arrived)
+    ls_laneStep,    // a step of the walk
+    ls_laneResolve, // cast the deferred candidates (their identities have arrived)
+} LanePhase;
+
+// A ray walked in lock step with others by lsScene_CastRays.
+typedef struct Lane
+{
+    Walk walk;
+    WalkState state;
+    lsRayHit best;
+    int ray; // the index of the ray, or -1 for a lane without one (the batch's end)
+    LanePhase phase;
+} Lane;
+
+// Requests what the lane's next step reads: the current cell's header (arrived by now) says where its records are,
+// and the next cell's header is read by the step's lookahead.
+static LS_FORCE_INLINE void FetchCell(const lsScene* scene, const Walk* a)
+{
+    int nx = scene->nx;
+    const CellHeader* h = scene->cells + a->iy * nx + a->ix;
+    if (h->emptyBlock)
+    {
+        return; // the step crosses the block without reading a record
+    }
+    LS_PREFETCH(scene->segItems + h[0].seg);
+    LS_PREFETCH(scene->segItems + h[1].seg - 1);
+    int xMask = -(a->tMaxX < a->tMaxY);
+    unsigned next = (unsigned)(a->iy * nx + a->ix + (a->stepX & xMask) + (a->stepY * nx & ~xMask));
+    unsigned cellCount = (unsigned)nx * (unsigned)scene->ny;
+    LS_PREFETCH(scene->cells + (next < cellCount ? next : cellCount));
+}
+
+#define LS_LANES 8
+
+// Starts the lane on the next ray that needs a walk; the others (a ray that ends before the grid, a scan's beam from
+// the previous ray's origin, whose cells are cached: walked at once) are answered on the way. False at the end.
+static LS_FORCE_INLINE bool StartLane(const lsScene* scene, const lsDynamicObjects* dyn, const lsRayInput* inputs,
+                                      int count, int* next, lsRayHit* hits, Lane* lane)
+{
+    while (*next < count)
+    {
+        int i = (*next)++;
+        if (i > 0 && inputs[i].origin.x == inputs[i - 1].origin.x && inputs[i].origin.y == inputs[i - 1].origin.y)
+        {
+            hits[i] = Cast(scene, dyn, inputs + i, false, NULL);
+            continue;
+        }
+        if (WalkStart(scene, dyn, inputs + i, &lane->walk, &lane->state, &lane->best, NULL))
+        {
+            LS_PREFETCH(scene->cells + lane->walk.iy * scene->nx + lane->walk.ix);
+            lane->ray = i;
+            lane->phase = ls_laneFetch;
+            return true;
+        }
+        Resolve(scene, inputs + i, lane->state.pending, lane->state.pendingCount, &lane->best, NULL);
+        hits[i] = lane->best;
+    }
+    lane->ray = -1;
+    return false;
+}
+
 void lsScene_CastRays(const lsScene* scene, const lsDynamicObjects* dyn, const lsRayInput* inputs, int count,
                       lsRayHit* hits)
 {
     LS_ASSERT(scene != NULL && count >= 0 && (count == 0 || (inputs != NULL && hits != NULL)));
-    // Software pipeline over the rays: the header of the first cell of ray i + 8, then the records of the first cell
-    // of ray i + 4 (whose header has arrived by then), are fetched while ray i is cast. In a big world with rays
-    // spread everywhere, these first-cell misses dominate; a scan's beams share their origin and do not need it.
-    // Each ray's first cell is computed once, 8 rays ahead, and kept in a ring for its second use 4 rays later.
-    bool prefetch = scene->nx > 0;
-    int ring[8] = {0};
-    for (int i = 0; i < 8 && i < count && prefetch; ++i)
+    // Rays in big worlds are walked LS_LANES at a time, in lock step, one cell per ray and round, so that each ray's
+    // memory (its cells' headers, then their records: two dependent cache misses per cell) arrives while the other
+    // rays are worked on ("group prefetching": Chen, Ailamaki, Gibbons and Mowry, "Improving Hash Join Performance
+    // through Prefetching", 2004). A step requests the next cell's records and the header of the cell after it; a
+    // ray's first cell, and the cell after an empty block, take a round of their own to request theirs.
+    Lane lanes[LS_LANES];
+    int next = 0, live = 0;
+    for (int l = 0; l < LS_LANES; ++l)
     {
-        ring[i] = CellOf(scene, inputs[i].origin);
+        live += StartLane(scene, dyn, inputs, count, &next, hits, lanes + l);
     }
-    for (int i = 0; i < count; ++i)
+    while (live > 0)
     {
-        if (prefetch && i + 8 < count)
+        for (int l = 0; l < LS_LANES; ++l)
         {
-            ring[i & 7] = CellOf(scene, inputs[i + 8].origin); // ray i's slot is free: it is cast below
-            LS_PREFETCH(scene->cells + ring[i & 7]);
-        }
-        if (prefetch && i + 4 < count)
-        {
-            const CellHeader* h = scene->cells + ring[(i + 4) & 7];
-            if (h[1].seg > h[0].seg)
+            Lane* lane = lanes + l;
+            if (lane->ray < 0)
             {
-                LS_PREFETCH(scene->segItems + h[0].seg);
-                LS_PREFETCH(scene->segItems + h[1].seg - 1);
+                continue;
             }
-            if (h[1].target > h[0].target)
+            if (lane->phase == ls_laneFetch)
             {
-                LS_PREFETCH(scene->targetItems + h[0].target);
+                FetchCell(scene, &lane->walk);
+                lane->phase = ls_laneStep;
+                continue;
+            }
+            if (lane->phase == ls_laneStep)
+            {
+                WalkStepResult r = WalkStep(scene, &lane->walk, &lane->state, &lane->best, true, NULL);
+                lane->phase = r == ls_walkOn ? ls_laneStep : (r == ls_walkJumped ? ls_laneFetch : ls_laneResolve);
+                if (r == ls_walkJumped)
+                {
+                    LS_PREFETCH(scene->cells + lane->walk.iy * scene->nx + lane->walk.ix);
+                }
+                continue;
+            }
+            Resolve(scene, lane->walk.input, lane->state.pending, lane->state.pendingCount, &lane->best, NULL);
+            hits[lane->ray] = lane->best;
+            if (!StartLane(scene, dyn, inputs, count, &next, hits, lane))
+            {
+                --live;
             }
         }
-        // A ray from the previous ray's origin (a scan's beams) walks cells that are in the cache already.
-        bool sameOrigin =
-            i > 0 && inputs[i].origin.x == inputs[i - 1].origin.x && inputs[i].origin.y == inputs[i - 1].origin.y;
-        hits[i] = Cast(scene, dyn, inputs + i, !sameOrigin, NULL);
     }
 }
