@@ -574,22 +574,17 @@ lsRayHit lsScene_WalkRay(const lsScene* scene, const lsRayInput* input)
     return Cast(scene, NULL, input, false, NULL);
 }
 
-// What a lane does in its next round.
-typedef enum LanePhase
-{
-    ls_laneFetch,   // request the current cell's records (its header has arrived)
-    ls_laneStep,    // a step of the walk
-    ls_laneResolve, // cast the deferred candidates (their identities have arrived)
-} LanePhase;
-
-// A ray walked in lock step with others by lsScene_CastRays.
+// A ray walked in lock step with others by lsScene_CastRays. When a ray's walk ends, the next ray starts in the other
+// half of the lane, and the ended one is resolved a round later (the identities of its deferred segments, prefetched
+// when they were deferred, have arrived by then), in the round that requests the new ray's first cell.
 typedef struct Lane
 {
-    Walk walk;
-    WalkState state;
-    lsRayHit best;
-    int ray; // the index of the ray, or -1 for a lane without one (the batch's end)
-    LanePhase phase;
+    Walk walk;          // the ray being walked
+    WalkState state[2]; // its candidates (state[cur]), and those of the ray before it
+    lsRayHit best[2];
+    int ray, lastRay; // the rays of the two halves (-1: none)
+    int cur;
+    bool fetched; // the walked cell's header and records were requested a round ago
 } Lane;
 
 // Requests what the lane's next step reads: the current cell's header (arrived by now) says where its records are,
@@ -612,11 +607,15 @@ static LS_FORCE_INLINE void FetchCell(const lsScene* scene, const Walk* a)
 
 #define LS_LANES 8
 
-// Starts the lane on the next ray that needs a walk; the others (a ray that ends before the grid, a scan's beam from
-// the previous ray's origin, whose cells are cached: walked at once) are answered on the way. False at the end.
+// Starts the lane's current half on the next ray that needs a walk and requests its first cell's header; the other
+// rays (one that ends before the grid; a scan's beam from the previous ray's origin, whose cells are cached: walked at
+// once) are answered on the way. False at the end of the batch.
 static LS_FORCE_INLINE bool StartLane(const lsScene* scene, const lsDynamicObjects* dyn, const lsRayInput* inputs,
                                       int count, int* next, lsRayHit* hits, Lane* lane)
 {
+    WalkState* w = lane->state + lane->cur;
+    lsRayHit* best = lane->best + lane->cur;
+    lane->fetched = false;
     while (*next < count)
     {
         int i = (*next)++;
@@ -625,15 +624,13 @@ static LS_FORCE_INLINE bool StartLane(const lsScene* scene, const lsDynamicObjec
             hits[i] = Cast(scene, dyn, inputs + i, false, NULL);
             continue;
         }
-        if (WalkStart(scene, dyn, inputs + i, &lane->walk, &lane->state, &lane->best, NULL))
+        if (WalkStart(scene, dyn, inputs + i, &lane->walk, w, best, NULL))
         {
             LS_PREFETCH(scene->cells + lane->walk.iy * scene->nx + lane->walk.ix);
             lane->ray = i;
-            lane->phase = ls_laneFetch;
             return true;
         }
-        Resolve(scene, inputs + i, lane->state.pending, lane->state.pendingCount, &lane->best, NULL);
-        hits[i] = lane->best;
+        hits[i] = *best; // nothing pending
     }
     lane->ray = -1;
     return false;
@@ -649,40 +646,53 @@ void lsScene_CastRays(const lsScene* scene, const lsDynamicObjects* dyn, const l
     // through Prefetching", 2004). A step requests the next cell's records and the header of the cell after it; a
     // ray's first cell, and the cell after an empty block, take a round of their own to request theirs.
     Lane lanes[LS_LANES];
-    int next = 0, live = 0;
+    int next = 0, live = LS_LANES; // a lane is spent once it has no ray left to walk or resolve
     for (int l = 0; l < LS_LANES; ++l)
     {
-        live += StartLane(scene, dyn, inputs, count, &next, hits, lanes + l);
+        lanes[l].cur = 0;
+        lanes[l].lastRay = -1;
+        StartLane(scene, dyn, inputs, count, &next, hits, lanes + l);
     }
     while (live > 0)
     {
         for (int l = 0; l < LS_LANES; ++l)
         {
             Lane* lane = lanes + l;
-            if (lane->ray < 0)
+            if (lane->fetched)
             {
-                continue;
-            }
-            if (lane->phase == ls_laneFetch)
-            {
-                FetchCell(scene, &lane->walk);
-                lane->phase = ls_laneStep;
-                continue;
-            }
-            if (lane->phase == ls_laneStep)
-            {
-                WalkStepResult r = WalkStep(scene, &lane->walk, &lane->state, &lane->best, true, NULL);
-                lane->phase = r == ls_walkOn ? ls_laneStep : (r == ls_walkJumped ? ls_laneFetch : ls_laneResolve);
+                int cur = lane->cur;
+                WalkStepResult r = WalkStep(scene, &lane->walk, lane->state + cur, lane->best + cur, true, NULL);
+                if (r == ls_walkOn)
+                {
+                    continue;
+                }
                 if (r == ls_walkJumped)
                 {
                     LS_PREFETCH(scene->cells + lane->walk.iy * scene->nx + lane->walk.ix);
+                    lane->fetched = false;
+                    continue;
                 }
+                lane->lastRay = lane->ray;
+                lane->cur = cur ^ 1;
+                StartLane(scene, dyn, inputs, count, &next, hits, lane);
                 continue;
             }
-            Resolve(scene, lane->walk.input, lane->state.pending, lane->state.pendingCount, &lane->best, NULL);
-            hits[lane->ray] = lane->best;
-            if (!StartLane(scene, dyn, inputs, count, &next, hits, lane))
+            if (lane->lastRay >= 0)
             {
+                int last = lane->cur ^ 1;
+                WalkState* w = lane->state + last;
+                Resolve(scene, inputs + lane->lastRay, w->pending, w->pendingCount, lane->best + last, NULL);
+                hits[lane->lastRay] = lane->best[last];
+                lane->lastRay = -1;
+            }
+            if (lane->ray >= 0)
+            {
+                FetchCell(scene, &lane->walk);
+                lane->fetched = true;
+            }
+            else if (lane->ray == -1)
+            {
+                lane->ray = -2; // spent: no ray left for it
                 --live;
             }
         }
