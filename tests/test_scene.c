@@ -1040,32 +1040,66 @@ static int NearlyParallelTest(void)
 
 static int BatchTest(void)
 {
-    // lsScene_CastRays gives exactly what lsScene_CastRay gives, ray by ray.
-    lsWorld* world = MakeCity(151, 300, 30, 5, 5, 15.0, lsV(0.0, 0.0), 0.0);
-    lsScene* scene = lsCreateScene(world);
-    lsRng rng = lsMakeRng(152);
-    enum
+    // lsScene_CastRays gives exactly what lsScene_CastRay and the brute force give, ray by ray: in a small city (walked
+    // a ray at a time) and in one whose index outgrows a core's cache (walked in lock step), with rays that start
+    // outside the grid, runs of rays from one origin (a scan's beams), rays that cast nothing, and short batches.
+    for (int big = 0; big < 2; ++big)
     {
-        count = 3000
-    };
-    lsRayInput* inputs = lsAlloc(count * sizeof(lsRayInput));
-    lsRayHit* hits = lsAlloc(count * sizeof(lsRayHit));
-    for (int i = 0; i < count; ++i)
-    {
-        inputs[i] = (lsRayInput){lsTestRandomPoint(&rng, -20.0, 20.0, -20.0, 20.0), RandomDirection(&rng), 30.0};
+        double half = big ? 150.0 : 20.0;
+        lsWorld* world = big ? MakeCity(153, 12000, 300, 50, 50, half, lsV(0.0, 0.0), 0.0)
+                             : MakeCity(151, 300, 30, 5, 5, half, lsV(0.0, 0.0), 0.0);
+        lsScene* scene = lsCreateScene(world);
+        lsSceneInfo info = lsScene_GetInfo(scene);
+        // Headers of 16 bytes, segment records of 40 (the lanes' threshold, a megabyte, counts these).
+        double cellBytes = 16.0 * info.cellsX * info.cellsY + 40.0 * (double)info.cellItems;
+        ENSURE(big ? cellBytes > 1.5 * (1 << 20) : cellBytes < 0.5 * (1 << 20));
+        lsRng rng = lsMakeRng(152);
+        enum
+        {
+            count = 3000
+        };
+        lsRayInput* inputs = lsAlloc(count * sizeof(lsRayInput));
+        lsRayHit* hits = lsAlloc(count * sizeof(lsRayHit));
+        for (int i = 0; i < count; ++i)
+        {
+            double reach = i % 7 == 3 ? 1.3 * half : half;
+            inputs[i] = (lsRayInput){lsTestRandomPoint(&rng, -reach, reach, -reach, reach), RandomDirection(&rng),
+                                     i % 5 == 0 ? 300.0 : 30.0};
+            if (i % 13 > 9 && i > 0)
+            {
+                inputs[i].origin = inputs[i - 1].origin;
+            }
+            inputs[i].maxFraction = i % 101 == 7 ? -1.0 : inputs[i].maxFraction;
+            inputs[i].direction = i % 103 == 8 ? lsV(0.0, 0.0) : inputs[i].direction;
+            inputs[i].direction = i % 107 == 9 ? lsV(0.0, 1.0) : inputs[i].direction;
+        }
+        lsCircle vehicle = {lsV(1.0, 1.0), 0.5};
+        lsDynamicObjects dyn = {.vehicles = &vehicle, .vehicleCount = 1, .skipRobot = -1};
+        for (int pass = 0; pass < 3; ++pass)
+        {
+            // The whole batch with the vehicle, then without it in short batches of 1 to 20 rays.
+            for (int begin = 0, size = count; begin < count; begin += size)
+            {
+                size = pass == 0 ? count : 1 + (begin / 7) % 20;
+                size = size < count - begin ? size : count - begin;
+                lsScene_CastRays(scene, pass == 0 ? &dyn : NULL, inputs + begin, size, hits + begin);
+            }
+            for (int i = 0; i < count; ++i)
+            {
+                lsRayHit one = lsScene_CastRay(scene, pass == 0 ? &dyn : NULL, inputs + i);
+                ENSURE(SameHit(&one, hits + i));
+                if (i % 10 == 0)
+                {
+                    lsRayHit brute = lsScene_CastRayBrute(scene, pass == 0 ? &dyn : NULL, inputs + i);
+                    ENSURE(SameHit(&brute, hits + i));
+                }
+            }
+        }
+        lsFree(inputs, count * sizeof(lsRayInput));
+        lsFree(hits, count * sizeof(lsRayHit));
+        lsDestroyScene(scene);
+        lsDestroyWorld(world);
     }
-    lsCircle vehicle = {lsV(1.0, 1.0), 0.5};
-    lsDynamicObjects dyn = {.vehicles = &vehicle, .vehicleCount = 1, .skipRobot = -1};
-    lsScene_CastRays(scene, &dyn, inputs, count, hits);
-    for (int i = 0; i < count; ++i)
-    {
-        lsRayHit one = lsScene_CastRay(scene, &dyn, inputs + i);
-        ENSURE(SameHit(&one, hits + i));
-    }
-    lsFree(inputs, count * sizeof(lsRayInput));
-    lsFree(hits, count * sizeof(lsRayHit));
-    lsDestroyScene(scene);
-    lsDestroyWorld(world);
     return 0;
 }
 

@@ -12,7 +12,8 @@
 // part). On the bench worlds this is about one exact cast per ray.
 //
 // Memory: each cell's segments and targets are stored in place (packed records), so a ray reads a few contiguous
-// cache lines per cell; lsScene_CastRays prefetches the first cell of the rays ahead (see there).
+// cache lines per cell; each step prefetches the cells ahead, and lsScene_CastRays walks the rays of a big index in
+// lock step, so that one ray's cache misses overlap the others' work (see there).
 #include "core/dynamic.h"
 #include "core/scene_bounds.h"
 
@@ -281,26 +282,31 @@ static void BoundCellShapes(const lsScene* scene, const CellHeader* h, const lsR
     }
 }
 
-// One ray's walk through the grid: the ray, its steps' constants (the grid's corner and cell size, the inverses of the
-// direction's components, 0 for a zero component; each axis' step, -1, 0 or 1, and whether it goes up; what is added
-// to a crossing, 0 or HUGE_VAL for an axis the ray does not move along: its crossings never come first) and where it
-// is (the cell, the fractions at which it crosses the cell's next boundaries). Kept apart from the candidates (
-// WalkState) and the best hit, whose addresses the walk passes on, so that a single cast keeps this in registers.
+// One ray's walk through the grid: the ray, its steps' constants and where it is (the cell, the fractions at which it
+// crosses the cell's next boundaries). Kept apart from the candidates (WalkState) and the best hit, whose addresses
+// the walk passes on, so that a single cast keeps this in registers.
 typedef struct Walk
 {
     const lsRayInput* input;
-    double dd;
-    double gx0, gy0, s, ox, oy, invDx, invDy, neverX, neverY;
-    int stepX, stepY, upX, upY;
-    int ix, iy;
+    double ox, oy, dx, dy, maxFraction, dd;
+    // The grid's corner and cell size; the inverses of the direction's components (0 for a zero component); what is
+    // added to a crossing (0, or HUGE_VAL for an axis the ray does not move along: its crossings never come first).
+    double gx0, gy0, s, invDx, invDy, neverX, neverY;
+    // What a step adds to the crossing of its axis: {0, s |1 / dx|} in x and the same in y, indexed by whether the
+    // step is along that axis.
+    double advanceX[2], advanceY[2];
+    int stepX, stepY, upX, upY; // each axis' step (-1, 0 or 1) and whether it goes up
+    int stepYCells;             // stepY nx: the step in y as a cell index
+    int ix, iy, cell;
     double tMaxX, tMaxY;
     double margin;    // how far (in fraction) a hit must lie before a cell's exit for the walk to stop there
     double tStop;     // where the ray leaves the grid, plus the margin
     double sideError; // bounds the rounding of the sides of every endpoint the walk can meet
 } Walk;
 
-// The fraction at which the ray crosses the next vertical boundary of column ix, recomputed from the boundary's
-// coordinate at every step (no accumulated drift).
+// The fraction at which the ray crosses the next vertical boundary of column ix, from the boundary's coordinate. The
+// walk adds s / |dx| per column from there: n steps drift by about n ulps, which, like the rounding of a single
+// crossing, is far below the slop of a cell that the primitives are registered with.
 static LS_FORCE_INLINE double CrossingX(const Walk* a, int ix)
 {
     return (a->gx0 + (double)(ix + a->upX) * a->s - a->ox) * a->invDx + a->neverX;
@@ -312,13 +318,24 @@ static LS_FORCE_INLINE double CrossingY(const Walk* a, int iy)
     return (a->gy0 + (double)(iy + a->upY) * a->s - a->oy) * a->invDy + a->neverY;
 }
 
+// Places the walk in cell (ix, iy).
+static LS_FORCE_INLINE void Enter(Walk* a, int nx, int ix, int iy)
+{
+    a->ix = ix, a->iy = iy, a->cell = iy * nx + ix;
+    a->tMaxX = CrossingX(a, ix), a->tMaxY = CrossingY(a, iy);
+}
+
 // The start of a cast: the moving objects and the primitives outside the grid (an early best shortens the walk), then
 // the ray clipped to the grid and its first cell. False when nothing is left to walk (best is then the answer).
 static LS_FORCE_INLINE bool WalkStart(const lsScene* scene, const lsDynamicObjects* dyn, const lsRayInput* input,
                                       Walk* a, WalkState* w, lsRayHit* best, lsCastStats* stats)
 {
     LS_ASSERT(scene != NULL && input != NULL);
-    LS_ASSERT(lsIsValidVec2(input->origin) && lsIsValidVec2(input->direction) && !isnan(input->maxFraction));
+    // lsIsValidVec2 of the origin and the direction, in fewer operations: x - x is 0 when x is finite, else NaN.
+    LS_ASSERT((input->origin.x - input->origin.x) + (input->origin.y - input->origin.y) +
+                      (input->direction.x - input->direction.x) + (input->direction.y - input->direction.y) ==
+                  0.0 &&
+              !isnan(input->maxFraction));
     *best = NoHit();
     w->pendingCount = 0;
     if (stats != NULL)
@@ -378,24 +395,14 @@ static LS_FORCE_INLINE bool WalkStart(const lsScene* scene, const lsDynamicObjec
 
     // Signs and selections below are computed without branches: a ray's direction is random to the predictor.
     int stepX = (d.x > 0.0) - (d.x < 0.0), stepY = (d.y > 0.0) - (d.y < 0.0);
-    *a = (Walk){.input = input,
-                .dd = dd,
-                .gx0 = gx0,
-                .gy0 = gy0,
-                .s = s,
-                .ox = o.x,
-                .oy = o.y,
-                .invDx = invDx,
-                .invDy = invDy,
-                .neverX = stepX != 0 ? 0.0 : HUGE_VAL,
-                .neverY = stepY != 0 ? 0.0 : HUGE_VAL,
-                .stepX = stepX,
-                .stepY = stepY,
-                .upX = stepX > 0,
-                .upY = stepY > 0,
-                .ix = CellX(scene, o.x + tEnter * d.x),
-                .iy = CellY(scene, o.y + tEnter * d.y)};
-    a->tMaxX = CrossingX(a, a->ix), a->tMaxY = CrossingY(a, a->iy);
+    // Field by field: a compound literal would clear the whole walk first.
+    a->input = input;
+    a->ox = o.x, a->oy = o.y, a->dx = d.x, a->dy = d.y, a->maxFraction = maxFraction, a->dd = dd;
+    a->gx0 = gx0, a->gy0 = gy0, a->s = s, a->invDx = invDx, a->invDy = invDy;
+    a->neverX = stepX != 0 ? 0.0 : HUGE_VAL, a->neverY = stepY != 0 ? 0.0 : HUGE_VAL;
+    a->advanceX[0] = 0.0, a->advanceX[1] = s * fabs(invDx), a->advanceY[0] = 0.0, a->advanceY[1] = s * fabs(invDy);
+    a->stepX = stepX, a->stepY = stepY, a->upX = stepX > 0, a->upY = stepY > 0, a->stepYCells = stepY * scene->nx;
+    Enter(a, scene->nx, CellX(scene, o.x + tEnter * d.x), CellY(scene, o.y + tEnter * d.y));
     // The margin: the slop in metres over the ray's speed, with room to spare.
     a->margin = 4.0 * scene->slop / Max(fabs(d.x), fabs(d.y));
     a->tStop = tLeave + a->margin;
@@ -423,13 +430,10 @@ typedef enum WalkStepResult
 static LS_FORCE_INLINE WalkStepResult WalkStep(const lsScene* scene, Walk* a, WalkState* w, lsRayHit* best,
                                                bool lookAhead, lsCastStats* stats)
 {
-    const lsRayInput* input = a->input;
-    lsVec2 o = input->origin, d = input->direction;
-    double maxFraction = input->maxFraction;
-    int nx = scene->nx, ny = scene->ny;
-    int ix = a->ix, iy = a->iy;
+    lsVec2 o = {a->ox, a->oy}, d = {a->dx, a->dy};
+    double maxFraction = a->maxFraction;
+    int ix = a->ix, iy = a->iy, cell = a->cell;
     double tMaxX = a->tMaxX, tMaxY = a->tMaxY;
-    int cell = iy * nx + ix;
     const CellHeader* h = scene->cells + cell;
     if (LS_UNLIKELY(h->emptyBlock))
     {
@@ -440,6 +444,7 @@ static LS_FORCE_INLINE WalkStepResult WalkStep(const lsScene* scene, Walk* a, Wa
         {
             stats->cells += 1;
         }
+        int nx = scene->nx, ny = scene->ny;
         int bx = ix >> LS_BLOCK_SHIFT, by = iy >> LS_BLOCK_SHIFT;
         // The block's next boundaries are those of its last column and row in the ray's direction.
         double tBX = CrossingX(a, ((bx + a->upX) << LS_BLOCK_SHIFT) - a->upX);
@@ -467,9 +472,7 @@ static LS_FORCE_INLINE WalkStepResult WalkStep(const lsScene* scene, Walk* a, Wa
         {
             return ls_walkEnd;
         }
-        a->ix = ix, a->iy = iy;
-        a->tMaxX = CrossingX(a, ix);
-        a->tMaxY = CrossingY(a, iy);
+        Enter(a, nx, ix, iy);
         return ls_walkJumped;
     }
     if (stats != NULL)
@@ -483,19 +486,18 @@ static LS_FORCE_INLINE WalkStepResult WalkStep(const lsScene* scene, Walk* a, Wa
     // after next and the records of the next one (whose header was requested a step ago). An index outside the grid
     // (the walk stops before it) is taken as the headers' end.
     const CellSegment* segItems = scene->segItems;
-    int nextIx = ix, nextIy = iy;
+    int nextIx = ix, nextIy = iy, nextCell = cell;
     double nextMaxX = tMaxX, nextMaxY = tMaxY;
     if (lookAhead)
     {
-        unsigned cellCount = (unsigned)nx * (unsigned)ny;
-        int stepX = a->stepX, stepYCells = a->stepY * nx;
-        int xMask = -(tMaxX < tMaxY);
-        nextIx += stepX & xMask, nextIy += a->stepY & ~xMask;
-        nextMaxX = CrossingX(a, nextIx), nextMaxY = CrossingY(a, nextIy);
-        int nextCell = cell + (stepX & xMask) + (stepYCells & ~xMask);
+        int xStep = tMaxX < tMaxY, xMask = -xStep;
+        nextIx += a->stepX & xMask, nextIy += a->stepY & ~xMask;
+        nextCell += (a->stepX & xMask) + (a->stepYCells & ~xMask);
+        nextMaxX += a->advanceX[xStep], nextMaxY += a->advanceY[xStep ^ 1];
         int afterMask = -(nextMaxX < nextMaxY);
-        int afterCell = nextCell + (stepX & afterMask) + (stepYCells & ~afterMask);
+        int afterCell = nextCell + (a->stepX & afterMask) + (a->stepYCells & ~afterMask);
         unsigned afterIndex = (unsigned)afterCell, nextIndex = (unsigned)nextCell;
+        unsigned cellCount = (unsigned)scene->nx * (unsigned)scene->ny;
         LS_PREFETCH(scene->cells + (afterIndex < cellCount ? afterIndex : cellCount));
         const CellHeader* nh = scene->cells + (nextIndex < cellCount ? nextIndex : cellCount);
         LS_PREFETCH(segItems + nh[0].seg);
@@ -510,14 +512,14 @@ static LS_FORCE_INLINE WalkStepResult WalkStep(const lsScene* scene, Walk* a, Wa
             BoundCrossing(segItems + k, &sides, d, dd, w->limit, maxFraction, sideError, &tLo, &tHi))
         {
             LS_PREFETCH(scene->segItemRefs + k); // its identity, read if it is cast when the walk ends
-            Defer(scene, input, w->pending, &w->pendingCount, (Pending){tLo, ls_fieldSegment, k}, best, stats);
+            Defer(scene, a->input, w->pending, &w->pendingCount, (Pending){tLo, ls_fieldSegment, k}, best, stats);
             Tighten(w, tHi, best, maxFraction);
         }
     }
     bool hasShapes = scene->targetItemCount + scene->shapeItemCount > 0;
     if (hasShapes & (((h[1].target - h[0].target) | (h[1].shape - h[0].shape)) != 0)) // one branch
     {
-        BoundCellShapes(scene, h, input, dd, w, best, stats);
+        BoundCellShapes(scene, h, a->input, dd, w, best, stats);
     }
 
     double tExit = Min(tMaxX, tMaxY);
@@ -529,15 +531,17 @@ static LS_FORCE_INLINE WalkStepResult WalkStep(const lsScene* scene, Walk* a, Wa
     {
         // The beams of a scan step alike, so a predicted branch costs less than the masks' longer chain of
         // dependent operations from one step to the next (a walk of many cells: the depot map).
-        bool xStep = tMaxX < tMaxY;
-        nextIx += xStep ? a->stepX : 0;
-        nextIy += xStep ? 0 : a->stepY;
-        double nextX = CrossingX(a, nextIx), nextY = CrossingY(a, nextIy);
-        nextMaxX = xStep ? nextX : tMaxX;
-        nextMaxY = xStep ? tMaxY : nextY;
+        if (tMaxX < tMaxY)
+        {
+            nextIx += a->stepX, nextCell += a->stepX, nextMaxX += a->advanceX[1];
+        }
+        else
+        {
+            nextIy += a->stepY, nextCell += a->stepYCells, nextMaxY += a->advanceY[1];
+        }
     }
-    a->ix = nextIx, a->iy = nextIy, a->tMaxX = nextMaxX, a->tMaxY = nextMaxY;
-    return (unsigned)nextIx < (unsigned)nx && (unsigned)nextIy < (unsigned)ny ? ls_walkOn : ls_walkEnd;
+    a->ix = nextIx, a->iy = nextIy, a->cell = nextCell, a->tMaxX = nextMaxX, a->tMaxY = nextMaxY;
+    return (unsigned)nextIx < (unsigned)scene->nx && (unsigned)nextIy < (unsigned)scene->ny ? ls_walkOn : ls_walkEnd;
 }
 
 // The walk of one ray. stats may be NULL; the public entry points inline this with and without counting.
@@ -574,15 +578,15 @@ lsRayHit lsScene_WalkRay(const lsScene* scene, const lsRayInput* input)
     return Cast(scene, NULL, input, false, NULL);
 }
 
-// A ray walked in lock step with others by lsScene_CastRays. When a ray's walk ends, the next ray starts in the other
-// half of the lane, and the ended one is resolved a round later (the identities of its deferred segments, prefetched
-// when they were deferred, have arrived by then), in the round that requests the new ray's first cell.
+// A ray walked in lock step with others by lsScene_CastRays; its best hit so far is kept in its place in the output.
+// When a ray's walk ends, the next ray starts in the other half of the lane, and the ended one is resolved a round
+// later (the identities of its deferred segments, prefetched when they were deferred, have arrived by then), in the
+// round that requests the new ray's first cell.
 typedef struct Lane
 {
     Walk walk;          // the ray being walked
     WalkState state[2]; // its candidates (state[cur]), and those of the ray before it
-    lsRayHit best[2];
-    int ray, lastRay; // the rays of the two halves (-1: none)
+    int ray, lastRay;   // the rays of the two halves (-1: none; the lane is spent when both are)
     int cur;
     bool fetched; // the walked cell's header and records were requested a round ago
 } Lane;
@@ -591,8 +595,7 @@ typedef struct Lane
 // and the next cell's header is read by the step's lookahead.
 static LS_FORCE_INLINE void FetchCell(const lsScene* scene, const Walk* a)
 {
-    int nx = scene->nx;
-    const CellHeader* h = scene->cells + a->iy * nx + a->ix;
+    const CellHeader* h = scene->cells + a->cell;
     if (h->emptyBlock)
     {
         return; // the step crosses the block without reading a record
@@ -600,21 +603,21 @@ static LS_FORCE_INLINE void FetchCell(const lsScene* scene, const Walk* a)
     LS_PREFETCH(scene->segItems + h[0].seg);
     LS_PREFETCH(scene->segItems + h[1].seg - 1);
     int xMask = -(a->tMaxX < a->tMaxY);
-    unsigned next = (unsigned)(a->iy * nx + a->ix + (a->stepX & xMask) + (a->stepY * nx & ~xMask));
-    unsigned cellCount = (unsigned)nx * (unsigned)scene->ny;
+    unsigned next = (unsigned)(a->cell + (a->stepX & xMask) + (a->stepYCells & ~xMask));
+    unsigned cellCount = (unsigned)scene->nx * (unsigned)scene->ny;
     LS_PREFETCH(scene->cells + (next < cellCount ? next : cellCount));
 }
 
 #define LS_LANES 8
+#define LS_LANES_MIN_INDEX_BYTES ((size_t)1 << 20)
 
 // Starts the lane's current half on the next ray that needs a walk and requests its first cell's header; the other
 // rays (one that ends before the grid; a scan's beam from the previous ray's origin, whose cells are cached: walked at
-// once) are answered on the way. False at the end of the batch.
-static LS_FORCE_INLINE bool StartLane(const lsScene* scene, const lsDynamicObjects* dyn, const lsRayInput* inputs,
+// once) are answered on the way.
+static LS_FORCE_INLINE void StartLane(const lsScene* scene, const lsDynamicObjects* dyn, const lsRayInput* inputs,
                                       int count, int* next, lsRayHit* hits, Lane* lane)
 {
     WalkState* w = lane->state + lane->cur;
-    lsRayHit* best = lane->best + lane->cur;
     lane->fetched = false;
     while (*next < count)
     {
@@ -624,29 +627,42 @@ static LS_FORCE_INLINE bool StartLane(const lsScene* scene, const lsDynamicObjec
             hits[i] = Cast(scene, dyn, inputs + i, false, NULL);
             continue;
         }
-        if (WalkStart(scene, dyn, inputs + i, &lane->walk, w, best, NULL))
+        if (WalkStart(scene, dyn, inputs + i, &lane->walk, w, hits + i, NULL))
         {
-            LS_PREFETCH(scene->cells + lane->walk.iy * scene->nx + lane->walk.ix);
+            LS_PREFETCH(scene->cells + lane->walk.cell);
             lane->ray = i;
-            return true;
+            return;
         }
-        hits[i] = *best; // nothing pending
     }
     lane->ray = -1;
-    return false;
 }
 
 void lsScene_CastRays(const lsScene* scene, const lsDynamicObjects* dyn, const lsRayInput* inputs, int count,
                       lsRayHit* hits)
 {
     LS_ASSERT(scene != NULL && count >= 0 && (count == 0 || (inputs != NULL && hits != NULL)));
-    // Rays in big worlds are walked LS_LANES at a time, in lock step, one cell per ray and round, so that each ray's
+    // An index that fits in a core's own cache (a megabyte: the L2 of current x86 cores) is walked a ray at a time:
+    // its cells hardly miss, and a walk kept in registers costs fewer instructions than one kept in a lane.
+    size_t indexBytes = ((size_t)scene->nx * (size_t)scene->ny + 1) * sizeof(CellHeader) +
+                        (size_t)scene->segItemCount * (sizeof(CellSegment) + sizeof(CellRef));
+    if (indexBytes < LS_LANES_MIN_INDEX_BYTES)
+    {
+        for (int i = 0; i < count; ++i)
+        {
+            // A ray from the previous ray's origin (a scan's beams) walks cells that are in the cache already.
+            bool sameOrigin =
+                i > 0 && inputs[i].origin.x == inputs[i - 1].origin.x && inputs[i].origin.y == inputs[i - 1].origin.y;
+            hits[i] = Cast(scene, dyn, inputs + i, !sameOrigin, NULL);
+        }
+        return;
+    }
+    // Otherwise the rays are walked LS_LANES at a time, in lock step, one cell per ray and round, so that each ray's
     // memory (its cells' headers, then their records: two dependent cache misses per cell) arrives while the other
     // rays are worked on ("group prefetching": Chen, Ailamaki, Gibbons and Mowry, "Improving Hash Join Performance
     // through Prefetching", 2004). A step requests the next cell's records and the header of the cell after it; a
     // ray's first cell, and the cell after an empty block, take a round of their own to request theirs.
     Lane lanes[LS_LANES];
-    int next = 0, live = LS_LANES; // a lane is spent once it has no ray left to walk or resolve
+    int next = 0, live = LS_LANES;
     for (int l = 0; l < LS_LANES; ++l)
     {
         lanes[l].cur = 0;
@@ -661,14 +677,14 @@ void lsScene_CastRays(const lsScene* scene, const lsDynamicObjects* dyn, const l
             if (lane->fetched)
             {
                 int cur = lane->cur;
-                WalkStepResult r = WalkStep(scene, &lane->walk, lane->state + cur, lane->best + cur, true, NULL);
+                WalkStepResult r = WalkStep(scene, &lane->walk, lane->state + cur, hits + lane->ray, true, NULL);
                 if (r == ls_walkOn)
                 {
                     continue;
                 }
                 if (r == ls_walkJumped)
                 {
-                    LS_PREFETCH(scene->cells + lane->walk.iy * scene->nx + lane->walk.ix);
+                    LS_PREFETCH(scene->cells + lane->walk.cell);
                     lane->fetched = false;
                     continue;
                 }
@@ -679,10 +695,9 @@ void lsScene_CastRays(const lsScene* scene, const lsDynamicObjects* dyn, const l
             }
             if (lane->lastRay >= 0)
             {
-                int last = lane->cur ^ 1;
-                WalkState* w = lane->state + last;
-                Resolve(scene, inputs + lane->lastRay, w->pending, w->pendingCount, lane->best + last, NULL);
-                hits[lane->lastRay] = lane->best[last];
+                WalkState* w = lane->state + (lane->cur ^ 1);
+                int i = lane->lastRay;
+                Resolve(scene, inputs + i, w->pending, w->pendingCount, hits + i, NULL);
                 lane->lastRay = -1;
             }
             if (lane->ray >= 0)
@@ -692,7 +707,7 @@ void lsScene_CastRays(const lsScene* scene, const lsDynamicObjects* dyn, const l
             }
             else if (lane->ray == -1)
             {
-                lane->ray = -2; // spent: no ray left for it
+                lane->ray = -2; // spent
                 --live;
             }
         }

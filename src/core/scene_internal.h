@@ -133,7 +133,7 @@ struct lsScene
 // The cell column of x, clamped to the grid (truncation is floor for the non-negative values that remain).
 // Branch-free (a maximum, a minimum, a conversion): the walk's first cell and the prefetch of the rays ahead would
 // otherwise mispredict on the clamps. A NaN becomes 0.
-static inline int CellX(const lsScene* scene, double x)
+static LS_FORCE_INLINE int CellX(const lsScene* scene, double x)
 {
     double f = (x - scene->x0) * scene->invCellSize;
     f = f > 0.0 ? f : 0.0;
@@ -142,7 +142,7 @@ static inline int CellX(const lsScene* scene, double x)
 }
 
 /// The cell row of y, clamped to the grid.
-static inline int CellY(const lsScene* scene, double y)
+static LS_FORCE_INLINE int CellY(const lsScene* scene, double y)
 {
     double f = (y - scene->y0) * scene->invCellSize;
     f = f > 0.0 ? f : 0.0;
