@@ -499,8 +499,10 @@ static int CrowdedTurnsTest(void)
     n += snprintf(text + n, (size_t)(65536 - n), "], \"robots\": [");
     for (int i = 0; i < 48; ++i)
     {
+        // The first 36 in rows of 6 in a corner, the others in rows of 4 mid-room.
+        int row = i < 36 ? i / 6 : (i - 36) / 4;
         double x = i < 36 ? 0.6 + 0.45 * (double)(i % 6) : 6.0 + 1.2 * (double)(i % 4);
-        double y = i < 36 ? 0.6 + 0.45 * (double)(i / 6) : 2.0 + 1.5 * (double)((i - 36) / 4);
+        double y = i < 36 ? 0.6 + 0.45 * (double)row : 2.0 + 1.5 * (double)row;
         n += snprintf(text + n, (size_t)(65536 - n),
                       "%s{\"id\": \"r%d\", \"pose\": [%g, %g, %d], \"radius\": %g, \"max_speed\": %g, %s"
                       "\"controller\": \"autopilot\", \"lidar\": {\"beams\": 30, \"rate\": 10, \"seed\": %d}}",
