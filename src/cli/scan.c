@@ -1,5 +1,8 @@
 // lidarsim scan WORLD.json [options]: prints lidar scans as the fields of a ROS sensor_msgs/LaserScan (JSON, one
 // scan per line) or as CSV (one beam per line).
+// fmemopen is POSIX, not C17.
+#define _POSIX_C_SOURCE 200809L
+
 #include "cli/commands.h"
 #include "cli/laserscan.h"
 #include "cli/options.h"
@@ -70,47 +73,52 @@ static bool ReadPosesFile(const char* path, lsScanArgs* args, lsError* err)
 }
 
 // Numbers as the shortest text that reads back to the same double (the LaserScan writer's rule).
-static void PrintNumber(double v) { lsWriteJsonNumber(stdout, v); }
-
-static void PrintCsv(const lsScan* scan, int scanIndex, lsScanPose pose, lsNoHitStyle noHit)
+static void PrintCsv(FILE* out, const lsScan* scan, int scanIndex, lsScanPose pose, lsNoHitStyle noHit)
 {
     for (int i = 0; i < scan->count; ++i)
     {
-        printf("%d,", scanIndex);
-        PrintNumber(pose.x);
-        putchar(',');
-        PrintNumber(pose.y);
-        putchar(',');
-        PrintNumber(pose.theta);
-        printf(",%d,", i);
-        PrintNumber(scan->angles[i]);
-        putchar(',');
+        fprintf(out, "%d,", scanIndex);
+        lsWriteJsonNumber(out, pose.x);
+        fputc(',', out);
+        lsWriteJsonNumber(out, pose.y);
+        fputc(',', out);
+        lsWriteJsonNumber(out, pose.theta);
+        fprintf(out, ",%d,", i);
+        lsWriteJsonNumber(out, scan->angles[i]);
+        fputc(',', out);
         if (scan->kinds[i] != ls_hitNone)
         {
-            PrintNumber(scan->ranges[i]);
+            lsWriteJsonNumber(out, scan->ranges[i]);
         }
         else if (noHit == ls_noHitMax)
         {
-            PrintNumber(scan->rangeMax);
+            lsWriteJsonNumber(out, scan->rangeMax);
         }
         else if (noHit != ls_noHitNull)
         {
-            fputs(noHit == ls_noHitInf ? "inf" : "nan", stdout);
+            fputs(noHit == ls_noHitInf ? "inf" : "nan", out);
         }
-        putchar(',');
-        PrintNumber(scan->intensities[i]);
+        fputc(',', out);
+        lsWriteJsonNumber(out, scan->intensities[i]);
         if (scan->kinds[i] == ls_hitNone)
         {
-            printf(",,\n");
+            fputs(",,\n", out);
         }
         else
         {
-            printf(",%s,%d\n", lsHitKindName(scan->kinds[i]), scan->indices[i]);
+            fprintf(out, ",%s,%d\n", lsHitKindName(scan->kinds[i]), scan->indices[i]);
         }
     }
 }
 
-// A batch of scans cast on the pool: scan k from poses[k] into scans[k] with the noise stream streams[k].
+// The most text one beam can take in either format (a CSV line: five numbers of at most 24 characters, two integers,
+// a kind name and commas; in JSON less), and the most a scan's header, pose and newline take.
+#define LS_SCAN_TEXT_PER_BEAM 256
+#define LS_SCAN_TEXT_EXTRA 1024
+
+// A batch of scans cast and written out on the pool: scan k from poses[k] with the noise stream streams[k], written
+// into texts[k]; the caller's thread then prints the texts in order. Writing the numbers costs about 25 times as much
+// as casting the beams, so it runs on the pool too, or a second thread would hardly shorten the command.
 typedef struct ScanBatch
 {
     const lsScene* scene;
@@ -118,20 +126,42 @@ typedef struct ScanBatch
     const lsLidarDef* def;
     lsScanPose* poses;
     bool noisy;
-    lsScan** scans;
     lsRng* streams;
+    lsScan** scans; // one per worker
+    char** texts;   // one per scan of the batch, textCapacity bytes each
+    size_t* lengths;
+    size_t textCapacity;
+    int first; // the batch's first scan in the whole output (CSV's scan column)
+    bool csv;
+    lsNoHitStyle noHit;
 } ScanBatch;
 
 static void CastScans(void* context, int begin, int end, int worker)
 {
-    (void)worker;
     const ScanBatch* job = context;
+    lsScan* scan = job->scans[worker];
     for (int k = begin; k < end; ++k)
     {
         lsScanPose pose = job->poses[k];
         lsVec2 position = lsLidar_SensorPosition(job->def, lsV(pose.x, pose.y), pose.theta);
         lsLidar_ScanFrom(job->scene, job->dyn, job->def, position, pose.theta + job->def->mountAngle,
-                         job->noisy ? job->streams + k : NULL, job->scans[k]);
+                         job->noisy ? job->streams + k : NULL, scan);
+        FILE* out = fmemopen(job->texts[k], job->textCapacity, "w");
+        LS_ASSERT(out != NULL); // fails only when the system is out of memory
+        if (job->csv)
+        {
+            PrintCsv(out, scan, job->first + k, pose, job->noHit);
+        }
+        else
+        {
+            // The LaserScan writer shared with `lidarsim run --record`; the world as loaded is time 0.
+            lsWriteLaserScanJson(out, job->scene, scan, 0.0, 1.0 / job->def->rate, job->noHit, pose);
+            fputc('\n', out);
+        }
+        long length = ftell(out);
+        fclose(out);
+        LS_ASSERT(length >= 0 && (size_t)length < job->textCapacity); // the capacity bounds every scan's text
+        job->lengths[k] = (size_t)length;
     }
 }
 
@@ -269,18 +299,28 @@ int lsCmdScan(int argc, char** argv)
     lsScene* scene = lsCreateScene(world);
     bool noisy =
         def.noise > 0.0 || def.noisePerM > 0.0 || def.angleNoise > 0.0 || def.dropout > 0.0 || def.grazingDropout > 0.0;
-    // Scans are cast in batches on the pool, then printed in order. Each scan gets the noise stream where a scan
-    // after scan would have left it (lsLidar_DrawsPerScan), so the output does not depend on the thread count.
+    // Scans are cast and written out in batches on the pool, then printed in order. Each scan gets the noise stream
+    // where a scan after scan would have left it (lsLidar_DrawsPerScan), so the output does not depend on the thread
+    // count.
     lsPool* pool = lsCreatePool(args.threads);
-    int batch = (1 << 16) / def.beams; // scans held at once: at most about 5 MB of them
+    int workers = lsPool_ThreadCount(pool);
+    int batch = (1 << 16) / def.beams; // scans held at once: at most 16 MB of text (about 4 MB written)
     batch = batch < 1 ? 1 : (batch > 64 ? 64 : batch);
-    ScanBatch job = {scene, &dyn, &def, NULL, noisy, NULL, NULL};
+    batch = batch < scanCount ? batch : scanCount;
+    size_t textCapacity = (size_t)def.beams * LS_SCAN_TEXT_PER_BEAM + LS_SCAN_TEXT_EXTRA;
+    ScanBatch job = {scene, &dyn, &def, NULL, noisy, NULL, NULL, NULL, NULL, textCapacity, 0, args.csv, args.noHit};
     job.poses = lsAlloc((size_t)batch * sizeof(lsScanPose));
-    job.scans = lsAlloc((size_t)batch * sizeof(lsScan*));
     job.streams = lsAlloc((size_t)batch * sizeof(lsRng));
+    job.scans = lsAlloc((size_t)workers * sizeof(lsScan*));
+    for (int w = 0; w < workers; ++w)
+    {
+        job.scans[w] = lsCreateScan(def.beams);
+    }
+    job.texts = lsAlloc((size_t)batch * sizeof(char*));
+    job.lengths = lsAlloc((size_t)batch * sizeof(size_t));
     for (int k = 0; k < batch; ++k)
     {
-        job.scans[k] = lsCreateScan(def.beams);
+        job.texts[k] = lsAlloc(textCapacity);
     }
     lsRng rng = lsMakeRng(def.seed);
     int draws = lsLidar_DrawsPerScan(&def);
@@ -305,27 +345,25 @@ int lsCmdScan(int argc, char** argv)
                 lsRng_Next(&rng);
             }
         }
+        job.first = first;
         lsPool_ParallelFor(pool, count, 1, CastScans, &job);
         for (int k = 0; k < count; ++k)
         {
-            if (args.csv)
-            {
-                PrintCsv(job.scans[k], first + k, job.poses[k], args.noHit);
-            }
-            else
-            {
-                // The LaserScan writer shared with `lidarsim run --record`; the world as loaded is time 0.
-                lsWriteLaserScanJson(stdout, scene, job.scans[k], 0.0, 1.0 / def.rate, args.noHit, job.poses[k]);
-                putchar('\n');
-            }
+            fwrite(job.texts[k], 1, job.lengths[k], stdout);
         }
+    }
+    for (int w = 0; w < workers; ++w)
+    {
+        lsDestroyScan(job.scans[w]);
     }
     for (int k = 0; k < batch; ++k)
     {
-        lsDestroyScan(job.scans[k]);
+        lsFree(job.texts[k], textCapacity);
     }
+    lsFree(job.texts, (size_t)batch * sizeof(char*));
+    lsFree(job.lengths, (size_t)batch * sizeof(size_t));
     lsFree(job.poses, (size_t)batch * sizeof(lsScanPose));
-    lsFree(job.scans, (size_t)batch * sizeof(lsScan*));
+    lsFree(job.scans, (size_t)workers * sizeof(lsScan*));
     lsFree(job.streams, (size_t)batch * sizeof(lsRng));
     lsDestroyPool(pool);
     lsDestroyScene(scene);
