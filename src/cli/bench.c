@@ -37,13 +37,15 @@ static void PrintUsage(FILE* out)
             "'ox oy dx dy', directions normalized here, max range 30 m), prints: walls (segments), shapes (targets,\n"
             "boxes, polygons), rays, rays per second through lsScene_CastRays (the path every scan takes), the whole\n"
             "run of all rays uninterrupted on one thread (best of the repetitions; also per second of CPU time,\n"
-            "which leaves out time slices lost to other processes), the same on N threads of the\n"
-            "pool and the speedup between the two (measured in alternation), rays per second by brute force (on an\n"
-            "evenly spaced sample), index build time (best of the repetitions) and heap bytes, whether every answer\n"
-            "is bit-identical to brute force and to the one-thread run (object, part, fraction, point, normal),\n"
-            "the microseconds of one 1080-beam 270-degree scan from the world's robot pose (best and median of\n"
-            "many), scans per second of %d such scans from the rays' origins on 1 and on N threads, and the work per\n"
-            "ray (cells visited, candidates met, exact casts).\n\n"
+            "which leaves out time slices lost to other processes), the same on N threads of the pool, the speedup\n"
+            "between the two (measured in alternation) and the cores the threaded run had (its CPU seconds per wall\n"
+            "second: below N, other processes held cores, and the speedup measures the machine's load, not the\n"
+            "pool), rays per second by brute force (on an evenly spaced sample), index build time (best of the\n"
+            "repetitions) and heap bytes, whether every answer is bit-identical to brute force and to the one-thread\n"
+            "run (object, part, fraction, point, normal), the microseconds of one 1080-beam 270-degree scan from the\n"
+            "world's robot pose (best and median of many), scans per second of %d such scans from the rays' origins\n"
+            "on 1 and on N threads (with the speedup and cores as for the rays), and the work per ray (cells\n"
+            "visited, candidates met, exact casts).\n\n"
             "options:\n"
             "  --worlds DIR       folder of worlds (default: ../shared/bench-worlds beside the source tree)\n"
             "  --world NAME       only this world (NAME.json in DIR)\n"
@@ -53,7 +55,7 @@ static void PrintUsage(FILE* out)
             "brute_rays_per_s,\n"
             "                     build_ms,index_bytes,agree,scan1080_us,scan1080_median_us,scans_per_s,"
             "scans_per_s_threads,\n"
-            "                     cells_per_ray,candidates_per_ray,exact_per_ray\n"
+            "                     cells_per_ray,candidates_per_ray,exact_per_ray,rays_cores,scans_cores\n"
             "  --brute-sample N   rays cast by brute force per world (default 2000; 0 skips it)\n"
             "  --reps N           repetitions of each timing, the best is kept (default 5)\n"
             "  -h, --help         this help\n"
@@ -143,6 +145,8 @@ typedef struct Result
     bool agree;
     int mismatches, sampled;
     double scanUs, scanMedianUs, scansPerS, scansPerSThreads;
+    double raysCores, scansCores; // CPU seconds per wall second of the best threaded runs
+
     double sumRanges;
     int hits;
     double cellsPerRay, candidatesPerRay, exactPerRay;
@@ -264,7 +268,13 @@ static void BenchScene(const char* name, const lsWorld* world, const lsRayInput*
         double cpu0 = lsCpuSeconds(); // the workers sleep meanwhile: the process's CPU time is this thread's
         bestRun = fmin(bestRun, TimeRays(NULL, &single, rayCount));
         bestCpu = fmin(bestCpu, lsCpuSeconds() - cpu0);
-        bestThreaded = fmin(bestThreaded, TimeRays(pool, &threaded, rayCount));
+        cpu0 = lsCpuSeconds();
+        double seconds = TimeRays(pool, &threaded, rayCount);
+        if (seconds < bestThreaded)
+        {
+            bestThreaded = seconds;
+            r->raysCores = (lsCpuSeconds() - cpu0) / seconds;
+        }
     }
     r->raysPerS = (double)rayCount / bestRun;
     r->raysPerSCpu = (double)rayCount / bestCpu;
@@ -365,7 +375,13 @@ static void BenchScene(const char* name, const lsWorld* world, const lsRayInput*
     for (int k = 0; k < reps; ++k)
     {
         bestScans = fmin(bestScans, TimeScans(NULL, &scanSingle, poseCount));
-        bestScansThreaded = fmin(bestScansThreaded, TimeScans(pool, &scanThreaded, poseCount));
+        double cpu0 = lsCpuSeconds();
+        double seconds = TimeScans(pool, &scanThreaded, poseCount);
+        if (seconds < bestScansThreaded)
+        {
+            bestScansThreaded = seconds;
+            r->scansCores = (lsCpuSeconds() - cpu0) / seconds;
+        }
     }
     r->scansPerS = (double)poseCount / bestScans;
     r->scansPerSThreads = (double)poseCount / bestScansThreaded;
@@ -496,19 +512,20 @@ static void PrintResult(const Result* r, bool csv)
 {
     if (csv)
     {
-        printf("%s,%d,%d,%d,%d,%.0f,%.0f,%.0f,%.3f,%.0f,%.3f,%zu,%s,%.1f,%.1f,%.1f,%.1f,%.3f,%.3f,%.3f\n", r->name,
-               r->walls, r->shapes, r->rays, r->threads, r->raysPerS, r->raysPerSCpu, r->raysPerSThreads,
+        printf("%s,%d,%d,%d,%d,%.0f,%.0f,%.0f,%.3f,%.0f,%.3f,%zu,%s,%.1f,%.1f,%.1f,%.1f,%.3f,%.3f,%.3f,%.2f,%.2f\n",
+               r->name, r->walls, r->shapes, r->rays, r->threads, r->raysPerS, r->raysPerSCpu, r->raysPerSThreads,
                r->raysPerSThreads / r->raysPerS, r->bruteRaysPerS, r->buildMs, r->indexBytes, r->agree ? "yes" : "no",
                r->scanUs, r->scanMedianUs, r->scansPerS, r->scansPerSThreads, r->cellsPerRay, r->candidatesPerRay,
-               r->exactPerRay);
+               r->exactPerRay, r->raysCores, r->scansCores);
         return;
     }
-    printf("%-10s %6d %6d %6d %8.2f %8.2f %8.2f %5.2fx %8.4f %7.2f %7.2f %5s %7.1f %7.1f %7.0f %7.0f %5.2fx "
-           "%.2f/%.2f/%.2f\n",
+    printf("%-10s %6d %6d %6d %8.2f %8.2f %8.2f %5.2fx %5.2f %8.4f %7.2f %7.2f %5s %7.1f %7.1f %7.0f %7.0f %5.2fx "
+           "%5.2f %.2f/%.2f/%.2f\n",
            r->name, r->walls, r->shapes, r->rays, 1e-6 * r->raysPerS, 1e-6 * r->raysPerSCpu, 1e-6 * r->raysPerSThreads,
-           r->raysPerSThreads / r->raysPerS, 1e-6 * r->bruteRaysPerS, r->buildMs, (double)r->indexBytes / 1048576.0,
-           r->agree ? "yes" : "no", r->scanUs, r->scanMedianUs, r->scansPerS, r->scansPerSThreads,
-           r->scansPerSThreads / r->scansPerS, r->cellsPerRay, r->candidatesPerRay, r->exactPerRay);
+           r->raysPerSThreads / r->raysPerS, r->raysCores, 1e-6 * r->bruteRaysPerS, r->buildMs,
+           (double)r->indexBytes / 1048576.0, r->agree ? "yes" : "no", r->scanUs, r->scanMedianUs, r->scansPerS,
+           r->scansPerSThreads, r->scansPerSThreads / r->scansPerS, r->scansCores, r->cellsPerRay, r->candidatesPerRay,
+           r->exactPerRay);
 }
 
 // Per-ray cost of the largest world against the smallest one of the same family (the name before '-').
@@ -656,18 +673,19 @@ int lsCmdBench(int argc, char** argv)
         printf("world,walls,shapes,rays,threads,rays_per_s,rays_per_s_cpu,rays_per_s_threads,speedup,brute_rays_per_s,"
                "build_ms,"
                "index_bytes,agree,scan1080_us,scan1080_median_us,scans_per_s,scans_per_s_threads,cells_per_ray,"
-               "candidates_per_ray,exact_per_ray\n");
+               "candidates_per_ray,exact_per_ray,rays_cores,scans_cores\n");
     }
     else
     {
         char shown[1024];
         printf("lidarsim bench: %s, max range %.0f m, %d threads for the threaded figures, brute force on %d rays\n",
                lsShown(dir, shown, sizeof shown), LS_BENCH_RANGE, lsPool_ThreadCount(pool), (int)sample);
-        printf("%-10s %6s %6s %6s %8s %8s %8s %6s %8s %7s %7s %5s %7s %7s %7s %7s %6s %s\n", "world", "walls", "shapes",
-               "rays", "Mray/s", "Mray/s", "threads", "", "brute", "build", "index", "agree", "scan us", "median",
-               "scans/s", "threads", "", "cells/cand/exact");
-        printf("%-10s %6s %6s %6s %8s %8s %8s %6s %8s %7s %7s %5s %7s %7s %7s %7s %6s %s\n", "", "", "", "", "1 thread",
-               "cpu time", "Mray/s", "", "Mray/s", "ms", "MB", "", "1080", "us", "1 thr", "scans/s", "", "per ray");
+        printf("%-10s %6s %6s %6s %8s %8s %8s %6s %5s %8s %7s %7s %5s %7s %7s %7s %7s %6s %5s %s\n", "world", "walls",
+               "shapes", "rays", "Mray/s", "Mray/s", "threads", "", "", "brute", "build", "index", "agree", "scan us",
+               "median", "scans/s", "threads", "", "", "cells/cand/exact");
+        printf("%-10s %6s %6s %6s %8s %8s %8s %6s %5s %8s %7s %7s %5s %7s %7s %7s %7s %6s %5s %s\n", "", "", "", "",
+               "1 thread", "cpu time", "Mray/s", "", "cores", "Mray/s", "ms", "MB", "", "1080", "us", "1 thr",
+               "scans/s", "", "cores", "per ray");
     }
     fflush(stdout);
     int failed = 0;
