@@ -1038,21 +1038,44 @@ static int NearlyParallelTest(void)
     return 0;
 }
 
+// Clusters of short walls (10 to 30 cm) in a square of side 2 half, with open space between them.
+static lsWorld* MakeClusters(uint64_t seed, int clusters, int wallsPerCluster, double half)
+{
+    lsRng rng = lsMakeRng(seed);
+    lsWorld* world = lsCreateWorld();
+    for (int cluster = 0; cluster < clusters; ++cluster)
+    {
+        lsVec2 c = lsTestRandomPoint(&rng, -half, half, -half, half);
+        for (int k = 0; k < wallsPerCluster; ++k)
+        {
+            lsVec2 p[2];
+            p[0] = lsAdd(c, lsV(lsRng_Range(&rng, -1.0, 1.0), lsRng_Range(&rng, -1.0, 1.0)));
+            p[1] = lsAdd(p[0], lsScale(lsRng_Range(&rng, 0.1, 0.3), RandomDirection(&rng)));
+            lsWorld_AddWall(world, p, 2, false);
+        }
+    }
+    return world;
+}
+
 static int BatchTest(void)
 {
     // lsScene_CastRays gives exactly what lsScene_CastRay and the brute force give, ray by ray: in a small city (walked
     // a ray at a time) and in one whose index outgrows a core's cache (walked in lock step), with rays that start
     // outside the grid, runs of rays from one origin (a scan's beams), rays that cast nothing, and short batches.
-    for (int big = 0; big < 2; ++big)
+    for (int kind = 0; kind < 3; ++kind)
     {
-        double half = big ? 150.0 : 20.0;
-        lsWorld* world = big ? MakeCity(153, 12000, 300, 50, 50, half, lsV(0.0, 0.0), 0.0)
-                             : MakeCity(151, 300, 30, 5, 5, half, lsV(0.0, 0.0), 0.0);
+        // A small city, a big one, and a big sparse map (clusters of short walls in open space: squares of empty
+        // cells crossed in one step, a round of the lanes each).
+        double half = kind == 0 ? 20.0 : (kind == 1 ? 150.0 : 300.0);
+        lsWorld* world = kind == 0 ? MakeCity(151, 300, 30, 5, 5, half, lsV(0.0, 0.0), 0.0)
+                                   : (kind == 1 ? MakeCity(153, 12000, 300, 50, 50, half, lsV(0.0, 0.0), 0.0)
+                                                : MakeClusters(154, 1300, 20, half));
         lsScene* scene = lsCreateScene(world);
         lsSceneInfo info = lsScene_GetInfo(scene);
         // Headers of 16 bytes, segment records of 40 (the lanes' threshold, a megabyte, counts these).
         double cellBytes = 16.0 * info.cellsX * info.cellsY + 40.0 * (double)info.cellItems;
-        ENSURE(big ? cellBytes > 1.5 * (1 << 20) : cellBytes < 0.5 * (1 << 20));
+        ENSURE(kind > 0 ? cellBytes > 1.5 * (1 << 20) : cellBytes < 0.5 * (1 << 20));
+        ENSURE(kind < 2 || info.cellsX * info.cellsY > info.cellItems); // sparse
         lsRng rng = lsMakeRng(152);
         enum
         {
@@ -1088,7 +1111,7 @@ static int BatchTest(void)
             {
                 lsRayHit one = lsScene_CastRay(scene, pass == 0 ? &dyn : NULL, inputs + i);
                 ENSURE(SameHit(&one, hits + i));
-                if (i % 10 == 0)
+                if (i % (kind == 0 ? 10 : 40) == 0)
                 {
                     lsRayHit brute = lsScene_CastRayBrute(scene, pass == 0 ? &dyn : NULL, inputs + i);
                     ENSURE(SameHit(&brute, hits + i));

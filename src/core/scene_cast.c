@@ -422,11 +422,12 @@ typedef enum WalkStepResult
 {
     ls_walkEnd,    // the walk is over: the pending candidates decide the answer
     ls_walkOn,     // on to the next cell, whose header and records are on their way (with lookAhead)
-    ls_walkJumped, // across an empty block, to a cell nothing was fetched for
+    ls_walkJumped, // across an empty square of cells, to a cell nothing was fetched for
 } WalkStepResult;
 
-// One step of the walk: the current cell's candidates bounded and the next cell found, or an empty block crossed.
-// lookAhead: prefetch the cells ahead (not worth its instructions when they are in the cache: the beams of a scan).
+// One step of the walk: the current cell's candidates bounded and the next cell found, or an empty square of cells
+// crossed. lookAhead: prefetch the cells ahead (not worth its instructions when they are in the cache: the beams of a
+// scan).
 static LS_FORCE_INLINE WalkStepResult WalkStep(const lsScene* scene, Walk* a, WalkState* w, lsRayHit* best,
                                                bool lookAhead, lsCastStats* stats)
 {
@@ -435,20 +436,18 @@ static LS_FORCE_INLINE WalkStepResult WalkStep(const lsScene* scene, Walk* a, Wa
     int ix = a->ix, iy = a->iy, cell = a->cell;
     double tMaxX = a->tMaxX, tMaxY = a->tMaxY;
     const CellHeader* h = scene->cells + cell;
-    if (LS_UNLIKELY(h->emptyBlock))
+    if (LS_UNLIKELY(h->clearance > 1))
     {
-        // An empty block: leave it in one step, through whichever of its next boundaries the ray meets first,
-        // into the cell of the next block at that point. The point rounds by far less than the slop, so the
-        // cell chosen is one the exact ray touches or comes within the slop of, as the cell-by-cell walk's.
+        // The square of cells within r of this one is empty (a sparse grid's open room): leave it in one step,
+        // through whichever of its far sides the ray meets first, into the cell beyond at that point. The point
+        // rounds by far less than the slop, so the cell chosen is one the exact ray touches or comes within the slop
+        // of, as the cell-by-cell walk's (its row or column clamped to the square's).
         if (stats != NULL)
         {
             stats->cells += 1;
         }
-        int nx = scene->nx, ny = scene->ny;
-        int bx = ix >> LS_BLOCK_SHIFT, by = iy >> LS_BLOCK_SHIFT;
-        // The block's next boundaries are those of its last column and row in the ray's direction.
-        double tBX = CrossingX(a, ((bx + a->upX) << LS_BLOCK_SHIFT) - a->upX);
-        double tBY = CrossingY(a, ((by + a->upY) << LS_BLOCK_SHIFT) - a->upY);
+        int nx = scene->nx, ny = scene->ny, r = h->clearance - 1;
+        double tBX = CrossingX(a, ix + a->stepX * r), tBY = CrossingY(a, iy + a->stepY * r);
         double tB = tBX < tBY ? tBX : tBY;
         if (tB >= a->tStop || w->known < tB - a->margin)
         {
@@ -456,17 +455,15 @@ static LS_FORCE_INLINE WalkStepResult WalkStep(const lsScene* scene, Walk* a, Wa
         }
         if (tBX < tBY)
         {
-            ix = a->stepX > 0 ? (bx + 1) << LS_BLOCK_SHIFT : (bx << LS_BLOCK_SHIFT) - 1;
-            int row = CellY(scene, o.y + tB * d.y), first = by << LS_BLOCK_SHIFT;
-            iy = row < first ? first : (row > first + LS_BLOCK_CELLS - 1 ? first + LS_BLOCK_CELLS - 1 : row);
-            iy = iy < ny ? iy : ny - 1;
+            int row = CellY(scene, o.y + tB * d.y);
+            ix += a->stepX * (r + 1);
+            iy = row < iy - r ? iy - r : (row > iy + r ? iy + r : row);
         }
         else
         {
-            iy = a->stepY > 0 ? (by + 1) << LS_BLOCK_SHIFT : (by << LS_BLOCK_SHIFT) - 1;
-            int column = CellX(scene, o.x + tB * d.x), first = bx << LS_BLOCK_SHIFT;
-            ix = column < first ? first : (column > first + LS_BLOCK_CELLS - 1 ? first + LS_BLOCK_CELLS - 1 : column);
-            ix = ix < nx ? ix : nx - 1;
+            int column = CellX(scene, o.x + tB * d.x);
+            iy += a->stepY * (r + 1);
+            ix = column < ix - r ? ix - r : (column > ix + r ? ix + r : column);
         }
         if (ix < 0 || ix >= nx || iy < 0 || iy >= ny)
         {
@@ -596,9 +593,9 @@ typedef struct Lane
 static LS_FORCE_INLINE void FetchCell(const lsScene* scene, const Walk* a)
 {
     const CellHeader* h = scene->cells + a->cell;
-    if (h->emptyBlock)
+    if (h->clearance > 1)
     {
-        return; // the step crosses the block without reading a record
+        return; // the step crosses the empty square around the cell without reading a record
     }
     LS_PREFETCH(scene->segItems + h[0].seg);
     LS_PREFETCH(scene->segItems + h[1].seg - 1);
@@ -660,7 +657,7 @@ void lsScene_CastRays(const lsScene* scene, const lsDynamicObjects* dyn, const l
     // memory (its cells' headers, then their records: two dependent cache misses per cell) arrives while the other
     // rays are worked on ("group prefetching": Chen, Ailamaki, Gibbons and Mowry, "Improving Hash Join Performance
     // through Prefetching", 2004). A step requests the next cell's records and the header of the cell after it; a
-    // ray's first cell, and the cell after an empty block, take a round of their own to request theirs.
+    // ray's first cell, and the cell after an empty square, take a round of their own to request theirs.
     Lane lanes[LS_LANES];
     int next = 0, live = LS_LANES;
     for (int l = 0; l < LS_LANES; ++l)

@@ -123,55 +123,73 @@ void lsSceneGrid_TargetRange(const lsScene* scene, lsCircle c, int range[4])
 }
 
 // Turns the targets' per-cell counts into their lists' starts (the filling pass's cursors) and writes them into the
-// headers, with the empty-block flags (the segments' and shapes' starts are in place); returns the targets' total.
-// A block is taken four rows at a time: a run of cells in a row is empty exactly when the starts of its first cell
-// and of the cell after it are equal, and the cells beyond the grid count as empty.
+// headers (the segments' and shapes' starts are in place); returns the targets' total.
 static int WriteTargetStarts(lsScene* scene, int* cursor)
 {
-    int nx = scene->nx, ny = scene->ny;
-    int bnx = (nx + LS_BLOCK_CELLS - 1) >> LS_BLOCK_SHIFT;
-    unsigned char* full = lsAlloc((size_t)bnx);
+    int cellCount = scene->nx * scene->ny;
     int total = 0;
-    for (int r0 = 0; r0 < ny; r0 += LS_BLOCK_CELLS)
+    for (int c = 0; c < cellCount; ++c)
     {
-        int r1 = r0 + LS_BLOCK_CELLS < ny ? r0 + LS_BLOCK_CELLS : ny;
-        memset(full, 0, (size_t)bnx);
-        for (int iy = r0; iy < r1; ++iy)
+        int count = cursor[c];
+        cursor[c] = total;
+        scene->cells[c].target = total;
+        total += count;
+    }
+    scene->cells[cellCount].target = total;
+    return total;
+}
+
+static inline int MinInt(int a, int b) { return a < b ? a : b; }
+
+// The headers' clearance. In a sparse grid (more cells than records: a map's open rooms of small cells) it is each
+// cell's Chebyshev distance, in cells, to the nearest cell that holds anything, from the two passes of the chessboard
+// distance transform (Rosenfeld and Pfaltz, "Sequential Operations in Digital Picture Processing", 1966); the cells
+// beyond the grid count as empty. A dense grid (the cities, the mazes) seldom has an empty cell with empty neighbours,
+// so its clearance stays 0: each cell is walked.
+static void WriteClearance(lsScene* scene)
+{
+    int nx = scene->nx, ny = scene->ny, cellCount = nx * ny;
+    CellHeader* h = scene->cells;
+    bool sparse = cellCount > scene->segItemCount + scene->shapeItemCount + scene->targetItemCount;
+    for (int c = 0; c < cellCount; ++c)
+    {
+        // A cell's lists end where the next header's start (a row's last cell: where the next row's start).
+        bool empty = h[c].seg == h[c + 1].seg && h[c].shape == h[c + 1].shape && h[c].target == h[c + 1].target;
+        h[c].clearance = sparse && empty ? cellCount : 0;
+    }
+    h[cellCount].clearance = 0;
+    if (!sparse)
+    {
+        return;
+    }
+    for (int iy = 0; iy < ny; ++iy)
+    {
+        CellHeader* row = h + (ptrdiff_t)iy * nx;
+        for (int ix = 0; ix < nx; ++ix)
         {
-            CellHeader* h = scene->cells + (ptrdiff_t)iy * nx;
-            int* n = cursor + (ptrdiff_t)iy * nx;
-            for (int ix = 0; ix < nx; ++ix)
+            int d = row[ix].clearance;
+            d = ix > 0 ? MinInt(d, row[ix - 1].clearance + 1) : d;
+            for (int k = ix > 0 ? -1 : 0; iy > 0 && k <= 1 && ix + k < nx; ++k)
             {
-                int count = n[ix];
-                n[ix] = total;
-                h[ix].target = total;
-                total += count;
+                d = MinInt(d, row[ix + k - nx].clearance + 1);
             }
-            for (int bx = 0; bx < bnx; ++bx)
-            {
-                int x0 = bx << LS_BLOCK_SHIFT, x1 = x0 + LS_BLOCK_CELLS < nx ? x0 + LS_BLOCK_CELLS : nx;
-                int targetEnd = x1 < nx ? h[x1].target : total; // h[nx] is the next row's (or the final) header
-                full[bx] |= h[x0].seg != h[x1].seg || h[x0].shape != h[x1].shape || h[x0].target != targetEnd;
-            }
-        }
-        for (int iy = r0; iy < r1; ++iy)
-        {
-            CellHeader* h = scene->cells + (ptrdiff_t)iy * nx;
-            for (int bx = 0, x0 = 0; bx < bnx; ++bx, x0 += LS_BLOCK_CELLS)
-            {
-                int empty = full[bx] == 0, x1 = x0 + LS_BLOCK_CELLS < nx ? x0 + LS_BLOCK_CELLS : nx;
-                for (int ix = x0; ix < x1; ++ix)
-                {
-                    h[ix].emptyBlock = empty;
-                }
-            }
+            row[ix].clearance = d;
         }
     }
-    CellHeader* end = scene->cells + (ptrdiff_t)nx * ny;
-    end->target = total;
-    end->emptyBlock = 0;
-    lsFree(full, (size_t)bnx);
-    return total;
+    for (int iy = ny - 1; iy >= 0; --iy)
+    {
+        CellHeader* row = h + (ptrdiff_t)iy * nx;
+        for (int ix = nx - 1; ix >= 0; --ix)
+        {
+            int d = row[ix].clearance;
+            d = ix + 1 < nx ? MinInt(d, row[ix + 1].clearance + 1) : d;
+            for (int k = ix > 0 ? -1 : 0; iy + 1 < ny && k <= 1 && ix + k < nx; ++k)
+            {
+                d = MinInt(d, row[ix + k + nx].clearance + 1);
+            }
+            row[ix].clearance = d;
+        }
+    }
 }
 
 void lsSceneGrid_BuildTargets(lsScene* scene)
@@ -192,6 +210,7 @@ void lsSceneGrid_BuildTargets(lsScene* scene)
         CountRange(scene, cursor, range);
     }
     scene->targetItemCount = WriteTargetStarts(scene, cursor);
+    WriteClearance(scene);
     scene->targetItems = lsAlloc((size_t)scene->targetItemCount * sizeof(CellTarget));
     for (int i = 0; i < scene->targetCount; ++i)
     {

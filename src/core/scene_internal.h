@@ -14,7 +14,7 @@
 typedef struct CellHeader
 {
     int seg, shape, target; // where the cell's lists start; the next header says where they end
-    int emptyBlock;         // 1 when no cell of this cell's block (LS_BLOCK_SHIFT) holds anything
+    int clearance;          // r + 1 >= 2 when every cell within r of this one (Chebyshev) holds nothing; else 0 or 1
 } CellHeader;
 
 // A segment's record in a cell: its two endpoints, 32 bytes, two to a cache line; its identity (the global segment
@@ -64,10 +64,6 @@ enum
 // Primitives far larger than the rest (a wall from -1e200 to 1e200 beside a 10 m room) would stretch the grid
 // until it is useless; up to this many of them are kept out of the grid and tested on every cast instead.
 #define LS_MAX_LONG_PRIMITIVES 256
-
-// log2 of the side, in cells, of the blocks the walk crosses in one step when they are empty.
-#define LS_BLOCK_SHIFT 2
-#define LS_BLOCK_CELLS (1 << LS_BLOCK_SHIFT)
 
 struct lsScene
 {
