@@ -42,8 +42,14 @@ static void Runs(const lsBeamFan* fan, double center, double half, lsBeamRuns* r
     for (int k = 0; k < 2; ++k)
     {
         double shift = (double)k * twoPi;
-        double a = ceil((rel0 - shift) * inverse) - 1.0;
         double b = floor((rel1 - shift) * inverse) + 1.0;
+        if (b < 0.0) // ends before the first beam (the second run, unless the interval wraps past the last beam)
+        {
+            runs->first[k] = 0;
+            runs->last[k] = -1;
+            continue;
+        }
+        double a = ceil((rel0 - shift) * inverse) - 1.0;
         a = a > 0.0 ? a : 0.0;
         b = b < lastBeam ? b : lastBeam;
         runs->first[k] = a <= b ? (int)a : 0;
@@ -72,8 +78,12 @@ lsBeamReach lsBeamFan_Disc(const lsBeamFan* fan, lsCircle c, lsBeamRuns* runs)
         AllBeams(fan->beams, runs);
         return ls_beamsSome;
     }
-    Runs(fan, lsRoughAngle(fx, fy), asin(fmin(r / d, 1.0)) + 2e-5, runs); // the rough angle's 1e-5, and more
-    runs->near = fmax(d * (1.0 - 1e-9) - r - 1e-8 * scale, 0.0);
+    // d > r >= 0 and both finite here, so r / d < 1 and the distance below is not NaN: fmin and fmax's values
+    // without the calls.
+    double sine = r / d;
+    Runs(fan, lsRoughAngle(fx, fy), asin(sine < 1.0 ? sine : 1.0) + 2e-5, runs); // the rough angle's 1e-5, and more
+    double near = d * (1.0 - 1e-9) - r - 1e-8 * scale;
+    runs->near = near > 0.0 ? near : 0.0;
     return ls_beamsSome;
 }
 

@@ -29,6 +29,7 @@ struct lsDynamicIndex
     int itemCapacity;
     int* large; ///< object ids of the objects kept out of the grid
     int largeCount;
+    int* lowerCells; ///< per object id, the cell coordinates (x, y) of its box's lower corner
 };
 
 lsDynamicIndex* lsCreateDynamicIndex(void) { return lsAllocZero(1, sizeof(lsDynamicIndex)); }
@@ -41,6 +42,7 @@ void lsDestroyDynamicIndex(lsDynamicIndex* index)
     }
     lsFree(index->boxes, (size_t)index->boxCapacity * sizeof(lsAABB));
     lsFree(index->large, (size_t)index->boxCapacity * sizeof(int));
+    lsFree(index->lowerCells, (size_t)index->boxCapacity * 2 * sizeof(int));
     lsFree(index->cellStart, (size_t)index->cellCapacity * sizeof(int));
     lsFree(index->items, (size_t)index->itemCapacity * sizeof(int));
     lsFree(index, sizeof(lsDynamicIndex));
@@ -115,6 +117,8 @@ void lsDynamicIndex_Build(lsDynamicIndex* index, const lsDynamicObjects* dyn)
         int old = index->boxCapacity;
         Reserve((void**)&index->boxes, &index->boxCapacity, n, sizeof(lsAABB));
         index->large = lsRealloc(index->large, (size_t)old * sizeof(int), (size_t)index->boxCapacity * sizeof(int));
+        index->lowerCells =
+            lsRealloc(index->lowerCells, (size_t)old * 2 * sizeof(int), (size_t)index->boxCapacity * 2 * sizeof(int));
     }
 
     // Bounds, the typical object size and the margin that absorbs the rounding of the ray walk.
@@ -167,6 +171,8 @@ void lsDynamicIndex_Build(lsDynamicIndex* index, const lsDynamicObjects* dyn)
             int x1 = CellOf(b.upper.x, index->bounds.lower.x, index->inverse, index->nx);
             int y0 = CellOf(b.lower.y, index->bounds.lower.y, index->inverse, index->ny);
             int y1 = CellOf(b.upper.y, index->bounds.lower.y, index->inverse, index->ny);
+            index->lowerCells[2 * id] = x0;
+            index->lowerCells[2 * id + 1] = y0;
             if ((x1 - x0 + 1) * (y1 - y0 + 1) > 16)
             {
                 if (pass == 0)
@@ -236,14 +242,14 @@ int lsDynamicIndex_Query(const lsDynamicIndex* index, lsAABB box, lsDynamicItem*
             for (int k = index->cellStart[c]; k < index->cellStart[c + 1]; ++k)
             {
                 int id = index->items[k];
-                lsAABB b = index->boxes[id];
-                if (!lsAABB_Overlaps(b, box))
+                if (!lsAABB_Overlaps(index->boxes[id], box))
                 {
                     continue;
                 }
-                // Report it once: in the cell of the lower corner of the overlap, which both ranges hold.
-                lsVec2 corner = lsMax(b.lower, box.lower);
-                if (CellOf(corner.x, lx, inv, index->nx) != ix || CellOf(corner.y, ly, inv, index->ny) != iy)
+                // Report it once: in the cell of the lower corner of the overlap, which both ranges hold. CellOf
+                // never decreases, so that cell is the larger of the two lower corners' cells on each axis.
+                const int* lower = index->lowerCells + 2 * id;
+                if ((lower[0] > x0 ? lower[0] : x0) != ix || (lower[1] > y0 ? lower[1] : y0) != iy)
                 {
                     continue;
                 }
