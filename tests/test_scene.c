@@ -1066,15 +1066,15 @@ static int BatchTest(void)
     {
         // A small city, a big one, and a big sparse map (clusters of short walls in open space: squares of empty
         // cells crossed in one step, a round of the lanes each).
-        double half = kind == 0 ? 20.0 : (kind == 1 ? 150.0 : 300.0);
+        double half = kind == 0 ? 20.0 : (kind == 1 ? 340.0 : 700.0);
         lsWorld* world = kind == 0 ? MakeCity(151, 300, 30, 5, 5, half, lsV(0.0, 0.0), 0.0)
-                                   : (kind == 1 ? MakeCity(153, 12000, 300, 50, 50, half, lsV(0.0, 0.0), 0.0)
-                                                : MakeClusters(154, 1300, 20, half));
+                                   : (kind == 1 ? MakeCity(153, 60000, 300, 50, 50, half, lsV(0.0, 0.0), 0.0)
+                                                : MakeClusters(154, 7000, 20, half));
         lsScene* scene = lsCreateScene(world);
         lsSceneInfo info = lsScene_GetInfo(scene);
-        // Headers of 16 bytes, segment records of 40 (the lanes' threshold, a megabyte, counts these).
+        // Headers of 16 bytes, segment records of 40 (the lanes' threshold, 8 MB, counts these).
         double cellBytes = 16.0 * info.cellsX * info.cellsY + 40.0 * (double)info.cellItems;
-        ENSURE(kind > 0 ? cellBytes > 1.5 * (1 << 20) : cellBytes < 0.5 * (1 << 20));
+        ENSURE(kind > 0 ? cellBytes > 8.5 * (1 << 20) : cellBytes < 0.5 * (1 << 20));
         ENSURE(kind < 2 || info.cellsX * info.cellsY > info.cellItems); // sparse
         lsRng rng = lsMakeRng(152);
         enum
@@ -1111,7 +1111,7 @@ static int BatchTest(void)
             {
                 lsRayHit one = lsScene_CastRay(scene, pass == 0 ? &dyn : NULL, inputs + i);
                 ENSURE(SameHit(&one, hits + i));
-                if (i % (kind == 0 ? 10 : 40) == 0)
+                if (i % (kind == 0 ? 10 : 100) == 0)
                 {
                     lsRayHit brute = lsScene_CastRayBrute(scene, pass == 0 ? &dyn : NULL, inputs + i);
                     ENSURE(SameHit(&brute, hits + i));

@@ -606,7 +606,7 @@ static LS_FORCE_INLINE void FetchCell(const lsScene* scene, const Walk* a)
 }
 
 #define LS_LANES 8
-#define LS_LANES_MIN_INDEX_BYTES ((size_t)1 << 20)
+#define LS_LANES_MIN_INDEX_BYTES ((size_t)8 << 20)
 
 // Starts the lane's current half on the next ray that needs a walk and requests its first cell's header; the other
 // rays (one that ends before the grid; a scan's beam from the previous ray's origin, whose cells are cached: walked at
@@ -638,8 +638,9 @@ void lsScene_CastRays(const lsScene* scene, const lsDynamicObjects* dyn, const l
                       lsRayHit* hits)
 {
     LS_ASSERT(scene != NULL && count >= 0 && (count == 0 || (inputs != NULL && hits != NULL)));
-    // An index that fits in a core's own cache (a megabyte: the L2 of current x86 cores) is walked a ray at a time:
-    // its cells hardly miss, and a walk kept in registers costs fewer instructions than one kept in a lane.
+    // An index of up to a few megabytes (a quarter of the shared last-level cache of this class of machine) stays
+    // cached between rays and is walked a ray at a time: a walk kept in registers costs fewer instructions than one
+    // kept in a lane, and the step's lookahead hides what misses.
     size_t indexBytes = ((size_t)scene->nx * (size_t)scene->ny + 1) * sizeof(CellHeader) +
                         (size_t)scene->segItemCount * (sizeof(CellSegment) + sizeof(CellRef));
     if (indexBytes < LS_LANES_MIN_INDEX_BYTES)
