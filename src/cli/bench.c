@@ -145,7 +145,7 @@ typedef struct Result
     bool agree;
     int mismatches, sampled;
     double scanUs, scanMedianUs, scansPerS, scansPerSThreads;
-    double raysCores, scansCores; // CPU seconds per wall second of the best threaded runs
+    double raysCores, scansCores; // CPU seconds in chunks per wall second of the best threaded runs
 
     double sumRanges;
     int hits;
@@ -173,18 +173,40 @@ typedef struct RayJob
     const lsScene* scene;
     const lsRayInput* rays;
     lsRayHit* hits;
+    double* busy; // per worker: CPU seconds in chunks during the run (NULL: not counted)
 } RayJob;
 
 static void CastRayChunk(void* context, int begin, int end, int worker)
 {
-    (void)worker;
     const RayJob* job = context;
+    double cpu0 = job->busy != NULL ? lsThreadCpuSeconds() : 0.0;
     lsScene_CastRays(job->scene, NULL, job->rays + begin, end - begin, job->hits + begin);
+    if (job->busy != NULL)
+    {
+        job->busy[worker] += lsThreadCpuSeconds() - cpu0;
+    }
+}
+
+/// The cores a run had: the CPU seconds its threads spent in chunks (busy, one per thread of pool) per wall second.
+/// Read inside each thread, where the clock is exact: the process's CPU clock leaves out the time the other
+/// threads ran since their last tick, which made a 2 ms run on two cores read as one core.
+static double Cores(const lsPool* pool, const double* busy, double seconds)
+{
+    double sum = 0.0;
+    for (int t = 0; t < lsPool_ThreadCount(pool); ++t)
+    {
+        sum += busy[t];
+    }
+    return sum / seconds;
 }
 
 /// Seconds of one whole run of every ray through the pool (NULL: this thread alone).
 static double TimeRays(lsPool* pool, const RayJob* job, int count)
 {
+    if (job->busy != NULL)
+    {
+        memset(job->busy, 0, (size_t)lsPool_ThreadCount(pool) * sizeof(double));
+    }
     double t0 = lsNowSeconds();
     lsPool_ParallelFor(pool, count, LS_BENCH_GRAIN, CastRayChunk, (void*)job);
     return lsNowSeconds() - t0;
@@ -197,11 +219,13 @@ typedef struct ScanJob
     const lsRayInput* poses; // origin and heading direction of each scan
     lsScan** scans;          // one per worker
     double* sums;            // per scan: the sum of its ranges (compared between thread counts)
+    double* busy;            // as in RayJob
 } ScanJob;
 
 static void ScanChunk(void* context, int begin, int end, int worker)
 {
     const ScanJob* job = context;
+    double cpu0 = job->busy != NULL ? lsThreadCpuSeconds() : 0.0;
     lsScan* scan = job->scans[worker];
     for (int i = begin; i < end; ++i)
     {
@@ -214,10 +238,18 @@ static void ScanChunk(void* context, int begin, int end, int worker)
         }
         job->sums[i] = sum;
     }
+    if (job->busy != NULL)
+    {
+        job->busy[worker] += lsThreadCpuSeconds() - cpu0;
+    }
 }
 
 static double TimeScans(lsPool* pool, const ScanJob* job, int count)
 {
+    if (job->busy != NULL)
+    {
+        memset(job->busy, 0, (size_t)lsPool_ThreadCount(pool) * sizeof(double));
+    }
     double t0 = lsNowSeconds();
     lsPool_ParallelFor(pool, count, 1, ScanChunk, (void*)job);
     return lsNowSeconds() - t0;
@@ -261,19 +293,20 @@ static void BenchScene(const char* name, const lsWorld* world, const lsRayInput*
     // see the same load on a shared machine); the best run of each is kept.
     lsRayHit* hits = lsAlloc((size_t)rayCount * sizeof(lsRayHit));
     lsRayHit* hitsThreaded = lsAlloc((size_t)rayCount * sizeof(lsRayHit));
-    RayJob single = {scene, rays, hits}, threaded = {scene, rays, hitsThreaded};
+    int threadCount = lsPool_ThreadCount(pool);
+    double* busy = lsAlloc((size_t)threadCount * sizeof(double));
+    RayJob single = {scene, rays, hits, NULL}, threaded = {scene, rays, hitsThreaded, busy};
     double bestRun = (double)INFINITY, bestCpu = (double)INFINITY, bestThreaded = (double)INFINITY;
     for (int k = 0; k < reps; ++k)
     {
         double cpu0 = lsCpuSeconds(); // the workers sleep meanwhile: the process's CPU time is this thread's
         bestRun = fmin(bestRun, TimeRays(NULL, &single, rayCount));
         bestCpu = fmin(bestCpu, lsCpuSeconds() - cpu0);
-        cpu0 = lsCpuSeconds();
         double seconds = TimeRays(pool, &threaded, rayCount);
         if (seconds < bestThreaded)
         {
             bestThreaded = seconds;
-            r->raysCores = (lsCpuSeconds() - cpu0) / seconds;
+            r->raysCores = Cores(pool, busy, seconds);
         }
     }
     r->raysPerS = (double)rayCount / bestRun;
@@ -349,7 +382,6 @@ static void BenchScene(const char* name, const lsWorld* world, const lsRayInput*
     double heading = world->robot.angle + def.mountAngle;
     int scanRuns = 40 * reps;
     double* scanTimes = lsAlloc((size_t)scanRuns * sizeof(double));
-    int threadCount = lsPool_ThreadCount(pool);
     lsScan** scans = lsAlloc((size_t)threadCount * sizeof(lsScan*));
     for (int t = 0; t < threadCount; ++t)
     {
@@ -370,17 +402,17 @@ static void BenchScene(const char* name, const lsWorld* world, const lsRayInput*
     int poseCount = rayCount < LS_BENCH_SCAN_POSES ? rayCount : LS_BENCH_SCAN_POSES;
     double* sums = lsAlloc((size_t)poseCount * sizeof(double));
     double* sumsThreaded = lsAlloc((size_t)poseCount * sizeof(double));
-    ScanJob scanSingle = {scene, &def, rays, scans, sums}, scanThreaded = {scene, &def, rays, scans, sumsThreaded};
+    ScanJob scanSingle = {scene, &def, rays, scans, sums, NULL};
+    ScanJob scanThreaded = {scene, &def, rays, scans, sumsThreaded, busy};
     double bestScans = (double)INFINITY, bestScansThreaded = (double)INFINITY;
     for (int k = 0; k < reps; ++k)
     {
         bestScans = fmin(bestScans, TimeScans(NULL, &scanSingle, poseCount));
-        double cpu0 = lsCpuSeconds();
         double seconds = TimeScans(pool, &scanThreaded, poseCount);
         if (seconds < bestScansThreaded)
         {
             bestScansThreaded = seconds;
-            r->scansCores = (lsCpuSeconds() - cpu0) / seconds;
+            r->scansCores = Cores(pool, busy, seconds);
         }
     }
     r->scansPerS = (double)poseCount / bestScans;
@@ -400,6 +432,7 @@ static void BenchScene(const char* name, const lsWorld* world, const lsRayInput*
         lsDestroyScan(scans[t]);
     }
     lsFree(scans, (size_t)threadCount * sizeof(lsScan*));
+    lsFree(busy, (size_t)threadCount * sizeof(double));
     lsFree(hits, (size_t)rayCount * sizeof(lsRayHit));
     lsDestroyScene(scene);
 }

@@ -18,3 +18,12 @@ static inline double lsCpuSeconds(void)
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
+
+/// CPU seconds used by the calling thread (exact whenever it is read, unlike another thread's share of
+/// lsCpuSeconds, which the kernel brings up to date only at its next tick or switch).
+static inline double lsThreadCpuSeconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
