@@ -2,6 +2,7 @@
 // brute-force cast), colliding without overlap (head on, pushed against a wall: crushed), the one-robot shorthand
 // simulating bit for bit like a one-entry list, the thread count not changing anything, and the moves prepared
 // ahead of the robots' turns giving the state of moving each robot in turn.
+#include "core/autopilot.h"
 #include "core/invariants.h"
 #include "lidarsim/agent.h"
 #include "lidarsim/pool.h"
@@ -554,6 +555,49 @@ static int CrowdedTurnsTest(void)
     return 0;
 }
 
+// Bit for bit (-0.0 is not 0.0 here).
+static bool SameBytes(const void* a, const void* b, size_t size)
+{
+    const unsigned char* x = a;
+    const unsigned char* y = b;
+    for (size_t i = 0; i < size; ++i)
+    {
+        if (x[i] != y[i])
+        {
+            return false;
+        }
+    }
+    return true;
+}
+
+// A decision undone (lsAutopilot_Undo, for a robot pushed before its turn) leaves the autopilot bit for bit as it was,
+// also once the trail is full and each decision that remembers a position overwrites its oldest entry.
+static int AutopilotUndoTest(void)
+{
+    lsWorld* world =
+        Load("{\"walls\": [{\"points\": [[0, 0], [10, 0], [10, 10], [0, 10]], \"closed\": true}], \"robot\": {}}");
+    ENSURE(world != NULL);
+    lsSim* sim = lsCreateSim(world);
+    lsRobotState robot = lsSim_GetState(sim)->robots[0];
+    lsAutopilot autopilot = lsMakeAutopilot(7);
+    for (int k = 0; k < 200; ++k)
+    {
+        lsAutopilot before = autopilot;
+        lsAutopilotUndo undo = lsAutopilot_SaveUndo(&autopilot);
+        lsAutopilot_Decide(&autopilot, lsSim_GetRobotScan(sim, 0), lsSim_GetScene(sim), lsWorld_GetRobot(world, 0),
+                           &robot, 0.5 * (double)k, true);
+        lsAutopilot after = autopilot;
+        lsAutopilot_Undo(&autopilot, &undo);
+        ENSURE(SameBytes(&autopilot, &before, sizeof autopilot));
+        autopilot = after;
+        robot.position.x += 0.02; // fast enough not to seem stuck, so every decision reaches the trail
+    }
+    ENSURE(autopilot.trailCount == LS_AUTOPILOT_TRAIL);
+    lsDestroySim(sim);
+    lsDestroyWorld(world);
+    return 0;
+}
+
 // Autopilots reading lidars of every layout the openness has a path for: strides of 1, 2 and 3 beams, fields of view
 // from one beam to a full turn, sensors mounted backwards and sideways (their beams wrap past -pi and pi in the
 // robot frame), jittered beams, food and poison. Any change to a decision shows in the stored hash. It pinned the
@@ -714,6 +758,7 @@ int FleetTest(void)
     RUN_SUBTEST(StackedStartTest);
     RUN_SUBTEST(ThreadCountTest);
     RUN_SUBTEST(CrowdedTurnsTest);
+    RUN_SUBTEST(AutopilotUndoTest);
     RUN_SUBTEST(AutopilotLayoutsTest);
     RUN_SUBTEST(AutopilotBoundsTest);
     RUN_SUBTEST(MultiAgentTest);

@@ -4,6 +4,8 @@
 #include "core/autopilot.h"
 #include "lidarsim/sim.h"
 
+#include <string.h>
+
 #define LS_AUTOPILOT_DIRECTIONS 41
 #define LS_AUTOPILOT_MAX_BEAMS 360
 #define LS_AUTOPILOT_STUCK_WINDOW 1.5 // seconds between progress checks
@@ -18,6 +20,20 @@ lsAutopilot lsMakeAutopilot(uint64_t seed)
     a.escapeUntil = -1.0;
     a.escapeTurn = 1.0;
     return a;
+}
+
+lsAutopilotUndo lsAutopilot_SaveUndo(const lsAutopilot* autopilot)
+{
+    lsAutopilotUndo undo;
+    memcpy(undo.head, autopilot, sizeof undo.head);
+    undo.entry = autopilot->trail[autopilot->trailNext];
+    return undo;
+}
+
+void lsAutopilot_Undo(lsAutopilot* autopilot, const lsAutopilotUndo* undo)
+{
+    memcpy(autopilot, undo->head, sizeof undo->head);
+    autopilot->trail[autopilot->trailNext] = undo->entry; // trailNext as it was
 }
 
 // Weights of the direction score's terms (clearance within the horizon counts 1).

@@ -3,6 +3,8 @@
 
 #include "lidarsim/sim.h"
 
+#include <stddef.h>
+
 /// Positions the autopilot remembers to steer away from places it has just been.
 #define LS_AUTOPILOT_TRAIL 48
 
@@ -18,11 +20,25 @@ typedef struct lsAutopilot
     double escapeTurn;    ///< turn direction while escaping, +1 or -1
     double v, w;          ///< the command it holds between scans, m/s and rad/s
     double chosen;        ///< the direction it chose at the last scan, relative to the heading (for the view)
-    lsVec2 trail[LS_AUTOPILOT_TRAIL]; ///< its own recent positions (odometry), one per trailPeriod seconds
-    int trailCount;                   ///< entries used (a ring once full)
-    int trailNext;                    ///< where the next entry goes
-    double trailTime;                 ///< time of the last entry, seconds
+    int trailCount;       ///< entries of the trail used (a ring once full)
+    int trailNext;        ///< where the next entry goes
+    double trailTime;     ///< time of the last entry, seconds
+    /// Its own recent positions (odometry), one per trailPeriod seconds. Last: lsAutopilotUndo keeps what is before.
+    lsVec2 trail[LS_AUTOPILOT_TRAIL];
 } lsAutopilot;
+
+/// What one lsAutopilot_Decide may change: every field before the trail, and the one trail entry a decision may
+/// write (at trailNext). Saved before a decision, it undoes it without copying the whole trail.
+typedef struct lsAutopilotUndo
+{
+    unsigned char head[offsetof(lsAutopilot, trail)];
+    lsVec2 entry;
+} lsAutopilotUndo;
+
+/// Saves what the next decision of autopilot may change.
+lsAutopilotUndo lsAutopilot_SaveUndo(const lsAutopilot* autopilot);
+/// Puts autopilot back as it was when undo was saved (at most one decision ran since).
+void lsAutopilot_Undo(lsAutopilot* autopilot, const lsAutopilotUndo* undo);
 
 /// An autopilot with a fresh memory whose wander stream is seeded by seed.
 lsAutopilot lsMakeAutopilot(uint64_t seed);

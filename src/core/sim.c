@@ -52,7 +52,7 @@ typedef struct SimRobot
 // An autopilot robot's state before it decided this step (Command), to decide again when pushed before its turn.
 typedef struct Plan
 {
-    lsAutopilot before;
+    lsAutopilotUndo before;
     bool freshBefore;
     bool decided;
 } Plan;
@@ -763,12 +763,12 @@ static lsControl Command(lsSim* sim, int i, const lsControl* control)
     SimRobot* r = &sim->robots[i];
     if (plan->decided)
     {
-        r->autopilot = plan->before;
+        lsAutopilot_Undo(&r->autopilot, &plan->before);
         r->autopilotFresh = plan->freshBefore;
     }
     else
     {
-        plan->before = r->autopilot;
+        plan->before = lsAutopilot_SaveUndo(&r->autopilot);
         plan->freshBefore = r->autopilotFresh;
         plan->decided = true;
     }
