@@ -272,7 +272,7 @@ void lsSceneSpans_Cast(const lsSceneSpan* spans, int spanCount, int first, const
                 {
                     out = lsRayCastPolygon(span->polygon, input);
                 }
-                lsRayHit_Offer(best, &out, span->kind, span->index, span->part);
+                lsRayHit_OfferInline(best, &out, span->kind, span->index, span->part);
             }
         }
     }

@@ -323,7 +323,7 @@ static inline void TryDisc(lsCircle disc, lsHitKind kind, int index, const lsRay
     {
         out = lsRayCastCircleFull(&disc, input);
     }
-    lsRayHit_Offer(best, &out, kind, index, 0);
+    lsRayHit_OfferInline(best, &out, kind, index, 0);
 }
 
 // The disc of a vehicle or of a robot without a polygon footprint; NULL for the rest.
@@ -560,12 +560,6 @@ int lsDynamicObjects_GatherSpans(const lsDynamicObjects* dyn, const lsBeamFan* f
     return count;
 }
 
-// Takes a hit that beats best (what lsRayHit_Offer then does).
-static inline void TakeHit(lsRayHit* best, lsVec2 point, lsVec2 normal, double fraction, lsDynamicItem item)
-{
-    *best = (lsRayHit){true, fraction, point, normal, item.kind, item.index, 0};
-}
-
 // Pairs of beams CastDiscRun takes at a time.
 #define LS_DISC_RUN_PAIRS 32
 
@@ -620,15 +614,8 @@ static void CastDiscRun(lsCircle disc, lsDynamicItem item, const lsCircleCastPre
                 TryDisc(disc, item.kind, item.index, inputs + beam, b); // rare: the scalar routines decide
                 continue;
             }
-            lsVec2 p = {point[0][k], point[1][k]}, n = {normal[0][k], normal[1][k]};
-            if (!b->hit || fraction[k] < b->fraction)
-            {
-                TakeHit(b, p, n, fraction[k], item);
-            }
-            else if (fraction[k] == b->fraction)
-            {
-                lsRayHit_Offer(b, &(lsCastOutput){p, n, fraction[k], true}, item.kind, item.index, 0); // the tie-break
-            }
+            lsCastOutput out = {{point[0][k], point[1][k]}, {normal[0][k], normal[1][k]}, fraction[k], true};
+            lsRayHit_OfferInline(b, &out, item.kind, item.index, 0);
         }
     }
 }
