@@ -542,37 +542,41 @@ static LS_FORCE_INLINE WalkStepResult WalkStep(const lsScene* scene, Walk* a, Wa
 }
 
 // The walk of one ray. stats may be NULL; the public entry points inline this with and without counting.
-static LS_FORCE_INLINE lsRayHit Cast(const lsScene* scene, const lsDynamicObjects* dyn, const lsRayInput* input,
-                                     bool lookAhead, lsCastStats* stats)
+static LS_FORCE_INLINE void Cast(const lsScene* scene, const lsDynamicObjects* dyn, const lsRayInput* input,
+                                 bool lookAhead, lsCastStats* stats, lsRayHit* best)
 {
     Walk a;
     WalkState w;
-    lsRayHit best;
-    if (WalkStart(scene, dyn, input, &a, &w, &best, stats))
+    if (WalkStart(scene, dyn, input, &a, &w, best, stats))
     {
-        while (WalkStep(scene, &a, &w, &best, lookAhead, stats) != ls_walkEnd)
+        while (WalkStep(scene, &a, &w, best, lookAhead, stats) != ls_walkEnd)
         {
         }
     }
-    Resolve(scene, input, w.pending, w.pendingCount, &best, stats);
-    return best;
+    Resolve(scene, input, w.pending, w.pendingCount, best, stats);
 }
 
 lsRayHit lsScene_CastRayStats(const lsScene* scene, const lsDynamicObjects* dyn, const lsRayInput* input,
                               lsCastStats* stats)
 {
     LS_ASSERT(stats != NULL);
-    return Cast(scene, dyn, input, true, stats);
+    lsRayHit best;
+    Cast(scene, dyn, input, true, stats, &best);
+    return best;
 }
 
 lsRayHit lsScene_CastRay(const lsScene* scene, const lsDynamicObjects* dyn, const lsRayInput* input)
 {
-    return Cast(scene, dyn, input, true, NULL);
+    lsRayHit best;
+    Cast(scene, dyn, input, true, NULL, &best);
+    return best;
 }
 
 lsRayHit lsScene_WalkRay(const lsScene* scene, const lsRayInput* input)
 {
-    return Cast(scene, NULL, input, false, NULL);
+    lsRayHit best;
+    Cast(scene, NULL, input, false, NULL, &best);
+    return best;
 }
 
 // A ray walked in lock step with others by lsScene_CastRays; its best hit so far is kept in its place in the output.
@@ -621,7 +625,7 @@ static LS_FORCE_INLINE void StartLane(const lsScene* scene, const lsDynamicObjec
         int i = (*next)++;
         if (i > 0 && inputs[i].origin.x == inputs[i - 1].origin.x && inputs[i].origin.y == inputs[i - 1].origin.y)
         {
-            hits[i] = Cast(scene, dyn, inputs + i, false, NULL);
+            Cast(scene, dyn, inputs + i, false, NULL, hits + i);
             continue;
         }
         if (WalkStart(scene, dyn, inputs + i, &lane->walk, w, hits + i, NULL))
@@ -650,7 +654,7 @@ void lsScene_CastRays(const lsScene* scene, const lsDynamicObjects* dyn, const l
             // A ray from the previous ray's origin (a scan's beams) walks cells that are in the cache already.
             bool sameOrigin =
                 i > 0 && inputs[i].origin.x == inputs[i - 1].origin.x && inputs[i].origin.y == inputs[i - 1].origin.y;
-            hits[i] = Cast(scene, dyn, inputs + i, !sameOrigin, NULL);
+            Cast(scene, dyn, inputs + i, !sameOrigin, NULL, hits + i);
         }
         return;
     }
