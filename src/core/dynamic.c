@@ -241,23 +241,21 @@ int lsDynamicIndex_Query(const lsDynamicIndex* index, lsAABB box, lsDynamicItem*
             int c = iy * index->nx + ix;
             for (int k = index->cellStart[c]; k < index->cellStart[c + 1]; ++k)
             {
+                // Report it when it overlaps box, once: in the cell of the lower corner of the overlap, which both
+                // ranges hold. CellOf never decreases, so that cell is the larger of the two lower corners' cells on
+                // each axis. The tests go without branches (a cell at the box's edge holds objects either way); the
+                // item is written in any case and kept only when reported.
                 int id = index->items[k];
-                if (!lsAABB_Overlaps(index->boxes[id], box))
-                {
-                    continue;
-                }
-                // Report it once: in the cell of the lower corner of the overlap, which both ranges hold. CellOf
-                // never decreases, so that cell is the larger of the two lower corners' cells on each axis.
+                lsAABB b = index->boxes[id];
                 const int* lower = index->lowerCells + 2 * id;
-                if ((lower[0] > x0 ? lower[0] : x0) != ix || (lower[1] > y0 ? lower[1] : y0) != iy)
-                {
-                    continue;
-                }
+                bool report = (b.lower.x <= box.upper.x) & (box.lower.x <= b.upper.x) & (b.lower.y <= box.upper.y) &
+                              (box.lower.y <= b.upper.y) & ((lower[0] > x0 ? lower[0] : x0) == ix) &
+                              ((lower[1] > y0 ? lower[1] : y0) == iy);
                 if (found < capacity)
                 {
                     items[found] = ItemOf(index, id);
                 }
-                found += 1;
+                found += report;
             }
         }
     }
