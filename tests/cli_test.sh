@@ -52,6 +52,11 @@ for noise in 0 0.05; do
     [ "$(wc -l <"$work/out.txt")" -eq 150 ] || fail "scan --poses: expected 150 scans"
     cmp -s "$work/one.txt" "$work/out.txt" || fail "scan --poses --noise $noise: 1 and 3 threads differ"
 done
+# CSV is written on the pool as well, into a buffer per scan.
+expect_status 0 "$lidarsim" scan "$src/worlds/default.json" --poses "$work/poses.txt" --noise 0.05 --format csv --threads 1
+mv "$work/out.txt" "$work/one.txt"
+expect_status 0 "$lidarsim" scan "$src/worlds/default.json" --poses "$work/poses.txt" --noise 0.05 --format csv --threads 3
+cmp -s "$work/one.txt" "$work/out.txt" || fail "scan --poses --format csv: 1 and 3 threads differ"
 
 # Inputs that are not regular files are refused at once, never waited on or read forever.
 mkfifo "$work/fifo"
