@@ -8,6 +8,7 @@
 //   valgrind --tool=callgrind --toggle-collect=lsLidar_ScanFrom build/bench/ls_bench_cast W.json W.rays.txt
 //
 //   ls_bench_cast WORLD RAYS [--scans N] [--pose] [--noise] [--jitter]
+#include "bench_args.h"
 #include "lidarsim/lidarsim.h"
 
 #include <math.h>
@@ -99,15 +100,25 @@ int main(int argc, char** argv)
     bool pose = false, noise = false, jitter = false;
     for (int i = 3; i < argc; ++i)
     {
+        long long n = 0;
         if (strcmp(argv[i], "--scans") == 0 && i + 1 < argc)
         {
-            scans = (int)strtol(argv[++i], NULL, 10);
+            if (!lsBenchIntegerArg("ls_bench_cast", "--scans", argv[++i], 0, 1000000, &n))
+            {
+                return 2;
+            }
+            scans = (int)n;
         }
-        else
+        else if (strcmp(argv[i], "--pose") == 0 || strcmp(argv[i], "--noise") == 0 || strcmp(argv[i], "--jitter") == 0)
         {
             pose = pose || strcmp(argv[i], "--pose") == 0;
             noise = noise || strcmp(argv[i], "--noise") == 0;
             jitter = jitter || strcmp(argv[i], "--jitter") == 0;
+        }
+        else
+        {
+            fprintf(stderr, "ls_bench_cast: unknown argument '%s'\n", argv[i]);
+            return 2;
         }
     }
     lsError err;

@@ -10,6 +10,7 @@
 // Besides steps/s it prints how far the robot moved in the last step and the largest move in one step after the
 // first 600 steps (10 simulated seconds), which is how a crushed robot's jitter shows.
 #define _POSIX_C_SOURCE 200809L
+#include "bench_args.h"
 #include "cli/clock.h"
 #include "lidarsim/sim.h"
 
@@ -205,11 +206,17 @@ int main(int argc, char** argv)
         }
         else if (i + 1 < argc && strcmp(argv[i], "--seconds") == 0)
         {
-            budget = strtod(argv[++i], NULL);
+            if (!lsBenchNumberArg("ls_bench_cliffs", "--seconds", argv[++i], 0.0, 1e5, &budget))
+            {
+                return 2;
+            }
         }
         else if (i + 1 < argc && strcmp(argv[i], "--steps") == 0)
         {
-            maxSteps = strtoll(argv[++i], NULL, 10);
+            if (!lsBenchIntegerArg("ls_bench_cliffs", "--steps", argv[++i], 1, 1000000000, &maxSteps))
+            {
+                return 2;
+            }
         }
         else if (i + 1 < argc && strcmp(argv[i], "--only") == 0)
         {

@@ -4,6 +4,7 @@
 // optimised away and shows the hit rate of the inputs.
 #define _POSIX_C_SOURCE 200809L // clock_gettime
 
+#include "bench_args.h"
 #include "cli/clock.h"
 #include "core/distance.h"
 #include "core/sweep.h"
@@ -399,11 +400,20 @@ int main(int argc, char** argv)
         }
         else if (strcmp(argv[i], "--min-ms") == 0 && i + 1 < argc)
         {
-            minSeconds = strtod(argv[++i], NULL) / 1000.0;
+            if (!lsBenchNumberArg("ls_bench_geometry", "--min-ms", argv[++i], 0.0, 1e6, &minSeconds))
+            {
+                return 2;
+            }
+            minSeconds /= 1000.0;
         }
         else if (strcmp(argv[i], "--calls") == 0 && i + 1 < argc)
         {
-            fixedCalls = (int)strtol(argv[++i], NULL, 10);
+            long long n = 0;
+            if (!lsBenchIntegerArg("ls_bench_geometry", "--calls", argv[++i], 1, 1000000000, &n))
+            {
+                return 2;
+            }
+            fixedCalls = (int)n;
         }
         else if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0)
         {

@@ -5,6 +5,7 @@
 // Without files it runs from the repository root on ../shared/bench-worlds/*.json and worlds/*.json.
 #define _POSIX_C_SOURCE 200809L
 
+#include "bench_args.h"
 #include "cli/clock.h"
 #include "lidarsim/world.h"
 
@@ -85,8 +86,12 @@ int main(int argc, char** argv)
         }
         else if (strcmp(argv[i], "--runs") == 0 && i + 1 < argc)
         {
-            long value = strtol(argv[++i], NULL, 10);
-            runs = value < 1 ? 1 : value > 1000000 ? 1000000 : (int)value;
+            long long n = 0;
+            if (!lsBenchIntegerArg("ls_bench_load", "--runs", argv[++i], 1, 1000000, &n))
+            {
+                return 2;
+            }
+            runs = (int)n;
         }
         else
         {

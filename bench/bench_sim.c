@@ -5,6 +5,7 @@
 //   city-100k     the largest bench world (100 000 walls, 10 000 targets), its own lidar, autopilot (>= 1 000)
 //   maze-20k      the maze bench world, autopilot
 #define _POSIX_C_SOURCE 200809L
+#include "bench_args.h"
 #include "cli/clock.h"
 #include "lidarsim/sim.h"
 
@@ -67,7 +68,10 @@ int main(int argc, char** argv)
         }
         else if (i + 1 < argc && strcmp(argv[i], "--steps-scale") == 0)
         {
-            scale = strtod(argv[++i], NULL);
+            if (!lsBenchNumberArg("ls_bench_sim", "--steps-scale", argv[++i], 1e-6, 1e3, &scale))
+            {
+                return 2;
+            }
         }
         else if (i + 1 < argc && strcmp(argv[i], "--only") == 0)
         {

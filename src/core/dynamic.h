@@ -66,6 +66,7 @@ typedef struct lsDynamicSpan
 int lsDynamicObjects_GatherSpans(const lsDynamicObjects* dyn, const lsBeamFan* fan, lsDynamicSpan* spans);
 /// Offers the objects of spans to the beams first .. first + count - 1 of the fan they were gathered for (inputs[k]
 /// and best[k] are beam first + k, cast along the unit direction of its angle), as lsDynamicObjects_CastRay would:
-/// the same exact casts and tie-break, so the answers are identical.
+/// the same exact casts and tie-break, so the answers are identical. Every inputs[k] starts at the fan's origin: a
+/// disc's part of the cast that depends on the origin only is prepared once, from the first beam of its run.
 void lsDynamicObjects_CastSpans(const lsDynamicObjects* dyn, const lsDynamicSpan* spans, int spanCount, int first,
                                 const lsRayInput* inputs, int count, lsRayHit* best);
