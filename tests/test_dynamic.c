@@ -385,7 +385,8 @@ static int ScanAgreementTest(void)
 }
 
 // The scene of ScanDegenerateTest: a room with two walls and a box, and extra short walls 4 to 4.8 m around the
-// lidar (300 are more static objects near it than a scan keeps runs for: its beams then go in blocks of 512).
+// lidar (300 are more static objects near it than a scan keeps runs for: its beams then go in blocks, of up to
+// LS_FAN_MAX_BEAMS).
 static lsScene* DegenerateScene(int extra)
 {
     char text[20000];
@@ -442,9 +443,9 @@ static int ScanDegenerateTest(void)
         {{p.x + 0.1, p.y + 0.05}, 0.3},            // around the lidar
     };
     lsDynamicIndex* index = lsCreateDynamicIndex();
-    lsScan* scan = lsCreateScan(1000);
+    lsScan* scan = lsCreateScan(1500);
     lsRng rng = lsMakeRng(77);
-    const int beamChoices[] = {1, 2, 3, 7, 360, 1000};
+    const int beamChoices[] = {1, 2, 3, 7, 360, 1500}; // 1500: more than one block of LS_FAN_MAX_BEAMS
     int robotHits = 0, staticHits = 0, seen[16] = {0};
     for (int k = 0; k < 240; ++k)
     {

@@ -961,7 +961,7 @@ static int EmptyBlocksTest(void)
         lsRayInput in = {corner, d, lsRng_Range(&rng, 0.0, 150.0)};
         ENSURE(Compare(scene, NULL, in, NULL) == 0);
     }
-    // Targets respawned into the open space (displaced, then rebuilt into cells of formerly empty blocks).
+    // Targets respawned into the open space (displaced, then rebuilt into cells that were empty).
     for (int round = 0; round < 40; ++round)
     {
         int i = round % world->targetCount;
@@ -1075,7 +1075,7 @@ static int BatchTest(void)
         // Headers of 16 bytes, segment records of 40 (the lanes' threshold, 8 MB, counts these).
         double cellBytes = 16.0 * info.cellsX * info.cellsY + 40.0 * (double)info.cellItems;
         ENSURE(kind > 0 ? cellBytes > 8.5 * (1 << 20) : cellBytes < 0.5 * (1 << 20));
-        ENSURE(kind < 2 || info.cellsX * info.cellsY > info.cellItems); // sparse
+        ENSURE(kind < 2 || (long long)info.cellsX * info.cellsY > info.cellItems); // sparse
         lsRng rng = lsMakeRng(152);
         enum
         {
@@ -1338,7 +1338,7 @@ static int FanScanNoiseTest(void)
 }
 
 // A scan from a crowded cell (thousands of walls through the robot, all crossing its cell) takes that cell's segments
-// nearest first and stops where no beam can reach (scene_cast.c, FanCrowdedCell): its answers are still exactly the
+// nearest first and stops where no beam can reach (scene_fan.c, FanCrowdedCell): its answers are still exactly the
 // brute force's, bit for bit, from points on walls, at the end of a chain, among duplicated walls (ties broken by
 // chain), with ranges that end before, at and beyond the nearest hits.
 static int CrowdedCellTest(void)

@@ -171,8 +171,8 @@ void lsDynamicIndex_Build(lsDynamicIndex* index, const lsDynamicObjects* dyn)
             int x1 = CellOf(b.upper.x, index->bounds.lower.x, index->inverse, index->nx);
             int y0 = CellOf(b.lower.y, index->bounds.lower.y, index->inverse, index->ny);
             int y1 = CellOf(b.upper.y, index->bounds.lower.y, index->inverse, index->ny);
-            index->lowerCells[2 * id] = x0;
-            index->lowerCells[2 * id + 1] = y0;
+            index->lowerCells[2 * (size_t)id] = x0;
+            index->lowerCells[2 * (size_t)id + 1] = y0;
             if ((x1 - x0 + 1) * (y1 - y0 + 1) > 16)
             {
                 if (pass == 0)
@@ -247,7 +247,7 @@ int lsDynamicIndex_Query(const lsDynamicIndex* index, lsAABB box, lsDynamicItem*
                 // item is written in any case and kept only when reported.
                 int id = index->items[k];
                 lsAABB b = index->boxes[id];
-                const int* lower = index->lowerCells + 2 * id;
+                const int* lower = index->lowerCells + 2 * (size_t)id;
                 bool report = (b.lower.x <= box.upper.x) & (box.lower.x <= b.upper.x) & (b.lower.y <= box.upper.y) &
                               (box.lower.y <= b.upper.y) & ((lower[0] > x0 ? lower[0] : x0) == ix) &
                               ((lower[1] > y0 ? lower[1] : y0) == iy);

@@ -481,7 +481,7 @@ static LS_FORCE_INLINE WalkStepResult WalkStep(const lsScene* scene, Walk* a, Wa
     // next cell now with masks, not a branch (the direction of its steps is random to the predictor), and then the
     // cell after it, so that memory is on its way while this cell's records are tested: the header of the cell
     // after next and the records of the next one (whose header was requested a step ago). An index outside the grid
-    // (the walk stops before it) is taken as the headers' end.
+    // (the walk stops before it) is taken as the headers' end, or as the last cell where the next header is read.
     const CellSegment* segItems = scene->segItems;
     int nextIx = ix, nextIy = iy, nextCell = cell;
     double nextMaxX = tMaxX, nextMaxY = tMaxY;
@@ -496,7 +496,7 @@ static LS_FORCE_INLINE WalkStepResult WalkStep(const lsScene* scene, Walk* a, Wa
         unsigned afterIndex = (unsigned)afterCell, nextIndex = (unsigned)nextCell;
         unsigned cellCount = (unsigned)scene->nx * (unsigned)scene->ny;
         LS_PREFETCH(scene->cells + (afterIndex < cellCount ? afterIndex : cellCount));
-        const CellHeader* nh = scene->cells + (nextIndex < cellCount ? nextIndex : cellCount);
+        const CellHeader* nh = scene->cells + (nextIndex < cellCount ? nextIndex : cellCount - 1); // reads nh[1]
         LS_PREFETCH(segItems + nh[0].seg);
         LS_PREFETCH(segItems + nh[1].seg - 1);
     }
@@ -638,44 +638,12 @@ static LS_FORCE_INLINE void StartLane(const lsScene* scene, const lsDynamicObjec
     lane->ray = -1;
 }
 
-void lsScene_CastRays(const lsScene* scene, const lsDynamicObjects* dyn, const lsRayInput* inputs, int count,
-                      lsRayHit* hits)
+// The rays walked LS_LANES at a time, in lock step (see lsScene_CastRays); out of line, so a batch of a small index
+// does not reserve the lanes' stack.
+static LS_NOINLINE void CastLanes(const lsScene* scene, const lsDynamicObjects* dyn, const lsRayInput* inputs,
+                                  int count, lsRayHit* hits)
 {
-    LS_ASSERT(scene != NULL && count >= 0 && (count == 0 || (inputs != NULL && hits != NULL)));
-    // An index of up to a few megabytes (a quarter of the shared last-level cache of this class of machine) stays
-    // cached between rays and is walked a ray at a time: a walk kept in registers costs fewer instructions than one
-    // kept in a lane, and the step's lookahead hides what misses. The first cell of each ray (where the walk's
-    // lookahead has not started) is fetched rays ahead: its header 8 rays ahead, then its first records 4 rays ahead
-    // (the header has arrived by then); each ray's first cell is computed once and kept in a ring for its second use.
-    size_t indexBytes = ((size_t)scene->nx * (size_t)scene->ny + 1) * sizeof(CellHeader) +
-                        (size_t)scene->segItemCount * (sizeof(CellSegment) + sizeof(CellRef));
-    if (indexBytes < LS_LANES_MIN_INDEX_BYTES)
-    {
-        int ring[8] = {0};
-        for (int i = 0; i < 8 && i < count; ++i)
-        {
-            ring[i] = CellOf(scene, inputs[i].origin);
-        }
-        for (int i = 0; i < count; ++i)
-        {
-            if (i + 8 < count)
-            {
-                ring[i & 7] = CellOf(scene, inputs[i + 8].origin);
-                LS_PREFETCH(scene->cells + ring[i & 7]);
-            }
-            if (i + 4 < count)
-            {
-                const CellHeader* h = scene->cells + ring[(i + 4) & 7];
-                LS_PREFETCH(scene->segItems + h[0].seg);
-            }
-            // A ray from the previous ray's origin (a scan's beams) walks cells that are in the cache already.
-            bool sameOrigin =
-                i > 0 && inputs[i].origin.x == inputs[i - 1].origin.x && inputs[i].origin.y == inputs[i - 1].origin.y;
-            Cast(scene, dyn, inputs + i, !sameOrigin, NULL, hits + i);
-        }
-        return;
-    }
-    // Otherwise the rays are walked LS_LANES at a time, in lock step, one cell per ray and round, so that each ray's
+    // The rays are walked LS_LANES at a time, in lock step, one cell per ray and round, so that each ray's
     // memory (its cells' headers, then their records: two dependent cache misses per cell) arrives while the other
     // rays are worked on ("group prefetching": Chen, Ailamaki, Gibbons and Mowry, "Improving Hash Join Performance
     // through Prefetching", 2004). A step requests the next cell's records and the header of the cell after it; a
@@ -731,4 +699,45 @@ void lsScene_CastRays(const lsScene* scene, const lsDynamicObjects* dyn, const l
             }
         }
     }
+}
+
+void lsScene_CastRays(const lsScene* scene, const lsDynamicObjects* dyn, const lsRayInput* inputs, int count,
+                      lsRayHit* hits)
+{
+    LS_ASSERT(scene != NULL && count >= 0 && (count == 0 || (inputs != NULL && hits != NULL)));
+    // An index of up to a few megabytes (a quarter of the shared last-level cache of this class of machine) stays
+    // cached between rays and is walked a ray at a time: a walk kept in registers costs fewer instructions than one
+    // kept in a lane, and the step's lookahead hides what misses. The first cell of each ray (where the walk's
+    // lookahead has not started) is fetched rays ahead: its header 8 rays ahead, then its first records 4 rays ahead
+    // (the header has arrived by then); each ray's first cell is computed once and kept in a ring for its second use.
+    size_t indexBytes = ((size_t)scene->nx * (size_t)scene->ny + 1) * sizeof(CellHeader) +
+                        (size_t)scene->segItemCount * (sizeof(CellSegment) + sizeof(CellRef));
+    if (indexBytes < LS_LANES_MIN_INDEX_BYTES)
+    {
+        bool prefetch = scene->nx > 0; // without a grid (no static geometry) CellOf is -1: nothing to fetch
+        int ring[8] = {0};
+        for (int i = 0; i < 8 && i < count && prefetch; ++i)
+        {
+            ring[i] = CellOf(scene, inputs[i].origin);
+        }
+        for (int i = 0; i < count; ++i)
+        {
+            if (prefetch && i + 8 < count)
+            {
+                ring[i & 7] = CellOf(scene, inputs[i + 8].origin);
+                LS_PREFETCH(scene->cells + ring[i & 7]);
+            }
+            if (prefetch && i + 4 < count)
+            {
+                const CellHeader* h = scene->cells + ring[(i + 4) & 7];
+                LS_PREFETCH(scene->segItems + h[0].seg);
+            }
+            // A ray from the previous ray's origin (a scan's beams) walks cells that are in the cache already.
+            bool sameOrigin =
+                i > 0 && inputs[i].origin.x == inputs[i - 1].origin.x && inputs[i].origin.y == inputs[i - 1].origin.y;
+            Cast(scene, dyn, inputs + i, !sameOrigin, NULL, hits + i);
+        }
+        return;
+    }
+    CastLanes(scene, dyn, inputs, count, hits); // otherwise in lock step: see there
 }

@@ -506,7 +506,7 @@ bool lsScene_CastFan(const lsScene* scene, const lsBeamFan* fan, int first, cons
     int nx = scene->nx, ny = scene->ny;
     double s = scene->cellSize;
     // A sparse grid (more cells than records: a map's open rooms of small cells) is left to the walk, which crosses
-    // empty blocks in one step: the sweep would visit every cell of every ring (on the depot map it cost 30 % more
+    // empty squares in one step: the sweep would visit every cell of every ring (on the depot map it cost 30 % more
     // than walking each beam).
     long long records = (long long)scene->segItemCount + scene->targetItemCount + scene->shapeItemCount;
     if (nx == 0 || records < (long long)nx * ny || !(fan->range >= 0.0 && fan->range <= DBL_MAX) ||
@@ -516,8 +516,8 @@ bool lsScene_CastFan(const lsScene* scene, const lsBeamFan* fan, int first, cons
     {
         return false;
     }
-    // One fan's bookkeeping, about 140 KB: on the heap, so a scan (the lidar's arrays are on the stack) takes no more
-    // stack than with blocks of 512 beams (scans run on pool and other threads too).
+    // One fan's bookkeeping, about 140 KB: on the heap, not on the stack of a scan, whose beams' arrays are there
+    // already (scans run on pool and other threads too).
     Fan* f = lsAlloc(sizeof(Fan));
     f->scene = scene;
     f->originCell = scene->cells + CellOf(scene, o);

@@ -45,10 +45,12 @@ enum
 // The hot loop is inlined by force and prefetches memory where the compiler allows it (GCC and Clang).
 #if defined(__GNUC__)
 #define LS_FORCE_INLINE inline __attribute__((always_inline))
+#define LS_NOINLINE __attribute__((noinline))
 #define LS_PREFETCH(p) __builtin_prefetch(p)
 #define LS_UNLIKELY(c) __builtin_expect(!!(c), 0)
 #else
 #define LS_FORCE_INLINE inline
+#define LS_NOINLINE
 #define LS_PREFETCH(p) ((void)(p))
 #define LS_UNLIKELY(c) (c)
 #endif
@@ -126,7 +128,7 @@ struct lsScene
     int longShapeCount;
 };
 
-// The cell column of x, clamped to the grid (truncation is floor for the non-negative values that remain).
+/// The cell column of x, clamped to the grid (truncation is floor for the non-negative values that remain).
 // Branch-free (a maximum, a minimum, a conversion): the walk's first cell and the prefetch of the rays ahead would
 // otherwise mispredict on the clamps. A NaN becomes 0.
 static LS_FORCE_INLINE int CellX(const lsScene* scene, double x)
