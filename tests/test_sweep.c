@@ -82,6 +82,11 @@ static int TimeOfImpactHandTest(void)
     ENSURE(lsTimeOfImpactCircleSegment(lsV(0, 0.5), lsV(0, 3), 0.5, &floor, &t) && t == 0.0);
     ENSURE(lsTimeOfImpactCircleSegment(lsV(0, 2), lsV(0, 0.5), 0.5, &floor, &t) && t == 1.0);
     ENSURE(!lsTimeOfImpactCircleSegment(lsV(0, 2), lsV(0, 2), 0.5, &floor, &t));
+    // A robot resting against a wall at the skin, a few ulps farther than the radius by the exact test but not by the
+    // rounded one, moving into it: contact now (it went through the wall, issue 15's crowd).
+    lsSegment wall = {{0, 12}, {0, 0}};
+    ENSURE(lsTimeOfImpactCircleSegment(lsV(0.20000100000000004, 1.28), lsV(0.16, 1.29), 0.200001, &wall, &t) &&
+           t == 0.0);
     // Grazing: moving parallel at exactly the radius touches where the segment starts (a tangent double root of the
     // cap's quadratic, x = -1); a hair further never touches.
     ENSURE(lsTimeOfImpactCircleSegment(lsV(-3, 0.5), lsV(3, 0.5), 0.5, &floor, &t));

@@ -176,10 +176,9 @@ static void SlideMove(const lsCollisionWorld* cw, lsMoveResult* result, lsVec2 d
                 result->contacts += 1;
                 result->lastNormal = hit.normal;
             }
-            if (result->legCount < 6)
-            {
-                result->legs[result->legCount++] = pos;
-            }
+            // The end is always recorded (a push by a moving wall after a move of many contacts overwrites the
+            // last leg): the robots' turns test the path against the other robots.
+            lsAddLeg(result, pos);
             break;
         }
         pos = lsMulAdd(pos, hit.t, d);

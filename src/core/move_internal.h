@@ -45,12 +45,15 @@ typedef struct lsMoveBody
     double clearance;
 } lsMoveBody;
 
-/// Candidate solids for moving a footprint (filled by lsGatherObstacles).
+/// Candidate solids for moving a footprint (filled by lsGatherObstacles). Items [circlesBegin, circlesEnd) are the
+/// other bodies' circles (vehicles, robots), which a footprint meets with its bounding circle: another robot sees it
+/// as that circle, so both keep to the same line and neither can start its move inside the other.
 typedef struct lsObstacles
 {
     const lsScene* scene;
     lsShapeProxy* items;
     int count, capacity;
+    int circlesBegin, circlesEnd;
     lsShapeProxy local[48]; // no heap use for the usual handful of candidates
 } lsObstacles;
 

@@ -52,6 +52,7 @@ void lsGatherObstacles(lsObstacles* obs, const lsCollisionWorld* cw, lsAABB box,
     {
         lsScene_QueryAABB(cw->scene, box, ObstacleQuery, obs);
     }
+    obs->circlesBegin = obs->count;
     for (int i = 0; i < cw->circleCount; ++i)
     {
         if (i != cw->skipCircle && lsAABB_Overlaps(lsCircle_Bounds(&cw->circles[i]), box))
@@ -59,6 +60,7 @@ void lsGatherObstacles(lsObstacles* obs, const lsCollisionWorld* cw, lsAABB box,
             AddObstacle(obs, lsProxyFromCircle(&cw->circles[i]));
         }
     }
+    obs->circlesEnd = obs->count;
     for (int i = 0; withMovers && i < cw->moverCount; ++i)
     {
         AddObstacle(obs, lsProxyFromSegment(&cw->moversEnd[i]));
@@ -72,6 +74,9 @@ void lsReleaseObstacles(lsObstacles* obs)
         lsFree(obs->items, (size_t)obs->capacity * sizeof(lsShapeProxy));
     }
 }
+
+// True when obstacle i is another body's circle, met by the footprint's bounding circle.
+static bool IsBody(const lsObstacles* obs, int i) { return i >= obs->circlesBegin && i < obs->circlesEnd; }
 
 // One conservative advancement pass along (d, turn) from (pos, angle); returns the fraction reached in [0, 1] and
 // whether it stopped at a contact (with the contact normal pointing away from the obstacle).
@@ -88,9 +93,10 @@ double lsAdvance(const lsObstacles* obs, const lsVec2* points, int count, double
     double targets[256];
     int tracked = obs->count < 256 ? obs->count : 256;
     lsShapeProxy body = lsFootprintAt(points, count, pos, angle);
+    lsShapeProxy disc = lsMakeProxy(&pos, 1, reach);
     for (int i = 0; i < tracked; ++i)
     {
-        double dist = lsShapeDistance(&obs->items[i], &body, NULL).distance;
+        double dist = lsShapeDistance(&obs->items[i], IsBody(obs, i) ? &disc : &body, NULL).distance;
         targets[i] = fmin(LS_CONTACT_SKIN, 0.5 * dist);
     }
     double t = 0.0;
@@ -101,9 +107,10 @@ double lsAdvance(const lsObstacles* obs, const lsVec2* points, int count, double
         double advance = HUGE_VAL;
         lsVec2 n = {0.0, 0.0};
         lsVec2 center = lsMulAdd(pos, t, d);
+        disc = lsMakeProxy(&center, 1, reach);
         for (int i = 0; i < obs->count; ++i)
         {
-            lsDistanceOutput out = lsShapeDistance(&obs->items[i], &body, NULL);
+            lsDistanceOutput out = lsShapeDistance(&obs->items[i], IsBody(obs, i) ? &disc : &body, NULL);
             // targets[i] was set above for every i < tracked (cppcheck does not follow the guard).
             // cppcheck-suppress uninitvar
             double target = i < tracked ? targets[i] : 0.5 * LS_CONTACT_SKIN;
@@ -124,7 +131,8 @@ double lsAdvance(const lsObstacles* obs, const lsVec2* points, int count, double
             // How fast the gap can close: the separating line's argument bounds it by the body's approach along
             // the normal plus what the turn adds at its farthest point. Bounding every obstacle by the whole speed
             // instead made a body sliding along a wall crawl (steps of the tiny gap over the whole motion).
-            double rate = fmax(0.0, -lsDot(d, out.normal)) + fabs(turn) * reach;
+            // The bounding circle turns in place.
+            double rate = fmax(0.0, -lsDot(d, out.normal)) + (IsBody(obs, i) ? 0.0 : fabs(turn) * reach);
             if (!(rate > 0.0))
             {
                 continue; // moving along it or away: it cannot come closer
@@ -223,15 +231,17 @@ lsMoveResult lsMovePolygon(const lsCollisionWorld* cw, const lsVec2* points, int
     for (int pass = 0; pass < 3; ++pass)
     {
         lsGatherObstacles(&obs, cw, lsInflatedBox(pos, pos, reach + 2.0 * LS_CONTACT_SKIN), true);
-        lsShapeProxy shape = lsFootprintAt(points, count, pos, angle);
+        lsShapeProxy footprint = lsFootprintAt(points, count, pos, angle);
+        lsShapeProxy disc = lsMakeProxy(&pos, 1, reach);
         lsVec2 push = {0.0, 0.0};
         for (int i = 0; i < obs.count; ++i)
         {
             // The obstacle is A and the body B, so normals point from the obstacle to the body.
-            lsDistanceOutput out = lsShapeDistance(&obs.items[i], &shape, NULL);
+            const lsShapeProxy* shape = IsBody(&obs, i) ? &disc : &footprint;
+            lsDistanceOutput out = lsShapeDistance(&obs.items[i], shape, NULL);
             if (out.overlap)
             {
-                lsPenetration pen = lsShapePenetration(&obs.items[i], &shape);
+                lsPenetration pen = lsShapePenetration(&obs.items[i], shape);
                 push = lsMulAdd(push, pen.depth + LS_CONTACT_SKIN, pen.normal);
             }
             else if (out.distance < 0.25 * LS_CONTACT_SKIN)

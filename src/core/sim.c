@@ -694,11 +694,12 @@ static bool PathTouchesRobot(const lsSim* sim, const lsMoveResult* moved, double
     return false;
 }
 
-// Robot j gives way to robot `pusher`, whose body (bounding circle `from`) reached it: it moves out along the line
-// of centres by the overlap, swept against everything but the pusher (it stops at what it meets, never pushes on).
-// When it cannot give way by half of that (a wall, a robot behind it) it is crushed, as by a moving wall. A robot
-// driving towards the pusher holds its ground instead (two robots pushing head-on stall where they meet).
-static void Push(lsSim* sim, int j, int pusher, lsCircle from, lsVec2 fallback)
+// Robot j gives way to a robot whose body (bounding circle `from`, where its move would end) reached it: it moves out
+// along the line of centres by the overlap, swept against everything, the pusher where it stands before its move
+// included (it stops at what it meets, never pushes on). When it cannot give way by half of that (a wall, a robot
+// behind it) it is crushed, as by a moving wall. A robot driving towards the pusher holds its ground instead (two
+// robots pushing head-on stall where they meet).
+static void Push(lsSim* sim, int j, lsCircle from, lsVec2 fallback)
 {
     lsRobotState* robot = &sim->robotStates[j];
     SimRobot* r = &sim->robots[j];
@@ -711,17 +712,10 @@ static void Push(lsSim* sim, int j, int pusher, lsCircle from, lsVec2 fallback)
     {
         return;
     }
-    // Its own neighbours, without the pusher (which is about to move again, stopping at j).
+    // Its own neighbours, the pusher among them: the pusher moves again from where it stands, stopping at j, which
+    // it cannot do from inside j (a push deflected by j's neighbours carried j back into the pusher).
     int count = GatherNeighbours(sim, j, r->boundingRadius + depth + LS_CONTACT_SKIN, NULL, 0);
-    int kept = 0;
-    for (int k = 0; k < count; ++k)
-    {
-        if (sim->neighbourIds[k] != sim->state.vehicleCount + pusher)
-        {
-            sim->neighbours[kept++] = sim->neighbours[k];
-        }
-    }
-    lsCollisionWorld cw = {sim->scene, sim->movers, sim->movers, sim->state.moverCount, sim->neighbours, kept, -1};
+    lsCollisionWorld cw = {sim->scene, sim->movers, sim->movers, sim->state.moverCount, sim->neighbours, count, -1};
     double angle = robot->angle;
     lsVec2 start = robot->position;
     lsMoveResult moved = MoveBody(sim, j, &cw, lsScale(depth, n), 0.0, &angle);
@@ -903,7 +897,7 @@ static void TakeTurn(lsSim* sim, int i, const lsControl* control)
         }
         for (int k = 0; k < touchedCount; ++k)
         {
-            Push(sim, touched[k], i, end, move->wanted);
+            Push(sim, touched[k], end, move->wanted);
         }
         world.circleCount = GatherNeighbours(sim, i, move->reach, NULL, 0);
         newAngle = move->angle;

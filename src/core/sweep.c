@@ -448,9 +448,11 @@ bool lsTimeOfImpactCircleSegment(lsVec2 c0, lsVec2 c1, double radius, const lsSe
         double h0 = lsCross(e, lsSub(c0, a));
         double hv = lsCross(e, v);
         double rl = radius * len;
-        if (fabs(h0) > rl && h0 * hv < 0.0)
+        if (h0 * hv < 0.0)
         {
-            double ti = (fabs(h0) - rl) / fabs(hv);
+            // Within r of the line already (no overlap by the exact test above, so by rounding, or beside an end):
+            // contact now if it projects inside, else the caps decide.
+            double ti = fmax(fabs(h0) - rl, 0.0) / fabs(hv);
             if (ti >= 0.0 && ti <= 1.0 && ti < best)
             {
                 lsVec2 c = lsLerp(c0, c1, ti);
