@@ -694,6 +694,40 @@ static bool PathTouchesRobot(const lsSim* sim, const lsMoveResult* moved, double
     return false;
 }
 
+// True when a robot's bounding circle (radius) moved from `from` to `to` ends inside one of cw's circles, deeper than
+// it was at from: what the movers may leave in a squeeze (a footprint pushed out of one robot into the next, the
+// residual resolution that sees only the solids).
+static bool OverlapsMore(const lsCollisionWorld* cw, lsVec2 from, lsVec2 to, double radius)
+{
+    for (int k = 0; k < cw->circleCount; ++k)
+    {
+        lsCircle body = cw->circles[k];
+        double after = body.radius + radius - lsDistance(body.center, to);
+        if (after > 0.0 && after > body.radius + radius - lsDistance(body.center, from))
+        {
+            return true;
+        }
+    }
+    return false;
+}
+
+// True when a moving wall comes near a body of the given radius moving from `from` to `to` this step.
+static bool MoverNear(const lsSim* sim, lsVec2 from, lsVec2 to, double radius)
+{
+    lsAABB box = lsAABB_OfSegment(from, to);
+    lsVec2 grow = lsV(radius + LS_CONTACT_SKIN, radius + LS_CONTACT_SKIN);
+    box = (lsAABB){lsSub(box.lower, grow), lsAdd(box.upper, grow)};
+    for (int m = 0; m < sim->state.moverCount; ++m)
+    {
+        if (lsAABB_Overlaps(lsAABB_OfSegment(sim->moversPrevious[m].a, sim->moversPrevious[m].b), box) ||
+            lsAABB_Overlaps(lsAABB_OfSegment(sim->movers[m].a, sim->movers[m].b), box))
+        {
+            return true;
+        }
+    }
+    return false;
+}
+
 // Robot j gives way to a robot whose body (bounding circle `from`, where its move would end) reached it: it moves out
 // along the line of centres by the overlap, swept against everything, the pusher where it stands before its move
 // included (it stops at what it meets, never pushes on). When it cannot give way by half of that (a wall, a robot
@@ -719,15 +753,16 @@ static void Push(lsSim* sim, int j, lsCircle from, lsVec2 fallback)
     double angle = robot->angle;
     lsVec2 start = robot->position;
     lsMoveResult moved = MoveBody(sim, j, &cw, lsScale(depth, n), 0.0, &angle);
-    robot->position = moved.position;
-    double gave = lsDot(lsSub(moved.position, start), n);
+    // Squeezed where there is no room for it, it does not give way (and is crushed).
+    robot->position = OverlapsMore(&cw, start, moved.position, r->boundingRadius) ? start : moved.position;
+    double gave = lsDot(lsSub(robot->position, start), n);
     r->pushed = true;
     if (gave < 0.5 * depth)
     {
         robot->crushes += 1;
         sim->state.crushes += 1;
     }
-    sim->drift = fmax(sim->drift, lsDistance(start, moved.position));
+    sim->drift = fmax(sim->drift, lsDistance(start, robot->position));
     UpdateFootprint(sim, j);
 }
 
@@ -905,6 +940,16 @@ static void TakeTurn(lsSim* sim, int i, const lsControl* control)
         moved = &again;
     }
     lsVec2 start = robot->position;
+    lsMoveResult stay;
+    if (OverlapsMore(&world, start, moved->position, r->boundingRadius) &&
+        !MoverNear(sim, start, moved->position, r->boundingRadius))
+    {
+        // Its move would end inside another body (squeezed where it has no room): it stays where it stood, which
+        // every body moved this step kept clear of. Not with a moving wall near, which may have swept over it.
+        stay = (lsMoveResult){.position = start, .legs = {start}, .legCount = 1, .contacts = 1};
+        newAngle = robot->angle;
+        moved = &stay;
+    }
     robot->position = moved->position;
     double oldAngle = robot->angle;
     robot->angle = newAngle;
