@@ -131,6 +131,21 @@ static void GatherProxy(GatherContext* ctx, const lsShapeProxy* solid)
     AddConstraint(ctx, (Constraint){n, lsDot(n, ctx->center) + ctx->body.clearance - d, d});
 }
 
+// A constraint against another body's circle, which a footprint meets with its bounding circle (as in its moves):
+// beyond the tangent line of the circle grown by what the body keeps from it.
+static void GatherCircle(GatherContext* ctx, const lsCircle* circle)
+{
+    double radius = circle->radius + (ctx->body.points == NULL ? 0.0 : ctx->body.reach);
+    lsVec2 away = lsSub(ctx->center, circle->center);
+    double distance = lsLength(away);
+    lsVec2 n = distance > 0.0 ? lsScale(1.0 / distance, away) : lsNormalize(lsNeg(ctx->hint));
+    if (n.x == 0.0 && n.y == 0.0)
+    {
+        n = lsV(1.0, 0.0);
+    }
+    AddConstraint(ctx, (Constraint){n, lsDot(n, circle->center) + radius + ctx->body.clearance, distance - radius});
+}
+
 static bool GatherQuery(void* context, lsHitKind kind, int index, int part)
 {
     GatherContext* ctx = context;
@@ -160,8 +175,8 @@ static bool GatherQuery(void* context, lsHitKind kind, int index, int part)
     return true;
 }
 
-// The constraints of every static solid and every moving wall (where it is at the end of the step) within box,
-// linearised at center.
+// The constraints of every static solid, every moving wall (where it is at the end of the step) and every circle of
+// cw within box, linearised at center.
 static void Gather(GatherContext* ctx, const lsCollisionWorld* cw, lsAABB box, lsVec2 center, lsVec2 hint,
                    const lsMoveBody* body)
 {
@@ -190,6 +205,13 @@ static void Gather(GatherContext* ctx, const lsCollisionWorld* cw, lsAABB box, l
         {
             lsShapeProxy solid = lsProxyFromSegment(&cw->moversEnd[i]);
             GatherProxy(ctx, &solid);
+        }
+    }
+    for (int i = 0; i < cw->circleCount; ++i)
+    {
+        if (i != cw->skipCircle && lsAABB_Overlaps(lsCircle_Bounds(&cw->circles[i]), box))
+        {
+            GatherCircle(ctx, &cw->circles[i]);
         }
     }
 }
@@ -622,8 +644,8 @@ static bool MoversNear(const lsCollisionWorld* cw, lsAABB box)
     return false;
 }
 
-// Resolves residual overlap with static solids and moving walls (see FreePlace). Returns true when it moved.
-bool lsResolveOverlap(const lsCollisionWorld* cw, lsMoveResult* result, lsVec2 stepStart, const lsMoveBody* body)
+// Resolves residual overlap with what cw holds (see FreePlace). Returns true when it moved.
+static bool Resolve(const lsCollisionWorld* cw, lsMoveResult* result, lsVec2 stepStart, const lsMoveBody* body)
 {
     lsCollisionWorld frozen = *cw; // moving walls where they are at the end of the step, no circles
     frozen.moversStart = cw->moversEnd;
@@ -716,4 +738,23 @@ bool lsResolveOverlap(const lsCollisionWorld* cw, lsMoveResult* result, lsVec2 s
         }
     }
     return moved;
+}
+
+bool lsResolveOverlap(const lsCollisionWorld* cw, lsMoveResult* result, lsVec2 stepStart, const lsMoveBody* body)
+{
+    // First to a place clear of the other bodies' circles too (a moving wall pushed it into a robot); where none is
+    // near (a squeeze with no room), clear of the solids alone, never pushed into a wall for another body's sake.
+    lsCollisionWorld solids = *cw;
+    solids.circleCount = 0;
+    if (cw->circleCount > 0)
+    {
+        lsMoveResult tried = *result;
+        bool moved = Resolve(cw, &tried, stepStart, body);
+        if (!tried.crushed || result->crushed)
+        {
+            *result = tried;
+            return moved;
+        }
+    }
+    return Resolve(&solids, result, stepStart, body);
 }

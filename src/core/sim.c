@@ -732,8 +732,8 @@ static bool MoverNear(const lsSim* sim, lsVec2 from, lsVec2 to, double radius)
 // along the line of centres by the overlap, swept against everything, the pusher where it stands before its move
 // included (it stops at what it meets, never pushes on). When it cannot give way by half of that (a wall, a robot
 // behind it) it is crushed, as by a moving wall. A robot driving towards the pusher holds its ground instead (two
-// robots pushing head-on stall where they meet).
-static void Push(lsSim* sim, int j, lsCircle from, lsVec2 fallback)
+// robots pushing head-on stall where they meet), unless forced (a moving wall carries the pusher, which cannot stop).
+static void Push(lsSim* sim, int j, lsCircle from, lsVec2 fallback, bool forced)
 {
     lsRobotState* robot = &sim->robotStates[j];
     SimRobot* r = &sim->robots[j];
@@ -742,7 +742,7 @@ static void Push(lsSim* sim, int j, lsCircle from, lsVec2 fallback)
     lsVec2 n = distance > 0.0 ? lsScale(1.0 / distance, away) : lsNormalize(fallback);
     double depth = from.radius + r->boundingRadius - distance + 2.0 * LS_CONTACT_SKIN;
     lsVec2 velocity = lsScale(robot->v, lsDirection(robot->angle));
-    if (depth <= 0.0 || !lsIsValidVec2(n) || (n.x == 0.0 && n.y == 0.0) || lsDot(velocity, n) < 0.0)
+    if (depth <= 0.0 || !lsIsValidVec2(n) || (n.x == 0.0 && n.y == 0.0) || (!forced && lsDot(velocity, n) < 0.0))
     {
         return;
     }
@@ -764,6 +764,26 @@ static void Push(lsSim* sim, int j, lsCircle from, lsVec2 fallback)
     }
     sim->drift = fmax(sim->drift, lsDistance(start, robot->position));
     UpdateFootprint(sim, j);
+}
+
+// Pushes the robots among the count neighbours gathered for a robot whose circle `end` (where its move would end)
+// overlaps them (Push; forced: even those driving towards it). The list is taken first: each push gathers anew.
+static void PushTouched(lsSim* sim, lsCircle end, lsVec2 wanted, int count, bool forced)
+{
+    int touchedCount = 0;
+    int touched[64];
+    for (int k = 0; k < count && touchedCount < 64; ++k)
+    {
+        if (sim->neighbourIds[k] >= sim->state.vehicleCount &&
+            lsDistance(sim->neighbours[k].center, end.center) < end.radius + sim->neighbours[k].radius)
+        {
+            touched[touchedCount++] = sim->neighbourIds[k] - sim->state.vehicleCount;
+        }
+    }
+    for (int k = 0; k < touchedCount; ++k)
+    {
+        Push(sim, touched[k], end, wanted, forced);
+    }
 }
 
 // The command of robot i for this step: control when given, else what its controller does alone (the autopilot
@@ -920,24 +940,21 @@ static void TakeTurn(lsSim* sim, int i, const lsControl* control)
     lsMoveResult again;
     if (PathTouchesRobot(sim, moved, r->boundingRadius, count))
     {
-        lsCircle end = {moved->position, r->boundingRadius};
-        int touchedCount = 0;
-        int touched[64];
-        for (int k = vehicles; k < count && touchedCount < 64; ++k)
+        // The robots it reached give way, and it moves again with them in place. When a moving wall carries it into
+        // robots that held their ground (driving towards it), it cannot stop: they give way after all.
+        for (bool forced = false;; forced = true)
         {
-            if (lsDistance(sim->neighbours[k].center, end.center) < end.radius + sim->neighbours[k].radius)
+            PushTouched(sim, (lsCircle){moved->position, r->boundingRadius}, move->wanted, world.circleCount, forced);
+            world.circleCount = GatherNeighbours(sim, i, move->reach, NULL, 0);
+            newAngle = move->angle;
+            again = MoveBody(sim, i, &world, move->wanted, move->turn, &newAngle);
+            moved = &again;
+            if (forced || !OverlapsMore(&world, robot->position, again.position, r->boundingRadius) ||
+                !MoverNear(sim, robot->position, again.position, r->boundingRadius))
             {
-                touched[touchedCount++] = sim->neighbourIds[k] - sim->state.vehicleCount;
+                break;
             }
         }
-        for (int k = 0; k < touchedCount; ++k)
-        {
-            Push(sim, touched[k], end, move->wanted);
-        }
-        world.circleCount = GatherNeighbours(sim, i, move->reach, NULL, 0);
-        newAngle = move->angle;
-        again = MoveBody(sim, i, &world, move->wanted, move->turn, &newAngle);
-        moved = &again;
     }
     lsVec2 start = robot->position;
     lsMoveResult stay;
