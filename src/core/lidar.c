@@ -91,17 +91,6 @@ lsTransform lsLidar_SensorPose(const lsLidarDef* def, lsTransform robotPose)
     return pose;
 }
 
-static inline void NoReturn(lsScan* out, int i, lsVec2 origin, lsVec2 dir, double range)
-{
-    out->ranges[i] = HUGE_VAL;
-    out->intensities[i] = 0.0;
-    out->kinds[i] = ls_hitNone;
-    out->indices[i] = -1;
-    out->parts[i] = -1;
-    out->points[i] = lsMulAdd(origin, range, dir);
-    out->normals[i] = (lsVec2){0.0, 0.0};
-}
-
 lsVec2 lsLidar_SensorPosition(const lsLidarDef* def, lsVec2 position, double angle)
 {
     LS_ASSERT(def != NULL);
@@ -117,37 +106,50 @@ typedef struct Reflectance
     double value;
 } Reflectance;
 
-// The measurement model of beam i along dir (range noise, dropout, minimum range, intensity) given its hit.
-static void Measure(const lsScene* scene, const lsLidarDef* def, const lsRayHit* hit, lsVec2 dir, double rangeDraw,
-                    double dropDraw, Reflectance* last, lsScan* out, int i)
+// The scan's output arrays, read once per scan: through out, the compiler reloads each pointer after every store.
+typedef struct ScanArrays
 {
-    lsVec2 origin = out->pose.p;
-    double range = def->range;
-    if (!hit->hit)
-    {
-        NoReturn(out, i, origin, dir, range);
-        return;
-    }
+    double* ranges;
+    double* intensities;
+    lsHitKind* kinds;
+    int* indices;
+    int* parts;
+    lsVec2* points;
+    lsVec2* normals;
+} ScanArrays;
+
+// The measurement model of beam i along dir (range noise, dropout, minimum range, intensity) given its hit. noisy
+// false (a constant where inlined) skips the draws, which are then 0 and 1 and would change nothing.
+static inline void Measure(const lsScene* scene, const lsLidarDef* def, const lsRayHit* hit, lsVec2 dir, bool noisy,
+                           double rangeDraw, double dropDraw, Reflectance* last, const ScanArrays* out, lsVec2 origin,
+                           int i)
+{
     double cosIncidence = fabs(lsDot(hit->normal, dir));
     cosIncidence = cosIncidence < 1.0 ? cosIncidence : 1.0; // fmin's value for every input, NaN included, no call
     double measured = hit->fraction;
-    if (rangeDraw != 0.0) // 0 without range noise (a zero draw would change nothing either)
+    bool returned = hit->hit;
+    if (noisy && returned)
     {
-        double sigma = def->noise + def->noisePerM * hit->fraction;
-        measured = fmin(fmax(measured + sigma * rangeDraw, 0.0), range);
-    }
-    if (dropDraw < 1.0) // 1 without dropout (uniform draws are below 1)
-    {
-        double p = fmin(fmax(def->dropout + def->grazingDropout * (1.0 - cosIncidence), 0.0), 1.0);
-        if (dropDraw < p)
+        if (rangeDraw != 0.0) // 0 without range noise (a zero draw would change nothing either)
         {
-            NoReturn(out, i, origin, dir, range);
-            return;
+            double sigma = def->noise + def->noisePerM * hit->fraction;
+            measured = fmin(fmax(measured + sigma * rangeDraw, 0.0), def->range);
+        }
+        if (dropDraw < 1.0) // 1 without dropout (uniform draws are below 1)
+        {
+            double p = fmin(fmax(def->dropout + def->grazingDropout * (1.0 - cosIncidence), 0.0), 1.0);
+            returned = !(dropDraw < p);
         }
     }
-    if (measured < def->rangeMin)
+    if (!returned || measured < def->rangeMin)
     {
-        NoReturn(out, i, origin, dir, range);
+        out->ranges[i] = HUGE_VAL;
+        out->intensities[i] = 0.0;
+        out->kinds[i] = ls_hitNone;
+        out->indices[i] = -1;
+        out->parts[i] = -1;
+        out->points[i] = lsMulAdd(origin, def->range, dir);
+        out->normals[i] = (lsVec2){0.0, 0.0};
         return;
     }
     out->ranges[i] = measured;
@@ -276,6 +278,8 @@ bool lsLidar_ScanFrom(const lsScene* scene, const lsDynamicObjects* dyn, const l
     // The spans' path takes shorter blocks: its state (a block's inputs and hits) then stays in the first-level cache.
     int block = sceneRunCount >= 0 ? 64 : blockSize;
     Reflectance last = {ls_hitNone, -1, lsScene_Reflectance(scene, ls_hitNone, -1)};
+    ScanArrays arrays = {out->ranges, out->intensities, out->kinds,  out->indices,
+                         out->parts,  out->points,      out->normals};
     for (int first = 0; first < layout.beams; first += block)
     {
         int count = layout.beams - first < block ? layout.beams - first : block;
@@ -337,10 +341,20 @@ bool lsLidar_ScanFrom(const lsScene* scene, const lsDynamicObjects* dyn, const l
                 lsDynamicObjects_CastSpans(dyn, spans, spanCount, first, inputs, count, hits);
             }
         }
-        for (int k = 0; k < count; ++k)
+        if (noisy)
         {
-            Measure(scene, def, hits + k, inputs[k].direction, noisy ? rangeDraws[k] : 0.0, noisy ? dropDraws[k] : 1.0,
-                    &last, out, first + k);
+            for (int k = 0; k < count; ++k)
+            {
+                Measure(scene, def, hits + k, inputs[k].direction, true, rangeDraws[k], dropDraws[k], &last, &arrays,
+                        origin, first + k);
+            }
+        }
+        else
+        {
+            for (int k = 0; k < count; ++k)
+            {
+                Measure(scene, def, hits + k, inputs[k].direction, false, 0.0, 1.0, &last, &arrays, origin, first + k);
+            }
         }
     }
     return true;

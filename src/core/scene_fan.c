@@ -199,12 +199,14 @@ static inline void LowerLimit(Fan* f, int k, double t)
 }
 
 // Casts beam k's deferred objects exactly, nearest bound first, until the rest are strictly farther than its best.
-static void FanResolve(Fan* f, int k)
+// The beam's limit is left as it was: a closed beam reads it no more, and an open one lowers it (FanDefer).
+static LS_NOINLINE void FanResolve(Fan* f, int k)
 {
     FanPending* pending = f->pending[k];
     int count = f->pendingCount[k];
     const lsRayInput* in = f->inputs + k;
     lsRayHit* best = f->hits + k;
+    double L = f->fan->range; // min(maxFraction, DBL_MAX): the fan's range, checked finite by lsScene_CastFan
     while (count > 0)
     {
         int m = 0;
@@ -221,7 +223,6 @@ static void FanResolve(Fan* f, int k)
         if (p.field == ls_fieldSegment)
         {
             CellRef ref = f->scene->segItemRefs[p.item];
-            double L = in->maxFraction < DBL_MAX ? in->maxFraction : DBL_MAX;
             lsCastOutput out;
             if (p.prepared < 0)
             {
@@ -252,6 +253,13 @@ static void FanResolve(Fan* f, int k)
         }
     }
     f->pendingCount[k] = 0;
+}
+
+// Beam k's deferred casts made room for more: resolved now, the beam's limit lowered to its best (it stays open).
+static LS_NOINLINE void FanOverflow(Fan* f, int k)
+{
+    FanResolve(f, k);
+    const lsRayHit* best = f->hits + k;
     if (best->hit && best->fraction < f->limit[k])
     {
         LowerLimit(f, k, best->fraction);
@@ -264,7 +272,7 @@ static inline void FanDefer(Fan* f, int k, double tLo, double tHi, int field, in
 {
     if (f->pendingCount[k] == LS_FAN_PENDING)
     {
-        FanResolve(f, k);
+        FanOverflow(f, k);
     }
     // A bound lost to overflow (NaN) must sort first, never be dropped.
     f->pending[k][f->pendingCount[k]++] =
