@@ -283,7 +283,13 @@ bool lsLidar_ScanFrom(const lsScene* scene, const lsDynamicObjects* dyn, const l
     for (int first = 0; first < layout.beams; first += block)
     {
         int count = layout.beams - first < block ? layout.beams - first : block;
-        for (int k = 0; k < count; ++k)
+        for (int k = 0; k < count && !noisy; ++k) // noiseless: a loop without the tests of the noise terms
+        {
+            int i = first + k;
+            out->angles[i] = lsScanLayout_Angle(&layout, i);
+            inputs[k] = (lsRayInput){origin, lsRotate(rotation, directions[i]), range};
+        }
+        for (int k = 0; k < count && noisy; ++k)
         {
             int i = first + k;
             out->angles[i] = lsScanLayout_Angle(&layout, i);

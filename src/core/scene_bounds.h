@@ -123,22 +123,38 @@ static LS_FORCE_INLINE bool SidesOfSegment(const lsSegment* seg, lsVec2 o, lsVec
     return !(Min(s->ca, s->cb) > sideError || Max(s->ca, s->cb) < -sideError);
 }
 
-// The second stage, for a segment whose line the ray's line may cross (SidesOfSegment true).
-static LS_FORCE_INLINE bool BoundCrossing(const lsSegment* seg, const SegmentSides* s, lsVec2 d, double dd,
-                                          double limit, double maxFraction, double sideError, double* tLo, double* tHi)
+// What the second stage needs of the segment alone, relative to the origin (the sweep of a scan's beams computes it
+// once for all of them).
+typedef struct SegmentLine
+{
+    double ex, ey;   // b - a
+    double n;        // cross(a - o, e) before its sign: the crossing's numerator
+    double numError; // a bound on the rounding of n
+} SegmentLine;
+
+static LS_FORCE_INLINE SegmentLine MakeSegmentLine(const lsSegment* seg, const SegmentSides* s)
+{
+    double ex = seg->b.x - seg->a.x, ey = seg->b.y - seg->a.y;
+    double n1 = s->ax * ey, n2 = s->ay * ex;
+    return (SegmentLine){ex, ey, n1 - n2, 1e-12 * (fabs(n1) + fabs(n2))};
+}
+
+// The second stage, for a segment whose line the ray's line may cross (SidesOfSegment true), given its line.
+static LS_FORCE_INLINE bool BoundLineCrossing(const SegmentLine* line, const SegmentSides* s, lsVec2 d, double dd,
+                                              double limit, double maxFraction, double sideError, double* tLo,
+                                              double* tHi)
 {
     double ax = s->ax, ay = s->ay, bx = s->bx, by = s->by;
-    double ex = seg->b.x - seg->a.x, ey = seg->b.y - seg->a.y;
+    double ex = line->ex, ey = line->ey;
     double d1 = d.x * ey, d2 = d.y * ex;
     double den = d1 - d2, sDen = fabs(d1) + fabs(d2);
     if (fabs(den) > 1e-6 * sDen)
     {
         // The crossing t = cross(a - o, e) / cross(d, e); den has lost at most 20 bits to cancellation. Decide
         // behind / beyond without dividing (most candidates end here), then divide for the survivors.
-        double n1 = ax * ey, n2 = ay * ex;
-        double num = copysign(1.0, den) * (n1 - n2); // exact: a sign flip, no branch to mispredict
+        double num = copysign(1.0, den) * line->n; // exact: a sign flip, no branch to mispredict
         double absDen = fabs(den);
-        double numError = 1e-12 * (fabs(n1) + fabs(n2));
+        double numError = line->numError;
         if (num < -numError || num > limit * absDen * (1.0 + 1e-9) + numError)
         {
             return false;
@@ -172,6 +188,14 @@ static LS_FORCE_INLINE bool BoundCrossing(const lsSegment* seg, const SegmentSid
     *tLo = t - 1e-9 * fabs(t);
     *tHi = HUGE_VAL;
     return true;
+}
+
+// The second stage, for a segment whose line the ray's line may cross (SidesOfSegment true).
+static LS_FORCE_INLINE bool BoundCrossing(const lsSegment* seg, const SegmentSides* s, lsVec2 d, double dd,
+                                          double limit, double maxFraction, double sideError, double* tLo, double* tHi)
+{
+    SegmentLine line = MakeSegmentLine(seg, s);
+    return BoundLineCrossing(&line, s, d, dd, limit, maxFraction, sideError, tLo, tHi);
 }
 
 // The same for a solid disc. The near root t = (p - sqrt(r^2 |d|^2 - cross^2)) / |d|^2 is at least (p - r |d|) / |d|^2.

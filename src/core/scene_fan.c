@@ -315,6 +315,7 @@ static inline void FanSegment(Fan* f, int i)
     SegmentSides rel;
     rel.ax = seg->a.x - o.x, rel.ay = seg->a.y - o.y, rel.bx = seg->b.x - o.x, rel.by = seg->b.y - o.y;
     double far = Max(fabs(rel.ax) + fabs(rel.ay), fabs(rel.bx) + fabs(rel.by));
+    SegmentLine line = MakeSegmentLine(seg, &rel);
     // A beam whose answer lies nearer than the segment skips it at one comparison (a closed beam's reach is -inf;
     // a NaN bound filters nothing).
     double near = SegmentDistanceBound(seg, o);
@@ -339,7 +340,7 @@ static inline void FanSegment(Fan* f, int i)
             double sideError = 1e-14 * f->speed[k] * far, tLo, tHi;
             rel.ca = d.x * rel.ay - d.y * rel.ax, rel.cb = d.x * rel.by - d.y * rel.bx;
             if (!(Min(rel.ca, rel.cb) > sideError || Max(rel.ca, rel.cb) < -sideError) &&
-                BoundCrossing(seg, &rel, d, f->dd[k], f->limit[k], in->maxFraction, sideError, &tLo, &tHi))
+                BoundLineCrossing(&line, &rel, d, f->dd[k], f->limit[k], in->maxFraction, sideError, &tLo, &tHi))
             {
                 FanDefer(f, k, tLo, tHi, ls_fieldSegment, i, prepared);
             }
