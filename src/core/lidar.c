@@ -305,11 +305,9 @@ bool lsLidar_ScanFrom(const lsScene* scene, const lsDynamicObjects* dyn, const l
             {
                 direction = lsRotate(rotation, directions[i]);
             }
-            if (noisy) // after the jitter's draw: each beam draws jitter, range noise, dropout, in that order
-            {
-                rangeDraws[k] = rangeNoise ? lsRng_Gaussian(rng) : 0.0;
-                dropDraws[k] = dropout ? lsRng_Uniform(rng) : 1.0;
-            }
+            // After the jitter's draw: each beam draws jitter, range noise, dropout, in that order.
+            rangeDraws[k] = rangeNoise ? lsRng_Gaussian(rng) : 0.0;
+            dropDraws[k] = dropout ? lsRng_Uniform(rng) : 1.0;
             inputs[k] = (lsRayInput){origin, direction, range};
         }
         if (sceneRunCount >= 0)

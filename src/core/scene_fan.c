@@ -312,8 +312,7 @@ static inline void FanSegment(Fan* f, int i)
     lsBeamRuns runs;
     SegmentRuns(f->fan, seg, &runs);
     // The endpoints relative to the origin once for all the beams (SidesOfSegment's first line).
-    SegmentSides rel;
-    rel.ax = seg->a.x - o.x, rel.ay = seg->a.y - o.y, rel.bx = seg->b.x - o.x, rel.by = seg->b.y - o.y;
+    SegmentSides rel = {seg->a.x - o.x, seg->a.y - o.y, seg->b.x - o.x, seg->b.y - o.y, 0.0, 0.0}; // sides per beam
     double far = Max(fabs(rel.ax) + fabs(rel.ay), fabs(rel.bx) + fabs(rel.by));
     SegmentLine line = MakeSegmentLine(seg, &rel);
     // A beam whose answer lies nearer than the segment skips it at one comparison (a closed beam's reach is -inf;
