@@ -202,14 +202,11 @@ static inline bool lsRayCastSegmentPrepared(lsSegmentCastPrep* s, lsVec2 d, doub
     return true;
 }
 
-/// The common case of lsRayCastSegment, inlined for the scene's casts (one per ray) and run first by
-/// lsRayCastSegment itself: both endpoints strictly on one side of the ray's line (a miss), or strictly on opposite
-/// sides with every floating-point filter of the crossing deciding and the crossing well conditioned. Returns false
-/// when any of that does not hold (the caller then runs the whole routine, which decides those cases exactly);
-/// when it returns true, *out is what the whole routine returns, bit for bit: these are its operations on the same
-/// doubles in the same order (ray_cast.c's SideOfRay and CastCrossing), only without the calls. L is
-/// min(maxFraction, DBL_MAX) >= 0 and d is not zero.
-static inline bool lsRayCastSegmentCommon(lsVec2 o, lsVec2 d, double L, lsVec2 a, lsVec2 b, lsCastOutput* out)
+/// lsRayCastSegmentCommon (below) but for a hit's normal, left zero: *denSign (the sign of cross(d, b - a)) says which one it
+/// is, lsUnitVectorInline((-ey, ex)) for 1 and its negation, lsUnitVectorInline((ey, -ex)), for -1 (e = b - a). For a
+/// caller that has the normal already (the scene's records, scene_internal.h's CellRef).
+static inline bool lsRayCastSegmentCrossing(lsVec2 o, lsVec2 d, double L, lsVec2 a, lsVec2 b, lsCastOutput* out,
+                                            int* denSign)
 {
     // The endpoints' sides cross(d, p - o), filtered as SideOfRay (and exact.c's lsOrientDir) filter them.
     double la = d.x * (a.y - o.y), ra = d.y * (a.x - o.x);
@@ -227,7 +224,7 @@ static inline bool lsRayCastSegmentCommon(lsVec2 o, lsVec2 d, double L, lsVec2 a
         return true; // both strictly on one side
     }
     // CastCrossing's interior case: den = cross(d, b - a) has the sign of sb - sa.
-    int denSign = cb > 0.0 ? 1 : -1;
+    *denSign = cb > 0.0 ? 1 : -1;
     lsVec2 p = fabs(a.x - o.x) + fabs(a.y - o.y) <= fabs(b.x - o.x) + fabs(b.y - o.y) ? a : b;
     double px = p.x - o.x, py = p.y - o.y;
     double ex = b.x - a.x, ey = b.y - a.y;
@@ -239,7 +236,7 @@ static inline bool lsRayCastSegmentCommon(lsVec2 o, lsVec2 d, double L, lsVec2 a
     {
         return false;
     }
-    if ((num > 0.0 ? denSign : -denSign) < 0)
+    if ((num > 0.0 ? *denSign : -*denSign) < 0)
     {
         return true; // behind the origin
     }
@@ -253,7 +250,7 @@ static inline bool lsRayCastSegmentCommon(lsVec2 o, lsVec2 d, double L, lsVec2 a
     {
         return false;
     }
-    if ((range > 0.0 ? denSign : -denSign) < 0)
+    if ((range > 0.0 ? *denSign : -*denSign) < 0)
     {
         return true; // beyond maxFraction
     }
@@ -262,7 +259,7 @@ static inline bool lsRayCastSegmentCommon(lsVec2 o, lsVec2 d, double L, lsVec2 a
     {
         return false; // ill-conditioned: the whole routine recomputes the crossing in double-double
     }
-    if (!(den * (double)denSign > 0.0) || !isfinite(t))
+    if (!(den * (double)*denSign > 0.0) || !isfinite(t))
     {
         return false;
     }
@@ -275,8 +272,29 @@ static inline bool lsRayCastSegmentCommon(lsVec2 o, lsVec2 d, double L, lsVec2 a
     out->hit = true;
     out->fraction = lsClamp(t, 0.0, L);
     out->point = (lsVec2){lsClamp(o.x + out->fraction * d.x, loX, hiX), lsClamp(o.y + out->fraction * d.y, loY, hiY)};
-    // lsDirectionOf(a, b) is (ex, ey): they are finite here (else sNum would not be).
-    out->normal = lsUnitVectorInline(denSign > 0 ? (lsVec2){-ey, ex} : (lsVec2){ey, -ex});
+    return true;
+}
+
+/// The common case of lsRayCastSegment, inlined for the scene's casts (one per ray) and run first by
+/// lsRayCastSegment itself: both endpoints strictly on one side of the ray's line (a miss), or strictly on opposite
+/// sides with every floating-point filter of the crossing deciding and the crossing well conditioned. Returns false
+/// when any of that does not hold (the caller then runs the whole routine, which decides those cases exactly);
+/// when it returns true, *out is what the whole routine returns, bit for bit: these are its operations on the same
+/// doubles in the same order (ray_cast.c's SideOfRay and CastCrossing), only without the calls. L is
+/// min(maxFraction, DBL_MAX) >= 0 and d is not zero.
+static inline bool lsRayCastSegmentCommon(lsVec2 o, lsVec2 d, double L, lsVec2 a, lsVec2 b, lsCastOutput* out)
+{
+    int denSign;
+    if (!lsRayCastSegmentCrossing(o, d, L, a, b, out, &denSign))
+    {
+        return false;
+    }
+    if (out->hit)
+    {
+        // lsDirectionOf(a, b) is (ex, ey): they are finite here (else sNum would not be).
+        double ex = b.x - a.x, ey = b.y - a.y;
+        out->normal = lsUnitVectorInline(denSign > 0 ? (lsVec2){-ey, ex} : (lsVec2){ey, -ex});
+    }
     return true;
 }
 /// Exact sign of |p - c|^2 - r^2: negative inside the circle, zero on it. Defined in shape.c.

@@ -64,6 +64,29 @@ static inline void TrySegment(const lsSegment* seg, int chain, int part, const l
     }
 }
 
+/// TrySegment for a grid record, with the unit normal its identity holds (CellRef): the same bits, without the
+/// normal's square root and division.
+static inline void TrySegmentRecord(const lsSegment* seg, const CellRef* ref, const lsRayInput* input, lsRayHit* best)
+{
+    double L = input->maxFraction < DBL_MAX ? input->maxFraction : DBL_MAX;
+    lsVec2 n = ref->normal;
+    lsCastOutput out;
+    int denSign;
+    if (!isnan(n.x) && lsRayCastSegmentCrossing(input->origin, input->direction, L, seg->a, seg->b, &out, &denSign))
+    {
+        double sign = out.hit ? (double)denSign : 0.0; // a product by 1 or -1 is exact; a miss's normal is zero
+        out.normal = (lsVec2){n.x * sign, n.y * sign};
+    }
+    else
+    {
+        out = lsRayCastSegmentFull(seg, input);
+    }
+    if (Beats(&out, ls_hitWall, ref->chain, ref->part, best))
+    {
+        Take(best, &out, ls_hitWall, ref->chain, ref->part);
+    }
+}
+
 static inline void TryTarget(const lsCircle* circle, int i, const lsRayInput* input, lsRayHit* best)
 {
     lsCastOutput out = lsRayCastCircle(circle, input);

@@ -109,6 +109,43 @@ typedef struct Pending
 
 #define LS_PENDING_CAPACITY 32
 
+// A pending primitive's identity: (chain, part) for a segment, (index, 0) for a target, (code, 0) for a shape.
+static LS_FORCE_INLINE void PendingIdentity(const lsScene* scene, Pending p, int* id0, int* id1)
+{
+    *id1 = 0;
+    if (p.field == ls_fieldSegment)
+    {
+        *id0 = scene->segItemRefs[p.item].chain;
+        *id1 = scene->segItemRefs[p.item].part;
+    }
+    else
+    {
+        *id0 = p.field == ls_fieldTarget ? scene->targetItems[p.item].index : scene->shapeItems[p.item];
+    }
+}
+
+// The exact cast of a pending primitive, offered to best (id0: a target's index or a shape's code).
+static LS_FORCE_INLINE void CastPending(const lsScene* scene, const lsRayInput* input, Pending p, int id0,
+                                        lsRayHit* best, lsCastStats* stats)
+{
+    if (stats != NULL)
+    {
+        stats->exactTests += 1;
+    }
+    if (p.field == ls_fieldSegment)
+    {
+        TrySegmentRecord(scene->segItems + p.item, scene->segItemRefs + p.item, input, best);
+    }
+    else if (p.field == ls_fieldTarget)
+    {
+        TryTarget(&scene->targetItems[p.item].circle, id0, input, best);
+    }
+    else
+    {
+        TryShape(scene, id0, input, best);
+    }
+}
+
 // Casts pending primitives exactly, nearest lower bound first, until the rest are strictly farther than the best.
 // A primitive registered in several cells may be pending once per cell. Its copies have the same bound (the same
 // operations on the same doubles), so they come one after the other unless another bound equals theirs, and all but
@@ -116,6 +153,17 @@ typedef struct Pending
 static LS_FORCE_INLINE void Resolve(const lsScene* scene, const lsRayInput* input, Pending* pending, int count,
                                     lsRayHit* best, lsCastStats* stats)
 {
+    int id0, id1;
+    if (count == 1)
+    {
+        // The most common list (one candidate: nothing to select, no copy to skip).
+        if (!(best->hit && pending[0].tLo > best->fraction))
+        {
+            PendingIdentity(scene, pending[0], &id0, &id1);
+            CastPending(scene, input, pending[0], id0, best, stats);
+        }
+        return;
+    }
     int lastField = -1, lastId0 = 0, lastId1 = 0;
     while (count > 0)
     {
@@ -130,37 +178,13 @@ static LS_FORCE_INLINE void Resolve(const lsScene* scene, const lsRayInput* inpu
         {
             break;
         }
-        int id0, id1 = 0;
-        if (p.field == ls_fieldSegment)
-        {
-            id0 = scene->segItemRefs[p.item].chain;
-            id1 = scene->segItemRefs[p.item].part;
-        }
-        else
-        {
-            id0 = p.field == ls_fieldTarget ? scene->targetItems[p.item].index : scene->shapeItems[p.item];
-        }
+        PendingIdentity(scene, p, &id0, &id1);
         if (p.field == lastField && id0 == lastId0 && id1 == lastId1)
         {
             continue;
         }
         lastField = p.field, lastId0 = id0, lastId1 = id1;
-        if (stats != NULL)
-        {
-            stats->exactTests += 1;
-        }
-        if (p.field == ls_fieldSegment)
-        {
-            TrySegment(scene->segItems + p.item, id0, id1, input, best);
-        }
-        else if (p.field == ls_fieldTarget)
-        {
-            TryTarget(&scene->targetItems[p.item].circle, id0, input, best);
-        }
-        else
-        {
-            TryShape(scene, id0, input, best);
-        }
+        CastPending(scene, input, p, id0, best, stats);
     }
 }
 

@@ -8,6 +8,7 @@
 // Correctness at cell boundaries: every primitive is registered in each cell that its geometry comes within
 // `slop` of (slop is far larger than the rounding of the walk), so wherever the walk's rounded path strays, the
 // cells it visits still hold everything the exact ray touches (scene_cast.c).
+#include "core/geometry_internal.h"
 #include "core/scene_internal.h"
 
 #include <float.h>
@@ -494,6 +495,17 @@ typedef struct RowSpans
     int items;
 } RowSpans;
 
+// CellRef's normal of a segment: the exact cast's (SegmentNormal of a ray with cross(d, b - a) > 0, in
+// lsRayCastSegmentCommon), the same operations on the same doubles, or NaN where its squared length leaves
+// lsUnitVectorInline's inline case.
+static lsVec2 RecordNormal(lsSegment seg)
+{
+    double ex = seg.b.x - seg.a.x, ey = seg.b.y - seg.a.y;
+    lsVec2 v = {-ey, ex};
+    double len2 = v.x * v.x + v.y * v.y;
+    return len2 > 0x1p-1000 && len2 < 0x1p1000 ? lsUnitVectorInline(v) : (lsVec2){NAN, NAN};
+}
+
 // Sorts the grid's segments (with their identities) by their first row, and computes their spans (a run of cells per
 // row they cross) sorted by row: two counting sorts, so that the filling pass takes the grid row by row, reading the
 // segments of a few rows, whatever order the file lists the walls in. Both are scattered (read in file order, written
@@ -548,7 +560,7 @@ static RowSpans SpansByRow(const lsScene* scene, const bool* isLong)
             SegmentRows seg = MakeSegmentRows(scene, scene->segments[i]);
             int k = firstCursor[seg.iy0]++;
             LS_PREFETCH(r.segments + (k + 8 < r.segmentCount ? k + 8 : k));
-            r.segments[k] = (GridSegment){seg.seg, {w, i - first}};
+            r.segments[k] = (GridSegment){seg.seg, {w, i - first, RecordNormal(seg.seg)}};
             for (int iy = seg.iy0; iy <= seg.iy1; ++iy)
             {
                 int ix0, ix1;

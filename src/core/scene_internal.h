@@ -23,9 +23,13 @@ typedef lsSegment CellSegment;
 
 // A segment record's identity, in a parallel array in the same order: its wall chain and its part in the chain. In
 // cell order, so a candidate's identity is near the other candidates' (no random access into per-segment arrays).
+// With it, what only a winner reads: the unit normal of a hit by a ray with cross(d, b - a) > 0 (the other side's is
+// its negation), computed at build by the exact cast's operations (lsUnitVectorInline of (a.y - b.y, b.x - a.x)), so
+// the walk's winner skips their square root and division; NaN where that is not its inline case (an extreme length).
 typedef struct CellRef
 {
     int chain, part;
+    lsVec2 normal;
 } CellRef;
 
 typedef struct CellTarget
