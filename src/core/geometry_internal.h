@@ -202,9 +202,9 @@ static inline bool lsRayCastSegmentPrepared(lsSegmentCastPrep* s, lsVec2 d, doub
     return true;
 }
 
-/// lsRayCastSegmentCommon (below) but for a hit's normal, left zero: *denSign (the sign of cross(d, b - a)) says which one it
-/// is, lsUnitVectorInline((-ey, ex)) for 1 and its negation, lsUnitVectorInline((ey, -ex)), for -1 (e = b - a). For a
-/// caller that has the normal already (the scene's records, scene_internal.h's CellRef).
+/// lsRayCastSegmentCommon (below) but for a hit's normal, left zero: *denSign (the sign of cross(d, b - a)) says
+/// which one it is, lsUnitVectorInline((-ey, ex)) for 1 and its negation, lsUnitVectorInline((ey, -ex)), for -1
+/// (e = b - a). For a caller that has the normal already (the scene's records, scene_internal.h's CellRef).
 static inline bool lsRayCastSegmentCrossing(lsVec2 o, lsVec2 d, double L, lsVec2 a, lsVec2 b, lsCastOutput* out,
                                             int* denSign)
 {
