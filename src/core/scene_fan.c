@@ -65,6 +65,7 @@ typedef struct Fan
     FanPending pending[LS_FAN_MAX_BEAMS][LS_FAN_PENDING];
     unsigned char pendingCount[LS_FAN_MAX_BEAMS];
     int openList[LS_FAN_MAX_BEAMS];  // the open beams, in no order
+    int closing[LS_FAN_MAX_BEAMS];   // the beams that close after a ring
     int openCount[LS_FAN_BINS];      // open beams per direction bin
     int openBefore[LS_FAN_BINS + 1]; // prefix sums of openCount, rebuilt before each ring that needs them
     uint64_t seen[LS_FAN_SEEN];
@@ -198,67 +199,72 @@ static inline void LowerLimit(Fan* f, int k, double t)
     f->reach[k] = f->open[k] ? t * f->speed[k] * (1.0 + 1e-9) : f->reach[k];
 }
 
-// Casts beam k's deferred objects exactly, nearest bound first, until the rest are strictly farther than its best.
-// The beam's limit is left as it was: a closed beam reads it no more, and an open one lowers it (FanDefer).
-static LS_NOINLINE void FanResolve(Fan* f, int k)
+// Casts the deferred objects of each of n beams exactly, nearest bound first, until the rest are strictly farther
+// than the beam's best (the beams of a ring that close together in one call). The beams' limits are left as they
+// were: a closed beam reads its limit no more, and an open one lowers it (FanOverflow).
+static LS_NOINLINE void FanResolve(Fan* f, const int* beams, int n)
 {
-    FanPending* pending = f->pending[k];
-    int count = f->pendingCount[k];
-    const lsRayInput* in = f->inputs + k;
-    lsRayHit* best = f->hits + k;
     double L = f->fan->range; // min(maxFraction, DBL_MAX): the fan's range, checked finite by lsScene_CastFan
-    while (count > 0)
+    for (int b = 0; b < n; ++b)
     {
-        int m = 0;
-        for (int j = 1; j < count; ++j)
+        int k = beams[b];
+        FanPending* pending = f->pending[k];
+        int count = f->pendingCount[k];
+        const lsRayInput* in = f->inputs + k;
+        lsRayHit* best = f->hits + k;
+        while (count > 0)
         {
-            m = pending[j].tLo < pending[m].tLo ? j : m;
-        }
-        FanPending p = pending[m];
-        pending[m] = pending[--count];
-        if (best->hit && p.tLo > best->fraction)
-        {
-            break;
-        }
-        if (p.field == ls_fieldSegment)
-        {
-            CellRef ref = f->scene->segItemRefs[p.item];
-            lsCastOutput out;
-            if (p.prepared < 0)
+            int m = 0;
+            for (int j = 1; j < count; ++j)
             {
-                TrySegment(f->scene->segItems + p.item, ref.chain, ref.part, in, best);
+                m = pending[j].tLo < pending[m].tLo ? j : m;
+            }
+            FanPending p = pending[m];
+            pending[m] = pending[--count];
+            if (best->hit && p.tLo > best->fraction)
+            {
+                break;
+            }
+            if (p.field == ls_fieldSegment)
+            {
+                CellRef ref = f->scene->segItemRefs[p.item];
+                lsCastOutput out;
+                if (p.prepared < 0)
+                {
+                    TrySegment(f->scene->segItems + p.item, ref.chain, ref.part, in, best);
+                }
+                else
+                {
+                    // The prepared common case decides as lsRayCastSegmentCommon would; when it does not, the whole
+                    // routine (a beam through a corner or along a wall, grazing).
+                    if (!lsRayCastSegmentPrepared(f->prepared + p.prepared, in->direction, L, &out))
+                    {
+                        out = lsRayCastSegmentFull(f->scene->segItems + p.item, in);
+                    }
+                    if (Beats(&out, ls_hitWall, ref.chain, ref.part, best))
+                    {
+                        Take(best, &out, ls_hitWall, ref.chain, ref.part);
+                    }
+                }
+            }
+            else if (p.field == ls_fieldTarget)
+            {
+                const CellTarget* ct = f->scene->targetItems + p.item;
+                TryTarget(&ct->circle, ct->index, in, best);
             }
             else
             {
-                // The prepared common case decides as lsRayCastSegmentCommon would; when it does not, the whole
-                // routine (a beam through a corner or along a wall, grazing).
-                if (!lsRayCastSegmentPrepared(f->prepared + p.prepared, in->direction, L, &out))
-                {
-                    out = lsRayCastSegmentFull(f->scene->segItems + p.item, in);
-                }
-                if (Beats(&out, ls_hitWall, ref.chain, ref.part, best))
-                {
-                    Take(best, &out, ls_hitWall, ref.chain, ref.part);
-                }
+                TryShape(f->scene, p.item, in, best);
             }
         }
-        else if (p.field == ls_fieldTarget)
-        {
-            const CellTarget* ct = f->scene->targetItems + p.item;
-            TryTarget(&ct->circle, ct->index, in, best);
-        }
-        else
-        {
-            TryShape(f->scene, p.item, in, best);
-        }
+        f->pendingCount[k] = 0;
     }
-    f->pendingCount[k] = 0;
 }
 
 // Beam k's deferred casts made room for more: resolved now, the beam's limit lowered to its best (it stays open).
 static LS_NOINLINE void FanOverflow(Fan* f, int k)
 {
-    FanResolve(f, k);
+    FanResolve(f, &k, 1);
     const lsRayHit* best = f->hits + k;
     if (best->hit && best->fraction < f->limit[k])
     {
@@ -636,6 +642,7 @@ bool lsScene_CastFan(const lsScene* scene, const lsBeamFan* fan, int first, cons
         R = iy0 > 0 ? Min(R, o.y - (scene->y0 + (double)iy0 * s)) : R;
         R = iy1 < ny - 1 ? Min(R, scene->y0 + (double)(iy1 + 1) * s - o.y) : R;
         double reach = R - margin;
+        int closed = 0;
         for (int j = 0; j < openN;)
         {
             int k = openList[j];
@@ -645,7 +652,7 @@ bool lsScene_CastFan(const lsScene* scene, const lsBeamFan* fan, int first, cons
             {
                 f->open[k] = 0;
                 f->reach[k] = -HUGE_VAL;
-                FanResolve(f, k);
+                f->closing[closed++] = k;
                 f->openCount[f->bin[k]] -= 1;
                 openList[j] = openList[--openN];
                 dirty = true;
@@ -655,18 +662,16 @@ bool lsScene_CastFan(const lsScene* scene, const lsBeamFan* fan, int first, cons
                 ++j;
             }
         }
+        FanResolve(f, f->closing, closed);
     }
-    for (int j = 0; j < openN; ++j)
+    if (r > maxRing)
+    {
+        FanResolve(f, openList, openN); // the whole grid is swept
+    }
+    for (int j = 0; j < openN && r <= maxRing; ++j)
     {
         int k = openList[j];
-        if (r > maxRing)
-        {
-            FanResolve(f, k); // the whole grid is swept
-        }
-        else
-        {
-            hits[k] = lsScene_WalkRay(scene, inputs + k); // what the sweep found so far is not needed
-        }
+        hits[k] = lsScene_WalkRay(scene, inputs + k); // what the sweep found so far is not needed
     }
     lsFree(f, sizeof(Fan));
     return true;
