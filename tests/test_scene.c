@@ -1236,6 +1236,9 @@ static int FanAgreementTest(void)
                         info.gridBounds.lower.y + (double)iy * info.cellSize +
                             (i % 2 == 0 ? 0.0 : 0.5 * info.cellSize)};
             bad += RandomFan(scene, &rng, o, &swept, &hits);
+            // Beams along the grid's lines and diagonals: through the corners of the rings' cells, which decide
+            // whether a cell may be seen (the two corners each side of a ring takes).
+            bad += CompareFan(scene, o, -LS_PI, LS_PI / 4.0, 8, 30.0, &swept, &hits);
         }
         // From on a wall (the middle of a segment) and from its endpoints (corners shared by a chain's segments).
         for (int i = 0; i < 40 && bad == 0; ++i)

@@ -111,29 +111,48 @@ static inline bool OpenIn(const Fan* f, int lo, int hi)
     return f->openBefore[hi + 1] > f->openBefore[lo];
 }
 
-// Whether an open beam may pass through cell (ix, iy), which lies at least one cell away from the origin's cell (so
-// the origin is outside it and it spans less than half a turn): the bins of its corners' pseudo-angles, one more on
-// each side (far more than their rounding).
-static bool CellMayBeSeen(const Fan* f, int ix, int iy)
+// The sides of a ring: its cells lie below the origin's row, above it, left of its column or right of it.
+enum
+{
+    ls_ringBelow,
+    ls_ringAbove,
+    ls_ringLeft,
+    ls_ringRight,
+};
+
+// Whether an open beam may pass through cell (ix, iy) of a ring's side, at least one cell away from the origin's cell
+// (so the cell lies in the side's open half-plane of directions): the bins between the pseudo-angles of the two corners
+// where the directions through the cell start and end, one more on each side (far more than their rounding). Over a
+// box in a half-plane the angle is monotone in one coordinate ratio (below: x / |y|, above: -x / y, left: -y / |x|,
+// right: y / x), so the signs of the coordinates pick the two corners, as the minimum and maximum of the four would.
+static LS_FORCE_INLINE bool CellMayBeSeen(const Fan* f, int ix, int iy, int side)
 {
     const lsScene* scene = f->scene;
     lsVec2 o = f->fan->origin;
     double s = scene->cellSize;
     double xl = scene->x0 + (double)ix * s - o.x, xh = scene->x0 + (double)(ix + 1) * s - o.x;
     double yl = scene->y0 + (double)iy * s - o.y, yh = scene->y0 + (double)(iy + 1) * s - o.y;
-    double p0 = PseudoAngle(xl, yl), p1 = PseudoAngle(xh, yl), p2 = PseudoAngle(xl, yh), p3 = PseudoAngle(xh, yh);
-    double lo = Min(Min(p0, p1), Min(p2, p3)), hi = Max(Max(p0, p1), Max(p2, p3));
-    if (hi - lo > 2.0)
+    double lo, hi;
+    if (side == ls_ringBelow)
     {
-        // Across the direction (1, 0), where pseudo-angles wrap from 4 to 0: the corners lie on both sides.
-        double loWrap = 4.0, hiWrap = 0.0;
-        double p[4] = {p0, p1, p2, p3};
-        for (int k = 0; k < 4; ++k)
+        lo = PseudoAngle(xl, xl < 0.0 ? yh : yl), hi = PseudoAngle(xh, xh > 0.0 ? yh : yl);
+    }
+    else if (side == ls_ringAbove)
+    {
+        lo = PseudoAngle(xh, xh > 0.0 ? yl : yh), hi = PseudoAngle(xl, xl < 0.0 ? yl : yh);
+    }
+    else if (side == ls_ringLeft)
+    {
+        lo = PseudoAngle(yh > 0.0 ? xh : xl, yh), hi = PseudoAngle(yl < 0.0 ? xh : xl, yl);
+    }
+    else
+    {
+        lo = PseudoAngle(yl < 0.0 ? xl : xh, yl), hi = PseudoAngle(yh > 0.0 ? xl : xh, yh);
+        if (lo > hi)
         {
-            loWrap = p[k] >= 2.0 ? Min(loWrap, p[k]) : loWrap;
-            hiWrap = p[k] < 2.0 ? Max(hiWrap, p[k]) : hiWrap;
+            // Across the direction (1, 0), where pseudo-angles wrap from 4 to 0.
+            return OpenIn(f, BinOf(lo) - 1, BinOf(hi) + 1 + LS_FAN_BINS);
         }
-        return OpenIn(f, BinOf(loWrap) - 1, BinOf(hiWrap) + 1 + LS_FAN_BINS);
     }
     return OpenIn(f, BinOf(lo) - 1, BinOf(hi) + 1);
 }
@@ -497,14 +516,14 @@ static void FanCell(Fan* f, const CellHeader* h)
 }
 
 // Cell (ix, iy) of ring r: its objects, when it holds any and an open beam may pass through it.
-static inline void FanRingCell(Fan* f, int ix, int iy, int r)
+static LS_FORCE_INLINE void FanRingCell(Fan* f, int ix, int iy, int r, int side)
 {
     const CellHeader* h = f->scene->cells + (ptrdiff_t)iy * f->scene->nx + ix;
     if (h[1].seg == h[0].seg && h[1].target == h[0].target && h[1].shape == h[0].shape)
     {
         return;
     }
-    if (r >= 2 && !CellMayBeSeen(f, ix, iy))
+    if (r >= 2 && !CellMayBeSeen(f, ix, iy, side))
     {
         return;
     }
@@ -605,28 +624,28 @@ bool lsScene_CastFan(const lsScene* scene, const lsBeamFan* fan, int first, cons
         {
             for (int ix = xa; ix <= xb; ++ix)
             {
-                FanRingCell(f, ix, iy0, r);
+                FanRingCell(f, ix, iy0, r, ls_ringBelow);
             }
         }
         if (iy1 < ny && r > 0)
         {
             for (int ix = xa; ix <= xb; ++ix)
             {
-                FanRingCell(f, ix, iy1, r);
+                FanRingCell(f, ix, iy1, r, ls_ringAbove);
             }
         }
         if (ix0 >= 0 && r > 0)
         {
             for (int iy = ya; iy <= yb; ++iy)
             {
-                FanRingCell(f, ix0, iy, r);
+                FanRingCell(f, ix0, iy, r, ls_ringLeft);
             }
         }
         if (ix1 < nx && r > 0)
         {
             for (int iy = ya; iy <= yb; ++iy)
             {
-                FanRingCell(f, ix1, iy, r);
+                FanRingCell(f, ix1, iy, r, ls_ringRight);
             }
         }
         if (f->unsafe)
