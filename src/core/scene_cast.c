@@ -759,7 +759,14 @@ void lsScene_CastRays(const lsScene* scene, const lsDynamicObjects* dyn, const l
             // A ray from the previous ray's origin (a scan's beams) walks cells that are in the cache already.
             bool sameOrigin =
                 i > 0 && inputs[i].origin.x == inputs[i - 1].origin.x && inputs[i].origin.y == inputs[i - 1].origin.y;
-            Cast(scene, dyn, inputs + i, !sameOrigin, NULL, hits + i);
+            if (sameOrigin) // two copies of the walk, each with its lookAhead known
+            {
+                Cast(scene, dyn, inputs + i, false, NULL, hits + i);
+            }
+            else
+            {
+                Cast(scene, dyn, inputs + i, true, NULL, hits + i);
+            }
         }
         return;
     }
