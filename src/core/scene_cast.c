@@ -195,20 +195,38 @@ static void ResolveFull(const lsScene* scene, const lsRayInput* input, Pending* 
     Resolve(scene, input, pending, count, best, stats);
 }
 
+// What the walk knows about the answer so far, updated as candidates are bounded.
+typedef struct WalkState
+{
+    Pending pending[LS_PENDING_CAPACITY];
+    int pendingCount;
+    double known; // the final answer's fraction is certainly at most this (best exact hit or a certain pending hit)
+    double limit; // min(known, maxFraction): candidates whose bound lies beyond are skipped
+} WalkState;
+
+// Lowers known to tHi (a pending candidate's certain hit) or best's fraction. best changes during the walk only when
+// the pending list fills up (Defer), so the walk's candidates need not read it.
+static inline void Tighten(WalkState* w, double tHi, double maxFraction)
+{
+    w->known = tHi < w->known ? tHi : w->known;
+    w->limit = w->known < maxFraction ? w->known : maxFraction;
+}
+
 // Adds a primitive to the pending list (resolving the list first when it is full).
-static inline void Defer(const lsScene* scene, const lsRayInput* input, Pending* pending, int* count, Pending p,
-                         lsRayHit* best, lsCastStats* stats)
+static inline void Defer(const lsScene* scene, const lsRayInput* input, WalkState* w, Pending p, lsRayHit* best,
+                         lsCastStats* stats)
 {
     if (!(p.tLo >= -HUGE_VAL))
     {
         p.tLo = -HUGE_VAL; // a bound lost to overflow (NaN) must sort first, never be dropped
     }
-    if (*count == LS_PENDING_CAPACITY)
+    if (w->pendingCount == LS_PENDING_CAPACITY)
     {
-        ResolveFull(scene, input, pending, *count, best, stats);
-        *count = 0; // the rest were strictly farther than the best
+        ResolveFull(scene, input, w->pending, w->pendingCount, best, stats);
+        w->pendingCount = 0; // the rest were strictly farther than the best
+        Tighten(w, best->hit ? best->fraction : HUGE_VAL, input->maxFraction);
     }
-    pending[(*count)++] = p;
+    w->pending[w->pendingCount++] = p;
 }
 
 // The primitives outside the grid: displaced targets and long segments and shapes (none in most worlds), each
@@ -262,22 +280,6 @@ void lsScene_CastOutsideGrid(const lsScene* scene, const lsRayInput* input, doub
     }
 }
 
-// What the walk knows about the answer so far, updated as candidates are bounded.
-typedef struct WalkState
-{
-    Pending pending[LS_PENDING_CAPACITY];
-    int pendingCount;
-    double known; // the final answer's fraction is certainly at most this (best exact hit or a certain pending hit)
-    double limit; // min(known, maxFraction): candidates whose bound lies beyond are skipped
-} WalkState;
-
-static inline void Tighten(WalkState* w, double tHi, const lsRayHit* best, double maxFraction)
-{
-    w->known = tHi < w->known ? tHi : w->known;
-    w->known = best->hit && best->fraction < w->known ? best->fraction : w->known;
-    w->limit = w->known < maxFraction ? w->known : maxFraction;
-}
-
 // A cell's targets, boxes and polygons (most cells have none, so this stays out of the walk's loop).
 static void BoundCellShapes(const lsScene* scene, const CellHeader* h, const lsRayInput* input, double dd, WalkState* w,
                             lsRayHit* best, lsCastStats* stats)
@@ -290,8 +292,8 @@ static void BoundCellShapes(const lsScene* scene, const CellHeader* h, const lsR
         double tLo, tHi;
         if (ct->active && BoundCircle(&ct->circle, o, d, dd, w->limit, maxFraction, &tLo, &tHi))
         {
-            Defer(scene, input, w->pending, &w->pendingCount, (Pending){tLo, ls_fieldTarget, k}, best, stats);
-            Tighten(w, tHi, best, maxFraction);
+            Defer(scene, input, w, (Pending){tLo, ls_fieldTarget, k}, best, stats);
+            Tighten(w, tHi, maxFraction);
         }
     }
     for (int k = h[0].shape; k < h[1].shape; ++k)
@@ -301,7 +303,7 @@ static void BoundCellShapes(const lsScene* scene, const CellHeader* h, const lsR
         double tLo, tHi;
         if (BoundCircle(scene->shapeCircles + code, o, d, dd, w->limit, maxFraction, &tLo, &tHi))
         {
-            Defer(scene, input, w->pending, &w->pendingCount, (Pending){tLo, ls_fieldShape, k}, best, stats);
+            Defer(scene, input, w, (Pending){tLo, ls_fieldShape, k}, best, stats);
         }
     }
 }
@@ -533,8 +535,8 @@ static LS_FORCE_INLINE WalkStepResult WalkStep(const lsScene* scene, Walk* a, Wa
             BoundCrossing(segItems + k, &sides, d, dd, w->limit, maxFraction, sideError, &tLo, &tHi))
         {
             LS_PREFETCH(scene->segItemRefs + k); // its identity, read if it is cast when the walk ends
-            Defer(scene, a->input, w->pending, &w->pendingCount, (Pending){tLo, ls_fieldSegment, k}, best, stats);
-            Tighten(w, tHi, best, maxFraction);
+            Defer(scene, a->input, w, (Pending){tLo, ls_fieldSegment, k}, best, stats);
+            Tighten(w, tHi, maxFraction);
         }
     }
     bool hasShapes = scene->targetItemCount + scene->shapeItemCount > 0;
