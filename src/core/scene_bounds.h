@@ -143,7 +143,10 @@ static LS_FORCE_INLINE bool SidesOfSegment(const lsSegment* seg, lsVec2 o, lsVec
 {
     s->ax = seg->a.x - o.x, s->ay = seg->a.y - o.y, s->bx = seg->b.x - o.x, s->by = seg->b.y - o.y;
     s->ca = d.x * s->ay - d.y * s->ax, s->cb = d.x * s->by - d.y * s->bx;
-    return !(Min(s->ca, s->cb) > sideError || Max(s->ca, s->cb) < -sideError);
+    // min > e or max < -e as one comparison (compilers branch on each side of an ||): a difference of doubles has
+    // the sign of their order, and the minimum and the maximum are NaN together (when cb is), which keeps the segment.
+    double lo = Min(s->ca, s->cb), hi = Max(s->ca, s->cb);
+    return !(Max(lo - sideError, -sideError - hi) > 0.0);
 }
 
 // What the second stage needs of the segment alone, relative to the origin (the sweep of a scan's beams computes it
