@@ -211,11 +211,12 @@ static inline void RunRange(const Fan* f, const lsBeamRuns* runs, int q, int* lo
     *hi = (runs->last[q] < last ? runs->last[q] : last) - f->first;
 }
 
-// Lowers beam k's limit to t (below it), and an open beam's reach with it.
+// Lowers open beam k's limit to t (below it), and its reach with it. Only open beams defer objects: a closed beam's
+// reach (-inf) is below every segment's distance bound, and discs check.
 static inline void LowerLimit(Fan* f, int k, double t)
 {
     f->limit[k] = t;
-    f->reach[k] = f->open[k] ? t * f->speed[k] * (1.0 + 1e-9) : f->reach[k];
+    f->reach[k] = t * f->speed[k] * (1.0 + 1e-9);
 }
 
 // Casts the deferred objects of each of n beams exactly, nearest bound first, until the rest are strictly farther
@@ -349,6 +350,7 @@ static inline void FanSegment(Fan* f, int i)
     {
         lsPrepareSegmentCast(o, seg->a, seg->b, f->prepared + prepared);
     }
+    double range = f->fan->range; // every beam's maxFraction
     for (int q = 0; q < 2; ++q)
     {
         int lo, hi;
@@ -359,12 +361,11 @@ static inline void FanSegment(Fan* f, int i)
             {
                 continue;
             }
-            const lsRayInput* in = f->inputs + k;
-            lsVec2 d = in->direction;
+            lsVec2 d = f->inputs[k].direction;
             double sideError = 1e-14 * f->speed[k] * far, tLo, tHi;
             rel.ca = d.x * rel.ay - d.y * rel.ax, rel.cb = d.x * rel.by - d.y * rel.bx;
             if (!(Min(rel.ca, rel.cb) > sideError || Max(rel.ca, rel.cb) < -sideError) &&
-                BoundLineCrossing(&line, &rel, d, f->dd[k], f->limit[k], in->maxFraction, sideError, &tLo, &tHi))
+                BoundLineCrossing(&line, &rel, d, f->dd[k], f->limit[k], range, sideError, &tLo, &tHi))
             {
                 FanDefer(f, k, tLo, tHi, ls_fieldSegment, i, prepared);
             }
@@ -573,20 +574,22 @@ bool lsScene_CastFan(const lsScene* scene, const lsBeamFan* fan, int first, cons
         LS_ASSERT(in->origin.x == o.x && in->origin.y == o.y && in->maxFraction == fan->range);
         lsVec2 d = in->direction;
         hits[k] = NoHit();
-        f->open[k] = 0;
-        f->reach[k] = -HUGE_VAL;
         if (!ValidInput(in))
         {
+            f->open[k] = 0;
+            f->reach[k] = -HUGE_VAL;
             continue;
         }
-        f->dd[k] = d.x * d.x + d.y * d.y;
-        f->speed[k] = fabs(d.x) + fabs(d.y);
+        double dd = d.x * d.x + d.y * d.y, speed = fabs(d.x) + fabs(d.y), limit = fan->range; // the beam's range
         if (outside)
         {
-            lsScene_CastOutsideGrid(scene, in, f->dd[k], hits + k, NULL);
+            lsScene_CastOutsideGrid(scene, in, dd, hits + k, NULL);
+            limit = hits[k].hit && hits[k].fraction < limit ? hits[k].fraction : limit;
         }
-        f->limit[k] = hits[k].hit && hits[k].fraction < in->maxFraction ? hits[k].fraction : in->maxFraction;
-        f->reach[k] = f->limit[k] * f->speed[k] * (1.0 + 1e-9);
+        f->dd[k] = dd;
+        f->speed[k] = speed;
+        f->limit[k] = limit;
+        f->reach[k] = limit * speed * (1.0 + 1e-9);
         f->pendingCount[k] = 0;
         f->open[k] = 1;
         f->bin[k] = (short)BinOf(PseudoAngle(d.x, d.y));
