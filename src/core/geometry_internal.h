@@ -12,6 +12,14 @@
 #include <emmintrin.h>
 #endif
 
+// Inlined by force where the compiler allows it: GCC otherwise calls the segment cast's common case (the scene's
+// winner then pays the call and its arguments) and lsOrderPair (whose minimum and maximum become a branch).
+#if defined(__GNUC__)
+#define LS_GEOMETRY_INLINE inline __attribute__((always_inline))
+#else
+#define LS_GEOMETRY_INLINE inline
+#endif
+
 // x clamped into [lo, hi]; NaN gives lo.
 static inline double lsClamp(double x, double lo, double hi)
 {
@@ -42,10 +50,7 @@ static inline lsVec2 lsClampToSegmentBox(lsVec2 p, lsVec2 a, lsVec2 b)
 /// *lo = fmin(x, y) and *hi = fmax(x, y) for x and y not NaN, bit for bit, without the library calls; false for
 /// zeros of opposite signs, the one case where the library's choice is not known here (equal values of one sign are
 /// the same bits whichever it returns: a wall along an axis, from 0 to 0, stays in the common case).
-#if defined(__GNUC__)
-__attribute__((always_inline))
-#endif
-static inline bool lsOrderPair(double x, double y, double* lo, double* hi)
+static LS_GEOMETRY_INLINE bool lsOrderPair(double x, double y, double* lo, double* hi)
 {
     *lo = x < y ? x : y;
     *hi = x < y ? y : x;
@@ -208,11 +213,8 @@ static inline bool lsRayCastSegmentPrepared(lsSegmentCastPrep* s, lsVec2 d, doub
 /// lsRayCastSegmentCommon (below) but for a hit's normal, left zero: *denSign (the sign of cross(d, b - a)) says
 /// which one it is, lsUnitVectorInline((-ey, ex)) for 1 and its negation, lsUnitVectorInline((ey, -ex)), for -1
 /// (e = b - a). For a caller that has the normal already (the scene's records, scene_internal.h's CellRef).
-#if defined(__GNUC__)
-__attribute__((always_inline))
-#endif
-static inline bool lsRayCastSegmentCrossing(lsVec2 o, lsVec2 d, double L, lsVec2 a, lsVec2 b, lsCastOutput* out,
-                                            int* denSign)
+static LS_GEOMETRY_INLINE bool lsRayCastSegmentCrossing(lsVec2 o, lsVec2 d, double L, lsVec2 a, lsVec2 b,
+                                                        lsCastOutput* out, int* denSign)
 {
     // The endpoints' sides cross(d, p - o), filtered as SideOfRay (and exact.c's lsOrientDir) filter them.
     double la = d.x * (a.y - o.y), ra = d.y * (a.x - o.x);
