@@ -503,7 +503,7 @@ static lsVec2 RecordNormal(lsSegment seg)
     double ex = seg.b.x - seg.a.x, ey = seg.b.y - seg.a.y;
     lsVec2 v = {-ey, ex};
     double len2 = v.x * v.x + v.y * v.y;
-    return len2 > 0x1p-1000 && len2 < 0x1p1000 ? lsUnitVectorInline(v) : (lsVec2){NAN, NAN};
+    return len2 > 0x1p-1000 && len2 < 0x1p1000 ? lsUnitVectorInline(v) : (lsVec2){(double)NAN, (double)NAN};
 }
 
 // Sorts the grid's segments (with their identities) by their first row, and computes their spans (a run of cells per
