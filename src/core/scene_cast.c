@@ -391,7 +391,7 @@ static LS_FORCE_INLINE bool WalkStart(const lsScene* scene, const lsDynamicObjec
     // Clip the ray to the grid (slab test); the grid has a margin of one cell beyond all static geometry.
     double s = scene->cellSize;
     double gx0 = scene->x0, gy0 = scene->y0;
-    double gx1 = gx0 + (double)scene->nx * s, gy1 = gy0 + (double)scene->ny * s;
+    double gx1 = scene->x1, gy1 = scene->y1;
     double tEnter = 0.0, tLeave = maxFraction;
     double invDx = d.x != 0.0 ? 1.0 / d.x : 0.0, invDy = d.y != 0.0 ? 1.0 / d.y : 0.0;
     if (d.x != 0.0)

@@ -472,6 +472,7 @@ static void ChooseGrid(lsScene* scene)
     double cellsX = ceil(half.x / (0.5 * cellSize)) + 2.0, cellsY = ceil(half.y / (0.5 * cellSize)) + 2.0;
     scene->nx = (int)Min(Max(cellsX, 2.0), 4194304.0);
     scene->ny = (int)Min(Max(cellsY, 2.0), 4194304.0);
+    scene->x1 = scene->x0 + (double)scene->nx * cellSize, scene->y1 = scene->y0 + (double)scene->ny * cellSize;
 }
 
 // The spans of the grid's segments bucketed by row (a counting sort): row iy's are spans[rowStart[iy]] up to

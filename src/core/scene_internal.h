@@ -112,6 +112,7 @@ struct lsScene
     // The grid. Cell (ix, iy) covers [x0 + ix s, x0 + (ix + 1) s] x [y0 + iy s, y0 + (iy + 1) s].
     int nx, ny;
     double x0, y0, cellSize, invCellSize;
+    double x1, y1; // the far corner: x0 + nx s, y0 + ny s (the walk's clip)
     double slop; // metres: primitives are registered in every cell they come within slop of
     double maxSegmentLength;
     CellHeader* cells; // nx * ny + 1 headers
