@@ -113,7 +113,7 @@ struct lsScene
     int nx, ny;
     double x0, y0, cellSize, invCellSize;
     double x1, y1; // the far corner: x0 + nx s, y0 + ny s (the walk's clip)
-    double slop; // metres: primitives are registered in every cell they come within slop of
+    double slop;   // metres: primitives are registered in every cell they come within slop of
     double maxSegmentLength;
     CellHeader* cells; // nx * ny + 1 headers
     CellSegment* segItems;
