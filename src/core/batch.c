@@ -382,7 +382,11 @@ bool lsWorldScanner_Scan(const lsWorldScanner* scanner, const lsWorld* world, co
                             .movers = scanner->movers,
                             .moverCount = scanner->moverCount,
                             .skipRobot = -1};
-    return ScanPoses(scanner->scene, &dyn, &def, poses, count, true, pool, out, err);
+    // Without vehicles and movers no moving objects at all (NULL): lsLidar_ScanFrom gives an empty set the moving
+    // objects' path (the beams' spans), which costs 2.5 times the static fan for the same answers (256 scans of 1080
+    // beams on city-1k: 50 ms against 20).
+    bool moving = scanner->vehicleCount + scanner->moverCount > 0;
+    return ScanPoses(scanner->scene, moving ? &dyn : NULL, &def, poses, count, true, pool, out, err);
 }
 
 // ---------------------------------------------------------------------------------------------------------------------

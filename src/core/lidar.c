@@ -225,13 +225,6 @@ bool lsLidar_ScanFrom(const lsScene* scene, const lsDynamicObjects* dyn, const l
         }
         return false;
     }
-    // No moving object but the lidar's own robot: none at all. An empty set would take the moving objects' path (the
-    // beams' spans), 2.5 times the cost of the static fan for the same answers.
-    if (dyn != NULL && dyn->vehicleCount == 0 && dyn->moverCount == 0 &&
-        (dyn->robotCount == 0 || (dyn->robotCount == 1 && dyn->skipRobot == 0)))
-    {
-        dyn = NULL;
-    }
     lsScanLayout layout = lsMakeScanLayout(def->beams, def->fov);
     out->count = def->beams;
     out->layout = layout;
