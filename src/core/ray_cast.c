@@ -307,16 +307,25 @@ static int AppendCircleDisc(lsExactTerm* terms, lsVec2 o, lsVec2 d, lsVec2 c, do
     return n;
 }
 
-lsCastOutput lsRayCastCircle(const lsCircle* circle, const lsRayInput* input)
+// What both circle casts check first: false (no hit) for a negative or NaN range or a zero direction; L is the range
+// with an infinite one taken as the largest finite one.
+static bool CircleCastValid(const lsCircle* circle, const lsRayInput* input, double* L)
 {
     CheckRay(input);
     LS_ASSERT(circle->radius >= 0.0);
-    lsVec2 o = input->origin, d = input->direction, c = circle->center;
-    double L = fmin(input->maxFraction, DBL_MAX), r = circle->radius;
-    if (!(L >= 0.0) || (d.x == 0.0 && d.y == 0.0))
+    *L = fmin(input->maxFraction, DBL_MAX);
+    return *L >= 0.0 && (input->direction.x != 0.0 || input->direction.y != 0.0);
+}
+
+lsCastOutput lsRayCastCircle(const lsCircle* circle, const lsRayInput* input)
+{
+    double L;
+    if (!CircleCastValid(circle, input, &L))
     {
         return NoHit();
     }
+    lsVec2 o = input->origin, d = input->direction, c = circle->center;
+    double r = circle->radius;
     lsCastOutput common;
     if (lsRayCastCircleCommon(o, d, L, c, r, &common))
     {
@@ -331,14 +340,13 @@ lsCastOutput lsRayCastCircle(const lsCircle* circle, const lsRayInput* input)
 
 lsCastOutput lsRayCastCircleFull(const lsCircle* circle, const lsRayInput* input)
 {
-    CheckRay(input);
-    LS_ASSERT(circle->radius >= 0.0);
-    lsVec2 o = input->origin, d = input->direction, c = circle->center;
-    double L = fmin(input->maxFraction, DBL_MAX), r = circle->radius;
-    if (!(L >= 0.0) || (d.x == 0.0 && d.y == 0.0))
+    double L;
+    if (!CircleCastValid(circle, input, &L))
     {
         return NoHit();
     }
+    lsVec2 o = input->origin, d = input->direction, c = circle->center;
+    double r = circle->radius;
     lsCastOutput out = NoHit();
     double fx = o.x - c.x, fy = o.y - c.y;
     double ff = fx * fx + fy * fy, rr = r * r;
