@@ -750,7 +750,10 @@ bool lsResolveOverlap(const lsCollisionWorld* cw, lsMoveResult* result, lsVec2 s
     {
         lsMoveResult tried = *result;
         bool moved = Resolve(cw, &tried, stepStart, body);
-        if (!tried.crushed || result->crushed)
+        // Kept only where the solids alone would not move it again: a huge body's linearised tangent can point
+        // into a wall (a vehicle of radius 1e6 put a robot 0.25 m into one).
+        lsMoveResult check = tried;
+        if ((!tried.crushed || result->crushed) && !Resolve(&solids, &check, stepStart, body))
         {
             *result = tried;
             return moved;
