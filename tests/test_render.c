@@ -305,6 +305,45 @@ static int HudIsDrawn(void)
     return 0;
 }
 
+static int HudStaysInItsPanel(void)
+{
+    // A line wider than the column (the state line in edit mode with follow on: "running  autopilot off  follow
+    // EDIT") goes on in a second line inside the panel instead of running past its right edge.
+    Fixture f;
+    ENSURE(OpenFixture(&f));
+    lsViewOptions view = lsDefaultViewOptions();
+    view.beams = ls_beamsOff; // no legend under the panel
+    lsHudInfo plain = {.worldName = "tiny", .fps = 60.0, .raysPerSecond = 480.0};
+    lsHudInfo busy = plain;
+    busy.following = true;
+    busy.editing = true;
+    busy.snap = 0.05;
+    lsRect r = lsHudRect(f.canvas, f.sim, &busy);
+    lsRect shorter = lsHudRect(f.canvas, f.sim, &plain);
+    ENSURE(r.w == shorter.w && r.h > shorter.h);
+    ENSURE(r.x + r.w + 60 <= W);
+    static unsigned char frames[2][4 * W * H]; // static: no heap to leak when a check fails
+    size_t size = (size_t)f.surface->pitch * (size_t)f.surface->h;
+    ENSURE(size <= sizeof frames[0]);
+    for (int pass = 0; pass < 2; ++pass)
+    {
+        view.hud = pass == 1;
+        ENSURE(lsDrawFrame(f.canvas, &f.camera, f.sim, &view, &busy));
+        ENSURE(SDL_LockSurface(f.surface) == 0);
+        memcpy(frames[pass], f.surface->pixels, size);
+        SDL_UnlockSurface(f.surface);
+    }
+    // Right of the panel, along its rows, the frame with the HUD is the frame without it.
+    int changed = 0;
+    for (int y = r.y; y < r.y + r.h; ++y)
+        for (int x = r.x + r.w; x < r.x + r.w + 60; ++x)
+            changed += memcmp(frames[0] + (size_t)y * (size_t)f.surface->pitch + 4 * (size_t)x,
+                              frames[1] + (size_t)y * (size_t)f.surface->pitch + 4 * (size_t)x, 4) != 0;
+    ENSURE(changed == 0);
+    CloseFixture(&f);
+    return 0;
+}
+
 static int HudEscapesControl(void)
 {
     // A world name and a status with control characters (a terminal escape, a bell) draw exactly as their escaped
@@ -782,6 +821,7 @@ int RenderTest(void)
     RUN_SUBTEST(PixelsAtKnownPlaces);
     RUN_SUBTEST(HudIsDrawn);
     RUN_SUBTEST(HudEscapesControl);
+    RUN_SUBTEST(HudStaysInItsPanel);
     RUN_SUBTEST(ScreenshotNamesNeverCollide);
     RUN_SUBTEST(ClipsFarGeometry);
     RUN_SUBTEST(FollowsTheSim);

@@ -160,6 +160,36 @@ static void FormatRate(char* out, size_t size, double perSecond)
         snprintf(out, size, "%.0f", perSecond);
 }
 
+// Characters (UTF-8 code points) in the first `bytes` bytes of text: the HUD's degree, theta and omega signs take
+// two bytes and one column.
+static int Columns(const char* text, size_t bytes)
+{
+    int n = 0;
+    for (size_t i = 0; i < bytes; ++i)
+        n += ((unsigned char)text[i] & 0xC0) != 0x80;
+    return n;
+}
+
+// The bytes of the longest prefix of text (bytes long) that has at most `columns` characters and at most maxBytes
+// bytes, never splitting a character.
+static size_t PrefixBytes(const char* text, size_t bytes, int columns, size_t maxBytes)
+{
+    size_t end = 0;
+    int n = 0;
+    for (size_t i = 1; i <= bytes; ++i)
+    {
+        if (i == bytes || ((unsigned char)text[i] & 0xC0) != 0x80)
+        {
+            // [0, i) ends at a character's end: one character more than [0, end).
+            if (i > maxBytes || n + 1 > columns)
+                break;
+            end = i;
+            ++n;
+        }
+    }
+    return end;
+}
+
 /// Word-wraps text into lines of at most `columns` characters (hard-splitting longer words, ending a line at a
 /// newline), appending up to maxLines of them. Returns the number appended.
 static int Wrap(HudLine* lines, int at, int capacity, int maxLines, int columns, const char* text, lsColor c)
@@ -167,25 +197,25 @@ static int Wrap(HudLine* lines, int at, int capacity, int maxLines, int columns,
     size_t len = strlen(text);
     size_t pos = 0;
     int added = 0;
-    if (columns > (int)sizeof lines[0].text - 1)
-        columns = (int)sizeof lines[0].text - 1;
+    const size_t room = sizeof lines[0].text - 1;
     while (pos < len && added < maxLines && at + added < capacity)
     {
         size_t take = strcspn(text + pos, "\n");
-        if (take > (size_t)columns)
+        if (Columns(text + pos, take) > columns || take > room)
         {
-            take = (size_t)columns;
-            size_t space = take;
+            size_t fit = PrefixBytes(text + pos, take, columns, room);
+            size_t space = fit;
             while (space > 0 && text[pos + space] != ' ')
                 --space;
-            if (space > 0)
-                take = space;
+            take = space > 0 ? space : fit;
         }
         bool last = added + 1 == maxLines && pos + take < len;
         HudLine* line = &lines[at + added];
         // The last line that still fits says that more was cut.
-        if (last && take >= 3)
-            snprintf(line->text, sizeof line->text, "%.*s...", (int)take - 3, text + pos);
+        int shown = Columns(text + pos, take);
+        if (last && shown >= 3)
+            snprintf(line->text, sizeof line->text, "%.*s...", (int)PrefixBytes(text + pos, take, shown - 3, room - 3),
+                     text + pos);
         else
             snprintf(line->text, sizeof line->text, "%.*s", (int)take, text + pos);
         lsEscapeControl(line->text, sizeof line->text); // statuses and errors name files, worlds and robots
@@ -201,19 +231,22 @@ static int Wrap(HudLine* lines, int at, int capacity, int maxLines, int columns,
 static void AddLine(HudLine* lines, int* n, int capacity, lsColor c, const char* format, ...)
     __attribute__((format(printf, 5, 6)));
 
+/// Appends a formatted line; one longer than the column goes on in a second line (the state line in edit mode with
+/// follow on, a cursor far from the origin) rather than past the panel's edge.
 static void AddLine(HudLine* lines, int* n, int capacity, lsColor c, const char* format, ...)
 {
     if (*n >= capacity)
         return;
+    char text[256];
     va_list args;
     va_start(args, format);
     // clang-tidy 14 keeps va_list state from a file analysed before (as in map.c's FailAt).
-    vsnprintf(lines[*n].text, sizeof lines[*n].text, format, args); // NOLINT(clang-analyzer-valist.Uninitialized)
+    vsnprintf(text, sizeof text, format, args); // NOLINT(clang-analyzer-valist.Uninitialized)
     va_end(args);
-    // World names and ids come from files: a control character in one must not reach the screen raw.
-    lsEscapeControl(lines[*n].text, sizeof lines[*n].text);
-    lines[*n].color = c;
-    *n += 1;
+    // World names and ids come from files: a control character in one must not reach the screen raw (escaped before
+    // wrapping, so a newline in a name does not break the line and the escape counts in the width).
+    lsEscapeControl(text, sizeof text);
+    *n += Wrap(lines, *n, capacity, 2, LS_HUD_COLUMNS, text, c);
 }
 
 static int BuildHudLines(const lsSim* sim, const lsHudInfo* hud, HudLine* lines, int capacity)
@@ -377,9 +410,10 @@ static void DrawScanPlot(lsCanvas* canvas, const lsSim* sim, const lsViewOptions
     lsFont_Draw(font, raster, r.x + pad, r.y + pad / 2, "scan: range (m) against beam angle (O hides)", lsColorHud);
     if (scan == NULL || scan->count == 0)
         return;
-    // The plot area: room on the left for range labels, at the bottom for angle labels.
+    // The plot area: room on the left for range labels, at the bottom for angle labels, and at the top for half a
+    // line more than the title, since the top range label is centred on the top grid line.
     int left = r.x + pad + 5 * lsFont_Advance(font), right = r.x + r.w - pad - lsFont_Advance(font);
-    int top = r.y + pad / 2 + line + 2, bottom = r.y + r.h - line - pad / 2;
+    int top = r.y + pad / 2 + line + line / 2 + 2, bottom = r.y + r.h - line - pad / 2;
     if (right - left < 20 || bottom - top < 20)
         return;
     double a0 = scan->layout.angleMin, a1 = scan->layout.angleMax, rangeMax = scan->rangeMax;
