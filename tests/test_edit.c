@@ -1116,13 +1116,14 @@ static int EditorDrawTest(void)
     world->robot.position = lsV(-2.0, 0.0);
     lsEdit_AddWall(world, lsV(-3.0, 2.0), lsV(3.0, 2.0));
     lsCamera camera = lsMakeCamera(400, 300);
+    lsRect whole = {0, 0, 400, 300};
     lsEditor* editor = lsCreateEditor();
     lsEditResult result;
 
     // Inactive: the overlay draws nothing.
     SDL_SetRenderDrawColor(renderer, 0, 0, 0, 255);
     SDL_RenderClear(renderer);
-    lsEditor_Draw(editor, renderer, &camera, world);
+    lsEditor_Draw(editor, renderer, &camera, world, whole);
     lsVec2 onWall = lsCamera_WorldToScreen(&camera, lsV(1.0, 2.0));
     Uint8 r, g, b;
     PixelAt(surface, (int)onWall.x, (int)onWall.y, &r, &g, &b);
@@ -1135,7 +1136,7 @@ static int EditorDrawTest(void)
     ENSURE(!Drag(editor, &camera, world, lsV(1.0, 2.0), lsV(1.0, 2.0), 1));
     ENSURE(lsEditor_GetSelection(editor).kind == ls_editWall);
     SDL_RenderClear(renderer);
-    lsEditor_Draw(editor, renderer, &camera, world);
+    lsEditor_Draw(editor, renderer, &camera, world, whole);
     PixelAt(surface, (int)onWall.x, (int)onWall.y, &r, &g, &b);
     ENSURE(r > 200 && b < 60);
     int lit = 0;
@@ -1151,6 +1152,29 @@ static int EditorDrawTest(void)
     // Far from everything the background is untouched.
     PixelAt(surface, 380, 20, &r, &g, &b);
     ENSURE(r == 0 && g == 0 && b == 0);
+
+    // The labels stay in the area they are given (the window's part beside its HUD column and above its scan plot),
+    // wrapped to its width: nothing lands left of it or below it, and all of the mode line is drawn (its last hint,
+    // "Esc", ends the bottom line at the area's right edge).
+    lsRect area = {150, 0, 250, 200};
+    SDL_RenderClear(renderer);
+    lsEditor_Draw(editor, renderer, &camera, world, area);
+    int outside = 0, inside = 0, lastRow = 0;
+    for (int y = 0; y < 300; ++y)
+    {
+        for (int x = 0; x < 400; ++x)
+        {
+            PixelAt(surface, x, y, &r, &g, &b);
+            bool white = r > 200 && g > 200 && b > 200; // the mode line's text (the selection is orange)
+            bool in = x >= area.x && y < area.y + area.h;
+            outside += white && !in;
+            inside += white && in && y >= 100;
+            lastRow = white && in && x > area.x + area.w - 40 ? y : lastRow;
+        }
+    }
+    ENSURE(outside == 0);
+    ENSURE(inside > 150);
+    ENSURE(lastRow > area.h - 20 && lastRow < area.h);
 
     lsDestroyEditor(editor);
     lsDestroyWorld(world);

@@ -597,7 +597,7 @@ static bool Draw(lsApp* app)
     if (app->editor != NULL)
     {
         lsEditor_SetLiveRobots(app->editor, app->simStale ? NULL : followed->robots, followed->robotCount);
-        lsEditor_Draw(app->editor, canvas->renderer, &app->camera, app->world);
+        lsEditor_Draw(app->editor, canvas->renderer, &app->camera, app->world, lsWorldArea(canvas, &app->view));
     }
     if (!lsDrawHud(canvas, &app->camera, app->sim, &app->view, &hud))
     {

@@ -882,14 +882,54 @@ static void Label(SDL_Renderer* renderer, int x, int y, const char* text, lsColo
     stringRGBA(renderer, (Sint16)x, (Sint16)y, text, c.r, c.g, c.b, c.a);
 }
 
-// The x at which a line of the 8-pixel font ends 10 pixels from the right edge (never left of 10).
-static int RightAligned(const lsCamera* camera, const char* text)
+// Labels of the 8-pixel font: 8 pixels a character, a line every 16 pixels, 10 pixels from the area's edges.
+#define LS_LABEL_ADVANCE 8
+#define LS_LABEL_LINE 16
+#define LS_LABEL_MARGIN 10
+
+// The x at which a label of `length` characters ends LS_LABEL_MARGIN pixels from the area's right edge (never left of
+// its left margin).
+static int RightAligned(lsRect area, size_t length)
 {
-    int x = camera->width - 10 - 8 * (int)strlen(text);
-    return x > 10 ? x : 10;
+    int x = area.x + area.w - LS_LABEL_MARGIN - LS_LABEL_ADVANCE * (int)length;
+    return x > area.x + LS_LABEL_MARGIN ? x : area.x + LS_LABEL_MARGIN;
 }
 
-void lsEditor_Draw(const lsEditor* editor, SDL_Renderer* renderer, const lsCamera* camera, const lsWorld* world)
+// Draws text right-aligned at the area's bottom, its last line `bottom` pixels up from the area's foot, broken at
+// its double spaces (between one hint and the next) into as many lines as the area's width needs, and cut to the
+// width where one piece alone is wider. Returns the number of lines drawn.
+static int BottomLabel(SDL_Renderer* renderer, lsRect area, int bottom, const char* text, lsColor c)
+{
+    int columns = (area.w - 2 * LS_LABEL_MARGIN) / LS_LABEL_ADVANCE;
+    columns = columns < 8 ? 8 : (columns > 255 ? 255 : columns);
+    char lines[8][256];
+    int count = 0;
+    size_t len = strlen(text), pos = 0;
+    while (pos < len && count < 8)
+    {
+        size_t take = len - pos;
+        if (take > (size_t)columns)
+        {
+            // The last double space that leaves a line within the width, else a hard cut.
+            const char* cut = NULL;
+            for (const char* at = strstr(text + pos, "  "); at != NULL && at - (text + pos) <= columns;
+                 at = strstr(at + 1, "  "))
+                cut = at;
+            take = cut != NULL && cut > text + pos ? (size_t)(cut - (text + pos)) : (size_t)columns;
+        }
+        snprintf(lines[count++], sizeof lines[0], "%.*s", (int)take, text + pos);
+        pos += take;
+        while (pos < len && text[pos] == ' ')
+            ++pos;
+    }
+    int foot = area.y + area.h - bottom;
+    for (int i = 0; i < count; ++i)
+        Label(renderer, RightAligned(area, strlen(lines[i])), foot - (count - i) * LS_LABEL_LINE + 2, lines[i], c);
+    return count;
+}
+
+void lsEditor_Draw(const lsEditor* editor, SDL_Renderer* renderer, const lsCamera* camera, const lsWorld* world,
+                   lsRect area)
 {
     LS_ASSERT(editor != NULL && renderer != NULL && camera != NULL && world != NULL);
     if (!editor->active)
@@ -946,7 +986,7 @@ void lsEditor_Draw(const lsEditor* editor, SDL_Renderer* renderer, const lsCamer
         }
     }
 
-    // The mode line at the bottom left.
+    // The mode line.
     char line[256];
     if (editor->knife)
     {
@@ -964,13 +1004,14 @@ void lsEditor_Draw(const lsEditor* editor, SDL_Renderer* renderer, const lsCamer
                  "Ctrl+S: save  Esc",
                  snap);
     }
-    // Bottom right: the window keeps its scale bar at the bottom left and its HUD at the top left.
-    Label(renderer, RightAligned(camera, line), camera->height - 18, line, editor->knife ? s_knifeColor : s_labelColor);
+    // Bottom right of the world's area: the window keeps its scale bar at the bottom left, its HUD at the top left
+    // and its scan plot below the area, so the label covers none of them, on as many lines as the width needs.
+    int drawn = BottomLabel(renderer, area, 0, line, editor->knife ? s_knifeColor : s_labelColor);
     if (lsEdit_IsValidRef(world, editor->selection))
     {
         char what[96];
         Describe(world, editor->selection, what, sizeof what);
         snprintf(line, sizeof line, "selected: %s", what);
-        Label(renderer, RightAligned(camera, line), camera->height - 34, line, s_selectColor);
+        BottomLabel(renderer, area, drawn * LS_LABEL_LINE, line, s_selectColor);
     }
 }

@@ -62,8 +62,10 @@ bool lsEditor_HandleEvent(lsEditor* editor, const SDL_Event* event, const lsCame
 
 /// Draws the overlay over the world: the start pose of the robot, the selection and its handles, the object under
 /// the mouse, the wall being drawn, the knife's trail and a mode label. Draws nothing when inactive. Never changes
-/// the world.
-void lsEditor_Draw(const lsEditor* editor, SDL_Renderer* renderer, const lsCamera* camera, const lsWorld* world);
+/// the world. The mode label and the selection's name go at the bottom right of area (the window's part beside its
+/// panels, lsWorldArea), on as many lines as its width needs.
+void lsEditor_Draw(const lsEditor* editor, SDL_Renderer* renderer, const lsCamera* camera, const lsWorld* world,
+                   lsRect area);
 
 /// Where the sim's robots are now (count entries in the world's order), so a click picks a robot where it is shown
 /// rather than only at its start pose. The editor keeps the pointer: call it before each lsEditor_HandleEvent and
