@@ -94,6 +94,15 @@ expect_status 0 "$lidarsim" export-map "$work/room.json" -o "$work/out/back.yaml
 grep -q "^image: 'back.pgm'$" "$work/out/back.yaml" || fail "export-map YAML: $(cat "$work/out/back.yaml")"
 expect_status 0 "$lidarsim" check "$work/out/back.yaml"
 expect_status 2 "$lidarsim" export-map "$work/room.json" -o "$work/out/back.yaml" --resolution -1
+# The two directions mixed up: a world named as export-map's output is refused (it was overwritten with YAML, a PGM
+# beside it), and so is a world given to import (it was read as a map YAML without an image).
+cp "$work/room.json" "$work/keep.json"
+expect_status 2 "$lidarsim" export-map "$work/room.json" -o "$work/keep.json"
+grep -q -- '-o .*keep.json: a map.s file name ends in .yaml or .yml' "$work/err.txt" || fail "export-map -o x.json: $(cat "$work/err.txt")"
+cmp -s "$work/room.json" "$work/keep.json" || fail "export-map -o x.json changed the world"
+[ -e "$work/keep.pgm" ] && fail "export-map -o x.json wrote a PGM"
+expect_status 2 "$lidarsim" import "$work/room.json" -o "$work/x.json"
+grep -q 'room.json: not a map YAML' "$work/err.txt" || fail "import WORLD.json: $(cat "$work/err.txt")"
 
 # A world standing on the map: the map's walls under its own box; a bad map reference is located in the world file.
 printf '{"name": "on", "map": "maps/room.yaml", "boxes": [{"center": [-1, 1], "size": [0.4, 0.4]}]}' >"$work/on.json"

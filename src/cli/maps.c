@@ -100,6 +100,23 @@ static int ParseArgs(const char* command, int argc, char** argv, const struct op
         lsFail(&err, "missing -o FILE (the file to write)");
         status = 2;
     }
+    // import reads a map and writes a world; export-map the other way round. A world named as export-map's output
+    // was overwritten with map YAML (its PGM written beside it), and a world given to import was read as a YAML map
+    // that lacked an image.
+    bool exporting = strcmp(command, "export-map") == 0;
+    char shown[1024];
+    if (status == 0 && exporting && !lsIsMapPath(*output))
+    {
+        lsFail(&err, "-o %s: a map's file name ends in .yaml or .yml (its PGM image is written beside it)",
+               lsShown(*output, shown, sizeof shown));
+        status = 2;
+    }
+    if (status == 0 && !exporting && !lsIsMapPath(options.positionals[0]))
+    {
+        lsFail(&err, "%s: not a map YAML (.yaml or .yml): import turns a ROS map_server map into a world file",
+               lsShown(options.positionals[0], shown, sizeof shown));
+        status = 2;
+    }
     if (status == 0)
         *input = options.positionals[0]; // a string of the caller's argv, valid after lsEndOptions
     lsEndOptions(&options);
