@@ -15,7 +15,13 @@ grep -Eq '^.*default\.json: [0-9]+ walls, [0-9]+ targets, [0-9]+ boxes, [0-9]+ p
 expect_status 1 "$lidarsim" check "$src/tests/data/malformed/bad_kind.json"
 grep -q 'bad_kind.json:[0-9]*:[0-9]*: targets\[' "$work/err.txt" || fail "check error: $(cat "$work/err.txt")"
 [ -s "$work/out.txt" ] && fail "check error: unexpected stdout"
+# No world at all: one line saying what is missing, as every other command says it (not the whole help).
 expect_status 2 "$lidarsim" check
+[ "$(cat "$work/err.txt")" = "lidarsim check: missing WORLD.json (see lidarsim check --help)" ] ||
+    fail "check without a world: $(cat "$work/err.txt")"
+expect_status 2 "$lidarsim" fmt
+[ "$(wc -l <"$work/err.txt")" -eq 1 ] && grep -q 'missing WORLD.json' "$work/err.txt" ||
+    fail "fmt without a world: $(cat "$work/err.txt")"
 
 # Fleets: check counts the robots, scan --robot scans from that robot (the others show as hit kind robot),
 # run reports each robot.
@@ -180,6 +186,12 @@ expect_status 0 "$lidarsim" check "$src/worlds/default.json"
 [ "$(sed 's/default.json/x/; s|.*/x|x|' "$work/out.txt")" = "$(sed 's|.*/x|x|' "$work/fmt-check.txt")" ] ||
     fail "fmt changed the world: $(cat "$work/out.txt" "$work/fmt-check.txt")"
 expect_status 1 "$lidarsim" fmt "$work/missing.json"
+# A map YAML is not a world file: said so, not as a JSON syntax error at its first line; the worlds after it are
+# still formatted.
+printf 'image: m.pgm\nresolution: 0.5\norigin: [0, 0, 0]\noccupied_thresh: 0.65\nfree_thresh: 0.2\n' >"$work/fmt.yaml"
+expect_status 1 "$lidarsim" fmt --check "$work/fmt.yaml" "$work/fmt.json"
+grep -q 'fmt.yaml: a map YAML, not a world file' "$work/err.txt" || fail "fmt MAP.yaml: $(cat "$work/err.txt")"
+grep -q 'syntax error' "$work/err.txt" && fail "fmt MAP.yaml: $(cat "$work/err.txt")"
 
 # Every write is checked: a full device, a file size limit, and the result never left truncated under its name.
 expect_status 1 sh -c '"$0" check "$1" >/dev/full' "$lidarsim" "$src/worlds/default.json"

@@ -80,7 +80,7 @@ int lsCmdCheck(int argc, char** argv)
     }
     else if (options.positionalCount == 0)
     {
-        PrintUsage(stderr);
+        fprintf(stderr, "lidarsim check: missing WORLD.json (see lidarsim check --help)\n");
         status = 2;
     }
     for (int i = 0; i < options.positionalCount && status != 2; ++i)

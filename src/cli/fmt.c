@@ -2,6 +2,7 @@
 // counterpart of the window's format-preserving save (core/world_text.h), for those who want one layout everywhere.
 #include "cli/commands.h"
 #include "cli/options.h"
+#include "lidarsim/map.h"
 #include "lidarsim/world.h"
 
 #include <stdio.h>
@@ -25,6 +26,16 @@ static void PrintUsage(FILE* out)
 static int FormatOne(const char* path, bool check, bool toStdout)
 {
     lsError err = {{0}};
+    if (lsIsMapPath(path))
+    {
+        // Read as JSON, a map YAML failed with a syntax error at its first line.
+        char shown[1024];
+        fprintf(stderr,
+                "%s: a map YAML, not a world file: fmt rewrites world JSON files (lidarsim import turns a map into "
+                "one)\n",
+                lsShown(path, shown, sizeof shown));
+        return 1;
+    }
     size_t size = 0;
     char* text = lsReadFile(path, LS_MAX_FILE_BYTES, &size, &err);
     lsWorld* world = text != NULL ? lsLoadWorldFromString(text, size, path, &err, NULL) : NULL;
@@ -91,7 +102,8 @@ int lsCmdFmt(int argc, char** argv)
     }
     else if (options.positionalCount == 0 || (check && toStdout))
     {
-        PrintUsage(stderr);
+        fprintf(stderr, "lidarsim fmt: %s (see lidarsim fmt --help)\n",
+                check && toStdout ? "--check and --stdout exclude each other" : "missing WORLD.json");
         status = 2;
     }
     for (int i = 0; i < options.positionalCount && status != 2; ++i)
