@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # WindowTest: the real window under Xvfb (run by ctest; exit 77 = skipped when Xvfb is missing).
 #   tests/window_test.sh path/to/lidarsim
-# 1. With no display, `lidarsim` prints one line naming `lidarsim render` and `lidarsim run` and exits 1.
+# 1. With no display, `lidarsim` prints one line naming `lidarsim render` and `lidarsim run` and exits 1 (a world
+#    that does not load: its error).
 # 2. `--frames N --autopilot --print-pose` draws N frames, prints the frame-time split and a pose that moved.
 # 3. With xdotool: key presses drive the robot (Up held), F12 twice writes two screenshots into --screenshots DIR
 #    (never beside the world), Q quits; the pose printed on exit must have moved forward along the robot's heading.
@@ -45,6 +46,12 @@ status=$?
 [ "$(wc -l <"$work/err.txt")" -eq 1 ] || fail "no display: expected one line, got: $(cat "$work/err.txt")"
 grep -q "lidarsim render" "$work/err.txt" && grep -q "lidarsim run" "$work/err.txt" ||
     fail "no display: the line must name lidarsim render and lidarsim run: $(cat "$work/err.txt")"
+# ... unless the world would not load anyway: then its error, naming the file (a mistyped name is what to fix).
+out=$(env -u DISPLAY -u WAYLAND_DISPLAY -u SDL_VIDEODRIVER "$lidarsim" "$work/no-such-room.json" 2>"$work/err.txt")
+status=$?
+[ "$status" -eq 1 ] && [ -z "$out" ] || fail "no display, missing world: exit status $status, stdout: $out"
+[ "$(cat "$work/err.txt")" = "$work/no-such-room.json: cannot open: No such file or directory" ] ||
+    fail "no display, missing world: $(cat "$work/err.txt")"
 
 # One X server for the window parts (the scripts below drive it with xdotool and fail with what the server said too,
 # if it went away).

@@ -673,7 +673,12 @@ int lsRunWindow(const lsAppConfig* config)
     app.config = *config;
     if (!lsInitVideo())
     {
-        fprintf(stderr, "%s\n", s_noDisplay);
+        // A world that would not load anyway says why first: a mistyped name is the thing to fix, and the hint to
+        // use render or run would only meet the same error there.
+        lsError err;
+        lsWorld* world = app.config.worldPath[0] != '\0' ? lsLoadWorld(app.config.worldPath, &err, NULL) : NULL;
+        fprintf(stderr, "%s\n", app.config.worldPath[0] != '\0' && world == NULL ? err.message : s_noDisplay);
+        lsDestroyWorld(world);
         SDL_Quit();
         return 1;
     }
