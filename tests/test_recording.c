@@ -123,6 +123,8 @@ static int MalformedTest(void)
         {"{\"step\": 0, \"time\": 0.0}\n", "r.jsonl:1: no recording header (an older recording, or not one)"},
         {"{\"lidarsim_recording\": 2}\n", "r.jsonl:1: lidarsim_recording: format version other"},
         {"[1, 2]\n", "r.jsonl:1: no recording header"},
+        {"{\n  \"name\": \"a world\",\n  \"walls\": []\n}\n", "r.jsonl:1: not a recording (its first line"},
+        {"{\"lidarsim_recording\": 1, \"world\": \"w.js", "r.jsonl:1: invalid JSON at column 37"},
         {"{\"lidarsim_recording\": 1, \"world\": \"w.json\", \"world_hash\": \"xyz\"}\n",
          "r.jsonl:1: world_hash: expected 16 hexadecimal digits"},
         {"HEADER", "r.jsonl: a header but no recorded step"},

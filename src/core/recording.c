@@ -513,6 +513,14 @@ static bool ParseText(lsRecording* rec, char* text, size_t size, lsError* err)
         }
         const char* parseEnd = NULL;
         cJSON* root = cJSON_ParseWithLengthOpts(at, (size_t)(stop - at) + 1, &parseEnd, true);
+        if (root == NULL && header && strncmp(at, "{\"lidarsim_recording\"", 21) != 0)
+        {
+            // Not a broken recording but something else, most often a world file given to replay: its first line
+            // ("{") is no JSON on its own.
+            return Fail(&p, NULL,
+                        "not a recording (its first line is not a recording's header; a world file opens with "
+                        "`lidarsim WORLD.json`, and `lidarsim run WORLD --steps N --record FILE` records one)");
+        }
         if (root == NULL)
         {
             bool ok = Fail(&p, NULL, "invalid JSON at column %ld", parseEnd != NULL ? (long)(parseEnd - at) + 1 : 1L);
