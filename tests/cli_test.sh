@@ -172,6 +172,12 @@ grep -q "4 frames" "$work/out.txt" || fail "render -o x.gif: $(cat "$work/out.tx
 [ "$(/usr/bin/python3 -c 'import sys; print(open(sys.argv[1], "rb").read().count(b"\x21\xf9\x04"))' "$work/run.gif")" = 4 ] ||
     fail "render -o x.gif: expected 4 frames"
 expect_status 2 "$lidarsim" render "$src/worlds/default.json" -o "$work/run.gif" --every 0
+# A GIF is built in memory: one of millions of frames is refused at once (it ran for hours, then out of memory).
+rm -f "$work/big.gif"
+expect_status 1 timeout 20 "$lidarsim" render "$src/worlds/default.json" -o "$work/big.gif" --steps 100000000
+grep -q '25000001 frames (100000000 steps, one frame every 4): a GIF holds at most' "$work/err.txt" ||
+    fail "render a huge GIF: $(cat "$work/err.txt")"
+[ -e "$work/big.gif" ] && fail "render a huge GIF wrote a file"
 
 # fmt: a hand-written world is not canonical (--check lists it, exit 1); fmt rewrites it to what loads the same and
 # what --check then accepts; fmt of the canonical text changes nothing.

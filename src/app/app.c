@@ -749,6 +749,11 @@ static int RenderGif(const lsRenderConfig* config, lsSim* sim, lsCanvas* canvas,
     const lsWorld* world = lsSim_GetWorld(sim);
     int every = config->every > 0 ? config->every : 1;
     lsError err = {{0}};
+    if (!lsGifFrameCountOk(config->steps / every + 1, config->steps, every, &err))
+    {
+        fprintf(stderr, "lidarsim render: %s\n", err.message);
+        return 1;
+    }
     lsGifWriter* gif = lsCreateGifWriter(config->width, config->height, every * world->sim.dt, &err);
     lsCamera camera = lsInitialCamera(sim, config->width, config->height, lsWorldArea(canvas, view));
     lsControl control = config->autopilot ? lsMakeAutopilotControl() : lsMakeManualControl(0.0, 0.0);

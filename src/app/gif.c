@@ -14,6 +14,7 @@ struct lsGifWriter
     char* data; // the file so far (giflib writes through WriteBytes)
     size_t length, capacity;
     int width, height, delay;
+    int frames;          // added so far
     GifByteType* planes; // scratch: red, green, blue planes, then the indexed frame
     bool failed;
 };
@@ -32,6 +33,16 @@ static int WriteBytes(GifFileType* gif, const GifByteType* bytes, int count)
     memcpy(w->data + w->length, bytes, (size_t)count);
     w->length += (size_t)count;
     return count;
+}
+
+bool lsGifFrameCountOk(long long frames, long long steps, int every, lsError* err)
+{
+    if (frames <= LS_GIF_MAX_FRAMES)
+        return true;
+    return lsFail(err,
+                  "%lld frames (%lld steps, one frame every %d): a GIF holds at most %d; raise --every or lower "
+                  "--steps",
+                  frames, steps, every, LS_GIF_MAX_FRAMES);
 }
 
 static size_t PlaneBytes(const lsGifWriter* w) { return (size_t)w->width * (size_t)w->height; }
@@ -77,6 +88,14 @@ bool lsGifWriter_AddFrame(lsGifWriter* w, SDL_Surface* surface, lsError* err)
     LS_ASSERT(surface->w == w->width && surface->h == w->height);
     if (w->failed)
         return false;
+    if (w->length > LS_GIF_MAX_BYTES)
+    {
+        // Frames that compress badly (noise, a huge --size) reach the memory bound before the frame count's.
+        w->failed = true;
+        return lsFail(err,
+                      "the GIF passed %zu MB after %d frames; raise --every, lower --steps or use a smaller --size",
+                      LS_GIF_MAX_BYTES >> 20, w->frames);
+    }
     size_t n = PlaneBytes(w);
     GifByteType *red = w->planes, *green = red + n, *blue = green + n, *indexed = blue + n;
     for (int y = 0; y < w->height; ++y)
@@ -115,6 +134,7 @@ bool lsGifWriter_AddFrame(lsGifWriter* w, SDL_Surface* surface, lsError* err)
         w->failed = true;
         return lsFail(err, "cannot write a GIF frame: %s", GifErrorString(w->gif->Error));
     }
+    w->frames += 1;
     return true;
 }
 

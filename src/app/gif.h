@@ -5,6 +5,17 @@
 
 #include <SDL2/SDL.h>
 
+/// The most frames one GIF may have. The GIF is built in memory (about 90 KB a frame at 1280x800, 10 KB at
+/// 400x250) and each frame takes a few milliseconds to quantize, so `--steps 100000000` ran for hours and then ran out
+/// of memory: `lidarsim render` refuses more frames before drawing any (lsGifFrameCountOk).
+#define LS_GIF_MAX_FRAMES 20000
+/// The most bytes a GIF may reach in memory; the frame that passes it fails with a message.
+#define LS_GIF_MAX_BYTES ((size_t)1 << 30)
+
+/// True when a GIF of `frames` frames (a frame every `every` steps of `steps`) is within LS_GIF_MAX_FRAMES, else false
+/// with err saying how to make fewer frames.
+bool lsGifFrameCountOk(long long frames, long long steps, int every, lsError* err);
+
 /// A GIF being built in memory (opaque). Create with lsCreateGifWriter, end with lsFinishGif.
 typedef struct lsGifWriter lsGifWriter;
 

@@ -516,7 +516,11 @@ int lsRenderRecording(const lsRenderConfig* config)
     bool ok = false;
     long long frames = 0;
     size_t bytes = 0;
-    if (SDL_Init(0) < 0)
+    if (gif && !lsGifFrameCountOk((last - first) / every + 1, last - first, every, &err))
+    {
+        // err says it: nothing drawn
+    }
+    else if (SDL_Init(0) < 0)
     {
         lsFail(&err, "SDL_Init failed: %s", SDL_GetError());
     }

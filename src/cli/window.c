@@ -288,7 +288,7 @@ static void RenderUsage(FILE* out)
             "steps, drawn as `lidarsim replay` shows them; a still shows the step N after the first.\n"
             "  -o, --output FILE  the image to write (required)\n"
             "  --steps N          simulate N fixed steps first (default 0)\n"
-            "  --every K          a GIF: one frame every K steps (default 4)\n"
+            "  --every K          a GIF: one frame every K steps (default 4; at most 20000 frames in all)\n"
             "  --size WxH         image size in pixels (default 1280x800)\n"
             "  --autopilot        the autopilot drives during the steps (default: the robot stands still)\n"
             "  --beams N          lidar beams (default: the world's)\n"
