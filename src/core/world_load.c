@@ -378,7 +378,7 @@ static bool ParseAngle(Loader* L, const cJSON* item, lsQuantity quantity, double
     }
     if (isnan(degrees) || !isfinite(*radians))
     {
-        return Fail(L, "expected an angle: finite degrees, or a string \"X rad\"");
+        return Fail(L, "expected an angle: finite degrees, or a string \"X deg\" or \"X rad\"");
     }
     // An angle written in radians is held to the bound in radians too, so "6.283185307179586 rad" is a full circle
     // although its conversion to degrees rounds above 360.
