@@ -116,7 +116,7 @@ def _seed(name: str, value) -> int:
     return _integer(name, value, 0, 2**64 - 1)
 
 
-@dataclass
+@dataclass(repr=False)
 class Scan:
     """One scan, with the fields of a ROS ``sensor_msgs/LaserScan`` (REP 117: ``inf`` for no return).
 
@@ -137,6 +137,10 @@ class Scan:
     scan_time: float = 0.0
     time_increment: float = 0.0
 
+    def __repr__(self) -> str:
+        # A summary: the dataclass's own repr printed every array in full (hundreds of lines for one scan).
+        return f"<lidarsim.Scan {_scan_summary(self.ranges, self.angle_min, self.angle_max, self.range_max)}>"
+
     @property
     def angles(self) -> np.ndarray:
         """Each beam's angle, radians, sensor frame."""
@@ -152,7 +156,7 @@ class Scan:
         return pts
 
 
-@dataclass
+@dataclass(repr=False)
 class ScanBatch:
     """Scans from K poses: (K, beams) arrays (``intensities``, ``kinds``, ``indices`` are None unless asked for)."""
 
@@ -165,6 +169,23 @@ class ScanBatch:
     angle_increment: float
     range_min: float
     range_max: float
+
+    def __repr__(self) -> str:
+        return f"<lidarsim.ScanBatch {len(self.ranges)} scans: " + (
+            f"{_scan_summary(self.ranges, self.angle_min, self.angle_max, self.range_max)}>"
+        )
+
+
+def _scan_summary(ranges: np.ndarray, angle_min: float, angle_max: float, range_max: float) -> str:
+    """'360 beams, 331 returns (0.42 .. 11.8 m), -180.0 .. 179.0 deg, range_max 12 m' for a Scan's or a batch's repr."""
+    beams = ranges.shape[-1] if ranges.ndim > 0 else 0
+    hit = np.isfinite(ranges)
+    returns = int(hit.sum())
+    span = f" ({ranges[hit].min():.3g} .. {ranges[hit].max():.3g} m)" if returns else ""
+    return (
+        f"{beams} beams, {returns} returns{span}, {math.degrees(angle_min):.1f} .. {math.degrees(angle_max):.1f} deg, "
+        f"range_max {range_max:g} m"
+    )
 
 
 class World:

@@ -103,6 +103,17 @@ def random_poses(world, count, seed=0):
     )
 
 
+def test_scan_repr_is_a_one_line_summary():
+    # print(sim.scan) printed every array in full: hundreds of lines for one scan.
+    world = lidarsim.load(world_path("rldemo"))
+    scan = world.scan()
+    returns = int(np.isfinite(scan.ranges).sum())
+    assert repr(scan).startswith(f"<lidarsim.Scan 9 beams, {returns} returns") and "\n" not in repr(scan)
+    assert "-60.0 .. 60.0 deg, range_max 3 m>" in repr(scan)
+    batch = world.scan_batch(np.zeros((500, 3)) + [7.0, 1.0, 90.0], ranges_only=True)
+    assert repr(batch).startswith("<lidarsim.ScanBatch 500 scans: 9 beams,") and len(repr(batch)) < 200
+
+
 def test_scan_batch_rows_equal_single_scans():
     world = lidarsim.load(world_path("warehouse"))
     poses = random_poses(world, 25)
