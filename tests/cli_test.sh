@@ -270,6 +270,12 @@ done
 expect_status 0 "$lidarsim" --version
 grep -q '^lidarsim ' "$work/out.txt" || fail "--version: $(cat "$work/out.txt")"
 expect_status 0 "$lidarsim" --help
+# The help's two columns line up: every command's summary starts where the window's does.
+columns=$(grep -E '^(usage: |       )lidarsim ' "$work/out.txt" | sed -E 's/^(.{16}[^ ]+( [^ ]+)*  +).*/\1/' | awk '{ print length }' | sort -u)
+[ "$(echo "$columns" | wc -l)" -eq 1 ] || fail "--help: the summaries do not line up: $(cat "$work/out.txt")"
+# help window: the window's options (it is no command word).
+expect_status 0 "$lidarsim" help window
+grep -q -- '--screenshots DIR' "$work/out.txt" || fail "help window: $(cat "$work/out.txt")"
 # scan sees the moving walls where the simulation has them at time 0, not at their file segment: a door half way
 # through its cycle (phase 0.5) stands shifted by its whole offset, 3 m ahead of the robot instead of 2 m.
 cat >"$work/door.json" <<'WORLD'

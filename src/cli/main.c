@@ -17,32 +17,38 @@ typedef struct Command
 {
     const char* name;
     int (*run)(int argc, char** argv);
-    const char* usage;
+    const char* synopsis; ///< the command line, in the help's first column
+    const char* summary;  ///< what it does, in the second
 } Command;
 
 static const Command s_commands[] = {
-    {"check", lsCmdCheck, "check WORLD.json...           validate worlds, print a one-line summary each"},
-    {"scan", lsCmdScan, "scan WORLD.json [options]     print one lidar scan as LaserScan JSON or CSV"},
-    {"run", lsCmdRun, "run WORLD.json --steps N      simulate headless, optionally record JSON lines"},
-    {"replay", lsCmdReplay, "replay REC.jsonl [WORLD.json]  play a recording in the window (timeline, speed)"},
-    {"render", lsCmdRender, "render WORLD.json -o F.png    draw what the window would show (PNG, JPEG, GIF)"},
-    {"import", lsCmdImport, "import MAP.yaml -o WORLD.json  a ROS map_server map as a world file (exact walls)"},
-    {"export-map", lsCmdExportMap, "export-map WORLD.json -o M.yaml  a world as a map_server map (PGM + YAML)"},
-    {"bench", lsCmdBench, "bench [--worlds DIR] [--world NAME] [--threads N]  ray-casting benchmark"},
-    {"fmt", lsCmdFmt, "fmt [--check] WORLD.json...   rewrite worlds in the canonical form"},
+    {"check", lsCmdCheck, "check WORLD.json...", "validate worlds, print a one-line summary each"},
+    {"scan", lsCmdScan, "scan WORLD.json [options]", "print one lidar scan as LaserScan JSON or CSV"},
+    {"run", lsCmdRun, "run WORLD.json --steps N", "simulate headless, optionally record JSON lines"},
+    {"replay", lsCmdReplay, "replay REC.jsonl [WORLD.json]", "play a recording in the window (timeline, speed)"},
+    {"render", lsCmdRender, "render WORLD.json -o F.png", "draw what the window would show (PNG, JPEG, GIF)"},
+    {"import", lsCmdImport, "import MAP.yaml -o WORLD.json", "a ROS map_server map as a world file (exact walls)"},
+    {"export-map", lsCmdExportMap, "export-map WORLD.json -o M.yaml", "a world as a map_server map (PGM + YAML)"},
+    {"bench", lsCmdBench, "bench [--world NAME] [options]", "the ray-casting benchmark"},
+    {"fmt", lsCmdFmt, "fmt [--check] WORLD.json...", "rewrite worlds in the canonical form"},
 };
+
+/// The width of the help's first column: the longest synopsis.
+#define LS_SYNOPSIS_COLUMNS 31
 
 static void PrintHelp(FILE* out)
 {
     fprintf(out, "lidarsim %s: a 2D lidar robot simulator\n\n", LS_VERSION);
-    fprintf(out, "usage: lidarsim [WORLD.json] [--beams N] [--paused] [--autopilot] ...   open the window\n");
+    fprintf(out, "usage: lidarsim %-*s  %s\n", LS_SYNOPSIS_COLUMNS, "[WORLD.json] [options]", "open the window");
     for (size_t i = 0; i < sizeof s_commands / sizeof s_commands[0]; ++i)
     {
-        fprintf(out, "       lidarsim %s\n", s_commands[i].usage);
+        fprintf(out, "       lidarsim %-*s  %s\n", LS_SYNOPSIS_COLUMNS, s_commands[i].synopsis, s_commands[i].summary);
     }
-    fprintf(out, "       lidarsim help [COMMAND] | --help | --version\n\n");
-    fprintf(out, "Run `lidarsim help COMMAND` for a command's options; options take their value as `--beams 4` or\n"
-                 "`--beams=4`. Worlds are JSON: see docs/world-format.md.\n");
+    fprintf(out, "       lidarsim %-*s  %s\n\n", LS_SYNOPSIS_COLUMNS, "help [COMMAND | window]",
+            "this help, or a command's");
+    fprintf(out,
+            "Run `lidarsim help COMMAND` for a command's options (`lidarsim help window` for the window's);\n"
+            "options take their value as `--beams 4` or `--beams=4`. Worlds are JSON: see docs/world-format.md.\n");
 }
 
 // A first argument that is not a command names a world for the window when it is a file that exists or looks like
@@ -155,6 +161,12 @@ static int Run(int argc, char** argv)
         {
             char* help[] = {"--help", NULL};
             return command->run(1, help);
+        }
+        if (strcmp(argv[1], "help") == 0 && argc > 2 && strcmp(argv[2], "window") == 0)
+        {
+            // The window is no command word, but its options are what a newcomer looks for first.
+            char* help[] = {"--help", NULL};
+            return lsCmdWindow(1, help);
         }
         if (strcmp(argv[1], "help") == 0 && argc > 2)
         {
