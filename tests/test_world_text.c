@@ -253,6 +253,22 @@ static int SaveFileTest(void)
     ENSURE(lsSaveWorldKeepingText(world, "/tmp/ls-world-text-test.json", s_text, base, &written, &err));
     lsFreeString(written);
     remove("/tmp/ls-world-text-test.json");
+
+    // Never over a map YAML (the window opened on a map saved its edits there, replacing the map with a world).
+    const char* yaml = "/tmp/ls-world-text-test.yaml";
+    FILE* f = fopen(yaml, "w");
+    ENSURE(f != NULL);
+    fputs("image: m.pgm\n", f);
+    fclose(f);
+    written = NULL;
+    ENSURE(!lsSaveWorldKeepingText(world, yaml, s_text, base, &written, &err));
+    ENSURE(written == NULL && strstr(err.message, "a map YAML is never overwritten") != NULL);
+    char kept[64] = {0};
+    f = fopen(yaml, "r");
+    ENSURE(f != NULL && fgets(kept, sizeof kept, f) != NULL);
+    fclose(f);
+    remove(yaml);
+    ENSURE(strcmp(kept, "image: m.pgm\n") == 0);
     lsDestroyWorld(world);
     lsDestroyWorld(base);
     return 0;

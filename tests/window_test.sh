@@ -279,4 +279,42 @@ first='"robots": [{"id": "robot", "pose": [5, 5, 0], "radius": 0.25, "lidar": {"
 grep -qF "  $first, {\"id\": \"robot2\", \"pose\": [5.65, 5, 0], " "$work/fleet/room.json" ||
     fail "the shorthand robot should become a two-robot list: $(cat "$work/fleet/room.json")"
 echo "window_test: fleet ok: Tab, I added robot2 at (5.65, 5), B, Ctrl+S wrote \"robots\" as a one-line diff"
+
+# 6. A map YAML opened in the window: Ctrl+S never writes over the map (it once replaced the YAML with a world that
+#    named itself as its map), but saves a world beside it standing on the map, which the window then edits: a
+#    second Ctrl+S writes that world again.
+mkdir -p "$work/map"
+printf 'P2\n6 4\n255\n0 0 0 0 0 0\n0 254 254 254 254 0\n0 254 254 254 254 0\n0 0 0 0 0 0\n' >"$work/map/m.pgm"
+printf 'image: m.pgm\nresolution: 1\norigin: [0, 0, 0]\noccupied_thresh: 0.65\nfree_thresh: 0.2\n' >"$work/map/m.yaml"
+cp "$work/map/m.yaml" "$work/map/m.orig.yaml"
+cat >"$work/map.sh" <<'EOF'
+#!/usr/bin/env bash
+lidarsim=$1
+dir=$2
+"$lidarsim" "$dir/m.yaml" --paused >"$dir/map.txt" 2>&1 &
+pid=$!
+source "$(dirname "$0")/helpers.sh"
+wid=$(find_window "$pid")
+[ -n "$wid" ] || { echo "map.sh: no window appeared"; kill "$pid"; exit 1; }
+xdotool windowfocus --sync "$wid" || { echo "map.sh: cannot focus the window"; kill "$pid"; exit 1; }
+for k in e i ctrl+s; do
+    xdotool key "$k"
+done
+said "$dir/map.txt" "a world on the map" || { echo "map.sh: the first save was not answered"; kill "$pid"; exit 1; }
+for k in i ctrl+s q; do
+    xdotool key "$k"
+done
+wait_until exited "$pid" || { echo "map.sh: the window did not quit on Q after saving"; kill "$pid"; exit 1; }
+wait "$pid"
+EOF
+chmod +x "$work/map.sh"
+"$work/map.sh" "$lidarsim" "$work/map" >"$work/xvfb-map.txt" 2>&1 ||
+    fail "map session failed: $(cat "$work/xvfb-map.txt" "$work/map/map.txt" 2>/dev/null) $(server_said)"
+cmp -s "$work/map/m.yaml" "$work/map/m.orig.yaml" || fail "Ctrl+S on a map changed the map YAML: $(cat "$work/map/m.yaml")"
+grep -qF "saved $work/map/m.json, a world on the map $work/map/m.yaml" "$work/map/map.txt" &&
+    grep -qx "lidarsim: saved $work/map/m.json" "$work/map/map.txt" || fail "map session: $(cat "$work/map/map.txt")"
+expect_status 0 "$lidarsim" check "$work/map/m.json"
+grep -q ', 3 robots, ' "$work/out.txt" || fail "the world saved beside the map: $(cat "$work/out.txt")"
+grep -q '"map": "m.yaml"' "$work/map/m.json" || fail "the world saved beside the map names it: $(cat "$work/map/m.json")"
+echo "window_test: map ok: Ctrl+S wrote m.json on the map, the YAML untouched, the second save went to m.json"
 exit 0

@@ -132,20 +132,63 @@ static void SetDiskVersion(lsApp* app, const lsWorld* world, const char* text)
     lsApp_UpdateUnsaved(app);
 }
 
+// The world file that a map YAML's edits are saved to: beside it, named like it ("maps/office.yaml" ->
+// "maps/office.json"). False when the name does not fit.
+static bool MapWorldPath(const char* yamlPath, char* out, size_t capacity)
+{
+    const char* dot = strrchr(yamlPath, '.');
+    LS_ASSERT(dot != NULL); // lsIsMapPath: the name ends in .yaml or .yml
+    int n = snprintf(out, capacity, "%.*s.json", (int)(dot - yamlPath), yamlPath);
+    return n > 0 && (size_t)n < capacity;
+}
+
 bool lsApp_Save(lsApp* app)
 {
     lsError err;
     char* text = NULL;
-    if (!lsSaveWorldKeepingText(app->world, app->config.worldPath, app->diskText, app->diskWorld, &text, &err))
+    // A map YAML opened as a world is never saved over (the map would be lost): the edits go to a world file beside
+    // it that stands on the map ("map": "office.yaml"), and the window edits and watches that file from then on. An
+    // existing file of that name is not replaced.
+    char path[sizeof app->config.worldPath];
+    bool fromMap = lsIsMapPath(app->config.worldPath);
+    if (!fromMap)
+    {
+        snprintf(path, sizeof path, "%s", app->config.worldPath);
+    }
+    else if (!MapWorldPath(app->config.worldPath, path, sizeof path))
+    {
+        lsApp_SetStatus(app, "not saved: the world file's name beside %s is too long", app->config.worldPath);
+        return false;
+    }
+    else if (lsStatFile(path, &(lsFileStamp){0}, NULL))
+    {
+        lsApp_SetStatus(app,
+                        "not saved: %s is a map, and %s exists already; open that world or move it away, then "
+                        "Ctrl+S",
+                        app->config.worldPath, path);
+        return false;
+    }
+    if (!lsSaveWorldKeepingText(app->world, path, app->diskText, app->diskWorld, &text, &err))
     {
         lsApp_SetStatus(app, "not saved: %s", err.message);
         return false;
     }
-    if (app->reloader != NULL)
-        lsReloader_MarkSaved(app->reloader);
+    if (fromMap)
+    {
+        lsApp_SetStatus(app, "saved %s, a world on the map %s: the window edits it from now on", path,
+                        app->config.worldPath);
+        snprintf(app->config.worldPath, sizeof app->config.worldPath, "%s", path);
+        lsDestroyReloader(app->reloader);
+        app->reloader = lsCreateReloader(path, LS_RELOAD_SETTLE);
+    }
+    else
+    {
+        if (app->reloader != NULL)
+            lsReloader_MarkSaved(app->reloader);
+        lsApp_SetStatus(app, "saved %s", path);
+    }
     SetDiskVersion(app, app->world, text);
     lsFreeString(text);
-    lsApp_SetStatus(app, "saved %s", app->config.worldPath);
     return true;
 }
 

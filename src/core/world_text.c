@@ -15,6 +15,7 @@
 #include "core/json_path.h"
 #include "core/text.h"
 #include "core/world_fields.h"
+#include "lidarsim/map.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -601,6 +602,15 @@ bool lsSaveWorldKeepingText(const lsWorld* world, const char* path, const char* 
                             char** written, lsError* err)
 {
     LS_ASSERT(world != NULL && path != NULL);
+    if (lsIsMapPath(path))
+    {
+        // As lsSaveWorld: the window opened on a map YAML saved its edits over the map itself (a world naming itself
+        // as its map, the user's map gone).
+        return lsFail(err,
+                      "%s: not saved: a map YAML is never overwritten with a world (save a .json, or use "
+                      "lidarsim import)",
+                      path);
+    }
     char* text = lsFormatWorldKeepingText(world, baseText, baseWorld, path);
     // Never write a file the loader would refuse (an edited world with, say, two paths of one id).
     lsWorld* check = lsLoadWorldFromString(text, strlen(text), path, err, NULL);
