@@ -949,6 +949,9 @@ static int EditorEventsTest(void)
     ENSURE(world->wallCount == walls + 1);
     ENSURE(lsVecEqual(world->walls[walls].points[0], lsV(-3.0, 4.0)));
     ENSURE(lsVecEqual(world->walls[walls].points[1], lsV(-1.05, 3.0)));
+    // A point just left of an axis snaps onto it as 0, never -0 (which the file then spelt "-0").
+    ENSURE(lsSnapCoordinate(-0.01, 0.05) == 0.0 && !signbit(lsSnapCoordinate(-0.01, 0.05)));
+    ENSURE(!signbit(lsSnapCoordinate(-0.2, 1.0)));
     SDL_SetModState(KMOD_LSHIFT);
     ENSURE(Drag(editor, &camera, world, lsV(-3.02, 5.02), lsV(-1.04, 5.02), 3));
     SDL_SetModState(KMOD_NONE);

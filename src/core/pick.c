@@ -356,12 +356,13 @@ static bool LineIsClear(const lsWorld* world, const lsAABB* wallBounds, lsVec2 a
 
 double lsSnapCoordinate(double x, double step)
 {
+    // + 0.0 turns the -0 that round gives for small negative x into 0: saved, it read "-0" in the world file.
     if (step < 1.0)
     {
         double perMetre = round(1.0 / step);
-        return round(x * perMetre) / perMetre;
+        return round(x * perMetre) / perMetre + 0.0;
     }
-    return round(x / step) * step;
+    return round(x / step) * step + 0.0;
 }
 
 // True when p lies in a box or polygon (boundary included).
