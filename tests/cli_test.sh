@@ -192,6 +192,12 @@ expect_status 0 "$lidarsim" check "$src/worlds/default.json"
 [ "$(sed 's/default.json/x/; s|.*/x|x|' "$work/out.txt")" = "$(sed 's|.*/x|x|' "$work/fmt-check.txt")" ] ||
     fail "fmt changed the world: $(cat "$work/out.txt" "$work/fmt-check.txt")"
 expect_status 1 "$lidarsim" fmt "$work/missing.json"
+# An empty file name (a script's unset variable) is said to be one, read or written, before any work.
+expect_status 1 "$lidarsim" check ""
+[ "$(cat "$work/err.txt")" = "no file name given (an empty name)" ] || fail "check '': $(cat "$work/err.txt")"
+expect_status 1 "$lidarsim" run "$src/worlds/default.json" --steps 10 --record ""
+grep -q 'no file name given to write to' "$work/err.txt" && [ ! -s "$work/out.txt" ] ||
+    fail "run --record '': $(cat "$work/out.txt" "$work/err.txt")"
 # A map YAML is not a world file: said so, not as a JSON syntax error at its first line; the worlds after it are
 # still formatted.
 printf 'image: m.pgm\nresolution: 0.5\norigin: [0, 0, 0]\noccupied_thresh: 0.65\nfree_thresh: 0.2\n' >"$work/fmt.yaml"

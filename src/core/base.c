@@ -185,6 +185,11 @@ char* lsReadFileStamped(const char* path, size_t maxBytes, size_t* size, lsFileS
     {
         return lsFailNull(err, "%s", path == NULL ? "no file name given" : "no size given to fill");
     }
+    if (path[0] == '\0')
+    {
+        // A script's unset variable ("lidarsim check $WORLD"): ": cannot open: ..." named nothing.
+        return lsFailNull(err, "no file name given (an empty name)");
+    }
     // O_NONBLOCK: opening a FIFO without a writer, or a device, must not wait; fstat then refuses them.
     int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
     if (fd < 0)

@@ -121,6 +121,8 @@ bool lsBeginAtomicWrite(lsAtomicFile* af, const char* path, const char* verb, bo
 {
     LS_ASSERT(af != NULL && path != NULL && verb != NULL);
     memset(af, 0, sizeof *af);
+    if (path[0] == '\0')
+        return lsFail(err, "no file name given to write to (an empty name)");
     af->verb = verb;
     af->noReplace = noReplace;
     af->label = lsStrdup(path);
