@@ -73,6 +73,18 @@ expect_status 1 "$lidarsim" render "$work/old.jsonl" -o "$work/old.gif"
 grep -q 'old.jsonl:1: no recording header.*record it again' "$work/err.txt" || fail "old: $(cat "$work/err.txt")"
 expect_status 2 "$lidarsim" replay
 grep -q 'missing REC.jsonl' "$work/err.txt" || fail "replay without a file: $(cat "$work/err.txt")"
+# A world file given as the recording: not a recording, said so (not "invalid JSON at column 2").
+expect_status 1 "$lidarsim" replay "$world"
+grep -q 'default.json:1: not a recording' "$work/err.txt" || fail "replay WORLD.json: $(cat "$work/err.txt")"
+# A recording made with a relative world path, read from elsewhere: the path as recorded, where it was looked for,
+# and how to name the world.
+mkdir -p "$work/here/worlds" "$work/elsewhere"
+cp "$world" "$work/here/worlds/w.json"
+(cd "$work/here" && "$lidarsim" run worlds/w.json --steps 12 --record "$work/elsewhere/rel.jsonl" >/dev/null) ||
+    fail "run with a relative world path"
+(cd "$work" && expect_status 1 "$lidarsim" render "$work/elsewhere/rel.jsonl" -o "$work/rel.png")
+grep -q 'rel.jsonl: its world worlds/w.json, looked for from here and beside the recording: .*render REC WORLD' \
+    "$work/err.txt" || fail "recording's world not found: $(cat "$work/err.txt")"
 # No display: one line naming render.
 expect_status 1 env -u DISPLAY -u WAYLAND_DISPLAY -u SDL_VIDEODRIVER "$lidarsim" replay "$rec"
 grep -q 'lidarsim render .* -o run.gif' "$work/err.txt" || fail "replay without a display: $(cat "$work/err.txt")"

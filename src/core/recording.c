@@ -666,8 +666,13 @@ lsSim* lsRecording_OpenWorld(lsRecording* rec, const char* worldPath, lsWorld** 
         // header (a path as given when recording, tried from here and beside the recording), how to name it instead.
         char why[sizeof err->message];
         snprintf(why, sizeof why, "%s", err->message);
-        lsFail(err, "%s: its world: %s%s", rec->path, why,
-               worldPath == resolved ? " (name the world after the recording: replay REC WORLD)" : "");
+        if (worldPath == resolved)
+            lsFail(err,
+                   "%s: its world %s, looked for from here and beside the recording: %s (name the world after the "
+                   "recording: lidarsim replay REC WORLD, or render REC WORLD -o FILE)",
+                   rec->path, rec->worldPath, why);
+        else
+            lsFail(err, "%s: its world: %s", rec->path, why);
         return NULL;
     }
     if (!lsRecording_CheckWorld(rec, *world, worldPath, err))
