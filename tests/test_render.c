@@ -344,6 +344,36 @@ static int HudStaysInItsPanel(void)
     return 0;
 }
 
+static int ReplayHasItsOwnHelp(void)
+{
+    // F1 in a replay shows the replay's keys (the HUD says "F1 keys" there too), not the live window's.
+    Fixture f;
+    ENSURE(OpenFixture(&f));
+    lsViewOptions view = lsDefaultViewOptions();
+    view.hud = false;
+    static unsigned char frames[3][4 * W * H]; // static: no heap to leak when a check fails
+    size_t size = (size_t)f.surface->pitch * (size_t)f.surface->h;
+    ENSURE(size <= sizeof frames[0]);
+    const char* replays[3] = {"REPLAY  paused", "REPLAY  paused", NULL};
+    for (int pass = 0; pass < 3; ++pass)
+    {
+        view.help = pass > 0;
+        lsHudInfo hud = {.worldName = "tiny", .replay = replays[pass]};
+        ENSURE(lsDrawFrame(f.canvas, &f.camera, f.sim, &view, &hud));
+        ENSURE(SDL_LockSurface(f.surface) == 0);
+        memcpy(frames[pass], f.surface->pixels, size);
+        SDL_UnlockSurface(f.surface);
+    }
+    ENSURE(memcmp(frames[0], frames[1], size) != 0); // drawn in a replay
+    ENSURE(memcmp(frames[1], frames[2], size) != 0); // and not the live window's list
+    int count = 0;
+    while (lsReplayHelpLines[count] != NULL)
+        ++count;
+    ENSURE(count > 10 && strstr(lsReplayHelpLines[0], "play / pause") != NULL);
+    CloseFixture(&f);
+    return 0;
+}
+
 static int HudEscapesControl(void)
 {
     // A world name and a status with control characters (a terminal escape, a bell) draw exactly as their escaped
@@ -822,6 +852,7 @@ int RenderTest(void)
     RUN_SUBTEST(HudIsDrawn);
     RUN_SUBTEST(HudEscapesControl);
     RUN_SUBTEST(HudStaysInItsPanel);
+    RUN_SUBTEST(ReplayHasItsOwnHelp);
     RUN_SUBTEST(ScreenshotNamesNeverCollide);
     RUN_SUBTEST(ClipsFarGeometry);
     RUN_SUBTEST(FollowsTheSim);

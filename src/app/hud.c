@@ -53,6 +53,28 @@ const char* const lsHelpLines[] = {
     NULL,
 };
 
+const char* const lsReplayHelpLines[] = {
+    "Space           play / pause (at the end: again)",
+    "Right / Left    one step forward / back (. and , too)",
+    "Shift+arrows    the next / previous recorded scan",
+    "] / [           faster / slower (1/16x .. 64x)",
+    "Home / End      the first / the last step",
+    "Timeline        click or drag to seek",
+    "L               beams: lines / hit lines / points / off",
+    "C               colour beams by hit kind / intensity",
+    "G               grid and scale bar",
+    "T               robot trail",
+    "O               scan plot (range against angle)",
+    "H               HUD panels",
+    "F               follow the robot",
+    "Z               fit the whole world",
+    "Wheel / Drag    zoom / pan",
+    "F12             screenshot PNG (screenshots folder)",
+    "F1              this help",
+    "Esc / Q         quit",
+    NULL,
+};
+
 static const lsColor s_panel = {8, 9, 12, 225};
 static const lsColor s_panelEdge = {70, 76, 92, 255};
 static const lsColor s_title = {255, 200, 90, 255};
@@ -505,13 +527,14 @@ static void DrawTimeline(lsCanvas* canvas, const lsViewOptions* view, const lsHu
     lsRaster_ResetClip(raster);
 }
 
-static void DrawHelp(lsCanvas* canvas)
+static void DrawHelp(lsCanvas* canvas, bool replay)
 {
     lsFont* font = canvas->font;
+    const char* const* lines = replay ? lsReplayHelpLines : lsHelpLines;
     int count = 0, widest = 0;
-    for (; lsHelpLines[count] != NULL; ++count)
+    for (; lines[count] != NULL; ++count)
     {
-        int w = lsFont_Width(font, lsHelpLines[count]);
+        int w = lsFont_Width(font, lines[count]);
         widest = w > widest ? w : widest;
     }
     int pad = Pad(canvas), line = lsFont_LineHeight(font);
@@ -521,10 +544,10 @@ static void DrawHelp(lsCanvas* canvas)
     r.y = r.y < 0 ? 0 : r.y;
     Panel(&canvas->raster, r);
     int x = r.x + 2 * pad, y = r.y + 2 * pad;
-    lsFont_Draw(font, &canvas->raster, x, y, "lidarsim keys", s_title);
+    lsFont_Draw(font, &canvas->raster, x, y, replay ? "lidarsim replay keys" : "lidarsim keys", s_title);
     y += 2 * line;
     for (int i = 0; i < count; ++i, y += line)
-        lsFont_Draw(font, &canvas->raster, x, y, lsHelpLines[i], lsColorHud);
+        lsFont_Draw(font, &canvas->raster, x, y, lines[i], lsColorHud);
 }
 
 bool lsDrawHud(lsCanvas* canvas, const lsCamera* camera, const lsSim* sim, const lsViewOptions* view,
@@ -558,7 +581,7 @@ bool lsDrawHud(lsCanvas* canvas, const lsCamera* camera, const lsSim* sim, const
     if (hud->error != NULL && hud->error[0] != '\0')
         DrawErrorBanner(canvas, lsWorldArea(canvas, view), hud->error);
     if (view->help)
-        DrawHelp(canvas);
+        DrawHelp(canvas, hud->replay != NULL);
     SDL_UnlockSurface(canvas->surface);
     return true;
 }

@@ -177,6 +177,8 @@ bool lsDrawHud(lsCanvas* canvas, const lsCamera* camera, const lsSim* sim, const
 
 /// The text of the help overlay, one key per line, NULL-terminated.
 extern const char* const lsHelpLines[];
+/// The help overlay of a replay (hud->replay set): its own keys.
+extern const char* const lsReplayHelpLines[];
 
 /// The HUD panel's screen rectangle (tests look for text pixels inside it).
 lsRect lsHudRect(const lsCanvas* canvas, const lsSim* sim, const lsHudInfo* hud);

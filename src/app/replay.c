@@ -233,6 +233,10 @@ static void HandleKey(Replay* r, const SDL_KeyboardEvent* key)
     case SDLK_z:
         FitCamera(r);
         break;
+    case SDLK_F1:
+        // The HUD says "F1 keys" in a replay too; F1 did nothing here.
+        r->view.help = !r->view.help;
+        break;
     case SDLK_F12:
         r->screenshots += 1;
         break;
