@@ -200,6 +200,39 @@ static int RaySegmentHandTest(void)
     return 0;
 }
 
+// A ray from a point of a shape reports +0, never -0: the lidar prints fractions as ranges, and a LaserScan range
+// of -0.0 (the origin at a wall's corner, a beam pointing left) is no distance a reader expects.
+static int ZeroFractionSignTest(void)
+{
+    // The origin is the wall's endpoint; the beam leaves it to the left, off the wall's line (the corner case of a
+    // 4-beam scan from a robot standing on a corner: direction (cos, sin)(-pi)).
+    lsSegment wall = {{0, 0}, {1, 0}};
+    lsCastOutput out = lsRayCastSegment(&wall, &(lsRayInput){{0, 0}, {-1.0, -1.2246467991473532e-16}, 10});
+    ENSURE(out.hit && out.fraction == 0.0 && !signbit(out.fraction));
+    out = lsRayCastSegment(&wall, &(lsRayInput){{0, 0}, {-1.0, 1.0}, 10});
+    ENSURE(out.hit && out.fraction == 0.0 && !signbit(out.fraction));
+    // The origin inside a wall, crossed with cross(d, b - a) < 0: num is exactly 0 and den negative.
+    lsSegment diag = {{-1, -1}, {1, 1}};
+    out = lsRayCastSegment(&diag, &(lsRayInput){{0, 0}, {-1.0, 0.5}, 10});
+    ENSURE(out.hit && out.fraction == 0.0 && !signbit(out.fraction));
+    out = lsRayCastSegment(&diag, &(lsRayInput){{0, 0}, {1.0, -0.5}, 10});
+    ENSURE(out.hit && out.fraction == 0.0 && !signbit(out.fraction));
+    // Collinear, the origin at the far end, and polygons entered at a vertex the origin sits on.
+    out = lsRayCastSegment(&wall, &(lsRayInput){{1, 0}, {-1, 0}, 10});
+    ENSURE(out.hit && out.fraction == 0.0 && !signbit(out.fraction));
+    lsPolygon triangle;
+    ENSURE(lsMakePolygon(&triangle, (lsVec2[]){{0, 0}, {1, 0}, {0, 1}}, 3));
+    for (int k = 0; k < 16; ++k)
+    {
+        lsVec2 d = lsDirection(2.0 * LS_PI * k / 16.0);
+        out = lsRayCastPolygon(&triangle, &(lsRayInput){{0, 0}, d, 10});
+        ENSURE(out.hit && out.fraction == 0.0 && !signbit(out.fraction));
+        out = lsRayCastSegment(&wall, &(lsRayInput){{0.5, 0}, d, 10});
+        ENSURE(out.hit && out.fraction == 0.0 && !signbit(out.fraction));
+    }
+    return 0;
+}
+
 // Beams aimed at the corners of closed rooms (shared endpoints) from many origins: every beam hits a wall, at the
 // corner within rounding.
 static int CornerLeakTest(void)
@@ -1869,6 +1902,7 @@ int GeometryTest(void)
     RUN_SUBTEST(OrientHandTest);
     RUN_SUBTEST(ExactEngineTest);
     RUN_SUBTEST(RaySegmentHandTest);
+    RUN_SUBTEST(ZeroFractionSignTest);
     RUN_SUBTEST(CornerLeakTest);
     RUN_SUBTEST(RayCircleHandTest);
     RUN_SUBTEST(RayBoxPolygonHandTest);

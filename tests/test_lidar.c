@@ -152,6 +152,39 @@ static int ClosedRoomNoLeakTest(void)
     return 0;
 }
 
+// A robot standing on a wall's corner or inside a wall: the beams that start on a wall report +0, never -0 (a
+// LaserScan range of -0.0 was printed for the beams pointing left), on the fan's path and with moving objects.
+static int ZeroRangeSignTest(void)
+{
+    lsWorld* world = lsCreateWorld();
+    lsVec2 chain[3] = {{0, 1}, {0, 0}, {1, 0}};
+    lsWorld_AddWall(world, chain, 3, false);
+    lsVec2 slanted[2] = {{-2, -1}, {2, 1}};
+    lsWorld_AddWall(world, slanted, 2, false);
+    lsScene* scene = lsCreateScene(world);
+    lsLidarDef def = Lidar(360, 360.0, 10.0);
+    lsScan* scan = lsCreateScan(def.beams);
+    lsVec2 origins[3] = {{0, 0}, {0, 0.5}, {1, 0.5}};
+    int zeros = 0;
+    for (int k = 0; k < 3; ++k)
+    {
+        for (int h = 0; h < 8; ++h)
+        {
+            ENSURE(lsLidar_ScanFrom(scene, NULL, &def, origins[k], 0.25 * LS_PI * h, NULL, scan));
+            for (int i = 0; i < scan->count; ++i)
+            {
+                ENSURE(!signbit(scan->ranges[i]));
+                zeros += scan->ranges[i] == 0.0;
+            }
+        }
+    }
+    ENSURE(zeros > 3 * 8 * 180);
+    lsDestroyScan(scan);
+    lsDestroyScene(scene);
+    lsDestroyWorld(world);
+    return 0;
+}
+
 static int SensorPoseTest(void)
 {
     lsLidarDef def = Lidar(5, 90.0, 10.0);
@@ -487,6 +520,7 @@ int LidarTest(void)
     RUN_SUBTEST(LayoutTest);
     RUN_SUBTEST(SquareRoomTest);
     RUN_SUBTEST(ClosedRoomNoLeakTest);
+    RUN_SUBTEST(ZeroRangeSignTest);
     RUN_SUBTEST(SensorPoseTest);
     RUN_SUBTEST(RangeNoiseTest);
     RUN_SUBTEST(ReproducibleTest);

@@ -30,6 +30,11 @@ static inline double lsClamp(double x, double lo, double hi)
     return x > hi ? hi : x;
 }
 
+// A ray's fraction t clamped into [0, L] (L >= 0), with +0 for every t that is not positive (NaN, -0 included): a ray
+// from a point of a shape has t = 0 / den or (p - o) / d, which is -0 when den or d is negative, and the lidar
+// reports the fraction as a range. Positive t gives lsClamp's bits.
+static inline double lsClampFraction(double t, double L) { return t > 0.0 ? (t > L ? L : t) : 0.0; }
+
 // b - a, halved when the difference overflows (only its direction is used).
 static inline lsVec2 lsDirectionOf(lsVec2 a, lsVec2 b)
 {
@@ -196,7 +201,7 @@ static inline bool lsRayCastSegmentPrepared(lsSegmentCastPrep* s, lsVec2 d, doub
     // lsClampToSegmentBox with the bounds ordered above.
     lsVec2 o = s->o;
     out->hit = true;
-    out->fraction = lsClamp(t, 0.0, L);
+    out->fraction = lsClampFraction(t, L);
     out->point = (lsVec2){lsClamp(o.x + out->fraction * d.x, s->loX, s->hiX),
                           lsClamp(o.y + out->fraction * d.y, s->loY, s->hiY)};
     // SegmentNormal: lsDirectionOf(a, b) is (ex, ey), finite here (else sNum would not be).
@@ -278,7 +283,7 @@ static LS_GEOMETRY_INLINE bool lsRayCastSegmentCrossing(lsVec2 o, lsVec2 d, doub
         return false;
     }
     out->hit = true;
-    out->fraction = lsClamp(t, 0.0, L);
+    out->fraction = lsClampFraction(t, L);
     out->point = (lsVec2){lsClamp(o.x + out->fraction * d.x, loX, hiX), lsClamp(o.y + out->fraction * d.y, loY, hiY)};
     return true;
 }
@@ -386,7 +391,7 @@ static inline bool lsRayCastCircleCommon(lsVec2 o, lsVec2 d, double L, lsVec2 c,
         return false;
     }
     out->hit = true;
-    out->fraction = lsClamp(t, 0.0, L);
+    out->fraction = lsClampFraction(t, L);
     return true;
 }
 

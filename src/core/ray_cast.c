@@ -105,7 +105,7 @@ static lsCastOutput CastCollinear(lsVec2 o, lsVec2 d, double L, lsVec2 a, lsVec2
     }
     out.hit = true;
     out.point = p;
-    out.fraction = lsClamp(LineParameter(o, d, p), 0.0, L);
+    out.fraction = lsClampFraction(LineParameter(o, d, p), L);
     out.normal = lsNeg(lsUnitVector(d));
     return out;
 }
@@ -146,7 +146,7 @@ static int CastCrossing(lsVec2 o, lsVec2 d, double L, lsVec2 a, lsVec2 b, int sa
         }
         out->hit = true;
         out->point = p;
-        out->fraction = lsClamp(LineParameter(o, d, p), 0.0, L);
+        out->fraction = lsClampFraction(LineParameter(o, d, p), L);
         out->normal = SegmentNormal(a, b, denSign);
         return tSign;
     }
@@ -229,7 +229,7 @@ static int CastCrossing(lsVec2 o, lsVec2 d, double L, lsVec2 a, lsVec2 b, int sa
         t = (double)((ta + s * (tb - ta)) / dd);
     }
     out->hit = true;
-    out->fraction = lsClamp(t, 0.0, L);
+    out->fraction = lsClampFraction(t, L);
     out->point = lsClampToSegmentBox(lsMulAdd(o, out->fraction, d), a, b);
     out->normal = SegmentNormal(a, b, denSign);
     return tSign;
@@ -480,7 +480,7 @@ lsCastOutput lsRayCastCircleFull(const lsCircle* circle, const lsRayInput* input
         t = lq > 0 ? (double)(lc / lq) : 0.0;
     }
     out.hit = true;
-    out.fraction = lsClamp(t, 0.0, L);
+    out.fraction = lsClampFraction(t, L);
     lsCompleteCircleHit(o, d, c, r, &out);
     return out;
 }
@@ -537,7 +537,7 @@ lsCastOutput lsRayCastBox(const lsBox* box, const lsRayInput* input)
     }
     lsCastOutput out = NoHit();
     out.hit = true;
-    out.fraction = lsClamp(tMin, 0.0, L);
+    out.fraction = lsClampFraction(tMin, L);
     out.point = lsMulAdd(input->origin, out.fraction, d);
     if (entryAxis < 0)
     {
