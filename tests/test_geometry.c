@@ -1104,6 +1104,67 @@ static int GrazingAccuracyTest(void)
     return 0;
 }
 
+// Sign of num - tau den for the crossing of ray (o, d) with segment a-b (num = cross(a - o, b - a), den = cross(d,
+// b - a)), exact: tau is the ray parameter of the crossing when the sign is 0.
+static int CrossingParameterSign(lsVec2 o, lsVec2 d, lsVec2 a, lsVec2 b, double tau)
+{
+    lsExactTerm terms[10] = {
+        {{a.x, b.y}, 2},  {{-o.x, b.y}, 2},      {{o.x, a.y}, 2},      {{-a.y, b.x}, 2},     {{o.y, b.x}, 2},
+        {{-o.y, a.x}, 2}, {{-tau, d.x, b.y}, 3}, {{tau, d.x, a.y}, 3}, {{tau, d.y, b.x}, 3}, {{-tau, d.y, a.x}, 3},
+    };
+    return lsExactSign(terms, 10);
+}
+
+// Robots standing on walls: an origin rounded onto a wall of 100 km coordinates lies a tiny distance off its line
+// (sometimes 10^-28 m), so the crossing's num = cross(a - o, b - a) cancels far below double-double's 2^-104 of its
+// terms. The fraction must still be the crossing's parameter to a few ulps (checked exactly, not against a rounded
+// reference): double-double alone gave 0 (then -0) for a crossing at 4.6e-28 m (scripts/exact_check.py, seed 2 world
+// 1091), and relative errors up to 1 for others.
+static int CrossingAccuracyTest(void)
+{
+    // The case exact_check found: the origin is the rounded midpoint of the wall; the exact parameter, from rational
+    // arithmetic, is 4.6159350662614345e-28.
+    lsSegment wall = {{-163841.0, -16384.1}, {-49152.299999999996, -131072.8}};
+    lsRayInput in = {{-106496.65, -73728.45}, {-1.8369701987210297e-16, 1.0}, 259614.34451253386};
+    lsCastOutput out = lsRayCastSegment(&wall, &in);
+    ENSURE(out.hit);
+    ENSURE_SMALL(out.fraction / 4.6159350662614345e-28 - 1.0, 1e-15);
+
+    lsRng rng = lsMakeRng(2718);
+    int checked = 0, cancelled = 0, wrong = 0;
+    for (int i = 0; i < 200000; ++i)
+    {
+        double scale = pow(10.0, lsRng_Range(&rng, -3, 6));
+        lsVec2 a = lsTestRandomPoint(&rng, -scale, scale, -scale, scale);
+        lsVec2 b = lsTestRandomPoint(&rng, -scale, scale, -scale, scale);
+        lsVec2 o = lsLerp(a, b, lsRng_Range(&rng, 0.0, 1.0));
+        lsVec2 d = lsDirection(lsRng_Range(&rng, -LS_PI, LS_PI));
+        lsSegment seg = {a, b};
+        lsRayInput ray = {o, d, 4.0 * scale};
+        out = lsRayCastSegment(&seg, &ray);
+        int numSign = lsOrient(o, a, b); // cross(a - o, b - a)
+        if (!out.hit || numSign == 0)
+        {
+            continue; // o exactly on the segment, or the ray leaves the line on the other side
+        }
+        ++checked;
+        double ex = b.x - a.x, ey = b.y - a.y;
+        double sNum = fabs((a.x - o.x) * ey) + fabs((a.y - o.y) * ex);
+        double num = (a.x - o.x) * ey - (a.y - o.y) * ex;
+        cancelled += fabs(num) < 0x1p-60 * sNum;
+        // The exact parameter lies in [t (1 - 4 eps), t (1 + 4 eps)]: num - tau den changes sign there.
+        int below = CrossingParameterSign(o, d, a, b, out.fraction * (1.0 - 0x1p-51));
+        int above = CrossingParameterSign(o, d, a, b, out.fraction * (1.0 + 0x1p-51));
+        wrong += !(out.fraction > 0.0) || below * above > 0;
+    }
+    printf("    crossings from origins rounded onto walls: %d checked, %d cancelled below 2^-60 of their terms, %d "
+           "off by more than 4 ulps\n",
+           checked, cancelled, wrong);
+    ENSURE(checked > 50000 && cancelled > 10);
+    ENSURE(wrong == 0);
+    return 0;
+}
+
 // Orientation of nearly collinear points on a 2^-42 grid (|coordinates| < 1024) against exact 128-bit integers.
 __extension__ typedef __int128 Int128;
 
@@ -1918,6 +1979,7 @@ int GeometryTest(void)
     RUN_SUBTEST(RayPolygonGridTest);
     RUN_SUBTEST(RayBoxRealTest);
     RUN_SUBTEST(GrazingAccuracyTest);
+    RUN_SUBTEST(CrossingAccuracyTest);
     RUN_SUBTEST(OrientRandomTest);
     RUN_SUBTEST(SegmentSegmentGridTest);
     RUN_SUBTEST(SegmentSegmentRealTest);

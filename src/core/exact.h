@@ -92,8 +92,10 @@ static inline lsDD lsMulDD(lsDD a, lsDD b)
     return lsRenormDD(p, e + (a.hi * b.lo + a.lo * b.hi));
 }
 
-/// ux vy - uy vx for double-double components, rounded to a double within about eps of the result: the two main
-/// products with their fma errors, their difference with its rounding error, and the first-order low terms.
+/// ux vy - uy vx for double-double components, rounded to a double within eps |result| + 2^-103 (|ux vy| + |uy vx|):
+/// the two main products with their fma errors, their difference with its rounding error, and the first-order low
+/// terms (the products of two low parts are left out). Where the result cancels below about 2^-50 of the products,
+/// that is more than an ulp: lsCrossExactDD is then the accurate one.
 static inline double lsCrossDD(lsDD ux, lsDD uy, lsDD vx, lsDD vy)
 {
     double p1 = ux.hi * vy.hi, p2 = uy.hi * vx.hi;
@@ -103,6 +105,12 @@ static inline double lsCrossDD(lsDD ux, lsDD uy, lsDD vx, lsDD vy)
     double low = ux.hi * vy.lo + ux.lo * vy.hi - uy.hi * vx.lo - uy.lo * vx.hi;
     return s + (sl + (e1 - e2) + low);
 }
+
+/// ux vy - uy vx for double-double components, computed from the exact sum of its eight products (their fma
+/// two-product expansions summed by Grow-Expansion) and rounded within about an ulp however far it cancels; falls back
+/// to lsCrossDD when a component is outside [2^-480, 2^500] (a product or its error could underflow). Slower than
+/// lsCrossDD (about a hundred additions): for the crossings lsCrossDD cannot resolve (exact.c).
+double lsCrossExactDD(lsDD ux, lsDD uy, lsDD vx, lsDD vy);
 
 // ---------------------------------------------------------------------------------------------------------------------
 // Exact signs (exact.c). Each starts with a floating-point filter: the rounded value decides when it is larger than
