@@ -58,30 +58,38 @@ static inline void GrowExpansion(double* h, int* m, double q)
     h[(*m)++] = q;
 }
 
-double lsCrossExactDD(lsDD ux, lsDD uy, lsDD vx, lsDD vy)
+bool lsSumOfProductsExact(const double* x, const double* y, int n, double* sum)
 {
-    const double f[8][2] = {{ux.hi, vy.hi},  {ux.hi, vy.lo},  {ux.lo, vy.hi},  {ux.lo, vy.lo},
-                            {-uy.hi, vx.hi}, {-uy.hi, vx.lo}, {-uy.lo, vx.hi}, {-uy.lo, vx.lo}};
-    double h[16];
+    LS_ASSERT(n >= 1 && n <= LS_EXACT_SUM_MAX_PRODUCTS);
+    double h[2 * LS_EXACT_SUM_MAX_PRODUCTS];
     int m = 0;
-    for (int k = 0; k < 8; ++k)
+    for (int k = 0; k < n; ++k)
     {
-        if (!IsSafeFactor(f[k][0]) || !IsSafeFactor(f[k][1]))
+        if (!IsSafeFactor(x[k]) || !IsSafeFactor(y[k]))
         {
-            return lsCrossDD(ux, uy, vx, vy);
+            return false;
         }
-        double p = f[k][0] * f[k][1];
-        GrowExpansion(h, &m, lsTwoProductTail(f[k][0], f[k][1], p));
+        double p = x[k] * y[k];
+        GrowExpansion(h, &m, lsTwoProductTail(x[k], y[k], p));
         GrowExpansion(h, &m, p);
     }
     // The components do not overlap and grow in magnitude: added from the smallest, each sum is exact to within the
     // next component's last bit, so the total is within about an ulp of the exact value.
-    double sum = 0.0;
+    double total = 0.0;
     for (int i = 0; i < m; ++i)
     {
-        sum += h[i];
+        total += h[i];
     }
-    return sum;
+    *sum = total;
+    return true;
+}
+
+double lsCrossExactDD(lsDD ux, lsDD uy, lsDD vx, lsDD vy)
+{
+    const double x[8] = {ux.hi, ux.hi, ux.lo, ux.lo, -uy.hi, -uy.hi, -uy.lo, -uy.lo};
+    const double y[8] = {vy.hi, vy.lo, vy.hi, vy.lo, vx.hi, vx.lo, vx.hi, vx.lo};
+    double sum;
+    return lsSumOfProductsExact(x, y, 8, &sum) ? sum : lsCrossDD(ux, uy, vx, vy);
 }
 
 int lsSignOfSum4(double a, double b, double c, double d)

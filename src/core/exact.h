@@ -106,10 +106,18 @@ static inline double lsCrossDD(lsDD ux, lsDD uy, lsDD vx, lsDD vy)
     return s + (sl + (e1 - e2) + low);
 }
 
-/// ux vy - uy vx for double-double components, computed from the exact sum of its eight products (their fma
-/// two-product expansions summed by Grow-Expansion) and rounded within about an ulp however far it cancels; falls back
-/// to lsCrossDD when a component is outside [2^-480, 2^500] (a product or its error could underflow). Slower than
-/// lsCrossDD (about a hundred additions): for the crossings lsCrossDD cannot resolve (exact.c).
+/// The most products lsSumOfProductsExact adds.
+#define LS_EXACT_SUM_MAX_PRODUCTS 8
+
+/// x[0] y[0] + ... + x[n-1] y[n-1] (n in 1..LS_EXACT_SUM_MAX_PRODUCTS) into *sum, within about an ulp however far it
+/// cancels: the products' fma two-product expansions summed exactly by Grow-Expansion, then added up from the smallest
+/// component. False (and *sum untouched) when a factor is outside zero and [2^-480, 2^500], where a product or its
+/// error could underflow or overflow. About n^2 two-sums: for the values a rounded formula cannot resolve (exact.c).
+bool lsSumOfProductsExact(const double* x, const double* y, int n, double* sum);
+
+/// ux vy - uy vx for double-double components from the exact sum of its eight products (lsSumOfProductsExact),
+/// rounded within about an ulp however far it cancels; lsCrossDD's value when a component is outside [2^-480, 2^500].
+/// For the crossings lsCrossDD cannot resolve (exact.c).
 double lsCrossExactDD(lsDD ux, lsDD uy, lsDD vx, lsDD vy);
 
 // ---------------------------------------------------------------------------------------------------------------------
