@@ -101,9 +101,12 @@ LS_API lsCastOutput lsRayCastSegment(const lsSegment* segment, const lsRayInput*
 /// An origin inside the disc or on its boundary hits at fraction 0 with normal = -unit(direction).
 /// radius 0 is a point (hit only when the ray passes exactly through it; normal = -unit(direction)).
 LS_API lsCastOutput lsRayCastCircle(const lsCircle* circle, const lsRayInput* input);
-/// Solid oriented box: first entry point (slab method in the box frame, closed slabs; decided in floating point
-/// in the box frame, unlike the other casts). Origin inside or on the boundary: fraction 0,
-/// normal = -unit(direction). A ray along a face (grazing) hits at its entry onto that face.
+/// Solid oriented box: first entry point. The box is the exact set |u_k . (p - center)| <= halfSize_k for the
+/// rotation's rows u_0 = (c, s), u_1 = (-s, c) as doubles; closed, so a ray along a face (grazing) hits at its entry
+/// onto that face. Hit or miss is decided exactly (the slab method in floating point where its error bounds keep every
+/// decision clear, exact signs where they do not: an origin on or near a face, a beam along a face or through a
+/// corner), and the fraction is the entering face's to about eps. Origin inside or on the boundary: fraction 0,
+/// normal = -unit(direction).
 LS_API lsCastOutput lsRayCastBox(const lsBox* box, const lsRayInput* input);
 /// Solid convex polygon: first entry point, the nearest edge hit with each edge decided exactly like a segment (so
 /// a ray through a vertex hits), or fraction 0 when the origin is inside or on the boundary (exact). Normal: the

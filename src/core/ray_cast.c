@@ -502,17 +502,44 @@ lsCastOutput lsRayCastCircleFull(const lsCircle* circle, const lsRayInput* input
     return out;
 }
 
-// The ray parameter at which the ray crosses the line of face (axis k, side sign) of the box: (sign h - u . (o - c)) /
-// (u . d), u the box frame's axis k as doubles (lsInvRotate's rows), each sum of products summed exactly and rounded
-// once. The slab method rounds o and d into the box frame first: an error of eps |o - c| and eps |d| against the
-// face's distance and the beam's component across it, which the entry of a grazing beam or of an origin near the face
-// divides by. fallback when a factor is out of lsSumOfProductsExact's range.
-static double AccurateSlabEntry(const lsBox* box, lsVec2 o, lsVec2 d, int k, double sign, double fallback)
+// A box is the set of points p with |u_k . (p - c)| <= h_k for its frame's axes u_0 = (rot.c, rot.s) and u_1 =
+// (-rot.s, rot.c) as doubles (lsInvRotate's rows). Along the ray, u_k . (o + t d - c) = a_k + t b_k. The terms below
+// are the exact polynomials in the given doubles that the decisions take the signs of.
+
+// The box frame's axis k.
+static inline lsVec2 BoxAxis(const lsBox* box, int k)
 {
-    lsVec2 u = k == 0 ? lsV(box->rot.c, box->rot.s) : lsV(-box->rot.s, box->rot.c);
-    lsDD fx = lsDiffDD(o.x, box->center.x), fy = lsDiffDD(o.y, box->center.y);
+    return k == 0 ? lsV(box->rot.c, box->rot.s) : lsV(-box->rot.s, box->rot.c);
+}
+
+// Terms of g h_k - a_k (g = +1 or -1): the origin is on the inner side of face g of axis k when g times it is >= 0.
+static void BoxSlabTerms(const lsBox* box, int k, double g, lsVec2 o, lsExactTerm* t)
+{
+    lsVec2 u = BoxAxis(box, k), c = box->center;
     double h = k == 0 ? box->halfSize.x : box->halfSize.y;
-    const double nx[5] = {sign, -u.x, -u.x, -u.y, -u.y}, ny[5] = {h, fx.hi, fx.lo, fy.hi, fy.lo};
+    t[0] = (lsExactTerm){{g, h}, 2};
+    t[1] = (lsExactTerm){{-u.x, o.x}, 2};
+    t[2] = (lsExactTerm){{u.x, c.x}, 2};
+    t[3] = (lsExactTerm){{-u.y, o.y}, 2};
+    t[4] = (lsExactTerm){{u.y, c.y}, 2};
+}
+
+// Terms of b_k = u_k . d.
+static void BoxDirectionTerms(const lsBox* box, int k, lsVec2 d, lsExactTerm* t)
+{
+    lsVec2 u = BoxAxis(box, k);
+    t[0] = (lsExactTerm){{u.x, d.x}, 2};
+    t[1] = (lsExactTerm){{u.y, d.y}, 2};
+}
+
+// The ray parameter (g h_k - a_k) / b_k at which the ray crosses the line of face g of axis k, each sum of products
+// summed exactly and rounded once (so to about eps, however the beam grazes the face or the origin nears it);
+// fallback when a factor is out of lsSumOfProductsExact's range.
+static double BoxFaceParameter(const lsBox* box, int k, double g, lsVec2 o, lsVec2 d, double fallback)
+{
+    lsVec2 u = BoxAxis(box, k), c = box->center;
+    double h = k == 0 ? box->halfSize.x : box->halfSize.y;
+    const double nx[5] = {g, -u.x, u.x, -u.y, u.y}, ny[5] = {h, o.x, c.x, o.y, c.y};
     const double dx[2] = {u.x, u.y}, dy[2] = {d.x, d.y};
     double num, den;
     if (!lsSumOfProductsExact(nx, ny, 5, &num) || !lsSumOfProductsExact(dx, dy, 2, &den) || !(den != 0.0))
@@ -521,6 +548,81 @@ static double AccurateSlabEntry(const lsBox* box, lsVec2 o, lsVec2 d, int k, dou
     }
     double t = num / den;
     return isfinite(t) ? t : fallback;
+}
+
+// The hit of a box for a ray whose rounded box-frame values leave a decision open (an origin on or a hair from a
+// face, a beam along a face or through a corner): every decision an exact sign. The origin inside or on the boundary
+// hits at 0; otherwise the entry is the crossing of an entering face's line (g = -sign(b_k)) at 0 <= t <= L whose
+// point lies in the other slab (closed), at most one point but at a corner, where axis 0 is taken as the slab method
+// takes it.
+static lsCastOutput RayCastBoxExact(const lsBox* box, const lsRayInput* input, double L, int* entryAxis,
+                                    double* entrySign)
+{
+    lsVec2 o = input->origin, d = input->direction;
+    lsExactTerm in[2][2][5], dir[2][2]; // in[k][g > 0]: g h_k - a_k; dir[k]: b_k
+    int inside = 1, dirSign[2];
+    for (int k = 0; k < 2; ++k)
+    {
+        BoxSlabTerms(box, k, 1.0, o, in[k][1]);
+        BoxSlabTerms(box, k, -1.0, o, in[k][0]);
+        BoxDirectionTerms(box, k, d, dir[k]);
+        dirSign[k] = lsExactSign(dir[k], 2);
+        inside = inside && lsExactSign(in[k][1], 5) >= 0 && lsExactSign(in[k][0], 5) <= 0;
+    }
+    *entryAxis = -1;
+    *entrySign = 0.0;
+    if (inside)
+    {
+        return (lsCastOutput){o, lsNeg(lsUnitVector(d)), 0.0, true};
+    }
+    for (int k = 0; k < 2; ++k)
+    {
+        int s = dirSign[k], j = 1 - k;
+        if (s == 0)
+        {
+            continue; // parallel to axis k's faces: no crossing
+        }
+        double g = s > 0 ? -1.0 : 1.0;
+        const lsExactTerm* a = in[k][g > 0.0];
+        // Ahead of the origin (t >= 0) and within range (L b_k - (g h_k - a_k) has the sign of b_k or is 0).
+        if (lsExactSign(a, 5) * s < 0)
+        {
+            continue;
+        }
+        lsExactTerm terms[LS_EXACT_MAX_TERMS];
+        for (int i = 0; i < 5; ++i)
+        {
+            terms[i] = a[i];
+            terms[i].f[0] = -terms[i].f[0];
+        }
+        terms[5] = (lsExactTerm){{L, dir[k][0].f[0], dir[k][0].f[1]}, 3};
+        terms[6] = (lsExactTerm){{L, dir[k][1].f[0], dir[k][1].f[1]}, 3};
+        if (lsExactSign(terms, 7) * s < 0)
+        {
+            continue;
+        }
+        // The crossing in slab j: h_j - a_j - t b_j >= 0 and -h_j - a_j - t b_j <= 0 at t = (g h_k - a_k) / b_k,
+        // times b_k: b_k (g' h_j - a_j) - (g h_k - a_k) b_j, of the sign of b_k (upper) or its opposite (lower) or 0.
+        bool within = true;
+        for (int upper = 1; upper >= 0 && within; --upper)
+        {
+            int count = 0;
+            lsExactAppendProduct(terms, &count, dir[k], 2, in[j][upper], 5, 1.0);
+            lsExactAppendProduct(terms, &count, a, 5, dir[j], 2, -1.0);
+            int side = lsExactSign(terms, count) * s;
+            within = upper ? side >= 0 : side <= 0;
+        }
+        if (!within)
+        {
+            continue;
+        }
+        *entryAxis = k;
+        *entrySign = g;
+        lsCastOutput out = NoHit();
+        out.hit = true;
+        return out;
+    }
+    return NoHit();
 }
 
 lsCastOutput lsRayCastBox(const lsBox* box, const lsRayInput* input)
@@ -532,27 +634,35 @@ lsCastOutput lsRayCastBox(const lsBox* box, const lsRayInput* input)
     {
         return NoHit();
     }
-    // Slab method in the box frame; closed slabs, so a ray along a face hits at its entry onto the face.
-    lsVec2 o = lsInvRotate(box->rot, lsSub(input->origin, box->center));
+    // Slab method in the box frame; closed slabs, so a ray along a face hits at its entry onto the face. The frame's
+    // rounded values o and ld are within 8 eps of |o - c| and |d| (a rounded difference, two products, a sum) of the
+    // exact ones. Where every face's line lies further than 2^20 times that from the origin (far) and the direction's
+    // components exceed 2^20 times theirs (steep), each t's sign is exact and its value within 2^-19 of the exact one,
+    // so a comparison between two of them (or L) that clears 2^-18 of their size is exact too. The rest (an origin on
+    // or near a face's line, a beam along a face or through a corner) RayCastBoxExact decides.
+    lsVec2 f = lsSub(input->origin, box->center);
+    lsVec2 o = lsInvRotate(box->rot, f);
     lsVec2 ld = lsInvRotate(box->rot, d);
+    // 2^20 times the bounds (2^-30 = 2^20 8 eps).
+    double far = 0x1p-30 * (fabs(f.x) + fabs(f.y)), steep = 0x1p-30 * (fabs(d.x) + fabs(d.y));
     double h[2] = {box->halfSize.x, box->halfSize.y};
     double oc[2] = {o.x, o.y}, dc[2] = {ld.x, ld.y};
-    double tMin = 0.0, tMax = L;
+    double tMin = 0.0, tMax = L, entries[2] = {0.0, 0.0};
     int entryAxis = -1;
     double entrySign = 0.0;
-    for (int k = 0; k < 2; ++k)
+    bool open = !(far <= DBL_MAX);
+    for (int k = 0; k < 2 && !open; ++k)
     {
-        if (dc[k] == 0.0)
+        // min(|n1|, |n2|) is ||oc| - h|: the origin's distance to the nearer face line of the axis.
+        if (!(fabs(dc[k]) > steep && fabs(fabs(oc[k]) - h[k]) > far))
         {
-            if (oc[k] < -h[k] || oc[k] > h[k])
-            {
-                return NoHit();
-            }
-            continue;
+            open = true;
+            break;
         }
+        double n1 = -h[k] - oc[k], n2 = h[k] - oc[k];
         double inv = 1.0 / dc[k];
-        double t1 = (-h[k] - oc[k]) * inv;
-        double t2 = (h[k] - oc[k]) * inv;
+        double t1 = n1 * inv;
+        double t2 = n2 * inv;
         double sign = -1.0; // entering through the -h face
         if (t1 > t2)
         {
@@ -561,6 +671,7 @@ lsCastOutput lsRayCastBox(const lsBox* box, const lsRayInput* input)
             t2 = tmp;
             sign = 1.0;
         }
+        entries[k] = t1;
         if (t1 > tMin)
         {
             tMin = t1;
@@ -570,23 +681,41 @@ lsCastOutput lsRayCastBox(const lsBox* box, const lsRayInput* input)
         tMax = fmin(tMax, t2);
         if (tMin > tMax)
         {
-            return NoHit();
+            if (tMin - tMax > 0x1p-18 * (tMin + tMax))
+            {
+                return NoHit();
+            }
+            open = true;
         }
     }
-    if (entryAxis >= 0)
-    {
-        // The entry's fraction to about eps where the frame's rounding costs more than 2^8 ulps (a beam within 1/256
-        // rad of the face, an origin within 1/256 of |o - c| + h from it); elsewhere it stays within about 2^-42.
-        double num = entrySign * h[entryAxis] - oc[entryAxis];
-        double sF = fabs(input->origin.x - box->center.x) + fabs(input->origin.y - box->center.y) + h[entryAxis];
-        if (fabs(num) < 0x1p-8 * sF || fabs(dc[entryAxis]) < 0x1p-8 * (fabs(d.x) + fabs(d.y)))
-        {
-            tMin = AccurateSlabEntry(box, input->origin, d, entryAxis, entrySign, tMin);
-        }
-    }
+    // A hit's entry: clear of the exit (else through a corner or at the range's end) and of the other axis' entry
+    // (else at a corner, where the face decides the fraction and the normal).
+    open =
+        open || (entryAxis >= 0 && !(tMax - tMin > 0x1p-18 * (tMin + tMax) &&
+                                     fabs(entries[0] - entries[1]) > 0x1p-18 * (tMin + fabs(entries[1 - entryAxis]))));
     lsCastOutput out = NoHit();
-    out.hit = true;
-    out.fraction = lsClampFraction(tMin, L);
+    if (open)
+    {
+        out = RayCastBoxExact(box, input, L, &entryAxis, &entrySign);
+        if (!out.hit || entryAxis < 0)
+        {
+            return out;
+        }
+        double rounded = (entrySign * h[entryAxis] - oc[entryAxis]) / dc[entryAxis];
+        out.fraction = lsClampFraction(BoxFaceParameter(box, entryAxis, entrySign, input->origin, d, rounded), L);
+    }
+    else
+    {
+        out.hit = true;
+        if (entryAxis >= 0 &&
+            (far > 0x1p-24 * fabs(entrySign * h[entryAxis] - oc[entryAxis]) || steep > 0x1p-24 * fabs(dc[entryAxis])))
+        {
+            // The entry's fraction to about eps where the frame's rounding may cost more than 2^6 ulps (a beam
+            // within about 1/64 rad of the face, an origin near its line); elsewhere it stays within about 2^-43.
+            tMin = BoxFaceParameter(box, entryAxis, entrySign, input->origin, d, tMin);
+        }
+        out.fraction = lsClampFraction(tMin, L);
+    }
     out.point = lsMulAdd(input->origin, out.fraction, d);
     if (entryAxis < 0)
     {
