@@ -1379,6 +1379,62 @@ static int RayBoxExactTest(void)
     return 0;
 }
 
+// Exact sign of |o + tau d - c|^2 - r^2 (the circle's quadratic at ray parameter tau): positive outside.
+static int CircleQuadraticSign(lsVec2 o, lsVec2 d, lsVec2 c, double r, double tau)
+{
+    lsExactTerm terms[13] = {
+        {{tau, tau, d.x, d.x}, 4},
+        {{tau, tau, d.y, d.y}, 4},
+        {{2.0 * tau, d.x, o.x}, 3},
+        {{-2.0 * tau, d.x, c.x}, 3},
+        {{2.0 * tau, d.y, o.y}, 3},
+        {{-2.0 * tau, d.y, c.y}, 3},
+        {{o.x, o.x}, 2},
+        {{-2.0 * o.x, c.x}, 2},
+        {{c.x, c.x}, 2},
+        {{o.y, o.y}, 2},
+        {{-2.0 * o.y, c.y}, 2},
+        {{c.y, c.y}, 2},
+        {{-r, r}, 2},
+    };
+    return lsExactSign(terms, 13);
+}
+
+// Robots standing on a target's circle with a beam along the tangent, tipped into the circle: the near root must be
+// exact to a few ulps. dot(d, o - c) cancels there (d is nearly perpendicular to o - c) and was left in double while
+// the rest was recomputed in double-double: a beam from a robot rounded onto a circle of 6 m was 2.85e-12 off
+// (scripts/exact_check.py seed 7 world 1286).
+static int RayCircleAccuracyTest(void)
+{
+    lsRng rng = lsMakeRng(6262);
+    int checked = 0, wrong = 0;
+    for (int i = 0; i < 100000; ++i)
+    {
+        double scale = pow(10.0, lsRng_Range(&rng, -3, 3));
+        lsCircle circle = {lsTestRandomPoint(&rng, -1e5, 1e5, -1e5, 1e5), scale * lsRng_Range(&rng, 0.5, 1.0)};
+        double phi = lsRng_Range(&rng, -LS_PI, LS_PI);
+        lsVec2 o = lsMulAdd(circle.center, circle.radius, lsDirection(phi));
+        // The tangent at o, turned towards the centre by 10^-12 .. 10^-2 rad (or away, half of the time: a miss or
+        // a hit at 0 when o rounded inside).
+        double tip = pow(10.0, lsRng_Range(&rng, -12, -2)) * (i % 4 == 0 ? -1.0 : 1.0);
+        lsVec2 d = lsDirection(phi + 0.5 * LS_PI + tip);
+        lsCastOutput out = lsRayCastCircle(&circle, &(lsRayInput){o, d, 4.0 * scale});
+        if (!out.hit || out.fraction == 0.0)
+        {
+            continue;
+        }
+        ++checked;
+        wrong += CircleQuadraticSign(o, d, circle.center, circle.radius, out.fraction * (1.0 - 0x1p-50)) < 0 ||
+                 CircleQuadraticSign(o, d, circle.center, circle.radius, out.fraction * (1.0 + 0x1p-50)) > 0;
+    }
+    printf("    circles entered along a tangent from a point rounded onto them: %d checked, %d off by more than 8 "
+           "eps\n",
+           checked, wrong);
+    ENSURE(checked > 10000);
+    ENSURE(wrong == 0);
+    return 0;
+}
+
 // Orientation of nearly collinear points on a 2^-42 grid (|coordinates| < 1024) against exact 128-bit integers.
 __extension__ typedef __int128 Int128;
 
@@ -2196,6 +2252,7 @@ int GeometryTest(void)
     RUN_SUBTEST(CrossingAccuracyTest);
     RUN_SUBTEST(RayBoxAccuracyTest);
     RUN_SUBTEST(RayBoxExactTest);
+    RUN_SUBTEST(RayCircleAccuracyTest);
     RUN_SUBTEST(OrientRandomTest);
     RUN_SUBTEST(SegmentSegmentGridTest);
     RUN_SUBTEST(SegmentSegmentRealTest);

@@ -253,6 +253,73 @@ int lsExactSign(const lsExactTerm* terms, int count)
     return 0;
 }
 
+double lsExactValue(const lsExactTerm* terms, int count)
+{
+    LS_ASSERT(count >= 0 && count <= LS_EXACT_MAX_TERMS);
+    BigTerm big[LS_EXACT_MAX_TERMS];
+    int n = 0;
+    int minExp = INT32_MAX, maxExp = INT32_MIN;
+    for (int i = 0; i < count; ++i)
+    {
+        BigTerm* t = big + n;
+        if (!MakeBigTerm(terms + i, t))
+        {
+            continue;
+        }
+        minExp = t->exp < minExp ? t->exp : minExp;
+        maxExp = t->exp > maxExp ? t->exp : maxExp;
+        ++n;
+    }
+    if (n == 0)
+    {
+        return 0.0;
+    }
+    uint32_t pos[ls_limbCount];
+    uint32_t neg[ls_limbCount];
+    int used = (maxExp - minExp) / 32 + ls_termLimbs + 4;
+    LS_ASSERT(used <= ls_limbCount);
+    memset(pos, 0, (size_t)used * sizeof pos[0]);
+    memset(neg, 0, (size_t)used * sizeof neg[0]);
+    for (int i = 0; i < n; ++i)
+    {
+        AddShifted(big[i].negative ? neg : pos, big + i, big[i].exp - minExp);
+    }
+    int sign = 0;
+    for (int k = used - 1; k >= 0 && sign == 0; --k)
+    {
+        sign = pos[k] != neg[k] ? (pos[k] > neg[k] ? 1 : -1) : 0;
+    }
+    if (sign == 0)
+    {
+        return 0.0;
+    }
+    // |sum| = larger - smaller, limb by limb with a borrow, into pos.
+    const uint32_t* big1 = sign > 0 ? pos : neg;
+    const uint32_t* small = sign > 0 ? neg : pos;
+    uint32_t* diff = sign > 0 ? pos : neg;
+    uint64_t borrow = 0;
+    for (int k = 0; k < used; ++k)
+    {
+        uint64_t v = (uint64_t)big1[k] - small[k] - borrow;
+        diff[k] = (uint32_t)v;
+        borrow = (v >> 32) & 1u;
+    }
+    int top = used - 1;
+    while (top > 0 && diff[top] == 0)
+    {
+        --top;
+    }
+    // The top three limbs (at least 65 significant bits; the rest is below 2^-64 of the value), rounded twice on the
+    // way: within about an ulp.
+    double m = (double)diff[top];
+    for (int k = top - 1; k >= top - 2 && k >= 0; --k)
+    {
+        m = m * 0x1p32 + (double)diff[k];
+    }
+    int low = top - 2 > 0 ? top - 2 : 0;
+    return (sign > 0 ? 1.0 : -1.0) * ldexp(m, minExp + 32 * low);
+}
+
 // The accumulator aligns every term below the smallest possible exponent, 6 (-1074), so terms can be added one by
 // one.
 enum

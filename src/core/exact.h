@@ -152,6 +152,11 @@ typedef struct lsExactTerm
 /// Slow (hundreds of ns); call it only when a floating-point filter cannot decide.
 int lsExactSign(const lsExactTerm* terms, int count);
 
+/// The exact real sum of the terms rounded to a double within about an ulp (the big-integer sum of lsExactSign, its
+/// top 96 bits converted), whatever the cancellation; 0 only for a sum of exactly 0. Slow (hundreds of ns): for values
+/// no shorter formula resolves. Underflows and overflows as a double would.
+double lsExactValue(const lsExactTerm* terms, int count);
+
 /// Limbs of an lsExactSum: 32-bit words spanning every 6-factor product of doubles, plus carries.
 #define LS_EXACT_SUM_LIMBS 416
 

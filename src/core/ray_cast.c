@@ -478,10 +478,32 @@ lsCastOutput lsRayCastCircleFull(const lsCircle* circle, const lsRayInput* input
     double t = cSide / q;
     if ((rdd > 0x1p13 * fabs(disc) || ff > 0x1p13 * fabs(cSide)) && isfinite(rdd + ff))
     {
-        // Nearly tangent (disc cancels) or the origin near the circle (C cancels): recompute both in double-double.
+        // Nearly tangent (disc cancels) or the origin near the circle (C cancels): recompute both in double-double,
+        // or exactly where they cancel below 2^-48 of their terms (double-double's 2^-103 would cost more than an ulp
+        // there). fd cancels too when the beam runs along the tangent from a point near the circle (d nearly
+        // perpendicular to o - c): q = -fd + sqrt(disc) is then about 2 |fd|, so fd is summed exactly (a beam from a
+        // robot rounded onto a circle, tipped 1e-12 rad into it, was 1e-4 off).
         double accurateC, accurateDisc;
         AccurateCircleTerms(o, d, c, r, &accurateC, &accurateDisc);
-        q = -fd + sqrt(fmax(accurateDisc, 0.0));
+        if (!(fabs(accurateC) >= 0x1p-48 * (ff + rr)))
+        {
+            lsExactTerm terms[7] = {{{o.x, o.x}, 2},        {{-2.0 * o.x, c.x}, 2}, {{c.x, c.x}, 2}, {{o.y, o.y}, 2},
+                                    {{-2.0 * o.y, c.y}, 2}, {{c.y, c.y}, 2},        {{-r, r}, 2}};
+            accurateC = lsExactValue(terms, 7);
+        }
+        if (!(fabs(accurateDisc) >= 0x1p-48 * (rdd + cr2)))
+        {
+            lsExactTerm terms[LS_EXACT_MAX_TERMS];
+            int n = AppendCircleDisc(terms, o, d, c, r);
+            accurateDisc = lsExactValue(terms, n);
+        }
+        double accurateFd = fd;
+        const double fx4[4] = {d.x, -d.x, d.y, -d.y}, fy4[4] = {o.x, c.x, o.y, c.y};
+        if (!(fabs(fd) >= 0x1p-2 * (fabs(p1) + fabs(p2))) && !lsSumOfProductsExact(fx4, fy4, 4, &accurateFd))
+        {
+            accurateFd = fd;
+        }
+        q = -accurateFd + sqrt(fmax(accurateDisc, 0.0));
         t = fmax(accurateC, 0.0) / q;
     }
     if (!isfinite(t) || !(q > 0.0))
