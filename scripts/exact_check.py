@@ -401,6 +401,8 @@ class Checker:
             p = subprocess.run(argv, capture_output=True, timeout=timeout)
         except subprocess.TimeoutExpired:
             return None, b"", b"timeout", time.time() - t0
+        except OSError as e:
+            sys.exit("exact_check: cannot run %s: %s" % (argv[0], e))
         return p.returncode, p.stdout, p.stderr, time.time() - t0
 
     def scan(self, path, poses, beams, fov_deg, rng_, threads, world_pose=False):
@@ -789,9 +791,15 @@ def make_world(rng, case_dir, index):
                 first = dict(robot)
                 first["id"] = "r0"
                 other = {"id": "r1", "pose": [q[0], q[1], 0], "radius": rr}
+                if rng.random() < 0.5:
+                    # A footprint at angle 0: the world points are pose + point, one rounding each.
+                    fp = rng.choice([[[-rr, -rr], [rr, -rr], [rr, rr], [-rr, rr]], [[rr, 0.0], [-rr, rr], [-rr, -rr]]])
+                    other["footprint"] = fp
+                    scene.add_polygon([(q[0] + x, q[1] + y) for x, y in fp], "robot", 1)
+                else:
+                    scene.add_circle(q, rr, "robot", 1)
                 world["robots"] = [first, other]
                 del world["robot"]
-                scene.add_circle(q, rr, "robot", 1)
     scene.finish()
     path = os.path.join(case_dir, "world%d.json" % index)
     with open(path, "w") as f:
