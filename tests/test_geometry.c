@@ -1222,9 +1222,9 @@ static int RayBoxAccuracyTest(void)
         if (below * above > 0)
         {
             ++wrong;
-            long double den = (long double)(-box.rot.s) * d.x + (long double)box.rot.c * d.y;
-            long double num = -1.0L - ((long double)(-box.rot.s) * ((long double)o.x - center.x) +
-                                       (long double)box.rot.c * ((long double)o.y - center.y));
+            long double den = (long double)(-box.rot.s) * (long double)d.x + (long double)box.rot.c * (long double)d.y;
+            long double num = -1.0L - ((long double)(-box.rot.s) * ((long double)o.x - (long double)center.x) +
+                                       (long double)box.rot.c * ((long double)o.y - (long double)center.y));
             worst = fmax(worst, fabs((double)((long double)out.fraction / (num / den) - 1.0L)));
         }
     }
