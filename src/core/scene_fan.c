@@ -58,10 +58,11 @@ typedef struct Fan
     int first, count;
     unsigned char open[LS_FAN_MAX_BEAMS];
     short bin[LS_FAN_MAX_BEAMS];
-    double speed[LS_FAN_MAX_BEAMS]; // |dx| + |dy| >= |d|
+    double speed[LS_FAN_MAX_BEAMS];  // |dx| + |dy| >= |d|
+    double length[LS_FAN_MAX_BEAMS]; // |d| (to a few ulps)
     double dd[LS_FAN_MAX_BEAMS];
     double limit[LS_FAN_MAX_BEAMS]; // min(range, best exact hit, a certain pending hit's upper bound)
-    double reach[LS_FAN_MAX_BEAMS]; // an open beam's limit * speed * (1 + 1e-9): metres beyond its answer; -inf closed
+    double reach[LS_FAN_MAX_BEAMS]; // an open beam's limit * length * (1 + 1e-9): metres beyond its answer; -inf closed
     FanPending pending[LS_FAN_MAX_BEAMS][LS_FAN_PENDING];
     unsigned char pendingCount[LS_FAN_MAX_BEAMS];
     int openList[LS_FAN_MAX_BEAMS];  // the open beams, in no order
@@ -216,7 +217,7 @@ static inline void RunRange(const Fan* f, const lsBeamRuns* runs, int q, int* lo
 static inline void LowerLimit(Fan* f, int k, double t)
 {
     f->limit[k] = t;
-    f->reach[k] = t * f->speed[k] * (1.0 + 1e-9);
+    f->reach[k] = t * f->length[k] * (1.0 + 1e-9);
 }
 
 // Casts the deferred objects of each of n beams exactly, nearest bound first, until the rest are strictly farther
@@ -588,8 +589,11 @@ bool lsScene_CastFan(const lsScene* scene, const lsBeamFan* fan, int first, cons
         }
         f->dd[k] = dd;
         f->speed[k] = speed;
+        // |d| by its square root (within a few ulps, far inside the reach's 1e-9), |dx| + |dy| when dd would
+        // underflow or overflow: a beam's reach, the farthest its answer may lie, then exceeds it by no more than that.
+        f->length[k] = dd >= 1e-300 && dd <= 1e300 ? sqrt(dd) : speed;
         f->limit[k] = limit;
-        f->reach[k] = limit * speed * (1.0 + 1e-9);
+        f->reach[k] = limit * f->length[k] * (1.0 + 1e-9);
         f->pendingCount[k] = 0;
         f->open[k] = 1;
         f->bin[k] = (short)BinOf(PseudoAngle(d.x, d.y));
@@ -669,7 +673,7 @@ bool lsScene_CastFan(const lsScene* scene, const lsBeamFan* fan, int first, cons
         {
             int k = openList[j];
             // A hit in an unswept cell lies at least R - margin from the origin, so at a fraction of at least that
-            // over |d| <= speed: strictly farther than this beam's best (or range) when its reach is below.
+            // over |d|: strictly farther than this beam's best (or range) when its reach is below.
             if (f->reach[k] < reach)
             {
                 f->open[k] = 0;
