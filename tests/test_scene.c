@@ -2,6 +2,7 @@
 // fraction, point and normal) on random and adversarial rays; box queries; moved and disabled targets.
 #include "core/scene_fan.h"
 #include "lidarsim/lidar.h"
+#include "lidarsim/map.h"
 #include "lidarsim/pool.h"
 #include "lidarsim/scene.h"
 #include "test.h"
@@ -1269,25 +1270,171 @@ static int FanAgreementTest(void)
     }
     lsDestroyScene(scene);
     lsDestroyWorld(world);
-    // A sparse grid (a map's rooms: more cells than records) is left to the walk.
-    world = lsCreateWorld();
-    for (int i = 0; i < 120; ++i)
-    {
-        lsVec2 a = lsTestRandomPoint(&rng, -50.0, 50.0, -50.0, 50.0);
-        lsVec2 p[2] = {a, lsAdd(a, lsScale(lsRng_Range(&rng, 0.05, 0.3), RandomDirection(&rng)))};
-        lsWorld_AddWall(world, p, 2, false);
-    }
-    scene = lsCreateScene(world);
-    info = lsScene_GetInfo(scene);
-    ENSURE(info.cellItems < (long long)info.cellsX * info.cellsY);
-    lsRayInput in = {lsV(0.0, 0.0), lsV(1.0, 0.0), 30.0};
-    lsBeamFan fan = {in.origin, 30.0, 0.0, 0.0, 1};
-    lsRayHit hit;
-    ENSURE(!lsScene_CastFan(scene, &fan, 0, &in, 1, &hit));
-    lsDestroyScene(scene);
-    lsDestroyWorld(world);
     printf("    %d fan blocks swept, %d beams hit, %d mismatches\n", swept, hits, bad);
     ENSURE(bad == 0 && swept > 300 && hits > 100000);
+    return 0;
+}
+
+// Sets pixel (x, y) of a w x h raster (row 0 at the bottom) when it lies inside.
+static void SetPixel(uint8_t* cells, int w, int h, int x, int y, uint8_t value)
+{
+    if (x >= 0 && x < w && y >= 0 && y < h)
+    {
+        cells[(size_t)(h - 1 - y) * (size_t)w + (size_t)x] = value;
+    }
+}
+
+// A map's walls as a warehouse scan leaves them (the depot map's kind): a w x h occupancy raster of 5 cm pixels with
+// a ragged outer wall, shelves (blocks with holes, ragged edges), staircase walls at odd angles, pillars and specks;
+// its lower-left corner at origin, turned by yaw.
+static lsWorld* MakeMapWorld(uint64_t seed, int w, int h, lsVec2 origin, double yaw)
+{
+    lsRng rng = lsMakeRng(seed);
+    lsGrid grid = {w, h, lsAllocZero((size_t)w * (size_t)h, 1), 0.05, origin, yaw};
+    for (int x = 0; x < w; ++x)
+    {
+        for (int t = 0; t < 2 + (lsRng_Uniform(&rng) < 0.06); ++t)
+        {
+            SetPixel(grid.cells, w, h, x, 2 + t, ls_cellWall), SetPixel(grid.cells, w, h, x, h - 3 - t, ls_cellWall);
+        }
+    }
+    for (int y = 0; y < h; ++y)
+    {
+        for (int t = 0; t < 2 + (lsRng_Uniform(&rng) < 0.06); ++t)
+        {
+            SetPixel(grid.cells, w, h, 2 + t, y, ls_cellWall), SetPixel(grid.cells, w, h, w - 3 - t, y, ls_cellWall);
+        }
+    }
+    for (int i = 0; i < 4; ++i) // shelves
+    {
+        int x0 = 10 + (int)(lsRng_Next(&rng) % (uint64_t)(w - 40)),
+            y0 = 10 + (int)(lsRng_Next(&rng) % (uint64_t)(h - 40));
+        int sw = 8 + (int)(lsRng_Next(&rng) % 20), sh = 8 + (int)(lsRng_Next(&rng) % 20);
+        for (int y = y0; y < y0 + sh; ++y)
+        {
+            for (int x = x0; x < x0 + sw; ++x)
+            {
+                bool edge = x == x0 || y == y0 || x == x0 + sw - 1 || y == y0 + sh - 1;
+                bool keep = edge ? lsRng_Uniform(&rng) < 0.85 : lsRng_Uniform(&rng) < 0.9;
+                SetPixel(grid.cells, w, h, x, y, keep ? ls_cellWall : ls_cellFree);
+            }
+        }
+    }
+    for (int i = 0; i < 5; ++i) // staircase walls
+    {
+        lsVec2 a = lsTestRandomPoint(&rng, 5.0, (double)w - 5.0, 5.0, (double)h - 5.0);
+        lsVec2 d = lsScale(lsRng_Range(&rng, 10.0, 60.0), RandomDirection(&rng));
+        for (int k = 0; k <= 200; ++k)
+        {
+            lsVec2 p = lsAdd(a, lsScale((double)k / 200.0, d));
+            SetPixel(grid.cells, w, h, (int)p.x, (int)p.y, ls_cellWall);
+        }
+    }
+    for (int i = 0; i < 40; ++i) // pillars and specks
+    {
+        int x = (int)(lsRng_Next(&rng) % (uint64_t)w), y = (int)(lsRng_Next(&rng) % (uint64_t)h);
+        int size = i % 2 == 0 ? 2 : 1;
+        for (int k = 0; k < size * size; ++k)
+        {
+            SetPixel(grid.cells, w, h, x + k % size, y + k / size, ls_cellWall);
+        }
+    }
+    lsWorld* world = lsCreateWorld();
+    lsError err;
+    bool ok = lsGrid_AddWalls(&grid, NULL, world, NULL, "map", &err);
+    lsFreeGrid(&grid);
+    if (!ok)
+    {
+        lsDestroyWorld(world);
+        return NULL;
+    }
+    return world;
+}
+
+// A random fan from o for a map: 1 to 1500 beams over a full turn, 270 degrees or a narrow field, headings near the
+// wrap and far from zero, ranges from a few cells to beyond the world.
+static int RandomMapFan(const lsScene* scene, lsRng* rng, lsVec2 o, int* swept, int* hits)
+{
+    static const int beamCounts[] = {1, 7, 360, 1080, 1500};
+    static const double ranges[] = {0.1, 0.7, 3.0, 30.0, 1e3};
+    int beams = beamCounts[lsRng_Next(rng) % 5];
+    double range = ranges[lsRng_Next(rng) % 5];
+    double heading = lsRng_Uniform(rng) < 0.2 ? LS_PI - 1e-9 * lsRng_Uniform(rng) : lsRng_Range(rng, -LS_PI, LS_PI);
+    heading += lsRng_Uniform(rng) < 0.1 ? 1000.0 : 0.0;
+    double u = lsRng_Uniform(rng);
+    lsScanLayout layout =
+        lsMakeScanLayout(beams, u < 0.3 ? 2.0 * LS_PI : (u < 0.7 ? 1.5 * LS_PI : (u < 0.9 ? 0.2 : 0.01)));
+    return CompareFan(scene, o, heading + layout.angleMin, layout.angleIncrement, beams, range, swept, hits);
+}
+
+// Sparse grids (a map's open rooms of small cells: more cells than records) are swept over their occupied cells only,
+// each cell tested against the beams that may still reach it; every beam as the brute force casts it. Maps of ragged
+// staircase walls, straight and turned, with targets, boxes and polygons on one; origins in the open, on walls, at
+// chains' corners, on the grid's lines and corners and a hair off them, inside shelves.
+static int SparseFanAgreementTest(void)
+{
+    int swept = 0, hits = 0, bad = 0;
+    lsRng rng = lsMakeRng(4242);
+    for (int m = 0; m < 3; ++m)
+    {
+        lsWorld* world = m == 0 ? MakeMapWorld(7, 260, 150, lsV(0.0, 0.0), 0.0)
+                                : MakeMapWorld(8 + (uint64_t)m, 200, 160, lsV(123.4, -56.7), m == 1 ? 0.37 : -2.0);
+        ENSURE(world != NULL);
+        if (m == 2)
+        {
+            lsVec2 c = lsV(123.4, -56.7);
+            for (int i = 0; i < 6; ++i)
+            {
+                lsTargetDef t = lsDefaultTargetDef();
+                t.center = lsAdd(c, lsScale(lsRng_Range(&rng, 1.0, 5.0), RandomDirection(&rng)));
+                t.radius = lsRng_Range(&rng, 0.05, 0.4);
+                lsWorld_AddTarget(world, t);
+                lsBoxDef b = lsDefaultBoxDef();
+                b.center = lsAdd(c, lsScale(lsRng_Range(&rng, 1.0, 5.0), RandomDirection(&rng)));
+                b.size = lsTestRandomPoint(&rng, 0.1, 0.8, 0.1, 0.8);
+                b.angle = lsRng_Range(&rng, -LS_PI, LS_PI);
+                lsWorld_AddBox(world, b);
+                lsPolygonDef def = RandomPolygon(&rng, lsAdd(c, lsScale(3.0, RandomDirection(&rng))), 0.3);
+                lsWorld_AddPolygon(world, &def);
+            }
+        }
+        lsScene* scene = lsCreateScene(world);
+        lsSceneInfo info = lsScene_GetInfo(scene);
+        ENSURE(info.cellItems < (long long)info.cellsX * info.cellsY); // sparse
+        lsAABB g = info.gridBounds;
+        for (int i = 0; i < 24 && bad == 0; ++i)
+        {
+            lsVec2 o = lsTestRandomPoint(&rng, g.lower.x, g.upper.x, g.lower.y, g.upper.y);
+            bad += RandomMapFan(scene, &rng, o, &swept, &hits);
+        }
+        // From walls and their corners: the middle or an end of a random segment of a random chain.
+        for (int i = 0; i < 24 && bad == 0; ++i)
+        {
+            int chain = (int)(lsRng_Next(&rng) % (uint64_t)world->wallCount);
+            int part = (int)(lsRng_Next(&rng) % (uint64_t)lsScene_WallPartCount(scene, chain));
+            lsSegment seg = lsScene_WallSegment(scene, chain, part);
+            lsVec2 o = i % 2 == 0 ? lsScale(0.5, lsAdd(seg.a, seg.b)) : seg.a;
+            bad += RandomMapFan(scene, &rng, o, &swept, &hits);
+            bad +=
+                CompareFan(scene, o, atan2(seg.b.y - seg.a.y, seg.b.x - seg.a.x) - 0.01, 0.005, 5, 30.0, &swept, &hits);
+        }
+        // From the grid's cell corners and edges, exactly and a hair to either side, with beams along the grid's
+        // lines and diagonals (through the corners of the cells whose beams are picked by their corners).
+        for (int i = 0; i < 16 && bad == 0; ++i)
+        {
+            int ix = 1 + (int)(lsRng_Next(&rng) % (uint64_t)(info.cellsX - 2));
+            int iy = 1 + (int)(lsRng_Next(&rng) % (uint64_t)(info.cellsY - 2));
+            double nudge = (double)((int)(lsRng_Next(&rng) % 3) - 1) * 1e-12;
+            lsVec2 o = {g.lower.x + (double)ix * info.cellSize + nudge,
+                        g.lower.y + (double)iy * info.cellSize + (i % 2 == 0 ? 0.0 : 0.5 * info.cellSize)};
+            bad += CompareFan(scene, o, -LS_PI, LS_PI / 4.0, 8, 30.0, &swept, &hits);
+            bad += CompareFan(scene, o, -LS_PI, LS_PI / 360.0, 720, 1e3, &swept, &hits);
+        }
+        lsDestroyScene(scene);
+        lsDestroyWorld(world);
+    }
+    printf("    %d sparse fan blocks swept, %d beams hit, %d mismatches\n", swept, hits, bad);
+    ENSURE(bad == 0 && swept > 200 && hits > 50000);
     return 0;
 }
 
@@ -1412,6 +1559,7 @@ int SceneTest(void)
     RUN_SUBTEST(StatsTest);
     RUN_SUBTEST(EmptyBlocksTest);
     RUN_SUBTEST(FanAgreementTest);
+    RUN_SUBTEST(SparseFanAgreementTest);
     RUN_SUBTEST(FanScanNoiseTest);
     RUN_SUBTEST(CrowdedCellTest);
     return 0;

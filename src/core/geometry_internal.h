@@ -147,7 +147,7 @@ static inline void lsPrepareSegmentCast(lsVec2 o, lsVec2 a, lsVec2 b, lsSegmentC
 /// geometry tests compare both with the whole routine). For the rays of one origin (lsScene_CastFan). A copy, not
 /// shared: lsRayCastSegmentCommon written as a one-ray prepare and this (or both over a shared crossing step) cast
 /// the same bits with 4.5 % more instructions per ray (callgrind, ls_bench_cast on city-10k and maze-2k).
-static inline bool lsRayCastSegmentPrepared(lsSegmentCastPrep* s, lsVec2 d, double L, lsCastOutput* out)
+static LS_GEOMETRY_INLINE bool lsRayCastSegmentPrepared(lsSegmentCastPrep* s, lsVec2 d, double L, lsCastOutput* out)
 {
     // The endpoints' sides cross(d, p - o), filtered as SideOfRay (and exact.c's lsOrientDir) filter them.
     double la = d.x * s->aoy, ra = d.y * s->aox;

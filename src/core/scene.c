@@ -209,6 +209,9 @@ void lsDestroyScene(lsScene* scene)
     lsFree(scene->shapeItems, (size_t)scene->shapeItemCount * sizeof(int));
     lsFree(scene->shapeCircles, 2 * (b > p ? b : p) * sizeof(lsCircle));
     lsFree(scene->targetItems, (size_t)scene->targetItemCount * sizeof(CellTarget));
+    lsFree(scene->sparseBlocks,
+           scene->sparseBlocks != NULL ? ((size_t)scene->sparseBlockCount + 1) * sizeof(SparseBlock) : 0);
+    lsFree(scene->sparseCells, (size_t)scene->sparseCellCount * sizeof(SparseCell));
     lsFree(scene->longSegments, (size_t)scene->longSegmentCount * sizeof(int));
     lsFree(scene->longShapes, (size_t)scene->longShapeCount * sizeof(int));
     lsFree(scene, sizeof(lsScene));
@@ -297,7 +300,9 @@ lsSceneInfo lsScene_GetInfo(const lsScene* scene)
         (size_t)scene->segItemCount * (sizeof(CellSegment) + sizeof(CellRef)) +
         (size_t)scene->shapeItemCount * sizeof(int) + 2 * (b > p ? b : p) * sizeof(lsCircle) +
         (size_t)scene->targetItemCount * sizeof(CellTarget) +
-        (size_t)(scene->longSegmentCount + scene->longShapeCount) * sizeof(int);
+        (size_t)(scene->longSegmentCount + scene->longShapeCount) * sizeof(int) +
+        (scene->sparseBlocks != NULL ? ((size_t)scene->sparseBlockCount + 1) * sizeof(SparseBlock) : 0) +
+        (size_t)scene->sparseCellCount * sizeof(SparseCell);
     return info;
 }
 

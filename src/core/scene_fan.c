@@ -16,9 +16,10 @@
 #include <stdint.h>
 #include <string.h>
 
-#define LS_FAN_BINS 256  // bins of direction over the full turn
-#define LS_FAN_SEEN 1024 // slots of the set of objects already handled in this fan (a power of two)
-#define LS_FAN_PENDING 4 // deferred exact casts per beam
+#define LS_FAN_BINS 256     // bins of direction over the full turn
+#define LS_FAN_SEEN 1024    // slots of the set of objects already handled in this fan (a power of two)
+#define LS_FAN_PENDING 4    // deferred exact casts per beam
+#define LS_SPARSE_BINS 4096 // bins of direction over the full turn in a sparse grid's sweep (about two beams each)
 
 // A pseudo-angle of (x, y) != 0 in [0, 4], increasing with the angle atan2(y, x) taken in [0, 2 pi) (4 only by
 // rounding just below 2 pi): a division instead of atan2.
@@ -74,6 +75,10 @@ typedef struct Fan
     lsSegmentCastPrep prepared[LS_FAN_PREPARED]; // the exact cast's part that depends on the segment only
     int preparedCount;
     bool unsafe;
+    // A sparse grid's sweep (SparseSweep): the open beams by direction bin, and the origin's cell.
+    short slotBeam[LS_FAN_MAX_BEAMS]; // the open beams, ordered by bin
+    int binStart[LS_SPARSE_BINS + 2]; // where each bin's beams start in slotBeam (one more for the sort)
+    int cx, cy;
 } Fan;
 
 // Inserts key (not 0) into the set of handled objects; false when it was there. When the set is full, every object is
@@ -222,8 +227,10 @@ static inline void LowerLimit(Fan* f, int k, double t)
 
 // Casts the deferred objects of each of n beams exactly, nearest bound first, until the rest are strictly farther
 // than the beam's best (the beams of a ring that close together in one call). The beams' limits are left as they
-// were: a closed beam reads its limit no more, and an open one lowers it (FanOverflow).
-static LS_NOINLINE void FanResolve(Fan* f, const int* beams, int n)
+// were: a closed beam reads its limit no more, and an open one lowers it (FanOverflow). A segment not prepared is cast
+// with its record's normal (TrySegmentRecord) when records is set, else by TrySegment (the same bits: the rings'
+// few unprepared casts do not pay for the larger code).
+static LS_FORCE_INLINE void ResolveBeams(Fan* f, const int* beams, int n, bool records)
 {
     double L = f->fan->range; // min(maxFraction, DBL_MAX): the fan's range, checked finite by lsScene_CastFan
     for (int b = 0; b < n; ++b)
@@ -250,7 +257,11 @@ static LS_NOINLINE void FanResolve(Fan* f, const int* beams, int n)
             {
                 CellRef ref = f->scene->segItemRefs[p.item];
                 lsCastOutput out;
-                if (p.prepared < 0)
+                if (p.prepared < 0 && records)
+                {
+                    TrySegmentRecord(f->scene->segItems + p.item, &ref, in, best);
+                }
+                else if (p.prepared < 0)
                 {
                     TrySegment(f->scene->segItems + p.item, ref.chain, ref.part, in, best);
                 }
@@ -281,6 +292,11 @@ static LS_NOINLINE void FanResolve(Fan* f, const int* beams, int n)
         f->pendingCount[k] = 0;
     }
 }
+
+static LS_NOINLINE void FanResolve(Fan* f, const int* beams, int n) { ResolveBeams(f, beams, n, false); }
+
+/// FanResolve for a sparse grid's sweep, whose segments are cast from their records.
+static LS_NOINLINE void SparseResolve(Fan* f, const int* beams, int n) { ResolveBeams(f, beams, n, true); }
 
 // Beam k's deferred casts made room for more: resolved now, the beam's limit lowered to its best (it stays open).
 static LS_NOINLINE void FanOverflow(Fan* f, int k)
@@ -532,6 +548,317 @@ static LS_FORCE_INLINE void FanRingCell(Fan* f, int ix, int iy, int r, int side)
     FanCell(f, h);
 }
 
+// ---------------------------------------------------------------------------------------------------------------------
+// Sparse grids: only the occupied cells, nearest first
+
+// A map's open rooms of small cells are mostly empty: the rings would visit every empty cell of the grid. The sweep of
+// a sparse grid takes the occupied cells only (the scene lists them by blocks of cells), in order of their distance
+// from the origin (buckets a cell wide), and a block or a cell that no beam can reach is skipped: one whose every beam
+// through it (the beams of its bins of direction) already has its answer, or its range, nearer than the box. Every
+// beam stays open to the end: nothing closes it but its own reach. A cell crossed by few beams tests each of its
+// segments against each of them (the side test, then the bound, as the walk does); a segment met in several cells is
+// deferred only from the cell that holds the crossing. Cells that many beams may cross (near the origin) have their
+// segments handled one by one for all their beams (FanCell), as the rings do.
+
+#define LS_SPARSE_WIDE 48  // a cell more beams may cross than this has its segments handled one by one (FanCell)
+#define LS_SPARSE_CHUNK 32 // records of a cell taken at a time
+
+// The box of cells [ix0, ix1] x [iy0, iy1], relative to the origin, grown on every side by a margin.
+typedef struct FanBox
+{
+    double xl, xh, yl, yh;
+} FanBox;
+
+static inline int MinInt(int a, int b) { return a < b ? a : b; }
+
+static inline FanBox CellsBox(const Fan* f, int ix0, int iy0, int ix1, int iy1)
+{
+    const lsScene* scene = f->scene;
+    lsVec2 o = f->fan->origin;
+    double s = scene->cellSize, m = 4.0 * scene->slop;
+    return (FanBox){scene->x0 + (double)ix0 * s - o.x - m, scene->x0 + (double)(ix1 + 1) * s - o.x + m,
+                    scene->y0 + (double)iy0 * s - o.y - m, scene->y0 + (double)(iy1 + 1) * s - o.y + m};
+}
+
+// A lower bound on the distance from the origin to any point of the box (0 when it holds the origin).
+static inline double BoxNear(FanBox b)
+{
+    double dx = Max(Max(b.xl, -b.xh), 0.0), dy = Max(Max(b.yl, -b.yh), 0.0);
+    return sqrt(dx * dx + dy * dy) * (1.0 - 1e-9);
+}
+
+static inline int SparseBin(double pseudoAngle)
+{
+    int b = (int)(pseudoAngle * (0.25 * LS_SPARSE_BINS));
+    return b < 0 ? 0 : (b > LS_SPARSE_BINS - 1 ? LS_SPARSE_BINS - 1 : b);
+}
+
+// The slots (in slotBeam) of the open beams that may pass through box b: up to two runs [lo[q], hi[q]). As
+// CellMayBeSeen: the box lies in one of the four open half-planes of directions (below, above, left or right of the
+// origin), where the angle is monotone in one ratio of the coordinates, so the signs of its coordinates pick the two
+// corners where the directions through it start and end; their bins, one more on each side. False when the box
+// reaches the origin's row and column (every beam may pass).
+static inline bool BoxSlots(const Fan* f, FanBox b, int lo[2], int hi[2])
+{
+    double plo, phi;
+    if (b.yh < 0.0)
+    {
+        plo = PseudoAngle(b.xl, b.xl < 0.0 ? b.yh : b.yl), phi = PseudoAngle(b.xh, b.xh > 0.0 ? b.yh : b.yl);
+    }
+    else if (b.yl > 0.0)
+    {
+        plo = PseudoAngle(b.xh, b.xh > 0.0 ? b.yl : b.yh), phi = PseudoAngle(b.xl, b.xl < 0.0 ? b.yl : b.yh);
+    }
+    else if (b.xh < 0.0)
+    {
+        plo = PseudoAngle(b.yh > 0.0 ? b.xh : b.xl, b.yh), phi = PseudoAngle(b.yl < 0.0 ? b.xh : b.xl, b.yl);
+    }
+    else if (b.xl > 0.0)
+    {
+        plo = PseudoAngle(b.yl < 0.0 ? b.xl : b.xh, b.yl), phi = PseudoAngle(b.yh > 0.0 ? b.xl : b.xh, b.yh);
+    }
+    else
+    {
+        return false;
+    }
+    int bl = SparseBin(plo) - 1, bh = SparseBin(phi) + 1;
+    bh += plo > phi ? LS_SPARSE_BINS : 0; // across the direction (1, 0), where pseudo-angles wrap from 4 to 0
+    const int* start = f->binStart;
+    if (bh - bl >= LS_SPARSE_BINS - 1)
+    {
+        lo[0] = 0, hi[0] = start[LS_SPARSE_BINS], lo[1] = 0, hi[1] = 0;
+        return true;
+    }
+    // [bl, bh] taken around the turn: its part in [0, bins), and the part below 0 or at bins and above (one at most).
+    int a = bl > 0 ? bl : 0, z = bh < LS_SPARSE_BINS - 1 ? bh : LS_SPARSE_BINS - 1;
+    lo[0] = start[a], hi[0] = start[z + 1];
+    if (bl < 0)
+    {
+        lo[1] = start[bl + LS_SPARSE_BINS], hi[1] = start[LS_SPARSE_BINS];
+    }
+    else if (bh >= LS_SPARSE_BINS)
+    {
+        lo[1] = start[0], hi[1] = start[bh - LS_SPARSE_BINS + 1];
+    }
+    else
+    {
+        lo[1] = 0, hi[1] = 0;
+    }
+    return true;
+}
+
+// Whether a beam of the slots may reach a point at distance near (its answer, or range, is not nearer); the runs'
+// starts move to the first such slot.
+static inline bool SlotsReach(const Fan* f, int lo[2], const int hi[2], double near)
+{
+    for (int q = 0; q < 2; ++q)
+    {
+        for (int p = lo[q]; p < hi[q]; ++p)
+        {
+            if (near <= f->reach[f->slotBeam[p]])
+            {
+                lo[q] = p;
+                return true;
+            }
+        }
+        lo[q] = hi[q];
+    }
+    return false;
+}
+
+// Segment record item against open beam k, whose line separates its endpoints (rel: relative to the origin, with
+// their sides), from a cell with box b: deferred when the crossing lies in the box (within its error) and may win.
+// The crossing is a + u (b - a), u = ca / (ca - cb); ca and cb are within sideError of their exact values, so u is
+// within 3 sideError / |ca - cb| of the exact crossing's (when the beam's line meets the segment, the only case in
+// which the exact cast can hit it), and the point within that times |b - a|. The cell holding the exact crossing
+// holds the segment (registration) and is visited for this beam (its box holds a point of the beam at the hit), so
+// skipping the other cells loses nothing; a NaN keeps the segment.
+static LS_FORCE_INLINE void SparseSegment(Fan* f, int k, int item, SegmentSides* rel, double sideError, FanBox b)
+{
+    const lsSegment* seg = f->scene->segItems + item;
+    SegmentLine line = MakeSegmentLine(seg, rel);
+    double den = rel->ca - rel->cb;
+    double u = rel->ca / den;
+    double px = rel->ax + u * line.ex, py = rel->ay + u * line.ey;
+    double tol = 3.0 * sideError / fabs(den) * (fabs(line.ex) + fabs(line.ey));
+    if (px < b.xl - tol || px > b.xh + tol || py < b.yl - tol || py > b.yh + tol)
+    {
+        return;
+    }
+    double tLo, tHi;
+    if (BoundLineCrossing(&line, rel, f->inputs[k].direction, f->dd[k], f->limit[k], f->fan->range, sideError, &tLo,
+                          &tHi))
+    {
+        FanDefer(f, k, tLo, tHi, ls_fieldSegment, item, -1);
+    }
+}
+
+// An occupied cell at least two cells from the origin's: its segments against the beams that may reach it.
+static void SparseCellVisit(Fan* f, int ix, int iy)
+{
+    const lsScene* scene = f->scene;
+    const CellHeader* h = scene->cells + (ptrdiff_t)iy * scene->nx + ix;
+    int rx = ix - f->cx, ry = iy - f->cy;
+    bool nearOrigin = rx >= -1 && rx <= 1 && ry >= -1 && ry <= 1; // ring 0 or 1
+    FanBox b = CellsBox(f, ix, iy, ix, iy);
+    int lo[2], hi[2];
+    if (nearOrigin || !BoxSlots(f, b, lo, hi))
+    {
+        FanCell(f, h);
+        return;
+    }
+    double near = BoxNear(b);
+    if (!SlotsReach(f, lo, hi, near))
+    {
+        return;
+    }
+    if ((hi[0] - lo[0]) + (hi[1] - lo[1]) > LS_SPARSE_WIDE)
+    {
+        FanCell(f, h);
+        return;
+    }
+    double ax[LS_SPARSE_CHUNK], ay[LS_SPARSE_CHUNK], bx[LS_SPARSE_CHUNK], by[LS_SPARSE_CHUNK];
+    lsVec2 o = f->fan->origin;
+    for (int first = h[0].seg, end = h[1].seg; first < end; first += LS_SPARSE_CHUNK)
+    {
+        int n = end - first < LS_SPARSE_CHUNK ? end - first : LS_SPARSE_CHUNK;
+        double far = 0.0;
+        for (int i = 0; i < n; ++i)
+        {
+            const lsSegment* seg = scene->segItems + first + i;
+            ax[i] = seg->a.x - o.x, ay[i] = seg->a.y - o.y, bx[i] = seg->b.x - o.x, by[i] = seg->b.y - o.y;
+            far = Max(far, Max(fabs(ax[i]) + fabs(ay[i]), fabs(bx[i]) + fabs(by[i])));
+        }
+        for (int q = 0; q < 2; ++q)
+        {
+            for (int p = lo[q]; p < hi[q]; ++p)
+            {
+                int k = f->slotBeam[p];
+                if (!(near <= f->reach[k]))
+                {
+                    continue;
+                }
+                lsVec2 d = f->inputs[k].direction;
+                double sideError = 1e-14 * f->speed[k] * far;
+                for (int i = 0; i < n; ++i)
+                {
+                    double ca = d.x * ay[i] - d.y * ax[i], cb = d.x * by[i] - d.y * bx[i];
+                    if (!(Min(ca, cb) > sideError || Max(ca, cb) < -sideError))
+                    {
+                        SegmentSides rel = {ax[i], ay[i], bx[i], by[i], ca, cb};
+                        SparseSegment(f, k, first + i, &rel, sideError, b);
+                    }
+                }
+            }
+        }
+    }
+    for (int i = h[0].target, end = h[1].target; i < end; ++i)
+    {
+        const CellTarget* ct = scene->targetItems + i;
+        if (ct->active)
+        {
+            FanDisc(f, ((uint64_t)1 << 62 | (uint32_t)ct->index) + 1, &ct->circle, true, ls_fieldTarget, i);
+        }
+    }
+    for (int i = h[0].shape, end = h[1].shape; i < end; ++i)
+    {
+        int code = scene->shapeItems[i];
+        FanDisc(f, ((uint64_t)2 << 62 | (uint32_t)code) + 1, scene->shapeCircles + code, false, ls_fieldShape, code);
+    }
+}
+
+// The sweep of a sparse grid: the blocks of occupied cells in buckets by distance (a cell wide), each block taken in
+// its bucket's turn and, when a beam may reach it, its cells put in theirs (never earlier: a cell lies in its block);
+// then every beam's deferred casts.
+static void SparseSweep(Fan* f, int* openList, int openN)
+{
+    const lsScene* scene = f->scene;
+    // The open beams by bin of direction (a counting sort: bin b's count at b + 2, so that after the prefix sums
+    // start[b + 1] is where bin b starts, and after the scatter, where it ends).
+    int* start = f->binStart;
+    memset(start, 0, sizeof f->binStart);
+    double maxReach = 0.0;
+    for (int j = 0; j < openN; ++j)
+    {
+        int k = openList[j];
+        lsVec2 d = f->inputs[k].direction;
+        f->bin[k] = (short)SparseBin(PseudoAngle(d.x, d.y));
+        start[f->bin[k] + 2] += 1;
+        maxReach = Max(maxReach, f->reach[k]);
+    }
+    for (int b = 2; b <= LS_SPARSE_BINS; ++b)
+    {
+        start[b] += start[b - 1];
+    }
+    for (int j = 0; j < openN; ++j)
+    {
+        int k = openList[j];
+        f->slotBeam[start[f->bin[k] + 1]++] = (short)k;
+    }
+
+    // Buckets of distance, each a list (a stack) of entries: a block (~index) or an occupied cell (its index).
+    double s = scene->cellSize;
+    int buckets = scene->nx + scene->ny + 2; // the origin lies in the grid: every box is nearer than (nx + ny) s
+    double wanted = maxReach / s + 2.0;
+    buckets = wanted < (double)buckets ? (int)wanted : buckets;
+    int entries = scene->sparseBlockCount + scene->sparseCellCount;
+    size_t bytes = ((size_t)buckets + 2 * (size_t)entries) * sizeof(int);
+    int* head = lsAlloc(bytes);
+    int* next = head + buckets;
+    int* code = next + entries;
+    for (int j = 0; j < buckets; ++j)
+    {
+        head[j] = -1;
+    }
+    int used = 0;
+    double inverse = scene->invCellSize;
+    const SparseBlock* blocks = scene->sparseBlocks;
+    for (int i = 0; i < scene->sparseBlockCount; ++i)
+    {
+        int ix1 = MinInt(blocks[i].ix + LS_SPARSE_BLOCK, scene->nx) - 1;
+        int iy1 = MinInt(blocks[i].iy + LS_SPARSE_BLOCK, scene->ny) - 1;
+        double near = BoxNear(CellsBox(f, blocks[i].ix, blocks[i].iy, ix1, iy1));
+        if (near <= maxReach)
+        {
+            double q = near * inverse;
+            int j = q < (double)(buckets - 1) ? (int)q : buckets - 1;
+            code[used] = ~i, next[used] = head[j], head[j] = used++;
+        }
+    }
+    for (int j = 0; j < buckets; ++j)
+    {
+        while (head[j] >= 0)
+        {
+            int e = head[j];
+            head[j] = next[e];
+            if (code[e] >= 0)
+            {
+                const SparseCell* c = scene->sparseCells + code[e];
+                SparseCellVisit(f, c->ix, c->iy);
+                continue;
+            }
+            const SparseBlock* block = blocks + ~code[e];
+            int ix1 = MinInt(block->ix + LS_SPARSE_BLOCK, scene->nx) - 1;
+            int iy1 = MinInt(block->iy + LS_SPARSE_BLOCK, scene->ny) - 1;
+            FanBox box = CellsBox(f, block->ix, block->iy, ix1, iy1);
+            int lo[2], hi[2];
+            if (BoxSlots(f, box, lo, hi) && !SlotsReach(f, lo, hi, BoxNear(box)))
+            {
+                continue;
+            }
+            for (int c = block->start; c < block[1].start; ++c)
+            {
+                const SparseCell* cell = scene->sparseCells + c;
+                double q = BoxNear(CellsBox(f, cell->ix, cell->iy, cell->ix, cell->iy)) * inverse;
+                int jc = q < (double)(buckets - 1) ? (int)q : buckets - 1;
+                jc = jc > j ? jc : j;
+                code[used] = c, next[used] = head[jc], head[jc] = used++;
+            }
+        }
+    }
+    lsFree(head, bytes);
+}
+
 bool lsScene_CastFan(const lsScene* scene, const lsBeamFan* fan, int first, const lsRayInput* inputs, int count,
                      lsRayHit* hits)
 {
@@ -540,13 +867,8 @@ bool lsScene_CastFan(const lsScene* scene, const lsBeamFan* fan, int first, cons
     lsVec2 o = fan->origin;
     int nx = scene->nx, ny = scene->ny;
     double s = scene->cellSize;
-    // A sparse grid (more cells than records: a map's open rooms of small cells) is left to the walk, which crosses
-    // empty squares in one step: the sweep would visit every cell of every ring (on the depot map it cost 30 % more
-    // than walking each beam).
-    long long records = (long long)scene->segItemCount + scene->targetItemCount + scene->shapeItemCount;
-    if (nx == 0 || records < (long long)nx * ny || !(fan->range >= 0.0 && fan->range <= DBL_MAX) ||
-        !(fabs(fan->start) <= 1e4) || !(fan->increment >= 0.0) ||
-        !(o.x > scene->x0 && o.x < scene->x0 + (double)nx * s) ||
+    if (nx == 0 || !(fan->range >= 0.0 && fan->range <= DBL_MAX) || !(fabs(fan->start) <= 1e4) ||
+        !(fan->increment >= 0.0) || !(o.x > scene->x0 && o.x < scene->x0 + (double)nx * s) ||
         !(o.y > scene->y0 && o.y < scene->y0 + (double)ny * s))
     {
         return false;
@@ -602,6 +924,18 @@ bool lsScene_CastFan(const lsScene* scene, const lsBeamFan* fan, int first, cons
     }
 
     int cx = CellX(scene, o.x), cy = CellY(scene, o.y);
+    f->cx = cx, f->cy = cy;
+    if (scene->sparseBlocks != NULL)
+    {
+        SparseSweep(f, openList, openN);
+        bool unsafe = f->unsafe;
+        if (!unsafe)
+        {
+            SparseResolve(f, openList, openN);
+        }
+        lsFree(f, sizeof(Fan));
+        return !unsafe;
+    }
     int maxRingX = cx > nx - 1 - cx ? cx : nx - 1 - cx, maxRingY = cy > ny - 1 - cy ? cy : ny - 1 - cy;
     int maxRing = maxRingX > maxRingY ? maxRingX : maxRingY;
     double margin = 4.0 * scene->slop;

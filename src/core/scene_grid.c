@@ -193,6 +193,66 @@ static void WriteClearance(lsScene* scene)
     }
 }
 
+// A sparse grid's occupied cells (clearance 0), listed by blocks of LS_SPARSE_BLOCK x LS_SPARSE_BLOCK cells for the
+// scans' sweep (scene_fan.c); the blocks in row-major order, one sentinel block after the last. Nothing in a dense
+// grid.
+static void ListOccupiedCells(lsScene* scene)
+{
+    lsFree(scene->sparseBlocks,
+           scene->sparseBlocks != NULL ? ((size_t)scene->sparseBlockCount + 1) * sizeof(SparseBlock) : 0);
+    lsFree(scene->sparseCells, (size_t)scene->sparseCellCount * sizeof(SparseCell));
+    scene->sparseBlocks = NULL, scene->sparseCells = NULL;
+    scene->sparseBlockCount = 0, scene->sparseCellCount = 0;
+    int nx = scene->nx, ny = scene->ny, cellCount = nx * ny;
+    if (!(cellCount > scene->segItemCount + scene->shapeItemCount + scene->targetItemCount))
+    {
+        return;
+    }
+    const CellHeader* h = scene->cells;
+    int blocks = 0, occupied = 0;
+    for (int by = 0; by < ny; by += LS_SPARSE_BLOCK)
+    {
+        for (int bx = 0; bx < nx; bx += LS_SPARSE_BLOCK)
+        {
+            int before = occupied;
+            for (int iy = by; iy < by + LS_SPARSE_BLOCK && iy < ny; ++iy)
+            {
+                for (int ix = bx; ix < bx + LS_SPARSE_BLOCK && ix < nx; ++ix)
+                {
+                    occupied += h[(ptrdiff_t)iy * nx + ix].clearance == 0;
+                }
+            }
+            blocks += occupied > before;
+        }
+    }
+    scene->sparseBlocks = lsAlloc(((size_t)blocks + 1) * sizeof(SparseBlock));
+    scene->sparseCells = lsAlloc((size_t)occupied * sizeof(SparseCell));
+    scene->sparseBlockCount = blocks, scene->sparseCellCount = occupied;
+    int b = 0, c = 0;
+    for (int by = 0; by < ny; by += LS_SPARSE_BLOCK)
+    {
+        for (int bx = 0; bx < nx; bx += LS_SPARSE_BLOCK)
+        {
+            int before = c;
+            for (int iy = by; iy < by + LS_SPARSE_BLOCK && iy < ny; ++iy)
+            {
+                for (int ix = bx; ix < bx + LS_SPARSE_BLOCK && ix < nx; ++ix)
+                {
+                    if (h[(ptrdiff_t)iy * nx + ix].clearance == 0)
+                    {
+                        scene->sparseCells[c++] = (SparseCell){ix, iy};
+                    }
+                }
+            }
+            if (c > before)
+            {
+                scene->sparseBlocks[b++] = (SparseBlock){bx, by, before};
+            }
+        }
+    }
+    scene->sparseBlocks[b] = (SparseBlock){0, 0, c};
+}
+
 void lsSceneGrid_BuildTargets(lsScene* scene)
 {
     int cellCount = scene->nx * scene->ny;
@@ -212,6 +272,7 @@ void lsSceneGrid_BuildTargets(lsScene* scene)
     }
     scene->targetItemCount = WriteTargetStarts(scene, cursor);
     WriteClearance(scene);
+    ListOccupiedCells(scene);
     scene->targetItems = lsAlloc((size_t)scene->targetItemCount * sizeof(CellTarget));
     for (int i = 0; i < scene->targetCount; ++i)
     {

@@ -39,6 +39,24 @@ typedef struct CellTarget
     int active; // 0 when the target is disabled or has moved out of this cell's reach (displaced)
 } CellTarget;
 
+// A sparse grid's occupied cells are listed by blocks of this many cells a side (a power of two): a scan's sweep
+// tests a block's visibility once before its cells'.
+#define LS_SPARSE_BLOCK 4
+
+/// A block of a sparse grid holding an occupied cell: its first cell's column and row, and where its occupied cells
+/// start in sparseCells.
+typedef struct SparseBlock
+{
+    int ix, iy;
+    int start;
+} SparseBlock;
+
+/// An occupied cell of a sparse grid: its column and row.
+typedef struct SparseCell
+{
+    int ix, iy;
+} SparseCell;
+
 enum
 {
     ls_fieldSegment = 0,
@@ -124,6 +142,13 @@ struct lsScene
     lsCircle* shapeCircles; // bounding circle of each shape code (boxCount + polygonCount of them, interleaved)
     CellTarget* targetItems;
     int targetItemCount;
+
+    // A sparse grid's occupied cells (those holding a record), block by block of LS_SPARSE_BLOCK x LS_SPARSE_BLOCK
+    // cells: a scan's sweep (scene_fan.c) visits these instead of every cell of every ring. NULL in a dense grid.
+    SparseBlock* sparseBlocks; // the blocks holding an occupied cell, in row-major order
+    int sparseBlockCount;
+    SparseCell* sparseCells; // their occupied cells, block by block (each block's run ends at the next one's start)
+    int sparseCellCount;
 
     // Long primitives (see LS_MAX_LONG_PRIMITIVES): not in the grid, tested on every cast and query. Long targets
     // are simply left outside the grid's bounds, which makes them displaced (tested on every cast).
