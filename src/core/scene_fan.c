@@ -667,30 +667,28 @@ static inline bool SlotsReach(const Fan* f, int lo[2], const int hi[2], double n
 }
 
 // Segment record item against open beam k, whose line separates its endpoints (rel: relative to the origin, with
-// their sides), from a cell with box b: deferred when the crossing lies in the box (within its error) and may win.
-// The crossing is a + u (b - a), u = ca / (ca - cb); ca and cb are within sideError of their exact values, so u is
-// within 3 sideError / |ca - cb| of the exact crossing's (when the beam's line meets the segment, the only case in
-// which the exact cast can hit it), and the point within that times |b - a|. The cell holding the exact crossing
-// holds the segment (registration) and is visited for this beam (its box holds a point of the beam at the hit), so
-// skipping the other cells loses nothing; a NaN keeps the segment.
+// their sides), from a cell with box b: deferred when it may win and, when the hit is certain, the beam's points at
+// fractions tLo .. tHi (which hold the exact crossing) come within the box. The cell holding the exact crossing holds
+// the segment (registration) and is visited for this beam (its box holds a point of the beam at the hit), so skipping
+// the other cells loses nothing: a segment met in several cells is deferred once (twice near a cell's corner).
 static LS_FORCE_INLINE void SparseSegment(Fan* f, int k, int item, SegmentSides* rel, double sideError, FanBox b)
 {
-    const lsSegment* seg = f->scene->segItems + item;
-    SegmentLine line = MakeSegmentLine(seg, rel);
-    double den = rel->ca - rel->cb;
-    double u = rel->ca / den;
-    double px = rel->ax + u * line.ex, py = rel->ay + u * line.ey;
-    double tol = 3.0 * sideError / fabs(den) * (fabs(line.ex) + fabs(line.ey));
-    if (px < b.xl - tol || px > b.xh + tol || py < b.yl - tol || py > b.yh + tol)
+    SegmentLine line = MakeSegmentLine(f->scene->segItems + item, rel);
+    lsVec2 d = f->inputs[k].direction;
+    double tLo, tHi;
+    if (!BoundLineCrossing(&line, rel, d, f->dd[k], f->limit[k], f->fan->range, sideError, &tLo, &tHi))
     {
         return;
     }
-    double tLo, tHi;
-    if (BoundLineCrossing(&line, rel, f->inputs[k].direction, f->dd[k], f->limit[k], f->fan->range, sideError, &tLo,
-                          &tHi))
+    if (tHi < HUGE_VAL)
     {
-        FanDefer(f, k, tLo, tHi, ls_fieldSegment, item, -1);
+        double x0 = tLo * d.x, x1 = tHi * d.x, y0 = tLo * d.y, y1 = tHi * d.y;
+        if (Max(x0, x1) < b.xl || Min(x0, x1) > b.xh || Max(y0, y1) < b.yl || Min(y0, y1) > b.yh)
+        {
+            return;
+        }
     }
+    FanDefer(f, k, tLo, tHi, ls_fieldSegment, item, -1);
 }
 
 // An occupied cell at least two cells from the origin's: its segments against the beams that may reach it.
@@ -846,13 +844,14 @@ static void SparseSweep(Fan* f, int* openList, int openN)
             {
                 continue;
             }
-            for (int c = block->start; c < block[1].start; ++c)
+            // The block's cells at once, nearer rows first (its list is row-major: backwards when the origin lies
+            // above the block's middle); the order only decides how soon a beam's hit turns the later cells away.
+            int n = block[1].start - block->start;
+            bool backwards = box.yl + box.yh < 0.0;
+            for (int c = 0; c < n; ++c)
             {
-                const SparseCell* cell = scene->sparseCells + c;
-                double q = BoxNear(CellsBox(f, cell->ix, cell->iy, cell->ix, cell->iy)) * inverse;
-                int jc = q < (double)(buckets - 1) ? (int)q : buckets - 1;
-                jc = jc > j ? jc : j;
-                code[used] = c, next[used] = head[jc], head[jc] = used++;
+                const SparseCell* cell = scene->sparseCells + block->start + (backwards ? n - 1 - c : c);
+                SparseCellVisit(f, cell->ix, cell->iy);
             }
         }
     }
