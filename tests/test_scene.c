@@ -1323,7 +1323,8 @@ static lsWorld* MakeMapWorld(uint64_t seed, int w, int h, lsVec2 origin, double 
     for (int i = 0; i < 5; ++i) // staircase walls
     {
         lsVec2 a = lsTestRandomPoint(&rng, 5.0, (double)w - 5.0, 5.0, (double)h - 5.0);
-        lsVec2 d = lsScale(lsRng_Range(&rng, 10.0, 60.0), RandomDirection(&rng));
+        double length = lsRng_Range(&rng, 10.0, 60.0); // the draws in order (arguments are evaluated in any)
+        lsVec2 d = lsScale(length, RandomDirection(&rng));
         for (int k = 0; k <= 200; ++k)
         {
             lsVec2 p = lsAdd(a, lsScale((double)k / 200.0, d));
@@ -1386,15 +1387,18 @@ static int SparseFanAgreementTest(void)
             for (int i = 0; i < 6; ++i)
             {
                 lsTargetDef t = lsDefaultTargetDef();
-                t.center = lsAdd(c, lsScale(lsRng_Range(&rng, 1.0, 5.0), RandomDirection(&rng)));
+                double r = lsRng_Range(&rng, 1.0, 5.0); // the draws in order (arguments are evaluated in any)
+                t.center = lsAdd(c, lsScale(r, RandomDirection(&rng)));
                 t.radius = lsRng_Range(&rng, 0.05, 0.4);
                 lsWorld_AddTarget(world, t);
                 lsBoxDef b = lsDefaultBoxDef();
-                b.center = lsAdd(c, lsScale(lsRng_Range(&rng, 1.0, 5.0), RandomDirection(&rng)));
+                r = lsRng_Range(&rng, 1.0, 5.0);
+                b.center = lsAdd(c, lsScale(r, RandomDirection(&rng)));
                 b.size = lsTestRandomPoint(&rng, 0.1, 0.8, 0.1, 0.8);
                 b.angle = lsRng_Range(&rng, -LS_PI, LS_PI);
                 lsWorld_AddBox(world, b);
-                lsPolygonDef def = RandomPolygon(&rng, lsAdd(c, lsScale(3.0, RandomDirection(&rng))), 0.3);
+                lsVec2 at = lsAdd(c, lsScale(3.0, RandomDirection(&rng)));
+                lsPolygonDef def = RandomPolygon(&rng, at, 0.3);
                 lsWorld_AddPolygon(world, &def);
             }
         }

@@ -479,6 +479,24 @@ static inline lsDouble2 lsSelect2(lsDouble2 m, lsDouble2 a, lsDouble2 b)
 {
     return lsOr2(lsAnd2(m, a), lsAndNot2(m, b));
 }
+/// a < b ? a : b per lane (b when either is NaN), as a scalar minimum written so.
+static inline lsDouble2 lsMin2(lsDouble2 a, lsDouble2 b)
+{
+#if defined(__SSE2__)
+    return _mm_min_pd(a, b);
+#else
+    return lsSelect2(lsLess2(a, b), a, b);
+#endif
+}
+/// a > b ? a : b per lane (b when either is NaN), as a scalar maximum written so.
+static inline lsDouble2 lsMax2(lsDouble2 a, lsDouble2 b)
+{
+#if defined(__SSE2__)
+    return _mm_max_pd(a, b);
+#else
+    return lsSelect2(lsLess2(b, a), a, b);
+#endif
+}
 /// The correctly rounded square root per lane (NaN for a negative lane).
 static inline lsDouble2 lsSqrt2(lsDouble2 x)
 {

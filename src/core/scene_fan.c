@@ -76,7 +76,8 @@ typedef struct Fan
     int preparedCount;
     bool unsafe;
     // A sparse grid's sweep (SparseSweep): the open beams by direction bin, and the origin's cell.
-    short slotBeam[LS_FAN_MAX_BEAMS]; // the open beams, ordered by bin
+    short slotBeam[LS_FAN_MAX_BEAMS];                               // the open beams, ordered by bin
+    lsDouble2 slotDx2[LS_FAN_MAX_BEAMS], slotDy2[LS_FAN_MAX_BEAMS]; // their directions' x and y, in both lanes
     int binStart[LS_SPARSE_BINS + 2]; // where each bin's beams start in slotBeam (one more for the sort)
     int cx, cy;
 } Fan;
@@ -738,7 +739,33 @@ static void SparseCellVisit(Fan* f, int ix, int iy)
                 }
                 lsVec2 d = f->inputs[k].direction;
                 double sideError = 1e-14 * f->speed[k] * far;
-                for (int i = 0; i < n; ++i)
+                // SidesOfSegment's miss test, two records at a time in SSE2 lanes: the same operations per lane (Min
+                // and Max as SSE2's, which return the second operand for a NaN, as the scalar ones do).
+                lsDouble2 dx = f->slotDx2[p], dy = f->slotDy2[p], e = {sideError, sideError}, minusE = -e;
+                int i = 0;
+                for (; i + 1 < n; i += 2)
+                {
+                    lsDouble2 rax, ray, rbx, rby;
+                    memcpy(&rax, ax + i, sizeof rax), memcpy(&ray, ay + i, sizeof ray);
+                    memcpy(&rbx, bx + i, sizeof rbx), memcpy(&rby, by + i, sizeof rby);
+                    lsDouble2 ca = dx * ray - dy * rax, cb = dx * rby - dy * rbx;
+                    int keep = 3 & ~lsLanes2(lsOr2(lsLess2(e, lsMin2(ca, cb)), lsLess2(lsMax2(ca, cb), minusE)));
+                    if (keep == 0)
+                    {
+                        continue;
+                    }
+                    if ((keep & 1) != 0)
+                    {
+                        SegmentSides rel = {ax[i], ay[i], bx[i], by[i], ca[0], cb[0]};
+                        SparseSegment(f, k, first + i, &rel, sideError, b);
+                    }
+                    if ((keep & 2) != 0)
+                    {
+                        SegmentSides rel = {ax[i + 1], ay[i + 1], bx[i + 1], by[i + 1], ca[1], cb[1]};
+                        SparseSegment(f, k, first + i + 1, &rel, sideError, b);
+                    }
+                }
+                if (i < n)
                 {
                     double ca = d.x * ay[i] - d.y * ax[i], cb = d.x * by[i] - d.y * bx[i];
                     if (!(Min(ca, cb) > sideError || Max(ca, cb) < -sideError))
@@ -792,6 +819,11 @@ static void SparseSweep(Fan* f, int* openList, int openN)
     {
         int k = openList[j];
         f->slotBeam[start[f->bin[k] + 1]++] = (short)k;
+    }
+    for (int p = 0; p < openN; ++p)
+    {
+        lsVec2 d = f->inputs[f->slotBeam[p]].direction;
+        f->slotDx2[p] = (lsDouble2){d.x, d.x}, f->slotDy2[p] = (lsDouble2){d.y, d.y};
     }
 
     // Buckets of distance, each a list (a stack) of entries: a block (~index) or an occupied cell (its index).
