@@ -78,8 +78,10 @@ typedef struct Fan
     // A sparse grid's sweep (SparseSweep): the open beams by direction bin, and the origin's cell.
     short slotBeam[LS_FAN_MAX_BEAMS];                               // the open beams, ordered by bin
     lsDouble2 slotDx2[LS_FAN_MAX_BEAMS], slotDy2[LS_FAN_MAX_BEAMS]; // their directions' x and y, in both lanes
+    double slotScale[LS_FAN_MAX_BEAMS];                             // 1e-14 (|dx| + |dy|): the side test's error
     int binStart[LS_SPARSE_BINS + 2]; // where each bin's beams start in slotBeam (one more for the sort)
     int cx, cy;
+    double cornerX, cornerY, grow; // the grid's corner relative to the origin less 4 slop; 8 slop (CellsBox)
 } Fan;
 
 // Inserts key (not 0) into the set of handled objects; false when it was there. When the set is full, every object is
@@ -574,11 +576,11 @@ static inline int MinInt(int a, int b) { return a < b ? a : b; }
 
 static inline FanBox CellsBox(const Fan* f, int ix0, int iy0, int ix1, int iy1)
 {
-    const lsScene* scene = f->scene;
-    lsVec2 o = f->fan->origin;
-    double s = scene->cellSize, m = 4.0 * scene->slop;
-    return (FanBox){scene->x0 + (double)ix0 * s - o.x - m, scene->x0 + (double)(ix1 + 1) * s - o.x + m,
-                    scene->y0 + (double)iy0 * s - o.y - m, scene->y0 + (double)(iy1 + 1) * s - o.y + m};
+    // The grid's corner relative to the origin and less the margin, once per fan (cornerX, cornerY): the rounding
+    // differs from x0 + ix s - o.x by a few ulps of the coordinates, far inside the margin.
+    double s = f->scene->cellSize, grow = f->grow;
+    double xl = f->cornerX + (double)ix0 * s, yl = f->cornerY + (double)iy0 * s;
+    return (FanBox){xl, f->cornerX + (double)(ix1 + 1) * s + grow, yl, f->cornerY + (double)(iy1 + 1) * s + grow};
 }
 
 // A lower bound on the distance from the origin to any point of the box (0 when it holds the origin).
@@ -716,7 +718,8 @@ static void SparseCellVisit(Fan* f, int ix, int iy)
         FanCell(f, h);
         return;
     }
-    double ax[LS_SPARSE_CHUNK], ay[LS_SPARSE_CHUNK], bx[LS_SPARSE_CHUNK], by[LS_SPARSE_CHUNK];
+    // The records' endpoints relative to the origin (an odd count's last one twice, the copy's lane ignored).
+    double ax[LS_SPARSE_CHUNK + 1], ay[LS_SPARSE_CHUNK + 1], bx[LS_SPARSE_CHUNK + 1], by[LS_SPARSE_CHUNK + 1];
     lsVec2 o = f->fan->origin;
     for (int first = h[0].seg, end = h[1].seg; first < end; first += LS_SPARSE_CHUNK)
     {
@@ -728,6 +731,7 @@ static void SparseCellVisit(Fan* f, int ix, int iy)
             ax[i] = seg->a.x - o.x, ay[i] = seg->a.y - o.y, bx[i] = seg->b.x - o.x, by[i] = seg->b.y - o.y;
             far = Max(far, Max(fabs(ax[i]) + fabs(ay[i]), fabs(bx[i]) + fabs(by[i])));
         }
+        ax[n] = ax[n - 1], ay[n] = ay[n - 1], bx[n] = bx[n - 1], by[n] = by[n - 1];
         for (int q = 0; q < 2; ++q)
         {
             for (int p = lo[q]; p < hi[q]; ++p)
@@ -737,19 +741,18 @@ static void SparseCellVisit(Fan* f, int ix, int iy)
                 {
                     continue;
                 }
-                lsVec2 d = f->inputs[k].direction;
-                double sideError = 1e-14 * f->speed[k] * far;
                 // SidesOfSegment's miss test, two records at a time in SSE2 lanes: the same operations per lane (Min
                 // and Max as SSE2's, which return the second operand for a NaN, as the scalar ones do).
+                double sideError = f->slotScale[p] * far; // 1e-14 (|dx| + |dy|) far
                 lsDouble2 dx = f->slotDx2[p], dy = f->slotDy2[p], e = {sideError, sideError}, minusE = -e;
-                int i = 0;
-                for (; i + 1 < n; i += 2)
+                for (int i = 0; i < n; i += 2)
                 {
                     lsDouble2 rax, ray, rbx, rby;
                     memcpy(&rax, ax + i, sizeof rax), memcpy(&ray, ay + i, sizeof ray);
                     memcpy(&rbx, bx + i, sizeof rbx), memcpy(&rby, by + i, sizeof rby);
                     lsDouble2 ca = dx * ray - dy * rax, cb = dx * rby - dy * rbx;
-                    int keep = 3 & ~lsLanes2(lsOr2(lsLess2(e, lsMin2(ca, cb)), lsLess2(lsMax2(ca, cb), minusE)));
+                    int keep = ~lsLanes2(lsOr2(lsLess2(e, lsMin2(ca, cb)), lsLess2(lsMax2(ca, cb), minusE)));
+                    keep &= i + 1 < n ? 3 : 1;
                     if (keep == 0)
                     {
                         continue;
@@ -763,15 +766,6 @@ static void SparseCellVisit(Fan* f, int ix, int iy)
                     {
                         SegmentSides rel = {ax[i + 1], ay[i + 1], bx[i + 1], by[i + 1], ca[1], cb[1]};
                         SparseSegment(f, k, first + i + 1, &rel, sideError, b);
-                    }
-                }
-                if (i < n)
-                {
-                    double ca = d.x * ay[i] - d.y * ax[i], cb = d.x * by[i] - d.y * bx[i];
-                    if (!(Min(ca, cb) > sideError || Max(ca, cb) < -sideError))
-                    {
-                        SegmentSides rel = {ax[i], ay[i], bx[i], by[i], ca, cb};
-                        SparseSegment(f, k, first + i, &rel, sideError, b);
                     }
                 }
             }
@@ -824,6 +818,7 @@ static void SparseSweep(Fan* f, int* openList, int openN)
     {
         lsVec2 d = f->inputs[f->slotBeam[p]].direction;
         f->slotDx2[p] = (lsDouble2){d.x, d.x}, f->slotDy2[p] = (lsDouble2){d.y, d.y};
+        f->slotScale[p] = 1e-14 * f->speed[f->slotBeam[p]];
     }
 
     // Buckets of distance, each a list (a stack) of entries: a block (~index) or an occupied cell (its index).
@@ -956,6 +951,8 @@ bool lsScene_CastFan(const lsScene* scene, const lsBeamFan* fan, int first, cons
 
     int cx = CellX(scene, o.x), cy = CellY(scene, o.y);
     f->cx = cx, f->cy = cy;
+    f->cornerX = scene->x0 - o.x - 4.0 * scene->slop, f->cornerY = scene->y0 - o.y - 4.0 * scene->slop;
+    f->grow = 8.0 * scene->slop;
     if (scene->sparseBlocks != NULL)
     {
         SparseSweep(f, openList, openN);
