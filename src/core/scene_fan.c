@@ -800,9 +800,7 @@ static void SparseSweep(Fan* f, int* openList, int openN)
     for (int j = 0; j < openN; ++j)
     {
         int k = openList[j];
-        lsVec2 d = f->inputs[k].direction;
-        f->bin[k] = (short)SparseBin(PseudoAngle(d.x, d.y));
-        start[f->bin[k] + 2] += 1;
+        start[f->bin[k] + 2] += 1; // the bin set up by lsScene_CastFan
         maxReach = Max(maxReach, f->reach[k]);
     }
     for (int b = 2; b <= LS_SPARSE_BINS; ++b)
@@ -885,6 +883,61 @@ static void SparseSweep(Fan* f, int* openList, int openN)
     lsFree(head, bytes);
 }
 
+// Each beam's answer so far (the primitives outside the grid), limit, reach and bin of direction: the rings' open
+// beams are counted per bin, a sparse grid's sorted by their finer bins (SparseSweep). Lists the open beams; returns
+// how many. Inlined once for each kind of grid.
+static LS_FORCE_INLINE int SetUpBeams(Fan* f, bool sparse)
+{
+    const lsScene* scene = f->scene;
+    const lsBeamFan* fan = f->fan;
+    lsVec2 o = fan->origin;
+    const lsRayInput* inputs = f->inputs; // in locals: the stores through f (open: bytes) may alias anything
+    lsRayHit* hits = f->hits;
+    int count = f->count, openN = 0;
+    int* openList = f->openList;
+    bool outside = scene->displacedCount + scene->longSegmentCount + scene->longShapeCount > 0;
+    for (int k = 0; k < count; ++k)
+    {
+        const lsRayInput* in = inputs + k;
+        LS_ASSERT(in->origin.x == o.x && in->origin.y == o.y && in->maxFraction == fan->range);
+        (void)o;
+        lsVec2 d = in->direction;
+        hits[k] = NoHit();
+        if (!ValidInput(in))
+        {
+            f->open[k] = 0;
+            f->reach[k] = -HUGE_VAL;
+            continue;
+        }
+        double dd = d.x * d.x + d.y * d.y, speed = fabs(d.x) + fabs(d.y), limit = fan->range; // the beam's range
+        if (outside)
+        {
+            lsScene_CastOutsideGrid(scene, in, dd, hits + k, NULL);
+            limit = hits[k].hit && hits[k].fraction < limit ? hits[k].fraction : limit;
+        }
+        f->dd[k] = dd;
+        f->speed[k] = speed;
+        // |d| by its square root (within a few ulps, far inside the reach's 1e-9), |dx| + |dy| when dd would
+        // underflow or overflow: a beam's reach, the farthest its answer may lie, then exceeds it by no more than that.
+        f->length[k] = dd >= 1e-300 && dd <= 1e300 ? sqrt(dd) : speed;
+        f->limit[k] = limit;
+        f->reach[k] = limit * f->length[k] * (1.0 + 1e-9);
+        f->pendingCount[k] = 0;
+        f->open[k] = 1;
+        if (sparse)
+        {
+            f->bin[k] = (short)SparseBin(PseudoAngle(d.x, d.y));
+        }
+        else
+        {
+            f->bin[k] = (short)BinOf(PseudoAngle(d.x, d.y));
+            f->openCount[f->bin[k]] += 1;
+        }
+        openList[openN++] = k;
+    }
+    return openN;
+}
+
 bool lsScene_CastFan(const lsScene* scene, const lsBeamFan* fan, int first, const lsRayInput* inputs, int count,
                      lsRayHit* hits)
 {
@@ -915,45 +968,14 @@ bool lsScene_CastFan(const lsScene* scene, const lsBeamFan* fan, int first, cons
     memset(f->seen, 0, sizeof f->seen);
     memset(f->openCount, 0, sizeof f->openCount);
     int* openList = f->openList;
-    int openN = 0;
-    bool outside = scene->displacedCount + scene->longSegmentCount + scene->longShapeCount > 0;
-    for (int k = 0; k < count; ++k)
-    {
-        const lsRayInput* in = inputs + k;
-        LS_ASSERT(in->origin.x == o.x && in->origin.y == o.y && in->maxFraction == fan->range);
-        lsVec2 d = in->direction;
-        hits[k] = NoHit();
-        if (!ValidInput(in))
-        {
-            f->open[k] = 0;
-            f->reach[k] = -HUGE_VAL;
-            continue;
-        }
-        double dd = d.x * d.x + d.y * d.y, speed = fabs(d.x) + fabs(d.y), limit = fan->range; // the beam's range
-        if (outside)
-        {
-            lsScene_CastOutsideGrid(scene, in, dd, hits + k, NULL);
-            limit = hits[k].hit && hits[k].fraction < limit ? hits[k].fraction : limit;
-        }
-        f->dd[k] = dd;
-        f->speed[k] = speed;
-        // |d| by its square root (within a few ulps, far inside the reach's 1e-9), |dx| + |dy| when dd would
-        // underflow or overflow: a beam's reach, the farthest its answer may lie, then exceeds it by no more than that.
-        f->length[k] = dd >= 1e-300 && dd <= 1e300 ? sqrt(dd) : speed;
-        f->limit[k] = limit;
-        f->reach[k] = limit * f->length[k] * (1.0 + 1e-9);
-        f->pendingCount[k] = 0;
-        f->open[k] = 1;
-        f->bin[k] = (short)BinOf(PseudoAngle(d.x, d.y));
-        f->openCount[f->bin[k]] += 1;
-        openList[openN++] = k;
-    }
+    bool sparse = scene->sparseBlocks != NULL;
+    int openN = sparse ? SetUpBeams(f, true) : SetUpBeams(f, false);
 
     int cx = CellX(scene, o.x), cy = CellY(scene, o.y);
     f->cx = cx, f->cy = cy;
     f->cornerX = scene->x0 - o.x - 4.0 * scene->slop, f->cornerY = scene->y0 - o.y - 4.0 * scene->slop;
     f->grow = 8.0 * scene->slop;
-    if (scene->sparseBlocks != NULL)
+    if (sparse)
     {
         SparseSweep(f, openList, openN);
         bool unsafe = f->unsafe;
