@@ -236,6 +236,9 @@ static inline void LowerLimit(Fan* f, int k, double t)
 static LS_FORCE_INLINE void ResolveBeams(Fan* f, const int* beams, int n, bool records)
 {
     double L = f->fan->range; // min(maxFraction, DBL_MAX): the fan's range, checked finite by lsScene_CastFan
+    // records: the last segment cast, prepared (neighbouring beams mostly hit the same one).
+    lsSegmentCastPrep last = {0};
+    int lastChain = -1, lastPart = -1;
     for (int b = 0; b < n; ++b)
     {
         int k = beams[b];
@@ -262,7 +265,25 @@ static LS_FORCE_INLINE void ResolveBeams(Fan* f, const int* beams, int n, bool r
                 lsCastOutput out;
                 if (p.prepared < 0 && records)
                 {
-                    TrySegmentRecord(f->scene->segItems + p.item, &ref, in, best);
+                    // Prepared once for the beams that cast it in a row, its normals those of its record (the same
+                    // bits as lsRayCastSegmentPrepared's: lsUnitVectorInline of (-ey, ex), and of its negation).
+                    const lsSegment* seg = f->scene->segItems + p.item;
+                    if (ref.chain != lastChain || ref.part != lastPart)
+                    {
+                        lsPrepareSegmentCast(f->fan->origin, seg->a, seg->b, &last);
+                        lastChain = ref.chain, lastPart = ref.part;
+                        bool known = !isnan(ref.normal.x);
+                        last.normal[1] = ref.normal, last.normal[0] = (lsVec2){-ref.normal.x, -ref.normal.y};
+                        last.normalKnown[0] = known, last.normalKnown[1] = known;
+                    }
+                    if (!lsRayCastSegmentPrepared(&last, in->direction, L, &out))
+                    {
+                        out = lsRayCastSegmentFull(seg, in);
+                    }
+                    if (Beats(&out, ls_hitWall, ref.chain, ref.part, best))
+                    {
+                        Take(best, &out, ls_hitWall, ref.chain, ref.part);
+                    }
                 }
                 else if (p.prepared < 0)
                 {
