@@ -584,7 +584,7 @@ static LS_FORCE_INLINE void FanRingCell(Fan* f, int ix, int iy, int r, int side)
 // deferred only from the cell that holds the crossing. Cells that many beams may cross (near the origin) have their
 // segments handled one by one for all their beams (FanCell), as the rings do.
 
-#define LS_SPARSE_WIDE 48  // a cell more beams may cross than this has its segments handled one by one (FanCell)
+#define LS_SPARSE_WIDE 12  // a cell more beams may cross than this has its segments handled one by one (FanCell)
 #define LS_SPARSE_CHUNK 32 // records of a cell taken at a time
 
 // The box of cells [ix0, ix1] x [iy0, iy1], relative to the origin, grown on every side by a margin.
