@@ -10,6 +10,8 @@
 // every object is registered in every cell it comes within the slop of), so a beam whose best hit (or range) lies
 // nearer than R_r, less a margin, is done. A cell none of whose points any open beam can pass is skipped: its corners'
 // pseudo-angles give the bins of beam directions through it, checked against the count of open beams per bin.
+// A sparse grid (a map's open rooms: more cells than records) is swept over its occupied cells only, nearest block of
+// cells first (SparseSweep, below).
 #include "core/scene_fan.h"
 #include "core/scene_bounds.h"
 
@@ -576,13 +578,15 @@ static LS_FORCE_INLINE void FanRingCell(Fan* f, int ix, int iy, int r, int side)
 // Sparse grids: only the occupied cells, nearest first
 
 // A map's open rooms of small cells are mostly empty: the rings would visit every empty cell of the grid. The sweep of
-// a sparse grid takes the occupied cells only (the scene lists them by blocks of cells), in order of their distance
-// from the origin (buckets a cell wide), and a block or a cell that no beam can reach is skipped: one whose every beam
-// through it (the beams of its bins of direction) already has its answer, or its range, nearer than the box. Every
-// beam stays open to the end: nothing closes it but its own reach. A cell crossed by few beams tests each of its
-// segments against each of them (the side test, then the bound, as the walk does); a segment met in several cells is
-// deferred only from the cell that holds the crossing. Cells that many beams may cross (near the origin) have their
-// segments handled one by one for all their beams (FanCell), as the rings do.
+// a sparse grid takes the occupied cells only (the scene lists them by blocks of 4 x 4 cells), block by block in order
+// of their distance from the origin (buckets a cell wide; a block's cells nearer rows first), and a block or a cell
+// that no beam can reach is skipped: one whose every beam through it (the beams of its bins of direction, 4096 over
+// the turn) already has its answer, or its range, nearer than the box. Every beam stays open to the end: nothing but
+// its reach turns cells away from it, and its deferred casts are resolved last. A cell that few beams may cross tests
+// each of its segments against each of them (the side test, two records at a time, then the bound, as the walk
+// does); a segment met in several cells is deferred only from the cell that holds the crossing. A cell that many
+// beams may cross (near the origin) has its segments handled one by one with their own beam runs (FanCell), as the
+// rings do.
 
 #define LS_SPARSE_WIDE 12  // a cell more beams may cross than this has its segments handled one by one (FanCell)
 #define LS_SPARSE_CHUNK 32 // records of a cell taken at a time
@@ -807,9 +811,8 @@ static void SparseCellVisit(Fan* f, int ix, int iy)
     }
 }
 
-// The sweep of a sparse grid: the blocks of occupied cells in buckets by distance (a cell wide), each block taken in
-// its bucket's turn and, when a beam may reach it, its cells put in theirs (never earlier: a cell lies in its block);
-// then every beam's deferred casts.
+// The sweep of a sparse grid: the open beams sorted by bin of direction, the blocks of occupied cells in buckets by
+// distance (a cell wide), each block taken in its bucket's turn and, when a beam may reach it, its cells visited.
 static void SparseSweep(Fan* f, int* openList, int openN)
 {
     const lsScene* scene = f->scene;
@@ -840,12 +843,12 @@ static void SparseSweep(Fan* f, int* openList, int openN)
         f->slotScale[p] = 1e-14 * f->speed[f->slotBeam[p]];
     }
 
-    // Buckets of distance, each a list (a stack) of entries: a block (~index) or an occupied cell (its index).
+    // Buckets of distance a cell wide, each a list (a stack) of blocks.
     double s = scene->cellSize;
     int buckets = scene->nx + scene->ny + 2; // the origin lies in the grid: every box is nearer than (nx + ny) s
     double wanted = maxReach / s + 2.0;
     buckets = wanted < (double)buckets ? (int)wanted : buckets;
-    int entries = scene->sparseBlockCount + scene->sparseCellCount;
+    int entries = scene->sparseBlockCount;
     size_t bytes = ((size_t)buckets + 2 * (size_t)entries) * sizeof(int);
     int* head = lsAlloc(bytes);
     int* next = head + buckets;
@@ -866,7 +869,7 @@ static void SparseSweep(Fan* f, int* openList, int openN)
         {
             double q = near * inverse;
             int j = q < (double)(buckets - 1) ? (int)q : buckets - 1;
-            code[used] = ~i, next[used] = head[j], head[j] = used++;
+            code[used] = i, next[used] = head[j], head[j] = used++;
         }
     }
     for (int j = 0; j < buckets; ++j)
@@ -875,13 +878,7 @@ static void SparseSweep(Fan* f, int* openList, int openN)
         {
             int e = head[j];
             head[j] = next[e];
-            if (code[e] >= 0)
-            {
-                const SparseCell* c = scene->sparseCells + code[e];
-                SparseCellVisit(f, c->ix, c->iy);
-                continue;
-            }
-            const SparseBlock* block = blocks + ~code[e];
+            const SparseBlock* block = blocks + code[e];
             int ix1 = MinInt(block->ix + LS_SPARSE_BLOCK, scene->nx) - 1;
             int iy1 = MinInt(block->iy + LS_SPARSE_BLOCK, scene->ny) - 1;
             FanBox box = CellsBox(f, block->ix, block->iy, ix1, iy1);
@@ -973,8 +970,8 @@ bool lsScene_CastFan(const lsScene* scene, const lsBeamFan* fan, int first, cons
     {
         return false;
     }
-    // One fan's bookkeeping, about 140 KB: on the heap, not on the stack of a scan, whose beams' arrays are there
-    // already (scans run on pool and other threads too).
+    // One fan's bookkeeping, about 220 KB (70 of them for sparse grids): on the heap, not on the stack of a scan,
+    // whose beams' arrays are there already (scans run on pool and other threads too).
     Fan* f = lsAlloc(sizeof(Fan));
     f->scene = scene;
     f->originCell = scene->cells + CellOf(scene, o);

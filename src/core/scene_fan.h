@@ -12,7 +12,8 @@
 /// fan->increment (lsDirection of it, give or take a rounding). The grid is swept once, ring of cells by ring of
 /// cells outward from the origin's cell, for all the beams: each object met is given the beams that may reach it
 /// (lsBeamFan_Segment, lsBeamFan_Disc) and is bounded and cast exactly for those beams only, and a beam is done
-/// once its hit is nearer than every cell not yet swept. Returns false, with hits undefined, when the fan cannot be
+/// once its hit is nearer than every cell not yet swept (a sparse grid: its occupied cells only, nearest first, each
+/// against the beams that may still reach it). Returns false, with hits undefined, when the fan cannot be
 /// swept safely (an origin outside the grid, huge angles, an infinite range): cast the beams one by one then.
 bool lsScene_CastFan(const lsScene* scene, const lsBeamFan* fan, int first, const lsRayInput* inputs, int count,
                      lsRayHit* hits);
