@@ -1401,6 +1401,14 @@ static int SparseFanAgreementTest(void)
                 lsPolygonDef def = RandomPolygon(&rng, at, 0.3);
                 lsWorld_AddPolygon(world, &def);
             }
+            for (int i = 0; i < 20; ++i) // more targets, enough to have their records rebuilt when they move
+            {
+                lsTargetDef t = lsDefaultTargetDef();
+                double r = lsRng_Range(&rng, 1.0, 5.0);
+                t.center = lsAdd(c, lsScale(r, RandomDirection(&rng)));
+                t.radius = lsRng_Range(&rng, 0.1, 0.3);
+                lsWorld_AddTarget(world, t);
+            }
         }
         lsScene* scene = lsCreateScene(world);
         lsSceneInfo info = lsScene_GetInfo(scene);
@@ -1432,7 +1440,17 @@ static int SparseFanAgreementTest(void)
             lsVec2 o = {g.lower.x + (double)ix * info.cellSize + nudge,
                         g.lower.y + (double)iy * info.cellSize + (i % 2 == 0 ? 0.0 : 0.5 * info.cellSize)};
             bad += CompareFan(scene, o, -LS_PI, LS_PI / 4.0, 8, 30.0, &swept, &hits);
-            bad += CompareFan(scene, o, -LS_PI, LS_PI / 360.0, 720, 1e3, &swept, &hits);
+            double range = i % 3 == 0 ? 1e3 : (i % 3 == 1 ? 2.5 : 1.3); // beyond the world, and ending among walls
+            bad += CompareFan(scene, o, -LS_PI, LS_PI / 180.0, 360, range, &swept, &hits);
+        }
+        // Targets moved into the open (out of their cells: displaced, then their records rebuilt, with the list of
+        // occupied cells, once more than LS_MAX_DISPLACED are) and one disabled, with fans from next to them.
+        for (int i = 0; m == 2 && i < 30 && bad == 0; ++i)
+        {
+            lsVec2 at = lsTestRandomPoint(&rng, g.lower.x + 1.0, g.upper.x - 1.0, g.lower.y + 1.0, g.upper.y - 1.0);
+            ENSURE(lsScene_SetTarget(scene, i % 26, at, i != 29));
+            lsVec2 o = lsAdd(at, lsScale(0.7, RandomDirection(&rng)));
+            bad += CompareFan(scene, o, -LS_PI, 2.0 * LS_PI / 180.0, 180, 30.0, &swept, &hits);
         }
         lsDestroyScene(scene);
         lsDestroyWorld(world);
