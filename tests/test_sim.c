@@ -462,6 +462,24 @@ static int DoorSqueezesAgainstWall(void)
     return 0;
 }
 
+// A bar turning 30 degrees a step sweeps over a circle of radius 0.15 resting 0.3 from its pivot, which it left half
+// its radius ahead the step before: the bar's end segment passes exactly through the centre, which rounding puts on
+// the wall's closest point while the exact orientation still gives the side it came from. The push had no direction
+// there: the circle stayed with the bar through it (a crowd's robot orbiting the pivot, issue 15). It goes ahead of
+// the bar, clear of it, on the side it was on.
+static int BarOverCentre(void)
+{
+    lsSegment before = {{10.0, 8.0000000000002487}, {6.0, 7.9999999999997513}};
+    lsSegment after = {{9.7320508075687364, 9.0000000000002451}, {6.2679491924312645, 6.9999999999997549}};
+    lsVec2 start = {8.2598093531861068, 8.1500010000000316};
+    lsCollisionWorld cw = {NULL, &before, &after, 1, NULL, 0, -1};
+    lsMoveResult moved = lsMoveCircle(&cw, start, lsV(0.0, 0.0), 0.15);
+    ENSURE(lsClosestPointOnSegment(&after, moved.position).distance >= 0.15);
+    ENSURE(lsOrient(after.a, after.b, moved.position) == lsOrient(before.a, before.b, start));
+    ENSURE(lsDistance(moved.position, start) < 0.16);
+    return 0;
+}
+
 static int FootprintDoorSqueeze(void)
 {
     // warehouse.json at step 6059: a rectangular robot stands in a doorway, across the wall's line, and the sliding
@@ -1067,6 +1085,7 @@ int SimTest(void)
     RUN_SUBTEST(BarPushesPolygonRobot);
     RUN_SUBTEST(FastDoorNeverPassesTargets);
     RUN_SUBTEST(DoorSqueezesAgainstWall);
+    RUN_SUBTEST(BarOverCentre);
     RUN_SUBTEST(RandomCrushesWithEscape);
     RUN_SUBTEST(CrushWithoutEscape);
     RUN_SUBTEST(FootprintDoorSqueeze);

@@ -235,7 +235,10 @@ static lsVec2 MoverPush(const lsCollisionWorld* cw, lsVec2 start, lsVec2 end, do
         int side1 = lsOrient(s1.a, s1.b, pos);
         lsVec2 n;
         double depth;
-        if (!crossed && side1 != 0 && (side1 == side0 || side0 == 0))
+        // On its side of the wall, away from the closest point; not when the centre lies on the wall after rounding
+        // (the closest point is the centre itself, no direction: a robot orbiting a bar's pivot half its radius
+        // ahead of a bar that turns by the same angle each step lands there, and stayed with the bar through it).
+        if (!crossed && side1 != 0 && (side1 == side0 || side0 == 0) && cp.distance > 0.0)
         {
             n = lsNormalize(lsSub(pos, cp.point));
             depth = radius + LS_CONTACT_SKIN - cp.distance;
