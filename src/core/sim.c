@@ -5,13 +5,17 @@
 //    speeds approach it within the limits, and it moves along the exact arc's chord with continuous collision
 //    (walls, shapes, moving walls, vehicles, the other robots where they are at that moment: the robots before it
 //    where they ended this step, those after it where they started). A robot that runs into another pushes it
-//    (one level: a pushed robot gives way against everything but does not push a third); then it collects the
-//    targets it touched on its way. The list order is the rule that makes the outcome deterministic: it decides who
-//    moves into a gap first and which robot pushes which in a given step. What does not depend on the other robots'
-//    moves is prepared first for every robot, in parallel on the pool: its command, its speeds and its move with the
-//    other robots out of the way. In its turn a robot takes that move when its path stays clear of the robots where
-//    they are at that moment; a robot pushed before its turn prepares again from where it now stands. So the turns
-//    left one after another are short, and every robot ends where moving it in turn from scratch would put it;
+//    (one level: a pushed robot gives way against everything but does not push a third). A robot that a moving wall
+//    drove into other bodies where it cannot stay clear of them (the wall cannot stop) pushes them in a chain: each
+//    that cannot give way pushes, forced, the robots and vehicles in its own way, level by level (bounded), so the
+//    crowd gives way wherever there is room along the chain; an overlap is left only where the chain ends against
+//    the solids (a crush). Then it collects the targets it touched on its way. The list order is the rule that makes
+//    the outcome deterministic: it decides who moves into a gap first and which robot pushes which in a given step.
+//    What does not depend on the other robots' moves is prepared first for every robot, in parallel on the pool: its
+//    command, its speeds and its move with the other robots out of the way. In its turn a robot takes that move when
+//    its path stays clear of the robots where they are at that moment (and no chain moved a vehicle this step); a
+//    robot pushed before its turn prepares again from where it now stands. So the turns left one after another are
+//    short, and every robot ends where moving it in turn from scratch would put it;
 // 4. targets swept by moving walls are pushed;
 // 5. every lidar whose period has elapsed scans (counted in steps, so the schedule has no rounding drift), in
 //    parallel on the pool when there are several: each lidar writes only its own scan and draws from its own noise
@@ -57,6 +61,10 @@ typedef struct Plan
     bool decided;
 } Plan;
 
+// Crushes of the robots pushed in a turn that are counted when the turn ends (SettleCrushes: a chain of pushes after
+// them may still make room); more are counted at once.
+#define LS_PENDING_CRUSHES 64
+
 // Bodies a robot's preparation gathers at most (Move); with more, its turn asks the index itself.
 #define LS_MOVE_CANDIDATES 32
 
@@ -99,8 +107,14 @@ struct lsSim
     lsSegment* moversPrevious;  ///< scratch: at the start of the step
     lsDynamicIndex* lidarIndex; ///< the moving objects where the scans of this step see them
     lsDynamicIndex* collisionIndex; ///< vehicles and robots at the start of the robots' moves
-    double drift;                   ///< the farthest any robot has moved since collisionIndex was built
-    double slack;         ///< how far the robots may have moved for the candidates gathered in their Move to hold
+    double drift;                   ///< the farthest any body has moved since collisionIndex was built (Drift)
+    lsVec2* anchors;                ///< where the bodies were then (vehicleCount + robotCount)
+    double slack;        ///< how far the robots may have moved for the candidates gathered in their Move to hold
+    bool vehiclesPushed; ///< a chain of pushes moved a vehicle during the robots' turns (PushOut)
+    int turn;            ///< the robot taking its turn
+    int pending[LS_PENDING_CRUSHES]; ///< robots the turn's pushes crushed, counted when it ends
+    int pendingCount;
+    double moverTravel;   ///< the farthest a moving wall's end moves this step
     lsCircle* neighbours; ///< scratch: the bodies near the moving robot (vehicleCount + robotCount)
     int* neighbourIds;    ///< scratch: their ids in circles
     lsDynamicItem* found; ///< scratch for index queries
@@ -615,17 +629,23 @@ static int QueryBodies(const lsSim* sim, lsVec2 c, double grow, lsDynamicItem* f
     return count;
 }
 
-// The bodies (vehicles and other robots) that robot i could meet within reach of its centre this step, in id order
-// (vehicles, then robots, by index), into sim->neighbours; returns how many. Few bodies: all of them. Many: those
-// within reach among candidates (ids in circles, ascending, from an index query around where it stands that covers
-// where every body is now; NULL: none), else among those the collision index finds, widened by how far any robot
-// has moved since it was built.
-static int GatherNeighbours(lsSim* sim, int i, double reach, const int* candidates, int candidateCount)
+// Body id moved: how far it now is from where it was when the collision index was built widens the index's queries
+// (a body moved several times in a step, by its turn and by pushes, may be farther than any one move took it).
+static void Drift(lsSim* sim, int id)
 {
-    int self = sim->state.vehicleCount + i;
+    sim->drift = fmax(sim->drift, lsDistance(sim->anchors[id], sim->circles[id].center));
+}
+
+// The other bodies (vehicles and robots) that body `self` (its id in circles) could meet within reach of its centre
+// this step, in id order (vehicles, then robots, by index), into sim->neighbours; returns how many. Few bodies: all of
+// them. Many: those within reach among candidates (ids in circles, ascending, from an index query around where it
+// stands that covers where every body is now; NULL: none), else among those the collision index finds, widened by how
+// far any body has moved since it was built.
+static int GatherBodies(lsSim* sim, int self, double reach, const int* candidates, int candidateCount)
+{
     int total = sim->state.vehicleCount + sim->robotCount;
     int count = 0;
-    lsVec2 c = sim->robotStates[i].position;
+    lsVec2 c = sim->circles[self].center;
     if (total < LS_BROAD_PHASE_MIN)
     {
         for (int id = 0; id < total; ++id)
@@ -655,6 +675,12 @@ static int GatherNeighbours(lsSim* sim, int i, double reach, const int* candidat
         }
     }
     return count;
+}
+
+// The bodies that robot i could meet within reach of its centre this step (GatherBodies).
+static int GatherNeighbours(lsSim* sim, int i, double reach, const int* candidates, int candidateCount)
+{
+    return GatherBodies(sim, sim->state.vehicleCount + i, reach, candidates, candidateCount);
 }
 
 // True when the circle of radius swept along legs comes within `radius + body` of a robot among the neighbours.
@@ -728,6 +754,92 @@ static bool MoverNear(const lsSim* sim, lsVec2 from, lsVec2 to, double radius)
     return false;
 }
 
+// Where body `id` (its index in circles: a vehicle or a robot) ends moving (not turning) by displacement from where it
+// stands, against the bodies within reach of its centre, the solids and the moving walls where they end the step:
+// where the move takes it, or where it stands when that would end deeper inside another body than it began (squeezed
+// where there is no room for it) or beyond what the bodies gathered cover (the resolution of a squeeze may jump past
+// them, metres away, through robots it does not see). chained: in a chain of pushes (ChainPush); extra (or NULL):
+// where its pusher goes, one more circle to keep out of.
+static lsVec2 GiveWay(lsSim* sim, int id, lsVec2 displacement, double reach, bool chained, const lsCircle* extra)
+{
+    lsCircle body = sim->circles[id];
+    int j = id - sim->state.vehicleCount;
+    // A robot whose turn is still to come stands where it started the step, where the moving walls may have passed
+    // since: in a chain, they carry it on this move as they would on its own (by up to how far they travel).
+    bool carried = chained && j > sim->turn;
+    reach += carried ? sim->moverTravel + body.radius : 0.0;
+    // Its own neighbours, the pusher among them: the pusher moves again from where it stands, stopping at it, which
+    // it cannot do from inside it (a push deflected by its neighbours carried it back into the pusher).
+    int count = GatherBodies(sim, id, reach, NULL, 0);
+    if (extra != NULL)
+    {
+        sim->neighbours[count++] = *extra; // it never gathers itself: there is room for one more
+    }
+    lsCollisionWorld cw = {sim->scene,
+                           carried ? sim->moversPrevious : sim->movers,
+                           sim->movers,
+                           sim->state.moverCount,
+                           sim->neighbours,
+                           count,
+                           -1};
+    lsMoveResult moved;
+    if (j >= 0)
+    {
+        double angle = sim->robotStates[j].angle;
+        moved = MoveBody(sim, j, &cw, displacement, 0.0, &angle);
+    }
+    else
+    {
+        moved = lsMoveCircle(&cw, body.center, displacement, body.radius);
+    }
+    if (OverlapsMore(&cw, body.center, moved.position, body.radius) ||
+        lsDistance(body.center, moved.position) > reach - body.radius)
+    {
+        return body.center;
+    }
+    return moved.position;
+}
+
+// Body id (a vehicle or a robot) goes to position.
+static void PlaceBody(lsSim* sim, int id, lsVec2 position)
+{
+    int j = id - sim->state.vehicleCount;
+    if (j >= 0)
+    {
+        sim->robotStates[j].position = position;
+        UpdateFootprint(sim, j);
+    }
+    else
+    {
+        sim->vehicles[id].position = position;
+        sim->circles[id].center = position;
+        sim->vehiclesPushed = true;
+    }
+}
+
+// A chain of forced pushes (PushOut): the bodies pushing, from the robot a moving wall carried, and how many pushes a
+// round made. Bounded in depth and count, so a crowd pressed against a wall costs a bounded number of moves.
+#define LS_CHAIN_LEVELS 8
+#define LS_CHAIN_PUSHES 48
+#define LS_CHAIN_ROUNDS 8
+#define LS_CHAIN_MEMBERS 64
+
+typedef struct Chain
+{
+    int path[LS_CHAIN_LEVELS]; ///< ids in circles of the bodies pushing, the first the robot the moving wall carried
+    int level;                 ///< how many of path are set
+    int pushes;                ///< pushes made in this round
+    int members[LS_CHAIN_MEMBERS]; ///< the bodies it pushed (ids in circles), each once, as many as fit
+    int memberCount;
+} Chain;
+
+// Counts a crush of robot j.
+static void Crush(lsSim* sim, int j)
+{
+    sim->robotStates[j].crushes += 1;
+    sim->state.crushes += 1;
+}
+
 // Robot j gives way to a robot whose body (bounding circle `from`, where its move would end) reached it: it moves out
 // along the line of centres by the overlap, swept against everything, the pusher where it stands before its move
 // included (it stops at what it meets, never pushes on). When it cannot give way by half of that (a wall, a robot
@@ -746,24 +858,174 @@ static void Push(lsSim* sim, int j, lsCircle from, lsVec2 fallback, bool forced)
     {
         return;
     }
-    // Its own neighbours, the pusher among them: the pusher moves again from where it stands, stopping at j, which
-    // it cannot do from inside j (a push deflected by j's neighbours carried j back into the pusher).
-    int count = GatherNeighbours(sim, j, r->boundingRadius + depth + LS_CONTACT_SKIN, NULL, 0);
-    lsCollisionWorld cw = {sim->scene, sim->movers, sim->movers, sim->state.moverCount, sim->neighbours, count, -1};
-    double angle = robot->angle;
     lsVec2 start = robot->position;
-    lsMoveResult moved = MoveBody(sim, j, &cw, lsScale(depth, n), 0.0, &angle);
-    // Squeezed where there is no room for it, it does not give way (and is crushed).
-    robot->position = OverlapsMore(&cw, start, moved.position, r->boundingRadius) ? start : moved.position;
-    double gave = lsDot(lsSub(robot->position, start), n);
+    PlaceBody(sim, sim->state.vehicleCount + j,
+              GiveWay(sim, sim->state.vehicleCount + j, lsScale(depth, n), r->boundingRadius + depth + LS_CONTACT_SKIN,
+                      false, NULL));
     r->pushed = true;
-    if (gave < 0.5 * depth)
+    if (lsDot(lsSub(robot->position, start), n) < 0.5 * depth)
     {
-        robot->crushes += 1;
-        sim->state.crushes += 1;
+        if (sim->pendingCount < LS_PENDING_CRUSHES)
+        {
+            sim->pending[sim->pendingCount++] = j; // counted when the turn ends (SettleCrushes)
+        }
+        else
+        {
+            Crush(sim, j);
+        }
     }
-    sim->drift = fmax(sim->drift, lsDistance(start, robot->position));
-    UpdateFootprint(sim, j);
+    Drift(sim, sim->state.vehicleCount + j);
+}
+
+static void ChainTouched(lsSim* sim, lsSegment way, double radius, lsVec2 fallback, int count, Chain* chain);
+
+// Where body id would go moving by displacement with nothing around but the solids, the moving walls and the given
+// circles: sliding along what it meets, then to the nearest place clear of them (the residual resolution).
+static lsVec2 ClearOf(lsSim* sim, int id, lsVec2 displacement, const lsCircle* circles, int count)
+{
+    lsCircle body = sim->circles[id];
+    int j = id - sim->state.vehicleCount;
+    bool carried = j > sim->turn;
+    lsCollisionWorld cw = {
+        sim->scene, carried ? sim->moversPrevious : sim->movers, sim->movers, sim->state.moverCount, circles, count,
+        -1};
+    if (j >= 0)
+    {
+        double angle = sim->robotStates[j].angle;
+        return MoveBody(sim, j, &cw, displacement, 0.0, &angle).position;
+    }
+    return lsMoveCircle(&cw, body.center, displacement, body.radius).position;
+}
+
+// How a body at c gets out of the way of a pusher moving along `way` (or standing, way a point) that comes within
+// `reach` (the sum of their radii) of it: false when it does not. One the pusher's end overlaps is struck: it goes out
+// along the line of centres where the pusher first touches it (head on: forward), by what clears the pusher's end. One
+// only beside the way steps aside, away from the nearest point of the way. *depth includes four skins: a body pushed
+// aside by two was still met by its pusher sliding along a wall right under it (a crease exactly the pusher's width).
+static bool PushDirection(lsSegment way, double reach, lsVec2 c, lsVec2 fallback, lsVec2* n, double* depth)
+{
+    double clear = reach + 4.0 * LS_CONTACT_SKIN;
+    lsVec2 w = lsSub(c, way.b);
+    lsVec2 away;
+    if (lsLength(w) < reach)
+    {
+        // The first touch: |way.a + t u - c| = reach, the smaller root (0 when they touch at the start).
+        lsVec2 u = lsSub(way.b, way.a), f = lsSub(way.a, c);
+        double uu = lsDot(u, u), fu = lsDot(f, u), ff = lsDot(f, f) - reach * reach;
+        double t = 0.0;
+        if (ff > 0.0 && uu > 0.0)
+        {
+            double disc = fu * fu - uu * ff;
+            t = disc > 0.0 ? fmin(fmax((-fu - sqrt(disc)) / uu, 0.0), 1.0) : 1.0;
+        }
+        away = lsSub(c, lsMulAdd(way.a, t, u));
+        double length = lsLength(away);
+        *n = length > 0.0 ? lsScale(1.0 / length, away) : lsNormalize(fallback);
+        // Along n until clear of the end: |w + d n| = clear, the larger root.
+        double wn = lsDot(w, *n);
+        *depth = -wn + sqrt(fmax(wn * wn - lsDot(w, w) + clear * clear, 0.0));
+    }
+    else
+    {
+        away = lsSub(c, lsClosestPointOnSegment(&way, c).point);
+        double distance = lsLength(away);
+        *n = distance > 0.0 ? lsScale(1.0 / distance, away) : lsNormalize(fallback);
+        *depth = clear - distance;
+    }
+    return *depth > 0.0 && lsIsValidVec2(*n) && (n->x != 0.0 || n->y != 0.0);
+}
+
+// Body id (a robot, or a vehicle) gives way to a body of the chain that a moving wall drives into it, moving along
+// `way` with the given radius (or standing, way a point). Its goal is where it would go with only the solids, the
+// moving walls and that body around: out of its way (PushDirection), sliding along what it meets (along the moving
+// wall that carries them both), to the nearest place clear of them. It moves there against everything, forced; when
+// the other bodies stop it short, those in its way there give way in turn (chained: their own chains first), and it
+// moves on from where it stopped.
+static void ChainPush(lsSim* sim, int id, lsSegment way, double wayRadius, lsVec2 fallback, Chain* chain)
+{
+    lsVec2 start = sim->circles[id].center;
+    double radius = sim->circles[id].radius;
+    lsVec2 n;
+    double depth;
+    if (!PushDirection(way, wayRadius + radius, start, fallback, &n, &depth))
+    {
+        return;
+    }
+    // The pusher where it stands and where it goes (the two circles cover the short way between).
+    lsCircle pusher[2] = {{way.a, wayRadius}, {way.b, wayRadius}};
+    lsVec2 goal = ClearOf(sim, id, lsScale(depth, n), pusher, 2);
+    double reach = radius + depth + lsDistance(start, goal) + LS_CONTACT_SKIN;
+    PlaceBody(sim, id, GiveWay(sim, id, lsSub(goal, start), reach, true, &pusher[1]));
+    if (lsDistance(sim->circles[id].center, goal) > LS_CONTACT_SKIN && chain->level < LS_CHAIN_LEVELS &&
+        chain->pushes < LS_CHAIN_PUSHES)
+    {
+        lsSegment next = {sim->circles[id].center, goal};
+        int count = GatherBodies(sim, id, reach, NULL, 0);
+        chain->path[chain->level++] = id;
+        ChainTouched(sim, next, radius, n, count, chain);
+        chain->level -= 1;
+        PlaceBody(sim, id, GiveWay(sim, id, lsSub(goal, sim->circles[id].center), reach, true, &pusher[1]));
+    }
+    if (id >= sim->state.vehicleCount)
+    {
+        sim->robots[id - sim->state.vehicleCount].pushed = true;
+    }
+    Drift(sim, id);
+}
+
+static bool IsMember(const Chain* chain, int id)
+{
+    for (int k = 0; k < chain->memberCount; ++k)
+    {
+        if (chain->members[k] == id)
+        {
+            return true;
+        }
+    }
+    return false;
+}
+
+static bool InChain(const Chain* chain, int id)
+{
+    for (int k = 0; k < chain->level; ++k)
+    {
+        if (chain->path[k] == id)
+        {
+            return true;
+        }
+    }
+    return false;
+}
+
+// Pushes, in a chain (ChainPush), the bodies (robots and vehicles not in the chain) among the count neighbours
+// gathered for a body of the chain that the circle of radius moving along `way` would overlap on its way: those its
+// end overlaps, and those ahead of its start that its path passes (not those beside where it stands, which it moves
+// away from). In id order; the list is taken first: each push gathers anew.
+static void ChainTouched(lsSim* sim, lsSegment way, double radius, lsVec2 fallback, int count, Chain* chain)
+{
+    int touchedCount = 0;
+    int touched[64];
+    for (int k = 0; k < count && touchedCount < 64; ++k)
+    {
+        lsCircle body = sim->neighbours[k];
+        lsClosestPoint cp = lsClosestPointOnSegment(&way, body.center);
+        // Within the skin too: the sweep stops at a body it comes closer to than that.
+        double reach = radius + body.radius + LS_CONTACT_SKIN;
+        bool ahead = cp.fraction > 0.0 || lsDistance(body.center, way.b) < reach;
+        if (cp.distance < reach && ahead && !InChain(chain, sim->neighbourIds[k]))
+        {
+            touched[touchedCount++] = sim->neighbourIds[k];
+        }
+    }
+    for (int k = 0; k < touchedCount && chain->pushes < LS_CHAIN_PUSHES; ++k)
+    {
+        chain->pushes += 1;
+        if (!IsMember(chain, touched[k]) && chain->memberCount < LS_CHAIN_MEMBERS)
+        {
+            chain->members[chain->memberCount++] = touched[k];
+        }
+        ChainPush(sim, touched[k], way, radius, fallback, chain);
+    }
 }
 
 // Pushes the robots among the count neighbours gathered for a robot whose circle `end` (where its move would end)
@@ -783,6 +1045,71 @@ static void PushTouched(lsSim* sim, lsCircle end, lsVec2 wanted, int count, bool
     for (int k = 0; k < touchedCount; ++k)
     {
         Push(sim, touched[k], end, wanted, forced);
+    }
+}
+
+// True when body id overlaps another body.
+static bool Overlaps(lsSim* sim, int id)
+{
+    lsCircle body = sim->circles[id];
+    int count = GatherBodies(sim, id, body.radius, NULL, 0);
+    for (int k = 0; k < count; ++k)
+    {
+        if (lsDistance(sim->neighbours[k].center, body.center) < body.radius + sim->neighbours[k].radius)
+        {
+            return true;
+        }
+    }
+    return false;
+}
+
+// Robot i, which a moving wall drove into other bodies where it cannot stay clear of them (the wall is a function of
+// time, it cannot stop), pushes them out of its way: they give way in a chain (ChainPush), a few rounds (a body sliding
+// along a wall gives way less than it is pushed). chain lists the bodies it pushed. It still overlaps one only where
+// the chain ended against the solids with no room, a crush.
+static void PushOut(lsSim* sim, int i, lsVec2 wanted, Chain* chain)
+{
+    int self = sim->state.vehicleCount + i;
+    chain->path[0] = self;
+    chain->memberCount = 0;
+    for (int round = 0; round < LS_CHAIN_ROUNDS && Overlaps(sim, self); ++round)
+    {
+        chain->level = 1;
+        chain->pushes = 0;
+        lsCircle body = sim->circles[self];
+        int count = GatherBodies(sim, self, body.radius, NULL, 0);
+        ChainTouched(sim, (lsSegment){body.center, body.center}, body.radius, wanted, count, chain);
+    }
+}
+
+// The crushes of robot i's turn: the robots it pushed that could not give way (Push), and when a chain of pushes
+// followed (chain not NULL), instead of those it pushed, the robots of the chain (i and those it pushed) that it left
+// overlapping another body. crushed: i was counted already (its move was crushed).
+static void SettleCrushes(lsSim* sim, int i, const Chain* chain, bool crushed)
+{
+    for (int k = 0; k < sim->pendingCount; ++k)
+    {
+        if (chain == NULL || !IsMember(chain, sim->state.vehicleCount + sim->pending[k]))
+        {
+            Crush(sim, sim->pending[k]);
+        }
+    }
+    sim->pendingCount = 0;
+    if (chain == NULL)
+    {
+        return;
+    }
+    if (!crushed && Overlaps(sim, sim->state.vehicleCount + i))
+    {
+        Crush(sim, i);
+    }
+    for (int k = 0; k < chain->memberCount; ++k)
+    {
+        int id = chain->members[k];
+        if (id >= sim->state.vehicleCount && Overlaps(sim, id))
+        {
+            Crush(sim, id - sim->state.vehicleCount);
+        }
     }
 }
 
@@ -928,7 +1255,7 @@ static void TakeTurn(lsSim* sim, int i, const lsControl* control)
     {
         vehicles += 1;
     }
-    if (!move->prepared)
+    if (!move->prepared || sim->vehiclesPushed)
     {
         lsCollisionWorld vehiclesOnly = world;
         vehiclesOnly.circleCount = vehicles;
@@ -983,8 +1310,19 @@ static void TakeTurn(lsSim* sim, int i, const lsControl* control)
         robot->crushes += 1;
         sim->state.crushes += 1;
     }
-    sim->drift = fmax(sim->drift, lsDistance(start, robot->position));
     UpdateFootprint(sim, i);
+    Drift(sim, sim->state.vehicleCount + i);
+    if (sim->state.moverCount > 0 && MoverNear(sim, start, robot->position, r->boundingRadius))
+    {
+        // A moving wall may have driven it into bodies that could not give way one level deep.
+        Chain chain;
+        PushOut(sim, i, move->wanted, &chain);
+        SettleCrushes(sim, i, &chain, moved->crushed);
+    }
+    else
+    {
+        SettleCrushes(sim, i, NULL, moved->crushed);
+    }
     CollectTouched(sim, i, moved->legs, moved->legCount, oldAngle);
 }
 
@@ -1044,6 +1382,11 @@ static void PrepareChunk(void* context, int begin, int end, int worker)
 static void StepRobots(lsSim* sim, const lsControl* controls, const lsControl* first)
 {
     sim->drift = 0.0;
+    for (int id = 0; id < sim->state.vehicleCount + sim->robotCount; ++id)
+    {
+        sim->anchors[id] = sim->circles[id].center;
+    }
+    sim->vehiclesPushed = false;
     if (sim->state.vehicleCount + sim->robotCount >= LS_BROAD_PHASE_MIN)
     {
         Phase(sim, ls_phaseBroadPhase);
@@ -1060,6 +1403,7 @@ static void StepRobots(lsSim* sim, const lsControl* controls, const lsControl* f
     Phase(sim, ls_phaseTurns);
     for (int i = 0; i < sim->robotCount; ++i)
     {
+        sim->turn = i;
         TakeTurn(sim, i, RobotControl(controls, first, i));
     }
     Phase(sim, ls_phaseOther);
@@ -1116,6 +1460,7 @@ lsSim* lsCreateSim(const lsWorld* world)
     sim->circles = lsAllocZero((size_t)bodies, sizeof(lsCircle));
     sim->neighbours = lsAllocZero((size_t)bodies, sizeof(lsCircle));
     sim->neighbourIds = lsAllocZero((size_t)bodies, sizeof(int));
+    sim->anchors = lsAllocZero((size_t)bodies, sizeof(lsVec2));
     sim->found = lsAllocZero((size_t)bodies, sizeof(lsDynamicItem));
     sim->movers = lsAllocZero((size_t)(moverCount > 0 ? moverCount : 1), sizeof(lsSegment));
     sim->moversPrevious = lsAllocZero((size_t)(moverCount > 0 ? moverCount : 1), sizeof(lsSegment));
@@ -1183,6 +1528,7 @@ void lsDestroySim(lsSim* sim)
     lsFree(sim->circles, bodies * sizeof(lsCircle));
     lsFree(sim->neighbours, bodies * sizeof(lsCircle));
     lsFree(sim->neighbourIds, bodies * sizeof(int));
+    lsFree(sim->anchors, bodies * sizeof(lsVec2));
     lsFree(sim->found, bodies * sizeof(lsDynamicItem));
     lsFree(sim->movers, movers * sizeof(lsSegment));
     lsFree(sim->moversPrevious, movers * sizeof(lsSegment));
@@ -1377,10 +1723,13 @@ static void Step(lsSim* sim, const lsControl* controls, const lsControl* first)
     long long next = state->step + 1;
     double t1 = (double)next * state->dt;
 
+    sim->moverTravel = 0.0;
     for (int i = 0; i < state->moverCount; ++i)
     {
         sim->moversPrevious[i] = sim->movers[i];
         sim->movers[i] = lsMover_SegmentAt(&world->movers[i], t1);
+        sim->moverTravel = fmax(sim->moverTravel, fmax(lsDistance(sim->moversPrevious[i].a, sim->movers[i].a),
+                                                       lsDistance(sim->moversPrevious[i].b, sim->movers[i].b)));
     }
     StepVehicles(sim);
     StepRobots(sim, controls, first);
