@@ -210,12 +210,15 @@ static bool MakeBigTerm(const lsExactTerm* term, BigTerm* t)
     return true;
 }
 
-int lsExactSign(const lsExactTerm* terms, int count)
+// The terms' positive and negative parts summed into pos and neg (ls_limbCount limbs each), aligned at the smallest
+// exponent so that only the limbs these terms can reach are cleared and compared: *used of them, limb 0 weighing
+// 2^*minExp. Returns how many terms are nonzero (0: nothing written).
+static int Accumulate(const lsExactTerm* terms, int count, uint32_t* pos, uint32_t* neg, int* used, int* minExp)
 {
     LS_ASSERT(count >= 0 && count <= LS_EXACT_MAX_TERMS);
     BigTerm big[LS_EXACT_MAX_TERMS];
     int n = 0;
-    int minExp = INT32_MAX, maxExp = INT32_MIN;
+    int lo = INT32_MAX, hi = INT32_MIN;
     for (int i = 0; i < count; ++i)
     {
         BigTerm* t = big + n;
@@ -223,25 +226,34 @@ int lsExactSign(const lsExactTerm* terms, int count)
         {
             continue;
         }
-        minExp = t->exp < minExp ? t->exp : minExp;
-        maxExp = t->exp > maxExp ? t->exp : maxExp;
+        lo = t->exp < lo ? t->exp : lo;
+        hi = t->exp > hi ? t->exp : hi;
         ++n;
     }
     if (n == 0)
     {
         return 0;
     }
-
-    // Aligned at the smallest exponent, so only the limbs these terms can reach are cleared and compared.
-    uint32_t pos[ls_limbCount];
-    uint32_t neg[ls_limbCount];
-    int used = (maxExp - minExp) / 32 + ls_termLimbs + 4;
-    LS_ASSERT(used <= ls_limbCount);
-    memset(pos, 0, (size_t)used * sizeof pos[0]);
-    memset(neg, 0, (size_t)used * sizeof neg[0]);
+    *used = (hi - lo) / 32 + ls_termLimbs + 4;
+    *minExp = lo;
+    LS_ASSERT(*used <= ls_limbCount);
+    memset(pos, 0, (size_t)*used * sizeof pos[0]);
+    memset(neg, 0, (size_t)*used * sizeof neg[0]);
     for (int i = 0; i < n; ++i)
     {
-        AddShifted(big[i].negative ? neg : pos, big + i, big[i].exp - minExp);
+        AddShifted(big[i].negative ? neg : pos, big + i, big[i].exp - lo);
+    }
+    return n;
+}
+
+int lsExactSign(const lsExactTerm* terms, int count)
+{
+    uint32_t pos[ls_limbCount];
+    uint32_t neg[ls_limbCount];
+    int used = 0, minExp = 0;
+    if (Accumulate(terms, count, pos, neg, &used, &minExp) == 0)
+    {
+        return 0;
     }
     for (int k = used - 1; k >= 0; --k)
     {
@@ -255,34 +267,12 @@ int lsExactSign(const lsExactTerm* terms, int count)
 
 double lsExactValue(const lsExactTerm* terms, int count)
 {
-    LS_ASSERT(count >= 0 && count <= LS_EXACT_MAX_TERMS);
-    BigTerm big[LS_EXACT_MAX_TERMS];
-    int n = 0;
-    int minExp = INT32_MAX, maxExp = INT32_MIN;
-    for (int i = 0; i < count; ++i)
-    {
-        BigTerm* t = big + n;
-        if (!MakeBigTerm(terms + i, t))
-        {
-            continue;
-        }
-        minExp = t->exp < minExp ? t->exp : minExp;
-        maxExp = t->exp > maxExp ? t->exp : maxExp;
-        ++n;
-    }
-    if (n == 0)
-    {
-        return 0.0;
-    }
     uint32_t pos[ls_limbCount];
     uint32_t neg[ls_limbCount];
-    int used = (maxExp - minExp) / 32 + ls_termLimbs + 4;
-    LS_ASSERT(used <= ls_limbCount);
-    memset(pos, 0, (size_t)used * sizeof pos[0]);
-    memset(neg, 0, (size_t)used * sizeof neg[0]);
-    for (int i = 0; i < n; ++i)
+    int used = 0, minExp = 0;
+    if (Accumulate(terms, count, pos, neg, &used, &minExp) == 0)
     {
-        AddShifted(big[i].negative ? neg : pos, big + i, big[i].exp - minExp);
+        return 0.0;
     }
     int sign = 0;
     for (int k = used - 1; k >= 0 && sign == 0; --k)
