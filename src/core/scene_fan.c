@@ -530,6 +530,24 @@ static void FanDisc(Fan* f, uint64_t key, const lsCircle* circle, bool isTarget,
     }
 }
 
+// A cell's targets and shapes, offered to the fan as discs (each object once per block: the seen set's key).
+static LS_FORCE_INLINE void FanCellDiscs(Fan* f, const lsScene* scene, const CellHeader* h)
+{
+    for (int i = h[0].target, end = h[1].target; i < end; ++i)
+    {
+        const CellTarget* ct = scene->targetItems + i;
+        if (ct->active)
+        {
+            FanDisc(f, ((uint64_t)1 << 62 | (uint32_t)ct->index) + 1, &ct->circle, true, ls_fieldTarget, i);
+        }
+    }
+    for (int i = h[0].shape, end = h[1].shape; i < end; ++i)
+    {
+        int code = scene->shapeItems[i];
+        FanDisc(f, ((uint64_t)2 << 62 | (uint32_t)code) + 1, scene->shapeCircles + code, false, ls_fieldShape, code);
+    }
+}
+
 static void FanCell(Fan* f, const CellHeader* h)
 {
     const lsScene* scene = f->scene;
@@ -544,19 +562,7 @@ static void FanCell(Fan* f, const CellHeader* h)
             FanSegment(f, i);
         }
     }
-    for (int i = h[0].target, end = h[1].target; i < end; ++i)
-    {
-        const CellTarget* ct = scene->targetItems + i;
-        if (ct->active)
-        {
-            FanDisc(f, ((uint64_t)1 << 62 | (uint32_t)ct->index) + 1, &ct->circle, true, ls_fieldTarget, i);
-        }
-    }
-    for (int i = h[0].shape, end = h[1].shape; i < end; ++i)
-    {
-        int code = scene->shapeItems[i];
-        FanDisc(f, ((uint64_t)2 << 62 | (uint32_t)code) + 1, scene->shapeCircles + code, false, ls_fieldShape, code);
-    }
+    FanCellDiscs(f, scene, h);
 }
 
 // Cell (ix, iy) of ring r: its objects, when it holds any and an open beam may pass through it.
@@ -796,19 +802,7 @@ static void SparseCellVisit(Fan* f, int ix, int iy)
             }
         }
     }
-    for (int i = h[0].target, end = h[1].target; i < end; ++i)
-    {
-        const CellTarget* ct = scene->targetItems + i;
-        if (ct->active)
-        {
-            FanDisc(f, ((uint64_t)1 << 62 | (uint32_t)ct->index) + 1, &ct->circle, true, ls_fieldTarget, i);
-        }
-    }
-    for (int i = h[0].shape, end = h[1].shape; i < end; ++i)
-    {
-        int code = scene->shapeItems[i];
-        FanDisc(f, ((uint64_t)2 << 62 | (uint32_t)code) + 1, scene->shapeCircles + code, false, ls_fieldShape, code);
-    }
+    FanCellDiscs(f, scene, h);
 }
 
 // The sweep of a sparse grid: the open beams sorted by bin of direction, the blocks of occupied cells in buckets by
