@@ -577,6 +577,19 @@ static void StepVehicles(lsSim* sim)
         {
             v->velocity = lsScale(def->maxSpeed / speed, v->velocity);
         }
+        // Arriving at the end of an open path where it stops, a step does not carry the vehicle past the end point:
+        // Reynolds' arrival slows down continuously, and at a coarse step (dt of a second) it overshot by up to
+        // max_speed dt, out of the world where no wall closes the path's end.
+        const lsPathDef* path = &world->paths[def->path];
+        if (!path->closed && def->pathEnd == ls_pathEndStop && v->seeking)
+        {
+            lsVec2 end = v->direction > 0 ? path->points[path->pointCount - 1] : path->points[0];
+            double reach = lsLength(v->velocity) * dt, left = lsDistance(v->position, end);
+            if (lsVecEqual(v->target, end) && reach > left)
+            {
+                v->velocity = lsScale(left / reach, v->velocity);
+            }
+        }
         cw.skipCircle = i;
         lsMoveResult moved = lsMoveCircle(&cw, v->position, lsScale(dt, v->velocity), def->radius);
         if (moved.contacts > 0)
