@@ -246,6 +246,19 @@ static int Accumulate(const lsExactTerm* terms, int count, uint32_t* pos, uint32
     return n;
 }
 
+// The sign of pos - neg over their first `used` limbs.
+static int CompareLimbs(const uint32_t* pos, const uint32_t* neg, int used)
+{
+    for (int k = used - 1; k >= 0; --k)
+    {
+        if (pos[k] != neg[k])
+        {
+            return pos[k] > neg[k] ? 1 : -1;
+        }
+    }
+    return 0;
+}
+
 int lsExactSign(const lsExactTerm* terms, int count)
 {
     uint32_t pos[ls_limbCount];
@@ -255,14 +268,7 @@ int lsExactSign(const lsExactTerm* terms, int count)
     {
         return 0;
     }
-    for (int k = used - 1; k >= 0; --k)
-    {
-        if (pos[k] != neg[k])
-        {
-            return pos[k] > neg[k] ? 1 : -1;
-        }
-    }
-    return 0;
+    return CompareLimbs(pos, neg, used);
 }
 
 double lsExactValue(const lsExactTerm* terms, int count)
@@ -274,11 +280,7 @@ double lsExactValue(const lsExactTerm* terms, int count)
     {
         return 0.0;
     }
-    int sign = 0;
-    for (int k = used - 1; k >= 0 && sign == 0; --k)
-    {
-        sign = pos[k] != neg[k] ? (pos[k] > neg[k] ? 1 : -1) : 0;
-    }
+    int sign = CompareLimbs(pos, neg, used);
     if (sign == 0)
     {
         return 0.0;
