@@ -3,7 +3,11 @@
 circle with a 360-beam lidar scanning 10 times a second, all on autopilot. Deterministic: the same arguments write
 the same file.
 
-    /usr/bin/python3 scripts/gen_swarm.py [--robots N] [--seed S] [OUT]     (default OUT: worlds/swarm.json)
+    /usr/bin/python3 scripts/gen_swarm.py [--robots N] [--seed S] [OUT]     (default OUT: bench/swarm.json)
+    build/lidarsim fmt OUT
+
+The shipped bench/swarm.json is this script's output in lidarsim's canonical form (CliTest checks that every shipped
+world is canonical); `lidarsim fmt` changes only its layout, the world it loads to is the same.
 
 Robots start on a jittered lattice, none touching an obstacle, a wall or another robot. Units: metres, degrees.
 """
@@ -23,7 +27,7 @@ def main():
     parser.add_argument("--robots", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=15)
     parser.add_argument("--range", type=float, default=8.0, help="lidar range in metres (default 8)")
-    parser.add_argument("out", nargs="?", default=os.path.join(here, "..", "worlds", "swarm.json"))
+    parser.add_argument("out", nargs="?", default=os.path.join(here, "..", "bench", "swarm.json"))
     args = parser.parse_args()
     rng = random.Random(args.seed)
 
