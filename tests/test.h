@@ -76,7 +76,10 @@ int lsTestForEachFile(const char* folder, int (*visit)(void* ctx, const char* pa
 #undef LS_SUITE
 
 /// A random point, x drawn before y: two draws as the arguments of one call (lsV(Rand(), Rand())) are evaluated in
-/// an order the compiler chooses, so gcc and clang would test different points.
+/// an order the compiler chooses, so gcc and clang would test different points. The same goes for two draws in one
+/// brace initializer or as the two operands of one operator; tests draw into locals, one draw per declarator or
+/// statement (&&, ||, ?: and the end of a declarator order them too). Where a test draws y before x, that is the order
+/// gcc used when the draws were one call's arguments (right to left), kept so that gcc builds the same cases.
 static inline lsVec2 lsTestRandomPoint(lsRng* rng, double xLo, double xHi, double yLo, double yHi)
 {
     double x = lsRng_Range(rng, xLo, xHi);

@@ -762,8 +762,8 @@ static int RandomPolygonPairsTest(void)
         {
             double sizeB = size * pow(10.0, lsRng_Range(&rng, -1.0, 1.0));
             double reach = kind == 0 ? 0.6 : (kind == 1 ? 1.2 : 2.5);
-            lsVec2 offset =
-                lsScale(reach * (size + sizeB) * lsRng_Uniform(&rng), lsDirection(lsRng_Range(&rng, 0.0, 2.0 * LS_PI)));
+            double angle = lsRng_Range(&rng, 0.0, 2.0 * LS_PI);
+            lsVec2 offset = lsScale(reach * (size + sizeB) * lsRng_Uniform(&rng), lsDirection(angle));
             rb = RandomPolygon(&rng, lsAdd(base, offset), sizeB, maxCount);
         }
         if (CheckPolygonPair(&ra, &rb, size, &stats) != 0)
@@ -887,8 +887,9 @@ static RefShape RandomIntegerShape(lsRng* rng, int span, int maxPoints)
     int n = 1 + (int)(lsRng_Next(rng) % (uint64_t)maxPoints);
     for (int i = 0; i < n; ++i)
     {
-        pts[i] = lsV((double)(int)(lsRng_Next(rng) % (uint64_t)(2 * span + 1)) - span,
-                     (double)(int)(lsRng_Next(rng) % (uint64_t)(2 * span + 1)) - span);
+        double y = (double)(int)(lsRng_Next(rng) % (uint64_t)(2 * span + 1)) - span;
+        double x = (double)(int)(lsRng_Next(rng) % (uint64_t)(2 * span + 1)) - span;
+        pts[i] = lsV(x, y);
     }
     return IntegerHull(pts, n);
 }
@@ -905,7 +906,9 @@ static int IntegerPairsTest(void)
         int maxPoints = (i % 8 == 0) ? 2 : 8;
         RefShape ra = RandomIntegerShape(&rng, 4, 8);
         RefShape rb = RandomIntegerShape(&rng, 4, maxPoints);
-        lsVec2 offset = lsV((double)(int)(lsRng_Next(&rng) % 13) - 6, (double)(int)(lsRng_Next(&rng) % 13) - 6);
+        double dy = (double)(int)(lsRng_Next(&rng) % 13) - 6;
+        double dx = (double)(int)(lsRng_Next(&rng) % 13) - 6;
+        lsVec2 offset = lsV(dx, dy);
         rb = RefTranslated(&rb, offset);
         int truth = ExactClassify(&ra, &rb);
         // Every other pair is moved to a 10 km world and scaled by 1/4 (dyadic, so still exact).
@@ -1039,7 +1042,8 @@ static int MessyProxyTest(void)
         bool sliver = i % 2 == 1;
         double aspect = sliver ? pow(10.0, lsRng_Range(&rng, 1.0, 6.0)) : 1.0;
         RefShape ra = RandomSliver(&rng, base, size, 8, aspect);
-        lsVec2 offset = lsScale(2.0 * size * lsRng_Uniform(&rng), lsDirection(lsRng_Range(&rng, 0.0, 2.0 * LS_PI)));
+        double angle = lsRng_Range(&rng, 0.0, 2.0 * LS_PI);
+        lsVec2 offset = lsScale(2.0 * size * lsRng_Uniform(&rng), lsDirection(angle));
         RefShape rb = RandomSliver(&rng, lsAdd(base, offset), size, 8, sliver ? aspect : 1.0);
         RefShape ma = Messy(&rng, &ra), mb = Messy(&rng, &rb);
         lsShapeProxy a = ProxyFromRef(&ma, 0.0), b = ProxyFromRef(&mb, 0.0);
@@ -1213,11 +1217,13 @@ static int RoundedPairsTest(void)
         lsVec2 base = lsTestRandomPoint(&rng, -5000.0, 5000.0, -5000.0, 5000.0);
         RefShape ra = RandomPolygon(&rng, base, size, 8);
         RefShape rb = {.count = 1 + (int)(lsRng_Next(&rng) % 2)};
-        lsVec2 c = lsAdd(base, lsScale(2.0 * size * lsRng_Uniform(&rng), lsDirection(lsRng_Range(&rng, 0.0, 6.3))));
+        double angle = lsRng_Range(&rng, 0.0, 6.3);
+        lsVec2 c = lsAdd(base, lsScale(2.0 * size * lsRng_Uniform(&rng), lsDirection(angle)));
         rb.p[0] = c;
         if (rb.count == 2)
         {
-            rb.p[1] = lsAdd(c, lsScale(size * lsRng_Uniform(&rng), lsDirection(lsRng_Range(&rng, 0.0, 6.3))));
+            double angle1 = lsRng_Range(&rng, 0.0, 6.3);
+            rb.p[1] = lsAdd(c, lsScale(size * lsRng_Uniform(&rng), lsDirection(angle1)));
         }
         double radius = size * lsRng_Range(&rng, 0.0, 1.0);
         lsShapeProxy a = ProxyFromRef(&ra, 0.0), b = ProxyFromRef(&rb, radius);

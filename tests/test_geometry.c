@@ -83,8 +83,10 @@ static int ExactEngineTest(void)
     lsExactTerm xs[32], ys[32];
     for (int i = 0; i < 32; ++i)
     {
-        xs[i] = (lsExactTerm){{ldexp(lsRng_Range(&r, -1, 1), (int)(lsRng_Next(&r) % 1200) - 600)}, 1};
-        ys[i] = (lsExactTerm){{ldexp(lsRng_Range(&r, -1, 1), (int)(lsRng_Next(&r) % 1200) - 600), 3.0}, 2};
+        int xExponent = (int)(lsRng_Next(&r) % 1200) - 600;
+        xs[i] = (lsExactTerm){{ldexp(lsRng_Range(&r, -1, 1), xExponent)}, 1};
+        int yExponent = (int)(lsRng_Next(&r) % 1200) - 600;
+        ys[i] = (lsExactTerm){{ldexp(lsRng_Range(&r, -1, 1), yExponent), 3.0}, 2};
     }
     lsExactSum sum;
     lsExactSum_Clear(&sum);
@@ -105,7 +107,8 @@ static int ExactEngineTest(void)
             shortTerms[k].count = 1 + (int)(lsRng_Next(&r) % 3);
             for (int f = 0; f < shortTerms[k].count; ++f)
             {
-                shortTerms[k].f[f] = ldexp((double)(int)lsRng_Range(&r, -8, 8), (int)(lsRng_Next(&r) % 9) - 4);
+                int exponent = (int)(lsRng_Next(&r) % 9) - 4;
+                shortTerms[k].f[f] = ldexp((double)(int)lsRng_Range(&r, -8, 8), exponent);
             }
         }
         lsExactSum_Clear(&sum);
@@ -293,8 +296,8 @@ static int CornerLeakTest(void)
         lsVec2 corners[24];
         for (int i = 0; i < n; ++i)
         {
-            corners[i] = lsMulAdd(center, lsRng_Range(&rng, 1.0, 50.0),
-                                  lsDirection(2.0 * LS_PI * (i + lsRng_Range(&rng, 0.0, 0.9)) / n));
+            double turn = 2.0 * LS_PI * (i + lsRng_Range(&rng, 0.0, 0.9)) / n;
+            corners[i] = lsMulAdd(center, lsRng_Range(&rng, 1.0, 50.0), lsDirection(turn));
         }
         for (int k = 0; k < n + 720; ++k)
         {
@@ -508,7 +511,10 @@ static GridMap RandomGridMap(lsRng* rng)
 {
     static const double units[4] = {1.0, 0.25, 0x1p-10, 16.0};
     static const double offsets[4] = {0.0, 1e4, -8192.5, 3.0};
-    GridMap m = {units[lsRng_Next(rng) % 4], offsets[lsRng_Next(rng) % 4], offsets[lsRng_Next(rng) % 4]};
+    GridMap m;
+    m.unit = units[lsRng_Next(rng) % 4];
+    m.offsetX = offsets[lsRng_Next(rng) % 4];
+    m.offsetY = offsets[lsRng_Next(rng) % 4];
     return m;
 }
 
@@ -524,7 +530,9 @@ typedef struct IVec
 
 static IVec RandomIVec(lsRng* rng, int lo, int hi)
 {
-    IVec v = {RandomInt(rng, lo, hi), RandomInt(rng, lo, hi)};
+    IVec v;
+    v.x = RandomInt(rng, lo, hi);
+    v.y = RandomInt(rng, lo, hi);
     return v;
 }
 
@@ -692,8 +700,8 @@ static int RaySegmentRealTest(void)
         double scale = RandomScale(&rng);
         lsVec2 center = lsTestRandomPoint(&rng, -1e4, 1e4, -1e4, 1e4);
         lsVec2 o = lsMulAdd(center, scale, lsTestRandomPoint(&rng, -1, 1, -1, 1));
-        lsSegment seg = {lsMulAdd(center, scale, lsTestRandomPoint(&rng, -1, 1, -1, 1)),
-                         lsMulAdd(center, scale, lsTestRandomPoint(&rng, -1, 1, -1, 1))};
+        lsVec2 u0 = lsTestRandomPoint(&rng, -1, 1, -1, 1), u1 = lsTestRandomPoint(&rng, -1, 1, -1, 1);
+        lsSegment seg = {lsMulAdd(center, scale, u0), lsMulAdd(center, scale, u1)};
         // Aim at a random point of the segment's neighbourhood, so about half the rays hit.
         lsVec2 target = lsLerp(seg.a, seg.b, lsRng_Range(&rng, -0.5, 1.5));
         lsVec2 d = lsNormalize(lsSub(target, o));
@@ -786,8 +794,8 @@ static int RayCircleRealTest(void)
     {
         double scale = RandomScale(&rng);
         lsVec2 center = lsTestRandomPoint(&rng, -1e4, 1e4, -1e4, 1e4);
-        lsCircle circle = {lsMulAdd(center, scale, lsTestRandomPoint(&rng, -1, 1, -1, 1)),
-                           scale * lsRng_Range(&rng, 0.01, 0.5)};
+        lsVec2 u = lsTestRandomPoint(&rng, -1, 1, -1, 1);
+        lsCircle circle = {lsMulAdd(center, scale, u), scale * lsRng_Range(&rng, 0.01, 0.5)};
         lsVec2 o = lsMulAdd(center, scale, lsTestRandomPoint(&rng, -2, 2, -2, 2));
         lsVec2 aim = lsMulAdd(circle.center, 1.5 * circle.radius, lsTestRandomPoint(&rng, -1, 1, -1, 1));
         lsVec2 d = lsNormalize(lsSub(aim, o));
@@ -964,8 +972,9 @@ static int RayBoxRealTest(void)
     {
         double scale = RandomScale(&rng);
         lsVec2 center = lsTestRandomPoint(&rng, -1e4, 1e4, -1e4, 1e4);
-        lsBox box = lsMakeBox(center, lsV(scale * lsRng_Range(&rng, 0.01, 1), scale * lsRng_Range(&rng, 0.01, 1)),
-                              i % 5 == 0 ? 0.0 : lsRng_Range(&rng, -LS_PI, LS_PI));
+        double angle = i % 5 == 0 ? 0.0 : lsRng_Range(&rng, -LS_PI, LS_PI);
+        double hy = scale * lsRng_Range(&rng, 0.01, 1), hx = scale * lsRng_Range(&rng, 0.01, 1);
+        lsBox box = lsMakeBox(center, lsV(hx, hy), angle);
         lsVec2 o = lsMulAdd(center, scale, lsTestRandomPoint(&rng, -2, 2, -2, 2));
         lsVec2 aim = lsMulAdd(center, scale, lsTestRandomPoint(&rng, -0.7, 0.7, -0.7, 0.7));
         lsVec2 d = lsNormalize(lsSub(aim, o));
@@ -1060,7 +1069,8 @@ static int GrazingAccuracyTest(void)
         double wallAngle = lsRng_Range(&rng, -LS_PI, LS_PI);
         lsVec2 b = lsMulAdd(a, lsRng_Range(&rng, 1.0, 1e4), lsDirection(wallAngle));
         lsVec2 d = lsDirection(wallAngle + angle);
-        lsVec2 o = lsMulSub(lsLerp(a, b, lsRng_Range(&rng, 0.1, 0.9)), lsRng_Range(&rng, 1.0, 1e4), d);
+        double back = lsRng_Range(&rng, 1.0, 1e4);
+        lsVec2 o = lsMulSub(lsLerp(a, b, lsRng_Range(&rng, 0.1, 0.9)), back, d);
         lsRayInput in = {o, d, 3e4};
         lsSegment wall = {a, b};
         Quad ex = (Quad)b.x - (Quad)a.x, ey = (Quad)b.y - (Quad)a.y, ax = (Quad)a.x - (Quad)o.x,
@@ -1076,8 +1086,8 @@ static int GrazingAccuracyTest(void)
         }
 
         // A circle of 1 cm .. 100 m passed at (1 - 10^-14 .. 1 - 0.1) of its radius from its centre.
-        lsCircle circle = {{lsRng_Range(&rng, -1e4, 1e4), lsRng_Range(&rng, -1e4, 1e4)},
-                           pow(10.0, lsRng_Range(&rng, -2, 2))};
+        double cx = lsRng_Range(&rng, -1e4, 1e4), cy = lsRng_Range(&rng, -1e4, 1e4);
+        lsCircle circle = {{cx, cy}, pow(10.0, lsRng_Range(&rng, -2, 2))};
         double offset = 1.0 - pow(10.0, lsRng_Range(&rng, -14, -1));
         lsVec2 dc = lsDirection(lsRng_Range(&rng, -LS_PI, LS_PI));
         lsVec2 oc =
@@ -1206,7 +1216,8 @@ static int RayBoxAccuracyTest(void)
         {
             // A hair (10^-11 .. 10^-6 m, above the rounding of the box frame at 1 km) below the face, anywhere along
             // it, the beam at any angle into the box.
-            local = lsV(lsRng_Range(&rng, -499.0, 499.0), -1.0 - pow(10.0, lsRng_Range(&rng, -11, -6)));
+            double below = -1.0 - pow(10.0, lsRng_Range(&rng, -11, -6));
+            local = lsV(lsRng_Range(&rng, -499.0, 499.0), below);
             d = lsDirection(angle + lsRng_Range(&rng, 0.1, LS_PI - 0.1));
         }
         lsVec2 o = lsTransformPoint((lsTransform){center, box.rot}, local);
@@ -1331,13 +1342,15 @@ static int RayBoxExactTest(void)
         double scale = pow(10.0, lsRng_Range(&rng, -3, 5));
         lsVec2 center = lsTestRandomPoint(&rng, -1e6 + 2 * scale, 1e6 - 2 * scale, -1e6 + 2 * scale, 1e6 - 2 * scale);
         double angle = i % 4 == 0 ? 0.0 : (i % 4 == 1 ? LS_PI : lsRng_Range(&rng, -LS_PI, LS_PI));
-        lsBox box = lsMakeBox(center, lsV(scale * lsRng_Range(&rng, 0.1, 2), scale * lsRng_Range(&rng, 0.1, 2)), angle);
+        double hy = scale * lsRng_Range(&rng, 0.1, 2), hx = scale * lsRng_Range(&rng, 0.1, 2);
+        lsBox box = lsMakeBox(center, lsV(hx, hy), angle);
         // A point of the boundary (a corner one time in four) in the box frame, nudged by 0 or a hair along the
         // face's normal, taken to the world (rounded there).
         double side = lsRng_Next(&rng) % 2 ? 1.0 : -1.0, hair = 0.0;
         if (lsRng_Next(&rng) % 3 != 0)
         {
-            hair = (lsRng_Next(&rng) % 2 ? 1.0 : -1.0) * scale * pow(10.0, lsRng_Range(&rng, -20, -8));
+            double sign = lsRng_Next(&rng) % 2 ? 1.0 : -1.0;
+            hair = sign * scale * pow(10.0, lsRng_Range(&rng, -20, -8));
         }
         lsVec2 local = {lsRng_Range(&rng, -1, 1) * box.halfSize.x, side * box.halfSize.y + hair};
         if (i % 4 == 3)
@@ -1411,7 +1424,8 @@ static int RayCircleAccuracyTest(void)
     for (int i = 0; i < 100000; ++i)
     {
         double scale = pow(10.0, lsRng_Range(&rng, -3, 3));
-        lsCircle circle = {lsTestRandomPoint(&rng, -1e5, 1e5, -1e5, 1e5), scale * lsRng_Range(&rng, 0.5, 1.0)};
+        lsVec2 centre = lsTestRandomPoint(&rng, -1e5, 1e5, -1e5, 1e5);
+        lsCircle circle = {centre, scale * lsRng_Range(&rng, 0.5, 1.0)};
         double phi = lsRng_Range(&rng, -LS_PI, LS_PI);
         lsVec2 o = lsMulAdd(circle.center, circle.radius, lsDirection(phi));
         // The tangent at o, turned towards the centre by 10^-12 .. 10^-2 rad (or away, half of the time: a miss or
@@ -1746,10 +1760,11 @@ static int SegmentBoxSamplingTest(void)
     {
         double scale = RandomScale(&rng);
         lsVec2 center = lsTestRandomPoint(&rng, -1e4, 1e4, -1e4, 1e4);
-        lsBox box = lsMakeBox(center, lsV(scale * lsRng_Range(&rng, 0.05, 1), scale * lsRng_Range(&rng, 0.05, 1)),
-                              lsRng_Range(&rng, -LS_PI, LS_PI));
-        lsSegment seg = {lsMulAdd(center, scale, lsTestRandomPoint(&rng, -1.5, 1.5, -1.5, 1.5)),
-                         lsMulAdd(center, scale, lsTestRandomPoint(&rng, -1.5, 1.5, -1.5, 1.5))};
+        double angle = lsRng_Range(&rng, -LS_PI, LS_PI);
+        double hy = scale * lsRng_Range(&rng, 0.05, 1), hx = scale * lsRng_Range(&rng, 0.05, 1);
+        lsBox box = lsMakeBox(center, lsV(hx, hy), angle);
+        lsVec2 u0 = lsTestRandomPoint(&rng, -1.5, 1.5, -1.5, 1.5), u1 = lsTestRandomPoint(&rng, -1.5, 1.5, -1.5, 1.5);
+        lsSegment seg = {lsMulAdd(center, scale, u0), lsMulAdd(center, scale, u1)};
         long double c = (long double)box.rot.c, s = (long double)box.rot.s, minH = 1e300L;
         for (int k = 0; k <= samples; ++k)
         {
@@ -1869,7 +1884,8 @@ static int ClosestPointTest(void)
 // A double of random sign with a random exponent in [lo, hi].
 static double Extreme(lsRng* rng, int lo, int hi)
 {
-    double v = ldexp(lsRng_Range(rng, 1.0, 2.0), (int)RandomInt(rng, lo, hi));
+    int exponent = (int)RandomInt(rng, lo, hi);
+    double v = ldexp(lsRng_Range(rng, 1.0, 2.0), exponent);
     return (lsRng_Next(rng) & 1) ? v : -v;
 }
 
@@ -1891,13 +1907,14 @@ static int FiniteOutputTest(void)
         lsVec2 v[6];
         for (int k = 0; k < 6; ++k)
         {
-            v[k] = lsV(Extreme(&rng, lo, hi), Extreme(&rng, lo, hi));
+            double y = Extreme(&rng, lo, hi);
+            v[k] = lsV(Extreme(&rng, lo, hi), y);
         }
         lsRayInput in = {v[0], v[1], fabs(Extreme(&rng, lo, hi))};
         lsSegment seg = {v[2], v[3]};
         lsCircle circle = {v[4], fabs(Extreme(&rng, lo, hi))};
-        lsBox box = {
-            v[5], {fabs(Extreme(&rng, lo, hi)), fabs(Extreme(&rng, lo, hi))}, lsMakeRot(lsRng_Range(&rng, -4, 4))};
+        double hx = fabs(Extreme(&rng, lo, hi)), hy = fabs(Extreme(&rng, lo, hi));
+        lsBox box = {v[5], {hx, hy}, lsMakeRot(lsRng_Range(&rng, -4, 4))};
         bad += !FiniteCast(lsRayCastSegment(&seg, &in), in.maxFraction);
         bad += !FiniteCast(lsRayCastCircle(&circle, &in), in.maxFraction);
         bad += !FiniteCast(lsRayCastBox(&box, &in), in.maxFraction);
@@ -2029,7 +2046,8 @@ static int RaySegmentCommonTest(void)
 static bool RandomCircleRay(lsRng* rng, lsCircle* circleOut, lsRayInput* in)
 {
     int kind = (int)(lsRng_Next(rng) % 9);
-    double r = ldexp(lsRng_Range(rng, 0.5, 1.0), (int)(lsRng_Next(rng) % 121) - 60);
+    int exponent = (int)(lsRng_Next(rng) % 121) - 60;
+    double r = ldexp(lsRng_Range(rng, 0.5, 1.0), exponent);
     double far = lsRng_Uniform(rng) < 0.3 ? 1e4 : ldexp(r, (int)(lsRng_Next(rng) % 48)); // centre's scale
     lsCircle circle = {lsTestRandomPoint(rng, -far, far, -far, far), r};
     lsVec2 u = lsRotateAngle(lsV(1.0, 0.0), lsRng_Range(rng, -LS_PI, LS_PI));

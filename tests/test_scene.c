@@ -84,15 +84,16 @@ static lsWorld* MakeCity(uint64_t seed, int walls, int targets, int boxes, int p
         for (int k = 0; k < count; ++k)
         {
             points[k] = lsV(SNAP(p.x) + offset.x, SNAP(p.y) + offset.y);
-            p = lsAdd(p, lsScale(lsRng_Range(&rng, 0.3, 3.0), RandomDirection(&rng)));
+            lsVec2 step = RandomDirection(&rng);
+            p = lsAdd(p, lsScale(lsRng_Range(&rng, 0.3, 3.0), step));
         }
         lsWorld_AddWall(world, points, count, closed);
     }
     for (int i = 0; i < targets; ++i)
     {
         lsTargetDef t = lsDefaultTargetDef();
-        t.center =
-            lsV(SNAP(lsRng_Range(&rng, -half, half)) + offset.x, SNAP(lsRng_Range(&rng, -half, half)) + offset.y);
+        double y = SNAP(lsRng_Range(&rng, -half, half)) + offset.y;
+        t.center = lsV(SNAP(lsRng_Range(&rng, -half, half)) + offset.x, y);
         t.radius = lsRng_Range(&rng, 0.1, 0.6);
         t.kind = lsRng_Uniform(&rng) < 0.5 ? ls_food : ls_poison;
         lsWorld_AddTarget(world, t);
@@ -100,14 +101,16 @@ static lsWorld* MakeCity(uint64_t seed, int walls, int targets, int boxes, int p
     for (int i = 0; i < boxes; ++i)
     {
         lsBoxDef b = lsDefaultBoxDef();
-        b.center = lsV(lsRng_Range(&rng, -half, half) + offset.x, lsRng_Range(&rng, -half, half) + offset.y);
+        double y = lsRng_Range(&rng, -half, half) + offset.y;
+        b.center = lsV(lsRng_Range(&rng, -half, half) + offset.x, y);
         b.size = lsTestRandomPoint(&rng, 0.2, 3.0, 0.2, 3.0);
         b.angle = lsRng_Uniform(&rng) < 0.3 ? 0.0 : lsRng_Range(&rng, -LS_PI, LS_PI);
         lsWorld_AddBox(world, b);
     }
     for (int i = 0; i < polygons; ++i)
     {
-        lsVec2 c = lsV(lsRng_Range(&rng, -half, half) + offset.x, lsRng_Range(&rng, -half, half) + offset.y);
+        double y = lsRng_Range(&rng, -half, half) + offset.y;
+        lsVec2 c = lsV(lsRng_Range(&rng, -half, half) + offset.x, y);
         lsPolygonDef def = RandomPolygon(&rng, c, lsRng_Range(&rng, 0.3, 2.0));
         lsWorld_AddPolygon(world, &def);
     }
@@ -124,8 +127,8 @@ static int RandomRays(const lsScene* scene, const lsDynamicObjects* dyn, uint64_
     for (int i = 0; i < count; ++i)
     {
         lsRayInput in;
-        in.origin = lsV(offset.x + lsRng_Range(&rng, -1.2 * half, 1.2 * half),
-                        offset.y + lsRng_Range(&rng, -1.2 * half, 1.2 * half));
+        double y = offset.y + lsRng_Range(&rng, -1.2 * half, 1.2 * half);
+        in.origin = lsV(offset.x + lsRng_Range(&rng, -1.2 * half, 1.2 * half), y);
         in.direction = RandomDirection(&rng);
         double u = lsRng_Uniform(&rng);
         in.maxFraction = u < 0.01 ? 0.0 : lsRng_Range(&rng, 0.0, 1.5 * half);
@@ -170,8 +173,10 @@ static int SnappedAgreementTest(void)
     lsRng rng = lsMakeRng(23);
     for (int i = 0; i < 30000; ++i)
     {
-        lsVec2 o = lsV(0.5 * round(lsRng_Range(&rng, -24.0, 24.0)), 0.5 * round(lsRng_Range(&rng, -24.0, 24.0)));
-        lsVec2 t = lsV(0.5 * round(lsRng_Range(&rng, -24.0, 24.0)), 0.5 * round(lsRng_Range(&rng, -24.0, 24.0)));
+        double oy = 0.5 * round(lsRng_Range(&rng, -24.0, 24.0));
+        lsVec2 o = lsV(0.5 * round(lsRng_Range(&rng, -24.0, 24.0)), oy);
+        double ty = 0.5 * round(lsRng_Range(&rng, -24.0, 24.0));
+        lsVec2 t = lsV(0.5 * round(lsRng_Range(&rng, -24.0, 24.0)), ty);
         if (i % 3 == 0)
         {
             t.y = o.y; // along a lattice line
@@ -384,7 +389,8 @@ static int HugeCoordinatesTest(void)
     for (int i = 0; i < 2000; ++i)
     {
         lsVec2 dir = RandomDirection(&rng);
-        lsVec2 aim = lsV(offset.x + lsRng_Range(&rng, -10.0, 10.0), offset.y + lsRng_Range(&rng, -10.0, 10.0));
+        double y = offset.y + lsRng_Range(&rng, -10.0, 10.0);
+        lsVec2 aim = lsV(offset.x + lsRng_Range(&rng, -10.0, 10.0), y);
         lsRayInput in = {lsMulSub(aim, 5000.0, dir), dir, 5010.0};
         ENSURE(Compare(scene, NULL, in, NULL) == 0);
     }
@@ -429,7 +435,8 @@ static int ClosedRoomTest(void)
         lsScene* scene = lsCreateScene(world);
         for (int i = 0; i < 20000; ++i)
         {
-            lsVec2 origin = lsAdd(c, lsScale(lsRng_Range(&rng, 0.0, 3.0), RandomDirection(&rng)));
+            lsVec2 away = RandomDirection(&rng);
+            lsVec2 origin = lsAdd(c, lsScale(lsRng_Range(&rng, 0.0, 3.0), away));
             lsVec2 dir;
             if (i % 2 == 0)
             {
@@ -776,7 +783,8 @@ static int HugeWorldTest(void)
     for (int i = 0; i < 3000; ++i)
     {
         double scale = pow(10.0, lsRng_Range(&rng, 0.0, 299.0));
-        lsRayInput in = {lsTestRandomPoint(&rng, -scale, scale, -scale, scale), RandomDirection(&rng), 4.0 * scale};
+        lsVec2 origin = lsTestRandomPoint(&rng, -scale, scale, -scale, scale);
+        lsRayInput in = {origin, RandomDirection(&rng), 4.0 * scale};
         ENSURE(Compare(scene, NULL, in, NULL) == 0);
     }
     lsDestroyScene(scene);
@@ -842,8 +850,8 @@ static int ThreadsTest(void)
     lsRng rng = lsMakeRng(152);
     for (int i = 0; i < count; ++i)
     {
-        rays[i] = (lsRayInput){lsTestRandomPoint(&rng, -16.0, 16.0, -16.0, 16.0), RandomDirection(&rng),
-                               lsRng_Range(&rng, 0.0, 30.0)};
+        lsVec2 origin = lsTestRandomPoint(&rng, -16.0, 16.0, -16.0, 16.0), dir = RandomDirection(&rng);
+        rays[i] = (lsRayInput){origin, dir, lsRng_Range(&rng, 0.0, 30.0)};
     }
     ThreadJob one = {scene, rays, lsAlloc(count * sizeof(lsRayHit)), lsAlloc(count * sizeof(int))};
     ThreadJob many = {scene, rays, lsAlloc(count * sizeof(lsRayHit)), lsAlloc(count * sizeof(int))};
@@ -894,8 +902,8 @@ static int EdgeWorldsTest(void)
     lsRng rng = lsMakeRng(121);
     for (int i = 0; i < 5000; ++i)
     {
-        lsRayInput r = {lsTestRandomPoint(&rng, -60000.0, 60000.0, -10.0, 10.0), RandomDirection(&rng),
-                        lsRng_Range(&rng, 0.0, 100000.0)};
+        lsVec2 origin = lsTestRandomPoint(&rng, -60000.0, 60000.0, -10.0, 10.0), dir = RandomDirection(&rng);
+        lsRayInput r = {origin, dir, lsRng_Range(&rng, 0.0, 100000.0)};
         ENSURE(Compare(scene, NULL, r, NULL) == 0);
     }
     hit = lsScene_CastRay(scene, NULL, &(lsRayInput){lsV(39990.0, -3.0), lsV(1.0, 0.0), 20.0});
@@ -926,12 +934,15 @@ static lsWorld* MakeSparseRoom(uint64_t seed, int clusters)
     }
     for (int cluster = 0; cluster < clusters; ++cluster)
     {
-        lsVec2 c = lsV(lsRng_Range(&rng, -35.0, 35.0), lsRng_Range(&rng, -35.0, 35.0));
+        double cy = lsRng_Range(&rng, -35.0, 35.0);
+        lsVec2 c = lsV(lsRng_Range(&rng, -35.0, 35.0), cy);
         for (int k = 0; k < 30; ++k)
         {
             lsVec2 p[2];
-            p[0] = lsAdd(c, lsV(lsRng_Range(&rng, -3.0, 3.0), lsRng_Range(&rng, -3.0, 3.0)));
-            p[1] = lsAdd(p[0], lsScale(lsRng_Range(&rng, 0.3, 1.5), RandomDirection(&rng)));
+            double y = lsRng_Range(&rng, -3.0, 3.0);
+            p[0] = lsAdd(c, lsV(lsRng_Range(&rng, -3.0, 3.0), y));
+            lsVec2 along = RandomDirection(&rng);
+            p[1] = lsAdd(p[0], lsScale(lsRng_Range(&rng, 0.3, 1.5), along));
             lsWorld_AddWall(world, p, 2, false);
         }
         lsTargetDef t = lsDefaultTargetDef();
@@ -966,7 +977,8 @@ static int EmptyBlocksTest(void)
     for (int round = 0; round < 40; ++round)
     {
         int i = round % world->targetCount;
-        lsScene_SetTarget(scene, i, lsV(lsRng_Range(&rng, -45.0, 45.0), lsRng_Range(&rng, -45.0, 45.0)), true);
+        double y = lsRng_Range(&rng, -45.0, 45.0);
+        lsScene_SetTarget(scene, i, lsV(lsRng_Range(&rng, -45.0, 45.0), y), true);
         ENSURE(RandomRays(scene, NULL, 154 + (uint64_t)round, 1000, 50.0, lsV(0.0, 0.0), NULL) == 0);
     }
     lsDestroyScene(scene);
@@ -994,7 +1006,8 @@ static int StatsTest(void)
     lsRng rng = lsMakeRng(132);
     for (int i = 0; i < 20000; ++i)
     {
-        lsRayInput in = {lsTestRandomPoint(&rng, -40.0, 40.0, -40.0, 40.0), RandomDirection(&rng), 30.0};
+        lsVec2 origin = lsTestRandomPoint(&rng, -40.0, 40.0, -40.0, 40.0);
+        lsRayInput in = {origin, RandomDirection(&rng), 30.0};
         lsRayHit a = lsScene_CastRayStats(scene, NULL, &in, &stats);
         lsRayHit b = lsScene_CastRayBrute(scene, NULL, &in);
         ENSURE(SameHit(&a, &b));
@@ -1050,8 +1063,10 @@ static lsWorld* MakeClusters(uint64_t seed, int clusters, int wallsPerCluster, d
         for (int k = 0; k < wallsPerCluster; ++k)
         {
             lsVec2 p[2];
-            p[0] = lsAdd(c, lsV(lsRng_Range(&rng, -1.0, 1.0), lsRng_Range(&rng, -1.0, 1.0)));
-            p[1] = lsAdd(p[0], lsScale(lsRng_Range(&rng, 0.1, 0.3), RandomDirection(&rng)));
+            double y = lsRng_Range(&rng, -1.0, 1.0);
+            p[0] = lsAdd(c, lsV(lsRng_Range(&rng, -1.0, 1.0), y));
+            lsVec2 along = RandomDirection(&rng);
+            p[1] = lsAdd(p[0], lsScale(lsRng_Range(&rng, 0.1, 0.3), along));
             lsWorld_AddWall(world, p, 2, false);
         }
     }
@@ -1087,8 +1102,8 @@ static int BatchTest(void)
         for (int i = 0; i < count; ++i)
         {
             double reach = i % 7 == 3 ? 1.3 * half : half;
-            inputs[i] = (lsRayInput){lsTestRandomPoint(&rng, -reach, reach, -reach, reach), RandomDirection(&rng),
-                                     i % 5 == 0 ? 300.0 : 30.0};
+            lsVec2 origin = lsTestRandomPoint(&rng, -reach, reach, -reach, reach);
+            inputs[i] = (lsRayInput){origin, RandomDirection(&rng), i % 5 == 0 ? 300.0 : 30.0};
             if (i % 13 > 9 && i > 0)
             {
                 inputs[i].origin = inputs[i - 1].origin;

@@ -239,8 +239,8 @@ static int RandomRun(lsWorld* world, int steps, uint64_t seed, int* collisionsOu
         if (k % 15 == 0)
         {
             double v = lsRng_Range(&rng, -0.3, 1.0) * world->robot.maxSpeed;
-            double w =
-                lsRng_Range(&rng, -1.0, 1.0) * world->robot.maxTurnRate * (lsRng_Uniform(&rng) < 0.5 ? 0.1 : 1.0);
+            double turn = lsRng_Range(&rng, -1.0, 1.0);
+            double w = turn * world->robot.maxTurnRate * (lsRng_Uniform(&rng) < 0.5 ? 0.1 : 1.0);
             control = lsMakeManualControl(v, w);
         }
         lsSim_Step(sim, &control);
@@ -564,7 +564,8 @@ static int RandomCrushesWithEscape(void)
             mover.offset = lsScale(gapStart - gapEnd, u);
             mover.period = lsRng_Range(&rng, 0.5, 6.0);
             mover.phase = 0.5; // starts open
-            double side = lsRng_Range(&rng, 0.05, 0.6) * radius * (lsRng_Range(&rng, 0.0, 1.0) < 0.5 ? -1.0 : 1.0);
+            double away = lsRng_Range(&rng, 0.05, 0.6);
+            double side = away * radius * (lsRng_Range(&rng, 0.0, 1.0) < 0.5 ? -1.0 : 1.0);
             world->robot.position = Place(origin, u, 0.5 * gapStart, side);
             steps = (int)(mover.period * 60.0) + 1;
         }

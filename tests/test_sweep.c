@@ -151,7 +151,9 @@ static long long IRand(lsRng* rng, int lo, int hi)
 
 static IV IRandVec(lsRng* rng, int lo, int hi)
 {
-    IV v = {IRand(rng, lo, hi), IRand(rng, lo, hi)};
+    IV v;
+    v.x = IRand(rng, lo, hi);
+    v.y = IRand(rng, lo, hi);
     return v;
 }
 
@@ -722,8 +724,10 @@ static int SweepFiniteTest(void)
         lsVec2 v[6];
         for (int k = 0; k < 6; ++k)
         {
-            v[k] = lsV(ldexp(lsRng_Range(&rng, -1, 1), (int)IRand(&rng, -e, e)),
-                       ldexp(lsRng_Range(&rng, -1, 1), (int)IRand(&rng, -e, e)));
+            int yExponent = (int)IRand(&rng, -e, e);
+            double y = ldexp(lsRng_Range(&rng, -1, 1), yExponent);
+            int xExponent = (int)IRand(&rng, -e, e);
+            v[k] = lsV(ldexp(lsRng_Range(&rng, -1, 1), xExponent), y);
         }
         lsSweepHit hits[2];
         int n = lsSweepPointSegment(v[0], v[1], v[2], v[3], v[4], v[5], hits);
@@ -732,7 +736,8 @@ static int SweepFiniteTest(void)
             bad += !(hits[k].t >= 0.0 && hits[k].t <= 1.0 && hits[k].s >= 0.0 && hits[k].s <= 1.0 &&
                      lsIsValidVec2(hits[k].point));
         }
-        double r = ldexp(lsRng_Range(&rng, 0, 1), (int)IRand(&rng, -e, e)), t = -1.0;
+        int rExponent = (int)IRand(&rng, -e, e);
+        double r = ldexp(lsRng_Range(&rng, 0, 1), rExponent), t = -1.0;
         lsSegment seg = {v[2], v[3]};
         if (lsTimeOfImpactCircleSegment(v[0], v[1], r, &seg, &t))
         {
