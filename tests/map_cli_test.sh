@@ -108,6 +108,15 @@ grep -q 'room.json: not a map YAML' "$work/err.txt" || fail "import WORLD.json: 
 printf '{"name": "on", "map": "maps/room.yaml", "boxes": [{"center": [-1, 1], "size": [0.4, 0.4]}]}' >"$work/on.json"
 expect_status 0 "$lidarsim" check "$work/on.json"
 grep -q 'on.json: [0-9]* walls, 0 targets, 1 box' "$work/out.txt" || fail "check on a map: $(cat "$work/out.txt")"
+# export-map over the map a world stands on (its YAML, however spelt) is refused by the library and changes nothing.
+cp "$work/maps/room.yaml" "$work/room-before.yaml"
+cp "$work/maps/room.pgm" "$work/room-before.pgm"
+expect_status 1 "$lidarsim" export-map "$work/on.json" -o "$work/maps/../maps/room.yaml"
+grep -q 'room.yaml: not written: it would replace .*room.yaml, the map YAML this world stands on' "$work/err.txt" ||
+    fail "export-map over the world's map: $(cat "$work/err.txt")"
+expect_status 1 "$lidarsim" export-map "$work/maps/room.yaml" -o "$work/maps/room.yaml"
+cmp -s "$work/maps/room.yaml" "$work/room-before.yaml" && cmp -s "$work/maps/room.pgm" "$work/room-before.pgm" ||
+    fail "export-map over the world's map changed it"
 printf '{"map": "maps/nothere.yaml"}' >"$work/off.json"
 expect_status 1 "$lidarsim" check "$work/off.json"
 grep -q 'off.json:1:9: map: .*nothere.yaml: cannot open' "$work/err.txt" || fail "bad map key: $(cat "$work/err.txt")"

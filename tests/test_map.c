@@ -991,6 +991,77 @@ static int MapKeyTest(void)
     return 0;
 }
 
+// True when the file in the test folder holds exactly `text`.
+static bool HoldsText(const char* name, const char* text)
+{
+    char path[128];
+    snprintf(path, sizeof path, "%s/%s", s_folder, name);
+    lsError err = {{0}};
+    size_t size = 0;
+    char* data = lsReadFile(path, 1 << 20, &size, &err);
+    bool same = data != NULL && size == strlen(text) && memcmp(data, text, size) == 0;
+    lsFree(data, size + 1);
+    return same;
+}
+
+static bool Exists(const char* name)
+{
+    char path[128];
+    snprintf(path, sizeof path, "%s/%s", s_folder, name);
+    return access(path, F_OK) == 0;
+}
+
+// lsExportMap writes only a map's name (.yaml or .yml, the CLI's rule) and never over the map the world stands on,
+// however that name is spelt; what it refuses is left as it was and nothing is written beside it.
+static int ExportRefusesTest(void)
+{
+    static const char yaml[] = "image: room.pgm\nresolution: 0.5\norigin: [1.0, 2.0, 0.0]\noccupied_thresh: 0.65\n"
+                               "free_thresh: 0.196\n";
+    static const char worldText[] = "{\"name\": \"on\", \"map\": \"room.yaml\", \"walls\": []}";
+    WriteText("room.pgm", s_room);
+    WriteText("room.yaml", yaml);
+    WriteText("on.json", worldText);
+    char path[128];
+    snprintf(path, sizeof path, "%s/on.json", s_folder);
+    lsError err = {{0}};
+    lsWorld* world = lsLoadWorld(path, &err, NULL);
+    ENSURE(world != NULL);
+
+    // A world file as the output (the world's own file here): refused by name, whatever the world.
+    ENSURE(!lsExportMap(world, path, 0.5, &err));
+    ENSURE(strstr(err.message, "on.json: not written: a map's file name ends in .yaml or .yml") != NULL);
+    snprintf(path, sizeof path, "%s/new.json", s_folder);
+    ENSURE(!lsExportMap(world, path, 0.5, &err) && !Exists("new.json") && !Exists("new.pgm"));
+    snprintf(path, sizeof path, "%s/room.yaml.bak", s_folder);
+    ENSURE(!lsExportMap(world, path, 0.5, &err) && !Exists("room.yaml.bak") && !Exists("room.yaml.pgm"));
+
+    // The world's map, spelt as the world file names it, through the folder, or as "./": refused.
+    const char* spellings[] = {"%s/room.yaml", "%s/../%s/room.yaml", "%s/./room.yaml"};
+    for (int i = 0; i < 3; ++i)
+    {
+        snprintf(path, sizeof path, spellings[i], s_folder, strrchr(s_folder, '/') + 1);
+        ENSURE(!lsExportMap(world, path, 0.5, &err));
+        ENSURE(strstr(err.message, "room.yaml: not written: it would replace ") != NULL);
+        ENSURE(strstr(err.message, "the map YAML this world stands on; export to another name") != NULL);
+    }
+    // A .yml beside it whose PGM would be the map's image: refused too.
+    snprintf(path, sizeof path, "%s/room.yml", s_folder);
+    ENSURE(!lsExportMap(world, path, 0.5, &err) && strstr(err.message, "the map image this world stands on") != NULL);
+    ENSURE(!Exists("room.yml") && HoldsText("room.yaml", yaml) && HoldsText("room.pgm", s_room));
+
+    // The same for a map opened as a world; another name is written.
+    snprintf(path, sizeof path, "%s/room.yaml", s_folder);
+    lsWorld* mapWorld = lsLoadMapWorld(path, NULL, NULL, &err);
+    ENSURE(mapWorld != NULL);
+    ENSURE(!lsExportMap(mapWorld, path, 0.25, &err) && strstr(err.message, "the map YAML this world stands on"));
+    ENSURE(HoldsText("room.yaml", yaml) && HoldsText("room.pgm", s_room));
+    snprintf(path, sizeof path, "%s/copy.yml", s_folder);
+    ENSURE(lsExportMap(mapWorld, path, 0.25, &err) && Exists("copy.yml") && Exists("copy.pgm"));
+    lsDestroyWorld(mapWorld);
+    lsDestroyWorld(world);
+    return 0;
+}
+
 static int MapReloadTest(void)
 {
     // Hot reload watches the world file, the map's YAML and its image: a changed image reloads, a broken one
@@ -1062,6 +1133,7 @@ int MapTest(void)
     RUN_SUBTEST(LoadMapWorldTest);
     RUN_SUBTEST(ExportRoundTripTest);
     RUN_SUBTEST(MapKeyTest);
+    RUN_SUBTEST(ExportRefusesTest);
     RUN_SUBTEST(MapReloadTest);
     ENSURE(RemoveFolder(s_folder) == 0);
     return 0;

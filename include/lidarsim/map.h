@@ -136,6 +136,9 @@ LS_API lsWorld* lsLoadMapWorld(const char* yamlPath, const lsMapOptions* options
 /// Rasterises the world's walls, boxes, polygons and targets into a map_server map: yamlPath and an 8-bit P5 PGM
 /// beside it (same name, .pgm), occupied 0 and free 254, at `resolution` metres per pixel, one free pixel of
 /// margin around everything. Every pixel any of them touches is occupied. Both files are written atomically.
+/// Refused (false, err filled, nothing written): a yamlPath not ending in .yaml or .yml (lsIsMapPath: a world file
+/// is never overwritten), and a YAML or PGM that is the map this world stands on (world->map's files, compared as
+/// files, however the names are spelt).
 LS_API bool lsExportMap(const lsWorld* world, const char* yamlPath, double resolution, lsError* err);
 
 #ifdef __cplusplus

@@ -102,7 +102,8 @@ static int ParseArgs(const char* command, int argc, char** argv, const struct op
     }
     // import reads a map and writes a world; export-map the other way round. A world named as export-map's output
     // was overwritten with map YAML (its PGM written beside it), and a world given to import was read as a YAML map
-    // that lacked an image.
+    // that lacked an image. lsExportMap refuses such an output too (the rule is lsIsMapPath in both); saying it here
+    // makes it a usage error (status 2) before the world is loaded.
     bool exporting = strcmp(command, "export-map") == 0;
     char shown[1024];
     if (status == 0 && exporting && !lsIsMapPath(*output))

@@ -12,6 +12,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 typedef struct Raster
 {
@@ -108,22 +109,52 @@ static void MarkDisc(Raster* r, lsVec2 c, double radius)
     }
 }
 
+// True when both names exist and are one file, however spelt ("./m.yaml", "maps/../m.yaml", a link to it).
+static bool SameFile(const char* a, const char* b)
+{
+    struct stat sa, sb;
+    return a[0] != '\0' && b[0] != '\0' && stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
+           sa.st_ino == sb.st_ino;
+}
+
 bool lsExportMap(const lsWorld* world, const char* yamlPath, double resolution, lsError* err)
 {
     if (world == NULL || yamlPath == NULL)
         return lsFail(err, "%s", world == NULL ? "no world given to export" : "no map file name given");
     if (!(resolution > 0.0) || !isfinite(resolution))
         return lsFail(err, "%s: resolution must be a positive number of metres per pixel", yamlPath);
+    // Only a map's name (the CLI's rule too): any other name was written over, a world file given as the output
+    // among them (its YAML text replacing the world, a PGM beside it). A file named .yaml or .yml is always read as
+    // a map, never as a world, so no world file can be the output.
     size_t pathLength = strlen(yamlPath);
     const char* dot = strrchr(yamlPath, '.');
     const char* slash = strrchr(yamlPath, '/');
-    if (dot == NULL || (slash != NULL && dot < slash) || pathLength + 5 > LS_MAP_PATH_CAPACITY)
-        return lsFail(err, "%s: expected a map file name ending in .yaml", yamlPath);
+    if (!lsIsMapPath(yamlPath))
+        return lsFail(err,
+                      "%s: not written: a map's file name ends in .yaml or .yml (its PGM image is written beside it)",
+                      yamlPath);
+    if (pathLength + 5 > LS_MAP_PATH_CAPACITY)
+        return lsFail(err, "%s: not written: a path longer than %d bytes", yamlPath, LS_MAP_PATH_CAPACITY - 5);
     // Both names must fit a folder entry before anything is written: a YAML name over NAME_MAX (whose PGM name, one
     // byte shorter, fits) failed only at its rename, after the PGM had replaced the old one.
     size_t base = strlen(slash != NULL ? slash + 1 : yamlPath);
     if (base > NAME_MAX)
         return lsFail(err, "%s: not saved (a file name longer than %d bytes); nothing was written", yamlPath, NAME_MAX);
+
+    // The PGM beside the YAML, same name.
+    char imagePath[LS_MAP_PATH_CAPACITY];
+    snprintf(imagePath, sizeof imagePath, "%.*s.pgm", (int)(dot - yamlPath), yamlPath);
+    // Nor the map this world stands on (a map opened as a world, or a world file's "map"), however its name is spelt:
+    // its YAML or image replaced by this rasterisation would be what the world loads next, its objects burnt in.
+    const char* outputs[2] = {yamlPath, imagePath};
+    const char* sources[2] = {world->map.yamlFile, world->map.imageFile};
+    for (int i = 0; i < 2; ++i)
+        for (int j = 0; j < 2; ++j)
+            if (SameFile(outputs[i], sources[j]))
+                return lsFail(err,
+                              "%s: not written: it would replace %s, the map %s this world stands on; export to "
+                              "another name",
+                              yamlPath, sources[j], j == 0 ? "YAML" : "image");
 
     // One pixel of free margin round the world's bounds, so every wall is bordered by free pixels.
     lsAABB bounds = lsWorld_Bounds(world);
@@ -169,9 +200,6 @@ bool lsExportMap(const lsWorld* world, const char* yamlPath, double resolution, 
     for (int i = 0; i < world->targetCount; ++i)
         MarkDisc(&r, ToPixels(&r, world->targets[i].center), world->targets[i].radius / resolution);
 
-    // The PGM beside the YAML, same name.
-    char imagePath[LS_MAP_PATH_CAPACITY];
-    snprintf(imagePath, sizeof imagePath, "%.*s.pgm", (int)(dot - yamlPath), yamlPath);
     const char* imageName = slash != NULL ? imagePath + (slash - yamlPath) + 1 : imagePath;
     char header[96];
     int headerLength = snprintf(header, sizeof header, "P5\n# lidarsim export-map\n%d %d\n255\n", r.width, r.height);
