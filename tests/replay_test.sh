@@ -7,7 +7,8 @@
 #    located error (file:line), exit 1, never a crash.
 # 4. Under Xvfb: `replay --paused --start S --print-pose` shows the recorded pose of step S (a recorded line, and a
 #    skipped step from the line's path), and keys (End, Left, Shift+Left, Q) move through the recording; two F12
-#    presses handled in one frame save two screenshots.
+#    presses handled in one frame save two screenshots; in a fleet's recording Tab, Shift+Tab and B answer as in the
+#    live window.
 set -uo pipefail
 
 lidarsim=${1:?usage: replay_test.sh path/to/lidarsim SOURCE_DIR}
@@ -155,4 +156,38 @@ wait "$pid" || fail "replay keys: exit status $?: $(cat "$work/keys.txt")"
 # End -> 120, Left twice -> 118, Shift+Left -> the line before: 114.
 grep -q '^step 114$' "$work/keys.txt" || fail "replay keys: expected step 114: $(cat "$work/keys.txt")"
 [ "$(ls "$work"/shots/run-*.png | wc -l)" -eq 2 ] || fail "replay keys: two F12 presses: $(ls "$work/shots")"
+
+# A fleet's recording: Tab / Shift+Tab select the robot shown (F follows it, the HUD, the scan plot and the trail
+# show it, its scan drawn in full) and B shows or hides the other robots' beams, as in the live window; each key is
+# answered in the status line.
+expect_status 0 "$lidarsim" run "$src/worlds/fleet.json" --steps 60 --record "$work/fleet.jsonl"
+"$lidarsim" replay "$work/fleet.jsonl" --paused --size 640x400 >"$work/fleet-keys.txt" 2>&1 &
+pid=$!
+fleet_fail() { # fleet_fail MESSAGE: stops the window, then fails
+    kill "$pid" 2>/dev/null
+    fail "replay fleet keys: $1: $(cat "$work/fleet-keys.txt") $(server_said)"
+}
+wid=$(find_window "$pid")
+[ -n "$wid" ] || fleet_fail "no window appeared"
+xdotool windowfocus --sync "$wid" || fleet_fail "cannot focus the window"
+for k in Tab Tab shift+Tab shift+Tab shift+Tab b b; do
+    xdotool key "$k"
+done
+said "$work/fleet-keys.txt" "beams of every robot" || fleet_fail "B twice not answered"
+xdotool key q
+wait_until exited "$pid" || fleet_fail "the window did not quit on Q"
+wait "$pid" || fail "replay fleet keys: exit status $?: $(cat "$work/fleet-keys.txt")"
+! grep -q 'still allocated' "$work/fleet-keys.txt" || fail "replay fleet keys: leak: $(cat "$work/fleet-keys.txt")"
+want="lidarsim: showing robot 2 of 8: amr1 (autopilot in the file)
+lidarsim: showing robot 3 of 8: amr2 (autopilot in the file)
+lidarsim: showing robot 2 of 8: amr1 (autopilot in the file)
+lidarsim: showing robot 1 of 8: forklift (manual in the file)
+lidarsim: showing robot 8 of 8: sweeper (autopilot in the file)
+lidarsim: beams of the selected robot only
+lidarsim: beams of every robot"
+[ "$(grep '^lidarsim: ' "$work/fleet-keys.txt")" = "$want" ] ||
+    fail "replay fleet keys: expected the status lines
+$want
+got
+$(cat "$work/fleet-keys.txt")"
 echo "replay_test: ok"

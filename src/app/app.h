@@ -92,6 +92,14 @@ void lsApp_HandleEvent(lsApp* app, const SDL_Event* event);
 /// The control for the next step: the autopilot, or manual driving from the arrow keys / WASD held now.
 lsControl lsApp_Control(lsApp* app);
 
+/// Tab / Shift+Tab in a fleet, shared by the window and the replay: the robot after `selected` among the world's
+/// (before it when `backwards`), wrapping round; its description goes to words ("robot 3 of 8: amr2 (autopilot in
+/// the file)") for the status line.
+int lsNextRobot(const lsWorld* world, int selected, bool backwards, char* words, size_t capacity);
+/// B in a fleet, shared by the window and the replay: shows or hides the other robots' scans (the selected robot's
+/// is always drawn). Returns what the status line says.
+const char* lsToggleFleetBeams(lsViewOptions* view);
+
 /// SDL_Init(SDL_INIT_VIDEO) on a display to open a window on: DISPLAY or WAYLAND_DISPLAY set and reachable, or an
 /// explicit SDL_VIDEODRIVER. False when there is none (the caller still calls SDL_Quit).
 bool lsInitVideo(void);

@@ -8,6 +8,24 @@
 /// Wheel zoom per notch: 15 % keeps a smooth feel on both notched wheels and touchpads.
 #define LS_WHEEL_ZOOM 1.15
 
+int lsNextRobot(const lsWorld* world, int selected, bool backwards, char* words, size_t capacity)
+{
+    static const char* const controllers[] = {"manual", "autopilot", "external"};
+    int count = lsWorld_RobotCount(world);
+    int current = selected >= 0 && selected < count ? selected : 0;
+    int next = (current + (backwards ? count - 1 : 1)) % count;
+    const lsRobotDef* robot = lsWorld_GetRobot(world, next);
+    snprintf(words, capacity, "robot %d of %d: %s (%s in the file)", next + 1, count, robot->id,
+             controllers[robot->controller]);
+    return next;
+}
+
+const char* lsToggleFleetBeams(lsViewOptions* view)
+{
+    view->fleetBeams = !view->fleetBeams;
+    return view->fleetBeams ? "beams of every robot" : "beams of the selected robot only";
+}
+
 static void ToggleBeams(lsApp* app, int direction)
 {
     int beams = lsSim_GetBeams(app->sim);
@@ -134,21 +152,17 @@ static void HandleKey(lsApp* app, const SDL_KeyboardEvent* key)
     case SDLK_TAB:
     {
         // Cycle the robot the keys drive (and F follows, and the HUD shows) through the fleet; Shift goes back.
-        static const char* const controllers[] = {"manual", "autopilot", "external"};
         const lsWorld* world = lsSim_GetWorld(app->sim);
-        int count = lsWorld_RobotCount(world);
-        int next = (app->selected + ((mod & KMOD_SHIFT) != 0 ? count - 1 : 1)) % count;
-        const lsRobotDef* robot = lsWorld_GetRobot(world, next);
-        lsApp_SelectRobot(app, robot->id);
+        char words[LS_ROBOT_ID_CAPACITY + 64];
+        int next = lsNextRobot(world, app->selected, (mod & KMOD_SHIFT) != 0, words, sizeof words);
+        lsApp_SelectRobot(app, lsWorld_GetRobot(world, next)->id);
         if (app->editor != NULL && lsEditor_IsActive(app->editor) && !app->simStale)
             lsEditor_Select(app->editor, app->world, lsMakeEditRef(ls_editRobot, next, 0));
-        lsApp_SetStatus(app, "driving robot %d of %d: %s (%s in the file; autopilot %s)", next + 1, count, robot->id,
-                        controllers[robot->controller], app->autopilot ? "on, arrows take over" : "off");
+        lsApp_SetStatus(app, "driving %s; autopilot %s", words, app->autopilot ? "on, arrows take over" : "off");
         break;
     }
     case SDLK_b:
-        app->view.fleetBeams = !app->view.fleetBeams;
-        lsApp_SetStatus(app, "beams of %s", app->view.fleetBeams ? "every robot" : "the selected robot only");
+        lsApp_SetStatus(app, "%s", lsToggleFleetBeams(&app->view));
         break;
     case SDLK_f:
         app->follow = !app->follow;

@@ -17,16 +17,16 @@
 #define LS_REPLAY_MIN_SPEED (1.0 / 16.0)
 #define LS_REPLAY_MAX_SPEED 64.0
 
-// The trail a live window would show at this step: the recorded positions of the lines up to it (the latest
-// LS_TRAIL_CAPACITY), then where the robot is now.
-static void ReplayTrail(const lsRecording* rec, long long step, const lsSim* sim, lsTrail* trail)
+// The trail a live window would show at this step for robot `robot` (the selected one): its recorded positions on
+// the lines up to it (the latest LS_TRAIL_CAPACITY), then where it is now.
+static void ReplayTrail(const lsRecording* rec, long long step, const lsSim* sim, int robot, lsTrail* trail)
 {
     lsTrail_Clear(trail);
     int line = lsRecording_LineAt(rec, step);
     int from = line - (LS_TRAIL_CAPACITY - 2);
     for (int i = from > 0 ? from : 0; i <= line; ++i)
-        lsTrail_Add(trail, lsRecording_RobotPosition(rec, i, 0));
-    lsTrail_Add(trail, lsSim_GetState(sim)->robot.position);
+        lsTrail_Add(trail, lsRecording_RobotPosition(rec, i, robot));
+    lsTrail_Add(trail, lsSim_GetState(sim)->robots[robot].position);
 }
 
 // "t 3.2 / 10.0 s  step 192 / 600": the timeline's label.
@@ -230,6 +230,18 @@ static void HandleKey(Replay* r, const SDL_KeyboardEvent* key)
         r->follow = !r->follow;
         SetStatus(r, "follow %s", r->follow ? "on" : "off");
         break;
+    case SDLK_TAB:
+    {
+        // As in the live window, without the driving: F follows the selected robot, the HUD, the scan plot and the
+        // trail show it, its scan is drawn in full.
+        char words[LS_ROBOT_ID_CAPACITY + 64];
+        r->view.robot = lsNextRobot(r->world, r->view.robot, shift, words, sizeof words);
+        SetStatus(r, "showing %s", words);
+        break;
+    }
+    case SDLK_b:
+        SetStatus(r, "%s", lsToggleFleetBeams(&r->view));
+        break;
     case SDLK_z:
         FitCamera(r);
         break;
@@ -360,8 +372,9 @@ static bool Draw(Replay* r)
         return false;
     lsCamera_Resize(&r->camera, width, height);
     if (r->follow)
-        lsCamera_LookAtIn(&r->camera, lsSim_GetState(r->sim)->robot.position, lsWorldArea(r->canvas, &r->view));
-    ReplayTrail(r->rec, r->shown, r->sim, r->trail);
+        lsCamera_LookAtIn(&r->camera, lsSim_GetState(r->sim)->robots[r->view.robot].position,
+                          lsWorldArea(r->canvas, &r->view));
+    ReplayTrail(r->rec, r->shown, r->sim, r->view.robot, r->trail);
     char state[96], label[96];
     snprintf(state, sizeof state, "REPLAY  %s  %gx", r->playing ? "playing" : "paused", r->speed);
     TimelineLabel(r->rec, r->sim, label, sizeof label);
@@ -376,6 +389,7 @@ static bool Draw(Replay* r)
         .replay = state,
         .timeline = TimelineFraction(r->rec, r->shown),
         .timelineLabel = label,
+        .robot = r->view.robot,
     };
     if (!lsDrawFrame(r->canvas, &r->camera, r->sim, &r->view, &hud))
         return false;
@@ -479,7 +493,7 @@ static bool DrawRecordedStep(lsRecording* rec, long long step, lsSim* sim, lsCan
                              const lsViewOptions* view, lsTrail* trail)
 {
     lsRecording_Apply(rec, step, sim);
-    ReplayTrail(rec, step, sim, trail);
+    ReplayTrail(rec, step, sim, view->robot, trail);
     char label[96];
     TimelineLabel(rec, sim, label, sizeof label);
     lsHudInfo hud = {.worldName = lsSim_GetWorld(sim)->name,
