@@ -973,8 +973,8 @@ static int RayBoxRealTest(void)
         double scale = RandomScale(&rng);
         lsVec2 center = lsTestRandomPoint(&rng, -1e4, 1e4, -1e4, 1e4);
         double angle = i % 5 == 0 ? 0.0 : lsRng_Range(&rng, -LS_PI, LS_PI);
-        double hy = scale * lsRng_Range(&rng, 0.01, 1), hx = scale * lsRng_Range(&rng, 0.01, 1);
-        lsBox box = lsMakeBox(center, lsV(hx, hy), angle);
+        double sy = scale * lsRng_Range(&rng, 0.01, 1), sx = scale * lsRng_Range(&rng, 0.01, 1);
+        lsBox box = lsMakeBox(center, lsV(sx, sy), angle);
         lsVec2 o = lsMulAdd(center, scale, lsTestRandomPoint(&rng, -2, 2, -2, 2));
         lsVec2 aim = lsMulAdd(center, scale, lsTestRandomPoint(&rng, -0.7, 0.7, -0.7, 0.7));
         lsVec2 d = lsNormalize(lsSub(aim, o));
@@ -1342,8 +1342,8 @@ static int RayBoxExactTest(void)
         double scale = pow(10.0, lsRng_Range(&rng, -3, 5));
         lsVec2 center = lsTestRandomPoint(&rng, -1e6 + 2 * scale, 1e6 - 2 * scale, -1e6 + 2 * scale, 1e6 - 2 * scale);
         double angle = i % 4 == 0 ? 0.0 : (i % 4 == 1 ? LS_PI : lsRng_Range(&rng, -LS_PI, LS_PI));
-        double hy = scale * lsRng_Range(&rng, 0.1, 2), hx = scale * lsRng_Range(&rng, 0.1, 2);
-        lsBox box = lsMakeBox(center, lsV(hx, hy), angle);
+        double sy = scale * lsRng_Range(&rng, 0.1, 2), sx = scale * lsRng_Range(&rng, 0.1, 2);
+        lsBox box = lsMakeBox(center, lsV(sx, sy), angle);
         // A point of the boundary (a corner one time in four) in the box frame, nudged by 0 or a hair along the
         // face's normal, taken to the world (rounded there).
         double side = lsRng_Next(&rng) % 2 ? 1.0 : -1.0, hair = 0.0;
@@ -1761,8 +1761,8 @@ static int SegmentBoxSamplingTest(void)
         double scale = RandomScale(&rng);
         lsVec2 center = lsTestRandomPoint(&rng, -1e4, 1e4, -1e4, 1e4);
         double angle = lsRng_Range(&rng, -LS_PI, LS_PI);
-        double hy = scale * lsRng_Range(&rng, 0.05, 1), hx = scale * lsRng_Range(&rng, 0.05, 1);
-        lsBox box = lsMakeBox(center, lsV(hx, hy), angle);
+        double sy = scale * lsRng_Range(&rng, 0.05, 1), sx = scale * lsRng_Range(&rng, 0.05, 1);
+        lsBox box = lsMakeBox(center, lsV(sx, sy), angle);
         lsVec2 u0 = lsTestRandomPoint(&rng, -1.5, 1.5, -1.5, 1.5), u1 = lsTestRandomPoint(&rng, -1.5, 1.5, -1.5, 1.5);
         lsSegment seg = {lsMulAdd(center, scale, u0), lsMulAdd(center, scale, u1)};
         long double c = (long double)box.rot.c, s = (long double)box.rot.s, minH = 1e300L;
