@@ -6,7 +6,9 @@
 
 #include "core/distance.h"
 #include "core/invariants.h"
+#include "core/move_internal.h"
 #include "lidarsim/agent.h"
+#include "lidarsim/scene.h"
 #include "lidarsim/sim.h"
 
 #include <string.h>
@@ -477,6 +479,217 @@ static int BarOverCentre(void)
     ENSURE(lsClosestPointOnSegment(&after, moved.position).distance >= 0.15);
     ENSURE(lsOrient(after.a, after.b, moved.position) == lsOrient(before.a, before.b, start));
     ENSURE(lsDistance(moved.position, start) < 0.16);
+    return 0;
+}
+
+// Squeezes whose tangent half-planes meet far off (issue 15's test crowd). Linearised there, the room's walls were
+// seen from their far side and the bodies between ignored; the exact search for the nearest free place decides now.
+// 1. A bar turning 240 degrees per second carries a circle into a vehicle lying nearly along the bar, in a 12 m room:
+//    it went 2.1 m through the crowd to the top wall.
+// 2. A robot in a row of robots along the top wall, 7e-7 m into both neighbours (their tangents nearly parallel): it
+//    went 11.6 m across the room, onto a robot at the bottom wall. A move of 0.85 mm away from the wall frees it.
+static int FarTangentsStayNear(void)
+{
+    lsWorld* world = lsCreateWorld();
+    AddRect(world, 0.0, 0.0, 12.0, 12.0);
+    lsScene* scene = lsCreateScene(world);
+    ENSURE(scene != NULL);
+    {
+        lsSegment before = {{7.7909430734646952, 9.989043790736547}, {8.2090569265353039, 6.010956209263453}};
+        lsSegment after = {{7.3819660112501051, 9.9021130325903073}, {8.6180339887498949, 6.0978869674096927}};
+        lsCircle vehicle = {{6.9345297553337133, 9.5663018159489681}, 0.3};
+        lsVec2 start = {7.6088443729372299, 9.8082331807218264};
+        lsVec2 drive = {-0.031041944674267796, -0.02522527183683998};
+        lsCollisionWorld cw = {scene, &before, &after, 1, &vehicle, 1, -1};
+        lsMoveResult moved = lsMoveCircle(&cw, start, drive, 0.2);
+        ENSURE(lsDistance(moved.position, start) < 0.5);
+        ENSURE(lsClosestPointOnSegment(&after, moved.position).distance >= 0.2);
+        ENSURE(lsDistance(moved.position, vehicle.center) >= 0.5);
+    }
+    {
+        lsSegment before = {{9.7320508075689496, 7.0000000000001243}, {6.2679491924310513, 8.9999999999998757}};
+        lsSegment after = {{9.9318516525782066, 7.4823619097952232}, {6.0681483474217925, 8.5176380902047768}};
+        lsCircle row[5] = {{{11.399998, 11.799999}, 0.2},
+                           {{9.9170673369769009, 11.799999030132019}, 0.29154759474226499},
+                           {{11.799999, 11.799999}, 0.2},
+                           {{10.808616198147604, 11.799999}, 0.2},
+                           {{10.830545446295906, 11.106852899974573}, 0.15}};
+        lsVec2 start = {10.408615198147604, 11.799999};
+        lsCollisionWorld cw = {scene, &before, &after, 1, row, 5, -1};
+        lsMoveResult moved = lsMoveCircle(&cw, start, lsV(0.0, 0.0), 0.2);
+        ENSURE(lsDistance(moved.position, start) < 0.01);
+        for (int i = 0; i < 5; ++i)
+        {
+            ENSURE(lsDistance(moved.position, row[i].center) >= row[i].radius + 0.2);
+        }
+    }
+    lsDestroyScene(scene);
+    lsDestroyWorld(world);
+    return 0;
+}
+
+// Distance from p to segment ab, written apart from the library's (a reference).
+static double RefSegmentDistance(lsVec2 p, lsVec2 a, lsVec2 b)
+{
+    lsVec2 e = lsSub(b, a);
+    double ee = lsDot(e, e);
+    double t = ee > 0.0 ? lsDot(lsSub(p, a), e) / ee : 0.0;
+    t = t < 0.0 ? 0.0 : t > 1.0 ? 1.0 : t;
+    return lsDistance(p, lsMulAdd(a, t, e));
+}
+
+static bool RefProperlyCross(lsVec2 p, lsVec2 q, lsVec2 a, lsVec2 b)
+{
+    double s1 = lsCross(lsSub(q, p), lsSub(a, p)), s2 = lsCross(lsSub(q, p), lsSub(b, p));
+    double s3 = lsCross(lsSub(b, a), lsSub(p, a)), s4 = lsCross(lsSub(b, a), lsSub(q, a));
+    return s1 * s2 < 0.0 && s3 * s4 < 0.0;
+}
+
+typedef struct FreeScene
+{
+    lsSegment walls[6];
+    int wallCount;
+    lsVec2 boxes[2][4]; // corners, counter-clockwise
+    int boxCount;
+    lsCircle circles[6];
+    int circleCount;
+} FreeScene;
+
+// True when a centre at p keeps clearance from everything and start sees it without crossing a wall or a box's
+// outline (one start is not inside) or entering the clearance of a circle (one start is outside): the brute-force
+// reference of lsNearestFreeCircle.
+static bool RefFreeAndSeen(const FreeScene* fs, lsVec2 start, lsVec2 p, double clearance)
+{
+    const double tol = 1e-9;
+    for (int i = 0; i < fs->wallCount; ++i)
+    {
+        if (RefSegmentDistance(p, fs->walls[i].a, fs->walls[i].b) < clearance - tol ||
+            RefProperlyCross(start, p, fs->walls[i].a, fs->walls[i].b))
+        {
+            return false;
+        }
+    }
+    for (int i = 0; i < fs->circleCount; ++i)
+    {
+        // The way may dip into a circle's clearance by the skin (a chord from a circle it rests against).
+        double keep = fs->circles[i].radius + clearance, way = keep - 1e-6;
+        bool outside = lsDistance(start, fs->circles[i].center) >= way;
+        if (lsDistance(p, fs->circles[i].center) < keep - tol ||
+            (outside && RefSegmentDistance(fs->circles[i].center, start, p) < way - tol))
+        {
+            return false;
+        }
+    }
+    for (int b = 0; b < fs->boxCount; ++b)
+    {
+        bool inside = true, startInside = true;
+        double distance = HUGE_VAL;
+        for (int k = 0; k < 4; ++k)
+        {
+            lsVec2 u = fs->boxes[b][k], v = fs->boxes[b][(k + 1) % 4];
+            inside = inside && lsCross(lsSub(v, u), lsSub(p, u)) > 0.0;
+            startInside = startInside && lsCross(lsSub(v, u), lsSub(start, u)) > 0.0;
+            distance = fmin(distance, RefSegmentDistance(p, u, v));
+        }
+        if (inside || distance < clearance - tol)
+        {
+            return false;
+        }
+        for (int k = 0; k < 4 && !startInside; ++k)
+        {
+            if (RefProperlyCross(start, p, fs->boxes[b][k], fs->boxes[b][(k + 1) % 4]))
+            {
+                return false;
+            }
+        }
+    }
+    return true;
+}
+
+// lsNearestFreeCircle against a brute-force reference on random clutters of walls, boxes and circles (the other
+// robots): its answer is free and seen from the start, and no free point of a fine polar grid around the start (150
+// rings by 720 directions) is nearer; when some grid point is free, it finds a place.
+static int NearestFreeCircleReference(void)
+{
+    lsRng rng = lsMakeRng(4242);
+    int found = 0, moved = 0;
+    for (int trial = 0; trial < 150; ++trial)
+    {
+        FreeScene fs = {0};
+        lsWorld* world = lsCreateWorld();
+        fs.wallCount = (int)lsRng_Range(&rng, 0.0, 6.0);
+        for (int i = 0; i < fs.wallCount; ++i)
+        {
+            lsVec2 a = lsTestRandomPoint(&rng, -1.0, 1.0, -1.0, 1.0);
+            lsVec2 b = lsTestRandomPoint(&rng, -1.0, 1.0, -1.0, 1.0);
+            fs.walls[i] = (lsSegment){a, b};
+            AddSegment(world, a.x, a.y, b.x, b.y);
+        }
+        fs.boxCount = (int)lsRng_Range(&rng, 0.0, 2.0);
+        for (int i = 0; i < fs.boxCount; ++i)
+        {
+            lsBoxDef box = lsDefaultBoxDef();
+            box.center = lsTestRandomPoint(&rng, -1.0, 1.0, -1.0, 1.0);
+            double w = lsRng_Range(&rng, 0.05, 0.6);
+            double h = lsRng_Range(&rng, 0.05, 0.6);
+            box.size = lsV(w, h);
+            box.angle = lsRng_Range(&rng, -LS_PI, LS_PI);
+            lsWorld_AddBox(world, box);
+            lsBox made = lsMakeBox(box.center, box.size, box.angle);
+            lsBox_Corners(&made, fs.boxes[i]);
+            if (lsCross(lsSub(fs.boxes[i][1], fs.boxes[i][0]), lsSub(fs.boxes[i][2], fs.boxes[i][1])) < 0.0)
+            {
+                lsVec2 t = fs.boxes[i][1];
+                fs.boxes[i][1] = fs.boxes[i][3];
+                fs.boxes[i][3] = t;
+            }
+        }
+        fs.circleCount = (int)lsRng_Range(&rng, 0.0, 6.0);
+        for (int i = 0; i < fs.circleCount; ++i)
+        {
+            fs.circles[i].center = lsTestRandomPoint(&rng, -1.0, 1.0, -1.0, 1.0);
+            fs.circles[i].radius = lsRng_Range(&rng, 0.05, 0.3);
+        }
+        double radius = lsRng_Range(&rng, 0.05, 0.3);
+        lsVec2 start = lsTestRandomPoint(&rng, -0.5, 0.5, -0.5, 0.5);
+        double limit = 4.0 * radius;
+        lsScene* scene = lsCreateScene(world);
+        ENSURE(scene != NULL);
+        lsCollisionWorld cw = {scene, NULL, NULL, 0, fs.circles, fs.circleCount, -1};
+        lsMoveBody body = lsCircleBody(radius);
+        lsVec2 place = start;
+        lsFreeSearch search = lsNearestFreeCircle(&cw, &body, start, limit, &place);
+        ENSURE(search != ls_freeCrowded);
+        double best = HUGE_VAL;
+        for (int ring = 0; ring <= 150; ++ring)
+        {
+            double r = limit * (double)ring / 150.0;
+            for (int k = 0; k < (ring == 0 ? 1 : 720); ++k)
+            {
+                lsVec2 p = lsMulAdd(start, r, lsDirection(2.0 * LS_PI * (double)k / 720.0));
+                if (r < best && RefFreeAndSeen(&fs, start, p, body.clearance))
+                {
+                    best = r;
+                }
+            }
+        }
+        if (search == ls_freeFound)
+        {
+            found += 1;
+            moved += lsVecEqual(place, start) ? 0 : 1;
+            ENSURE(lsDistance(place, start) <= limit * (1.0 + 1e-9));
+            ENSURE(RefFreeAndSeen(&fs, start, place, body.clearance - 1e-9));
+            ENSURE(lsDistance(place, start) <= best + 1e-9);
+        }
+        else
+        {
+            ENSURE(best == HUGE_VAL);
+        }
+        lsDestroyScene(scene);
+        lsDestroyWorld(world);
+    }
+    printf("    150 clutters: %d free places found, %d away from the start\n", found, moved);
+    ENSURE(moved > 30);
     return 0;
 }
 
@@ -1087,6 +1300,8 @@ int SimTest(void)
     RUN_SUBTEST(FastDoorNeverPassesTargets);
     RUN_SUBTEST(DoorSqueezesAgainstWall);
     RUN_SUBTEST(BarOverCentre);
+    RUN_SUBTEST(FarTangentsStayNear);
+    RUN_SUBTEST(NearestFreeCircleReference);
     RUN_SUBTEST(RandomCrushesWithEscape);
     RUN_SUBTEST(CrushWithoutEscape);
     RUN_SUBTEST(FootprintDoorSqueeze);

@@ -92,6 +92,20 @@ lsSweepContext lsSweepOnce(const lsCollisionWorld* cw, lsVec2 c0, lsVec2 d, doub
 /// Resolves residual overlap with static solids and moving walls (see FreePlace in resolve.c). Returns true when it
 /// moved.
 bool lsResolveOverlap(const lsCollisionWorld* cw, lsMoveResult* result, lsVec2 stepStart, const lsMoveBody* body);
+/// What lsNearestFreeCircle found.
+typedef enum lsFreeSearch
+{
+    ls_freeFound,
+    ls_freeNone,    ///< nothing free within the limit
+    ls_freeCrowded, ///< more than 64 solids and bodies within the limit: not searched
+} lsFreeSearch;
+/// The exact nearest free place for a circle body (lsCircleBody) within limit of start: the centre nearest to start
+/// that is at least body->clearance from every solid, moving wall (where it ends the step) and circle of cw (but
+/// cw->skipCircle), and that start reaches in a straight line without crossing a solid's core (a wall, or the outline
+/// of a box or polygon that start is not inside). On the boundary within 1e-10 relative counts as free. *free is
+/// written when found (start itself when it is free).
+lsFreeSearch lsNearestFreeCircle(const lsCollisionWorld* cw, const lsMoveBody* body, lsVec2 start, double limit,
+                                 lsVec2* free);
 /// Everything a body within reach of box could touch: static candidates from the index, then circles and movers.
 void lsGatherObstacles(lsObstacles* obs, const lsCollisionWorld* cw, lsAABB box, bool withMovers);
 /// Frees what lsGatherObstacles allocated.

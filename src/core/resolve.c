@@ -17,7 +17,8 @@
 // free place (sequential quadratic programming); the robot then makes a swept move there, so it never crosses a
 // wall on the way. When the half-planes have no common point (a gap truly narrower than the body), the robot is
 // crushed: it takes the place of least overlap (Jacobi averaging of the pushes), again by a swept move, and the
-// result says so.
+// result says so. Where the answer lies far, an exact search of the free space near the body (lsNearestFreeCircle,
+// NearestFreeFootprint) decides.
 #define LS_MAX_CONSTRAINTS 48
 #define LS_RESOLVE_ITERATIONS 12
 
@@ -490,6 +491,323 @@ static bool NearestFreeFootprint(const lsCollisionWorld* cw, const lsMoveBody* b
     return isfinite(bestDistance);
 }
 
+// A circle body's exact nearest free place. Each solid, moving wall and other body near start is a convex core (its
+// proxy's hull: a point, a segment or a polygon) grown by its radius plus the body's clearance, and the free space is
+// the complement of their union. Its point nearest to start is start itself, the nearest point of one piece of a
+// grown boundary (an edge of the core pushed out, or the circle around a core vertex), or where two pieces cross (a
+// corner of the union's boundary): the footprint's candidates above, with arcs for the rounded corners. Used where
+// the half-planes' answer lies far: a robot wedged in a row of robots along a wall, 7e-7 m into both neighbours, got
+// two nearly parallel tangents that met metres away, and linearised there the room's walls were seen from their far
+// side (it went 11.6 m across the room onto another robot).
+typedef struct Grown
+{
+    lsVec2 points[LS_MAX_POLYGON_VERTICES]; // the core's hull, counter-clockwise (one point; two: a segment)
+    int count;
+    double radius; // the core's radius plus the body's clearance
+} Grown;
+
+typedef struct Piece
+{
+    lsVec2 a, b;   // an edge from a to b; an arc: its centre a
+    double radius; // an arc's radius; 0 for an edge
+} Piece;
+
+// Distance from x to g's core (0 inside a polygon).
+static double CoreDistance(const Grown* g, lsVec2 x)
+{
+    if (g->count == 1)
+    {
+        return lsDistance(g->points[0], x);
+    }
+    bool inside = g->count >= 3;
+    double best = HUGE_VAL;
+    for (int i = 0; i < g->count; ++i)
+    {
+        lsSegment edge = {g->points[i], g->points[i + 1 == g->count ? 0 : i + 1]};
+        inside = inside && lsCross(lsSub(edge.b, edge.a), lsSub(x, edge.a)) > 0.0;
+        best = fmin(best, lsClosestPointOnSegment(&edge, x).distance);
+    }
+    return inside ? 0.0 : best;
+}
+
+static bool OutsideAll(const Grown* grown, int count, lsVec2 x)
+{
+    for (int i = 0; i < count; ++i)
+    {
+        // On the boundary counts as free: candidates are computed on it, within rounding.
+        if (CoreDistance(&grown[i], x) < grown[i].radius - 1e-10 * (1.0 + grown[i].radius))
+        {
+            return false;
+        }
+    }
+    return true;
+}
+
+// The piece's point nearest to p.
+static lsVec2 PieceNearest(const Piece* piece, lsVec2 p)
+{
+    if (piece->radius > 0.0)
+    {
+        lsVec2 away = lsSub(p, piece->a);
+        double length = lsLength(away);
+        return length > 0.0 ? lsMulAdd(piece->a, piece->radius / length, away)
+                            : lsV(piece->a.x + piece->radius, piece->a.y);
+    }
+    lsSegment edge = {piece->a, piece->b};
+    return lsClosestPointOnSegment(&edge, p).point;
+}
+
+// Where two pieces cross (at most two points); returns their count.
+static int PieceCrossings(const Piece* p, const Piece* q, lsVec2 out[2])
+{
+    if (p->radius > 0.0 && q->radius > 0.0)
+    {
+        lsVec2 between = lsSub(q->a, p->a);
+        double d = lsLength(between);
+        if (!(d > 0.0) || d > p->radius + q->radius || d < fabs(p->radius - q->radius))
+        {
+            return 0;
+        }
+        lsVec2 u = lsScale(1.0 / d, between);
+        double along = (p->radius * p->radius - q->radius * q->radius + d * d) / (2.0 * d);
+        double h = sqrt(fmax(0.0, p->radius * p->radius - along * along));
+        lsVec2 foot = lsMulAdd(p->a, along, u);
+        out[0] = lsMulAdd(foot, h, lsLeftPerp(u));
+        out[1] = lsMulSub(foot, h, lsLeftPerp(u));
+        return 2;
+    }
+    if (p->radius > 0.0 || q->radius > 0.0)
+    {
+        const Piece* arc = p->radius > 0.0 ? p : q;
+        const Piece* edge = p->radius > 0.0 ? q : p;
+        // |a + t e - c|^2 = r^2 for t in [0, 1].
+        lsVec2 e = lsSub(edge->b, edge->a), w = lsSub(edge->a, arc->a);
+        double ee = lsDot(e, e), half = lsDot(e, w), c = lsDot(w, w) - arc->radius * arc->radius;
+        double disc = half * half - ee * c;
+        if (!(ee > 0.0) || disc < 0.0)
+        {
+            return 0;
+        }
+        double root = sqrt(disc);
+        int n = 0;
+        for (int k = 0; k < 2; ++k)
+        {
+            double t = (-half + (k == 0 ? -root : root)) / ee;
+            if (t >= 0.0 && t <= 1.0)
+            {
+                out[n++] = lsMulAdd(edge->a, t, e);
+            }
+        }
+        return n;
+    }
+    lsVec2 r = lsSub(p->b, p->a), s = lsSub(q->b, q->a), w = lsSub(q->a, p->a);
+    double det = lsCross(r, s);
+    if (!(fabs(det) > 0.0))
+    {
+        return 0;
+    }
+    double t = lsCross(w, s) / det, u = lsCross(w, r) / det;
+    if (t < 0.0 || t > 1.0 || u < 0.0 || u > 1.0)
+    {
+        return 0;
+    }
+    out[0] = lsMulAdd(p->a, t, r);
+    return 1;
+}
+
+// Appends piece when it comes within limit of start (only those can hold a candidate within limit).
+static void AddPiece(Piece* pieces, int* count, Piece piece, lsVec2 start, double limit)
+{
+    double gap =
+        piece.radius > 0.0 ? lsDistance(piece.a, start) - piece.radius : lsDistance(PieceNearest(&piece, start), start);
+    if (gap <= limit)
+    {
+        pieces[(*count)++] = piece;
+    }
+}
+
+// How near the centre's way may pass a body (a grown point): its clearance less the skin. A way from a body it rests
+// against to a place on its clearance is a chord, which dips into it by the sagitta (7e-8 m for 0.85 mm along a
+// robot of radius 0.2); deeper is through it.
+static double BodyKeep(const Grown* g) { return g->radius - LS_CONTACT_SKIN; }
+
+// True when the centre's straight way from start to x crosses a solid's core (a wall, a moving wall, the outline of
+// a box or polygon it is not inside), or enters the clearance of another body that start keeps clear of: the free
+// place on a wall's far side or beyond a robot is not where a push may put it (through the robot).
+static bool Blocked(const Grown* grown, int count, lsVec2 start, lsVec2 x)
+{
+    lsVec2 d = lsSub(x, start);
+    lsSegment way = {start, x};
+    for (int i = 0; i < count; ++i)
+    {
+        if (grown[i].count == 1)
+        {
+            double keep = BodyKeep(&grown[i]);
+            if (lsDistance(start, grown[i].points[0]) >= keep &&
+                lsClosestPointOnSegment(&way, grown[i].points[0]).distance < keep)
+            {
+                return true;
+            }
+            continue;
+        }
+        if (CoreDistance(&grown[i], start) == 0.0)
+        {
+            continue;
+        }
+        for (int k = 0; k < grown[i].count; ++k)
+        {
+            lsVec2 a = grown[i].points[k], b = grown[i].points[k + 1 == grown[i].count ? 0 : k + 1];
+            lsVec2 e = lsSub(b, a);
+            double sa = lsCross(d, lsSub(a, start)), sb = lsCross(d, lsSub(b, start));
+            double ss = lsCross(e, lsSub(start, a)), sx = lsCross(e, lsSub(x, a));
+            if (((sa < 0.0 && sb > 0.0) || (sa > 0.0 && sb < 0.0)) &&
+                ((ss < 0.0 && sx > 0.0) || (ss > 0.0 && sx < 0.0)))
+            {
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
+// The shadows g casts from start within limit, as segments (rays[2 k], rays[2 k + 1]) from where each leaves g to
+// limit; returns their count: a ray through each core vertex beyond it (a solid), or the two tangents to the clearance
+// beyond their points of contact (a body whose clearance start is outside).
+static int ShadowRays(const Grown* g, lsVec2 start, double limit, lsVec2* rays)
+{
+    if (g->count == 1)
+    {
+        lsVec2 towards = lsSub(g->points[0], start);
+        double d = lsLength(towards), keep = BodyKeep(g);
+        if (!(d >= keep) || d - keep >= limit)
+        {
+            return 0;
+        }
+        double along = sqrt((d - keep) * (d + keep));
+        lsVec2 u = lsScale(1.0 / d, towards);
+        int count = 0;
+        for (int side = -1; side <= 1; side += 2)
+        {
+            // Turned from u by the tangent's angle: cos = along / d, sin = keep / d.
+            lsVec2 dir = lsMulAdd(lsScale(along / d, u), (double)side * keep / d, lsLeftPerp(u));
+            rays[count++] = lsMulAdd(start, along, dir);
+            rays[count++] = lsMulAdd(start, limit, dir);
+        }
+        return along < limit ? 2 : 0;
+    }
+    int count = 0;
+    for (int v = 0; v < g->count; ++v)
+    {
+        lsVec2 p = g->points[v];
+        double along = lsDistance(start, p);
+        if (along > 0.0 && along < limit)
+        {
+            rays[2 * count] = p;
+            rays[2 * count + 1] = lsMulAdd(start, limit / along, lsSub(p, start));
+            count += 1;
+        }
+    }
+    return count;
+}
+
+static void TryCircleCandidate(const Grown* grown, int count, lsVec2 start, double limit, lsVec2 x, lsVec2* best,
+                               double* bestDistance)
+{
+    double dist = lsDistance(x, start);
+    if (dist < *bestDistance && dist <= limit && OutsideAll(grown, count, x) && !Blocked(grown, count, start, x))
+    {
+        *best = x;
+        *bestDistance = dist;
+    }
+}
+
+lsFreeSearch lsNearestFreeCircle(const lsCollisionWorld* cw, const lsMoveBody* body, lsVec2 start, double limit,
+                                 lsVec2* free)
+{
+    lsObstacles obs;
+    lsGatherObstacles(&obs, cw, lsInflatedBox(start, start, limit + body->clearance + LS_CONTACT_SKIN), true);
+    if (obs.count > LS_CSO_MAX_OBSTACLES)
+    {
+        lsReleaseObstacles(&obs);
+        return ls_freeCrowded;
+    }
+    Grown* grown = lsAlloc((size_t)(obs.count > 0 ? obs.count : 1) * sizeof(Grown));
+    int pieceCapacity = 1;
+    for (int i = 0; i < obs.count; ++i)
+    {
+        Grown* g = &grown[i];
+        lsVec2 points[LS_MAX_POLYGON_VERTICES], hull[LS_MAX_POLYGON_VERTICES + 1];
+        int n = obs.items[i].count;
+        memcpy(points, obs.items[i].points, (size_t)n * sizeof(lsVec2));
+        g->count = n < 3 ? n : ConvexHull(points, n, hull);
+        memcpy(g->points, n < 3 ? points : hull, (size_t)g->count * sizeof(lsVec2));
+        g->count = g->count == 2 && lsVecEqual(g->points[0], g->points[1]) ? 1 : g->count;
+        g->radius = obs.items[i].radius + body->clearance;
+        pieceCapacity += 2 * g->count;
+    }
+    // The pieces: the circle around each core vertex and each core edge pushed out along its outward normal (a
+    // segment's two edges face both ways).
+    Piece* pieces = lsAlloc((size_t)pieceCapacity * sizeof(Piece));
+    int pieceCount = 0;
+    for (int i = 0; i < obs.count; ++i)
+    {
+        const Grown* g = &grown[i];
+        for (int k = 0; k < g->count; ++k)
+        {
+            AddPiece(pieces, &pieceCount, (Piece){g->points[k], g->points[k], g->radius}, start, limit);
+            if (g->count > 1)
+            {
+                lsVec2 a = g->points[k], b = g->points[k + 1 == g->count ? 0 : k + 1];
+                lsVec2 out = lsScale(g->radius, lsNormalize(lsRightPerp(lsSub(b, a))));
+                AddPiece(pieces, &pieceCount, (Piece){lsAdd(a, out), lsAdd(b, out), 0.0}, start, limit);
+            }
+        }
+    }
+    int grownCount = obs.count;
+    lsReleaseObstacles(&obs);
+    lsVec2 best = start;
+    double bestDistance = HUGE_VAL;
+    TryCircleCandidate(grown, grownCount, start, limit, start, &best, &bestDistance);
+    for (int i = 0; i < pieceCount && bestDistance > 0.0; ++i)
+    {
+        TryCircleCandidate(grown, grownCount, start, limit, PieceNearest(&pieces[i], start), &best, &bestDistance);
+        for (int j = i + 1; j < pieceCount; ++j)
+        {
+            lsVec2 crossings[2];
+            int n = PieceCrossings(&pieces[i], &pieces[j], crossings);
+            for (int k = 0; k < n; ++k)
+            {
+                TryCircleCandidate(grown, grownCount, start, limit, crossings[k], &best, &bestDistance);
+            }
+        }
+    }
+    // The places reachable straight from start are bounded by the pieces and by the shadows of what blocks the way
+    // (the rays from start through a core's vertices, and along the tangents to a body's clearance that start keeps
+    // clear of): where a shadow leaves a piece is a candidate too.
+    for (int g = 0; g < grownCount && bestDistance > 0.0; ++g)
+    {
+        lsVec2 rays[2 * LS_MAX_POLYGON_VERTICES];
+        int rayCount = ShadowRays(&grown[g], start, limit, rays);
+        for (int r = 0; r < rayCount; ++r)
+        {
+            Piece shadow = {rays[2 * r], rays[2 * r + 1], 0.0};
+            for (int i = 0; i < pieceCount; ++i)
+            {
+                lsVec2 crossings[2];
+                int n = PieceCrossings(&shadow, &pieces[i], crossings);
+                for (int k = 0; k < n; ++k)
+                {
+                    TryCircleCandidate(grown, grownCount, start, limit, crossings[k], &best, &bestDistance);
+                }
+            }
+        }
+    }
+    lsFree(pieces, (size_t)pieceCapacity * sizeof(Piece));
+    lsFree(grown, (size_t)(grownCount > 0 ? grownCount : 1) * sizeof(Grown));
+    *free = best;
+    return isfinite(bestDistance) ? ls_freeFound : ls_freeNone;
+}
+
 // True when a footprint body can move straight from `from` to `to` without entering any solid it does not overlap
 // already (Cyrus-Beck clipping of the path against each obstacle). Sliding along a solid it touches is allowed,
 // which a sweep by conservative advancement refuses within rounding; false when too many solids crowd the path.
@@ -579,11 +897,20 @@ static lsVec2 FreePlace(const lsCollisionWorld* cw, lsVec2 start, lsVec2 hint, c
         x = next;
         if (settled && iteration > 0)
         {
-            return x;
+            break;
         }
     }
     if (!*crushed)
     {
+        // A circle's far answer: linearised far off, the half-planes may have seen walls from their far side and
+        // ignored the bodies between (see lsNearestFreeCircle); a free place within twice its reach is nearer, and
+        // is exact. Farther, the answer stands (a circle pushed out along a narrow wedge between a bar and a wall).
+        lsVec2 exact;
+        if (body->points == NULL && lsDistance(x, start) > 2.0 * body->reach &&
+            lsNearestFreeCircle(cw, body, start, 2.0 * body->reach, &exact) == ls_freeFound)
+        {
+            return exact;
+        }
         return x; // the last answer is free of what it was linearised against
     }
     // Crushed: relaxed Jacobi averaging of the pushes out of every overlapped solid, which settles where the overlaps
