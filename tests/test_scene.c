@@ -1391,6 +1391,7 @@ static int SparseFanAgreementTest(void)
 {
     int swept = 0, hits = 0, bad = 0;
     lsRng rng = lsMakeRng(4242);
+    lsVec2 nearWalls[16]; // the third map's targets and boxes against walls
     for (int m = 0; m < 3; ++m)
     {
         lsWorld* world = m == 0 ? MakeMapWorld(7, 260, 150, lsV(0.0, 0.0), 0.0)
@@ -1424,6 +1425,33 @@ static int SparseFanAgreementTest(void)
                 t.radius = lsRng_Range(&rng, 0.1, 0.3);
                 lsWorld_AddTarget(world, t);
             }
+            // Targets and boxes against walls, in cells with segment records (the sweep tests such a cell's beams
+            // against its whole box, not only its records'): next to the middles of random segments.
+            lsScene* walls = lsCreateScene(world);
+            for (int i = 0; i < 16; ++i)
+            {
+                int chain = (int)(lsRng_Next(&rng) % (uint64_t)world->wallCount);
+                int part = (int)(lsRng_Next(&rng) % (uint64_t)lsScene_WallPartCount(walls, chain));
+                lsSegment seg = lsScene_WallSegment(walls, chain, part);
+                double r = lsRng_Range(&rng, 0.06, 0.2);
+                nearWalls[i] = lsAdd(lsScale(0.5, lsAdd(seg.a, seg.b)), lsScale(r, RandomDirection(&rng)));
+                if (i % 2 == 0)
+                {
+                    lsTargetDef t = lsDefaultTargetDef();
+                    t.center = nearWalls[i];
+                    t.radius = lsRng_Range(&rng, 0.02, 0.05);
+                    lsWorld_AddTarget(world, t);
+                }
+                else
+                {
+                    lsBoxDef b = lsDefaultBoxDef();
+                    b.center = nearWalls[i];
+                    b.size = lsTestRandomPoint(&rng, 0.03, 0.1, 0.03, 0.1);
+                    b.angle = lsRng_Range(&rng, -LS_PI, LS_PI);
+                    lsWorld_AddBox(world, b);
+                }
+            }
+            lsDestroyScene(walls);
         }
         lsScene* scene = lsCreateScene(world);
         lsSceneInfo info = lsScene_GetInfo(scene);
@@ -1457,6 +1485,11 @@ static int SparseFanAgreementTest(void)
             bad += CompareFan(scene, o, -LS_PI, LS_PI / 4.0, 8, 30.0, &swept, &hits);
             double range = i % 3 == 0 ? 1e3 : (i % 3 == 1 ? 2.5 : 1.3); // beyond the world, and ending among walls
             bad += CompareFan(scene, o, -LS_PI, LS_PI / 180.0, 360, range, &swept, &hits);
+        }
+        for (int i = 0; m == 2 && i < 16 && bad == 0; ++i)
+        {
+            lsVec2 o = lsAdd(nearWalls[i], lsScale(lsRng_Range(&rng, 0.5, 3.0), RandomDirection(&rng)));
+            bad += CompareFan(scene, o, -LS_PI, 2.0 * LS_PI / 1080.0, 1080, 30.0, &swept, &hits);
         }
         // Targets moved into the open (out of their cells: displaced, then their records rebuilt, with the list of
         // occupied cells, once more than LS_MAX_DISPLACED are) and one disabled, with fans from next to them.

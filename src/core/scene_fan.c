@@ -83,7 +83,7 @@ typedef struct Fan
     double slotScale[LS_FAN_MAX_BEAMS];                             // 1e-14 (|dx| + |dy|): the side test's error
     int binStart[LS_SPARSE_BINS + 2]; // where each bin's beams start in slotBeam (one more for the sort)
     int cx, cy;
-    double cornerX, cornerY, grow; // the grid's corner relative to the origin less 4 slop; 8 slop (CellsBox)
+    double margin; // 4 slop: how much the boxes of what cells and blocks hold are grown (BlockBox, SparseCellVisit)
 } Fan;
 
 // Inserts key (not 0) into the set of handled objects; false when it was there. When the set is full, every object is
@@ -594,25 +594,14 @@ static LS_FORCE_INLINE void FanRingCell(Fan* f, int ix, int iy, int r, int side)
 // beams may cross (near the origin) has its segments handled one by one with their own beam runs (FanCell), as the
 // rings do.
 
-#define LS_SPARSE_WIDE 12  // a cell more beams may cross than this has its segments handled one by one (FanCell)
+#define LS_SPARSE_WIDE 10  // a cell more beams may cross than this has its segments handled one by one (FanCell)
 #define LS_SPARSE_CHUNK 32 // records of a cell taken at a time
 
-// The box of cells [ix0, ix1] x [iy0, iy1], relative to the origin, grown on every side by a margin.
+// A box relative to the origin (what a cell or a block holds, grown on every side by a margin).
 typedef struct FanBox
 {
     double xl, xh, yl, yh;
 } FanBox;
-
-static inline int MinInt(int a, int b) { return a < b ? a : b; }
-
-static inline FanBox CellsBox(const Fan* f, int ix0, int iy0, int ix1, int iy1)
-{
-    // The grid's corner relative to the origin and less the margin, once per fan (cornerX, cornerY): the rounding
-    // differs from x0 + ix s - o.x by a few ulps of the coordinates, far inside the margin.
-    double s = f->scene->cellSize, grow = f->grow;
-    double xl = f->cornerX + (double)ix0 * s, yl = f->cornerY + (double)iy0 * s;
-    return (FanBox){xl, f->cornerX + (double)(ix1 + 1) * s + grow, yl, f->cornerY + (double)(iy1 + 1) * s + grow};
-}
 
 // A lower bound on the distance from the origin to any point of the box (0 when it holds the origin).
 static inline double BoxNear(FanBox b)
@@ -725,14 +714,27 @@ static LS_FORCE_INLINE void SparseSegment(Fan* f, int k, int item, SegmentSides*
     FanDefer(f, k, tLo, tHi, ls_fieldSegment, item, -1);
 }
 
-// An occupied cell at least two cells from the origin's: its segments against the beams that may reach it.
-static void SparseCellVisit(Fan* f, int ix, int iy)
+// The box of what a block's cells hold, relative to the origin and grown by the margin.
+static inline FanBox BlockBox(const Fan* f, const SparseBlock* block)
+{
+    lsVec2 o = f->fan->origin;
+    double m = f->margin;
+    return (FanBox){block->xl - o.x - m, block->xh - o.x + m, block->yl - o.y - m, block->yh - o.y + m};
+}
+
+// An occupied cell at least two cells from the origin's: its segments against the beams that may reach it. Its box is
+// that of what it holds (SparseCell), grown by the margin: a beam that misses it crosses none of the cell's records
+// within the cell (a crossing elsewhere lies in another cell of the record, which that beam passes through).
+static void SparseCellVisit(Fan* f, const SparseCell* cell)
 {
     const lsScene* scene = f->scene;
+    int ix = cell->ix, iy = cell->iy;
     const CellHeader* h = scene->cells + (ptrdiff_t)iy * scene->nx + ix;
     int rx = ix - f->cx, ry = iy - f->cy;
     bool nearOrigin = rx >= -1 && rx <= 1 && ry >= -1 && ry <= 1; // ring 0 or 1
-    FanBox b = CellsBox(f, ix, iy, ix, iy);
+    lsVec2 o = f->fan->origin;
+    double m = f->margin;
+    FanBox b = {cell->xl - o.x - m, cell->xh - o.x + m, cell->yl - o.y - m, cell->yh - o.y + m};
     int lo[2], hi[2];
     if (nearOrigin || !BoxSlots(f, b, lo, hi))
     {
@@ -751,7 +753,6 @@ static void SparseCellVisit(Fan* f, int ix, int iy)
     }
     // The records' endpoints relative to the origin (an odd count's last one twice, the copy's lane ignored).
     double ax[LS_SPARSE_CHUNK + 1], ay[LS_SPARSE_CHUNK + 1], bx[LS_SPARSE_CHUNK + 1], by[LS_SPARSE_CHUNK + 1];
-    lsVec2 o = f->fan->origin;
     for (int first = h[0].seg, end = h[1].seg; first < end; first += LS_SPARSE_CHUNK)
     {
         int n = end - first < LS_SPARSE_CHUNK ? end - first : LS_SPARSE_CHUNK;
@@ -856,9 +857,7 @@ static void SparseSweep(Fan* f, const int* openList, int openN)
     const SparseBlock* blocks = scene->sparseBlocks;
     for (int i = 0; i < scene->sparseBlockCount; ++i)
     {
-        int ix1 = MinInt(blocks[i].ix + LS_SPARSE_BLOCK, scene->nx) - 1;
-        int iy1 = MinInt(blocks[i].iy + LS_SPARSE_BLOCK, scene->ny) - 1;
-        double near = BoxNear(CellsBox(f, blocks[i].ix, blocks[i].iy, ix1, iy1));
+        double near = BoxNear(BlockBox(f, blocks + i));
         if (near <= maxReach)
         {
             double q = near * inverse;
@@ -873,9 +872,7 @@ static void SparseSweep(Fan* f, const int* openList, int openN)
             int e = head[j];
             head[j] = next[e];
             const SparseBlock* block = blocks + code[e];
-            int ix1 = MinInt(block->ix + LS_SPARSE_BLOCK, scene->nx) - 1;
-            int iy1 = MinInt(block->iy + LS_SPARSE_BLOCK, scene->ny) - 1;
-            FanBox box = CellsBox(f, block->ix, block->iy, ix1, iy1);
+            FanBox box = BlockBox(f, block);
             int lo[2], hi[2];
             if (BoxSlots(f, box, lo, hi) && !SlotsReach(f, lo, hi, BoxNear(box)))
             {
@@ -888,7 +885,7 @@ static void SparseSweep(Fan* f, const int* openList, int openN)
             for (int c = 0; c < n; ++c)
             {
                 const SparseCell* cell = scene->sparseCells + block->start + (backwards ? n - 1 - c : c);
-                SparseCellVisit(f, cell->ix, cell->iy);
+                SparseCellVisit(f, cell);
             }
         }
     }
@@ -985,8 +982,7 @@ bool lsScene_CastFan(const lsScene* scene, const lsBeamFan* fan, int first, cons
 
     int cx = CellX(scene, o.x), cy = CellY(scene, o.y);
     f->cx = cx, f->cy = cy;
-    f->cornerX = scene->x0 - o.x - 4.0 * scene->slop, f->cornerY = scene->y0 - o.y - 4.0 * scene->slop;
-    f->grow = 8.0 * scene->slop;
+    f->margin = 4.0 * scene->slop;
     if (sparse)
     {
         SparseSweep(f, openList, openN);

@@ -193,6 +193,31 @@ static void WriteClearance(lsScene* scene)
     }
 }
 
+// Occupied cell (ix, iy) with the box of what it holds within its box grown by the slop (SparseCell).
+static SparseCell OccupiedCell(const lsScene* scene, int ix, int iy)
+{
+    const CellHeader* h = scene->cells + (ptrdiff_t)iy * scene->nx + ix;
+    double s = scene->cellSize, slop = scene->slop;
+    double xl = scene->x0 + (double)ix * s - slop, xh = scene->x0 + (double)(ix + 1) * s + slop;
+    double yl = scene->y0 + (double)iy * s - slop, yh = scene->y0 + (double)(iy + 1) * s + slop;
+    if (h[1].shape == h[0].shape && h[1].target == h[0].target)
+    {
+        double rxl = HUGE_VAL, rxh = -HUGE_VAL, ryl = HUGE_VAL, ryh = -HUGE_VAL;
+        for (int i = h[0].seg; i < h[1].seg; ++i)
+        {
+            const lsSegment* seg = scene->segItems + i;
+            rxl = Min(rxl, Min(seg->a.x, seg->b.x)), rxh = Max(rxh, Max(seg->a.x, seg->b.x));
+            ryl = Min(ryl, Min(seg->a.y, seg->b.y)), ryh = Max(ryh, Max(seg->a.y, seg->b.y));
+        }
+        // A record only within the slop of the cell could leave the box empty: the whole box then.
+        if (Max(rxl, xl) <= Min(rxh, xh) && Max(ryl, yl) <= Min(ryh, yh))
+        {
+            xl = Max(rxl, xl), xh = Min(rxh, xh), yl = Max(ryl, yl), yh = Min(ryh, yh);
+        }
+    }
+    return (SparseCell){ix, iy, xl, xh, yl, yh};
+}
+
 // A sparse grid's occupied cells (clearance 0), listed by blocks of LS_SPARSE_BLOCK x LS_SPARSE_BLOCK cells for the
 // scans' sweep (scene_fan.c); the blocks in row-major order, one sentinel block after the last. Nothing in a dense
 // grid.
@@ -240,17 +265,24 @@ static void ListOccupiedCells(lsScene* scene)
                 {
                     if (h[(ptrdiff_t)iy * nx + ix].clearance == 0)
                     {
-                        scene->sparseCells[c++] = (SparseCell){ix, iy};
+                        scene->sparseCells[c++] = OccupiedCell(scene, ix, iy);
                     }
                 }
             }
             if (c > before)
             {
-                scene->sparseBlocks[b++] = (SparseBlock){bx, by, before};
+                SparseBlock block = {bx, by, before, HUGE_VAL, -HUGE_VAL, HUGE_VAL, -HUGE_VAL};
+                for (int j = before; j < c; ++j)
+                {
+                    const SparseCell* cell = scene->sparseCells + j;
+                    block.xl = Min(block.xl, cell->xl), block.xh = Max(block.xh, cell->xh);
+                    block.yl = Min(block.yl, cell->yl), block.yh = Max(block.yh, cell->yh);
+                }
+                scene->sparseBlocks[b++] = block;
             }
         }
     }
-    scene->sparseBlocks[b] = (SparseBlock){0, 0, c};
+    scene->sparseBlocks[b] = (SparseBlock){0, 0, c, 0.0, 0.0, 0.0, 0.0};
 }
 
 void lsSceneGrid_BuildTargets(lsScene* scene)

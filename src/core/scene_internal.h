@@ -43,18 +43,22 @@ typedef struct CellTarget
 // tests a block's visibility once before its cells'.
 #define LS_SPARSE_BLOCK 4
 
-/// A block of a sparse grid holding an occupied cell: its first cell's column and row, and where its occupied cells
-/// start in sparseCells.
+/// A block of a sparse grid holding an occupied cell: its first cell's column and row, where its occupied cells start
+/// in sparseCells, and the box holding theirs (SparseCell).
 typedef struct SparseBlock
 {
     int ix, iy;
     int start;
+    double xl, xh, yl, yh;
 } SparseBlock;
 
-/// An occupied cell of a sparse grid: its column and row.
+/// An occupied cell of a sparse grid: its column and row, and the box of what it holds there: its segment records'
+/// endpoints' box within the cell's box grown by the slop (every point of a record inside the cell lies in it), or
+/// that whole box when the cell holds a target or a shape (a scan's sweep tests its beams against this box).
 typedef struct SparseCell
 {
     int ix, iy;
+    double xl, xh, yl, yh;
 } SparseCell;
 
 enum
