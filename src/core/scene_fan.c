@@ -694,12 +694,12 @@ static inline bool SlotsReach(const Fan* f, int lo[2], const int hi[2], double n
 // fractions tLo .. tHi (which hold the exact crossing) come within the box. The cell holding the exact crossing holds
 // the segment (registration) and is visited for this beam (its box holds a point of the beam at the hit), so skipping
 // the other cells loses nothing: a segment met in several cells is deferred once (twice near a cell's corner).
-static LS_FORCE_INLINE void SparseSegment(Fan* f, int k, int item, SegmentSides* rel, double sideError, FanBox b)
+static LS_FORCE_INLINE void SparseSegment(Fan* f, int k, lsVec2 d, double range, int item, SegmentSides* rel,
+                                          double sideError, FanBox b)
 {
     SegmentLine line = MakeSegmentLine(f->scene->segItems + item, rel);
-    lsVec2 d = f->inputs[k].direction;
     double tLo, tHi;
-    if (!BoundLineCrossing(&line, rel, d, f->dd[k], f->limit[k], f->fan->range, sideError, &tLo, &tHi))
+    if (!BoundLineCrossing(&line, rel, d, f->dd[k], f->limit[k], range, sideError, &tLo, &tHi))
     {
         return;
     }
@@ -753,6 +753,7 @@ static void SparseCellVisit(Fan* f, const SparseCell* cell)
     }
     // The records' endpoints relative to the origin (an odd count's last one twice, the copy's lane ignored).
     double ax[LS_SPARSE_CHUNK + 1], ay[LS_SPARSE_CHUNK + 1], bx[LS_SPARSE_CHUNK + 1], by[LS_SPARSE_CHUNK + 1];
+    double range = f->fan->range;
     for (int first = h[0].seg, end = h[1].seg; first < end; first += LS_SPARSE_CHUNK)
     {
         int n = end - first < LS_SPARSE_CHUNK ? end - first : LS_SPARSE_CHUNK;
@@ -777,6 +778,7 @@ static void SparseCellVisit(Fan* f, const SparseCell* cell)
                 // and Max as SSE2's, which return the second operand for a NaN, as the scalar ones do).
                 double sideError = f->slotScale[p] * far; // 1e-14 (|dx| + |dy|) far
                 lsDouble2 dx = f->slotDx2[p], dy = f->slotDy2[p], e = {sideError, sideError}, minusE = -e;
+                lsVec2 d = {dx[0], dy[0]}; // the beam's direction
                 for (int i = 0; i < n; i += 2)
                 {
                     lsDouble2 rax, ray, rbx, rby;
@@ -792,12 +794,12 @@ static void SparseCellVisit(Fan* f, const SparseCell* cell)
                     if ((keep & 1) != 0)
                     {
                         SegmentSides rel = {ax[i], ay[i], bx[i], by[i], ca[0], cb[0]};
-                        SparseSegment(f, k, first + i, &rel, sideError, b);
+                        SparseSegment(f, k, d, range, first + i, &rel, sideError, b);
                     }
                     if ((keep & 2) != 0)
                     {
                         SegmentSides rel = {ax[i + 1], ay[i + 1], bx[i + 1], by[i + 1], ca[1], cb[1]};
-                        SparseSegment(f, k, first + i + 1, &rel, sideError, b);
+                        SparseSegment(f, k, d, range, first + i + 1, &rel, sideError, b);
                     }
                 }
             }
