@@ -621,7 +621,7 @@ static inline int SparseBin(double pseudoAngle)
 // origin), where the angle is monotone in one ratio of the coordinates, so the signs of its coordinates pick the two
 // corners where the directions through it start and end; their bins, one more on each side. False when the box
 // reaches the origin's row and column (every beam may pass).
-static inline bool BoxSlots(const Fan* f, FanBox b, int lo[2], int hi[2])
+static LS_FORCE_INLINE bool BoxSlots(const Fan* f, FanBox b, int lo[2], int hi[2])
 {
     double plo, phi;
     if (b.yh < 0.0)
