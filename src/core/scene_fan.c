@@ -751,18 +751,19 @@ static void SparseCellVisit(Fan* f, const SparseCell* cell)
         FanCell(f, h);
         return;
     }
+    // The largest |x| + |y| of the records' endpoints relative to the origin, or more (the side test's error is
+    // relative to it): their box's farthest corner (rounding is monotone, so no endpoint's sum exceeds it).
+    double far = Max(fabs(cell->rxl - o.x), fabs(cell->rxh - o.x)) + Max(fabs(cell->ryl - o.y), fabs(cell->ryh - o.y));
     // The records' endpoints relative to the origin (an odd count's last one twice, the copy's lane ignored).
     double ax[LS_SPARSE_CHUNK + 1], ay[LS_SPARSE_CHUNK + 1], bx[LS_SPARSE_CHUNK + 1], by[LS_SPARSE_CHUNK + 1];
     double range = f->fan->range;
     for (int first = h[0].seg, end = h[1].seg; first < end; first += LS_SPARSE_CHUNK)
     {
         int n = end - first < LS_SPARSE_CHUNK ? end - first : LS_SPARSE_CHUNK;
-        double far = 0.0;
         for (int i = 0; i < n; ++i)
         {
             const lsSegment* seg = scene->segItems + first + i;
             ax[i] = seg->a.x - o.x, ay[i] = seg->a.y - o.y, bx[i] = seg->b.x - o.x, by[i] = seg->b.y - o.y;
-            far = Max(far, Max(fabs(ax[i]) + fabs(ay[i]), fabs(bx[i]) + fabs(by[i])));
         }
         ax[n] = ax[n - 1], ay[n] = ay[n - 1], bx[n] = bx[n - 1], by[n] = by[n - 1];
         for (int q = 0; q < 2; ++q)

@@ -200,22 +200,20 @@ static SparseCell OccupiedCell(const lsScene* scene, int ix, int iy)
     double s = scene->cellSize, slop = scene->slop;
     double xl = scene->x0 + (double)ix * s - slop, xh = scene->x0 + (double)(ix + 1) * s + slop;
     double yl = scene->y0 + (double)iy * s - slop, yh = scene->y0 + (double)(iy + 1) * s + slop;
-    if (h[1].shape == h[0].shape && h[1].target == h[0].target)
+    double rxl = HUGE_VAL, rxh = -HUGE_VAL, ryl = HUGE_VAL, ryh = -HUGE_VAL;
+    for (int i = h[0].seg; i < h[1].seg; ++i)
     {
-        double rxl = HUGE_VAL, rxh = -HUGE_VAL, ryl = HUGE_VAL, ryh = -HUGE_VAL;
-        for (int i = h[0].seg; i < h[1].seg; ++i)
-        {
-            const lsSegment* seg = scene->segItems + i;
-            rxl = Min(rxl, Min(seg->a.x, seg->b.x)), rxh = Max(rxh, Max(seg->a.x, seg->b.x));
-            ryl = Min(ryl, Min(seg->a.y, seg->b.y)), ryh = Max(ryh, Max(seg->a.y, seg->b.y));
-        }
-        // A record only within the slop of the cell could leave the box empty: the whole box then.
-        if (Max(rxl, xl) <= Min(rxh, xh) && Max(ryl, yl) <= Min(ryh, yh))
-        {
-            xl = Max(rxl, xl), xh = Min(rxh, xh), yl = Max(ryl, yl), yh = Min(ryh, yh);
-        }
+        const lsSegment* seg = scene->segItems + i;
+        rxl = Min(rxl, Min(seg->a.x, seg->b.x)), rxh = Max(rxh, Max(seg->a.x, seg->b.x));
+        ryl = Min(ryl, Min(seg->a.y, seg->b.y)), ryh = Max(ryh, Max(seg->a.y, seg->b.y));
     }
-    return (SparseCell){ix, iy, xl, xh, yl, yh};
+    // A record only within the slop of the cell could leave the box empty: the whole box then.
+    if (h[1].shape == h[0].shape && h[1].target == h[0].target && Max(rxl, xl) <= Min(rxh, xh) &&
+        Max(ryl, yl) <= Min(ryh, yh))
+    {
+        xl = Max(rxl, xl), xh = Min(rxh, xh), yl = Max(ryl, yl), yh = Min(ryh, yh);
+    }
+    return (SparseCell){ix, iy, xl, xh, yl, yh, rxl, rxh, ryl, ryh};
 }
 
 // A sparse grid's occupied cells (clearance 0), listed by blocks of LS_SPARSE_BLOCK x LS_SPARSE_BLOCK cells for the

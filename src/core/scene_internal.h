@@ -54,11 +54,13 @@ typedef struct SparseBlock
 
 /// An occupied cell of a sparse grid: its column and row, and the box of what it holds there: its segment records'
 /// endpoints' box within the cell's box grown by the slop (every point of a record inside the cell lies in it), or
-/// that whole box when the cell holds a target or a shape (a scan's sweep tests its beams against this box).
+/// that whole box when the cell holds a target or a shape (a scan's sweep tests its beams against this box); and the
+/// box of its records' endpoints (a scan's side tests take their error bound from its farthest corner).
 typedef struct SparseCell
 {
     int ix, iy;
     double xl, xh, yl, yh;
+    double rxl, rxh, ryl, ryh;
 } SparseCell;
 
 enum
