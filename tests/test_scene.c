@@ -1473,6 +1473,18 @@ static int SparseFanAgreementTest(void)
             bad +=
                 CompareFan(scene, o, atan2(seg.b.y - seg.a.y, seg.b.x - seg.a.x) - 0.01, 0.005, 5, 30.0, &swept, &hits);
         }
+        // Beams through walls' corners from a few metres off (the side tests' rounding decides whether a corner's
+        // two segments are met): the middle beam of a narrow fan along the direction to the corner.
+        for (int i = 0; i < 48 && bad == 0; ++i)
+        {
+            int chain = (int)(lsRng_Next(&rng) % (uint64_t)world->wallCount);
+            int part = (int)(lsRng_Next(&rng) % (uint64_t)lsScene_WallPartCount(scene, chain));
+            lsVec2 corner = lsScene_WallSegment(scene, chain, part).a;
+            double r = lsRng_Range(&rng, 0.5, 6.0);
+            lsVec2 o = lsAdd(corner, lsScale(r, RandomDirection(&rng)));
+            double angle = atan2(corner.y - o.y, corner.x - o.x);
+            bad += CompareFan(scene, o, angle - 2e-12, 1e-12, 5, 30.0, &swept, &hits);
+        }
         // From the grid's cell corners and edges, exactly and a hair to either side, with beams along the grid's
         // lines and diagonals (through the corners of the cells whose beams are picked by their corners).
         for (int i = 0; i < 16 && bad == 0; ++i)

@@ -212,6 +212,7 @@ void lsDestroyScene(lsScene* scene)
     lsFree(scene->sparseBlocks,
            scene->sparseBlocks != NULL ? ((size_t)scene->sparseBlockCount + 1) * sizeof(SparseBlock) : 0);
     lsFree(scene->sparseCells, (size_t)scene->sparseCellCount * sizeof(SparseCell));
+    lsFree(scene->sparsePairs, (size_t)scene->sparsePairCount * 8 * sizeof(double));
     lsFree(scene->longSegments, (size_t)scene->longSegmentCount * sizeof(int));
     lsFree(scene->longShapes, (size_t)scene->longShapeCount * sizeof(int));
     lsFree(scene, sizeof(lsScene));
@@ -302,7 +303,7 @@ lsSceneInfo lsScene_GetInfo(const lsScene* scene)
         (size_t)scene->targetItemCount * sizeof(CellTarget) +
         (size_t)(scene->longSegmentCount + scene->longShapeCount) * sizeof(int) +
         (scene->sparseBlocks != NULL ? ((size_t)scene->sparseBlockCount + 1) * sizeof(SparseBlock) : 0) +
-        (size_t)scene->sparseCellCount * sizeof(SparseCell);
+        (size_t)scene->sparseCellCount * sizeof(SparseCell) + (size_t)scene->sparsePairCount * 8 * sizeof(double);
     return info;
 }
 

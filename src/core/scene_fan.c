@@ -751,57 +751,53 @@ static void SparseCellVisit(Fan* f, const SparseCell* cell)
         FanCell(f, h);
         return;
     }
-    // The largest |x| + |y| of the records' endpoints relative to the origin, or more (the side test's error is
-    // relative to it): their box's farthest corner (rounding is monotone, so no endpoint's sum exceeds it).
-    double far = Max(fabs(cell->rxl - o.x), fabs(cell->rxh - o.x)) + Max(fabs(cell->ryl - o.y), fabs(cell->ryh - o.y));
-    // The records' endpoints relative to the origin (an odd count's last one twice, the copy's lane ignored).
-    double ax[LS_SPARSE_CHUNK + 1], ay[LS_SPARSE_CHUNK + 1], bx[LS_SPARSE_CHUNK + 1], by[LS_SPARSE_CHUNK + 1];
+    // The side tests take the records' endpoints as stored (sparsePairs, absolute), cross(d, p) - cross(d, o) for
+    // cross(d, p - o): rounded by a few ulps of |d| (|p| + |o|) in the 1-norm, far below 1e-14 times the farthest
+    // corner of the records' box plus |o| (rounding is monotone: no endpoint's |x| + |y| exceeds the corner's).
+    double far =
+        Max(fabs(cell->rxl), fabs(cell->rxh)) + Max(fabs(cell->ryl), fabs(cell->ryh)) + (fabs(o.x) + fabs(o.y));
     double range = f->fan->range;
-    for (int first = h[0].seg, end = h[1].seg; first < end; first += LS_SPARSE_CHUNK)
+    const double* pairs = scene->sparsePairs + 8 * (ptrdiff_t)cell->pairs;
+    int first = h[0].seg, n = h[1].seg - first;
+    for (int q = 0; q < 2 && n > 0; ++q)
     {
-        int n = end - first < LS_SPARSE_CHUNK ? end - first : LS_SPARSE_CHUNK;
-        for (int i = 0; i < n; ++i)
+        for (int p = lo[q]; p < hi[q]; ++p)
         {
-            const lsSegment* seg = scene->segItems + first + i;
-            ax[i] = seg->a.x - o.x, ay[i] = seg->a.y - o.y, bx[i] = seg->b.x - o.x, by[i] = seg->b.y - o.y;
-        }
-        ax[n] = ax[n - 1], ay[n] = ay[n - 1], bx[n] = bx[n - 1], by[n] = by[n - 1];
-        for (int q = 0; q < 2; ++q)
-        {
-            for (int p = lo[q]; p < hi[q]; ++p)
+            int k = f->slotBeam[p];
+            if (!(near <= f->reach[k]))
             {
-                int k = f->slotBeam[p];
-                if (!(near <= f->reach[k]))
+                continue;
+            }
+            // SidesOfSegment's miss test, two records at a time in SSE2 lanes (Min and Max as SSE2's, which return
+            // the second operand for a NaN, as the scalar ones do).
+            double sideError = f->slotScale[p] * far; // 1e-14 (|dx| + |dy|) far
+            lsDouble2 dx = f->slotDx2[p], dy = f->slotDy2[p], e = {sideError, sideError}, minusE = -e;
+            lsDouble2 co = dx * (lsDouble2){o.y, o.y} - dy * (lsDouble2){o.x, o.x}; // cross(d, o)
+            lsVec2 d = {dx[0], dy[0]};                                              // the beam's direction
+            for (int i = 0; i < n; i += 2)
+            {
+                lsDouble2 rax, ray, rbx, rby;
+                const double* pair = pairs + 4 * i;
+                memcpy(&rax, pair, sizeof rax), memcpy(&ray, pair + 2, sizeof ray);
+                memcpy(&rbx, pair + 4, sizeof rbx), memcpy(&rby, pair + 6, sizeof rby);
+                lsDouble2 ca = (dx * ray - dy * rax) - co, cb = (dx * rby - dy * rbx) - co;
+                int keep = ~lsLanes2(lsOr2(lsLess2(e, lsMin2(ca, cb)), lsLess2(lsMax2(ca, cb), minusE)));
+                keep &= i + 1 < n ? 3 : 1;
+                if (keep == 0)
                 {
                     continue;
                 }
-                // SidesOfSegment's miss test, two records at a time in SSE2 lanes: the same operations per lane (Min
-                // and Max as SSE2's, which return the second operand for a NaN, as the scalar ones do).
-                double sideError = f->slotScale[p] * far; // 1e-14 (|dx| + |dy|) far
-                lsDouble2 dx = f->slotDx2[p], dy = f->slotDy2[p], e = {sideError, sideError}, minusE = -e;
-                lsVec2 d = {dx[0], dy[0]}; // the beam's direction
-                for (int i = 0; i < n; i += 2)
+                if ((keep & 1) != 0)
                 {
-                    lsDouble2 rax, ray, rbx, rby;
-                    memcpy(&rax, ax + i, sizeof rax), memcpy(&ray, ay + i, sizeof ray);
-                    memcpy(&rbx, bx + i, sizeof rbx), memcpy(&rby, by + i, sizeof rby);
-                    lsDouble2 ca = dx * ray - dy * rax, cb = dx * rby - dy * rbx;
-                    int keep = ~lsLanes2(lsOr2(lsLess2(e, lsMin2(ca, cb)), lsLess2(lsMax2(ca, cb), minusE)));
-                    keep &= i + 1 < n ? 3 : 1;
-                    if (keep == 0)
-                    {
-                        continue;
-                    }
-                    if ((keep & 1) != 0)
-                    {
-                        SegmentSides rel = {ax[i], ay[i], bx[i], by[i], ca[0], cb[0]};
-                        SparseSegment(f, k, d, range, first + i, &rel, sideError, b);
-                    }
-                    if ((keep & 2) != 0)
-                    {
-                        SegmentSides rel = {ax[i + 1], ay[i + 1], bx[i + 1], by[i + 1], ca[1], cb[1]};
-                        SparseSegment(f, k, d, range, first + i + 1, &rel, sideError, b);
-                    }
+                    const lsSegment* seg = scene->segItems + first + i;
+                    SegmentSides rel = {seg->a.x - o.x, seg->a.y - o.y, seg->b.x - o.x, seg->b.y - o.y, ca[0], cb[0]};
+                    SparseSegment(f, k, d, range, first + i, &rel, sideError, b);
+                }
+                if ((keep & 2) != 0)
+                {
+                    const lsSegment* seg = scene->segItems + first + i + 1;
+                    SegmentSides rel = {seg->a.x - o.x, seg->a.y - o.y, seg->b.x - o.x, seg->b.y - o.y, ca[1], cb[1]};
+                    SparseSegment(f, k, d, range, first + i + 1, &rel, sideError, b);
                 }
             }
         }

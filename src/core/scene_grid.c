@@ -193,10 +193,21 @@ static void WriteClearance(lsScene* scene)
     }
 }
 
-// Occupied cell (ix, iy) with the box of what it holds within its box grown by the slop (SparseCell).
-static SparseCell OccupiedCell(const lsScene* scene, int ix, int iy)
+// Occupied cell (ix, iy) with the box of what it holds within its box grown by the slop (SparseCell); its records'
+// pairs written from sparsePairs[pairs] on.
+static SparseCell OccupiedCell(lsScene* scene, int ix, int iy, int pairs)
 {
     const CellHeader* h = scene->cells + (ptrdiff_t)iy * scene->nx + ix;
+    for (int i = 0, n = h[1].seg - h[0].seg; i < n; ++i)
+    {
+        const lsSegment* seg = scene->segItems + h[0].seg + i;
+        double* pair = scene->sparsePairs + 8 * ((ptrdiff_t)pairs + i / 2) + (i & 1);
+        pair[0] = seg->a.x, pair[2] = seg->a.y, pair[4] = seg->b.x, pair[6] = seg->b.y;
+        if (i == n - 1 && (i & 1) == 0)
+        {
+            pair[1] = seg->a.x, pair[3] = seg->a.y, pair[5] = seg->b.x, pair[7] = seg->b.y;
+        }
+    }
     double s = scene->cellSize, slop = scene->slop;
     double xl = scene->x0 + (double)ix * s - slop, xh = scene->x0 + (double)(ix + 1) * s + slop;
     double yl = scene->y0 + (double)iy * s - slop, yh = scene->y0 + (double)(iy + 1) * s + slop;
@@ -213,7 +224,7 @@ static SparseCell OccupiedCell(const lsScene* scene, int ix, int iy)
     {
         xl = Max(rxl, xl), xh = Min(rxh, xh), yl = Max(ryl, yl), yh = Min(ryh, yh);
     }
-    return (SparseCell){ix, iy, xl, xh, yl, yh, rxl, rxh, ryl, ryh};
+    return (SparseCell){ix, iy, pairs, xl, xh, yl, yh, rxl, rxh, ryl, ryh};
 }
 
 // A sparse grid's occupied cells (clearance 0), listed by blocks of LS_SPARSE_BLOCK x LS_SPARSE_BLOCK cells for the
@@ -224,15 +235,16 @@ static void ListOccupiedCells(lsScene* scene)
     lsFree(scene->sparseBlocks,
            scene->sparseBlocks != NULL ? ((size_t)scene->sparseBlockCount + 1) * sizeof(SparseBlock) : 0);
     lsFree(scene->sparseCells, (size_t)scene->sparseCellCount * sizeof(SparseCell));
-    scene->sparseBlocks = NULL, scene->sparseCells = NULL;
-    scene->sparseBlockCount = 0, scene->sparseCellCount = 0;
+    lsFree(scene->sparsePairs, (size_t)scene->sparsePairCount * 8 * sizeof(double));
+    scene->sparseBlocks = NULL, scene->sparseCells = NULL, scene->sparsePairs = NULL;
+    scene->sparseBlockCount = 0, scene->sparseCellCount = 0, scene->sparsePairCount = 0;
     int nx = scene->nx, ny = scene->ny, cellCount = nx * ny;
     if (!(cellCount > scene->segItemCount + scene->shapeItemCount + scene->targetItemCount))
     {
         return;
     }
     const CellHeader* h = scene->cells;
-    int blocks = 0, occupied = 0;
+    int blocks = 0, occupied = 0, pairs = 0;
     for (int by = 0; by < ny; by += LS_SPARSE_BLOCK)
     {
         for (int bx = 0; bx < nx; bx += LS_SPARSE_BLOCK)
@@ -242,7 +254,9 @@ static void ListOccupiedCells(lsScene* scene)
             {
                 for (int ix = bx; ix < bx + LS_SPARSE_BLOCK && ix < nx; ++ix)
                 {
-                    occupied += h[(ptrdiff_t)iy * nx + ix].clearance == 0;
+                    const CellHeader* cell = h + (ptrdiff_t)iy * nx + ix;
+                    occupied += cell->clearance == 0;
+                    pairs += cell->clearance == 0 ? (cell[1].seg - cell[0].seg + 1) / 2 : 0;
                 }
             }
             blocks += occupied > before;
@@ -250,8 +264,9 @@ static void ListOccupiedCells(lsScene* scene)
     }
     scene->sparseBlocks = lsAlloc(((size_t)blocks + 1) * sizeof(SparseBlock));
     scene->sparseCells = lsAlloc((size_t)occupied * sizeof(SparseCell));
-    scene->sparseBlockCount = blocks, scene->sparseCellCount = occupied;
-    int b = 0, c = 0;
+    scene->sparsePairs = lsAlloc((size_t)pairs * 8 * sizeof(double));
+    scene->sparseBlockCount = blocks, scene->sparseCellCount = occupied, scene->sparsePairCount = pairs;
+    int b = 0, c = 0, pair = 0;
     for (int by = 0; by < ny; by += LS_SPARSE_BLOCK)
     {
         for (int bx = 0; bx < nx; bx += LS_SPARSE_BLOCK)
@@ -261,9 +276,11 @@ static void ListOccupiedCells(lsScene* scene)
             {
                 for (int ix = bx; ix < bx + LS_SPARSE_BLOCK && ix < nx; ++ix)
                 {
-                    if (h[(ptrdiff_t)iy * nx + ix].clearance == 0)
+                    const CellHeader* cell = h + (ptrdiff_t)iy * nx + ix;
+                    if (cell->clearance == 0)
                     {
-                        scene->sparseCells[c++] = OccupiedCell(scene, ix, iy);
+                        scene->sparseCells[c++] = OccupiedCell(scene, ix, iy, pair);
+                        pair += (cell[1].seg - cell[0].seg + 1) / 2;
                     }
                 }
             }

@@ -55,10 +55,12 @@ typedef struct SparseBlock
 /// An occupied cell of a sparse grid: its column and row, and the box of what it holds there: its segment records'
 /// endpoints' box within the cell's box grown by the slop (every point of a record inside the cell lies in it), or
 /// that whole box when the cell holds a target or a shape (a scan's sweep tests its beams against this box); and the
-/// box of its records' endpoints (a scan's side tests take their error bound from its farthest corner).
+/// box of its records' endpoints (a scan's side tests take their error bound from its farthest corner); and where
+/// its records' pairs start in sparsePairs.
 typedef struct SparseCell
 {
     int ix, iy;
+    int pairs;
     double xl, xh, yl, yh;
     double rxl, rxh, ryl, ryh;
 } SparseCell;
@@ -155,6 +157,11 @@ struct lsScene
     int sparseBlockCount;
     SparseCell* sparseCells; // their occupied cells, block by block (each block's run ends at the next one's start)
     int sparseCellCount;
+    // Each occupied cell's segment records again, two at a time as a scan's side tests read them: per pair, the x of
+    // both first endpoints, their y, the x of both second endpoints, their y (8 doubles, one cache line); an odd
+    // count's last record twice.
+    double* sparsePairs;
+    int sparsePairCount;
 
     // Long primitives (see LS_MAX_LONG_PRIMITIVES): not in the grid, tested on every cast and query. Long targets
     // are simply left outside the grid's bounds, which makes them displaced (tested on every cast).
