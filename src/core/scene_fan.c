@@ -780,12 +780,12 @@ static void SparseCellVisit(Fan* f, const SparseCell* cell)
                 memcpy(&rax, pair, sizeof rax), memcpy(&ray, pair + 2, sizeof ray);
                 memcpy(&rbx, pair + 4, sizeof rbx), memcpy(&rby, pair + 6, sizeof rby);
                 lsDouble2 ca = (dx * ray - dy * rax) - co, cb = (dx * rby - dy * rbx) - co;
-                int keep = ~lsLanes2(lsOr2(lsLess2(e, lsMin2(ca, cb)), lsLess2(lsMax2(ca, cb), minusE)));
-                keep &= i + 1 < n ? 3 : 1;
+                int keep = 3 & ~lsLanes2(lsOr2(lsLess2(e, lsMin2(ca, cb)), lsLess2(lsMax2(ca, cb), minusE)));
                 if (keep == 0)
                 {
                     continue;
                 }
+                keep &= i + 1 < n ? 3 : 1; // the copy's lane, once a lane is kept
                 if ((keep & 1) != 0)
                 {
                     const lsSegment* seg = scene->segItems + first + i;
