@@ -806,7 +806,7 @@ static void SparseCellVisit(Fan* f, const SparseCell* cell)
 
 // The sweep of a sparse grid: the open beams sorted by bin of direction, the blocks of occupied cells in buckets by
 // distance (a cell wide), each block taken in its bucket's turn and, when a beam may reach it, its cells visited.
-static void SparseSweep(Fan* f, const int* openList, int openN)
+static LS_NOINLINE void SparseSweep(Fan* f, const int* openList, int openN)
 {
     const lsScene* scene = f->scene;
     // The open beams by bin of direction (a counting sort: bin b's count at b + 2, so that after the prefix sums
