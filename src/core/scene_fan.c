@@ -776,7 +776,7 @@ static void SparseCellVisit(Fan* f, const SparseCell* cell)
             for (int i = 0; i < n; i += 2)
             {
                 lsDouble2 rax, ray, rbx, rby;
-                const double* pair = pairs + 4 * i;
+                const double* pair = pairs + 4 * (ptrdiff_t)i;
                 memcpy(&rax, pair, sizeof rax), memcpy(&ray, pair + 2, sizeof ray);
                 memcpy(&rbx, pair + 4, sizeof rbx), memcpy(&rby, pair + 6, sizeof rby);
                 lsDouble2 ca = (dx * ray - dy * rax) - co, cb = (dx * rby - dy * rbx) - co;
