@@ -594,7 +594,7 @@ static LS_FORCE_INLINE void FanRingCell(Fan* f, int ix, int iy, int r, int side)
 // beams may cross (near the origin) has its segments handled one by one with their own beam runs (FanCell), as the
 // rings do.
 
-#define LS_SPARSE_WIDE 10 // a cell more beams may cross than this has its segments handled one by one (FanCell)
+#define LS_SPARSE_WIDE 16 // a cell more beams may cross than this has its segments handled one by one (FanCell)
 
 // A box relative to the origin (what a cell or a block holds, grown on every side by a margin).
 typedef struct FanBox
