@@ -723,6 +723,79 @@ static int ChainedPushTest(void)
     return 0;
 }
 
+// A door 1.5 m tall pushes a row of touching robots (radius 0.3, 0.6 apart) along a wall of a corridor 3 m wide and
+// `end` m long, at 1.5 m/s for `steps` steps; the invariants (no two robots overlap) hold after every step.
+static lsSim* PushRow(int n, double end, int steps, lsWorld** world)
+{
+    char text[8192];
+    int used = snprintf(text, sizeof text,
+                        "{\"walls\": [{\"points\": [[-1, 0], [%g, 0], [%g, 3], [-1, 3]], \"closed\": true}],"
+                        " \"movers\": [{\"type\": \"door\", \"from\": [0, 0], \"to\": [0, 1.5], \"offset\": [6, 0],"
+                        " \"period\": 8}], \"sim\": {\"dt\": 0.05}, \"robots\": [",
+                        end, end);
+    for (int k = 0; k < n; ++k)
+    {
+        used += snprintf(text + used, sizeof text - (size_t)used,
+                         "%s{\"id\": \"r%d\", \"pose\": [%g, 0.3, 90], \"radius\": 0.3}", k > 0 ? "," : "", k,
+                         0.35 + 0.6 * k);
+    }
+    snprintf(text + used, sizeof text - (size_t)used, "]}");
+    *world = Load(text);
+    if (*world == NULL)
+    {
+        return NULL;
+    }
+    lsSim* sim = lsCreateSim(*world);
+    lsControl controls[32];
+    for (int k = 0; k < n; ++k)
+    {
+        controls[k] = lsMakeManualControl(0.0, 0.0);
+    }
+    if (!StepChecked(sim, controls, steps))
+    {
+        fprintf(stderr, "    a row of %d robots, corridor %g m long\n", n, end);
+        lsDestroySim(sim);
+        return NULL;
+    }
+    return sim;
+}
+
+// Rows pushed by a door (issue 15). 20 robots down a long corridor: the chain of pushes reaches the end of the row,
+// which moves as one, in line, no robot crushed (8 levels of chain left robot 0 inside robot 1 at the first step). 6
+// robots against the corridor's end wall, where the row cannot go on but the corridor is open above the door's
+// reach: the robots the door presses together climb out of the row instead of staying inside each other (robots 0
+// and 1 overlapped from step 19).
+static int RowPushTest(void)
+{
+    lsWorld* world;
+    lsSim* sim = PushRow(20, 30.0, 80, &world);
+    ENSURE(sim != NULL);
+    const lsSimState* state = lsSim_GetState(sim);
+    double door = state->movers[0].a.x;
+    ENSURE(fabs(door - 6.0) < 1e-9);
+    for (int k = 0; k < 20; ++k)
+    {
+        ENSURE(fabs(state->robots[k].position.x - (door + 0.3 + 0.6 * k)) < 1e-3);
+        ENSURE(fabs(state->robots[k].position.y - 0.3) < 1e-3);
+    }
+    ENSURE(state->crushes == 0);
+    lsDestroySim(sim);
+    lsDestroyWorld(world);
+
+    sim = PushRow(6, 5.0, 40, &world);
+    ENSURE(sim != NULL);
+    state = lsSim_GetState(sim);
+    int climbed = 0;
+    for (int k = 0; k < 6; ++k)
+    {
+        climbed += state->robots[k].position.y > 0.6 ? 1 : 0;
+    }
+    ENSURE(climbed >= 2);
+    lsDestroySim(sim);
+    lsDestroyWorld(world);
+    return 0;
+}
+
 // Bit for bit (-0.0 is not 0.0 here).
 static bool SameBytes(const void* a, const void* b, size_t size)
 {
@@ -928,6 +1001,7 @@ int FleetTest(void)
     RUN_SUBTEST(CrowdedTurnsTest);
     RUN_SUBTEST(SqueezedCrowdTest);
     RUN_SUBTEST(ChainedPushTest);
+    RUN_SUBTEST(RowPushTest);
     RUN_SUBTEST(AutopilotUndoTest);
     RUN_SUBTEST(AutopilotLayoutsTest);
     RUN_SUBTEST(AutopilotBoundsTest);

@@ -642,9 +642,10 @@ static bool Blocked(const Grown* grown, int count, lsVec2 start, lsVec2 x)
     {
         if (grown[i].count == 1)
         {
+            // A candidate on a tangent from start (a shadow ray) is seen within rounding.
             double keep = BodyKeep(&grown[i]);
             if (lsDistance(start, grown[i].points[0]) >= keep &&
-                lsClosestPointOnSegment(&way, grown[i].points[0]).distance < keep)
+                lsClosestPointOnSegment(&way, grown[i].points[0]).distance < keep - 1e-10 * (1.0 + keep))
             {
                 return true;
             }

@@ -9,8 +9,9 @@
 //    drove into other bodies where it cannot stay clear of them (the wall cannot stop) pushes them in a chain: each
 //    that cannot give way pushes, forced, the robots and vehicles in its own way, level by level (bounded), so the
 //    crowd gives way wherever there is room along the chain; an overlap is left only where the chain ends against
-//    the solids (a crush). Then it collects the targets it touched on its way. The list order is the rule that makes
-//    the outcome deterministic: it decides who moves into a gap first and which robot pushes which in a given step.
+//    the solids (a crush). Then it collects the targets it touched on its way. After the turns, robots that a moving
+//    wall left inside each other are moved apart where the solids leave room (Separate). The list order is the rule
+//    that makes the outcome deterministic: it decides who moves into a gap first and which robot pushes which.
 //    What does not depend on the other robots' moves is prepared first for every robot, in parallel on the pool: its
 //    command, its speeds and its move with the other robots out of the way. In its turn a robot takes that move when
 //    its path stays clear of the robots where they are at that moment (and no chain moved a vehicle this step); a
@@ -30,6 +31,7 @@
 
 #include "core/distance.h"
 #include "core/dynamic.h"
+#include "core/move_internal.h"
 #include "core/sim_phases.h"
 #include "lidarsim/pool.h"
 
@@ -111,6 +113,7 @@ struct lsSim
     lsVec2* anchors;                ///< where the bodies were then (vehicleCount + robotCount)
     double slack;        ///< how far the robots may have moved for the candidates gathered in their Move to hold
     bool vehiclesPushed; ///< a chain of pushes moved a vehicle during the robots' turns (PushOut)
+    bool pressed;        ///< a moving wall came near a robot in its turn this step (the robots may overlap: Separate)
     int turn;            ///< the robot taking its turn
     int pending[LS_PENDING_CRUSHES]; ///< robots the turn's pushes crushed, counted when it ends
     int pendingCount;
@@ -832,8 +835,8 @@ static void PlaceBody(lsSim* sim, int id, lsVec2 position)
 
 // A chain of forced pushes (PushOut): the bodies pushing, from the robot a moving wall carried, and how many pushes a
 // round made. Bounded in depth and count, so a crowd pressed against a wall costs a bounded number of moves.
-#define LS_CHAIN_LEVELS 8
-#define LS_CHAIN_PUSHES 48
+#define LS_CHAIN_LEVELS 32
+#define LS_CHAIN_PUSHES 192
 #define LS_CHAIN_ROUNDS 8
 #define LS_CHAIN_MEMBERS 64
 
@@ -1074,6 +1077,92 @@ static bool Overlaps(lsSim* sim, int id)
         }
     }
     return false;
+}
+
+#define LS_SEPARATE_ROUNDS 16
+
+// Robot i moves by displacement against the solids and the moving walls alone (where they end the step), sliding
+// along them; returns how far it went along direction n.
+static double SeparateMove(lsSim* sim, int i, lsVec2 displacement, lsVec2 n)
+{
+    lsCollisionWorld cw = {sim->scene, sim->movers, sim->movers, sim->state.moverCount, NULL, 0, -1};
+    double angle = sim->robotStates[i].angle;
+    lsVec2 start = sim->robotStates[i].position;
+    lsVec2 end = MoveBody(sim, i, &cw, displacement, 0.0, &angle).position;
+    PlaceBody(sim, sim->state.vehicleCount + i, end);
+    Drift(sim, sim->state.vehicleCount + i);
+    return lsDot(lsSub(end, start), n);
+}
+
+// After the turns, robots that the pushes left overlapping each other (a chain that reached its bounds; a jam of a few
+// robots that must all move a little, which a chain, one body after another along its line, does not find) are moved
+// apart, pair by pair along their line of centres, each against the solids alone (sliding along them): the first of
+// the pair goes half the overlap, the second the rest. A few rounds in list order, while some pair overlaps (a
+// position solver, Gauss-Seidel). A pair that the solids hold together (a true crush) stays overlapping, crushed (its
+// turn counted it). Only overlaps deeper than the skin count, so a step that leaves none is unchanged.
+static void Separate(lsSim* sim)
+{
+    int first = sim->state.vehicleCount;
+    for (int round = 0; round < LS_SEPARATE_ROUNDS; ++round)
+    {
+        bool moved = false;
+        for (int i = 0; i < sim->robotCount; ++i)
+        {
+            int count = GatherBodies(sim, first + i, sim->circles[first + i].radius, NULL, 0);
+            int others[64];
+            int otherCount = 0;
+            for (int k = 0; k < count && otherCount < 64; ++k)
+            {
+                others[otherCount] = sim->neighbourIds[k];
+                otherCount += sim->neighbourIds[k] > first + i ? 1 : 0; // each pair once, from its first robot
+            }
+            for (int k = 0; k < otherCount; ++k)
+            {
+                lsCircle a = sim->circles[first + i], b = sim->circles[others[k]];
+                lsVec2 between = lsSub(b.center, a.center);
+                double distance = lsLength(between);
+                double depth = a.radius + b.radius - distance;
+                if (!(depth > LS_CONTACT_SKIN))
+                {
+                    continue;
+                }
+                lsVec2 n = distance > 0.0 ? lsScale(1.0 / distance, between) : lsV(1.0, 0.0);
+                double gap = depth + 2.0 * LS_CONTACT_SKIN;
+                double went = SeparateMove(sim, i, lsScale(-0.5 * gap, n), lsNeg(n));
+                SeparateMove(sim, others[k] - first, lsScale(gap - went, n), n);
+                moved = true;
+            }
+        }
+        if (!moved)
+        {
+            return; // no pair overlaps
+        }
+    }
+    // Pairs pressed together along their line with room beside it (a row squeezed between a door and a wall, open
+    // above): the robot steps to the nearest place clear of every body and solid within its diameter and the overlap,
+    // reached straight without crossing a wall or passing through a body it was clear of.
+    for (int i = 0; i < sim->robotCount; ++i)
+    {
+        lsCircle body = sim->circles[first + i];
+        int count = GatherBodies(sim, first + i, 3.0 * body.radius + LS_CONTACT_SKIN, NULL, 0);
+        double depth = 0.0;
+        for (int k = 0; k < count; ++k)
+        {
+            bool robot = sim->neighbourIds[k] >= first;
+            depth = fmax(depth, robot ? body.radius + sim->neighbours[k].radius -
+                                            lsDistance(sim->neighbours[k].center, body.center)
+                                      : 0.0);
+        }
+        lsCollisionWorld cw = {sim->scene, sim->movers, sim->movers, sim->state.moverCount, sim->neighbours, count, -1};
+        lsMoveBody circle = lsCircleBody(body.radius);
+        lsVec2 place;
+        if (depth > LS_CONTACT_SKIN &&
+            lsNearestFreeCircle(&cw, &circle, body.center, 2.0 * body.radius, &place) == ls_freeFound)
+        {
+            PlaceBody(sim, first + i, place);
+            Drift(sim, first + i);
+        }
+    }
 }
 
 // Robot i, which a moving wall drove into other bodies where it cannot stay clear of them (the wall is a function of
@@ -1328,6 +1417,7 @@ static void TakeTurn(lsSim* sim, int i, const lsControl* control)
     if (sim->state.moverCount > 0 && MoverNear(sim, start, robot->position, r->boundingRadius))
     {
         // A moving wall may have driven it into bodies that could not give way one level deep.
+        sim->pressed = true;
         Chain chain;
         PushOut(sim, i, move->wanted, &chain);
         SettleCrushes(sim, i, &chain, moved->crushed);
@@ -1400,6 +1490,7 @@ static void StepRobots(lsSim* sim, const lsControl* controls, const lsControl* f
         sim->anchors[id] = sim->circles[id].center;
     }
     sim->vehiclesPushed = false;
+    sim->pressed = false;
     if (sim->state.vehicleCount + sim->robotCount >= LS_BROAD_PHASE_MIN)
     {
         Phase(sim, ls_phaseBroadPhase);
@@ -1418,6 +1509,10 @@ static void StepRobots(lsSim* sim, const lsControl* controls, const lsControl* f
     {
         sim->turn = i;
         TakeTurn(sim, i, RobotControl(controls, first, i));
+    }
+    if (sim->pressed && sim->robotCount > 1)
+    {
+        Separate(sim); // without moving walls, pushes and moves never leave robots inside each other
     }
     Phase(sim, ls_phaseOther);
     CountCollisions(sim);
