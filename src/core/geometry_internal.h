@@ -230,31 +230,140 @@ static LS_GEOMETRY_INLINE bool lsRayCastSegmentPrepared(lsSegmentCastPrep* s, ls
     return true;
 }
 
+/// Two doubles in one register (the vector extensions of GCC and Clang: SSE2 lanes on x86-64). Each lane's +, -, *,
+/// /, square root and comparisons are IEEE's, as the scalar code's, and -ffp-contract=off keeps products and sums
+/// apart, so a lane computes the scalar expression's bits. A mask is an lsDouble2 whose lanes are all ones (true) or
+/// all zeros; the helpers below are SSE2's instructions where there are some (what the compiler makes of the
+/// extensions' own masks is branches and moves between registers).
+typedef double lsDouble2 __attribute__((vector_size(16)));
+/// The lane masks' bits as an integer vector.
+typedef int64_t lsBits2 __attribute__((vector_size(16)));
+
+/// The mask of a < b per lane (false for NaN, as in C).
+static inline lsDouble2 lsLess2(lsDouble2 a, lsDouble2 b)
+{
+#if defined(__SSE2__)
+    return _mm_cmplt_pd(a, b);
+#else
+    return (lsDouble2)(a < b);
+#endif
+}
+/// The mask of a <= b per lane (false for NaN, as in C).
+static inline lsDouble2 lsLessEqual2(lsDouble2 a, lsDouble2 b)
+{
+#if defined(__SSE2__)
+    return _mm_cmple_pd(a, b);
+#else
+    return (lsDouble2)(a <= b);
+#endif
+}
+/// The mask of a != b per lane (true for NaN, as in C).
+static inline lsDouble2 lsNotEqual2(lsDouble2 a, lsDouble2 b)
+{
+#if defined(__SSE2__)
+    return _mm_cmpneq_pd(a, b);
+#else
+    return (lsDouble2)(a != b);
+#endif
+}
+/// a & b, bitwise.
+static inline lsDouble2 lsAnd2(lsDouble2 a, lsDouble2 b) { return (lsDouble2)((lsBits2)a & (lsBits2)b); }
+/// a | b, bitwise.
+static inline lsDouble2 lsOr2(lsDouble2 a, lsDouble2 b) { return (lsDouble2)((lsBits2)a | (lsBits2)b); }
+/// ~a & b, bitwise.
+static inline lsDouble2 lsAndNot2(lsDouble2 a, lsDouble2 b)
+{
+#if defined(__SSE2__)
+    return _mm_andnot_pd(a, b);
+#else
+    return (lsDouble2)(~(lsBits2)a & (lsBits2)b);
+#endif
+}
+/// Bit k set when lane k of mask m is.
+static inline int lsLanes2(lsDouble2 m)
+{
+#if defined(__SSE2__)
+    return _mm_movemask_pd(m);
+#else
+    return (int)(((lsBits2)m)[0] & 1) | (int)(((lsBits2)m)[1] & 2);
+#endif
+}
+/// |x| per lane.
+static inline lsDouble2 lsAbs2(lsDouble2 x) { return lsAnd2(x, (lsDouble2)((lsBits2){0, 0} + INT64_MAX)); }
+/// The mask of isfinite per lane.
+static inline lsDouble2 lsIsFinite2(lsDouble2 x) { return lsLessEqual2(lsAbs2(x), (lsDouble2){DBL_MAX, DBL_MAX}); }
+/// m ? a : b per lane.
+static inline lsDouble2 lsSelect2(lsDouble2 m, lsDouble2 a, lsDouble2 b)
+{
+    return lsOr2(lsAnd2(m, a), lsAndNot2(m, b));
+}
+/// a < b ? a : b per lane (b when either is NaN), as a scalar minimum written so.
+static inline lsDouble2 lsMin2(lsDouble2 a, lsDouble2 b)
+{
+#if defined(__SSE2__)
+    return _mm_min_pd(a, b);
+#else
+    return lsSelect2(lsLess2(a, b), a, b);
+#endif
+}
+/// a > b ? a : b per lane (b when either is NaN), as a scalar maximum written so.
+static inline lsDouble2 lsMax2(lsDouble2 a, lsDouble2 b)
+{
+#if defined(__SSE2__)
+    return _mm_max_pd(a, b);
+#else
+    return lsSelect2(lsLess2(b, a), a, b);
+#endif
+}
+/// The correctly rounded square root per lane (NaN for a negative lane).
+static inline lsDouble2 lsSqrt2(lsDouble2 x)
+{
+#if defined(__SSE2__)
+    return _mm_sqrt_pd(x);
+#else
+    return (lsDouble2){sqrt(x[0]), sqrt(x[1])};
+#endif
+}
+
 /// lsRayCastSegmentCommon (below) but for a hit's normal, left zero: *denSign (the sign of cross(d, b - a)) says
 /// which one it is, lsUnitVectorInline((-ey, ex)) for 1 and its negation, lsUnitVectorInline((ey, -ex)), for -1
 /// (e = b - a). For a caller that has the normal already (the scene's records, scene_internal.h's CellRef).
 static LS_GEOMETRY_INLINE bool lsRayCastSegmentCrossing(lsVec2 o, lsVec2 d, double L, lsVec2 a, lsVec2 b,
                                                         lsCastOutput* out, int* denSign)
 {
-    // The endpoints' sides cross(d, p - o), filtered as SideOfRay (and exact.c's lsOrientDir) filter them.
-    double la = d.x * (a.y - o.y), ra = d.y * (a.x - o.x);
-    double lb = d.x * (b.y - o.y), rb = d.y * (b.x - o.x);
-    double ca = la - ra, cb = lb - rb;
-    double boundA = LS_FILTER_ORIENT * (fabs(la) + fabs(ra)), boundB = LS_FILTER_ORIENT * (fabs(lb) + fabs(rb));
-    if (!(fabs(ca) > boundA && boundA >= LS_FILTER_TINY && boundA <= DBL_MAX && fabs(cb) > boundB &&
-          boundB >= LS_FILTER_TINY && boundB <= DBL_MAX))
+    // The endpoints' sides cross(d, p - o), filtered as SideOfRay (and exact.c's lsOrientDir) filter them: a in lane
+    // 0, b in lane 1 (each lane the scalar expression's bits; the filters' six comparisons in three and one branch).
+    const lsDouble2 zero = {0.0, 0.0};
+    lsDouble2 rx = (lsDouble2){a.x, b.x} - o.x, ry = (lsDouble2){a.y, b.y} - o.y; // a - o, b - o
+    lsDouble2 l = d.x * ry, r = d.y * rx;
+    lsDouble2 c = l - r; // ca, cb
+    lsDouble2 bound = LS_FILTER_ORIENT * (lsAbs2(l) + lsAbs2(r));
+    lsDouble2 decided =
+        lsAnd2(lsLess2(bound, lsAbs2(c)), lsAnd2(lsLessEqual2((lsDouble2){LS_FILTER_TINY, LS_FILTER_TINY}, bound),
+                                                 lsLessEqual2(bound, (lsDouble2){DBL_MAX, DBL_MAX})));
+    if (lsLanes2(decided) != 3)
     {
         return false;
     }
     *out = (lsCastOutput){{0.0, 0.0}, {0.0, 0.0}, 0.0, false};
-    if ((ca > 0.0) == (cb > 0.0))
+    int positive = lsLanes2(lsLess2(zero, c)); // bit 0: ca > 0, bit 1: cb > 0
+    if (((positive ^ (positive >> 1)) & 1) == 0)
     {
         return true; // both strictly on one side
     }
     // CastCrossing's interior case: den = cross(d, b - a) has the sign of sb - sa.
-    *denSign = cb > 0.0 ? 1 : -1;
-    lsVec2 p = fabs(a.x - o.x) + fabs(a.y - o.y) <= fabs(b.x - o.x) + fabs(b.y - o.y) ? a : b;
-    double px = p.x - o.x, py = p.y - o.y;
+    *denSign = (positive & 2) - 1; // cb > 0 ? 1 : -1
+    // The endpoint nearer the origin, relative to it (p - o is a - o or b - o, the same bits).
+    // Selected by a mask, not a branch: which endpoint is nearer is random to the predictor.
+    lsDouble2 reach = lsAbs2(rx) + lsAbs2(ry);
+#if defined(__SSE2__)
+    __m128d nearA = _mm_cmple_pd(reach, _mm_shuffle_pd(reach, reach, 1)); // lane 0: |a - o|_1 <= |b - o|_1
+    lsDouble2 p = lsSelect2(_mm_unpacklo_pd(nearA, nearA), _mm_unpacklo_pd(rx, ry), _mm_unpackhi_pd(rx, ry));
+    double px = p[0], py = p[1];
+#else
+    bool nearA = reach[0] <= reach[1];
+    double px = nearA ? rx[0] : rx[1], py = nearA ? ry[0] : ry[1];
+#endif
     double ex = b.x - a.x, ey = b.y - a.y;
     double n1 = px * ey, n2 = py * ex;
     double num = n1 - n2;
@@ -425,101 +534,6 @@ static inline void lsCompleteCircleHit(lsVec2 o, lsVec2 d, lsVec2 c, double r, l
         n = lsNeg(lsUnitVectorInline(d)); // radius 0: a point has no surface direction
     }
     out->normal = n;
-}
-
-/// Two doubles in one register (the vector extensions of GCC and Clang: SSE2 lanes on x86-64). Each lane's +, -, *,
-/// /, square root and comparisons are IEEE's, as the scalar code's, and -ffp-contract=off keeps products and sums
-/// apart, so a lane computes the scalar expression's bits. A mask is an lsDouble2 whose lanes are all ones (true) or
-/// all zeros; the helpers below are SSE2's instructions where there are some (what the compiler makes of the
-/// extensions' own masks is branches and moves between registers).
-typedef double lsDouble2 __attribute__((vector_size(16)));
-/// The lane masks' bits as an integer vector.
-typedef int64_t lsBits2 __attribute__((vector_size(16)));
-
-/// The mask of a < b per lane (false for NaN, as in C).
-static inline lsDouble2 lsLess2(lsDouble2 a, lsDouble2 b)
-{
-#if defined(__SSE2__)
-    return _mm_cmplt_pd(a, b);
-#else
-    return (lsDouble2)(a < b);
-#endif
-}
-/// The mask of a <= b per lane (false for NaN, as in C).
-static inline lsDouble2 lsLessEqual2(lsDouble2 a, lsDouble2 b)
-{
-#if defined(__SSE2__)
-    return _mm_cmple_pd(a, b);
-#else
-    return (lsDouble2)(a <= b);
-#endif
-}
-/// The mask of a != b per lane (true for NaN, as in C).
-static inline lsDouble2 lsNotEqual2(lsDouble2 a, lsDouble2 b)
-{
-#if defined(__SSE2__)
-    return _mm_cmpneq_pd(a, b);
-#else
-    return (lsDouble2)(a != b);
-#endif
-}
-/// a & b, bitwise.
-static inline lsDouble2 lsAnd2(lsDouble2 a, lsDouble2 b) { return (lsDouble2)((lsBits2)a & (lsBits2)b); }
-/// a | b, bitwise.
-static inline lsDouble2 lsOr2(lsDouble2 a, lsDouble2 b) { return (lsDouble2)((lsBits2)a | (lsBits2)b); }
-/// ~a & b, bitwise.
-static inline lsDouble2 lsAndNot2(lsDouble2 a, lsDouble2 b)
-{
-#if defined(__SSE2__)
-    return _mm_andnot_pd(a, b);
-#else
-    return (lsDouble2)(~(lsBits2)a & (lsBits2)b);
-#endif
-}
-/// Bit k set when lane k of mask m is.
-static inline int lsLanes2(lsDouble2 m)
-{
-#if defined(__SSE2__)
-    return _mm_movemask_pd(m);
-#else
-    return (int)(((lsBits2)m)[0] & 1) | (int)(((lsBits2)m)[1] & 2);
-#endif
-}
-/// |x| per lane.
-static inline lsDouble2 lsAbs2(lsDouble2 x) { return lsAnd2(x, (lsDouble2)((lsBits2){0, 0} + INT64_MAX)); }
-/// The mask of isfinite per lane.
-static inline lsDouble2 lsIsFinite2(lsDouble2 x) { return lsLessEqual2(lsAbs2(x), (lsDouble2){DBL_MAX, DBL_MAX}); }
-/// m ? a : b per lane.
-static inline lsDouble2 lsSelect2(lsDouble2 m, lsDouble2 a, lsDouble2 b)
-{
-    return lsOr2(lsAnd2(m, a), lsAndNot2(m, b));
-}
-/// a < b ? a : b per lane (b when either is NaN), as a scalar minimum written so.
-static inline lsDouble2 lsMin2(lsDouble2 a, lsDouble2 b)
-{
-#if defined(__SSE2__)
-    return _mm_min_pd(a, b);
-#else
-    return lsSelect2(lsLess2(a, b), a, b);
-#endif
-}
-/// a > b ? a : b per lane (b when either is NaN), as a scalar maximum written so.
-static inline lsDouble2 lsMax2(lsDouble2 a, lsDouble2 b)
-{
-#if defined(__SSE2__)
-    return _mm_max_pd(a, b);
-#else
-    return lsSelect2(lsLess2(b, a), a, b);
-#endif
-}
-/// The correctly rounded square root per lane (NaN for a negative lane).
-static inline lsDouble2 lsSqrt2(lsDouble2 x)
-{
-#if defined(__SSE2__)
-    return _mm_sqrt_pd(x);
-#else
-    return (lsDouble2){sqrt(x[0]), sqrt(x[1])};
-#endif
 }
 
 /// What lsRayCastCircleCommon computes from the origin and the circle alone, the same for every direction (a scan's
