@@ -62,21 +62,6 @@ static LS_GEOMETRY_INLINE bool lsOrderPair(double x, double y, double* lo, doubl
     return x != y || !signbit(x) == !signbit(y);
 }
 
-/// lsOrderPair for a caller where x < y is random to the branch predictor (the walk's winner: 0.44 mispredicts per
-/// ray where GCC branched on it): minsd and maxsd are these selections exactly (x < y ? x : y and y > x ? y : x).
-/// (The scans' prepared segments keep lsOrderPair: there the selections cost more than they save.)
-static LS_GEOMETRY_INLINE bool lsOrderPairBranchFree(double x, double y, double* lo, double* hi)
-{
-#if defined(__SSE2__)
-    __m128d vx = _mm_set_sd(x), vy = _mm_set_sd(y);
-    *lo = _mm_cvtsd_f64(_mm_min_sd(vx, vy));
-    *hi = _mm_cvtsd_f64(_mm_max_sd(vy, vx));
-    return x != y || !signbit(x) == !signbit(y);
-#else
-    return lsOrderPair(x, y, lo, hi);
-#endif
-}
-
 /// atan2(y, x) within 1e-5 rad for (x, y) != 0: Abramowitz and Stegun 4.4.49 (|error| <= 1e-5 on [0, 1]) on the
 /// octant, a division and a polynomial instead of the library's exact atan2, for the beam runs of scans (which are
 /// widened by more than this).
@@ -400,15 +385,21 @@ static LS_GEOMETRY_INLINE bool lsRayCastSegmentCrossing(lsVec2 o, lsVec2 d, doub
     {
         return false;
     }
-    // lsClampToSegmentBox, with the box's bounds ordered without library calls.
-    double loX, hiX, loY, hiY;
-    if (!lsOrderPairBranchFree(a.x, b.x, &loX, &hiX) || !lsOrderPairBranchFree(a.y, b.y, &loY, &hiY))
+    // lsClampToSegmentBox with the box's bounds ordered as lsOrderPair orders them, x in lane 0 and y in lane 1: the
+    // minimum and maximum are minpd's and maxpd's selections (ab < bb ? ab : bb, bb > ab ? bb : ab), and equal bounds
+    // of opposite signs (zeros) go to the whole routine.
+    lsDouble2 ab = {a.x, a.y}, bb = {b.x, b.y};
+    lsDouble2 lo = lsMin2(ab, bb), hi = lsMax2(bb, ab);
+    if (((lsLanes2(ab) ^ lsLanes2(bb)) & ~lsLanes2(lsNotEqual2(ab, bb))) != 0)
     {
         return false;
     }
     out->hit = true;
     out->fraction = lsClampFraction(t, L);
-    out->point = (lsVec2){lsClamp(o.x + out->fraction * d.x, loX, hiX), lsClamp(o.y + out->fraction * d.y, loY, hiY)};
+    // lsClamp per lane: lo where the point is not at least lo (NaN too), else the smaller of it and hi.
+    lsDouble2 point = (lsDouble2){o.x, o.y} + out->fraction * (lsDouble2){d.x, d.y};
+    point = lsSelect2(lsLessEqual2(lo, point), lsMin2(hi, point), lo);
+    out->point = (lsVec2){point[0], point[1]};
     return true;
 }
 
