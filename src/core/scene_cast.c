@@ -458,9 +458,9 @@ typedef enum WalkStepResult
 
 // One step of the walk: the current cell's candidates bounded and the next cell found, or an empty square of cells
 // crossed. lookAhead: prefetch the cells ahead (not worth its instructions when they are in the cache: the beams of a
-// scan).
+// scan). inLanes: the walk of a lane (CastLanes), which keeps the side test's other form (see SidesOfSegmentAs).
 static LS_FORCE_INLINE WalkStepResult WalkStep(const lsScene* scene, Walk* a, WalkState* w, lsRayHit* best,
-                                               bool lookAhead, lsCastStats* stats)
+                                               bool lookAhead, bool inLanes, lsCastStats* stats)
 {
     lsVec2 o = {a->ox, a->oy}, d = {a->dx, a->dy};
     double maxFraction = a->maxFraction;
@@ -536,7 +536,7 @@ static LS_FORCE_INLINE WalkStepResult WalkStep(const lsScene* scene, Walk* a, Wa
     {
         SegmentSides sides;
         double tLo, tHi;
-        if (SidesOfSegment(segItems + k, o, d, sideError, &sides) &&
+        if (SidesOfSegmentAs(segItems + k, o, d, sideError, &sides, !inLanes) &&
             BoundCrossing(segItems + k, &sides, d, dd, w->limit, maxFraction, sideError, &tLo, &tHi))
         {
             LS_PREFETCH(scene->segItemRefs + k); // its identity, read if it is cast when the walk ends
@@ -580,7 +580,7 @@ static LS_FORCE_INLINE void Cast(const lsScene* scene, const lsDynamicObjects* d
     WalkState w;
     if (WalkStart(scene, dyn, input, &a, &w, best, stats))
     {
-        while (WalkStep(scene, &a, &w, best, lookAhead, stats) != ls_walkEnd)
+        while (WalkStep(scene, &a, &w, best, lookAhead, false, stats) != ls_walkEnd)
         {
         }
     }
@@ -695,7 +695,7 @@ static LS_NOINLINE void CastLanes(const lsScene* scene, const lsDynamicObjects* 
             if (lane->fetched)
             {
                 int cur = lane->cur;
-                WalkStepResult r = WalkStep(scene, &lane->walk, lane->state + cur, hits + lane->ray, true, NULL);
+                WalkStepResult r = WalkStep(scene, &lane->walk, lane->state + cur, hits + lane->ray, true, true, NULL);
                 if (r == ls_walkOn)
                 {
                     continue;
