@@ -206,7 +206,7 @@ static LS_FORCE_INLINE bool BoundLineCrossingAs(const SegmentLine* line, const S
         {
             bool straddles =
                 ((s->ca > sideError) & (s->cb < -sideError)) | ((s->ca < -sideError) & (s->cb > sideError));
-            *tHi = straddles & (t - err >= 0.0) & (t + err <= maxFraction) ? t + err : HUGE_VAL;
+            *tHi = (straddles & (t - err >= 0.0) & (t + err <= maxFraction)) ? t + err : HUGE_VAL;
         }
         else
         {
