@@ -522,6 +522,7 @@ static int FarTangentsStayNear(void)
         {
             ENSURE(lsDistance(moved.position, row[i].center) >= row[i].radius + 0.2);
         }
+        ENSURE(moved.position.y <= 12.0 - 0.2 && moved.position.x <= 12.0 - 0.2);
     }
     lsDestroyScene(scene);
     lsDestroyWorld(world);
@@ -595,9 +596,18 @@ static bool RefFreeAndSeen(const FreeScene* fs, lsVec2 start, lsVec2 p, double c
         {
             return false;
         }
-        for (int k = 0; k < 4 && !startInside; ++k)
+        // The way runs through the box when a point of it lies strictly inside (sampled finely: through two opposite
+        // corners crosses, along an edge does not).
+        for (int step = 1; step < 400 && !startInside; ++step)
         {
-            if (RefProperlyCross(start, p, fs->boxes[b][k], fs->boxes[b][(k + 1) % 4]))
+            lsVec2 q = lsLerp(start, p, (double)step / 400.0);
+            bool in = true;
+            for (int k = 0; k < 4; ++k)
+            {
+                lsVec2 u = fs->boxes[b][k], v = fs->boxes[b][(k + 1) % 4];
+                in = in && lsCross(lsSub(v, u), lsSub(q, u)) > 1e-9;
+            }
+            if (in)
             {
                 return false;
             }
@@ -690,6 +700,43 @@ static int NearestFreeCircleReference(void)
     }
     printf("    150 clutters: %d free places found, %d away from the start\n", found, moved);
     ENSURE(moved > 30);
+    return 0;
+}
+
+// lsNearestFreeCircle never leaves through a box it is not strictly inside: from a start on the box's edge (between
+// it and a wall too near below for the body), or through two opposite corners of the box.
+static int NearestFreeNotThroughBoxes(void)
+{
+    lsWorld* world = lsCreateWorld();
+    lsBoxDef box = lsDefaultBoxDef();
+    box.center = lsV(0.5, 0.05);
+    box.size = lsV(1.0, 0.1);
+    lsWorld_AddBox(world, box);
+    AddSegment(world, -2.0, -0.15, 3.0, -0.15);
+    box.center = lsV(10.05, 0.05);
+    box.size = lsV(0.1, 0.1);
+    lsWorld_AddBox(world, box);
+    AddSegment(world, 9.75, -0.25, 9.75, 0.5);
+    AddSegment(world, 9.75, -0.25, 10.6, -0.25);
+    lsScene* scene = lsCreateScene(world);
+    ENSURE(scene != NULL);
+    lsCollisionWorld cw = {scene, NULL, NULL, 0, NULL, 0, -1};
+    lsMoveBody body = lsCircleBody(0.2);
+    lsVec2 place = {0.0, 0.0};
+    // On the edge: the free places are beyond the box only.
+    ENSURE(lsNearestFreeCircle(&cw, &body, lsV(0.5, 0.0), 0.4, &place) == ls_freeNone);
+    // Next to the corner (10, 0) of the small box, in a pocket of walls: not out through its diagonal.
+    lsVec2 start = {9.99, -0.01};
+    if (lsNearestFreeCircle(&cw, &body, start, 0.6, &place) == ls_freeFound)
+    {
+        for (int k = 1; k < 400; ++k)
+        {
+            lsVec2 q = lsLerp(start, place, (double)k / 400.0);
+            ENSURE(!(q.x > 10.0 + 1e-9 && q.x < 10.1 - 1e-9 && q.y > 1e-9 && q.y < 0.1 - 1e-9));
+        }
+    }
+    lsDestroyScene(scene);
+    lsDestroyWorld(world);
     return 0;
 }
 
@@ -1302,6 +1349,7 @@ int SimTest(void)
     RUN_SUBTEST(BarOverCentre);
     RUN_SUBTEST(FarTangentsStayNear);
     RUN_SUBTEST(NearestFreeCircleReference);
+    RUN_SUBTEST(NearestFreeNotThroughBoxes);
     RUN_SUBTEST(RandomCrushesWithEscape);
     RUN_SUBTEST(CrushWithoutEscape);
     RUN_SUBTEST(FootprintDoorSqueeze);

@@ -97,13 +97,15 @@ typedef enum lsFreeSearch
 {
     ls_freeFound,
     ls_freeNone,    ///< nothing free within the limit
-    ls_freeCrowded, ///< more than 64 solids and bodies within the limit: not searched
+    ls_freeCrowded, ///< more than 64 solids and bodies, or 256 pieces of their grown outlines, within the limit
 } lsFreeSearch;
 /// The exact nearest free place for a circle body (lsCircleBody) within limit of start: the centre nearest to start
 /// that is at least body->clearance from every solid, moving wall (where it ends the step) and circle of cw (but
-/// cw->skipCircle), and that start reaches in a straight line without crossing a solid's core (a wall, or the outline
-/// of a box or polygon that start is not inside). On the boundary within 1e-10 relative counts as free. *free is
-/// written when found (start itself when it is free).
+/// cw->skipCircle), and that start reaches in a straight line without crossing a wall's core, without running through
+/// the interior of a box or polygon it is not strictly inside, and without coming nearer than body->clearance less
+/// the skin to a circle it is not already that near (a chord from a circle it rests against dips by less). On the
+/// boundary within 1e-10 relative counts as free. *free is written in every case but ls_freeCrowded (start when
+/// nothing is found).
 lsFreeSearch lsNearestFreeCircle(const lsCollisionWorld* cw, const lsMoveBody* body, lsVec2 start, double limit,
                                  lsVec2* free);
 /// Everything a body within reach of box could touch: static candidates from the index, then circles and movers.

@@ -504,12 +504,19 @@ typedef struct Grown
     lsVec2 points[LS_MAX_POLYGON_VERTICES]; // the core's hull, counter-clockwise (one point; two: a segment)
     int count;
     double radius; // the core's radius plus the body's clearance
+    lsAABB bounds; // of the grown core: a point outside it is clear of it
 } Grown;
+
+// The most pieces searched: their pairs cost the square (64 polygons of 32 vertices took 23 s), and a clutter that
+// makes more (many shapes, or solids with many vertices, within reach) is reported crowded.
+#define LS_FREE_MAX_PIECES 256
 
 typedef struct Piece
 {
     lsVec2 a, b;   // an edge from a to b; an arc: its centre a
     double radius; // an arc's radius; 0 for an edge
+    double gap;    // the distance from the start to its nearest point: no point of it is nearer
+    int order;     // its place as made (ties of gap keep it, so the search is the same on every library)
 } Piece;
 
 // Distance from x to g's core (0 inside a polygon).
@@ -535,7 +542,8 @@ static bool OutsideAll(const Grown* grown, int count, lsVec2 x)
     for (int i = 0; i < count; ++i)
     {
         // On the boundary counts as free: candidates are computed on it, within rounding.
-        if (CoreDistance(&grown[i], x) < grown[i].radius - 1e-10 * (1.0 + grown[i].radius))
+        if (lsAABB_Contains(grown[i].bounds, x) &&
+            CoreDistance(&grown[i], x) < grown[i].radius - 1e-10 * (1.0 + grown[i].radius))
         {
             return false;
         }
@@ -618,18 +626,54 @@ static int PieceCrossings(const Piece* p, const Piece* q, lsVec2 out[2])
 // Appends piece when it comes within limit of start (only those can hold a candidate within limit).
 static void AddPiece(Piece* pieces, int* count, Piece piece, lsVec2 start, double limit)
 {
-    double gap =
-        piece.radius > 0.0 ? lsDistance(piece.a, start) - piece.radius : lsDistance(PieceNearest(&piece, start), start);
-    if (gap <= limit)
+    piece.gap = piece.radius > 0.0 ? fmax(0.0, lsDistance(piece.a, start) - piece.radius)
+                                   : lsDistance(PieceNearest(&piece, start), start);
+    piece.order = *count;
+    if (piece.gap <= limit)
     {
         pieces[(*count)++] = piece;
     }
+}
+
+static int CompareGaps(const void* a, const void* b)
+{
+    const Piece* p = a;
+    const Piece* q = b;
+    return p->gap < q->gap ? -1 : p->gap > q->gap ? 1 : (p->order > q->order) - (p->order < q->order);
 }
 
 // How near the centre's way may pass a body (a grown point): its clearance less the skin. A way from a body it rests
 // against to a place on its clearance is a chord, which dips into it by the sagitta (7e-8 m for 0.85 mm along a
 // robot of radius 0.2); deeper is through it.
 static double BodyKeep(const Grown* g) { return g->radius - LS_CONTACT_SKIN; }
+
+// True when the way start + t d, t in [0, 1], runs through the open interior of g's polygon for a positive length
+// (Cyrus-Beck clipping), unless start lies strictly inside it (leaving it is the point). Along an edge or through a
+// corner it only touches; through two opposite corners it crosses.
+static bool WayEntersPolygon(const Grown* g, lsVec2 start, lsVec2 d)
+{
+    double lo = 0.0, hi = 1.0;
+    bool inside = true;
+    for (int k = 0; k < g->count; ++k)
+    {
+        lsVec2 a = g->points[k], e = lsSub(g->points[k + 1 == g->count ? 0 : k + 1], a);
+        double at = lsCross(e, lsSub(start, a)), rate = lsCross(e, d); // inside: at + t rate > 0
+        inside = inside && at > 0.0;
+        if (rate > 0.0)
+        {
+            lo = fmax(lo, -at / rate);
+        }
+        else if (rate < 0.0)
+        {
+            hi = fmin(hi, -at / rate);
+        }
+        else if (!(at > 0.0))
+        {
+            return false; // along or outside this edge's line
+        }
+    }
+    return !inside && hi - lo > 1e-12;
+}
 
 // True when the centre's straight way from start to x crosses a solid's core (a wall, a moving wall, the outline of
 // a box or polygon it is not inside), or enters the clearance of another body that start keeps clear of: the free
@@ -651,30 +695,31 @@ static bool Blocked(const Grown* grown, int count, lsVec2 start, lsVec2 x)
             }
             continue;
         }
-        if (CoreDistance(&grown[i], start) == 0.0)
+        if (grown[i].count == 2)
         {
-            continue;
-        }
-        for (int k = 0; k < grown[i].count; ++k)
-        {
-            lsVec2 a = grown[i].points[k], b = grown[i].points[k + 1 == grown[i].count ? 0 : k + 1];
-            lsVec2 e = lsSub(b, a);
-            double sa = lsCross(d, lsSub(a, start)), sb = lsCross(d, lsSub(b, start));
+            // A wall: the way crosses it where each lies strictly on both sides of the other.
+            lsVec2 a = grown[i].points[0], e = lsSub(grown[i].points[1], a);
+            double sa = lsCross(d, lsSub(a, start)), sb = lsCross(d, lsSub(grown[i].points[1], start));
             double ss = lsCross(e, lsSub(start, a)), sx = lsCross(e, lsSub(x, a));
             if (((sa < 0.0 && sb > 0.0) || (sa > 0.0 && sb < 0.0)) &&
                 ((ss < 0.0 && sx > 0.0) || (ss > 0.0 && sx < 0.0)))
             {
                 return true;
             }
+            continue;
+        }
+        if (WayEntersPolygon(&grown[i], start, d))
+        {
+            return true;
         }
     }
     return false;
 }
 
-// The shadows g casts from start within limit, as segments (rays[2 k], rays[2 k + 1]) from where each leaves g to
-// limit; returns their count: a ray through each core vertex beyond it (a solid), or the two tangents to the clearance
-// beyond their points of contact (a body whose clearance start is outside).
-static int ShadowRays(const Grown* g, lsVec2 start, double limit, lsVec2* rays)
+// The shadows g casts from start within limit, as straight pieces from where each leaves g to limit; returns their
+// count: a ray through each core vertex beyond it (a solid), or the two tangents to the clearance beyond their points
+// of contact (a body whose clearance start is outside).
+static int ShadowRays(const Grown* g, lsVec2 start, double limit, Piece rays[LS_MAX_POLYGON_VERTICES])
 {
     if (g->count == 1)
     {
@@ -685,16 +730,18 @@ static int ShadowRays(const Grown* g, lsVec2 start, double limit, lsVec2* rays)
             return 0;
         }
         double along = sqrt((d - keep) * (d + keep));
+        if (!(along < limit))
+        {
+            return 0;
+        }
         lsVec2 u = lsScale(1.0 / d, towards);
-        int count = 0;
-        for (int side = -1; side <= 1; side += 2)
+        for (int side = 0; side < 2; ++side)
         {
             // Turned from u by the tangent's angle: cos = along / d, sin = keep / d.
-            lsVec2 dir = lsMulAdd(lsScale(along / d, u), (double)side * keep / d, lsLeftPerp(u));
-            rays[count++] = lsMulAdd(start, along, dir);
-            rays[count++] = lsMulAdd(start, limit, dir);
+            lsVec2 dir = lsMulAdd(lsScale(along / d, u), (side == 0 ? -keep : keep) / d, lsLeftPerp(u));
+            rays[side] = (Piece){lsMulAdd(start, along, dir), lsMulAdd(start, limit, dir), 0.0, along, side};
         }
-        return along < limit ? 2 : 0;
+        return 2;
     }
     int count = 0;
     for (int v = 0; v < g->count; ++v)
@@ -703,8 +750,7 @@ static int ShadowRays(const Grown* g, lsVec2 start, double limit, lsVec2* rays)
         double along = lsDistance(start, p);
         if (along > 0.0 && along < limit)
         {
-            rays[2 * count] = p;
-            rays[2 * count + 1] = lsMulAdd(start, limit / along, lsSub(p, start));
+            rays[count] = (Piece){p, lsMulAdd(start, limit / along, lsSub(p, start)), 0.0, along, count};
             count += 1;
         }
     }
@@ -744,6 +790,13 @@ lsFreeSearch lsNearestFreeCircle(const lsCollisionWorld* cw, const lsMoveBody* b
         memcpy(g->points, n < 3 ? points : hull, (size_t)g->count * sizeof(lsVec2));
         g->count = g->count == 2 && lsVecEqual(g->points[0], g->points[1]) ? 1 : g->count;
         g->radius = obs.items[i].radius + body->clearance;
+        g->bounds = (lsAABB){g->points[0], g->points[0]};
+        for (int k = 1; k < g->count; ++k)
+        {
+            g->bounds = (lsAABB){lsMin(g->bounds.lower, g->points[k]), lsMax(g->bounds.upper, g->points[k])};
+        }
+        lsVec2 grow = {2.0 * g->radius, 2.0 * g->radius}; // twice: rounding at the boundary stays inside
+        g->bounds = (lsAABB){lsSub(g->bounds.lower, grow), lsAdd(g->bounds.upper, grow)};
         pieceCapacity += 2 * g->count;
     }
     // The pieces: the circle around each core vertex and each core edge pushed out along its outward normal (a
@@ -755,24 +808,33 @@ lsFreeSearch lsNearestFreeCircle(const lsCollisionWorld* cw, const lsMoveBody* b
         const Grown* g = &grown[i];
         for (int k = 0; k < g->count; ++k)
         {
-            AddPiece(pieces, &pieceCount, (Piece){g->points[k], g->points[k], g->radius}, start, limit);
+            AddPiece(pieces, &pieceCount, (Piece){g->points[k], g->points[k], g->radius, 0.0, 0}, start, limit);
             if (g->count > 1)
             {
                 lsVec2 a = g->points[k], b = g->points[k + 1 == g->count ? 0 : k + 1];
                 lsVec2 out = lsScale(g->radius, lsNormalize(lsRightPerp(lsSub(b, a))));
-                AddPiece(pieces, &pieceCount, (Piece){lsAdd(a, out), lsAdd(b, out), 0.0}, start, limit);
+                AddPiece(pieces, &pieceCount, (Piece){lsAdd(a, out), lsAdd(b, out), 0.0, 0.0, 0}, start, limit);
             }
         }
     }
     int grownCount = obs.count;
     lsReleaseObstacles(&obs);
+    if (pieceCount > LS_FREE_MAX_PIECES)
+    {
+        lsFree(pieces, (size_t)pieceCapacity * sizeof(Piece));
+        lsFree(grown, (size_t)(grownCount > 0 ? grownCount : 1) * sizeof(Grown));
+        return ls_freeCrowded;
+    }
     lsVec2 best = start;
     double bestDistance = HUGE_VAL;
     TryCircleCandidate(grown, grownCount, start, limit, start, &best, &bestDistance);
-    for (int i = 0; i < pieceCount && bestDistance > 0.0; ++i)
+    // Nearest pieces first: a candidate on a piece is no nearer than its gap, so once the gaps reach the best
+    // distance, the rest cannot improve it (a clutter of 32-gons took seconds when every pair was tried).
+    qsort(pieces, (size_t)pieceCount, sizeof(Piece), CompareGaps);
+    for (int i = 0; i < pieceCount && pieces[i].gap < bestDistance; ++i)
     {
         TryCircleCandidate(grown, grownCount, start, limit, PieceNearest(&pieces[i], start), &best, &bestDistance);
-        for (int j = i + 1; j < pieceCount; ++j)
+        for (int j = i + 1; j < pieceCount && pieces[j].gap < bestDistance; ++j)
         {
             lsVec2 crossings[2];
             int n = PieceCrossings(&pieces[i], &pieces[j], crossings);
@@ -787,15 +849,14 @@ lsFreeSearch lsNearestFreeCircle(const lsCollisionWorld* cw, const lsMoveBody* b
     // clear of): where a shadow leaves a piece is a candidate too.
     for (int g = 0; g < grownCount && bestDistance > 0.0; ++g)
     {
-        lsVec2 rays[2 * LS_MAX_POLYGON_VERTICES];
+        Piece rays[LS_MAX_POLYGON_VERTICES];
         int rayCount = ShadowRays(&grown[g], start, limit, rays);
-        for (int r = 0; r < rayCount; ++r)
+        for (int r = 0; r < rayCount && rays[r].gap < bestDistance; ++r)
         {
-            Piece shadow = {rays[2 * r], rays[2 * r + 1], 0.0};
-            for (int i = 0; i < pieceCount; ++i)
+            for (int i = 0; i < pieceCount && pieces[i].gap < bestDistance; ++i)
             {
                 lsVec2 crossings[2];
-                int n = PieceCrossings(&shadow, &pieces[i], crossings);
+                int n = PieceCrossings(&rays[r], &pieces[i], crossings);
                 for (int k = 0; k < n; ++k)
                 {
                     TryCircleCandidate(grown, grownCount, start, limit, crossings[k], &best, &bestDistance);

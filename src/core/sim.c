@@ -51,7 +51,8 @@ typedef struct SimRobot
     double boundingRadius; ///< radius, or the largest |vertex| of the polygon footprint
     bool autopilotFresh;   ///< the autopilot has seen the latest scan
     bool wasInContact;
-    bool pushed; ///< another robot pushed it this step
+    bool pushed;  ///< another robot pushed it this step
+    bool squeeze; ///< a chain or Separate left it where it may overlap a body: a crush if it still does (EndSqueezes)
     bool scanDue;
 } SimRobot;
 
@@ -838,7 +839,7 @@ static void PlaceBody(lsSim* sim, int id, lsVec2 position)
 #define LS_CHAIN_LEVELS 32
 #define LS_CHAIN_PUSHES 192
 #define LS_CHAIN_ROUNDS 8
-#define LS_CHAIN_MEMBERS 64
+#define LS_CHAIN_MEMBERS LS_CHAIN_PUSHES
 
 typedef struct Chain
 {
@@ -1081,23 +1082,25 @@ static bool Overlaps(lsSim* sim, int id)
 
 #define LS_SEPARATE_ROUNDS 16
 
-// Robot i moves by displacement against the solids and the moving walls alone (where they end the step), sliding
-// along them; returns how far it went along direction n.
+// Robot i moves by displacement against the solids, the moving walls (where they end the step) and the vehicles
+// alone, sliding along them; returns how far it went along direction n.
 static double SeparateMove(lsSim* sim, int i, lsVec2 displacement, lsVec2 n)
 {
-    lsCollisionWorld cw = {sim->scene, sim->movers, sim->movers, sim->state.moverCount, NULL, 0, -1};
+    lsCollisionWorld cw = {
+        sim->scene, sim->movers, sim->movers, sim->state.moverCount, sim->circles, sim->state.vehicleCount, -1};
     double angle = sim->robotStates[i].angle;
     lsVec2 start = sim->robotStates[i].position;
     lsVec2 end = MoveBody(sim, i, &cw, displacement, 0.0, &angle).position;
     PlaceBody(sim, sim->state.vehicleCount + i, end);
+    sim->robots[i].squeeze = true;
     Drift(sim, sim->state.vehicleCount + i);
     return lsDot(lsSub(end, start), n);
 }
 
 // After the turns, robots that the pushes left overlapping each other (a chain that reached its bounds; a jam of a few
 // robots that must all move a little, which a chain, one body after another along its line, does not find) are moved
-// apart, pair by pair along their line of centres, each against the solids alone (sliding along them): the first of
-// the pair goes half the overlap, the second the rest. A few rounds in list order, while some pair overlaps (a
+// apart, pair by pair along their line of centres, each against the solids and vehicles (sliding along them): the first
+// of the pair goes half the overlap, the second the rest. A few rounds in list order, while some pair overlaps (a
 // position solver, Gauss-Seidel). A pair that the solids hold together (a true crush) stays overlapping, crushed (its
 // turn counted it). Only overlaps deeper than the skin count, so a step that leaves none is unchanged.
 static void Separate(lsSim* sim)
@@ -1161,6 +1164,7 @@ static void Separate(lsSim* sim)
         {
             PlaceBody(sim, first + i, place);
             Drift(sim, first + i);
+            sim->robots[i].squeeze = true;
         }
     }
 }
@@ -1185,8 +1189,9 @@ static void PushOut(lsSim* sim, int i, lsVec2 wanted, Chain* chain)
 }
 
 // The crushes of robot i's turn: the robots it pushed that could not give way (Push), and when a chain of pushes
-// followed (chain not NULL), instead of those it pushed, the robots of the chain (i and those it pushed) that it left
-// overlapping another body. crushed: i was counted already (its move was crushed).
+// followed (chain not NULL), instead of those it pushed, the robots of the chain (i and those it pushed) marked to be
+// counted at the step's end if they still overlap another body then (after Separate). crushed: i was counted already
+// (its move was crushed).
 static void SettleCrushes(lsSim* sim, int i, const Chain* chain, bool crushed)
 {
     for (int k = 0; k < sim->pendingCount; ++k)
@@ -1201,17 +1206,29 @@ static void SettleCrushes(lsSim* sim, int i, const Chain* chain, bool crushed)
     {
         return;
     }
-    if (!crushed && Overlaps(sim, sim->state.vehicleCount + i))
-    {
-        Crush(sim, i);
-    }
+    // Whether they are crushed is known once the step's turns and Separate have ended (EndSqueezes).
+    sim->robots[i].squeeze = sim->robots[i].squeeze || !crushed;
     for (int k = 0; k < chain->memberCount; ++k)
     {
-        int id = chain->members[k];
-        if (id >= sim->state.vehicleCount && Overlaps(sim, id))
+        int j = chain->members[k] - sim->state.vehicleCount;
+        if (j >= 0)
         {
-            Crush(sim, id - sim->state.vehicleCount);
+            sim->robots[j].squeeze = true;
         }
+    }
+}
+
+// The crushes of a step with chains of pushes: each robot that a chain pushed (or carried into the others) or that
+// Separate moved, and that still overlaps another body, once.
+static void EndSqueezes(lsSim* sim)
+{
+    for (int i = 0; i < sim->robotCount; ++i)
+    {
+        if (sim->robots[i].squeeze && Overlaps(sim, sim->state.vehicleCount + i))
+        {
+            Crush(sim, i);
+        }
+        sim->robots[i].squeeze = false;
     }
 }
 
@@ -1513,6 +1530,10 @@ static void StepRobots(lsSim* sim, const lsControl* controls, const lsControl* f
     if (sim->pressed && sim->robotCount > 1)
     {
         Separate(sim); // without moving walls, pushes and moves never leave robots inside each other
+    }
+    if (sim->pressed)
+    {
+        EndSqueezes(sim);
     }
     Phase(sim, ls_phaseOther);
     CountCollisions(sim);
