@@ -97,7 +97,9 @@ static lsWorld* BuildTargets(const char* worldsDir)
     {
         lsTargetDef def = lsDefaultTargetDef();
         def.radius = 0.2;
-        def.center = lsV(lsRng_Range(&rng, 0.5, 99.5), lsRng_Range(&rng, 0.5, 99.5));
+        double y = lsRng_Range(&rng, 0.5, 99.5); // y first: the order GCC gave the call's arguments
+        double x = lsRng_Range(&rng, 0.5, 99.5);
+        def.center = lsV(x, y);
         def.kind = i % 4 == 0 ? ls_poison : ls_food;
         lsWorld_AddTarget(world, def);
     }
@@ -150,7 +152,9 @@ static lsWorld* BuildLongWalls(const char* worldsDir)
     lsRng rng = lsMakeRng(12);
     for (int i = 0; i < 10000; ++i)
     {
-        lsVec2 p = lsV(lsRng_Range(&rng, 1.0, 199.0), lsRng_Range(&rng, 1.0, 199.0));
+        double y = lsRng_Range(&rng, 1.0, 199.0); // y first: the order GCC gave the call's arguments
+        double x = lsRng_Range(&rng, 1.0, 199.0);
+        lsVec2 p = lsV(x, y);
         if (lsDistance(p, lsV(100.0, 100.0)) < 2.0)
         {
             continue; // room to start in
@@ -161,7 +165,9 @@ static lsWorld* BuildLongWalls(const char* worldsDir)
     }
     for (int i = 0; i < 200; ++i)
     {
-        lsVec2 p = lsV(lsRng_Range(&rng, 0.0, 200.0), lsRng_Range(&rng, 0.0, 200.0));
+        double y = lsRng_Range(&rng, 0.0, 200.0);
+        double x = lsRng_Range(&rng, 0.0, 200.0);
+        lsVec2 p = lsV(x, y);
         if (lsDistance(p, lsV(100.0, 100.0)) < 2.0)
         {
             continue;
