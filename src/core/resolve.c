@@ -442,6 +442,21 @@ static Cso* BuildCsos(const lsCollisionWorld* cw, const lsMoveBody* body, lsAABB
     return csos;
 }
 
+// Where segments p and q cross, both parameters in [0, 1]; false when they are parallel or apart.
+static bool CrossSegments(lsSegment p, lsSegment q, lsVec2* at)
+{
+    lsVec2 r = lsSub(p.b, p.a), s = lsSub(q.b, q.a);
+    double det = lsCross(r, s);
+    if (!(fabs(det) > 0.0))
+    {
+        return false;
+    }
+    lsVec2 w = lsSub(q.a, p.a);
+    double t = lsCross(w, s) / det, u = lsCross(w, r) / det;
+    *at = lsMulAdd(p.a, t, r);
+    return t >= 0.0 && t <= 1.0 && u >= 0.0 && u <= 1.0;
+}
+
 // The free centre nearest to start for a footprint body, within twice its reach; false when there is none or too
 // many solids crowd it.
 static bool NearestFreeFootprint(const lsCollisionWorld* cw, const lsMoveBody* body, lsVec2 start, lsVec2* free)
@@ -470,17 +485,10 @@ static bool NearestFreeFootprint(const lsCollisionWorld* cw, const lsMoveBody* b
                 for (int f = 0; f < csos[j].count; ++f)
                 {
                     lsSegment other = {csos[j].vertices[f], csos[j].vertices[f + 1 == csos[j].count ? 0 : f + 1]};
-                    lsVec2 r = lsSub(edge.b, edge.a), q = lsSub(other.b, other.a);
-                    double det = lsCross(r, q);
-                    if (!(fabs(det) > 0.0))
+                    lsVec2 at;
+                    if (CrossSegments(edge, other, &at))
                     {
-                        continue;
-                    }
-                    lsVec2 w = lsSub(other.a, edge.a);
-                    double t = lsCross(w, q) / det, u = lsCross(w, r) / det;
-                    if (t >= 0.0 && t <= 1.0 && u >= 0.0 && u <= 1.0)
-                    {
-                        TryFreeCandidate(csos, count, start, limit, lsMulAdd(edge.a, t, r), &best, &bestDistance);
+                        TryFreeCandidate(csos, count, start, limit, at, &best, &bestDistance);
                     }
                 }
             }
@@ -608,19 +616,7 @@ static int PieceCrossings(const Piece* p, const Piece* q, lsVec2 out[2])
         }
         return n;
     }
-    lsVec2 r = lsSub(p->b, p->a), s = lsSub(q->b, q->a), w = lsSub(q->a, p->a);
-    double det = lsCross(r, s);
-    if (!(fabs(det) > 0.0))
-    {
-        return 0;
-    }
-    double t = lsCross(w, s) / det, u = lsCross(w, r) / det;
-    if (t < 0.0 || t > 1.0 || u < 0.0 || u > 1.0)
-    {
-        return 0;
-    }
-    out[0] = lsMulAdd(p->a, t, r);
-    return 1;
+    return CrossSegments((lsSegment){p->a, p->b}, (lsSegment){q->a, q->b}, &out[0]) ? 1 : 0;
 }
 
 // Appends piece when it comes within limit of start (only those can hold a candidate within limit).
