@@ -1101,8 +1101,8 @@ static double SeparateMove(lsSim* sim, int i, lsVec2 displacement, lsVec2 n)
 // robots that must all move a little, which a chain, one body after another along its line, does not find) are moved
 // apart, pair by pair along their line of centres, each against the solids and vehicles (sliding along them): the first
 // of the pair goes half the overlap, the second the rest. A few rounds in list order, while some pair overlaps (a
-// position solver, Gauss-Seidel). A pair that the solids hold together (a true crush) stays overlapping, crushed (its
-// turn counted it). Only overlaps deeper than the skin count, so a step that leaves none is unchanged.
+// position solver, Gauss-Seidel). A pair that the solids hold together (a true crush) stays overlapping, crushed
+// (EndSqueezes counts it). Only overlaps deeper than the skin count, so a step that leaves none is unchanged.
 static void Separate(lsSim* sim)
 {
     int first = sim->state.vehicleCount;
@@ -1142,8 +1142,8 @@ static void Separate(lsSim* sim)
         }
     }
     // Pairs pressed together along their line with room beside it (a row squeezed between a door and a wall, open
-    // above): the robot steps to the nearest place clear of every body and solid within its diameter and the overlap,
-    // reached straight without crossing a wall or passing through a body it was clear of.
+    // above): the robot steps to the nearest place clear of every body and solid within its diameter, reached
+    // straight without crossing a wall or passing through a body it was clear of.
     for (int i = 0; i < sim->robotCount; ++i)
     {
         lsCircle body = sim->circles[first + i];
@@ -1151,10 +1151,11 @@ static void Separate(lsSim* sim)
         double depth = 0.0;
         for (int k = 0; k < count; ++k)
         {
-            bool robot = sim->neighbourIds[k] >= first;
-            depth = fmax(depth, robot ? body.radius + sim->neighbours[k].radius -
-                                            lsDistance(sim->neighbours[k].center, body.center)
-                                      : 0.0);
+            if (sim->neighbourIds[k] >= first) // robots only: the invariants allow a vehicle's overlap
+            {
+                lsCircle other = sim->neighbours[k];
+                depth = fmax(depth, body.radius + other.radius - lsDistance(other.center, body.center));
+            }
         }
         lsCollisionWorld cw = {sim->scene, sim->movers, sim->movers, sim->state.moverCount, sim->neighbours, count, -1};
         lsMoveBody circle = lsCircleBody(body.radius);
@@ -1527,12 +1528,9 @@ static void StepRobots(lsSim* sim, const lsControl* controls, const lsControl* f
         sim->turn = i;
         TakeTurn(sim, i, RobotControl(controls, first, i));
     }
-    if (sim->pressed && sim->robotCount > 1)
+    if (sim->pressed) // without moving walls, pushes and moves never leave robots inside each other
     {
-        Separate(sim); // without moving walls, pushes and moves never leave robots inside each other
-    }
-    if (sim->pressed)
-    {
+        Separate(sim);
         EndSqueezes(sim);
     }
     Phase(sim, ls_phaseOther);
