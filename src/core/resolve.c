@@ -503,10 +503,11 @@ static bool NearestFreeFootprint(const lsCollisionWorld* cw, const lsMoveBody* b
 // proxy's hull: a point, a segment or a polygon) grown by its radius plus the body's clearance, and the free space is
 // the complement of their union. Its point nearest to start is start itself, the nearest point of one piece of a
 // grown boundary (an edge of the core pushed out, or the circle around a core vertex), or where two pieces cross (a
-// corner of the union's boundary): the footprint's candidates above, with arcs for the rounded corners. Used where
-// the half-planes' answer lies far: a robot wedged in a row of robots along a wall, 7e-7 m into both neighbours, got
+// corner of the union's boundary): the footprint's candidates above, with arcs for the rounded corners; where only
+// straight ways count, also where a shadow (of a core's vertex, or a tangent to a body) crosses a piece. Used where
+// the half-planes' answer lies far (a robot wedged in a row of robots along a wall, 7e-7 m into both neighbours, got
 // two nearly parallel tangents that met metres away, and linearised there the room's walls were seen from their far
-// side (it went 11.6 m across the room onto another robot).
+// side: it went 11.6 m across the room onto another robot), and by the sim's Separate.
 typedef struct Grown
 {
     lsVec2 points[LS_MAX_POLYGON_VERTICES]; // the core's hull, counter-clockwise (one point; two: a segment)
