@@ -108,7 +108,8 @@ typedef enum lsFreeSearch
 /// nothing is found).
 lsFreeSearch lsNearestFreeCircle(const lsCollisionWorld* cw, const lsMoveBody* body, lsVec2 start, double limit,
                                  lsVec2* free);
-/// Everything a body within reach of box could touch: static candidates from the index, then circles and movers.
+/// What a body inside box could touch: the index's static candidates, then the circles and the moving walls (where
+/// they end the step) whose boxes meet box.
 void lsGatherObstacles(lsObstacles* obs, const lsCollisionWorld* cw, lsAABB box, bool withMovers);
 /// Frees what lsGatherObstacles allocated.
 void lsReleaseObstacles(lsObstacles* obs);

@@ -41,7 +41,8 @@ static bool ObstacleQuery(void* context, lsHitKind kind, int index, int part)
     return true;
 }
 
-// Everything a body within reach of box could touch: static candidates from the index, then circles and movers.
+// Everything in box that a body could touch: static candidates from the index, then circles and moving walls (where
+// they end the step).
 void lsGatherObstacles(lsObstacles* obs, const lsCollisionWorld* cw, lsAABB box, bool withMovers)
 {
     obs->scene = cw->scene;
@@ -63,7 +64,10 @@ void lsGatherObstacles(lsObstacles* obs, const lsCollisionWorld* cw, lsAABB box,
     obs->circlesEnd = obs->count;
     for (int i = 0; withMovers && i < cw->moverCount; ++i)
     {
-        AddObstacle(obs, lsProxyFromSegment(&cw->moversEnd[i]));
+        if (lsAABB_Overlaps(lsAABB_OfSegment(cw->moversEnd[i].a, cw->moversEnd[i].b), box))
+        {
+            AddObstacle(obs, lsProxyFromSegment(&cw->moversEnd[i]));
+        }
     }
 }
 
