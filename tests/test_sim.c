@@ -365,6 +365,39 @@ static int BarPushes(bool polygon)
 static int BarPushesRobot(void) { return BarPushes(false); }
 static int BarPushesPolygonRobot(void) { return BarPushes(true); }
 
+// A bar turning 54 degrees a step (1 080 degrees per second at dt 0.05 s) over a robot standing 1.9 m from its
+// pivot, half way into the step's turn. Interpolated end to end, the bar's segment passes there 1.78 m long and
+// missed the robot, which the turning bar sweeps: the step is cut into sub-steps (sim.c's MoverSubsteps), and the bar
+// pushes the robot ahead of it, around the pivot, past where the bar ends the step.
+static int FastBarSubsteps(void)
+{
+    lsWorld* world = lsCreateWorld();
+    lsMoverDef bar = lsDefaultMoverDef();
+    bar.kind = ls_moverBar;
+    bar.a = lsV(-2.0, 0.0);
+    bar.b = lsV(2.0, 0.0);
+    bar.pivot = lsV(0.0, 0.0);
+    bar.angularSpeed = 6.0 * LS_PI;
+    lsWorld_AddMover(world, bar);
+    world->sim.dt = 0.05;
+    world->robot.radius = 0.1;
+    double half = 0.5 * bar.angularSpeed * world->sim.dt;
+    world->robot.position = lsV(1.9 * cos(half), 1.9 * sin(half));
+    world->robot.lidar.beams = 8;
+    lsSim* sim = lsCreateSim(world);
+    const lsSimState* state = lsSim_GetState(sim);
+    lsVec2 start = state->robot.position;
+    lsSim_Step(sim, NULL);
+    ENSURE(BruteClearance(world, state) > 0.0);
+    lsVec2 p = state->robot.position;
+    ENSURE(lsDistance(p, start) > 0.5);
+    ENSURE(atan2(p.y, p.x) > 2.0 * half);
+    ENSURE(state->collisions == 1);
+    lsDestroySim(sim);
+    lsDestroyWorld(world);
+    return 0;
+}
+
 static int FastDoorNeverPassesTargets(void)
 {
     // A door moving 6 m in a quarter second (1.6 m per step) past targets placed at random on its path: each
@@ -616,6 +649,46 @@ static bool RefFreeAndSeen(const FreeScene* fs, lsVec2 start, lsVec2 p, double c
     return true;
 }
 
+// A random clutter near the origin: up to 5 walls, a box, 5 circles (bodies), in fs and (the solids) in the world.
+static lsWorld* RandomClutter(lsRng* rng, FreeScene* fs)
+{
+    lsWorld* world = lsCreateWorld();
+    fs->wallCount = (int)lsRng_Range(rng, 0.0, 6.0);
+    for (int i = 0; i < fs->wallCount; ++i)
+    {
+        lsVec2 a = lsTestRandomPoint(rng, -1.0, 1.0, -1.0, 1.0);
+        lsVec2 b = lsTestRandomPoint(rng, -1.0, 1.0, -1.0, 1.0);
+        fs->walls[i] = (lsSegment){a, b};
+        AddSegment(world, a.x, a.y, b.x, b.y);
+    }
+    fs->boxCount = (int)lsRng_Range(rng, 0.0, 2.0);
+    for (int i = 0; i < fs->boxCount; ++i)
+    {
+        lsBoxDef box = lsDefaultBoxDef();
+        box.center = lsTestRandomPoint(rng, -1.0, 1.0, -1.0, 1.0);
+        double w = lsRng_Range(rng, 0.05, 0.6);
+        double h = lsRng_Range(rng, 0.05, 0.6);
+        box.size = lsV(w, h);
+        box.angle = lsRng_Range(rng, -LS_PI, LS_PI);
+        lsWorld_AddBox(world, box);
+        lsBox made = lsMakeBox(box.center, box.size, box.angle);
+        lsBox_Corners(&made, fs->boxes[i]);
+        if (lsCross(lsSub(fs->boxes[i][1], fs->boxes[i][0]), lsSub(fs->boxes[i][2], fs->boxes[i][1])) < 0.0)
+        {
+            lsVec2 t = fs->boxes[i][1];
+            fs->boxes[i][1] = fs->boxes[i][3];
+            fs->boxes[i][3] = t;
+        }
+    }
+    fs->circleCount = (int)lsRng_Range(rng, 0.0, 6.0);
+    for (int i = 0; i < fs->circleCount; ++i)
+    {
+        fs->circles[i].center = lsTestRandomPoint(rng, -1.0, 1.0, -1.0, 1.0);
+        fs->circles[i].radius = lsRng_Range(rng, 0.05, 0.3);
+    }
+    return world;
+}
+
 // lsNearestFreeCircle against a brute-force reference on random clutters of walls, boxes and circles (the other
 // robots): its answer is free and seen from the start, and no free point of a fine polar grid around the start (150
 // rings by 720 directions) is nearer; when some grid point is free, it finds a place.
@@ -626,40 +699,7 @@ static int NearestFreeCircleReference(void)
     for (int trial = 0; trial < 150; ++trial)
     {
         FreeScene fs = {0};
-        lsWorld* world = lsCreateWorld();
-        fs.wallCount = (int)lsRng_Range(&rng, 0.0, 6.0);
-        for (int i = 0; i < fs.wallCount; ++i)
-        {
-            lsVec2 a = lsTestRandomPoint(&rng, -1.0, 1.0, -1.0, 1.0);
-            lsVec2 b = lsTestRandomPoint(&rng, -1.0, 1.0, -1.0, 1.0);
-            fs.walls[i] = (lsSegment){a, b};
-            AddSegment(world, a.x, a.y, b.x, b.y);
-        }
-        fs.boxCount = (int)lsRng_Range(&rng, 0.0, 2.0);
-        for (int i = 0; i < fs.boxCount; ++i)
-        {
-            lsBoxDef box = lsDefaultBoxDef();
-            box.center = lsTestRandomPoint(&rng, -1.0, 1.0, -1.0, 1.0);
-            double w = lsRng_Range(&rng, 0.05, 0.6);
-            double h = lsRng_Range(&rng, 0.05, 0.6);
-            box.size = lsV(w, h);
-            box.angle = lsRng_Range(&rng, -LS_PI, LS_PI);
-            lsWorld_AddBox(world, box);
-            lsBox made = lsMakeBox(box.center, box.size, box.angle);
-            lsBox_Corners(&made, fs.boxes[i]);
-            if (lsCross(lsSub(fs.boxes[i][1], fs.boxes[i][0]), lsSub(fs.boxes[i][2], fs.boxes[i][1])) < 0.0)
-            {
-                lsVec2 t = fs.boxes[i][1];
-                fs.boxes[i][1] = fs.boxes[i][3];
-                fs.boxes[i][3] = t;
-            }
-        }
-        fs.circleCount = (int)lsRng_Range(&rng, 0.0, 6.0);
-        for (int i = 0; i < fs.circleCount; ++i)
-        {
-            fs.circles[i].center = lsTestRandomPoint(&rng, -1.0, 1.0, -1.0, 1.0);
-            fs.circles[i].radius = lsRng_Range(&rng, 0.05, 0.3);
-        }
+        lsWorld* world = RandomClutter(&rng, &fs);
         double radius = lsRng_Range(&rng, 0.05, 0.3);
         lsVec2 start = lsTestRandomPoint(&rng, -0.5, 0.5, -0.5, 0.5);
         double limit = 4.0 * radius;
@@ -700,6 +740,159 @@ static int NearestFreeCircleReference(void)
     }
     printf("    150 clutters: %d free places found, %d away from the start\n", found, moved);
     ENSURE(moved > 30);
+    return 0;
+}
+
+// The reference's obstacles for a footprint body (lsNearestFreeFootprint): true when the footprint at p comes nearer
+// than the skin plus margin to a wall or box, or its bounding circle (reach) inside the 16-sided polygon around a
+// circle grown by reach and the skin, plus margin (the search's model of a body: a polygon around the disc).
+static bool RefFootprintInside(const FreeScene* fs, const lsVec2* local, int count, double angle, double reach,
+                               int obstacle, lsVec2 p, double margin)
+{
+    lsShapeProxy body = lsMakeProxyTransformed(local, count, 0.0, (lsTransform){p, lsMakeRot(angle)});
+    double keep = LS_CONTACT_SKIN + margin;
+    if (obstacle < fs->wallCount)
+    {
+        lsShapeProxy wall = lsProxyFromSegment(&fs->walls[obstacle]);
+        return lsShapeDistance(&body, &wall, NULL).distance < keep;
+    }
+    obstacle -= fs->wallCount;
+    if (obstacle < fs->boxCount)
+    {
+        lsShapeProxy box = lsMakeProxy(fs->boxes[obstacle], 4, 0.0);
+        return lsShapeDistance(&body, &box, NULL).distance < keep;
+    }
+    lsCircle c = fs->circles[obstacle - fs->boxCount];
+    double outside = -HUGE_VAL;
+    for (int k = 0; k < 16; ++k)
+    {
+        outside = fmax(outside, lsDot(lsDirection(2.0 * LS_PI * ((double)k + 0.5) / 16.0), lsSub(p, c.center)));
+    }
+    return outside < c.radius + reach + keep;
+}
+
+// Free at p, and seen from start: 400 points along the way enter no obstacle start is not inside (margin > 0: a
+// stricter reference, < 0: a more lenient one).
+static bool RefFootprintFreeAndSeen(const FreeScene* fs, const lsVec2* local, int count, double angle, double reach,
+                                    lsVec2 start, lsVec2 p, double margin)
+{
+    int obstacles = fs->wallCount + fs->boxCount + fs->circleCount;
+    for (int o = 0; o < obstacles; ++o)
+    {
+        if (RefFootprintInside(fs, local, count, angle, reach, o, p, margin))
+        {
+            return false;
+        }
+    }
+    for (int o = 0; o < obstacles; ++o)
+    {
+        if (RefFootprintInside(fs, local, count, angle, reach, o, start, 0.0))
+        {
+            continue;
+        }
+        for (int k = 1; k < 400; ++k)
+        {
+            if (RefFootprintInside(fs, local, count, angle, reach, o, lsLerp(start, p, (double)k / 400.0), margin))
+            {
+                return false;
+            }
+        }
+    }
+    return true;
+}
+
+// lsNearestFreeFootprint (the separation's search for a polygon robot) against a brute-force reference on random
+// clutters: a rectangle among walls, a box and circles (other robots, met by its bounding circle). Its answer is free
+// and seen from the start; no point of a polar grid (60 rings by 240 directions) that is free and seen by a margin of
+// 1e-4 m is nearer; when such a point exists, it finds a place. Rings are searched outward and stop at the first
+// free one. In a corridor narrower than its bounding circle the rectangle finds a place along it.
+static int NearestFreeFootprintReference(void)
+{
+    lsRng rng = lsMakeRng(977);
+    int found = 0, moved = 0;
+    for (int trial = 0; trial < 60; ++trial)
+    {
+        FreeScene fs = {0};
+        lsWorld* world = RandomClutter(&rng, &fs);
+        double hx = lsRng_Range(&rng, 0.05, 0.3);
+        double hy = lsRng_Range(&rng, 0.03, 0.15);
+        double angle = lsRng_Range(&rng, -LS_PI, LS_PI);
+        lsVec2 start = lsTestRandomPoint(&rng, -0.5, 0.5, -0.5, 0.5);
+        lsVec2 local[4] = {{-hx, -hy}, {hx, -hy}, {hx, hy}, {-hx, hy}};
+        double reach = hypot(hx, hy), limit = 2.0 * reach;
+        lsScene* scene = lsCreateScene(world);
+        ENSURE(scene != NULL);
+        lsCollisionWorld cw = {scene, NULL, NULL, 0, fs.circles, fs.circleCount, -1};
+        lsMoveBody body = {local, 4, angle, reach, LS_CONTACT_SKIN};
+        lsVec2 place = start;
+        lsFreeSearch search = lsNearestFreeFootprint(&cw, &body, start, limit, &place);
+        ENSURE(search != ls_freeCrowded);
+        double best = HUGE_VAL;
+        for (int ring = 0; ring <= 60 && best == HUGE_VAL; ++ring)
+        {
+            double r = limit * (double)ring / 60.0;
+            for (int k = 0; k < (ring == 0 ? 1 : 240) && best == HUGE_VAL; ++k)
+            {
+                lsVec2 p = lsMulAdd(start, r, lsDirection(2.0 * LS_PI * (double)k / 240.0));
+                best = RefFootprintFreeAndSeen(&fs, local, 4, angle, reach, start, p, 1e-4) ? r : best;
+            }
+        }
+        if (search == ls_freeFound)
+        {
+            found += 1;
+            moved += lsVecEqual(place, start) ? 0 : 1;
+            ENSURE(lsDistance(place, start) <= limit * (1.0 + 1e-9));
+            ENSURE(RefFootprintFreeAndSeen(&fs, local, 4, angle, reach, start, place, -1e-6));
+            ENSURE(lsDistance(place, start) <= best + 1e-9);
+        }
+        else
+        {
+            ENSURE(best == HUGE_VAL);
+        }
+        lsDestroyScene(scene);
+        lsDestroyWorld(world);
+    }
+    printf("    60 clutters: %d free places for a rectangle found, %d away from the start\n", found, moved);
+    ENSURE(moved > 15);
+
+    // A 0.8 x 0.3 rectangle along a corridor 0.4 wide (its bounding circle is 0.85 across, and finds no place),
+    // overlapping a body of radius 0.1 ahead of it by 0.05 m: it backs off along the corridor, out of the body's
+    // 16-gon (at most 2 % farther than out of its disc).
+    lsWorld* world = lsCreateWorld();
+    AddSegment(world, -3.0, -0.2, 3.0, -0.2);
+    AddSegment(world, -3.0, 0.2, 3.0, 0.2);
+    lsScene* scene = lsCreateScene(world);
+    ENSURE(scene != NULL);
+    lsVec2 local[4] = {{-0.4, -0.15}, {0.4, -0.15}, {0.4, 0.15}, {-0.4, 0.15}};
+    double reach = hypot(0.4, 0.15);
+    lsCircle ahead = {{reach + 0.1 - 0.05, 0.0}, 0.1};
+    lsCollisionWorld cw = {scene, NULL, NULL, 0, &ahead, 1, -1};
+    lsMoveBody body = {local, 4, 0.0, reach, LS_CONTACT_SKIN};
+    lsVec2 place;
+    ENSURE(lsNearestFreeFootprint(&cw, &body, lsV(0.0, 0.0), 2.0 * reach, &place) == ls_freeFound);
+    double apart = lsDistance(place, ahead.center), keep = 0.1 + reach + LS_CONTACT_SKIN;
+    ENSURE(place.x < -0.05 && fabs(place.y) <= 0.05 - LS_CONTACT_SKIN);
+    ENSURE(apart >= keep && apart <= keep / cos(LS_PI / 16.0) + 1e-9);
+    lsMoveBody circle = lsCircleBody(reach);
+    ENSURE(lsNearestFreeCircle(&cw, &circle, lsV(0.0, 0.0), 2.0 * reach, &place) == ls_freeNone);
+    lsDestroyScene(scene);
+    lsDestroyWorld(world);
+
+    // A 0.2 x 0.8 rectangle beside a wall, a body of radius 0.35 overlapping it from the other side: the nearest place
+    // clear of the body lies beyond the wall (0.66 m away), the nearest it reaches straight on its side (0.72 m).
+    world = lsCreateWorld();
+    AddSegment(world, 0.15, -3.0, 0.15, 3.0);
+    scene = lsCreateScene(world);
+    ENSURE(scene != NULL);
+    lsVec2 tall[4] = {{-0.1, -0.4}, {0.1, -0.4}, {0.1, 0.4}, {-0.1, 0.4}};
+    reach = hypot(0.1, 0.4);
+    lsCircle beside = {{-0.2, 0.0}, 0.35};
+    cw = (lsCollisionWorld){scene, NULL, NULL, 0, &beside, 1, -1};
+    body = (lsMoveBody){tall, 4, 0.0, reach, LS_CONTACT_SKIN};
+    ENSURE(lsNearestFreeFootprint(&cw, &body, lsV(0.0, 0.0), 2.0 * reach, &place) == ls_freeFound);
+    ENSURE(place.x < 0.05 && fabs(place.y) > 0.7);
+    lsDestroyScene(scene);
+    lsDestroyWorld(world);
     return 0;
 }
 
@@ -1344,11 +1537,13 @@ int SimTest(void)
     RUN_SUBTEST(PolygonNeverOverlaps);
     RUN_SUBTEST(BarPushesRobot);
     RUN_SUBTEST(BarPushesPolygonRobot);
+    RUN_SUBTEST(FastBarSubsteps);
     RUN_SUBTEST(FastDoorNeverPassesTargets);
     RUN_SUBTEST(DoorSqueezesAgainstWall);
     RUN_SUBTEST(BarOverCentre);
     RUN_SUBTEST(FarTangentsStayNear);
     RUN_SUBTEST(NearestFreeCircleReference);
+    RUN_SUBTEST(NearestFreeFootprintReference);
     RUN_SUBTEST(NearestFreeNotThroughBoxes);
     RUN_SUBTEST(RandomCrushesWithEscape);
     RUN_SUBTEST(CrushWithoutEscape);

@@ -108,6 +108,13 @@ typedef enum lsFreeSearch
 /// nothing is found).
 lsFreeSearch lsNearestFreeCircle(const lsCollisionWorld* cw, const lsMoveBody* body, lsVec2 start, double limit,
                                  lsVec2* free);
+/// The nearest free place within limit of start for a footprint body (points not NULL; reach its bounding radius):
+/// the centre nearest to start where the footprint keeps the skin from every solid and moving wall (where it ends the
+/// step) and its bounding circle the skin from every circle of cw (but cw->skipCircle), reached from start in a
+/// straight line that enters no obstacle start is not already inside. The circles' obstacles are polygons of 16 sides
+/// around them, so a place beside a circle may be up to 2 % of its obstacle's radius farther than the exact one.
+lsFreeSearch lsNearestFreeFootprint(const lsCollisionWorld* cw, const lsMoveBody* body, lsVec2 start, double limit,
+                                    lsVec2* free);
 /// What a body inside box could touch: the index's static candidates, then the circles and the moving walls (where
 /// they end the step) whose boxes meet box.
 void lsGatherObstacles(lsObstacles* obs, const lsCollisionWorld* cw, lsAABB box, bool withMovers);

@@ -389,8 +389,48 @@ static bool InsideCso(const Cso* cso, lsVec2 x)
     return true;
 }
 
-static void TryFreeCandidate(const Cso* csos, int count, lsVec2 start, double limit, lsVec2 x, lsVec2* best,
-                             double* bestDistance)
+// True when the straight way from `from` to `to` enters no obstacle that does not hold `from` (leaving one that does
+// is the point of the move): Cyrus-Beck clipping against each obstacle's open half-planes.
+static bool PathClearOfCsos(const Cso* csos, int count, lsVec2 from, lsVec2 to)
+{
+    lsVec2 d = lsSub(to, from);
+    for (int i = 0; i < count; ++i)
+    {
+        if (InsideCso(&csos[i], from))
+        {
+            continue;
+        }
+        double lo = 0.0, hi = 1.0;
+        for (int e = 0; e < csos[i].count && lo < hi; ++e)
+        {
+            // Inside the open half-plane dot(n, from + t d) < offset - tolerance.
+            double limit = csos[i].offsets[e] - 1e-9 * (1.0 + fabs(csos[i].offsets[e]));
+            double at = lsDot(csos[i].normals[e], from) - limit, rate = lsDot(csos[i].normals[e], d);
+            if (rate == 0.0)
+            {
+                hi = at < 0.0 ? hi : lo;
+            }
+            else if (rate > 0.0)
+            {
+                hi = fmin(hi, -at / rate);
+            }
+            else
+            {
+                lo = fmax(lo, -at / rate);
+            }
+        }
+        if (lo < hi)
+        {
+            return false;
+        }
+    }
+    return true;
+}
+
+// x becomes the best candidate when it is nearer start than the best so far, within limit, outside every obstacle,
+// and (straight) reached from start in a straight line.
+static void TryFreeCandidate(const Cso* csos, int count, lsVec2 start, double limit, bool straight, lsVec2 x,
+                             lsVec2* best, double* bestDistance)
 {
     double dist = lsDistance(x, start);
     if (!(dist < *bestDistance) || dist > limit)
@@ -404,26 +444,56 @@ static void TryFreeCandidate(const Cso* csos, int count, lsVec2 start, double li
             return;
         }
     }
+    if (straight && !PathClearOfCsos(csos, count, start, x))
+    {
+        return;
+    }
     *best = x;
     *bestDistance = dist;
 }
 
-// The obstacles (each grown by grow plus the solid's radius) of every solid except circles near box; free with
+// The obstacle of a footprint's bounding circle (its reach) against a circle of radius r at c, grown by grow: the
+// regular polygon of LS_CIRCLE_CSO_SIDES sides around the disc of radius r + reach + grow (a superset, so a point
+// outside it is free; its corners stray 2 % of that radius).
+#define LS_CIRCLE_CSO_SIDES 16
+
+static void CircleCso(lsVec2 c, double radius, Cso* cso)
+{
+    double apothem = radius;
+    double circumradius = apothem / cos(LS_PI / LS_CIRCLE_CSO_SIDES);
+    for (int i = 0; i < LS_CIRCLE_CSO_SIDES; ++i)
+    {
+        lsRot q = lsMakeRot(2.0 * LS_PI * (i + 0.5) / LS_CIRCLE_CSO_SIDES);
+        cso->normals[i] = lsV(q.c, q.s);
+        cso->offsets[i] = lsDot(cso->normals[i], c) + apothem;
+        lsRot corner = lsMakeRot(2.0 * LS_PI * i / LS_CIRCLE_CSO_SIDES);
+        cso->vertices[i] = lsMulAdd(c, circumradius, lsV(corner.c, corner.s));
+    }
+    cso->count = LS_CIRCLE_CSO_SIDES;
+}
+
+// The obstacles (each grown by grow plus the solid's radius) of the solids and moving walls near box, and with
+// bodies those of cw's circles there (CircleCso: a footprint meets another body with its bounding circle); free with
 // lsFree(csos, *capacity * sizeof(Cso)). NULL when more than LS_CSO_MAX_OBSTACLES crowd the box.
-static Cso* BuildCsos(const lsCollisionWorld* cw, const lsMoveBody* body, lsAABB box, double grow, int* count,
-                      size_t* capacity)
+static Cso* BuildCsos(const lsCollisionWorld* cw, const lsMoveBody* body, lsAABB box, double grow, bool bodies,
+                      int* count, size_t* capacity)
 {
     lsCollisionWorld solids = *cw;
     solids.circleCount = 0;
     lsObstacles obs;
     lsGatherObstacles(&obs, &solids, box, true);
-    if (obs.count > LS_CSO_MAX_OBSTACLES)
+    int circles = 0;
+    for (int i = 0; bodies && i < cw->circleCount; ++i)
+    {
+        circles += i != cw->skipCircle && lsAABB_Overlaps(lsCircle_Bounds(&cw->circles[i]), box) ? 1 : 0;
+    }
+    if (obs.count + circles > LS_CSO_MAX_OBSTACLES)
     {
         lsReleaseObstacles(&obs);
         return NULL;
     }
     lsShapeProxy arms = lsFootprintAt(body->points, body->count, lsV(0.0, 0.0), body->angle);
-    *capacity = (size_t)(obs.count > 0 ? obs.count : 1);
+    *capacity = (size_t)(obs.count + circles > 0 ? obs.count + circles : 1);
     Cso* csos = lsAlloc(*capacity * sizeof(Cso));
     *count = 0;
     bool ok = true;
@@ -432,6 +502,13 @@ static Cso* BuildCsos(const lsCollisionWorld* cw, const lsMoveBody* body, lsAABB
         ok = MakeCso(&obs.items[i], arms.points, arms.count, obs.items[i].radius + grow, &csos[i]);
     }
     *count = obs.count;
+    for (int i = 0; bodies && i < cw->circleCount; ++i)
+    {
+        if (i != cw->skipCircle && lsAABB_Overlaps(lsCircle_Bounds(&cw->circles[i]), box))
+        {
+            CircleCso(cw->circles[i].center, cw->circles[i].radius + body->reach + grow, &csos[(*count)++]);
+        }
+    }
     lsReleaseObstacles(&obs);
     if (!ok)
     {
@@ -457,28 +534,30 @@ static bool CrossSegments(lsSegment p, lsSegment q, lsVec2* at)
     return t >= 0.0 && t <= 1.0 && u >= 0.0 && u <= 1.0;
 }
 
-// The free centre nearest to start for a footprint body, within twice its reach; false when there is none or too
-// many solids crowd it.
-static bool NearestFreeFootprint(const lsCollisionWorld* cw, const lsMoveBody* body, lsVec2 start, lsVec2* free)
+// The free centre nearest to start for a footprint body, within limit: clear of the solids and moving walls, and with
+// bodies also of cw's circles and reached from start in a straight line (lsNearestFreeFootprint). The obstacles are
+// polygons (mitred growth, circles as CircleCso), so the nearest free point is start, the nearest point of an edge,
+// or where two edges cross.
+static lsFreeSearch NearestFreeFootprint(const lsCollisionWorld* cw, const lsMoveBody* body, lsVec2 start, double limit,
+                                         bool bodies, lsVec2* free)
 {
-    double limit = 2.0 * body->reach;
     int count;
     size_t capacity;
     Cso* csos = BuildCsos(cw, body, lsInflatedBox(start, start, limit + body->reach + 2.0 * LS_CONTACT_SKIN),
-                          LS_CONTACT_SKIN, &count, &capacity);
+                          LS_CONTACT_SKIN, bodies, &count, &capacity);
     if (csos == NULL)
     {
-        return false;
+        return ls_freeCrowded;
     }
     lsVec2 best = start;
     double bestDistance = HUGE_VAL;
-    TryFreeCandidate(csos, count, start, limit, start, &best, &bestDistance);
+    TryFreeCandidate(csos, count, start, limit, bodies, start, &best, &bestDistance);
     for (int i = 0; i < count; ++i)
     {
         for (int e = 0; e < csos[i].count; ++e)
         {
             lsSegment edge = {csos[i].vertices[e], csos[i].vertices[e + 1 == csos[i].count ? 0 : e + 1]};
-            TryFreeCandidate(csos, count, start, limit, lsClosestPointOnSegment(&edge, start).point, &best,
+            TryFreeCandidate(csos, count, start, limit, bodies, lsClosestPointOnSegment(&edge, start).point, &best,
                              &bestDistance);
             for (int j = i + 1; j < count; ++j)
             {
@@ -488,7 +567,7 @@ static bool NearestFreeFootprint(const lsCollisionWorld* cw, const lsMoveBody* b
                     lsVec2 at;
                     if (CrossSegments(edge, other, &at))
                     {
-                        TryFreeCandidate(csos, count, start, limit, at, &best, &bestDistance);
+                        TryFreeCandidate(csos, count, start, limit, bodies, at, &best, &bestDistance);
                     }
                 }
             }
@@ -496,7 +575,14 @@ static bool NearestFreeFootprint(const lsCollisionWorld* cw, const lsMoveBody* b
     }
     lsFree(csos, capacity * sizeof(Cso));
     *free = best;
-    return isfinite(bestDistance);
+    return isfinite(bestDistance) ? ls_freeFound : ls_freeNone;
+}
+
+lsFreeSearch lsNearestFreeFootprint(const lsCollisionWorld* cw, const lsMoveBody* body, lsVec2 start, double limit,
+                                    lsVec2* free)
+{
+    LS_ASSERT(body->points != NULL);
+    return NearestFreeFootprint(cw, body, start, limit, true, free);
 }
 
 // A circle body's exact nearest free place. Each solid, moving wall and other body near start is a convex core (its
@@ -874,41 +960,13 @@ static bool FootprintPathClear(const lsCollisionWorld* cw, const lsMoveBody* bod
 {
     int count;
     size_t capacity;
-    Cso* csos =
-        BuildCsos(cw, body, lsInflatedBox(from, to, body->reach + 2.0 * LS_CONTACT_SKIN), 0.0, &count, &capacity);
+    Cso* csos = BuildCsos(cw, body, lsInflatedBox(from, to, body->reach + 2.0 * LS_CONTACT_SKIN), 0.0, false, &count,
+                          &capacity);
     if (csos == NULL)
     {
         return false;
     }
-    lsVec2 d = lsSub(to, from);
-    bool clear = true;
-    for (int i = 0; clear && i < count; ++i)
-    {
-        if (InsideCso(&csos[i], from))
-        {
-            continue; // overlapped at the start: leaving it is the point of the move
-        }
-        double lo = 0.0, hi = 1.0;
-        for (int e = 0; e < csos[i].count && lo < hi; ++e)
-        {
-            // Inside the open half-plane dot(n, from + t d) < offset - tolerance.
-            double limit = csos[i].offsets[e] - 1e-9 * (1.0 + fabs(csos[i].offsets[e]));
-            double at = lsDot(csos[i].normals[e], from) - limit, rate = lsDot(csos[i].normals[e], d);
-            if (rate == 0.0)
-            {
-                hi = at < 0.0 ? hi : lo;
-            }
-            else if (rate > 0.0)
-            {
-                hi = fmin(hi, -at / rate);
-            }
-            else
-            {
-                lo = fmax(lo, -at / rate);
-            }
-        }
-        clear = !(lo < hi);
-    }
+    bool clear = PathClearOfCsos(csos, count, from, to);
     lsFree(csos, capacity * sizeof(Cso));
     return clear;
 }
@@ -933,7 +991,8 @@ static lsVec2 FreePlace(const lsCollisionWorld* cw, lsVec2 start, lsVec2 hint, c
         lsVec2 next = x; // written by NearestFeasible when it succeeds
         if (!NearestFeasible(ctx.items, ctx.count, start, &next))
         {
-            if (body->points != NULL && NearestFreeFootprint(cw, body, start, &next))
+            if (body->points != NULL &&
+                NearestFreeFootprint(cw, body, start, 2.0 * body->reach, false, &next) == ls_freeFound)
             {
                 return next;
             }
@@ -945,7 +1004,7 @@ static lsVec2 FreePlace(const lsCollisionWorld* cw, lsVec2 start, lsVec2 hint, c
         // Farther than the exact search's range, the exact search decides.
         if (body->points != NULL && lsDistance(next, start) > 2.0 * body->reach)
         {
-            if (NearestFreeFootprint(cw, body, start, &next))
+            if (NearestFreeFootprint(cw, body, start, 2.0 * body->reach, false, &next) == ls_freeFound)
             {
                 return next;
             }
