@@ -1272,9 +1272,10 @@ static bool EscapePushing(lsSim* sim, int i, double depth)
 // apart: pair by pair along their line of centres, a few rounds in list order while some pair overlaps (a position
 // solver, Gauss-Seidel); then each robot still overlapping steps to the nearest place clear of every body and solid
 // within its diameter, reached straight without crossing a wall or passing through a body it was clear of, or where
-// there is none escapes pushing the robots in its way (EscapePushing); and the pairs again, up to three times. A
-// pair that the solids hold together (a true crush) stays overlapping, crushed (EndSqueezes counts it). Only overlaps
-// deeper than the skin count, so a step that leaves none is unchanged.
+// there is none escapes pushing the robots in its way (EscapePushing); and all of that again while robots overlap
+// and one moved, LS_SEPARATE_PASSES times at most (in a column squeezed between a door and a wall each pass left about
+// a seventh of the overlap). A pair that the solids hold together (a true crush) stays overlapping, crushed
+// (EndSqueezes counts it). Only overlaps deeper than the skin count, so a step that leaves none is unchanged.
 static void Separate(lsSim* sim)
 {
     int first = sim->state.vehicleCount;
