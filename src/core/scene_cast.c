@@ -732,6 +732,460 @@ static LS_NOINLINE void CastLanes(const lsScene* scene, const lsDynamicObjects* 
     }
 }
 
+// ---------------------------------------------------------------------------------------------------------------------
+// Ray packets: four rays walked at once in AVX2 lanes
+
+#if defined(__GNUC__) && defined(__x86_64__) && !defined(LS_NO_PACKETS)
+#define LS_PACKETS 1
+#include <immintrin.h>
+
+#define LS_AVX2 __attribute__((target("avx2")))
+#ifndef LS_PACKETS_LOOKAHEAD_BYTES
+#define LS_PACKETS_LOOKAHEAD_BYTES ((size_t)512 << 10)
+#endif
+
+// A lane's 64-bit mask from its 32-bit one.
+static LS_FORCE_INLINE LS_AVX2 __m256d Widen(__m128i m) { return _mm256_castsi256_pd(_mm256_cvtepi32_epi64(m)); }
+
+// A 64-bit mask's 32-bit one.
+static LS_FORCE_INLINE LS_AVX2 __m128i Narrow(__m256d m)
+{
+    __m256i p = _mm256_permutevar8x32_epi32(_mm256_castpd_si256(m), _mm256_setr_epi32(0, 2, 4, 6, 1, 3, 5, 7));
+    return _mm256_castsi256_si128(p);
+}
+
+// Four walks, one per lane, as a Walk holds one (a structure of arrays: the rounds load them as vectors, a lane is
+// started by scalar copies). The queue of walks started ahead has the same layout.
+typedef struct Packet
+{
+    _Alignas(32) double ox[4], oy[4], dx[4], dy[4], tMaxX[4], tMaxY[4], advX[4], advY[4], tStop[4], margin[4],
+        sideError[4];
+    double known[4], maxFraction[4];
+    int k[4], kEnd[4], cell[4], stepX[4], stepYCells[4];
+    int stepsX[4], stepsY[4]; // the steps in x and in y left before the grid's edge
+    int live[4];              // -1: the lane walks a ray; 0: none left
+    int entered[4];           // -1: the lane entered its cell this round (its header is to be read)
+    int count[4];             // pending candidates
+    int ray[4];
+} Packet;
+
+#define LOADPD(f) _mm256_load_pd(f)
+#define LOADI(f) _mm_load_si128((const __m128i*)(f))
+#define STOREI(f, v) _mm_store_si128((__m128i*)(f), v)
+
+// Lane l of p set to lane j of q.
+static LS_FORCE_INLINE void CopyLane(Packet* p, int l, const Packet* q, int j)
+{
+    p->ox[l] = q->ox[j], p->oy[l] = q->oy[j], p->dx[l] = q->dx[j], p->dy[l] = q->dy[j];
+    p->tMaxX[l] = q->tMaxX[j], p->tMaxY[l] = q->tMaxY[j], p->advX[l] = q->advX[j], p->advY[l] = q->advY[j];
+    p->tStop[l] = q->tStop[j], p->margin[l] = q->margin[j], p->sideError[l] = q->sideError[j];
+    p->known[l] = q->known[j], p->maxFraction[l] = q->maxFraction[j];
+    p->cell[l] = q->cell[j], p->stepsX[l] = q->stepsX[j], p->stepsY[l] = q->stepsY[j];
+    p->stepX[l] = q->stepX[j], p->stepYCells[l] = q->stepYCells[j];
+    p->ray[l] = q->ray[j];
+}
+
+// A lane's targets and shapes of the cell it entered (shapes), and its pending list resolved when full: the scalar
+// walk's code, on the lane's known and limit.
+static LS_NOINLINE void LaneScalar(const lsScene* scene, const lsRayInput* input, lsRayHit* best, WalkState* w,
+                                   int cell, bool shapes)
+{
+    if (shapes)
+    {
+        double dd = input->direction.x * input->direction.x + input->direction.y * input->direction.y;
+        BoundCellShapes(scene, scene->cells + cell, input, dd, w, best, NULL);
+    }
+    if (w->pendingCount == LS_PENDING_CAPACITY)
+    {
+        ResolveFull(scene, input, w->pending, w->pendingCount, best, NULL);
+        w->pendingCount = 0;
+        Tighten(w, best->hit ? best->fraction : HUGE_VAL, input->maxFraction);
+    }
+}
+
+// Four rays' walks started at once (inputs[first + j] in lane j, rays from count on left out), as WalkStart starts a
+// ray with nothing outside the grid and no moving objects: the same operations on the same doubles in each lane.
+// Each ray's answer is reset; returns the lanes whose ray has a walk (the others are answered).
+static LS_FORCE_INLINE LS_AVX2 int StartLanes(const lsScene* scene, const lsRayInput* inputs, int first, int count,
+                                              lsRayHit* hits, Packet* q)
+{
+    int last = count - 1;
+    const lsRayInput* r0 = inputs + first;
+    const lsRayInput* r1 = inputs + (first + 1 < last ? first + 1 : last);
+    const lsRayInput* r2 = inputs + (first + 2 < last ? first + 2 : last);
+    const lsRayInput* r3 = inputs + (first + 3 < last ? first + 3 : last);
+    __m256d q02a =
+        _mm256_insertf128_pd(_mm256_castpd128_pd256(_mm_loadu_pd(&r0->origin.x)), _mm_loadu_pd(&r2->origin.x), 1);
+    __m256d q13a =
+        _mm256_insertf128_pd(_mm256_castpd128_pd256(_mm_loadu_pd(&r1->origin.x)), _mm_loadu_pd(&r3->origin.x), 1);
+    __m256d q02b =
+        _mm256_insertf128_pd(_mm256_castpd128_pd256(_mm_loadu_pd(&r0->direction.x)), _mm_loadu_pd(&r2->direction.x), 1);
+    __m256d q13b =
+        _mm256_insertf128_pd(_mm256_castpd128_pd256(_mm_loadu_pd(&r1->direction.x)), _mm_loadu_pd(&r3->direction.x), 1);
+    __m256d ox = _mm256_unpacklo_pd(q02a, q13a), oy = _mm256_unpackhi_pd(q02a, q13a);
+    __m256d dx = _mm256_unpacklo_pd(q02b, q13b), dy = _mm256_unpackhi_pd(q02b, q13b);
+    __m256d maxFraction = _mm256_setr_pd(r0->maxFraction, r1->maxFraction, r2->maxFraction, r3->maxFraction);
+    // The caller's assert (lsIsValidVec2 of both, maxFraction not NaN), as WalkStart's.
+    __m256d finite = _mm256_add_pd(_mm256_add_pd(_mm256_sub_pd(ox, ox), _mm256_sub_pd(oy, oy)),
+                                   _mm256_add_pd(_mm256_sub_pd(dx, dx), _mm256_sub_pd(dy, dy)));
+    LS_ASSERT(_mm256_movemask_pd(_mm256_and_pd(_mm256_cmp_pd(finite, _mm256_setzero_pd(), _CMP_EQ_OQ),
+                                               _mm256_cmp_pd(maxFraction, maxFraction, _CMP_EQ_OQ))) == 15);
+    __m256d zero = _mm256_setzero_pd(), inf = _mm256_set1_pd(HUGE_VAL), sign = _mm256_set1_pd(-0.0);
+    __m256d movesX = _mm256_cmp_pd(dx, zero, _CMP_NEQ_UQ), movesY = _mm256_cmp_pd(dy, zero, _CMP_NEQ_UQ);
+    __m256d valid = _mm256_andnot_pd(_mm256_cmp_pd(maxFraction, zero, _CMP_LT_OQ), _mm256_or_pd(movesX, movesY));
+
+    // The clip to the grid (slab test).
+    __m256d one = _mm256_set1_pd(1.0);
+    __m256d invDx = _mm256_and_pd(_mm256_div_pd(one, dx), movesX),
+            invDy = _mm256_and_pd(_mm256_div_pd(one, dy), movesY);
+    __m256d gx0 = _mm256_set1_pd(scene->x0), gy0 = _mm256_set1_pd(scene->y0);
+    __m256d gx1 = _mm256_set1_pd(scene->x1), gy1 = _mm256_set1_pd(scene->y1);
+    __m256d tEnter = zero, tLeave = maxFraction;
+    __m256d tx0 = _mm256_mul_pd(_mm256_sub_pd(gx0, ox), invDx), tx1 = _mm256_mul_pd(_mm256_sub_pd(gx1, ox), invDx);
+    tEnter = _mm256_blendv_pd(tEnter, _mm256_max_pd(_mm256_min_pd(tx0, tx1), tEnter), movesX);
+    tLeave = _mm256_blendv_pd(tLeave, _mm256_min_pd(_mm256_max_pd(tx0, tx1), tLeave), movesX);
+    __m256d outX =
+        _mm256_andnot_pd(movesX, _mm256_or_pd(_mm256_cmp_pd(ox, gx0, _CMP_LT_OQ), _mm256_cmp_pd(ox, gx1, _CMP_GT_OQ)));
+    __m256d ty0 = _mm256_mul_pd(_mm256_sub_pd(gy0, oy), invDy), ty1 = _mm256_mul_pd(_mm256_sub_pd(gy1, oy), invDy);
+    tEnter = _mm256_blendv_pd(tEnter, _mm256_max_pd(_mm256_min_pd(ty0, ty1), tEnter), movesY);
+    tLeave = _mm256_blendv_pd(tLeave, _mm256_min_pd(_mm256_max_pd(ty0, ty1), tLeave), movesY);
+    __m256d outY =
+        _mm256_andnot_pd(movesY, _mm256_or_pd(_mm256_cmp_pd(oy, gy0, _CMP_LT_OQ), _mm256_cmp_pd(oy, gy1, _CMP_GT_OQ)));
+    __m256d out = _mm256_or_pd(_mm256_or_pd(outX, outY), _mm256_cmp_pd(tEnter, tLeave, _CMP_GT_OQ));
+
+    // Steps, the first cell and its crossings, the margin and the side tests' error bound.
+    __m128i up32 = Narrow(_mm256_cmp_pd(dx, zero, _CMP_GT_OQ)), down32 = Narrow(_mm256_cmp_pd(dx, zero, _CMP_LT_OQ));
+    __m128i upY32 = Narrow(_mm256_cmp_pd(dy, zero, _CMP_GT_OQ)), downY32 = Narrow(_mm256_cmp_pd(dy, zero, _CMP_LT_OQ));
+    __m128i stepY = _mm_sub_epi32(downY32, upY32);
+    __m128i nx = _mm_set1_epi32(scene->nx);
+    __m256d s = _mm256_set1_pd(scene->cellSize), invCell = _mm256_set1_pd(scene->invCellSize);
+    __m256d fx = _mm256_mul_pd(_mm256_sub_pd(_mm256_add_pd(ox, _mm256_mul_pd(tEnter, dx)), gx0), invCell);
+    __m256d fy = _mm256_mul_pd(_mm256_sub_pd(_mm256_add_pd(oy, _mm256_mul_pd(tEnter, dy)), gy0), invCell);
+    fx = _mm256_min_pd(_mm256_max_pd(fx, zero), _mm256_set1_pd((double)(scene->nx - 1)));
+    fy = _mm256_min_pd(_mm256_max_pd(fy, zero), _mm256_set1_pd((double)(scene->ny - 1)));
+    __m128i ix = _mm256_cvttpd_epi32(fx), iy = _mm256_cvttpd_epi32(fy);
+    __m256d neverX = _mm256_andnot_pd(movesX, inf), neverY = _mm256_andnot_pd(movesY, inf);
+    __m256d cx = _mm256_cvtepi32_pd(_mm_sub_epi32(ix, up32)), cy = _mm256_cvtepi32_pd(_mm_sub_epi32(iy, upY32));
+    __m256d tMaxX =
+        _mm256_add_pd(_mm256_mul_pd(_mm256_sub_pd(_mm256_add_pd(gx0, _mm256_mul_pd(cx, s)), ox), invDx), neverX);
+    __m256d tMaxY =
+        _mm256_add_pd(_mm256_mul_pd(_mm256_sub_pd(_mm256_add_pd(gy0, _mm256_mul_pd(cy, s)), oy), invDy), neverY);
+    __m256d absDx = _mm256_andnot_pd(sign, dx), absDy = _mm256_andnot_pd(sign, dy);
+    __m256d margin = _mm256_div_pd(_mm256_set1_pd(4.0 * scene->slop), _mm256_max_pd(absDx, absDy));
+    __m256d speed = _mm256_add_pd(absDx, absDy);
+    __m256d reach =
+        _mm256_add_pd(_mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(tLeave, speed), _mm256_set1_pd(4.0 * scene->cellSize)),
+                                    _mm256_set1_pd(scene->maxSegmentLength)),
+                      _mm256_set1_pd(scene->slop));
+
+    _mm256_store_pd(q->ox, ox), _mm256_store_pd(q->oy, oy), _mm256_store_pd(q->dx, dx), _mm256_store_pd(q->dy, dy);
+    _mm256_store_pd(q->tMaxX, tMaxX), _mm256_store_pd(q->tMaxY, tMaxY);
+    _mm256_store_pd(q->advX, _mm256_mul_pd(s, _mm256_andnot_pd(sign, invDx)));
+    _mm256_store_pd(q->advY, _mm256_mul_pd(s, _mm256_andnot_pd(sign, invDy)));
+    _mm256_store_pd(q->tStop, _mm256_add_pd(tLeave, margin)), _mm256_store_pd(q->margin, margin);
+    _mm256_store_pd(q->sideError, _mm256_mul_pd(_mm256_mul_pd(_mm256_set1_pd(1e-14), speed), reach));
+    _mm256_store_pd(q->known, inf), _mm256_store_pd(q->maxFraction, maxFraction);
+    STOREI(q->cell, _mm_add_epi32(_mm_mullo_epi32(iy, nx), ix));
+    STOREI(q->stepX, _mm_sub_epi32(down32, up32)), STOREI(q->stepYCells, _mm_mullo_epi32(stepY, nx));
+    // The steps left: to the last column (row) going up, to the first going down; an axis the ray does not move
+    // along is never stepped (its crossings are infinite).
+    __m128i never = _mm_set1_epi32(1 << 30), one32 = _mm_set1_epi32(1);
+    __m128i upX = _mm_sub_epi32(_mm_sub_epi32(nx, one32), ix);
+    __m128i upY = _mm_sub_epi32(_mm_sub_epi32(_mm_set1_epi32(scene->ny), one32), iy);
+    STOREI(q->stepsX, _mm_blendv_epi8(_mm_blendv_epi8(never, ix, down32), upX, up32));
+    STOREI(q->stepsY, _mm_blendv_epi8(_mm_blendv_epi8(never, iy, downY32), upY, upY32));
+    STOREI(q->ray, _mm_add_epi32(_mm_set1_epi32(first), _mm_setr_epi32(0, 1, 2, 3)));
+    int walks = _mm256_movemask_pd(_mm256_andnot_pd(out, valid));
+    int n = count - first < 4 ? count - first : 4;
+    for (int j = 0; j < n; ++j)
+    {
+        hits[first + j] = NoHit();
+    }
+    return walks & ((1 << n) - 1);
+}
+
+// The rays walked four at a time, one lane each (SPMD): a round tests each lane's next segment record of its cell
+// (the side test and the crossing's bound in the lanes, the scalar walk's operations), and steps each lane done with
+// its cell; a lane whose walk has ended is resolved by the scalar code (the same exact casts) and takes the next ray,
+// from a queue of four started at once.
+static LS_FORCE_INLINE LS_AVX2 void CastPacketsAs(const lsScene* scene, const lsRayInput* inputs, int count,
+                                                  lsRayHit* hits, bool lookAhead)
+{
+    WalkState lanes[4];
+    _Alignas(32) Packet p;
+    _Alignas(32) Packet q[2]; // the walks being taken (q[cur]) and the four after them (started ahead)
+    memset(&p, 0, sizeof p);
+    int queued = 0, ahead = 0, cur = 1, next = 0; // walks of q[cur] not taken yet, of q[cur ^ 1]; the ray after them
+    bool haveAhead = true;
+    ahead = StartLanes(scene, inputs, next, count, hits, q);
+    next += 4;
+    const char* records = (const char*)scene->segItems;
+    const char* headers = (const char*)scene->cells;
+    const CellSegment* segItems = scene->segItems;
+    bool hasShapes = scene->targetItemCount + scene->shapeItemCount > 0;
+    __m128i lastRecord = _mm_set1_epi32(scene->segItemCount - 1);
+    __m128i cellCount = _mm_set1_epi32(scene->nx * scene->ny);
+    __m128i minus1 = _mm_set1_epi32(-1);
+    __m256d sign = _mm256_set1_pd(-0.0), inf = _mm256_set1_pd(HUGE_VAL);
+    __m256d ones = _mm256_castsi256_pd(_mm256_set1_epi64x(-1));
+    __m128i laneOffset = _mm_setr_epi32(0, 1, 2, 3);
+    laneOffset = _mm_mullo_epi32(laneOffset, _mm_set1_epi32((int)sizeof(WalkState)));
+    char* pendingBase = (char*)lanes[0].pending;
+    int stopBits = 15; // lanes to (re)start
+    for (;;)
+    {
+        if (stopBits != 0)
+        {
+            // Resolve the ended walks (the scalar code) and give their lanes the next walks of the queue.
+            for (int bits = stopBits; bits != 0; bits &= bits - 1)
+            {
+                int l = __builtin_ctz((unsigned)bits);
+                if (p.live[l] != 0)
+                {
+                    int i = p.ray[l];
+                    Resolve(scene, inputs + i, lanes[l].pending, p.count[l], hits + i, NULL);
+                }
+                p.live[l] = 0, p.k[l] = 0, p.kEnd[l] = 0, p.count[l] = 0;
+                for (;;)
+                {
+                    if (queued == 0)
+                    {
+                        // The next four walks, whose first cells' headers were requested when they were started (the
+                        // records now), and four more started ahead.
+                        if (!haveAhead)
+                        {
+                            break;
+                        }
+                        cur ^= 1, queued = ahead, haveAhead = next < count;
+                        if (haveAhead)
+                        {
+                            ahead = StartLanes(scene, inputs, next, count, hits, q + (cur ^ 1));
+                            next += 4;
+                        }
+                        if (lookAhead)
+                        {
+                            for (int b = queued; b != 0; b &= b - 1)
+                            {
+                                LS_PREFETCH(segItems + scene->cells[q[cur].cell[__builtin_ctz((unsigned)b)]].seg);
+                            }
+                            for (int b = haveAhead ? ahead : 0; b != 0; b &= b - 1)
+                            {
+                                LS_PREFETCH(scene->cells + q[cur ^ 1].cell[__builtin_ctz((unsigned)b)]);
+                            }
+                        }
+                        continue;
+                    }
+                    int j = __builtin_ctz((unsigned)queued);
+                    queued &= queued - 1;
+                    CopyLane(&p, l, q + cur, j);
+                    p.live[l] = -1, p.entered[l] = -1;
+                    break;
+                }
+            }
+            if (_mm_movemask_ps(_mm_castsi128_ps(LOADI(p.live))) == 0)
+            {
+                break;
+            }
+        }
+        // The headers of the cells the lanes entered: where their records are, whether targets or shapes are there.
+        __m128i entered = LOADI(p.entered);
+        __m128i cell = LOADI(p.cell);
+        __m128i index = _mm_slli_epi32(cell, 2);
+        const int* headerSeg = &scene->cells[0].seg;
+        __m128i first = _mm_i32gather_epi32(headerSeg, index, 4), end = _mm_i32gather_epi32(headerSeg + 4, index, 4);
+        __m128i k = _mm_blendv_epi8(LOADI(p.k), first, entered), kEnd = _mm_blendv_epi8(LOADI(p.kEnd), end, entered);
+        if (hasShapes)
+        {
+            // (shape, target) of the cell and of the next header, 64 bits each.
+            __m128i byteIndex = _mm_add_epi32(_mm_slli_epi32(cell, 4), _mm_set1_epi32(4));
+            const long long* base = (const long long*)headers;
+            __m256i a = _mm256_i32gather_epi64(base, byteIndex, 1);
+            __m256i b = _mm256_i32gather_epi64(base, _mm_add_epi32(byteIndex, _mm_set1_epi32(16)), 1);
+            __m256i none = _mm256_cmpeq_epi64(_mm256_sub_epi32(b, a), _mm256_setzero_si256());
+            int shapeBits = _mm256_movemask_pd(_mm256_andnot_pd(_mm256_castsi256_pd(none), Widen(entered)));
+            if (LS_UNLIKELY(shapeBits != 0))
+            {
+                for (; shapeBits != 0; shapeBits &= shapeBits - 1)
+                {
+                    int l = __builtin_ctz((unsigned)shapeBits);
+                    WalkState* w = lanes + l;
+                    w->known = p.known[l];
+                    w->limit = w->known < p.maxFraction[l] ? w->known : p.maxFraction[l];
+                    w->pendingCount = p.count[l];
+                    LaneScalar(scene, inputs + p.ray[l], hits + p.ray[l], w, p.cell[l], true);
+                    p.known[l] = w->known, p.count[l] = w->pendingCount;
+                }
+            }
+        }
+
+        // Each lane's next record (a clamped index where the lane has none: its answers are masked out).
+        __m128i records32 = _mm_cmpgt_epi32(kEnd, k);
+        __m128i offset = _mm_slli_epi32(_mm_min_epi32(k, lastRecord), 5);
+        int o0 = _mm_cvtsi128_si32(offset), o1 = _mm_extract_epi32(offset, 1);
+        int o2 = _mm_extract_epi32(offset, 2), o3 = _mm_extract_epi32(offset, 3);
+        __m256d r02a = _mm256_insertf128_pd(_mm256_castpd128_pd256(_mm_loadu_pd((const double*)(records + o0))),
+                                            _mm_loadu_pd((const double*)(records + o2)), 1);
+        __m256d r13a = _mm256_insertf128_pd(_mm256_castpd128_pd256(_mm_loadu_pd((const double*)(records + o1))),
+                                            _mm_loadu_pd((const double*)(records + o3)), 1);
+        __m256d r02b = _mm256_insertf128_pd(_mm256_castpd128_pd256(_mm_loadu_pd((const double*)(records + o0 + 16))),
+                                            _mm_loadu_pd((const double*)(records + o2 + 16)), 1);
+        __m256d r13b = _mm256_insertf128_pd(_mm256_castpd128_pd256(_mm_loadu_pd((const double*)(records + o1 + 16))),
+                                            _mm_loadu_pd((const double*)(records + o3 + 16)), 1);
+        __m256d ax = _mm256_unpacklo_pd(r02a, r13a), ay = _mm256_unpackhi_pd(r02a, r13a);
+        __m256d bx = _mm256_unpacklo_pd(r02b, r13b), by = _mm256_unpackhi_pd(r02b, r13b);
+
+        // The side test (SidesOfSegment: the same operations per lane).
+        __m256d ox = LOADPD(p.ox), oy = LOADPD(p.oy), dx = LOADPD(p.dx), dy = LOADPD(p.dy);
+        __m256d sax = _mm256_sub_pd(ax, ox), say = _mm256_sub_pd(ay, oy);
+        __m256d sbx = _mm256_sub_pd(bx, ox), sby = _mm256_sub_pd(by, oy);
+        __m256d ca = _mm256_sub_pd(_mm256_mul_pd(dx, say), _mm256_mul_pd(dy, sax));
+        __m256d cb = _mm256_sub_pd(_mm256_mul_pd(dx, sby), _mm256_mul_pd(dy, sbx));
+        __m256d lo = _mm256_min_pd(ca, cb), hi = _mm256_max_pd(ca, cb);
+        __m256d e = LOADPD(p.sideError), negE = _mm256_xor_pd(e, sign);
+        __m256d keep = _mm256_cmp_pd(_mm256_max_pd(lo, _mm256_xor_pd(hi, sign)), e, _CMP_NGT_UQ);
+
+        // The crossing's bound (BoundCrossing's well-conditioned case; a poorly conditioned or parallel crossing is
+        // deferred with no bound, which only costs an exact cast).
+        __m256d known = LOADPD(p.known), maxFraction = LOADPD(p.maxFraction);
+        __m256d limit = _mm256_min_pd(known, maxFraction);
+        __m256d ex = _mm256_sub_pd(bx, ax), ey = _mm256_sub_pd(by, ay);
+        __m256d n1 = _mm256_mul_pd(sax, ey), n2 = _mm256_mul_pd(say, ex);
+        __m256d n = _mm256_sub_pd(n1, n2);
+        __m256d numError =
+            _mm256_mul_pd(_mm256_set1_pd(1e-12), _mm256_add_pd(_mm256_andnot_pd(sign, n1), _mm256_andnot_pd(sign, n2)));
+        __m256d d1 = _mm256_mul_pd(dx, ey), d2 = _mm256_mul_pd(dy, ex);
+        __m256d den = _mm256_sub_pd(d1, d2);
+        __m256d sDen = _mm256_add_pd(_mm256_andnot_pd(sign, d1), _mm256_andnot_pd(sign, d2));
+        __m256d absDen = _mm256_andnot_pd(sign, den);
+        __m256d wellConditioned = _mm256_cmp_pd(absDen, _mm256_mul_pd(_mm256_set1_pd(1e-6), sDen), _CMP_GT_OQ);
+        __m256d num = _mm256_xor_pd(n, _mm256_and_pd(den, sign));
+        __m256d far = _mm256_add_pd(_mm256_mul_pd(_mm256_mul_pd(limit, absDen), _mm256_set1_pd(1.0 + 1e-9)), numError);
+        __m256d beyond = _mm256_or_pd(_mm256_cmp_pd(num, _mm256_xor_pd(numError, sign), _CMP_LT_OQ),
+                                      _mm256_cmp_pd(num, far, _CMP_GT_OQ));
+        __m256d t = _mm256_div_pd(num, absDen);
+        __m256d err = _mm256_add_pd(_mm256_mul_pd(_mm256_set1_pd(1e-9), _mm256_andnot_pd(sign, t)),
+                                    _mm256_div_pd(numError, absDen));
+        __m256d tLo = _mm256_sub_pd(t, err), tHiCertain = _mm256_add_pd(t, err);
+        __m256d straddles =
+            _mm256_or_pd(_mm256_and_pd(_mm256_cmp_pd(ca, e, _CMP_GT_OQ), _mm256_cmp_pd(cb, negE, _CMP_LT_OQ)),
+                         _mm256_and_pd(_mm256_cmp_pd(ca, negE, _CMP_LT_OQ), _mm256_cmp_pd(cb, e, _CMP_GT_OQ)));
+        __m256d certain = _mm256_and_pd(straddles, _mm256_and_pd(_mm256_cmp_pd(tLo, _mm256_setzero_pd(), _CMP_GE_OQ),
+                                                                 _mm256_cmp_pd(tHiCertain, maxFraction, _CMP_LE_OQ)));
+        __m256d defer =
+            _mm256_and_pd(_mm256_and_pd(Widen(records32), keep),
+                          _mm256_or_pd(_mm256_andnot_pd(wellConditioned, ones), _mm256_andnot_pd(beyond, ones)));
+        tLo =
+            _mm256_blendv_pd(_mm256_set1_pd(-HUGE_VAL), _mm256_max_pd(tLo, _mm256_set1_pd(-HUGE_VAL)), wellConditioned);
+        __m256d tHi = _mm256_blendv_pd(inf, tHiCertain, _mm256_and_pd(_mm256_and_pd(certain, wellConditioned), defer));
+        known = _mm256_min_pd(tHi, known);
+        _mm256_store_pd(p.known, known);
+
+        // The deferrals: every lane writes its next place (tLo, then the field and the record as 64 bits), and a
+        // deferring lane counts it.
+        __m128i pendingCount = LOADI(p.count);
+        __m128i at = _mm_add_epi32(_mm_slli_epi32(pendingCount, 4), laneOffset);
+        STOREI(p.count, _mm_sub_epi32(pendingCount, Narrow(defer)));
+        __m128d tLo01 = _mm256_castpd256_pd128(tLo), tLo23 = _mm256_extractf128_pd(tLo, 1);
+        __m128i items = _mm_srli_epi32(offset, 5);
+        __m128i id01 = _mm_unpacklo_epi32(_mm_setzero_si128(), items),
+                id23 = _mm_unpackhi_epi32(_mm_setzero_si128(), items);
+        char* at0 = pendingBase + _mm_cvtsi128_si32(at);
+        char* at1 = pendingBase + _mm_extract_epi32(at, 1);
+        char* at2 = pendingBase + _mm_extract_epi32(at, 2);
+        char* at3 = pendingBase + _mm_extract_epi32(at, 3);
+        _mm_storel_pd((double*)at0, tLo01), _mm_storeh_pd((double*)at1, tLo01);
+        _mm_storel_pd((double*)at2, tLo23), _mm_storeh_pd((double*)at3, tLo23);
+        _mm_storel_epi64((__m128i*)(at0 + 8), id01), _mm_storeh_pd((double*)(at1 + 8), _mm_castsi128_pd(id01));
+        _mm_storel_epi64((__m128i*)(at2 + 8), id23), _mm_storeh_pd((double*)(at3 + 8), _mm_castsi128_pd(id23));
+        k = _mm_sub_epi32(k, records32);
+        int full =
+            _mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(LOADI(p.count), _mm_set1_epi32(LS_PENDING_CAPACITY))));
+        if (LS_UNLIKELY(full != 0))
+        {
+            for (; full != 0; full &= full - 1)
+            {
+                int l = __builtin_ctz((unsigned)full);
+                WalkState* w = lanes + l;
+                w->known = p.known[l];
+                w->limit = w->known < p.maxFraction[l] ? w->known : p.maxFraction[l];
+                w->pendingCount = p.count[l];
+                LaneScalar(scene, inputs + p.ray[l], hits + p.ray[l], w, 0, false);
+                p.known[l] = w->known, p.count[l] = w->pendingCount;
+            }
+            known = LOADPD(p.known);
+        }
+
+        // The lanes done with their cell step to the next one, or end (WalkStep's test and step).
+        __m128i live = LOADI(p.live);
+        __m128i step32 = _mm_and_si128(_mm_cmpeq_epi32(k, kEnd), live);
+        __m256d tMaxX = LOADPD(p.tMaxX), tMaxY = LOADPD(p.tMaxY);
+        __m256d tExit = _mm256_min_pd(tMaxX, tMaxY);
+        __m256d ends = _mm256_or_pd(_mm256_cmp_pd(tExit, LOADPD(p.tStop), _CMP_GE_OQ),
+                                    _mm256_cmp_pd(known, _mm256_sub_pd(tExit, LOADPD(p.margin)), _CMP_LT_OQ));
+        __m256d xStep = _mm256_cmp_pd(tMaxX, tMaxY, _CMP_LT_OQ);
+        __m128i x32 = Narrow(xStep);
+        __m128i stepX = LOADI(p.stepX), stepYCells = LOADI(p.stepYCells);
+        __m128i moveX = _mm_and_si128(stepX, x32);
+        __m128i stepsX = LOADI(p.stepsX), stepsY = LOADI(p.stepsY);
+        __m128i nextStepsX = _mm_add_epi32(stepsX, x32), nextStepsY = _mm_add_epi32(stepsY, _mm_xor_si128(x32, minus1));
+        __m128i nextCell = _mm_add_epi32(_mm_add_epi32(cell, moveX), _mm_andnot_si128(x32, stepYCells));
+        __m256d advX = LOADPD(p.advX), advY = LOADPD(p.advY);
+        __m256d nextMaxX = _mm256_add_pd(tMaxX, _mm256_and_pd(advX, xStep));
+        __m256d nextMaxY = _mm256_add_pd(tMaxY, _mm256_andnot_pd(xStep, advY));
+        __m128i inGrid = _mm_cmpgt_epi32(_mm_or_si128(nextStepsX, nextStepsY), minus1);
+        __m128i go32 = _mm_and_si128(step32, _mm_andnot_si128(Narrow(ends), inGrid));
+        __m256d go = Widen(go32);
+        STOREI(p.stepsX, _mm_blendv_epi8(stepsX, nextStepsX, go32));
+        STOREI(p.stepsY, _mm_blendv_epi8(stepsY, nextStepsY, go32));
+        cell = _mm_blendv_epi8(cell, nextCell, go32);
+        STOREI(p.cell, cell);
+        tMaxX = _mm256_blendv_pd(tMaxX, nextMaxX, go), tMaxY = _mm256_blendv_pd(tMaxY, nextMaxY, go);
+        _mm256_store_pd(p.tMaxX, tMaxX), _mm256_store_pd(p.tMaxY, tMaxY);
+        STOREI(p.k, k), STOREI(p.kEnd, kEnd), STOREI(p.entered, go32);
+        stopBits = _mm_movemask_ps(_mm_castsi128_ps(_mm_andnot_si128(go32, step32)));
+        if (lookAhead)
+        {
+            // The walk's lookahead, per lane: the records of the next cell (whose header was requested a round ago)
+            // and the header of the cell after it; a cell outside the grid is taken as the headers' end.
+            __m256d x1 = _mm256_cmp_pd(tMaxX, tMaxY, _CMP_LT_OQ);
+            __m128i x1i = Narrow(x1);
+            __m128i c1 =
+                _mm_add_epi32(_mm_add_epi32(cell, _mm_and_si128(stepX, x1i)), _mm_andnot_si128(x1i, stepYCells));
+            __m256d t1x = _mm256_add_pd(tMaxX, _mm256_and_pd(advX, x1));
+            __m256d t1y = _mm256_add_pd(tMaxY, _mm256_andnot_pd(x1, advY));
+            __m128i x2i = Narrow(_mm256_cmp_pd(t1x, t1y, _CMP_LT_OQ));
+            __m128i c2 = _mm_add_epi32(_mm_add_epi32(c1, _mm_and_si128(stepX, x2i)), _mm_andnot_si128(x2i, stepYCells));
+            c1 = _mm_min_epu32(c1, cellCount), c2 = _mm_min_epu32(c2, cellCount);
+            __m128i r = _mm_slli_epi32(_mm_i32gather_epi32(headerSeg, _mm_slli_epi32(c1, 2), 4), 5);
+            __m128i h = _mm_slli_epi32(c2, 4);
+            LS_PREFETCH(records + _mm_cvtsi128_si32(r)), LS_PREFETCH(records + _mm_extract_epi32(r, 1));
+            LS_PREFETCH(records + _mm_extract_epi32(r, 2)), LS_PREFETCH(records + _mm_extract_epi32(r, 3));
+            LS_PREFETCH(headers + _mm_cvtsi128_si32(h)), LS_PREFETCH(headers + _mm_extract_epi32(h, 1));
+            LS_PREFETCH(headers + _mm_extract_epi32(h, 2)), LS_PREFETCH(headers + _mm_extract_epi32(h, 3));
+        }
+    }
+}
+
+#undef LOADPD
+#undef LOADI
+#undef STOREI
+
+// The packets' walk with the lookahead (an index beyond a core's cache) and without.
+static LS_NOINLINE LS_AVX2 void CastPackets(const lsScene* scene, const lsRayInput* inputs, int count, lsRayHit* hits)
+{
+    size_t indexBytes = ((size_t)scene->nx * (size_t)scene->ny + 1) * sizeof(CellHeader) +
+                        (size_t)scene->segItemCount * (sizeof(CellSegment) + sizeof(CellRef));
+    if (indexBytes > LS_PACKETS_LOOKAHEAD_BYTES)
+    {
+        CastPacketsAs(scene, inputs, count, hits, true);
+    }
+    else
+    {
+        CastPacketsAs(scene, inputs, count, hits, false);
+    }
+}
+#endif
+
 void lsScene_CastRays(const lsScene* scene, const lsDynamicObjects* dyn, const lsRayInput* inputs, int count,
                       lsRayHit* hits)
 {
@@ -743,6 +1197,19 @@ void lsScene_CastRays(const lsScene* scene, const lsDynamicObjects* dyn, const l
     // (the header has arrived by then); each ray's first cell is computed once and kept in a ring for its second use.
     size_t indexBytes = ((size_t)scene->nx * (size_t)scene->ny + 1) * sizeof(CellHeader) +
                         (size_t)scene->segItemCount * (sizeof(CellSegment) + sizeof(CellRef));
+#if defined(LS_PACKETS)
+    // A dense grid without moving objects or primitives outside it, on a processor with AVX2: the rays in packets of
+    // four (see CastPackets).
+    int cellCount = scene->nx * scene->ny;
+    bool dense = cellCount <= scene->segItemCount + scene->shapeItemCount + scene->targetItemCount;
+    if (dyn == NULL && scene->nx > 0 && dense && scene->segItemCount > 0 && scene->segItemCount < (1 << 25) &&
+        scene->displacedCount + scene->longSegmentCount + scene->longShapeCount == 0 && count >= 8 &&
+        indexBytes < LS_LANES_MIN_INDEX_BYTES && __builtin_cpu_supports("avx2"))
+    {
+        CastPackets(scene, inputs, count, hits);
+        return;
+    }
+#endif
     if (indexBytes < LS_LANES_MIN_INDEX_BYTES)
     {
         bool prefetch = scene->nx > 0; // without a grid (no static geometry) CellOf is -1: nothing to fetch
