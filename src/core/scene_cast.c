@@ -740,6 +740,10 @@ static LS_NOINLINE void CastLanes(const lsScene* scene, const lsDynamicObjects* 
 #include <immintrin.h>
 
 #define LS_AVX2 __attribute__((target("avx2")))
+
+#ifndef LS_PACKET_GROUPS
+#define LS_PACKET_GROUPS 2
+#endif
 #ifndef LS_PACKETS_LOOKAHEAD_BYTES
 #define LS_PACKETS_LOOKAHEAD_BYTES ((size_t)512 << 10)
 #endif
@@ -907,14 +911,19 @@ static LS_FORCE_INLINE LS_AVX2 int StartLanes(const lsScene* scene, const lsRayI
 // The rays walked four at a time, one lane each (SPMD): a round tests each lane's next segment record of its cell
 // (the side test and the crossing's bound in the lanes, the scalar walk's operations), and steps each lane done with
 // its cell; a lane whose walk has ended is resolved by the scalar code (the same exact casts) and takes the next ray,
-// from a queue of four started at once.
+// from a queue of four started at once. LS_PACKET_GROUPS packets take their rounds in turn: a round is a chain of
+// dependent operations (the cell's header, its record, the bound, the step), and the other packet's round fills the
+// processor while one waits (two packets: city-1k 8.3 -> 9.6, maze-2k 10.2 -> 11.8 M rays per CPU second; three or
+// four no better). lookAhead: prefetch the cells ahead (an index beyond a core's cache).
 static LS_FORCE_INLINE LS_AVX2 void CastPacketsAs(const lsScene* scene, const lsRayInput* inputs, int count,
                                                   lsRayHit* hits, bool lookAhead)
 {
-    WalkState lanes[4];
-    _Alignas(32) Packet p;
-    _Alignas(32) Packet q[2]; // the walks being taken (q[cur]) and the four after them (started ahead)
-    memset(&p, 0, sizeof p);
+    // The packets, whose rounds alternate, each lane's candidates, and the queue: the walks being taken (q[cur]) and
+    // the four after them (started ahead).
+    WalkState lanesOf[LS_PACKET_GROUPS][4];
+    _Alignas(32) Packet packets[LS_PACKET_GROUPS];
+    _Alignas(32) Packet q[2];
+    memset(packets, 0, sizeof packets);
     int queued = 0, ahead = 0, cur = 1, next = 0; // walks of q[cur] not taken yet, of q[cur ^ 1]; the ray after them
     bool haveAhead = true;
     ahead = StartLanes(scene, inputs, next, count, hits, q);
@@ -930,22 +939,34 @@ static LS_FORCE_INLINE LS_AVX2 void CastPacketsAs(const lsScene* scene, const ls
     __m256d ones = _mm256_castsi256_pd(_mm256_set1_epi64x(-1));
     __m128i laneOffset = _mm_setr_epi32(0, 1, 2, 3);
     laneOffset = _mm_mullo_epi32(laneOffset, _mm_set1_epi32((int)sizeof(WalkState)));
-    char* pendingBase = (char*)lanes[0].pending;
-    int stopBits = 15; // lanes to (re)start
-    for (;;)
+    int stopOf[LS_PACKET_GROUPS], running = LS_PACKET_GROUPS; // lanes to (re)start, packets with a ray
+    bool doneOf[LS_PACKET_GROUPS];
+    for (int g = 0; g < LS_PACKET_GROUPS; ++g)
     {
+        stopOf[g] = 15, doneOf[g] = false;
+    }
+    for (int g = 0; running > 0; g = g + 1 < LS_PACKET_GROUPS ? g + 1 : 0)
+    {
+        if (doneOf[g])
+        {
+            continue;
+        }
+        Packet* p = packets + g;
+        WalkState* lanes = lanesOf[g];
+        char* pendingBase = (char*)lanes[0].pending;
+        int stopBits = stopOf[g];
         if (stopBits != 0)
         {
             // Resolve the ended walks (the scalar code) and give their lanes the next walks of the queue.
             for (int bits = stopBits; bits != 0; bits &= bits - 1)
             {
                 int l = __builtin_ctz((unsigned)bits);
-                if (p.live[l] != 0)
+                if (p->live[l] != 0)
                 {
-                    int i = p.ray[l];
-                    Resolve(scene, inputs + i, lanes[l].pending, p.count[l], hits + i, NULL);
+                    int i = p->ray[l];
+                    Resolve(scene, inputs + i, lanes[l].pending, p->count[l], hits + i, NULL);
                 }
-                p.live[l] = 0, p.k[l] = 0, p.kEnd[l] = 0, p.count[l] = 0;
+                p->live[l] = 0, p->k[l] = 0, p->kEnd[l] = 0, p->count[l] = 0;
                 for (;;)
                 {
                     if (queued == 0)
@@ -977,23 +998,25 @@ static LS_FORCE_INLINE LS_AVX2 void CastPacketsAs(const lsScene* scene, const ls
                     }
                     int j = __builtin_ctz((unsigned)queued);
                     queued &= queued - 1;
-                    CopyLane(&p, l, q + cur, j);
-                    p.live[l] = -1, p.entered[l] = -1;
+                    CopyLane(p, l, q + cur, j);
+                    p->live[l] = -1, p->entered[l] = -1;
                     break;
                 }
             }
-            if (_mm_movemask_ps(_mm_castsi128_ps(LOADI(p.live))) == 0)
+            if (_mm_movemask_ps(_mm_castsi128_ps(LOADI(p->live))) == 0)
             {
-                break;
+                doneOf[g] = true;
+                --running;
+                continue;
             }
         }
         // The headers of the cells the lanes entered: where their records are, whether targets or shapes are there.
-        __m128i entered = LOADI(p.entered);
-        __m128i cell = LOADI(p.cell);
+        __m128i entered = LOADI(p->entered);
+        __m128i cell = LOADI(p->cell);
         __m128i index = _mm_slli_epi32(cell, 2);
         const int* headerSeg = &scene->cells[0].seg;
         __m128i first = _mm_i32gather_epi32(headerSeg, index, 4), end = _mm_i32gather_epi32(headerSeg + 4, index, 4);
-        __m128i k = _mm_blendv_epi8(LOADI(p.k), first, entered), kEnd = _mm_blendv_epi8(LOADI(p.kEnd), end, entered);
+        __m128i k = _mm_blendv_epi8(LOADI(p->k), first, entered), kEnd = _mm_blendv_epi8(LOADI(p->kEnd), end, entered);
         if (hasShapes)
         {
             // (shape, target) of the cell and of the next header, 64 bits each.
@@ -1009,11 +1032,11 @@ static LS_FORCE_INLINE LS_AVX2 void CastPacketsAs(const lsScene* scene, const ls
                 {
                     int l = __builtin_ctz((unsigned)shapeBits);
                     WalkState* w = lanes + l;
-                    w->known = p.known[l];
-                    w->limit = w->known < p.maxFraction[l] ? w->known : p.maxFraction[l];
-                    w->pendingCount = p.count[l];
-                    LaneScalar(scene, inputs + p.ray[l], hits + p.ray[l], w, p.cell[l], true);
-                    p.known[l] = w->known, p.count[l] = w->pendingCount;
+                    w->known = p->known[l];
+                    w->limit = w->known < p->maxFraction[l] ? w->known : p->maxFraction[l];
+                    w->pendingCount = p->count[l];
+                    LaneScalar(scene, inputs + p->ray[l], hits + p->ray[l], w, p->cell[l], true);
+                    p->known[l] = w->known, p->count[l] = w->pendingCount;
                 }
             }
         }
@@ -1035,18 +1058,18 @@ static LS_FORCE_INLINE LS_AVX2 void CastPacketsAs(const lsScene* scene, const ls
         __m256d bx = _mm256_unpacklo_pd(r02b, r13b), by = _mm256_unpackhi_pd(r02b, r13b);
 
         // The side test (SidesOfSegment: the same operations per lane).
-        __m256d ox = LOADPD(p.ox), oy = LOADPD(p.oy), dx = LOADPD(p.dx), dy = LOADPD(p.dy);
+        __m256d ox = LOADPD(p->ox), oy = LOADPD(p->oy), dx = LOADPD(p->dx), dy = LOADPD(p->dy);
         __m256d sax = _mm256_sub_pd(ax, ox), say = _mm256_sub_pd(ay, oy);
         __m256d sbx = _mm256_sub_pd(bx, ox), sby = _mm256_sub_pd(by, oy);
         __m256d ca = _mm256_sub_pd(_mm256_mul_pd(dx, say), _mm256_mul_pd(dy, sax));
         __m256d cb = _mm256_sub_pd(_mm256_mul_pd(dx, sby), _mm256_mul_pd(dy, sbx));
         __m256d lo = _mm256_min_pd(ca, cb), hi = _mm256_max_pd(ca, cb);
-        __m256d e = LOADPD(p.sideError), negE = _mm256_xor_pd(e, sign);
+        __m256d e = LOADPD(p->sideError), negE = _mm256_xor_pd(e, sign);
         __m256d keep = _mm256_cmp_pd(_mm256_max_pd(lo, _mm256_xor_pd(hi, sign)), e, _CMP_NGT_UQ);
 
         // The crossing's bound (BoundCrossing's well-conditioned case; a poorly conditioned or parallel crossing is
         // deferred with no bound, which only costs an exact cast).
-        __m256d known = LOADPD(p.known), maxFraction = LOADPD(p.maxFraction);
+        __m256d known = LOADPD(p->known), maxFraction = LOADPD(p->maxFraction);
         __m256d limit = _mm256_min_pd(known, maxFraction);
         __m256d ex = _mm256_sub_pd(bx, ax), ey = _mm256_sub_pd(by, ay);
         __m256d n1 = _mm256_mul_pd(sax, ey), n2 = _mm256_mul_pd(say, ex);
@@ -1078,13 +1101,13 @@ static LS_FORCE_INLINE LS_AVX2 void CastPacketsAs(const lsScene* scene, const ls
             _mm256_blendv_pd(_mm256_set1_pd(-HUGE_VAL), _mm256_max_pd(tLo, _mm256_set1_pd(-HUGE_VAL)), wellConditioned);
         __m256d tHi = _mm256_blendv_pd(inf, tHiCertain, _mm256_and_pd(_mm256_and_pd(certain, wellConditioned), defer));
         known = _mm256_min_pd(tHi, known);
-        _mm256_store_pd(p.known, known);
+        _mm256_store_pd(p->known, known);
 
         // The deferrals: every lane writes its next place (tLo, then the field and the record as 64 bits), and a
         // deferring lane counts it.
-        __m128i pendingCount = LOADI(p.count);
+        __m128i pendingCount = LOADI(p->count);
         __m128i at = _mm_add_epi32(_mm_slli_epi32(pendingCount, 4), laneOffset);
-        STOREI(p.count, _mm_sub_epi32(pendingCount, Narrow(defer)));
+        STOREI(p->count, _mm_sub_epi32(pendingCount, Narrow(defer)));
         __m128d tLo01 = _mm256_castpd256_pd128(tLo), tLo23 = _mm256_extractf128_pd(tLo, 1);
         __m128i items = _mm_srli_epi32(offset, 5);
         __m128i id01 = _mm_unpacklo_epi32(_mm_setzero_si128(), items),
@@ -1099,50 +1122,50 @@ static LS_FORCE_INLINE LS_AVX2 void CastPacketsAs(const lsScene* scene, const ls
         _mm_storel_epi64((__m128i*)(at2 + 8), id23), _mm_storeh_pd((double*)(at3 + 8), _mm_castsi128_pd(id23));
         k = _mm_sub_epi32(k, records32);
         int full =
-            _mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(LOADI(p.count), _mm_set1_epi32(LS_PENDING_CAPACITY))));
+            _mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(LOADI(p->count), _mm_set1_epi32(LS_PENDING_CAPACITY))));
         if (LS_UNLIKELY(full != 0))
         {
             for (; full != 0; full &= full - 1)
             {
                 int l = __builtin_ctz((unsigned)full);
                 WalkState* w = lanes + l;
-                w->known = p.known[l];
-                w->limit = w->known < p.maxFraction[l] ? w->known : p.maxFraction[l];
-                w->pendingCount = p.count[l];
-                LaneScalar(scene, inputs + p.ray[l], hits + p.ray[l], w, 0, false);
-                p.known[l] = w->known, p.count[l] = w->pendingCount;
+                w->known = p->known[l];
+                w->limit = w->known < p->maxFraction[l] ? w->known : p->maxFraction[l];
+                w->pendingCount = p->count[l];
+                LaneScalar(scene, inputs + p->ray[l], hits + p->ray[l], w, 0, false);
+                p->known[l] = w->known, p->count[l] = w->pendingCount;
             }
-            known = LOADPD(p.known);
+            known = LOADPD(p->known);
         }
 
         // The lanes done with their cell step to the next one, or end (WalkStep's test and step).
-        __m128i live = LOADI(p.live);
+        __m128i live = LOADI(p->live);
         __m128i step32 = _mm_and_si128(_mm_cmpeq_epi32(k, kEnd), live);
-        __m256d tMaxX = LOADPD(p.tMaxX), tMaxY = LOADPD(p.tMaxY);
+        __m256d tMaxX = LOADPD(p->tMaxX), tMaxY = LOADPD(p->tMaxY);
         __m256d tExit = _mm256_min_pd(tMaxX, tMaxY);
-        __m256d ends = _mm256_or_pd(_mm256_cmp_pd(tExit, LOADPD(p.tStop), _CMP_GE_OQ),
-                                    _mm256_cmp_pd(known, _mm256_sub_pd(tExit, LOADPD(p.margin)), _CMP_LT_OQ));
+        __m256d ends = _mm256_or_pd(_mm256_cmp_pd(tExit, LOADPD(p->tStop), _CMP_GE_OQ),
+                                    _mm256_cmp_pd(known, _mm256_sub_pd(tExit, LOADPD(p->margin)), _CMP_LT_OQ));
         __m256d xStep = _mm256_cmp_pd(tMaxX, tMaxY, _CMP_LT_OQ);
         __m128i x32 = Narrow(xStep);
-        __m128i stepX = LOADI(p.stepX), stepYCells = LOADI(p.stepYCells);
+        __m128i stepX = LOADI(p->stepX), stepYCells = LOADI(p->stepYCells);
         __m128i moveX = _mm_and_si128(stepX, x32);
-        __m128i stepsX = LOADI(p.stepsX), stepsY = LOADI(p.stepsY);
+        __m128i stepsX = LOADI(p->stepsX), stepsY = LOADI(p->stepsY);
         __m128i nextStepsX = _mm_add_epi32(stepsX, x32), nextStepsY = _mm_add_epi32(stepsY, _mm_xor_si128(x32, minus1));
         __m128i nextCell = _mm_add_epi32(_mm_add_epi32(cell, moveX), _mm_andnot_si128(x32, stepYCells));
-        __m256d advX = LOADPD(p.advX), advY = LOADPD(p.advY);
+        __m256d advX = LOADPD(p->advX), advY = LOADPD(p->advY);
         __m256d nextMaxX = _mm256_add_pd(tMaxX, _mm256_and_pd(advX, xStep));
         __m256d nextMaxY = _mm256_add_pd(tMaxY, _mm256_andnot_pd(xStep, advY));
         __m128i inGrid = _mm_cmpgt_epi32(_mm_or_si128(nextStepsX, nextStepsY), minus1);
         __m128i go32 = _mm_and_si128(step32, _mm_andnot_si128(Narrow(ends), inGrid));
         __m256d go = Widen(go32);
-        STOREI(p.stepsX, _mm_blendv_epi8(stepsX, nextStepsX, go32));
-        STOREI(p.stepsY, _mm_blendv_epi8(stepsY, nextStepsY, go32));
+        STOREI(p->stepsX, _mm_blendv_epi8(stepsX, nextStepsX, go32));
+        STOREI(p->stepsY, _mm_blendv_epi8(stepsY, nextStepsY, go32));
         cell = _mm_blendv_epi8(cell, nextCell, go32);
-        STOREI(p.cell, cell);
+        STOREI(p->cell, cell);
         tMaxX = _mm256_blendv_pd(tMaxX, nextMaxX, go), tMaxY = _mm256_blendv_pd(tMaxY, nextMaxY, go);
-        _mm256_store_pd(p.tMaxX, tMaxX), _mm256_store_pd(p.tMaxY, tMaxY);
-        STOREI(p.k, k), STOREI(p.kEnd, kEnd), STOREI(p.entered, go32);
-        stopBits = _mm_movemask_ps(_mm_castsi128_ps(_mm_andnot_si128(go32, step32)));
+        _mm256_store_pd(p->tMaxX, tMaxX), _mm256_store_pd(p->tMaxY, tMaxY);
+        STOREI(p->k, k), STOREI(p->kEnd, kEnd), STOREI(p->entered, go32);
+        stopOf[g] = _mm_movemask_ps(_mm_castsi128_ps(_mm_andnot_si128(go32, step32)));
         if (lookAhead)
         {
             // The walk's lookahead, per lane: the records of the next cell (whose header was requested a round ago)
@@ -1198,11 +1221,14 @@ void lsScene_CastRays(const lsScene* scene, const lsDynamicObjects* dyn, const l
     size_t indexBytes = ((size_t)scene->nx * (size_t)scene->ny + 1) * sizeof(CellHeader) +
                         (size_t)scene->segItemCount * (sizeof(CellSegment) + sizeof(CellRef));
 #if defined(LS_PACKETS)
-    // A dense grid without moving objects or primitives outside it, on a processor with AVX2: the rays in packets of
-    // four (see CastPackets).
-    int cellCount = scene->nx * scene->ny;
-    bool dense = cellCount <= scene->segItemCount + scene->shapeItemCount + scene->targetItemCount;
-    if (dyn == NULL && scene->nx > 0 && dense && scene->segItemCount > 0 && scene->segItemCount < (1 << 25) &&
+    // A dense grid (its headers' clearance 0: no empty squares to cross) without moving objects or primitives
+    // outside it, of an index that stays cached between rays (the lanes below hide the memory of a bigger one), on a
+    // processor with AVX2: the rays in packets of four (see CastPackets; its offsets into the records and headers are
+    // 32-bit).
+    long long cellCount = (long long)scene->nx * scene->ny;
+    bool dense = cellCount <= (long long)scene->segItemCount + scene->shapeItemCount + scene->targetItemCount;
+    if (dyn == NULL && scene->nx > 0 && dense && cellCount < (1 << 26) && scene->segItemCount > 0 &&
+        scene->segItemCount < (1 << 25) &&
         scene->displacedCount + scene->longSegmentCount + scene->longShapeCount == 0 && count >= 8 &&
         indexBytes < LS_LANES_MIN_INDEX_BYTES && __builtin_cpu_supports("avx2"))
     {
