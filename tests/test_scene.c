@@ -1217,11 +1217,11 @@ static int PacketTest(void)
         {
             half = 20.0, centre = lsV(-3.7, 5.1), world = lsCreateWorld();
             lsRng walls = lsMakeRng(165);
-            for (int i = 0; i < 300; ++i)
+            for (lsVec2* wall = ends; wall < ends + 600; wall += 2)
             {
                 lsVec2 p = lsAdd(centre, lsTestRandomPoint(&walls, -half, half, -half, half));
-                ends[2 * i] = p, ends[2 * i + 1] = lsMulAdd(p, lsRng_Range(&walls, 1.0, 6.0), RandomDirection(&walls));
-                lsWorld_AddWall(world, ends + 2 * i, 2, false);
+                wall[0] = p, wall[1] = lsMulAdd(p, lsRng_Range(&walls, 1.0, 6.0), RandomDirection(&walls));
+                lsWorld_AddWall(world, wall, 2, false);
             }
         }
         else
