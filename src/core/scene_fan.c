@@ -688,29 +688,20 @@ static inline bool SlotsReach(const Fan* f, int lo[2], const int hi[2], double n
     return false;
 }
 
-// Segment record item against open beam k, whose line separates its endpoints (rel: relative to the origin, with
-// their sides), from a cell with box b: deferred when it may win and, when the hit is certain, the beam's points at
-// fractions tLo .. tHi (which hold the exact crossing) come within the box. The cell holding the exact crossing holds
-// the segment (registration) and is visited for this beam (its box holds a point of the beam at the hit), so skipping
-// the other cells loses nothing: a segment met in several cells is deferred once (twice near a cell's corner).
+// Segment record item against open beam k, whose line separates the ends of the record's piece in a cell (rel: the
+// record's endpoints relative to the origin, with the piece's sides): deferred when it may win. The piece's sides
+// decide whether the hit is certain: the piece lies on the record between its endpoints (its ends off the line by a
+// few ulps of their coordinates, far inside the side tests' error bound), so ends strictly on opposite sides of the
+// beam's line put the record's endpoints strictly on opposite sides too.
 static LS_FORCE_INLINE void SparseSegment(Fan* f, int k, lsVec2 d, double range, int item, SegmentSides* rel,
-                                          double sideError, FanBox b)
+                                          double sideError)
 {
     SegmentLine line = MakeSegmentLine(f->scene->segItems + item, rel);
     double tLo, tHi;
-    if (!BoundLineCrossing(&line, rel, d, f->dd[k], f->limit[k], range, sideError, &tLo, &tHi))
+    if (BoundLineCrossing(&line, rel, d, f->dd[k], f->limit[k], range, sideError, &tLo, &tHi))
     {
-        return;
+        FanDefer(f, k, tLo, tHi, ls_fieldSegment, item, -1);
     }
-    if (tHi < HUGE_VAL)
-    {
-        double x0 = tLo * d.x, x1 = tHi * d.x, y0 = tLo * d.y, y1 = tHi * d.y;
-        if (Max(x0, x1) < b.xl || Min(x0, x1) > b.xh || Max(y0, y1) < b.yl || Min(y0, y1) > b.yh)
-        {
-            return;
-        }
-    }
-    FanDefer(f, k, tLo, tHi, ls_fieldSegment, item, -1);
 }
 
 // The box of what a block's cells hold, relative to the origin and grown by the margin.
@@ -723,7 +714,10 @@ static inline FanBox BlockBox(const Fan* f, const SparseBlock* block)
 
 // An occupied cell at least two cells from the origin's: its segments against the beams that may reach it. Its box is
 // that of what it holds (SparseCell), grown by the margin: a beam that misses it crosses none of the cell's records
-// within the cell (a crossing elsewhere lies in another cell of the record, which that beam passes through).
+// within the cell (a crossing elsewhere lies in another cell of the record, which that beam passes through). The side
+// tests take each record's piece within the cell's box grown by twice the slop (sparsePairs), so a record of several
+// cells passes only in the cells its crossing lies in or within the slop of: the point where the exact cast meets a
+// record lies in some cell's box, whose piece holds it, and that cell is visited for the beam.
 static void SparseCellVisit(Fan* f, const SparseCell* cell)
 {
     const lsScene* scene = f->scene;
@@ -750,9 +744,10 @@ static void SparseCellVisit(Fan* f, const SparseCell* cell)
         FanCell(f, h);
         return;
     }
-    // The side tests take the records' endpoints as stored (sparsePairs, absolute), cross(d, p) - cross(d, o) for
-    // cross(d, p - o): rounded by a few ulps of |d| (|p| + |o|) in the 1-norm, far below 1e-14 times the farthest
-    // corner of the records' box plus |o| (rounding is monotone: no endpoint's |x| + |y| exceeds the corner's).
+    // The side tests take the pieces' ends as stored (sparsePairs, absolute), cross(d, p) - cross(d, o) for
+    // cross(d, p - o): rounded by a few ulps of |d| (|p| + |o|) in the 1-norm, and an end computed by the clip lies
+    // off the record's line by a few ulps of its coordinates; both far below 1e-14 times the farthest corner of the
+    // records' box plus |o| (rounding is monotone: no end's |x| + |y| exceeds the corner's by more than an ulp).
     double far =
         Max(fabs(cell->rxl), fabs(cell->rxh)) + Max(fabs(cell->ryl), fabs(cell->ryh)) + (fabs(o.x) + fabs(o.y));
     double range = f->fan->range;
@@ -790,13 +785,13 @@ static void SparseCellVisit(Fan* f, const SparseCell* cell)
                 {
                     const lsSegment* seg = scene->segItems + first + i;
                     SegmentSides rel = {seg->a.x - o.x, seg->a.y - o.y, seg->b.x - o.x, seg->b.y - o.y, ca[0], cb[0]};
-                    SparseSegment(f, k, d, range, first + i, &rel, sideError, b);
+                    SparseSegment(f, k, d, range, first + i, &rel, sideError);
                 }
                 if ((keep & 2) != 0)
                 {
                     const lsSegment* seg = scene->segItems + first + i + 1;
                     SegmentSides rel = {seg->a.x - o.x, seg->a.y - o.y, seg->b.x - o.x, seg->b.y - o.y, ca[1], cb[1]};
-                    SparseSegment(f, k, d, range, first + i + 1, &rel, sideError, b);
+                    SparseSegment(f, k, d, range, first + i + 1, &rel, sideError);
                 }
             }
         }

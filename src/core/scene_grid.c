@@ -193,24 +193,58 @@ static void WriteClearance(lsScene* scene)
     }
 }
 
+// The piece of segment a-b within the box [xl, xh] x [yl, yh] (Liang and Barsky), as a + t e for the parameters
+// where it enters and leaves the box, an endpoint itself where the segment ends inside: every point of the segment
+// in the box lies on the piece, and its computed ends lie within a few ulps of the segment's coordinates off its line.
+// The whole segment when it misses the box (by rounding: it comes within the slop of the cell).
+static lsSegment ClipToBox(const lsSegment* seg, double xl, double xh, double yl, double yh)
+{
+    double ex = seg->b.x - seg->a.x, ey = seg->b.y - seg->a.y;
+    double t0 = 0.0, t1 = 1.0;
+    double p[4] = {-ex, ex, -ey, ey};
+    double q[4] = {seg->a.x - xl, xh - seg->a.x, seg->a.y - yl, yh - seg->a.y};
+    for (int k = 0; k < 4; ++k)
+    {
+        if (p[k] == 0.0)
+        {
+            if (q[k] < 0.0)
+            {
+                return *seg;
+            }
+            continue;
+        }
+        double r = q[k] / p[k];
+        t0 = p[k] < 0.0 ? Max(t0, r) : t0;
+        t1 = p[k] > 0.0 ? Min(t1, r) : t1;
+    }
+    if (!(t0 <= t1))
+    {
+        return *seg;
+    }
+    lsVec2 a = t0 > 0.0 ? (lsVec2){seg->a.x + t0 * ex, seg->a.y + t0 * ey} : seg->a;
+    lsVec2 b = t1 < 1.0 ? (lsVec2){seg->a.x + t1 * ex, seg->a.y + t1 * ey} : seg->b;
+    return (lsSegment){a, b};
+}
+
 // Occupied cell (ix, iy) with the box of what it holds within its box grown by the slop (SparseCell); its records'
-// pairs written from sparsePairs[pairs] on.
+// pieces within that box grown by the slop once more (the margin is what keeps a crossing inside the cell's box on
+// its piece whatever the rounding of the parameters) written as pairs from sparsePairs[pairs] on.
 static SparseCell OccupiedCell(lsScene* scene, int ix, int iy, int pairs)
 {
     const CellHeader* h = scene->cells + (ptrdiff_t)iy * scene->nx + ix;
-    for (int i = 0, n = h[1].seg - h[0].seg; i < n; ++i)
-    {
-        const lsSegment* seg = scene->segItems + h[0].seg + i;
-        double* pair = scene->sparsePairs + 8 * ((ptrdiff_t)pairs + i / 2) + (i & 1);
-        pair[0] = seg->a.x, pair[2] = seg->a.y, pair[4] = seg->b.x, pair[6] = seg->b.y;
-        if (i == n - 1 && (i & 1) == 0)
-        {
-            pair[1] = seg->a.x, pair[3] = seg->a.y, pair[5] = seg->b.x, pair[7] = seg->b.y;
-        }
-    }
     double s = scene->cellSize, slop = scene->slop;
     double xl = scene->x0 + (double)ix * s - slop, xh = scene->x0 + (double)(ix + 1) * s + slop;
     double yl = scene->y0 + (double)iy * s - slop, yh = scene->y0 + (double)(iy + 1) * s + slop;
+    for (int i = 0, n = h[1].seg - h[0].seg; i < n; ++i)
+    {
+        lsSegment piece = ClipToBox(scene->segItems + h[0].seg + i, xl - slop, xh + slop, yl - slop, yh + slop);
+        double* pair = scene->sparsePairs + 8 * ((ptrdiff_t)pairs + i / 2) + (i & 1);
+        pair[0] = piece.a.x, pair[2] = piece.a.y, pair[4] = piece.b.x, pair[6] = piece.b.y;
+        if (i == n - 1 && (i & 1) == 0)
+        {
+            pair[1] = piece.a.x, pair[3] = piece.a.y, pair[5] = piece.b.x, pair[7] = piece.b.y;
+        }
+    }
     double rxl = HUGE_VAL, rxh = -HUGE_VAL, ryl = HUGE_VAL, ryh = -HUGE_VAL;
     for (int i = h[0].seg; i < h[1].seg; ++i)
     {

@@ -157,9 +157,9 @@ struct lsScene
     int sparseBlockCount;
     SparseCell* sparseCells; // their occupied cells, block by block (each block's run ends at the next one's start)
     int sparseCellCount;
-    // Each occupied cell's segment records again, two at a time as a scan's side tests read them: per pair, the x of
-    // both first endpoints, their y, the x of both second endpoints, their y (8 doubles, one cache line); an odd
-    // count's last record twice.
+    // Each occupied cell's segment records again, each cut to its piece within the cell's box grown by twice the slop,
+    // two at a time as a scan's side tests read them: per pair, the x of both first ends, their y, the x of both
+    // second ends, their y (8 doubles, one cache line); an odd count's last piece twice.
     double* sparsePairs;
     int sparsePairCount;
 
