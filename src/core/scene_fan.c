@@ -712,29 +712,50 @@ static inline FanBox BlockBox(const Fan* f, const SparseBlock* block)
     return (FanBox){block->xl - o.x - m, block->xh - o.x + m, block->yl - o.y - m, block->yh - o.y + m};
 }
 
-// An occupied cell at least two cells from the origin's: its segments against the beams that may reach it. Its box is
-// that of what it holds (SparseCell), grown by the margin: a beam that misses it crosses none of the cell's records
-// within the cell (a crossing elsewhere lies in another cell of the record, which that beam passes through). The side
-// tests take each record's piece within the cell's box grown by twice the slop (sparsePairs), so a record of several
-// cells passes only in the cells its crossing lies in or within the slop of: the point where the exact cast meets a
-// record lies in some cell's box, whose piece holds it, and that cell is visited for the beam.
-static void SparseCellVisit(Fan* f, const SparseCell* cell)
+// What a visit needs of a box that does not change during the sweep: its slots (BoxSlots; every beam when it reaches
+// the origin's row and column, or lies next to the origin's cell) and its distance. Worked out for all the cells of a
+// block before any is visited, and for the blocks when they are bucketed: their divisions and square roots then
+// overlap, instead of each lying on the path to the branch that decides whether a beam reaches the box.
+typedef struct BoxView
 {
-    const lsScene* scene = f->scene;
-    int ix = cell->ix, iy = cell->iy;
-    const CellHeader* h = scene->cells + (ptrdiff_t)iy * scene->nx + ix;
-    int rx = ix - f->cx, ry = iy - f->cy;
-    bool nearOrigin = rx >= -1 && rx <= 1 && ry >= -1 && ry <= 1; // ring 0 or 1
+    int lo[2], hi[2];
+    double near;
+    bool every;
+} BoxView;
+
+static LS_FORCE_INLINE void ViewBox(const Fan* f, FanBox b, bool every, BoxView* v)
+{
+    v->every = every || !BoxSlots(f, b, v->lo, v->hi);
+    v->near = BoxNear(b);
+}
+
+// The box of what an occupied cell holds, relative to the origin and grown by the margin.
+static inline FanBox CellBox(const Fan* f, const SparseCell* cell)
+{
     lsVec2 o = f->fan->origin;
     double m = f->margin;
-    FanBox b = {cell->xl - o.x - m, cell->xh - o.x + m, cell->yl - o.y - m, cell->yh - o.y + m};
-    int lo[2], hi[2];
-    if (nearOrigin || !BoxSlots(f, b, lo, hi))
+    return (FanBox){cell->xl - o.x - m, cell->xh - o.x + m, cell->yl - o.y - m, cell->yh - o.y + m};
+}
+
+// An occupied cell at least two cells from the origin's (v: its view): its segments against the beams that may reach
+// it. Its box is that of what it holds (SparseCell), grown by the margin: a beam that misses it crosses none of the
+// cell's records within the cell (a crossing elsewhere lies in another cell of the record, which that beam passes
+// through). The side tests take each record's piece within the cell's box grown by twice the slop (sparsePairs), so a
+// record of several cells passes only in the cells its crossing lies in or within the slop of: the point where the
+// exact cast meets a record lies in some cell's box, whose piece holds it, and that cell is visited for the beam.
+static void SparseCellVisit(Fan* f, const SparseCell* cell, BoxView* v)
+{
+    const lsScene* scene = f->scene;
+    const CellHeader* h = scene->cells + (ptrdiff_t)cell->iy * scene->nx + cell->ix;
+    if (v->every)
     {
         FanCell(f, h);
         return;
     }
-    double near = BoxNear(b);
+    lsVec2 o = f->fan->origin;
+    int* lo = v->lo;
+    const int* hi = v->hi;
+    double near = v->near;
     if (!SlotsReach(f, lo, hi, near))
     {
         return;
@@ -837,8 +858,9 @@ static LS_NOINLINE void SparseSweep(Fan* f, const int* openList, int openN)
     double wanted = maxReach / s + 2.0;
     buckets = wanted < (double)buckets ? (int)wanted : buckets;
     int entries = scene->sparseBlockCount;
-    size_t bytes = ((size_t)buckets + 2 * (size_t)entries) * sizeof(int);
-    int* head = lsAlloc(bytes);
+    size_t bytes = (size_t)entries * sizeof(BoxView) + ((size_t)buckets + 2 * (size_t)entries) * sizeof(int);
+    BoxView* views = lsAlloc(bytes); // each listed block's view, then the buckets' heads and their lists
+    int* head = (int*)(views + entries);
     int* next = head + buckets;
     int* code = next + entries;
     for (int j = 0; j < buckets; ++j)
@@ -850,11 +872,13 @@ static LS_NOINLINE void SparseSweep(Fan* f, const int* openList, int openN)
     const SparseBlock* blocks = scene->sparseBlocks;
     for (int i = 0; i < scene->sparseBlockCount; ++i)
     {
-        double near = BoxNear(BlockBox(f, blocks + i));
+        FanBox box = BlockBox(f, blocks + i);
+        double near = BoxNear(box);
         if (near <= maxReach)
         {
             double q = near * inverse;
             int j = q < (double)(buckets - 1) ? (int)q : buckets - 1;
+            ViewBox(f, box, false, views + used);
             code[used] = i, next[used] = head[j], head[j] = used++;
         }
     }
@@ -865,24 +889,32 @@ static LS_NOINLINE void SparseSweep(Fan* f, const int* openList, int openN)
             int e = head[j];
             head[j] = next[e];
             const SparseBlock* block = blocks + code[e];
-            FanBox box = BlockBox(f, block);
-            int lo[2], hi[2];
-            if (BoxSlots(f, box, lo, hi) && !SlotsReach(f, lo, hi, BoxNear(box)))
+            BoxView* bv = views + e;
+            if (!bv->every && !SlotsReach(f, bv->lo, bv->hi, bv->near))
             {
                 continue;
             }
             // The block's cells at once, nearer rows first (its list is row-major: backwards when the origin lies
             // above the block's middle); the order only decides how soon a beam's hit turns the later cells away.
             int n = block[1].start - block->start;
+            FanBox box = BlockBox(f, block);
             bool backwards = box.yl + box.yh < 0.0;
+            const SparseCell* cells = scene->sparseCells + block->start;
+            BoxView cellViews[LS_SPARSE_BLOCK * LS_SPARSE_BLOCK];
             for (int c = 0; c < n; ++c)
             {
-                const SparseCell* cell = scene->sparseCells + block->start + (backwards ? n - 1 - c : c);
-                SparseCellVisit(f, cell);
+                const SparseCell* cell = cells + (backwards ? n - 1 - c : c);
+                int rx = cell->ix - f->cx, ry = cell->iy - f->cy;
+                bool nearOrigin = rx >= -1 && rx <= 1 && ry >= -1 && ry <= 1; // ring 0 or 1
+                ViewBox(f, CellBox(f, cell), nearOrigin, cellViews + c);
+            }
+            for (int c = 0; c < n; ++c)
+            {
+                SparseCellVisit(f, cells + (backwards ? n - 1 - c : c), cellViews + c);
             }
         }
     }
-    lsFree(head, bytes);
+    lsFree(views, bytes);
 }
 
 // Each beam's answer so far (the primitives outside the grid), limit, reach and bin of direction: the rings' open
