@@ -746,10 +746,9 @@ static inline FanBox CellBox(const Fan* f, const SparseCell* cell)
 static void SparseCellVisit(Fan* f, const SparseCell* cell, BoxView* v)
 {
     const lsScene* scene = f->scene;
-    const CellHeader* h = scene->cells + (ptrdiff_t)cell->iy * scene->nx + cell->ix;
     if (v->every)
     {
-        FanCell(f, h);
+        FanCell(f, scene->cells + (ptrdiff_t)cell->iy * scene->nx + cell->ix);
         return;
     }
     lsVec2 o = f->fan->origin;
@@ -762,18 +761,17 @@ static void SparseCellVisit(Fan* f, const SparseCell* cell, BoxView* v)
     }
     if ((hi[0] - lo[0]) + (hi[1] - lo[1]) > LS_SPARSE_WIDE)
     {
-        FanCell(f, h);
+        FanCell(f, scene->cells + (ptrdiff_t)cell->iy * scene->nx + cell->ix);
         return;
     }
     // The side tests take the pieces' ends as stored (sparsePairs, absolute), cross(d, p) - cross(d, o) for
     // cross(d, p - o): rounded by a few ulps of |d| (|p| + |o|) in the 1-norm, and an end computed by the clip lies
     // off the record's line by a few ulps of its coordinates; both far below 1e-14 times the farthest corner of the
     // records' box plus |o| (rounding is monotone: no end's |x| + |y| exceeds the corner's by more than an ulp).
-    double far =
-        Max(fabs(cell->rxl), fabs(cell->rxh)) + Max(fabs(cell->ryl), fabs(cell->ryh)) + (fabs(o.x) + fabs(o.y));
+    double far = cell->far + (fabs(o.x) + fabs(o.y));
     double range = f->fan->range;
     const double* pairs = scene->sparsePairs + 8 * (ptrdiff_t)cell->pairs;
-    int first = h[0].seg, n = h[1].seg - first;
+    int first = cell->first, n = cell->count;
     for (int q = 0; q < 2 && n > 0; ++q)
     {
         for (int p = lo[q]; p < hi[q]; ++p)
@@ -817,7 +815,10 @@ static void SparseCellVisit(Fan* f, const SparseCell* cell, BoxView* v)
             }
         }
     }
-    FanCellDiscs(f, scene, h);
+    if (cell->discs)
+    {
+        FanCellDiscs(f, scene, scene->cells + (ptrdiff_t)cell->iy * scene->nx + cell->ix);
+    }
 }
 
 // The sweep of a sparse grid: the open beams sorted by bin of direction, the blocks of occupied cells in buckets by

@@ -258,7 +258,9 @@ static SparseCell OccupiedCell(lsScene* scene, int ix, int iy, int pairs)
     {
         xl = Max(rxl, xl), xh = Min(rxh, xh), yl = Max(ryl, yl), yh = Min(ryh, yh);
     }
-    return (SparseCell){ix, iy, pairs, xl, xh, yl, yh, rxl, rxh, ryl, ryh};
+    double far = Max(fabs(rxl), fabs(rxh)) + Max(fabs(ryl), fabs(ryh));
+    int discs = h[1].shape > h[0].shape || h[1].target > h[0].target;
+    return (SparseCell){ix, iy, pairs, h[0].seg, h[1].seg - h[0].seg, discs, xl, xh, yl, yh, far};
 }
 
 // A sparse grid's occupied cells (clearance 0), listed by blocks of LS_SPARSE_BLOCK x LS_SPARSE_BLOCK cells for the

@@ -52,17 +52,20 @@ typedef struct SparseBlock
     double xl, xh, yl, yh;
 } SparseBlock;
 
-/// An occupied cell of a sparse grid: its column and row, and the box of what it holds there: its segment records'
-/// endpoints' box within the cell's box grown by the slop (every point of a record inside the cell lies in it), or
-/// that whole box when the cell holds a target or a shape (a scan's sweep tests its beams against this box); and the
-/// box of its records' endpoints (a scan's side tests take their error bound from its farthest corner); and where
-/// its records' pairs start in sparsePairs.
+/// An occupied cell of a sparse grid (a cache line): its column and row; where its records' pairs start in
+/// sparsePairs, where its segment records start and how many there are (as its header says), and whether it holds
+/// targets or shapes; the box of what it holds there: its segment records' endpoints' box within the cell's box grown
+/// by the slop (every point of a record inside the cell lies in it), or that whole box when the cell holds a target or
+/// a shape (a scan's sweep tests its beams against this box); and the 1-norm of the farthest corner of its records'
+/// endpoints' box (a scan's side tests take their error bound from it).
 typedef struct SparseCell
 {
     int ix, iy;
     int pairs;
+    int first, count;
+    int discs;
     double xl, xh, yl, yh;
-    double rxl, rxh, ryl, ryh;
+    double far;
 } SparseCell;
 
 enum
