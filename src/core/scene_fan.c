@@ -230,6 +230,40 @@ static inline void LowerLimit(Fan* f, int k, double t)
     f->reach[k] = t * f->length[k] * (1.0 + 1e-9);
 }
 
+// records: the segment last cast from a record, prepared (neighbouring beams mostly hit the same one), its chain and
+// part.
+typedef struct LastSegment
+{
+    lsSegmentCastPrep prep;
+    int chain, part;
+} LastSegment;
+
+// Segment record item's exact cast for input (its origin the fan's, its maxFraction the fan's range), from the segment
+// last cast (prepared again when item's is another), its normals those of its record (the same bits as
+// lsRayCastSegmentPrepared's: lsUnitVectorInline of (-ey, ex), and of its negation); its chain and part.
+static LS_FORCE_INLINE lsCastOutput CastRecord(const Fan* f, LastSegment* last, int item, const lsRayInput* input,
+                                               int* chain, int* part)
+{
+    const CellRef* ref = f->scene->segItemRefs + item;
+    const lsSegment* seg = f->scene->segItems + item;
+    *chain = ref->chain, *part = ref->part;
+    if (*chain != last->chain || *part != last->part)
+    {
+        lsPrepareSegmentCast(f->fan->origin, seg->a, seg->b, &last->prep);
+        last->chain = *chain, last->part = *part;
+        lsVec2 normal = ref->normal;
+        bool known = !isnan(normal.x);
+        last->prep.normal[1] = normal, last->prep.normal[0] = (lsVec2){-normal.x, -normal.y};
+        last->prep.normalKnown[0] = known, last->prep.normalKnown[1] = known;
+    }
+    lsCastOutput out;
+    if (!lsRayCastSegmentPrepared(&last->prep, input->direction, f->fan->range, &out))
+    {
+        out = lsRayCastSegmentFull(seg, input);
+    }
+    return out;
+}
+
 // Casts the deferred objects of each of n beams exactly, nearest bound first, until the rest are strictly farther
 // than the beam's best (the beams of a ring that close together in one call). The beams' limits are left as they
 // were: a closed beam reads its limit no more, and an open one lowers it (FanOverflow). A segment not prepared is cast
@@ -238,9 +272,7 @@ static inline void LowerLimit(Fan* f, int k, double t)
 static LS_FORCE_INLINE void ResolveBeams(Fan* f, const int* beams, int n, bool records)
 {
     double L = f->fan->range; // min(maxFraction, DBL_MAX): the fan's range, checked finite by lsScene_CastFan
-    // records: the last segment cast, prepared (neighbouring beams mostly hit the same one).
-    lsSegmentCastPrep last = {0};
-    int lastChain = -1, lastPart = -1;
+    LastSegment last = {.chain = -1, .part = -1};
     for (int b = 0; b < n; ++b)
     {
         int k = beams[b];
@@ -248,6 +280,18 @@ static LS_FORCE_INLINE void ResolveBeams(Fan* f, const int* beams, int n, bool r
         int count = f->pendingCount[k];
         const lsRayInput* in = f->inputs + k;
         lsRayHit* best = f->hits + k;
+        if (records && count == 1 && !best->hit && pending[0].field == ls_fieldSegment && pending[0].prepared < 0)
+        {
+            // A sparse sweep's common case: one deferred cast, a record's, and no answer yet (it is the answer).
+            int chain, part;
+            lsCastOutput out = CastRecord(f, &last, pending[0].item, in, &chain, &part);
+            if (out.hit)
+            {
+                Take(best, &out, ls_hitWall, chain, part);
+            }
+            f->pendingCount[k] = 0;
+            continue;
+        }
         while (count > 0)
         {
             int m = 0;
@@ -261,33 +305,20 @@ static LS_FORCE_INLINE void ResolveBeams(Fan* f, const int* beams, int n, bool r
             {
                 break;
             }
-            if (p.field == ls_fieldSegment)
+            if (p.field == ls_fieldSegment && p.prepared < 0 && records)
+            {
+                int chain, part;
+                lsCastOutput out = CastRecord(f, &last, p.item, in, &chain, &part);
+                if (Beats(&out, ls_hitWall, chain, part, best))
+                {
+                    Take(best, &out, ls_hitWall, chain, part);
+                }
+            }
+            else if (p.field == ls_fieldSegment)
             {
                 CellRef ref = f->scene->segItemRefs[p.item];
                 lsCastOutput out;
-                if (p.prepared < 0 && records)
-                {
-                    // Prepared once for the beams that cast it in a row, its normals those of its record (the same
-                    // bits as lsRayCastSegmentPrepared's: lsUnitVectorInline of (-ey, ex), and of its negation).
-                    const lsSegment* seg = f->scene->segItems + p.item;
-                    if (ref.chain != lastChain || ref.part != lastPart)
-                    {
-                        lsPrepareSegmentCast(f->fan->origin, seg->a, seg->b, &last);
-                        lastChain = ref.chain, lastPart = ref.part;
-                        bool known = !isnan(ref.normal.x);
-                        last.normal[1] = ref.normal, last.normal[0] = (lsVec2){-ref.normal.x, -ref.normal.y};
-                        last.normalKnown[0] = known, last.normalKnown[1] = known;
-                    }
-                    if (!lsRayCastSegmentPrepared(&last, in->direction, L, &out))
-                    {
-                        out = lsRayCastSegmentFull(seg, in);
-                    }
-                    if (Beats(&out, ls_hitWall, ref.chain, ref.part, best))
-                    {
-                        Take(best, &out, ls_hitWall, ref.chain, ref.part);
-                    }
-                }
-                else if (p.prepared < 0)
+                if (p.prepared < 0)
                 {
                     TrySegment(f->scene->segItems + p.item, ref.chain, ref.part, in, best);
                 }
