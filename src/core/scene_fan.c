@@ -236,6 +236,7 @@ typedef struct LastSegment
 {
     lsSegmentCastPrep prep;
     int chain, part;
+    int item; // the record last cast (another record may hold the same segment)
 } LastSegment;
 
 // Segment record item's exact cast for input (its origin the fan's, its maxFraction the fan's range), from the segment
@@ -244,18 +245,23 @@ typedef struct LastSegment
 static LS_FORCE_INLINE lsCastOutput CastRecord(const Fan* f, LastSegment* last, int item, const lsRayInput* input,
                                                int* chain, int* part)
 {
-    const CellRef* ref = f->scene->segItemRefs + item;
     const lsSegment* seg = f->scene->segItems + item;
-    *chain = ref->chain, *part = ref->part;
-    if (*chain != last->chain || *part != last->part)
+    if (item != last->item)
     {
-        lsPrepareSegmentCast(f->fan->origin, seg->a, seg->b, &last->prep);
-        last->chain = *chain, last->part = *part;
-        lsVec2 normal = ref->normal;
-        bool known = !isnan(normal.x);
-        last->prep.normal[1] = normal, last->prep.normal[0] = (lsVec2){-normal.x, -normal.y};
-        last->prep.normalKnown[0] = known, last->prep.normalKnown[1] = known;
+        // The record's identity is read only for another record than the last (a random access).
+        const CellRef* ref = f->scene->segItemRefs + item;
+        last->item = item;
+        if (ref->chain != last->chain || ref->part != last->part)
+        {
+            lsPrepareSegmentCast(f->fan->origin, seg->a, seg->b, &last->prep);
+            last->chain = ref->chain, last->part = ref->part;
+            lsVec2 normal = ref->normal;
+            bool known = !isnan(normal.x);
+            last->prep.normal[1] = normal, last->prep.normal[0] = (lsVec2){-normal.x, -normal.y};
+            last->prep.normalKnown[0] = known, last->prep.normalKnown[1] = known;
+        }
     }
+    *chain = last->chain, *part = last->part;
     lsCastOutput out;
     if (!lsRayCastSegmentPrepared(&last->prep, input->direction, f->fan->range, &out))
     {
@@ -272,7 +278,7 @@ static LS_FORCE_INLINE lsCastOutput CastRecord(const Fan* f, LastSegment* last, 
 static LS_FORCE_INLINE void ResolveBeams(Fan* f, const int* beams, int n, bool records)
 {
     double L = f->fan->range; // min(maxFraction, DBL_MAX): the fan's range, checked finite by lsScene_CastFan
-    LastSegment last = {.chain = -1, .part = -1};
+    LastSegment last = {.chain = -1, .part = -1, .item = -1};
     for (int b = 0; b < n; ++b)
     {
         int k = beams[b];
