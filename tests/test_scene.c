@@ -1514,6 +1514,83 @@ static int RandomMapFan(const lsScene* scene, lsRng* rng, lsVec2 o, int* swept, 
     return CompareFan(scene, o, heading + layout.angleMin, layout.angleIncrement, beams, range, swept, hits);
 }
 
+// A sparse grid's walk side-tests each record by its piece within the cell (segPieces), so a wall of several cells
+// passes only in the cells where the ray's line crosses it: every ray as the brute force casts it, on maps of ragged
+// staircase walls (straight, turned, far from the origin). Random rays; rays aimed at where a wall crosses a line of
+// the grid (the crossing on a piece's clipped end), at a hair either side of it along the wall, at walls' ends and at
+// cells' corners; rays along the grid's lines and diagonals.
+static int SparseWalkAgreementTest(void)
+{
+    enum
+    {
+        count = 6000
+    };
+    lsRayInput* inputs = lsAlloc(count * sizeof(lsRayInput));
+    int bad = 0, hits = 0;
+    lsRng rng = lsMakeRng(5151);
+    for (int m = 0; m < 3 && bad == 0; ++m)
+    {
+        lsWorld* world = m == 0 ? MakeMapWorld(17, 260, 150, lsV(0.0, 0.0), 0.0)
+                                : MakeMapWorld(18 + (uint64_t)m, 200, 160, lsV(4123.4, -356.7), m == 1 ? 0.37 : -2.0);
+        ENSURE(world != NULL);
+        lsScene* scene = lsCreateScene(world);
+        lsSceneInfo info = lsScene_GetInfo(scene);
+        ENSURE(info.cellItems < (long long)info.cellsX * info.cellsY); // sparse
+        lsAABB g = info.gridBounds;
+        double s = info.cellSize;
+        for (int i = 0; i < count; ++i)
+        {
+            lsVec2 o = lsTestRandomPoint(&rng, g.lower.x, g.upper.x, g.lower.y, g.upper.y);
+            lsVec2 d = RandomDirection(&rng);
+            int kind = i % 5;
+            if (kind == 1 || kind == 2)
+            {
+                // Where a random wall segment crosses a line of the grid (x or y), or a hair along the wall from there.
+                int chain = (int)(lsRng_Next(&rng) % (uint64_t)world->wallCount);
+                int part = (int)(lsRng_Next(&rng) % (uint64_t)lsScene_WallPartCount(scene, chain));
+                lsSegment seg = lsScene_WallSegment(scene, chain, part);
+                bool alongX = fabs(seg.b.x - seg.a.x) >= fabs(seg.b.y - seg.a.y);
+                double a0 = alongX ? seg.a.x : seg.a.y, b0 = alongX ? seg.b.x : seg.b.y;
+                double lower = alongX ? g.lower.x : g.lower.y;
+                double line = lower + s * ceil((fmin(a0, b0) - lower) / s);
+                double u = b0 != a0 ? (line - a0) / (b0 - a0) : 0.5;
+                u = u >= 0.0 && u <= 1.0 ? u : 0.5;
+                u += kind == 2 ? (lsRng_Uniform(&rng) < 0.5 ? 1e-9 : -1e-9) : 0.0;
+                lsVec2 p = lsAdd(seg.a, lsScale(u, lsSub(seg.b, seg.a)));
+                d = lsSub(p, o);
+            }
+            else if (kind == 3)
+            {
+                // At a wall's end or a cell's corner.
+                int chain = (int)(lsRng_Next(&rng) % (uint64_t)world->wallCount);
+                lsSegment seg = lsScene_WallSegment(scene, chain, 0);
+                int cx = (int)(lsRng_Next(&rng) % (uint64_t)info.cellsX),
+                    cy = (int)(lsRng_Next(&rng) % (uint64_t)info.cellsY);
+                lsVec2 corner = lsV(g.lower.x + (double)cx * s, g.lower.y + (double)cy * s);
+                d = lsSub(i % 2 == 0 ? seg.a : corner, o);
+            }
+            else if (kind == 4)
+            {
+                // From a cell's corner along the grid's lines and diagonals.
+                int cx = (int)(lsRng_Next(&rng) % (uint64_t)info.cellsX),
+                    cy = (int)(lsRng_Next(&rng) % (uint64_t)info.cellsY);
+                o = lsV(g.lower.x + (double)cx * s, g.lower.y + (double)cy * s);
+                double sx = i % 2 == 0 ? 1.0 : -1.0, sy = i % 4 < 2 ? 1.0 : -1.0;
+                d = i % 3 == 0 ? lsV(sx, 0.0) : (i % 3 == 1 ? lsV(0.0, sy) : lsV(sx, sy));
+            }
+            double u = lsRng_Uniform(&rng);
+            inputs[i] = (lsRayInput){o, d, u < 0.5 && kind >= 1 && kind <= 3 ? 2.0 : (u < 0.8 ? 30.0 : 1e3)};
+        }
+        bad += CompareBatch(scene, inputs, count, &hits);
+        lsDestroyScene(scene);
+        lsDestroyWorld(world);
+    }
+    lsFree(inputs, count * sizeof(lsRayInput));
+    printf("    %d sparse-grid rays hit, %d mismatches\n", hits, bad);
+    ENSURE(bad == 0 && hits > count);
+    return 0;
+}
+
 // Sparse grids (a map's open rooms of small cells: more cells than records) are swept over their occupied cells only,
 // each cell tested against the beams that may still reach it; every beam as the brute force casts it. Maps of ragged
 // staircase walls, straight and turned, with targets, boxes and polygons on one; origins in the open, on walls, at
@@ -1774,6 +1851,7 @@ int SceneTest(void)
     RUN_SUBTEST(EmptyBlocksTest);
     RUN_SUBTEST(FanAgreementTest);
     RUN_SUBTEST(SparseFanAgreementTest);
+    RUN_SUBTEST(SparseWalkAgreementTest);
     RUN_SUBTEST(FanScanNoiseTest);
     RUN_SUBTEST(CrowdedCellTest);
     return 0;

@@ -323,9 +323,10 @@ typedef struct Walk
     int stepYCells;             // stepY nx: the step in y as a cell index
     int ix, iy, cell;
     double tMaxX, tMaxY;
-    double margin;    // how far (in fraction) a hit must lie before a cell's exit for the walk to stop there
-    double tStop;     // where the ray leaves the grid, plus the margin
-    double sideError; // bounds the rounding of the sides of every endpoint the walk can meet
+    double margin;     // how far (in fraction) a hit must lie before a cell's exit for the walk to stop there
+    double tStop;      // where the ray leaves the grid, plus the margin
+    double sideError;  // bounds the rounding of the sides of every endpoint the walk can meet
+    double pieceError; // the same for the ends of a sparse grid's pieces (segPieces), which lie off their lines
 } Walk;
 
 // The fraction at which the ray crosses the next vertical boundary of column ix, from the boundary's coordinate. The
@@ -443,6 +444,7 @@ static LS_FORCE_INLINE bool WalkStart(const lsScene* scene, const lsDynamicObjec
     double speed = fabs(d.x) + fabs(d.y); // >= |d|
     double reach = tLeave * speed + 4.0 * s + scene->maxSegmentLength + scene->slop;
     a->sideError = 1e-14 * speed * reach;
+    a->pieceError = a->sideError + speed * scene->pieceError;
     w->known = best->hit ? best->fraction : HUGE_VAL;
     w->limit = w->known < maxFraction ? w->known : maxFraction;
     return true;
@@ -460,7 +462,7 @@ typedef enum WalkStepResult
 // crossed. lookAhead: prefetch the cells ahead (not worth its instructions when they are in the cache: the beams of a
 // scan). inLanes: the walk of a lane (CastLanes), which keeps the side test's other form (see SidesOfSegmentAs).
 static LS_FORCE_INLINE WalkStepResult WalkStep(const lsScene* scene, Walk* a, WalkState* w, lsRayHit* best,
-                                               bool lookAhead, bool inLanes, lsCastStats* stats)
+                                               bool lookAhead, bool inLanes, bool pieces, lsCastStats* stats)
 {
     lsVec2 o = {a->ox, a->oy}, d = {a->dx, a->dy};
     double maxFraction = a->maxFraction;
@@ -528,16 +530,37 @@ static LS_FORCE_INLINE WalkStepResult WalkStep(const lsScene* scene, Walk* a, Wa
         unsigned cellCount = (unsigned)scene->nx * (unsigned)scene->ny;
         LS_PREFETCH(scene->cells + (afterIndex < cellCount ? afterIndex : cellCount));
         const CellHeader* nh = scene->cells + (nextIndex < cellCount ? nextIndex : cellCount - 1); // reads nh[1]
-        LS_PREFETCH(segItems + nh[0].seg);
-        LS_PREFETCH(segItems + nh[1].seg - 1);
+        const CellSegment* tested = pieces ? scene->segPieces : segItems;
+        LS_PREFETCH(tested + nh[0].seg);
+        LS_PREFETCH(tested + nh[1].seg - 1);
     }
     double dd = a->dd, sideError = a->sideError;
     for (int k = h[0].seg, end = h[1].seg; k < end; ++k)
     {
         SegmentSides sides;
         double tLo, tHi;
-        if (SidesOfSegmentAs(segItems + k, o, d, sideError, &sides, !inLanes) &&
-            BoundCrossing(segItems + k, &sides, d, dd, w->limit, maxFraction, sideError, &tLo, &tHi))
+        bool passes;
+        if (pieces)
+        {
+            // A sparse grid's record is side-tested by its piece within the cell (segPieces): a wall of several
+            // cells then passes only in the cells where the ray's line crosses it. Where the exact cast meets the
+            // record, the ray lies within far less than the slop of a visited cell's box, so that cell's piece
+            // (clipped to the box grown by twice the slop; a real end kept where the record ends inside) holds the
+            // point with room to spare on both sides: its ends' sides have opposite signs or are zero, up to their
+            // rounding (sideError) and how far a clipped end lies off the record's line (pieceError has both).
+            // The survivor's bound is the record's own: its sides recomputed (no test: a record whose ends lie on
+            // one side after all only costs an exact cast that misses).
+            passes = SidesOfSegmentAs(scene->segPieces + k, o, d, a->pieceError, &sides, !inLanes);
+            if (passes)
+            {
+                SidesOfSegmentAs(segItems + k, o, d, sideError, &sides, !inLanes);
+            }
+        }
+        else
+        {
+            passes = SidesOfSegmentAs(segItems + k, o, d, sideError, &sides, !inLanes);
+        }
+        if (passes && BoundCrossing(segItems + k, &sides, d, dd, w->limit, maxFraction, sideError, &tLo, &tHi))
         {
             LS_PREFETCH(scene->segItemRefs + k); // its identity, read if it is cast when the walk ends
             Defer(scene, a->input, w, (Pending){tLo, ls_fieldSegment, k}, best, stats);
@@ -574,13 +597,13 @@ static LS_FORCE_INLINE WalkStepResult WalkStep(const lsScene* scene, Walk* a, Wa
 
 // The walk of one ray. stats may be NULL; the public entry points inline this with and without counting.
 static LS_FORCE_INLINE void Cast(const lsScene* scene, const lsDynamicObjects* dyn, const lsRayInput* input,
-                                 bool lookAhead, lsCastStats* stats, lsRayHit* best)
+                                 bool lookAhead, bool pieces, lsCastStats* stats, lsRayHit* best)
 {
     Walk a;
     WalkState w;
     if (WalkStart(scene, dyn, input, &a, &w, best, stats))
     {
-        while (WalkStep(scene, &a, &w, best, lookAhead, false, stats) != ls_walkEnd)
+        while (WalkStep(scene, &a, &w, best, lookAhead, false, pieces, stats) != ls_walkEnd)
         {
         }
     }
@@ -592,21 +615,42 @@ lsRayHit lsScene_CastRayStats(const lsScene* scene, const lsDynamicObjects* dyn,
 {
     LS_ASSERT(stats != NULL);
     lsRayHit best;
-    Cast(scene, dyn, input, true, stats, &best);
+    if (scene->segPieces != NULL)
+    {
+        Cast(scene, dyn, input, true, true, stats, &best);
+    }
+    else
+    {
+        Cast(scene, dyn, input, true, false, stats, &best);
+    }
     return best;
 }
 
 lsRayHit lsScene_CastRay(const lsScene* scene, const lsDynamicObjects* dyn, const lsRayInput* input)
 {
     lsRayHit best;
-    Cast(scene, dyn, input, true, NULL, &best);
+    if (scene->segPieces != NULL)
+    {
+        Cast(scene, dyn, input, true, true, NULL, &best);
+    }
+    else
+    {
+        Cast(scene, dyn, input, true, false, NULL, &best);
+    }
     return best;
 }
 
 lsRayHit lsScene_WalkRay(const lsScene* scene, const lsRayInput* input)
 {
     lsRayHit best;
-    Cast(scene, NULL, input, false, NULL, &best);
+    if (scene->segPieces != NULL)
+    {
+        Cast(scene, NULL, input, false, true, NULL, &best);
+    }
+    else
+    {
+        Cast(scene, NULL, input, false, false, NULL, &best);
+    }
     return best;
 }
 
@@ -656,7 +700,7 @@ static LS_FORCE_INLINE void StartLane(const lsScene* scene, const lsDynamicObjec
         int i = (*next)++;
         if (i > 0 && inputs[i].origin.x == inputs[i - 1].origin.x && inputs[i].origin.y == inputs[i - 1].origin.y)
         {
-            Cast(scene, dyn, inputs + i, false, NULL, hits + i);
+            Cast(scene, dyn, inputs + i, false, false, NULL, hits + i);
             continue;
         }
         if (WalkStart(scene, dyn, inputs + i, &lane->walk, w, hits + i, NULL))
@@ -695,7 +739,8 @@ static LS_NOINLINE void CastLanes(const lsScene* scene, const lsDynamicObjects* 
             if (lane->fetched)
             {
                 int cur = lane->cur;
-                WalkStepResult r = WalkStep(scene, &lane->walk, lane->state + cur, hits + lane->ray, true, true, NULL);
+                WalkStepResult r =
+                    WalkStep(scene, &lane->walk, lane->state + cur, hits + lane->ray, true, true, false, NULL);
                 if (r == ls_walkOn)
                 {
                     continue;
@@ -1232,6 +1277,43 @@ static LS_NOINLINE LS_AVX2 void CastPackets(const lsScene* scene, const lsRayInp
 }
 #endif
 
+// The rays of a small index a ray at a time (see lsScene_CastRays); pieces: a sparse grid's walk (see WalkStep).
+static LS_FORCE_INLINE void CastRaysAtATime(const lsScene* scene, const lsDynamicObjects* dyn, const lsRayInput* inputs,
+                                            int count, lsRayHit* hits, bool pieces)
+{
+    bool prefetch = scene->nx > 0; // without a grid (no static geometry) CellOf is -1: nothing to fetch
+    const CellSegment* tested = pieces ? scene->segPieces : scene->segItems;
+    int ring[8] = {0};
+    for (int i = 0; i < 8 && i < count && prefetch; ++i)
+    {
+        ring[i] = CellOf(scene, inputs[i].origin);
+    }
+    for (int i = 0; i < count; ++i)
+    {
+        if (prefetch && i + 8 < count)
+        {
+            ring[i & 7] = CellOf(scene, inputs[i + 8].origin);
+            LS_PREFETCH(scene->cells + ring[i & 7]);
+        }
+        if (prefetch && i + 4 < count)
+        {
+            const CellHeader* h = scene->cells + ring[(i + 4) & 7];
+            LS_PREFETCH(tested + h[0].seg);
+        }
+        // A ray from the previous ray's origin (a scan's beams) walks cells that are in the cache already.
+        bool sameOrigin =
+            i > 0 && inputs[i].origin.x == inputs[i - 1].origin.x && inputs[i].origin.y == inputs[i - 1].origin.y;
+        if (sameOrigin) // two copies of the walk, each with its lookAhead known
+        {
+            Cast(scene, dyn, inputs + i, false, pieces, NULL, hits + i);
+        }
+        else
+        {
+            Cast(scene, dyn, inputs + i, true, pieces, NULL, hits + i);
+        }
+    }
+}
+
 void lsScene_CastRays(const lsScene* scene, const lsDynamicObjects* dyn, const lsRayInput* inputs, int count,
                       lsRayHit* hits)
 {
@@ -1264,35 +1346,13 @@ void lsScene_CastRays(const lsScene* scene, const lsDynamicObjects* dyn, const l
 #endif
     if (indexBytes < LS_LANES_MIN_INDEX_BYTES)
     {
-        bool prefetch = scene->nx > 0; // without a grid (no static geometry) CellOf is -1: nothing to fetch
-        int ring[8] = {0};
-        for (int i = 0; i < 8 && i < count && prefetch; ++i)
+        if (scene->segPieces != NULL) // a sparse grid: side tests on the records' pieces (see WalkStep)
         {
-            ring[i] = CellOf(scene, inputs[i].origin);
+            CastRaysAtATime(scene, dyn, inputs, count, hits, true);
         }
-        for (int i = 0; i < count; ++i)
+        else
         {
-            if (prefetch && i + 8 < count)
-            {
-                ring[i & 7] = CellOf(scene, inputs[i + 8].origin);
-                LS_PREFETCH(scene->cells + ring[i & 7]);
-            }
-            if (prefetch && i + 4 < count)
-            {
-                const CellHeader* h = scene->cells + ring[(i + 4) & 7];
-                LS_PREFETCH(scene->segItems + h[0].seg);
-            }
-            // A ray from the previous ray's origin (a scan's beams) walks cells that are in the cache already.
-            bool sameOrigin =
-                i > 0 && inputs[i].origin.x == inputs[i - 1].origin.x && inputs[i].origin.y == inputs[i - 1].origin.y;
-            if (sameOrigin) // two copies of the walk, each with its lookAhead known
-            {
-                Cast(scene, dyn, inputs + i, false, NULL, hits + i);
-            }
-            else
-            {
-                Cast(scene, dyn, inputs + i, true, NULL, hits + i);
-            }
+            CastRaysAtATime(scene, dyn, inputs, count, hits, false);
         }
         return;
     }

@@ -226,6 +226,39 @@ static lsSegment ClipToBox(const lsSegment* seg, double xl, double xh, double yl
     return (lsSegment){a, b};
 }
 
+// A sparse grid's records cut to their pieces within their cells' boxes grown by twice the slop (segPieces: the walk's
+// side tests), and the bound on how far a clipped end lies off its record's line (pieceError). Nothing in a dense grid.
+static void BuildPieces(lsScene* scene)
+{
+    int nx = scene->nx, ny = scene->ny;
+    scene->segPieces = NULL;
+    scene->pieceError = 0.0;
+    if (!((long long)nx * ny > (long long)scene->segItemCount + scene->shapeItemCount) || scene->segItemCount == 0)
+    {
+        return;
+    }
+    // ClipToBox's ends are a + t e: each coordinate rounds by a few ulps of |a| + |e| off the line (t's own rounding
+    // moves the end along the line), every record's coordinates lie within the grid, and the side cross(d, p - o)
+    // moves by at most (|dx| + |dy|) times that: 1e-14 (max |x| + max |y|) per unit of |dx| + |dy| is many times it.
+    scene->pieceError =
+        1e-14 * (Max(fabs(scene->x0), fabs(scene->x1)) + Max(fabs(scene->y0), fabs(scene->y1)) + scene->cellSize);
+    scene->segPieces = lsAlloc((size_t)scene->segItemCount * sizeof(CellSegment));
+    double s = scene->cellSize, slop = scene->slop;
+    for (int iy = 0; iy < ny; ++iy)
+    {
+        const CellHeader* h = scene->cells + (ptrdiff_t)iy * nx;
+        double yl = scene->y0 + (double)iy * s - 2.0 * slop, yh = scene->y0 + (double)(iy + 1) * s + 2.0 * slop;
+        for (int ix = 0; ix < nx; ++ix)
+        {
+            double xl = scene->x0 + (double)ix * s - 2.0 * slop, xh = scene->x0 + (double)(ix + 1) * s + 2.0 * slop;
+            for (int k = h[ix].seg; k < h[ix + 1].seg; ++k)
+            {
+                scene->segPieces[k] = ClipToBox(scene->segItems + k, xl, xh, yl, yh);
+            }
+        }
+    }
+}
+
 // Occupied cell (ix, iy) with the box of what it holds within its box grown by the slop (SparseCell); its records'
 // pieces within that box grown by the slop once more (the margin is what keeps a crossing inside the cell's box on
 // its piece whatever the rounding of the parameters) written as pairs from sparsePairs[pairs] on.
@@ -868,6 +901,7 @@ void lsSceneGrid_Build(lsScene* scene)
     }
     FillSegments(scene, &rows, shapeCursor);
     FreeRowSpans(&rows, scene->ny);
+    BuildPieces(scene);
     scene->shapeItems = lsAlloc((size_t)scene->shapeItemCount * sizeof(int));
     for (int code = 0; code < shapeCodes && shapeCursor != NULL; ++code)
     {

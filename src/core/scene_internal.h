@@ -148,6 +148,12 @@ struct lsScene
     CellSegment* segItems;
     CellRef* segItemRefs; // per record: the wall chain and part (read by the winners and the box query only)
     int segItemCount;
+    // A sparse grid's records again, in the same order, each cut to its piece within its cell's box grown by twice the
+    // slop (as sparsePairs): the walk side-tests these, so a wall of several cells passes only in the cells where the
+    // ray's line crosses it. NULL in a dense grid. pieceError: what a clipped end may lie off its record's line, as a
+    // side's rounding per unit of the direction's 1-norm (1e-14 times the grid's largest |x| + |y|).
+    CellSegment* segPieces;
+    double pieceError;
     int* shapeItems; // box i: 2 i, polygon i: 2 i + 1
     int shapeItemCount;
     lsCircle* shapeCircles; // bounding circle of each shape code (boxCount + polygonCount of them, interleaved)
