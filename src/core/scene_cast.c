@@ -320,6 +320,7 @@ typedef struct Walk
     // step is along that axis.
     double advanceX[2], advanceY[2];
     int stepX, stepY, upX, upY; // each axis' step (-1, 0 or 1) and whether it goes up
+    int quadrant;               // upX + 2 upY: which of a header's empty squares the ray crosses (CellHeader)
     int stepYCells;             // stepY nx: the step in y as a cell index
     int ix, iy, cell;
     double tMaxX, tMaxY;
@@ -434,6 +435,7 @@ static LS_FORCE_INLINE bool WalkStart(const lsScene* scene, const lsDynamicObjec
     a->neverX = stepX != 0 ? 0.0 : HUGE_VAL, a->neverY = stepY != 0 ? 0.0 : HUGE_VAL;
     a->advanceX[0] = 0.0, a->advanceX[1] = s * fabs(invDx), a->advanceY[0] = 0.0, a->advanceY[1] = s * fabs(invDy);
     a->stepX = stepX, a->stepY = stepY, a->upX = stepX > 0, a->upY = stepY > 0, a->stepYCells = stepY * scene->nx;
+    a->quadrant = (stepX > 0) + 2 * (stepY > 0);
     Enter(a, scene->nx, CellX(scene, o.x + tEnter * d.x), CellY(scene, o.y + tEnter * d.y));
     // The margin: the slop in metres over the ray's speed, with room to spare.
     a->margin = 4.0 * scene->slop / Max(fabs(d.x), fabs(d.y));
@@ -469,17 +471,20 @@ static LS_FORCE_INLINE WalkStepResult WalkStep(const lsScene* scene, Walk* a, Wa
     int ix = a->ix, iy = a->iy, cell = a->cell;
     double tMaxX = a->tMaxX, tMaxY = a->tMaxY;
     const CellHeader* h = scene->cells + cell;
-    if (LS_UNLIKELY(h->clearance > 1))
+    int side = h->square[a->quadrant];
+    if (LS_UNLIKELY(side > 1))
     {
-        // The square of cells within r of this one is empty (a sparse grid's open room): leave it in one step,
-        // through whichever of its far sides the ray meets first, into the cell beyond at that point. The point
-        // rounds by far less than the slop, so the cell chosen is one the exact ray touches or comes within the slop
-        // of, as the cell-by-cell walk's (its row or column clamped to the square's).
+        // The square of side r + 1 with this cell at its corner, on the side the ray goes, is empty (a sparse grid's
+        // open room): the ray, in this cell and moving away from the square's near sides, stays in it until it
+        // leaves through one of its far sides. Leave it in one step, through whichever far side the ray meets first,
+        // into the cell beyond at that point. The point rounds by far less than the slop, so the cell chosen is one
+        // the exact ray touches or comes within the slop of, as the cell-by-cell walk's (its row or column clamped to
+        // the square's).
         if (stats != NULL)
         {
             stats->cells += 1;
         }
-        int nx = scene->nx, ny = scene->ny, r = h->clearance - 1;
+        int nx = scene->nx, ny = scene->ny, r = side - 1;
         double tBX = CrossingX(a, ix + a->stepX * r), tBY = CrossingY(a, iy + a->stepY * r);
         double tB = tBX < tBY ? tBX : tBY;
         if (tB >= a->tStop || w->known < tB - a->margin)
@@ -488,15 +493,15 @@ static LS_FORCE_INLINE WalkStepResult WalkStep(const lsScene* scene, Walk* a, Wa
         }
         if (tBX < tBY)
         {
-            int row = CellY(scene, o.y + tB * d.y);
+            int row = CellY(scene, o.y + tB * d.y), lo = iy - r + r * a->upY, hi = iy + r * a->upY;
             ix += a->stepX * (r + 1);
-            iy = row < iy - r ? iy - r : (row > iy + r ? iy + r : row);
+            iy = row < lo ? lo : (row > hi ? hi : row);
         }
         else
         {
-            int column = CellX(scene, o.x + tB * d.x);
+            int column = CellX(scene, o.x + tB * d.x), lo = ix - r + r * a->upX, hi = ix + r * a->upX;
             iy += a->stepY * (r + 1);
-            ix = column < ix - r ? ix - r : (column > ix + r ? ix + r : column);
+            ix = column < lo ? lo : (column > hi ? hi : column);
         }
         if (ix < 0 || ix >= nx || iy < 0 || iy >= ny)
         {
@@ -672,7 +677,7 @@ typedef struct Lane
 static LS_FORCE_INLINE void FetchCell(const lsScene* scene, const Walk* a)
 {
     const CellHeader* h = scene->cells + a->cell;
-    if (h->clearance > 1)
+    if (h->square[a->quadrant] > 1)
     {
         return; // the step crosses the empty square around the cell without reading a record
     }
@@ -1326,7 +1331,7 @@ void lsScene_CastRays(const lsScene* scene, const lsDynamicObjects* dyn, const l
     size_t indexBytes = ((size_t)scene->nx * (size_t)scene->ny + 1) * sizeof(CellHeader) +
                         (size_t)scene->segItemCount * (sizeof(CellSegment) + sizeof(CellRef));
 #if defined(LS_PACKETS)
-    // A dense grid (its headers' clearance 0: no empty squares to cross) without moving objects or primitives
+    // A dense grid (its headers' squares 0: no empty squares to cross) without moving objects or primitives
     // outside it, of an index that stays cached between rays (the lanes below hide the memory of a bigger one), on a
     // processor with AVX2: the rays in packets of four (see CastPackets; its offsets into the records and headers are
     // 32-bit). Not a scan's beams (rays from one origin, the first two tell): their walks step alike from beam to beam,

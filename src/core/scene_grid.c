@@ -142,53 +142,44 @@ static int WriteTargetStarts(lsScene* scene, int* cursor)
 
 static inline int MinInt(int a, int b) { return a < b ? a : b; }
 
-// The headers' clearance. In a sparse grid (more cells than records: a map's open rooms of small cells) it is each
-// cell's Chebyshev distance, in cells, to the nearest cell that holds anything, from the two passes of the chessboard
-// distance transform (Rosenfeld and Pfaltz, "Sequential Operations in Digital Picture Processing", 1966); the cells
-// beyond the grid count as empty. A dense grid (the cities, the mazes) seldom has an empty cell with empty neighbours,
-// so its clearance stays 0: each cell is walked.
+// The headers' empty squares. In a sparse grid (more cells than records: a map's open rooms of small cells) each empty
+// cell gets, per quadrant of directions, the side of the largest square of empty cells that has it at its corner and
+// lies on that quadrant's side (the walk crosses such a square in one step: a ray in it stays in it until it leaves
+// through one of the square's far sides). The largest-square recurrence (1 + the minimum over the three neighbours on
+// that side), one pass per quadrant from that side's far corner; the cells beyond the grid count as empty. A dense
+// grid (the cities, the mazes) seldom has an empty cell with empty neighbours, so its squares stay 0: each cell is
+// walked.
 static void WriteClearance(lsScene* scene)
 {
     int nx = scene->nx, ny = scene->ny, cellCount = nx * ny;
     CellHeader* h = scene->cells;
     bool sparse = cellCount > scene->segItemCount + scene->shapeItemCount + scene->targetItemCount;
-    for (int c = 0; c < cellCount; ++c)
+    memset(h[cellCount].square, 0, sizeof h[cellCount].square);
+    for (int q = 0; q < 4; ++q)
     {
-        // A cell's lists end where the next header's start (a row's last cell: where the next row's start).
-        bool empty = h[c].seg == h[c + 1].seg && h[c].shape == h[c + 1].shape && h[c].target == h[c + 1].target;
-        h[c].clearance = sparse && empty ? cellCount : 0;
-    }
-    h[cellCount].clearance = 0;
-    if (!sparse)
-    {
-        return;
-    }
-    for (int iy = 0; iy < ny; ++iy)
-    {
-        CellHeader* row = h + (ptrdiff_t)iy * nx;
-        for (int ix = 0; ix < nx; ++ix)
+        int sx = (q & 1) != 0 ? 1 : -1, sy = (q & 2) != 0 ? 1 : -1;
+        for (int jy = 0; jy < ny; ++jy)
         {
-            int d = row[ix].clearance;
-            d = ix > 0 ? MinInt(d, row[ix - 1].clearance + 1) : d;
-            for (int k = ix > 0 ? -1 : 0; iy > 0 && k <= 1 && ix + k < nx; ++k)
+            int iy = sy > 0 ? ny - 1 - jy : jy;
+            bool inY = iy + sy >= 0 && iy + sy < ny;
+            for (int jx = 0; jx < nx; ++jx)
             {
-                d = MinInt(d, row[ix + k - nx].clearance + 1);
+                int ix = sx > 0 ? nx - 1 - jx : jx;
+                CellHeader* c = h + (ptrdiff_t)iy * nx + ix;
+                // A cell's lists end where the next header's start (a row's last cell: where the next row's start).
+                bool empty = c[0].seg == c[1].seg && c[0].shape == c[1].shape && c[0].target == c[1].target;
+                int side = 0;
+                if (sparse && empty)
+                {
+                    bool inX = ix + sx >= 0 && ix + sx < nx;
+                    int across = inX ? c[sx].square[q] : 255;
+                    int up = inY ? c[sy * nx].square[q] : 255;
+                    int corner = inX && inY ? c[sy * nx + sx].square[q] : 255;
+                    side = 1 + MinInt(MinInt(across, up), corner);
+                    side = MinInt(side, 255);
+                }
+                c->square[q] = (unsigned char)side;
             }
-            row[ix].clearance = d;
-        }
-    }
-    for (int iy = ny - 1; iy >= 0; --iy)
-    {
-        CellHeader* row = h + (ptrdiff_t)iy * nx;
-        for (int ix = nx - 1; ix >= 0; --ix)
-        {
-            int d = row[ix].clearance;
-            d = ix + 1 < nx ? MinInt(d, row[ix + 1].clearance + 1) : d;
-            for (int k = ix > 0 ? -1 : 0; iy + 1 < ny && k <= 1 && ix + k < nx; ++k)
-            {
-                d = MinInt(d, row[ix + k + nx].clearance + 1);
-            }
-            row[ix].clearance = d;
         }
     }
 }
@@ -296,7 +287,7 @@ static SparseCell OccupiedCell(lsScene* scene, int ix, int iy, int pairs)
     return (SparseCell){ix, iy, pairs, h[0].seg, h[1].seg - h[0].seg, discs, xl, xh, yl, yh, far};
 }
 
-// A sparse grid's occupied cells (clearance 0), listed by blocks of LS_SPARSE_BLOCK x LS_SPARSE_BLOCK cells for the
+// A sparse grid's occupied cells (CellOccupied), listed by blocks of LS_SPARSE_BLOCK x LS_SPARSE_BLOCK cells for the
 // scans' sweep (scene_fan.c); the blocks in row-major order, one sentinel block after the last. Nothing in a dense
 // grid.
 static void ListOccupiedCells(lsScene* scene)
@@ -324,8 +315,8 @@ static void ListOccupiedCells(lsScene* scene)
                 for (int ix = bx; ix < bx + LS_SPARSE_BLOCK && ix < nx; ++ix)
                 {
                     const CellHeader* cell = h + (ptrdiff_t)iy * nx + ix;
-                    occupied += cell->clearance == 0;
-                    pairs += cell->clearance == 0 ? (cell[1].seg - cell[0].seg + 1) / 2 : 0;
+                    occupied += CellOccupied(cell);
+                    pairs += CellOccupied(cell) ? (cell[1].seg - cell[0].seg + 1) / 2 : 0;
                 }
             }
             blocks += occupied > before;
@@ -346,7 +337,7 @@ static void ListOccupiedCells(lsScene* scene)
                 for (int ix = bx; ix < bx + LS_SPARSE_BLOCK && ix < nx; ++ix)
                 {
                     const CellHeader* cell = h + (ptrdiff_t)iy * nx + ix;
-                    if (cell->clearance == 0)
+                    if (CellOccupied(cell))
                     {
                         scene->sparseCells[c++] = OccupiedCell(scene, ix, iy, pair);
                         pair += (cell[1].seg - cell[0].seg + 1) / 2;

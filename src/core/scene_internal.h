@@ -14,8 +14,14 @@
 typedef struct CellHeader
 {
     int seg, shape, target; // where the cell's lists start; the next header says where they end
-    int clearance;          // r + 1 >= 2 when every cell within r of this one (Chebyshev) holds nothing; else 0 or 1
+    // In a sparse grid, per quadrant of directions q = (dx > 0) + 2 (dy > 0): the side, in cells, of the largest square
+    // of cells that hold nothing with this cell at its corner and the square on the side q's rays go (cells beyond the
+    // grid count as empty; at most 255). 0 for every q when the cell holds something, and in a dense grid.
+    unsigned char square[4];
 } CellHeader;
+
+/// Whether a cell holds a segment, shape or target record (or lies in a dense grid).
+static inline bool CellOccupied(const CellHeader* h) { return h->square[0] == 0; }
 
 // A segment's record in a cell: its two endpoints, 32 bytes, two to a cache line; its identity (the global segment
 // index) sits in a parallel array that only the winners and the box query read.
