@@ -320,14 +320,14 @@ typedef struct Walk
     // step is along that axis.
     double advanceX[2], advanceY[2];
     int stepX, stepY, upX, upY; // each axis' step (-1, 0 or 1) and whether it goes up
-    int quadrant;               // upX + 2 upY: which of a header's empty squares the ray crosses (CellHeader)
     int stepYCells;             // stepY nx: the step in y as a cell index
     int ix, iy, cell;
     double tMaxX, tMaxY;
     double margin;     // how far (in fraction) a hit must lie before a cell's exit for the walk to stop there
     double tStop;      // where the ray leaves the grid, plus the margin
     double sideError;  // bounds the rounding of the sides of every endpoint the walk can meet
-    double pieceError; // the same for the ends of a sparse grid's pieces (segPieces), which lie off their lines
+    double pieceError; // the same for the ends of a sparse grid's pieces (segPieces), which lie off their lines (set
+                       // by Cast where the walk side-tests them)
 } Walk;
 
 // The fraction at which the ray crosses the next vertical boundary of column ix, from the boundary's coordinate. The
@@ -435,7 +435,6 @@ static LS_FORCE_INLINE bool WalkStart(const lsScene* scene, const lsDynamicObjec
     a->neverX = stepX != 0 ? 0.0 : HUGE_VAL, a->neverY = stepY != 0 ? 0.0 : HUGE_VAL;
     a->advanceX[0] = 0.0, a->advanceX[1] = s * fabs(invDx), a->advanceY[0] = 0.0, a->advanceY[1] = s * fabs(invDy);
     a->stepX = stepX, a->stepY = stepY, a->upX = stepX > 0, a->upY = stepY > 0, a->stepYCells = stepY * scene->nx;
-    a->quadrant = (stepX > 0) + 2 * (stepY > 0);
     Enter(a, scene->nx, CellX(scene, o.x + tEnter * d.x), CellY(scene, o.y + tEnter * d.y));
     // The margin: the slop in metres over the ray's speed, with room to spare.
     a->margin = 4.0 * scene->slop / Max(fabs(d.x), fabs(d.y));
@@ -446,7 +445,6 @@ static LS_FORCE_INLINE bool WalkStart(const lsScene* scene, const lsDynamicObjec
     double speed = fabs(d.x) + fabs(d.y); // >= |d|
     double reach = tLeave * speed + 4.0 * s + scene->maxSegmentLength + scene->slop;
     a->sideError = 1e-14 * speed * reach;
-    a->pieceError = a->sideError + speed * scene->pieceError;
     w->known = best->hit ? best->fraction : HUGE_VAL;
     w->limit = w->known < maxFraction ? w->known : maxFraction;
     return true;
@@ -471,8 +469,12 @@ static LS_FORCE_INLINE WalkStepResult WalkStep(const lsScene* scene, Walk* a, Wa
     int ix = a->ix, iy = a->iy, cell = a->cell;
     double tMaxX = a->tMaxX, tMaxY = a->tMaxY;
     const CellHeader* h = scene->cells + cell;
-    int side = h->square[a->quadrant];
-    if (LS_UNLIKELY(side > 1))
+    // Any of the cell's squares larger than the cell (none in a dense grid): one load and one branch per cell; the
+    // byte of the ray's quadrant (upX + 2 upY) is read only then.
+    uint32_t squares;
+    memcpy(&squares, h->square, sizeof squares);
+    int side;
+    if (LS_UNLIKELY((squares & 0xFEFEFEFEu) != 0) && (side = h->square[a->upX + 2 * a->upY]) > 1)
     {
         // The square of side r + 1 with this cell at its corner, on the side the ray goes, is empty (a sparse grid's
         // open room): the ray, in this cell and moving away from the square's near sides, stays in it until it
@@ -608,6 +610,10 @@ static LS_FORCE_INLINE void Cast(const lsScene* scene, const lsDynamicObjects* d
     WalkState w;
     if (WalkStart(scene, dyn, input, &a, &w, best, stats))
     {
+        if (pieces)
+        {
+            a.pieceError = a.sideError + (fabs(a.dx) + fabs(a.dy)) * scene->pieceError;
+        }
         while (WalkStep(scene, &a, &w, best, lookAhead, false, pieces, stats) != ls_walkEnd)
         {
         }
@@ -677,7 +683,7 @@ typedef struct Lane
 static LS_FORCE_INLINE void FetchCell(const lsScene* scene, const Walk* a)
 {
     const CellHeader* h = scene->cells + a->cell;
-    if (h->square[a->quadrant] > 1)
+    if (h->square[0] != 0 && h->square[a->upX + 2 * a->upY] > 1)
     {
         return; // the step crosses the empty square around the cell without reading a record
     }
