@@ -154,8 +154,11 @@ static void WriteClearance(lsScene* scene)
     int nx = scene->nx, ny = scene->ny, cellCount = nx * ny;
     CellHeader* h = scene->cells;
     bool sparse = cellCount > scene->segItemCount + scene->shapeItemCount + scene->targetItemCount;
-    memset(h[cellCount].square, 0, sizeof h[cellCount].square);
-    for (int q = 0; q < 4; ++q)
+    for (int c = sparse ? cellCount : 0; c <= cellCount; ++c)
+    {
+        memset(h[c].square, 0, sizeof h[c].square); // a dense grid's, and the headers' end
+    }
+    for (int q = 0; q < 4 && sparse; ++q)
     {
         int sx = (q & 1) != 0 ? 1 : -1, sy = (q & 2) != 0 ? 1 : -1;
         for (int jy = 0; jy < ny; ++jy)
@@ -169,7 +172,7 @@ static void WriteClearance(lsScene* scene)
                 // A cell's lists end where the next header's start (a row's last cell: where the next row's start).
                 bool empty = c[0].seg == c[1].seg && c[0].shape == c[1].shape && c[0].target == c[1].target;
                 int side = 0;
-                if (sparse && empty)
+                if (empty)
                 {
                     bool inX = ix + sx >= 0 && ix + sx < nx;
                     int across = inX ? c[sx].square[q] : 255;
