@@ -176,8 +176,8 @@ static void WriteClearance(lsScene* scene)
                 {
                     bool inX = ix + sx >= 0 && ix + sx < nx;
                     int across = inX ? c[sx].square[q] : 255;
-                    int up = inY ? c[sy * nx].square[q] : 255;
-                    int corner = inX && inY ? c[sy * nx + sx].square[q] : 255;
+                    int up = inY ? c[(ptrdiff_t)sy * nx].square[q] : 255;
+                    int corner = inX && inY ? c[(ptrdiff_t)sy * nx + sx].square[q] : 255;
                     side = 1 + MinInt(MinInt(across, up), corner);
                     side = MinInt(side, 255);
                 }
