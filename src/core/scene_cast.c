@@ -988,6 +988,7 @@ static LS_FORCE_INLINE LS_AVX2 void CastPacketsAs(const lsScene* scene, const ls
     next += 4;
     const char* records = (const char*)scene->segItems;
     const char* headers = (const char*)scene->cells;
+    const char* refs = (const char*)scene->segItemRefs;
     const CellSegment* segItems = scene->segItems;
     bool hasShapes = scene->targetItemCount + scene->shapeItemCount > 0;
     __m128i lastRecord = _mm_set1_epi32(scene->segItemCount - 1);
@@ -1196,6 +1197,15 @@ static LS_FORCE_INLINE LS_AVX2 void CastPacketsAs(const lsScene* scene, const ls
             _mm_storel_pd((double*)at2, tLo23), _mm_storeh_pd((double*)at3, tLo23);
             _mm_storel_epi64((__m128i*)(at0 + 8), id01), _mm_storeh_pd((double*)(at1 + 8), _mm_castsi128_pd(id01));
             _mm_storel_epi64((__m128i*)(at2 + 8), id23), _mm_storeh_pd((double*)(at3 + 8), _mm_castsi128_pd(id23));
+            if (lookAhead)
+            {
+                // A deferred segment's identity (chain, part: a parallel array), read when it is cast at the walk's
+                // end, as the scalar walk prefetches it; a lane that does not defer requests the array's first line.
+                __m128i deferred = _mm_and_si128(items, Narrow(defer));
+                __m128i refAt = _mm_mullo_epi32(deferred, _mm_set1_epi32((int)sizeof(CellRef)));
+                LS_PREFETCH(refs + _mm_cvtsi128_si32(refAt)), LS_PREFETCH(refs + _mm_extract_epi32(refAt, 1));
+                LS_PREFETCH(refs + _mm_extract_epi32(refAt, 2)), LS_PREFETCH(refs + _mm_extract_epi32(refAt, 3));
+            }
             k = _mm_sub_epi32(k, records32);
             int full = _mm_movemask_ps(
                 _mm_castsi128_ps(_mm_cmpeq_epi32(LOADI(p->count), _mm_set1_epi32(LS_PENDING_CAPACITY))));
