@@ -453,13 +453,12 @@ static void TryFreeCandidate(const Cso* csos, int count, lsVec2 start, double li
 }
 
 // The obstacle of a footprint's bounding circle (its reach) against a circle of radius r at c, grown by grow: the
-// regular polygon of LS_CIRCLE_CSO_SIDES sides around the disc of radius r + reach + grow (a superset, so a point
-// outside it is free; its corners stray 2 % of that radius).
+// regular polygon of LS_CIRCLE_CSO_SIDES sides around the disc of radius apothem = r + reach + grow (a superset, so a
+// point outside it is free; its corners stray 2 % of that radius).
 #define LS_CIRCLE_CSO_SIDES 16
 
-static void CircleCso(lsVec2 c, double radius, Cso* cso)
+static void CircleCso(lsVec2 c, double apothem, Cso* cso)
 {
-    double apothem = radius;
     double circumradius = apothem / cos(LS_PI / LS_CIRCLE_CSO_SIDES);
     for (int i = 0; i < LS_CIRCLE_CSO_SIDES; ++i)
     {

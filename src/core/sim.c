@@ -1194,12 +1194,12 @@ static lsFreeSearch NearestFree(const lsSim* sim, int i, const lsCollisionWorld*
 // it goes to the nearest place clear of the solids, the vehicles and the robots it overlaps, and the robots in its
 // way there give way in a chain (ChainTouched), as to a robot a moving wall carries. A robot squeezed out of a row
 // between two that a door and a wall hold climbs onto the row and the robot above it makes room. Kept only when the
-// robots it moved overlap less deeply than it did; else every body goes back where it stood. True when kept.
-static bool EscapePushing(lsSim* sim, int i, double depth)
+// robots it moved overlap less deeply than it did; else every body goes back where it stood. True when kept. The
+// count bodies near it are those Separate gathered (sim->neighbours).
+static bool EscapePushing(lsSim* sim, int i, double depth, int count)
 {
     int first = sim->state.vehicleCount, self = first + i;
     lsCircle body = sim->circles[self];
-    int count = GatherBodies(sim, self, 3.0 * body.radius + LS_CONTACT_SKIN, NULL, 0);
     int kept = 0;
     for (int k = 0; k < count; ++k)
     {
@@ -1313,7 +1313,7 @@ static void Separate(lsSim* sim)
             }
             else if (found == ls_freeNone)
             {
-                moved = EscapePushing(sim, i, depth) || moved;
+                moved = EscapePushing(sim, i, depth, count) || moved;
             }
         }
         if (!moved)
