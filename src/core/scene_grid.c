@@ -149,7 +149,7 @@ static inline int MinInt(int a, int b) { return a < b ? a : b; }
 // that side), one pass per quadrant from that side's far corner; the cells beyond the grid count as empty. A dense
 // grid (the cities, the mazes) seldom has an empty cell with empty neighbours, so its squares stay 0: each cell is
 // walked.
-static void WriteClearance(lsScene* scene)
+static void WriteSquares(lsScene* scene)
 {
     int nx = scene->nx, ny = scene->ny, cellCount = nx * ny;
     CellHeader* h = scene->cells;
@@ -381,7 +381,7 @@ void lsSceneGrid_BuildTargets(lsScene* scene)
         CountRange(scene, cursor, range);
     }
     scene->targetItemCount = WriteTargetStarts(scene, cursor);
-    WriteClearance(scene);
+    WriteSquares(scene);
     ListOccupiedCells(scene);
     scene->targetItems = lsAlloc((size_t)scene->targetItemCount * sizeof(CellTarget));
     for (int i = 0; i < scene->targetCount; ++i)
