@@ -44,10 +44,32 @@ typedef struct Inputs
 
 static Inputs* s_in;
 
+// The helpers below draw one value per statement: the order in which C evaluates a call's arguments or an
+// initializer's elements is unspecified, so two draws in one expression would give each compiler other inputs.
 static lsVec2 RandomPoint(lsRng* rng, lsVec2 center, double half)
 {
-    return lsV(center.x + lsRng_Range(rng, -half, half), center.y + lsRng_Range(rng, -half, half));
+    double x = center.x + lsRng_Range(rng, -half, half);
+    double y = center.y + lsRng_Range(rng, -half, half);
+    return lsV(x, y);
 }
+
+// A point at a random distance up to `reach` from `center`, in a random direction.
+static lsVec2 RandomOffset(lsRng* rng, lsVec2 center, double reach)
+{
+    double distance = lsRng_Range(rng, 0.0, reach);
+    double angle = lsRng_Range(rng, -LS_PI, LS_PI);
+    return lsMulAdd(center, distance, lsDirection(angle));
+}
+
+static lsBox RandomBox(lsRng* rng, lsVec2 center)
+{
+    double halfX = lsRng_Range(rng, 0.3, 3);
+    double halfY = lsRng_Range(rng, 0.3, 3);
+    double angle = lsRng_Range(rng, -LS_PI, LS_PI);
+    return lsMakeBox(center, lsV(halfX, halfY), angle);
+}
+
+static double RandomInteger(lsRng* rng, double lo, double hi) { return (double)(int)lsRng_Range(rng, lo, hi); }
 
 static void MakeInputs(void)
 {
@@ -63,10 +85,9 @@ static void MakeInputs(void)
         s_in->segments[i] = (lsSegment){a, lsMulAdd(a, 3.0, lsDirection(lsRng_Range(&rng, -LS_PI, LS_PI)))};
         lsVec2 b = RandomPoint(&rng, world, 10.0);
         s_in->others[i] = (lsSegment){b, lsMulAdd(b, 3.0, lsDirection(lsRng_Range(&rng, -LS_PI, LS_PI)))};
-        s_in->circles[i] = (lsCircle){RandomPoint(&rng, world, 10.0), lsRng_Range(&rng, 0.2, 1.5)};
-        s_in->boxes[i] =
-            lsMakeBox(RandomPoint(&rng, world, 10.0), lsV(lsRng_Range(&rng, 0.3, 3), lsRng_Range(&rng, 0.3, 3)),
-                      lsRng_Range(&rng, -LS_PI, LS_PI));
+        lsVec2 circleCenter = RandomPoint(&rng, world, 10.0);
+        s_in->circles[i] = (lsCircle){circleCenter, lsRng_Range(&rng, 0.2, 1.5)};
+        s_in->boxes[i] = RandomBox(&rng, RandomPoint(&rng, world, 10.0));
         // A regular octagon with a random size and rotation.
         lsVec2 c = RandomPoint(&rng, world, 10.0), pts[8];
         double r = lsRng_Range(&rng, 0.3, 1.5), phase = lsRng_Range(&rng, 0, LS_PI);
@@ -87,8 +108,11 @@ static void MakeInputs(void)
         lsVec2 m[6] = {p0, lsAdd(p0, dp), q0, lsAdd(q0, dq), c0, c1};
         memcpy(s_in->moves[i], m, sizeof m);
         // Exactly collinear grid points (the filter fails, the differences are exact).
-        lsVec2 g0 = {(double)(int)lsRng_Range(&rng, -50, 50), (double)(int)lsRng_Range(&rng, -50, 50)};
-        lsVec2 gd = {(double)(int)lsRng_Range(&rng, -5, 5), (double)(int)lsRng_Range(&rng, -5, 5)};
+        lsVec2 g0, gd;
+        g0.x = RandomInteger(&rng, -50, 50);
+        g0.y = RandomInteger(&rng, -50, 50);
+        gd.x = RandomInteger(&rng, -5, 5);
+        gd.y = RandomInteger(&rng, -5, 5);
         lsVec2 col[3] = {g0, lsAdd(g0, gd), lsMulAdd(g0, 3.0, gd)};
         memcpy(s_in->collinear[i], col, sizeof col);
         // Points of the line y = x with magnitudes from 1e-3 to 1e4: their differences round, so only the
@@ -96,7 +120,8 @@ static void MakeInputs(void)
         lsVec2 diag[3];
         for (int k = 0; k < 3; ++k)
         {
-            double v = pow(10.0, lsRng_Range(&rng, -3, 4)) * (lsRng_Uniform(&rng) < 0.5 ? -1.0 : 1.0);
+            double magnitude = pow(10.0, lsRng_Range(&rng, -3, 4));
+            double v = lsRng_Uniform(&rng) < 0.5 ? -magnitude : magnitude;
             diag[k] = lsV(v, v);
         }
         memcpy(s_in->nearCollinear[i], diag, sizeof diag);
@@ -105,15 +130,10 @@ static void MakeInputs(void)
         lsBox box = s_in->boxes[i];
         double reach = lsLength(box.halfSize);
         s_in->boxProxies[i] = lsProxyFromBox(&box);
-        lsBox nearBox = lsMakeBox(lsMulAdd(box.center, lsRng_Range(&gjkRng, 0.0, 2.0) * reach,
-                                           lsDirection(lsRng_Range(&gjkRng, -LS_PI, LS_PI))),
-                                  lsV(lsRng_Range(&gjkRng, 0.3, 3), lsRng_Range(&gjkRng, 0.3, 3)),
-                                  lsRng_Range(&gjkRng, -LS_PI, LS_PI));
+        lsBox nearBox = RandomBox(&gjkRng, RandomOffset(&gjkRng, box.center, 2.0 * reach));
         s_in->nearBoxes[i] = lsProxyFromBox(&nearBox);
         double inset = fmin(box.halfSize.x, box.halfSize.y);
-        lsBox insideBox = lsMakeBox(
-            lsMulAdd(box.center, lsRng_Range(&gjkRng, 0.0, inset), lsDirection(lsRng_Range(&gjkRng, -LS_PI, LS_PI))),
-            lsV(lsRng_Range(&gjkRng, 0.3, 3), lsRng_Range(&gjkRng, 0.3, 3)), lsRng_Range(&gjkRng, -LS_PI, LS_PI));
+        lsBox insideBox = RandomBox(&gjkRng, RandomOffset(&gjkRng, box.center, inset));
         s_in->insideBoxes[i] = lsProxyFromBox(&insideBox);
         s_in->octagons[i] = lsProxyFromPolygon(&s_in->polygons[i]);
     }
