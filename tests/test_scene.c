@@ -1,6 +1,7 @@
 // Tests of scene.c: the grid-accelerated cast must equal the brute-force reference bit for bit (same object, part,
 // fraction, point and normal) on random and adversarial rays; box queries; moved and disabled targets.
 #include "core/scene_fan.h"
+#include "core/scene_internal.h"
 #include "lidarsim/lidar.h"
 #include "lidarsim/map.h"
 #include "lidarsim/pool.h"
@@ -1514,6 +1515,161 @@ static int RandomMapFan(const lsScene* scene, lsRng* rng, lsVec2 o, int* swept, 
     return CompareFan(scene, o, heading + layout.angleMin, layout.angleIncrement, beams, range, swept, hits);
 }
 
+// A map of 25 cm pixels (corners at exact binary coordinates) whose chains the sparse sweep's back faces apply to: a
+// ragged outer wall, blocks, blocks with holes (a clockwise loop inside a counter-clockwise one), blocks touching at a
+// pixel's corner (a chain through one point twice, split into loops there), single pixels; simplified by
+// Douglas-Peucker when simplify > 0 (slanted edges).
+static lsWorld* MakeBackFaceWorld(uint64_t seed, double simplify, lsVec2* holes, int* holeCount)
+{
+    enum
+    {
+        w = 200,
+        h = 180
+    };
+    lsRng rng = lsMakeRng(seed);
+    lsGrid grid = {w, h, lsAllocZero((size_t)w * (size_t)h, 1), 0.25, lsV(0.0, 0.0), 0.0};
+    for (int x = 0; x < w; ++x)
+    {
+        for (int t = 0; t < 1 + (lsRng_Uniform(&rng) < 0.4); ++t)
+        {
+            SetPixel(grid.cells, w, h, x, 1 + t, ls_cellWall), SetPixel(grid.cells, w, h, x, h - 2 - t, ls_cellWall);
+        }
+    }
+    for (int y = 0; y < h; ++y)
+    {
+        for (int t = 0; t < 1 + (lsRng_Uniform(&rng) < 0.4); ++t)
+        {
+            SetPixel(grid.cells, w, h, 1 + t, y, ls_cellWall), SetPixel(grid.cells, w, h, w - 2 - t, y, ls_cellWall);
+        }
+    }
+    *holeCount = 0;
+    for (int i = 0; i < 40; ++i)
+    {
+        int x0 = 4 + (int)(lsRng_Next(&rng) % (uint64_t)(w - 16)),
+            y0 = 4 + (int)(lsRng_Next(&rng) % (uint64_t)(h - 16));
+        int size = 1 + (int)(lsRng_Next(&rng) % 7);
+        for (int y = y0; y < y0 + size; ++y)
+        {
+            for (int x = x0; x < x0 + size; ++x)
+            {
+                SetPixel(grid.cells, w, h, x, y, ls_cellWall);
+            }
+        }
+        if (size >= 5 && i % 2 == 0) // a hole, its middle kept
+        {
+            for (int y = y0 + 2; y < y0 + size - 2; ++y)
+            {
+                for (int x = x0 + 2; x < x0 + size - 2; ++x)
+                {
+                    SetPixel(grid.cells, w, h, x, y, ls_cellFree);
+                }
+            }
+            holes[(*holeCount)++] = lsV(0.25 * (x0 + 2) + 0.0625, 0.25 * (y0 + 2) + 0.125);
+        }
+        if (i % 3 == 0) // a pixel at a corner of the block
+        {
+            SetPixel(grid.cells, w, h, x0 + size, y0 + size, ls_cellWall);
+            SetPixel(grid.cells, w, h, x0 - 1, y0 + size, ls_cellWall);
+        }
+    }
+    lsWorld* world = lsCreateWorld();
+    lsMapOptions options = {false, simplify};
+    lsError err;
+    bool ok = lsGrid_AddWalls(&grid, &options, world, NULL, "map", &err);
+    lsFreeGrid(&grid);
+    if (!ok)
+    {
+        lsDestroyWorld(world);
+        return NULL;
+    }
+    return world;
+}
+
+// One beam along d (exact) from o, through lsScene_CastFan and by brute force: 1 when they differ (0 when the fan
+// declines the origin).
+static int CompareExactBeam(const lsScene* scene, lsVec2 o, lsVec2 d, double range, int* hits)
+{
+    lsBeamFan fan = {o, range, atan2(d.y, d.x), 0.0, 1};
+    lsRayInput in = {o, d, range};
+    lsRayHit hit;
+    if (!lsScene_CastFan(scene, &fan, 0, &in, 1, &hit))
+    {
+        return 0;
+    }
+    lsRayHit b = lsScene_CastRayBrute(scene, NULL, &in);
+    *hits += b.hit;
+    if (!SameHitBits(&hit, &b))
+    {
+        PrintMismatch(&in, &hit, &b);
+        return 1;
+    }
+    return 0;
+}
+
+// A sparse grid's scans skip back faces (a record of a simple loop met from its inside side, BuildBackFaces): every
+// beam as the brute force casts it, on maps whose chains are loops of exact corners. Beams exactly through corners
+// from lattice points (a front and a back face meet there: their fractions tie, and the lower part wins, which may be
+// the back face's), a hair beside them; origins in the open, inside wall blocks and in holes (inside loops: nothing is
+// skipped), on walls and at corners; random fans.
+static int BackFaceTest(void)
+{
+    static const lsVec2 lattice[] = {{1.0, 1.0},  {-1.0, 1.0},  {1.0, -1.0}, {-1.0, -1.0}, {2.0, 1.0},  {-1.0, 2.0},
+                                     {1.0, -2.0}, {-2.0, -1.0}, {1.0, 0.0},  {0.0, -1.0},  {3.0, -2.0}, {-2.0, 3.0}};
+    int swept = 0, hits = 0, bad = 0, beams = 0;
+    lsRng rng = lsMakeRng(6060);
+    for (int m = 0; m < 3; ++m)
+    {
+        lsVec2 holes[40];
+        int holeCount;
+        lsWorld* world = MakeBackFaceWorld(60 + (uint64_t)m, m == 2 ? 0.3 : 0.0, holes, &holeCount);
+        ENSURE(world != NULL && holeCount > 0);
+        lsScene* scene = lsCreateScene(world);
+        lsSceneInfo info = lsScene_GetInfo(scene);
+        ENSURE(info.cellItems < (long long)info.cellsX * info.cellsY); // sparse
+        ENSURE(scene->sparsePairSkip != NULL);                         // back faces apply
+        lsAABB g = info.gridBounds;
+        for (int i = 0; i < 400 && bad == 0; ++i)
+        {
+            // A corner, and an origin on the lattice of 1/4 m a few steps back along an exact direction.
+            int chain = (int)(lsRng_Next(&rng) % (uint64_t)world->wallCount);
+            int part = (int)(lsRng_Next(&rng) % (uint64_t)lsScene_WallPartCount(scene, chain));
+            lsVec2 corner = lsScene_WallSegment(scene, chain, part).a;
+            for (int j = 0; j < 12; ++j)
+            {
+                lsVec2 d = lattice[j];
+                double back = 0.25 * (double)(1 + (int)(lsRng_Next(&rng) % 24));
+                lsVec2 o = lsSub(corner, lsScale(back, d));
+                bad += CompareExactBeam(scene, o, d, 1e3, &hits);
+                bad += CompareExactBeam(scene, o, d, back, &hits); // ending at the corner
+                // A hair beside: 1e-13, and an ulp of a direction scaled by 1.5, 3, 5 or 7 (less than an ulp of the
+                // fractions apart: the two faces' fractions may round to one value, a tie).
+                bad += CompareExactBeam(scene, o, lsAdd(d, lsV(0.0, 1e-13)), 1e3, &hits);
+                double c = j % 4 == 0 ? 1.5 : (double)(3 + 2 * (j % 3));
+                bad += CompareExactBeam(scene, o, lsV(c * d.x, nextafter(c * d.y, 100.0)), 1e3, &hits);
+                bad += CompareExactBeam(scene, o, lsV(nextafter(c * d.x, -100.0), c * d.y), 1e3, &hits);
+                beams += 5;
+            }
+        }
+        for (int i = 0; i < 24 && bad == 0; ++i)
+        {
+            lsVec2 o = lsTestRandomPoint(&rng, g.lower.x, g.upper.x, g.lower.y, g.upper.y);
+            bad += RandomMapFan(scene, &rng, o, &swept, &hits);
+            o = holes[i % holeCount]; // inside a hole: inside its loop
+            bad += CompareFan(scene, o, -LS_PI, 2.0 * LS_PI / 1080.0, 1080, 30.0, &swept, &hits);
+            bad += RandomMapFan(scene, &rng, lsAdd(o, lsV(0.0, -0.25)), &swept, &hits); // inside its block
+            int chain = (int)(lsRng_Next(&rng) % (uint64_t)world->wallCount);
+            int part = (int)(lsRng_Next(&rng) % (uint64_t)lsScene_WallPartCount(scene, chain));
+            lsSegment seg = lsScene_WallSegment(scene, chain, part);
+            bad += RandomMapFan(scene, &rng, i % 2 == 0 ? seg.a : lsScale(0.5, lsAdd(seg.a, seg.b)), &swept, &hits);
+        }
+        lsDestroyScene(scene);
+        lsDestroyWorld(world);
+    }
+    printf("    %d exact beams, %d fan blocks swept, %d beams hit, %d mismatches\n", beams, swept, hits, bad);
+    ENSURE(bad == 0 && swept > 100 && hits > 50000);
+    return 0;
+}
+
 // A sparse grid's walk side-tests each record by its piece within the cell (segPieces), so a wall of several cells
 // passes only in the cells where the ray's line crosses it: every ray as the brute force casts it, on maps of ragged
 // staircase walls (straight, turned, far from the origin). Random rays; rays aimed at where a wall crosses a line of
@@ -1852,6 +2008,7 @@ int SceneTest(void)
     RUN_SUBTEST(FanAgreementTest);
     RUN_SUBTEST(SparseFanAgreementTest);
     RUN_SUBTEST(SparseWalkAgreementTest);
+    RUN_SUBTEST(BackFaceTest);
     RUN_SUBTEST(FanScanNoiseTest);
     RUN_SUBTEST(CrowdedCellTest);
     return 0;

@@ -214,6 +214,10 @@ void lsDestroyScene(lsScene* scene)
            scene->sparseBlocks != NULL ? ((size_t)scene->sparseBlockCount + 1) * sizeof(SparseBlock) : 0);
     lsFree(scene->sparseCells, (size_t)scene->sparseCellCount * sizeof(SparseCell));
     lsFree(scene->sparsePairs, (size_t)scene->sparsePairCount * 8 * sizeof(double));
+    lsFree(scene->segItemSide, scene->segItemSide != NULL ? (size_t)scene->segItemCount : 0);
+    lsFree(scene->sparsePairSkip, scene->sparsePairSkip != NULL ? (size_t)scene->sparsePairCount : 0);
+    lsFree(scene->rowEdges, scene->rowEdgeStart != NULL ? (size_t)scene->rowEdgeStart[scene->ny] * sizeof(int) : 0);
+    lsFree(scene->rowEdgeStart, scene->rowEdgeStart != NULL ? ((size_t)scene->ny + 1) * sizeof(int) : 0);
     lsFree(scene->longSegments, (size_t)scene->longSegmentCount * sizeof(int));
     lsFree(scene->longShapes, (size_t)scene->longShapeCount * sizeof(int));
     lsFree(scene, sizeof(lsScene));
@@ -305,7 +309,9 @@ lsSceneInfo lsScene_GetInfo(const lsScene* scene)
         (size_t)scene->targetItemCount * sizeof(CellTarget) +
         (size_t)(scene->longSegmentCount + scene->longShapeCount) * sizeof(int) +
         (scene->sparseBlocks != NULL ? ((size_t)scene->sparseBlockCount + 1) * sizeof(SparseBlock) : 0) +
-        (size_t)scene->sparseCellCount * sizeof(SparseCell) + (size_t)scene->sparsePairCount * 8 * sizeof(double);
+        (size_t)scene->sparseCellCount * sizeof(SparseCell) + (size_t)scene->sparsePairCount * 8 * sizeof(double) +
+        (scene->segItemSide != NULL ? (size_t)scene->segItemCount + (size_t)scene->sparsePairCount : 0) +
+        (scene->rowEdgeStart != NULL ? ((size_t)scene->rowEdgeStart[scene->ny] + scene->ny + 1) * sizeof(int) : 0);
     return info;
 }
 

@@ -14,6 +14,7 @@
 #include <float.h>
 #include <limits.h>
 #include <math.h>
+#include <stdint.h>
 #include <string.h>
 
 // ---------------------------------------------------------------------------------------------------------------------
@@ -253,6 +254,326 @@ static void BuildPieces(lsScene* scene)
     }
 }
 
+// ---------------------------------------------------------------------------------------------------------------------
+// Back faces (a sparse grid's scans skip them: SparseCellVisit in scene_fan.c)
+//
+// A loop L of wall edges that is a simple polygon splits the plane into its inside and outside, and near a point p
+// inside an edge s one side of s's line is L's inside (the left for a counter-clockwise L). A beam from an origin
+// outside L that meets s at p from that side (the origin strictly on it) was inside L just before p, so it crossed L
+// at some point q before p, on an edge f of L other than s. The brute force's answer is then no farther than f's
+// fraction, and s loses to f as long as the rounding of the two fractions (about 2^-37 of them each: ray_cast.c's
+// well-conditioned crossing, or double-double, or one subtraction and a division for an endpoint on the beam's line)
+// cannot close the gap |p - q|. That gap is at least the distance from p to f: at least the slop when f shares no
+// endpoint with s in L (checked here for the edges of a cell; edges that share no cell lie at least the slop apart,
+// since each is registered in every cell it comes within the slop of), and at least sin(angle) times p's distance from
+// the shared endpoint otherwise (no angle sharper than 2^-9 rad is allowed; past a right angle the distance itself).
+// So a beam that passes at least 2^-24 of the grid's diagonal from s's ends (its sides, beyond their error) cannot have
+// s as its answer: the gap is then at least 2^-33 of the diagonal, the rounding at most 2^-36 of it. The loops are the
+// closed chains split where they pass through a point again (a map's contour that touches itself at a pixel's corner:
+// each part is a simple polygon, and the argument needs one loop only). A loop whose edges that share no endpoint in it
+// come within the slop (a crossing, a touch, a thin spike), or whose neighbouring edges turn back sharply, is not
+// taken, nor one of a chain with a long primitive (outside the grid's cells) or extreme coordinates.
+
+// A lower bound on the distance between segments p and q (0 when they may meet): exact signs decide whether they meet;
+// apart, the distance is the least of their endpoints' distances to the other, computed here to a relative 1e-12
+// (collinear and overlapping, an endpoint lies on the other segment: a distance of rounding only).
+static double SegmentsApart(const lsSegment* p, const lsSegment* q)
+{
+    int o1 = lsOrient(p->a, p->b, q->a), o2 = lsOrient(p->a, p->b, q->b);
+    int o3 = lsOrient(q->a, q->b, p->a), o4 = lsOrient(q->a, q->b, p->b);
+    if (o1 * o2 <= 0 && o3 * o4 <= 0 && (o1 != 0 || o2 != 0 || o3 != 0 || o4 != 0))
+    {
+        return 0.0; // they cross or touch
+    }
+    double best = HUGE_VAL;
+    const lsSegment* segs[2] = {p, q};
+    for (int k = 0; k < 4; ++k)
+    {
+        const lsSegment* s = segs[1 - k / 2];
+        lsVec2 x = (k & 1) == 0 ? segs[k / 2]->a : segs[k / 2]->b;
+        double ex = s->b.x - s->a.x, ey = s->b.y - s->a.y, ax = x.x - s->a.x, ay = x.y - s->a.y;
+        double ee = ex * ex + ey * ey, t = ee > 0.0 ? (ax * ex + ay * ey) / ee : 0.0;
+        t = t > 0.0 ? (t < 1.0 ? t : 1.0) : 0.0;
+        double dx = ax - t * ex, dy = ay - t * ey;
+        best = Min(best, sqrt(dx * dx + dy * dy));
+    }
+    return best * (1.0 - 1e-12);
+}
+
+// The loops of the closed chains (see above), while they are found: their edges, starts, and each segment's loop and
+// place in it (-1: in none). The vertices of the chain being split in a hash table (open addressing), each with the
+// place on the stack of the edge that starts there (-1 once popped, -2 an empty slot).
+typedef struct LoopSplit
+{
+    int* edges;
+    int* starts;
+    int loops, used;
+    int* loopOf;
+    int* place;
+    double* hx;
+    double* hy;
+    int* hv;
+    unsigned mask;
+    int* stack;
+} LoopSplit;
+
+static unsigned VertexSlot(const LoopSplit* ls, lsVec2 v)
+{
+    double x = v.x + 0.0, y = v.y + 0.0; // -0 as 0
+    uint64_t bx, by;
+    memcpy(&bx, &x, sizeof bx), memcpy(&by, &y, sizeof by);
+    unsigned slot = (unsigned)(((bx * 0x9E3779B97F4A7C15ull) ^ (by * 0xC2B2AE3D27D4EB4Full)) >> 40) & ls->mask;
+    while (ls->hv[slot] != -2 && !(ls->hx[slot] == x && ls->hy[slot] == y))
+    {
+        slot = (slot + 1) & ls->mask;
+    }
+    return slot;
+}
+
+// The edges stack[from .. to) close a loop: kept when it has three edges at least.
+static void EmitLoop(LoopSplit* ls, const int* edges, int count)
+{
+    if (count < 3)
+    {
+        return;
+    }
+    for (int i = 0; i < count; ++i)
+    {
+        ls->loopOf[edges[i]] = ls->loops, ls->place[edges[i]] = i;
+        ls->edges[ls->used++] = edges[i];
+    }
+    ls->starts[++ls->loops] = ls->used;
+}
+
+// Splits chain w (closed, n segments from first) into loops where it passes through a vertex again.
+static void SplitChain(const lsScene* scene, LoopSplit* ls, int first, int n)
+{
+    unsigned capacity = 4;
+    while (capacity < 2u * (unsigned)n)
+    {
+        capacity *= 2;
+    }
+    ls->mask = capacity - 1;
+    for (unsigned i = 0; i < capacity; ++i)
+    {
+        ls->hv[i] = -2;
+    }
+    int top = 0;
+    for (int k = 0; k < n; ++k)
+    {
+        lsVec2 v = scene->segments[first + k].a;
+        unsigned slot = VertexSlot(ls, v);
+        if (ls->hv[slot] >= 0)
+        {
+            int from = ls->hv[slot];
+            EmitLoop(ls, ls->stack + from, top - from);
+            for (int i = from; i < top; ++i)
+            {
+                ls->hv[VertexSlot(ls, scene->segments[ls->stack[i]].a)] = -1;
+            }
+            top = from;
+        }
+        ls->hx[slot] = v.x + 0.0, ls->hy[slot] = v.y + 0.0, ls->hv[slot] = top;
+        ls->stack[top++] = first + k;
+    }
+    EmitLoop(ls, ls->stack, top);
+}
+
+// Whether loop l's neighbouring edges all meet at an angle of 2^-9 rad or more (or a right one or wider), and its
+// orientation (1 counter-clockwise, -1 clockwise, 0 when these fail); its box.
+static int LoopSide(const lsScene* scene, const int* edges, int m, lsAABB* box)
+{
+    *box = (lsAABB){scene->segments[edges[0]].a, scene->segments[edges[0]].a};
+    int low = 0; // the lowest vertex, leftmost among those: a convex corner of a simple polygon
+    for (int k = 0; k < m; ++k)
+    {
+        const lsSegment* s = scene->segments + edges[k];
+        const lsSegment* t = scene->segments + edges[k + 1 < m ? k + 1 : 0];
+        double ux = s->a.x - s->b.x, uy = s->a.y - s->b.y, vx = t->b.x - t->a.x, vy = t->b.y - t->a.y;
+        double dot = ux * vx + uy * vy, cross = ux * vy - uy * vx;
+        double uu = ux * ux + uy * uy, vv = vx * vx + vy * vy;
+        // sin(angle) >= 2^-9 (with room for the rounding) unless the angle is right or wider.
+        if (!(uu > 0.0 && vv > 0.0 && (dot <= 0.0 || cross * cross >= 0x1p-17 * uu * vv)))
+        {
+            return 0;
+        }
+        lsVec2 a = s->a, lowest = scene->segments[edges[low]].a;
+        box->lower.x = Min(box->lower.x, a.x), box->lower.y = Min(box->lower.y, a.y);
+        box->upper.x = Max(box->upper.x, a.x), box->upper.y = Max(box->upper.y, a.y);
+        low = a.y < lowest.y || (a.y == lowest.y && a.x < lowest.x) ? k : low;
+    }
+    const lsSegment* at = scene->segments + edges[low];
+    return lsOrient(scene->segments[edges[low > 0 ? low - 1 : m - 1]].a, at->a, at->b);
+}
+
+// The back faces' records (segItemSide) and the loops, for a sparse grid (see above).
+static void BuildBackFaces(lsScene* scene)
+{
+    scene->segItemSide = NULL;
+    scene->rowEdgeStart = NULL, scene->rowEdges = NULL;
+    scene->backFaceFar = 0.0;
+    int segCount = scene->segmentCount;
+    if (scene->segPieces == NULL || segCount == 0)
+    {
+        return;
+    }
+    double width = scene->x1 - scene->x0, height = scene->y1 - scene->y0;
+    double diagonal = sqrt(width * width + height * height);
+    double extent = Max(Max(fabs(scene->x0), fabs(scene->x1)), Max(fabs(scene->y0), fabs(scene->y1)));
+    // The gap the rounding must not close is at least the slop; the fractions' rounding covers at most 2^-36 of the
+    // diagonal. Extreme coordinates (overflow or underflow in a cast's products) are left out.
+    if (!(scene->slop > 0x1p-33 * diagonal) || !(extent <= 1e30) || !(diagonal >= 1e-30))
+    {
+        return;
+    }
+    bool* isLong = lsAllocZero((size_t)segCount, sizeof(bool));
+    for (int k = 0; k < scene->longSegmentCount; ++k)
+    {
+        isLong[scene->longSegments[k]] = true;
+    }
+    int longest = 0;
+    for (int w = 0; w < scene->wallCount; ++w)
+    {
+        int n = scene->wallFirstSegment[w + 1] - scene->wallFirstSegment[w];
+        longest = n > longest ? n : longest;
+    }
+    unsigned capacity = 4;
+    while (capacity < 2u * (unsigned)longest)
+    {
+        capacity *= 2;
+    }
+    LoopSplit ls = {lsAlloc((size_t)segCount * sizeof(int)),
+                    lsAlloc(((size_t)segCount + 1) * sizeof(int)),
+                    0,
+                    0,
+                    lsAlloc((size_t)segCount * sizeof(int)),
+                    lsAlloc((size_t)segCount * sizeof(int)),
+                    lsAlloc(capacity * sizeof(double)),
+                    lsAlloc(capacity * sizeof(double)),
+                    lsAlloc(capacity * sizeof(int)),
+                    0,
+                    lsAlloc((size_t)longest * sizeof(int))};
+    ls.starts[0] = 0;
+    for (int i = 0; i < segCount; ++i)
+    {
+        ls.loopOf[i] = -1;
+    }
+    for (int w = 0; w < scene->wallCount; ++w)
+    {
+        int first = scene->wallFirstSegment[w], n = scene->wallFirstSegment[w + 1] - first;
+        const lsSegment* segs = scene->segments + first;
+        bool closed = n >= 3 && segs[n - 1].b.x == segs[0].a.x && segs[n - 1].b.y == segs[0].a.y;
+        for (int k = 0; k < n && closed; ++k)
+        {
+            closed = !isLong[first + k] &&
+                     fabs(segs[k].b.x - segs[k].a.x) + fabs(segs[k].b.y - segs[k].a.y) >= 1e-30 * diagonal;
+        }
+        if (closed)
+        {
+            SplitChain(scene, &ls, first, n);
+        }
+    }
+    int loops = ls.loops;
+    signed char* side = lsAlloc((size_t)loops + 1);
+    lsAABB* bounds = lsAlloc(((size_t)loops + 1) * sizeof(lsAABB));
+    for (int l = 0; l < loops; ++l)
+    {
+        side[l] = (signed char)LoopSide(scene, ls.edges + ls.starts[l], ls.starts[l + 1] - ls.starts[l], bounds + l);
+    }
+    // Edges of one loop that share a cell but no endpoint in the loop: at least the slop apart.
+    double slop = scene->slop;
+    for (int c = 0; c < scene->nx * scene->ny; ++c)
+    {
+        const CellHeader* h = scene->cells + c;
+        for (int i = h[0].seg; i < h[1].seg; ++i)
+        {
+            CellRef ri = scene->segItemRefs[i];
+            int si = scene->wallFirstSegment[ri.chain] + ri.part, l = ls.loopOf[si];
+            for (int j = i + 1; j < h[1].seg && l >= 0 && side[l] != 0; ++j)
+            {
+                CellRef rj = scene->segItemRefs[j];
+                int sj = scene->wallFirstSegment[rj.chain] + rj.part, m = ls.starts[l + 1] - ls.starts[l];
+                int gap = ls.place[si] > ls.place[sj] ? ls.place[si] - ls.place[sj] : ls.place[sj] - ls.place[si];
+                if (ls.loopOf[sj] == l && gap != 1 && gap != m - 1 &&
+                    !(SegmentsApart(scene->segItems + i, scene->segItems + j) > slop))
+                {
+                    side[l] = 0;
+                }
+            }
+        }
+    }
+    int qualified = 0;
+    scene->segItemSide = lsAlloc((size_t)scene->segItemCount);
+    for (int i = 0; i < scene->segItemCount; ++i)
+    {
+        CellRef r = scene->segItemRefs[i];
+        int l = ls.loopOf[scene->wallFirstSegment[r.chain] + r.part];
+        scene->segItemSide[i] = (unsigned char)(l >= 0 && side[l] != 0 ? (side[l] > 0 ? 1 : 2) : 0);
+        qualified += scene->segItemSide[i] != 0;
+    }
+    if (qualified > 0)
+    {
+        // The qualified loops' edges by row (counted, then written).
+        int ny = scene->ny;
+        int* cursor = NULL; // the write cursors, one per row
+        scene->rowEdgeStart = lsAllocZero((size_t)ny + 1, sizeof(int));
+        for (int pass = 0; pass < 2; ++pass)
+        {
+            for (int e = 0; e < segCount; ++e)
+            {
+                int l = ls.loopOf[e];
+                if (l < 0 || side[l] == 0)
+                {
+                    continue;
+                }
+                const lsSegment* seg = scene->segments + e;
+                int iy0 = CellY(scene, Min(seg->a.y, seg->b.y) - scene->slop);
+                int iy1 = CellY(scene, Max(seg->a.y, seg->b.y) + scene->slop);
+                for (int iy = iy0; iy <= iy1; ++iy)
+                {
+                    if (pass == 0)
+                    {
+                        scene->rowEdgeStart[iy + 1] += 1;
+                    }
+                    else
+                    {
+                        scene->rowEdges[cursor[iy]++] = 2 * e + (side[l] > 0 ? 1 : 0);
+                    }
+                }
+            }
+            if (pass == 0)
+            {
+                for (int iy = 0; iy < ny; ++iy)
+                {
+                    scene->rowEdgeStart[iy + 1] += scene->rowEdgeStart[iy];
+                }
+                scene->rowEdges = lsAlloc((size_t)scene->rowEdgeStart[ny] * sizeof(int));
+                cursor = lsAlloc((size_t)ny * sizeof(int));
+                memcpy(cursor, scene->rowEdgeStart, (size_t)ny * sizeof(int));
+            }
+        }
+        lsFree(cursor, (size_t)ny * sizeof(int));
+    }
+    lsFree(side, (size_t)loops + 1);
+    lsFree(ls.stack, (size_t)longest * sizeof(int));
+    lsFree(ls.hv, capacity * sizeof(int));
+    lsFree(ls.hy, capacity * sizeof(double));
+    lsFree(ls.hx, capacity * sizeof(double));
+    lsFree(ls.place, (size_t)segCount * sizeof(int));
+    lsFree(ls.loopOf, (size_t)segCount * sizeof(int));
+    lsFree(isLong, (size_t)segCount * sizeof(bool));
+    lsFree(bounds, ((size_t)loops + 1) * sizeof(lsAABB));
+    lsFree(ls.starts, ((size_t)segCount + 1) * sizeof(int));
+    lsFree(ls.edges, (size_t)segCount * sizeof(int));
+    if (qualified == 0)
+    {
+        lsFree(scene->segItemSide, (size_t)scene->segItemCount);
+        scene->segItemSide = NULL;
+        return;
+    }
+    scene->backFaceFar = 0x1p-24 * diagonal / 1e-14;
+}
+
 // Occupied cell (ix, iy) with the box of what it holds within its box grown by the slop (SparseCell); its records'
 // pieces within that box grown by the slop once more (the margin is what keeps a crossing inside the cell's box on
 // its piece whatever the rounding of the parameters) written as pairs from sparsePairs[pairs] on.
@@ -267,6 +588,12 @@ static SparseCell OccupiedCell(lsScene* scene, int ix, int iy, int pairs)
         lsSegment piece = ClipToBox(scene->segItems + h[0].seg + i, xl - slop, xh + slop, yl - slop, yh + slop);
         double* pair = scene->sparsePairs + 8 * ((ptrdiff_t)pairs + i / 2) + (i & 1);
         pair[0] = piece.a.x, pair[2] = piece.a.y, pair[4] = piece.b.x, pair[6] = piece.b.y;
+        if (scene->sparsePairSkip != NULL)
+        {
+            int side = scene->segItemSide[h[0].seg + i];
+            unsigned char* bits = scene->sparsePairSkip + pairs + i / 2;
+            *bits = (unsigned char)(((i & 1) == 0 ? 0 : *bits) | (side == 0 ? 0 : (side == 1 ? 1 : 4) << (i & 1)));
+        }
         if (i == n - 1 && (i & 1) == 0)
         {
             pair[1] = piece.a.x, pair[3] = piece.a.y, pair[5] = piece.b.x, pair[7] = piece.b.y;
@@ -299,7 +626,8 @@ static void ListOccupiedCells(lsScene* scene)
            scene->sparseBlocks != NULL ? ((size_t)scene->sparseBlockCount + 1) * sizeof(SparseBlock) : 0);
     lsFree(scene->sparseCells, (size_t)scene->sparseCellCount * sizeof(SparseCell));
     lsFree(scene->sparsePairs, (size_t)scene->sparsePairCount * 8 * sizeof(double));
-    scene->sparseBlocks = NULL, scene->sparseCells = NULL, scene->sparsePairs = NULL;
+    lsFree(scene->sparsePairSkip, scene->sparsePairSkip != NULL ? (size_t)scene->sparsePairCount : 0);
+    scene->sparseBlocks = NULL, scene->sparseCells = NULL, scene->sparsePairs = NULL, scene->sparsePairSkip = NULL;
     scene->sparseBlockCount = 0, scene->sparseCellCount = 0, scene->sparsePairCount = 0;
     int nx = scene->nx, ny = scene->ny, cellCount = nx * ny;
     if (!(cellCount > scene->segItemCount + scene->shapeItemCount + scene->targetItemCount))
@@ -328,6 +656,7 @@ static void ListOccupiedCells(lsScene* scene)
     scene->sparseBlocks = lsAlloc(((size_t)blocks + 1) * sizeof(SparseBlock));
     scene->sparseCells = lsAlloc((size_t)occupied * sizeof(SparseCell));
     scene->sparsePairs = lsAlloc((size_t)pairs * 8 * sizeof(double));
+    scene->sparsePairSkip = scene->segItemSide != NULL ? lsAlloc((size_t)pairs) : NULL;
     scene->sparseBlockCount = blocks, scene->sparseCellCount = occupied, scene->sparsePairCount = pairs;
     int b = 0, c = 0, pair = 0;
     for (int by = 0; by < ny; by += LS_SPARSE_BLOCK)
@@ -896,6 +1225,7 @@ void lsSceneGrid_Build(lsScene* scene)
     FillSegments(scene, &rows, shapeCursor);
     FreeRowSpans(&rows, scene->ny);
     BuildPieces(scene);
+    BuildBackFaces(scene);
     scene->shapeItems = lsAlloc((size_t)scene->shapeItemCount * sizeof(int));
     for (int code = 0; code < shapeCodes && shapeCursor != NULL; ++code)
     {

@@ -177,6 +177,22 @@ struct lsScene
     // second ends, their y (8 doubles, one cache line); an odd count's last piece twice.
     double* sparsePairs;
     int sparsePairCount;
+    // Back faces (scene_fan.c's SparseCellVisit), a sparse grid's only. The closed chains are split into loops where
+    // they pass through a point again (a map's contour touching itself at a pixel's corner); a loop that is a simple
+    // polygon (its edges that share no endpoint lie at least the slop apart, no angle between neighbouring edges is
+    // sharp) has its records marked: segItemSide is, per record, 0, or 1 when its loop's inside lies on its left (2: on
+    // its right), the side a scan's origin outside the loop meets it from only after crossing the loop elsewhere first.
+    // sparsePairSkip: the same per pair of sparsePairs, as bits: 1 << lane for the left, 4 << lane for the right. NULL
+    // when no loop qualifies. For the per-scan test that the origin lies outside every such loop: the loops' edges by
+    // row of cells (each edge in every row its y range, widened by the slop, meets), row iy's from rowEdgeStart[iy] to
+    // rowEdgeStart[iy + 1], each as 2 segment + 1 when its loop is counter-clockwise (2 segment when clockwise).
+    // backFaceFar: 2^-24 times the grid's diagonal over the side tests' 1e-14 (the margin a beam keeps from a record's
+    // ends, per unit of its 1-norm, in the units of SparseCell.far).
+    unsigned char* segItemSide;
+    unsigned char* sparsePairSkip;
+    int* rowEdgeStart;
+    int* rowEdges;
+    double backFaceFar;
 
     // Long primitives (see LS_MAX_LONG_PRIMITIVES): not in the grid, tested on every cast and query. Long targets
     // are simply left outside the grid's bounds, which makes them displaced (tested on every cast).
