@@ -1606,11 +1606,11 @@ static int CompareExactBeam(const lsScene* scene, lsVec2 o, lsVec2 d, double ran
     return 0;
 }
 
-// A sparse grid's scans skip back faces (a record of a simple loop met from its inside side, BuildBackFaces): every
-// beam as the brute force casts it, on maps whose chains are loops of exact corners. Beams exactly through corners
-// from lattice points (a front and a back face meet there: their fractions tie, and the lower part wins, which may be
-// the back face's), a hair beside them; origins in the open, inside wall blocks and in holes (inside loops: nothing is
-// skipped), on walls and at corners; random fans.
+// A sparse grid's scans skip back faces (a wall loop's record met from a side of nonzero winding number,
+// BuildBackFaces): every beam as the brute force casts it, on maps whose chains are loops of exact corners. Beams
+// exactly through corners from lattice points (a front and a back face meet there: their fractions tie, and the lower
+// part wins, which may be the back face's), a hair beside them; origins in the open and in holes (winding number 0),
+// inside wall blocks (1: nothing is skipped), on walls and at corners; random fans.
 static int BackFaceTest(void)
 {
     static const lsVec2 lattice[] = {{1.0, 1.0},  {-1.0, 1.0},  {1.0, -1.0}, {-1.0, -1.0}, {2.0, 1.0},  {-1.0, 2.0},

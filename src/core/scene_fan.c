@@ -84,8 +84,8 @@ typedef struct Fan
     int binStart[LS_SPARSE_BINS + 2]; // where each bin's beams start in slotBeam (one more for the sort)
     int cx, cy;
     double margin; // 4 slop: how much the boxes of what cells and blocks hold are grown (BlockBox, SparseCellVisit)
-    // Back faces (scene_grid.c's BuildBackFaces) are skipped: the origin lies outside every loop, and no beam's length
-    // is extreme.
+    // Back faces (scene_grid.c's BuildBackFaces) are skipped: the origin's winding number is 0 (off the loops' edges),
+    // and no beam's length is extreme.
     bool backFaces;
 } Fan;
 
@@ -744,33 +744,6 @@ static LS_FORCE_INLINE void SparseSegment(Fan* f, int k, lsVec2 d, double range,
     }
 }
 
-// Whether the fan's origin lies strictly outside every loop (BuildBackFaces): each loop L's winding number w_L there is
-// 0 or its orientation o_L (a simple polygon), so the sum of o_L w_L over the loops is 0 exactly when every w_L is. It
-// sums the crossings of the ray from the origin along +x with the loops' edges of the origin's row, with exact signs:
-// upward edges with the origin on their left, downward ones with it on their right (each edge's lower end counts, its
-// upper one does not), each times its loop's orientation. False when the origin lies on an edge.
-static LS_NOINLINE bool OutsideLoops(const lsScene* scene, lsVec2 o)
-{
-    int iy = CellY(scene, o.y), sum = 0;
-    for (int j = scene->rowEdgeStart[iy]; j < scene->rowEdgeStart[iy + 1]; ++j)
-    {
-        int code = scene->rowEdges[j];
-        lsVec2 a = scene->segments[code >> 1].a, b = scene->segments[code >> 1].b;
-        if (o.y < Min(a.y, b.y) || o.y > Max(a.y, b.y))
-        {
-            continue;
-        }
-        int turn = lsOrient(a, b, o);
-        if (turn == 0 && o.x >= Min(a.x, b.x) && o.x <= Max(a.x, b.x))
-        {
-            return false; // on the edge
-        }
-        int crossing = (a.y <= o.y && o.y < b.y && turn > 0) - (b.y <= o.y && o.y < a.y && turn < 0);
-        sum += (code & 1) != 0 ? crossing : -crossing;
-    }
-    return sum == 0;
-}
-
 // The box of what a block's cells hold, relative to the origin and grown by the margin.
 static inline FanBox BlockBox(const Fan* f, const SparseBlock* block)
 {
@@ -874,8 +847,8 @@ static void SparseCellVisit(Fan* f, const SparseCell* cell, BoxView* v)
                 keep &= i + 1 < n ? 3 : 1; // the copy's lane, once a lane is kept
                 if (skip != NULL)
                 {
-                    // A back face: crossed from its loop's inside side (ca < 0 < cb: the origin, when the crossing
-                    // lies ahead, is on the record's left), both ends beyond the margin.
+                    // A back face: crossed from a side its bits name (ca < 0 < cb: the origin, when the crossing lies
+                    // ahead, is on the record's left), both ends beyond the margin.
                     int left = lsLanes2(lsAnd2(lsLess2(ca, minusM), lsLess2(m, cb)));
                     int right = lsLanes2(lsAnd2(lsLess2(m, ca), lsLess2(cb, minusM)));
                     int drop = (left | right << 2) & skip[i / 2];
@@ -1012,7 +985,7 @@ static LS_FORCE_INLINE int SetUpBeams(Fan* f, bool sparse)
     int count = f->count, openN = 0;
     int* openList = f->openList;
     bool outside = scene->displacedCount + scene->longSegmentCount + scene->longShapeCount > 0;
-    bool moderate = true; // every beam's |d|^2 within 2^-100 .. 2^100
+    double ddLow = 1.0, ddHigh = 1.0; // the least and greatest |d|^2 of a sparse grid's beams
     for (int k = 0; k < count; ++k)
     {
         const lsRayInput* in = inputs + k;
@@ -1044,7 +1017,7 @@ static LS_FORCE_INLINE int SetUpBeams(Fan* f, bool sparse)
         if (sparse)
         {
             f->bin[k] = (short)SparseBin(PseudoAngle(d.x, d.y));
-            moderate = moderate & (dd >= 0x1p-100) & (dd <= 0x1p100);
+            ddLow = Min(ddLow, dd), ddHigh = Max(ddHigh, dd);
         }
         else
         {
@@ -1053,7 +1026,7 @@ static LS_FORCE_INLINE int SetUpBeams(Fan* f, bool sparse)
         }
         openList[openN++] = k;
     }
-    f->backFaces = moderate;
+    f->backFaces = ddLow >= 0x1p-100 && ddHigh <= 0x1p100; // moderate lengths (BuildBackFaces)
     return openN;
 }
 
@@ -1097,8 +1070,9 @@ bool lsScene_CastFan(const lsScene* scene, const lsBeamFan* fan, int first, cons
     if (sparse)
     {
         // Back faces are skipped only for beams of moderate length (SetUpBeams; the fractions' rounding as
-        // BuildBackFaces takes it) and an origin outside every loop.
-        f->backFaces = f->backFaces && scene->sparsePairSkip != NULL && OutsideLoops(scene, o);
+        // BuildBackFaces takes it) and an origin of winding number 0, off the loops' edges.
+        bool on = true;
+        f->backFaces = f->backFaces && scene->sparsePairSkip != NULL && lsSceneGrid_Winding(scene, o, &on) == 0 && !on;
         SparseSweep(f, openList, openN);
         bool unsafe = f->unsafe;
         if (!unsafe)

@@ -257,22 +257,23 @@ static void BuildPieces(lsScene* scene)
 // ---------------------------------------------------------------------------------------------------------------------
 // Back faces (a sparse grid's scans skip them: SparseCellVisit in scene_fan.c)
 //
-// A loop L of wall edges that is a simple polygon splits the plane into its inside and outside, and near a point p
-// inside an edge s one side of s's line is L's inside (the left for a counter-clockwise L). A beam from an origin
-// outside L that meets s at p from that side (the origin strictly on it) was inside L just before p, so it crossed L
-// at some point q before p, on an edge f of L other than s. The brute force's answer is then no farther than f's
-// fraction, and s loses to f as long as the rounding of the two fractions (about 2^-37 of them each: ray_cast.c's
-// well-conditioned crossing, or double-double, or one subtraction and a division for an endpoint on the beam's line)
-// cannot close the gap |p - q|. That gap is at least the distance from p to f: at least the slop when f shares no
-// endpoint with s in L (checked here for the edges of a cell; edges that share no cell lie at least the slop apart,
-// since each is registered in every cell it comes within the slop of), and at least sin(angle) times p's distance from
-// the shared endpoint otherwise (no angle sharper than 2^-9 rad is allowed; past a right angle the distance itself).
-// So a beam that passes at least 2^-24 of the grid's diagonal from s's ends (its sides, beyond their error) cannot have
-// s as its answer: the gap is then at least 2^-33 of the diagonal, the rounding at most 2^-36 of it. The loops are the
-// closed chains split where they pass through a point again (a map's contour that touches itself at a pixel's corner:
-// each part is a simple polygon, and the argument needs one loop only). A loop whose edges that share no endpoint in it
-// come within the slop (a crossing, a touch, a thin spike), or whose neighbouring edges turn back sharply, is not
-// taken, nor one of a chain with a long primitive (outside the grid's cells) or extreme coordinates.
+// The loops are the closed chains split where they pass through a point again (a map's contour touching itself at a
+// pixel's corner), each of three edges at least. W(x), the sum of the loops' winding numbers around a point x, changes
+// only across their edges. Every two edges of the loops that share a cell are checked to keep apart (EdgesClear: more
+// than the slop apart when they share no endpoint, at an angle of 2^-9 rad or more when they share one; edges that
+// share no cell lie at least the slop apart, each being registered in every cell it comes within the slop of), or both
+// loops are left out. So no edge touches another's inside, and W takes one value along each side of an edge s: its
+// right's, counted at a point just off its middle, and its left's, one more. A scan's origin o with W(o) = 0 (off
+// every edge) that meets s at a point p inside it from a side whose W is not 0 crossed some edge f at a point q
+// before p (W is 0 at o and not just before p). The brute force's answer is then no farther than f's fraction, and s
+// loses to f as long as the rounding of the two fractions (about 2^-37 of them each: ray_cast.c's well-conditioned
+// crossing, or double-double, or one subtraction and a division for an endpoint on the beam's line) cannot close the
+// gap |p - q|: at least the distance from p to f, so at least the slop when f shares no endpoint with s, and at least
+// sin(angle) times p's distance from the shared endpoint otherwise (past a right angle, the distance itself). A beam
+// that passes at least 2^-24 of the grid's diagonal from s's ends (its sides, beyond their error) therefore cannot
+// have s as its answer: the gap is then at least 2^-33 of the diagonal, the rounding at most 2^-36 of it. The edge f
+// at the first crossing is never skipped (W is 0 up to it). Chains with a long primitive (outside the grid's cells)
+// or extreme coordinates are not taken.
 
 // A lower bound on the distance between segments p and q (0 when they may meet): exact signs decide whether they meet;
 // apart, the distance is the least of their endpoints' distances to the other, computed here to a relative 1e-12
@@ -300,16 +301,13 @@ static double SegmentsApart(const lsSegment* p, const lsSegment* q)
     return best * (1.0 - 1e-12);
 }
 
-// The loops of the closed chains (see above), while they are found: their edges, starts, and each segment's loop and
-// place in it (-1: in none). The vertices of the chain being split in a hash table (open addressing), each with the
-// place on the stack of the edge that starts there (-1 once popped, -2 an empty slot).
+// The loops of the closed chains (see above), while they are found: how many, and each segment's loop (-1: in none).
+// The vertices of the chain being split in a hash table (open addressing), each with the place on the stack of the edge
+// that starts there (-1 once popped, -2 an empty slot).
 typedef struct LoopSplit
 {
-    int* edges;
-    int* starts;
-    int loops, used;
+    int loops;
     int* loopOf;
-    int* place;
     double* hx;
     double* hy;
     int* hv;
@@ -330,7 +328,7 @@ static unsigned VertexSlot(const LoopSplit* ls, lsVec2 v)
     return slot;
 }
 
-// The edges stack[from .. to) close a loop: kept when it has three edges at least.
+// The edges close a loop: kept when it has three edges at least.
 static void EmitLoop(LoopSplit* ls, const int* edges, int count)
 {
     if (count < 3)
@@ -339,10 +337,9 @@ static void EmitLoop(LoopSplit* ls, const int* edges, int count)
     }
     for (int i = 0; i < count; ++i)
     {
-        ls->loopOf[edges[i]] = ls->loops, ls->place[edges[i]] = i;
-        ls->edges[ls->used++] = edges[i];
+        ls->loopOf[edges[i]] = ls->loops;
     }
-    ls->starts[++ls->loops] = ls->used;
+    ls->loops += 1;
 }
 
 // Splits chain w (closed, n segments from first) into loops where it passes through a vertex again.
@@ -379,34 +376,53 @@ static void SplitChain(const lsScene* scene, LoopSplit* ls, int first, int n)
     EmitLoop(ls, ls->stack, top);
 }
 
-// Whether loop l's neighbouring edges all meet at an angle of 2^-9 rad or more (or a right one or wider), and its
-// orientation (1 counter-clockwise, -1 clockwise, 0 when these fail); its box.
-static int LoopSide(const lsScene* scene, const int* edges, int m, lsAABB* box)
+// Whether two edges of the loops that share a cell keep apart: more than the slop apart when they share no endpoint, at
+// an angle of 2^-9 rad or more (or a right one or wider) when they share one (a loop's neighbours, or loops touching at
+// a corner), false when they share both.
+static bool EdgesClear(const lsSegment* p, const lsSegment* q, double slop)
 {
-    *box = (lsAABB){scene->segments[edges[0]].a, scene->segments[edges[0]].a};
-    int low = 0; // the lowest vertex, leftmost among those: a convex corner of a simple polygon
-    for (int k = 0; k < m; ++k)
+    bool aa = p->a.x == q->a.x && p->a.y == q->a.y, ab = p->a.x == q->b.x && p->a.y == q->b.y;
+    bool ba = p->b.x == q->a.x && p->b.y == q->a.y, bb = p->b.x == q->b.x && p->b.y == q->b.y;
+    int shared = aa + ab + ba + bb;
+    if (shared == 0)
     {
-        const lsSegment* s = scene->segments + edges[k];
-        const lsSegment* t = scene->segments + edges[k + 1 < m ? k + 1 : 0];
-        double ux = s->a.x - s->b.x, uy = s->a.y - s->b.y, vx = t->b.x - t->a.x, vy = t->b.y - t->a.y;
-        double dot = ux * vx + uy * vy, cross = ux * vy - uy * vx;
-        double uu = ux * ux + uy * uy, vv = vx * vx + vy * vy;
-        // sin(angle) >= 2^-9 (with room for the rounding) unless the angle is right or wider.
-        if (!(uu > 0.0 && vv > 0.0 && (dot <= 0.0 || cross * cross >= 0x1p-17 * uu * vv)))
-        {
-            return 0;
-        }
-        lsVec2 a = s->a, lowest = scene->segments[edges[low]].a;
-        box->lower.x = Min(box->lower.x, a.x), box->lower.y = Min(box->lower.y, a.y);
-        box->upper.x = Max(box->upper.x, a.x), box->upper.y = Max(box->upper.y, a.y);
-        low = a.y < lowest.y || (a.y == lowest.y && a.x < lowest.x) ? k : low;
+        return SegmentsApart(p, q) > slop;
     }
-    const lsSegment* at = scene->segments + edges[low];
-    return lsOrient(scene->segments[edges[low > 0 ? low - 1 : m - 1]].a, at->a, at->b);
+    if (shared > 1)
+    {
+        return false;
+    }
+    lsVec2 v = aa || ab ? p->a : p->b, pf = aa || ab ? p->b : p->a, qf = aa || ba ? q->b : q->a;
+    double ux = pf.x - v.x, uy = pf.y - v.y, vx = qf.x - v.x, vy = qf.y - v.y;
+    double dot = ux * vx + uy * vy, cross = ux * vy - uy * vx;
+    double uu = ux * ux + uy * uy, vv = vx * vx + vy * vy;
+    // sin(angle) >= 2^-9 (with room for the rounding) unless the angle is right or wider.
+    return uu > 0.0 && vv > 0.0 && (dot <= 0.0 || cross * cross >= 0x1p-17 * uu * vv);
 }
 
-// The back faces' records (segItemSide) and the loops, for a sparse grid (see above).
+int lsSceneGrid_Winding(const lsScene* scene, lsVec2 p, bool* on)
+{
+    int iy = CellY(scene, p.y), sum = 0;
+    *on = false;
+    for (int j = scene->rowEdgeStart[iy]; j < scene->rowEdgeStart[iy + 1]; ++j)
+    {
+        lsVec2 a = scene->segments[scene->rowEdges[j]].a, b = scene->segments[scene->rowEdges[j]].b;
+        if (p.y < Min(a.y, b.y) || p.y > Max(a.y, b.y))
+        {
+            continue;
+        }
+        int turn = lsOrient(a, b, p);
+        if (turn == 0 && p.x >= Min(a.x, b.x) && p.x <= Max(a.x, b.x))
+        {
+            *on = true;
+            return 0;
+        }
+        sum += (a.y <= p.y && p.y < b.y && turn > 0) - (b.y <= p.y && p.y < a.y && turn < 0);
+    }
+    return sum;
+}
+
+// The back faces' records (segItemSide) and the loops' edges by row, for a sparse grid (see above).
 static void BuildBackFaces(lsScene* scene)
 {
     scene->segItemSide = NULL;
@@ -442,18 +458,13 @@ static void BuildBackFaces(lsScene* scene)
     {
         capacity *= 2;
     }
-    LoopSplit ls = {lsAlloc((size_t)segCount * sizeof(int)),
-                    lsAlloc(((size_t)segCount + 1) * sizeof(int)),
-                    0,
-                    0,
-                    lsAlloc((size_t)segCount * sizeof(int)),
+    LoopSplit ls = {0,
                     lsAlloc((size_t)segCount * sizeof(int)),
                     lsAlloc(capacity * sizeof(double)),
                     lsAlloc(capacity * sizeof(double)),
                     lsAlloc(capacity * sizeof(int)),
                     0,
                     lsAlloc((size_t)longest * sizeof(int))};
-    ls.starts[0] = 0;
     for (int i = 0; i < segCount; ++i)
     {
         ls.loopOf[i] = -1;
@@ -474,13 +485,8 @@ static void BuildBackFaces(lsScene* scene)
         }
     }
     int loops = ls.loops;
-    signed char* side = lsAlloc((size_t)loops + 1);
-    lsAABB* bounds = lsAlloc(((size_t)loops + 1) * sizeof(lsAABB));
-    for (int l = 0; l < loops; ++l)
-    {
-        side[l] = (signed char)LoopSide(scene, ls.edges + ls.starts[l], ls.starts[l + 1] - ls.starts[l], bounds + l);
-    }
-    // Edges of one loop that share a cell but no endpoint in the loop: at least the slop apart.
+    bool* bad = lsAllocZero((size_t)loops + 1, sizeof(bool));
+    // Every two edges of the loops that share a cell keep apart (EdgesClear), or both their loops are left out.
     double slop = scene->slop;
     for (int c = 0; c < scene->nx * scene->ny; ++c)
     {
@@ -488,87 +494,103 @@ static void BuildBackFaces(lsScene* scene)
         for (int i = h[0].seg; i < h[1].seg; ++i)
         {
             CellRef ri = scene->segItemRefs[i];
-            int si = scene->wallFirstSegment[ri.chain] + ri.part, l = ls.loopOf[si];
-            for (int j = i + 1; j < h[1].seg && l >= 0 && side[l] != 0; ++j)
+            int li = ls.loopOf[scene->wallFirstSegment[ri.chain] + ri.part];
+            for (int j = i + 1; j < h[1].seg && li >= 0; ++j)
             {
                 CellRef rj = scene->segItemRefs[j];
-                int sj = scene->wallFirstSegment[rj.chain] + rj.part, m = ls.starts[l + 1] - ls.starts[l];
-                int gap = ls.place[si] > ls.place[sj] ? ls.place[si] - ls.place[sj] : ls.place[sj] - ls.place[si];
-                if (ls.loopOf[sj] == l && gap != 1 && gap != m - 1 &&
-                    !(SegmentsApart(scene->segItems + i, scene->segItems + j) > slop))
+                int lj = ls.loopOf[scene->wallFirstSegment[rj.chain] + rj.part];
+                if (lj >= 0 && !(bad[li] && bad[lj]) && !EdgesClear(scene->segItems + i, scene->segItems + j, slop))
                 {
-                    side[l] = 0;
+                    bad[li] = true, bad[lj] = true;
                 }
             }
         }
     }
-    int qualified = 0;
+    // The kept loops' edges by row (counted, then written), for the winding numbers (lsSceneGrid_Winding).
+    int ny = scene->ny, kept = 0;
+    scene->rowEdgeStart = lsAllocZero((size_t)ny + 1, sizeof(int));
+    int* cursor = lsAlloc((size_t)ny * sizeof(int));
+    for (int pass = 0; pass < 2; ++pass)
+    {
+        for (int e = 0; e < segCount; ++e)
+        {
+            int l = ls.loopOf[e];
+            if (l < 0 || bad[l])
+            {
+                continue;
+            }
+            const lsSegment* seg = scene->segments + e;
+            int iy0 = CellY(scene, Min(seg->a.y, seg->b.y) - scene->slop);
+            int iy1 = CellY(scene, Max(seg->a.y, seg->b.y) + scene->slop);
+            for (int iy = iy0; iy <= iy1; ++iy)
+            {
+                if (pass == 0)
+                {
+                    scene->rowEdgeStart[iy + 1] += 1;
+                }
+                else
+                {
+                    scene->rowEdges[cursor[iy]++] = e;
+                }
+            }
+        }
+        if (pass == 0)
+        {
+            for (int iy = 0; iy < ny; ++iy)
+            {
+                scene->rowEdgeStart[iy + 1] += scene->rowEdgeStart[iy];
+            }
+            scene->rowEdges = lsAlloc((size_t)scene->rowEdgeStart[ny] * sizeof(int));
+            memcpy(cursor, scene->rowEdgeStart, (size_t)ny * sizeof(int));
+        }
+    }
+    lsFree(cursor, (size_t)ny * sizeof(int));
+    // Each kept edge's winding numbers on its two sides (no other edge touches its inside: they are equal all along
+    // it): on its right, at a point off its middle by far less than the slop and than its other edges' distance from
+    // its middle, strictly right of it (exact); on its left, one more. Its side byte: 1 when a scan's origin of winding
+    // number 0 may meet it from the left only after crossing another edge first (its left's winding number is not 0),
+    // 2 the same for the right.
+    unsigned char* bits = lsAlloc((size_t)segCount);
+    for (int e = 0; e < segCount; ++e)
+    {
+        int l = ls.loopOf[e];
+        unsigned char side = 0;
+        if (l >= 0 && !bad[l])
+        {
+            const lsSegment* seg = scene->segments + e;
+            double ex = seg->b.x - seg->a.x, ey = seg->b.y - seg->a.y, length = fabs(ex) + fabs(ey);
+            double step = Min(slop, 0x1p-11 * length) / (8.0 * length);
+            lsVec2 off = {0.5 * (seg->a.x + seg->b.x) + step * ey, 0.5 * (seg->a.y + seg->b.y) - step * ex};
+            bool on;
+            int right = lsSceneGrid_Winding(scene, off, &on);
+            if (!on && lsOrient(seg->a, seg->b, off) < 0)
+            {
+                side = (unsigned char)((right + 1 != 0 ? 1 : 0) | (right != 0 ? 2 : 0));
+                kept += 1;
+            }
+        }
+        bits[e] = side;
+    }
     scene->segItemSide = lsAlloc((size_t)scene->segItemCount);
     for (int i = 0; i < scene->segItemCount; ++i)
     {
         CellRef r = scene->segItemRefs[i];
-        int l = ls.loopOf[scene->wallFirstSegment[r.chain] + r.part];
-        scene->segItemSide[i] = (unsigned char)(l >= 0 && side[l] != 0 ? (side[l] > 0 ? 1 : 2) : 0);
-        qualified += scene->segItemSide[i] != 0;
+        scene->segItemSide[i] = bits[scene->wallFirstSegment[r.chain] + r.part];
     }
-    if (qualified > 0)
-    {
-        // The qualified loops' edges by row (counted, then written).
-        int ny = scene->ny;
-        int* cursor = NULL; // the write cursors, one per row
-        scene->rowEdgeStart = lsAllocZero((size_t)ny + 1, sizeof(int));
-        for (int pass = 0; pass < 2; ++pass)
-        {
-            for (int e = 0; e < segCount; ++e)
-            {
-                int l = ls.loopOf[e];
-                if (l < 0 || side[l] == 0)
-                {
-                    continue;
-                }
-                const lsSegment* seg = scene->segments + e;
-                int iy0 = CellY(scene, Min(seg->a.y, seg->b.y) - scene->slop);
-                int iy1 = CellY(scene, Max(seg->a.y, seg->b.y) + scene->slop);
-                for (int iy = iy0; iy <= iy1; ++iy)
-                {
-                    if (pass == 0)
-                    {
-                        scene->rowEdgeStart[iy + 1] += 1;
-                    }
-                    else
-                    {
-                        scene->rowEdges[cursor[iy]++] = 2 * e + (side[l] > 0 ? 1 : 0);
-                    }
-                }
-            }
-            if (pass == 0)
-            {
-                for (int iy = 0; iy < ny; ++iy)
-                {
-                    scene->rowEdgeStart[iy + 1] += scene->rowEdgeStart[iy];
-                }
-                scene->rowEdges = lsAlloc((size_t)scene->rowEdgeStart[ny] * sizeof(int));
-                cursor = lsAlloc((size_t)ny * sizeof(int));
-                memcpy(cursor, scene->rowEdgeStart, (size_t)ny * sizeof(int));
-            }
-        }
-        lsFree(cursor, (size_t)ny * sizeof(int));
-    }
-    lsFree(side, (size_t)loops + 1);
+    lsFree(bits, (size_t)segCount);
+    lsFree(bad, (size_t)loops + 1);
     lsFree(ls.stack, (size_t)longest * sizeof(int));
     lsFree(ls.hv, capacity * sizeof(int));
     lsFree(ls.hy, capacity * sizeof(double));
     lsFree(ls.hx, capacity * sizeof(double));
-    lsFree(ls.place, (size_t)segCount * sizeof(int));
     lsFree(ls.loopOf, (size_t)segCount * sizeof(int));
     lsFree(isLong, (size_t)segCount * sizeof(bool));
-    lsFree(bounds, ((size_t)loops + 1) * sizeof(lsAABB));
-    lsFree(ls.starts, ((size_t)segCount + 1) * sizeof(int));
-    lsFree(ls.edges, (size_t)segCount * sizeof(int));
-    if (qualified == 0)
+    if (kept == 0)
     {
         lsFree(scene->segItemSide, (size_t)scene->segItemCount);
-        scene->segItemSide = NULL;
+        lsFree(scene->rowEdges, (size_t)scene->rowEdgeStart[ny] * sizeof(int));
+        lsFree(scene->rowEdgeStart, ((size_t)ny + 1) * sizeof(int));
+        scene->segItemSide = NULL, scene->rowEdges = NULL, scene->rowEdgeStart = NULL;
         return;
     }
     scene->backFaceFar = 0x1p-24 * diagonal / 1e-14;
@@ -590,9 +612,9 @@ static SparseCell OccupiedCell(lsScene* scene, int ix, int iy, int pairs)
         pair[0] = piece.a.x, pair[2] = piece.a.y, pair[4] = piece.b.x, pair[6] = piece.b.y;
         if (scene->sparsePairSkip != NULL)
         {
-            int side = scene->segItemSide[h[0].seg + i];
+            int side = scene->segItemSide[h[0].seg + i]; // 1: the left, 2: the right
             unsigned char* bits = scene->sparsePairSkip + pairs + i / 2;
-            *bits = (unsigned char)(((i & 1) == 0 ? 0 : *bits) | (side == 0 ? 0 : (side == 1 ? 1 : 4) << (i & 1)));
+            *bits = (unsigned char)(((i & 1) == 0 ? 0 : *bits) | (((side & 1) | (side & 2) << 1) << (i & 1)));
         }
         if (i == n - 1 && (i & 1) == 0)
         {

@@ -177,17 +177,15 @@ struct lsScene
     // second ends, their y (8 doubles, one cache line); an odd count's last piece twice.
     double* sparsePairs;
     int sparsePairCount;
-    // Back faces (scene_fan.c's SparseCellVisit), a sparse grid's only. The closed chains are split into loops where
-    // they pass through a point again (a map's contour touching itself at a pixel's corner); a loop that is a simple
-    // polygon (its edges that share no endpoint lie at least the slop apart, no angle between neighbouring edges is
-    // sharp) has its records marked: segItemSide is, per record, 0, or 1 when its loop's inside lies on its left (2: on
-    // its right), the side a scan's origin outside the loop meets it from only after crossing the loop elsewhere first.
-    // sparsePairSkip: the same per pair of sparsePairs, as bits: 1 << lane for the left, 4 << lane for the right. NULL
-    // when no loop qualifies. For the per-scan test that the origin lies outside every such loop: the loops' edges by
-    // row of cells (each edge in every row its y range, widened by the slop, meets), row iy's from rowEdgeStart[iy] to
-    // rowEdgeStart[iy + 1], each as 2 segment + 1 when its loop is counter-clockwise (2 segment when clockwise).
-    // backFaceFar: 2^-24 times the grid's diagonal over the side tests' 1e-14 (the margin a beam keeps from a record's
-    // ends, per unit of its 1-norm, in the units of SparseCell.far).
+    // Back faces (scene_fan.c's SparseCellVisit), a sparse grid's only (scene_grid.c's BuildBackFaces): the closed
+    // chains split into loops where they pass through a point again, their edges checked to keep apart. segItemSide
+    // is, per record, bit 1 when a scan's origin of winding number 0 (the sum of the loops') can meet the record from
+    // its left only after crossing another edge first (the winding number on its left is not 0), bit 2 the same for
+    // its right; 0 for a record of no loop. sparsePairSkip: the same per pair of sparsePairs, as bits: 1 << lane for
+    // the left, 4 << lane for the right. NULL when no record has one. The loops' edges by row of cells (each edge in
+    // every row its y range, widened by the slop, meets), row iy's from rowEdgeStart[iy] to rowEdgeStart[iy + 1]
+    // (lsSceneGrid_Winding). backFaceFar: 2^-24 times the grid's diagonal over the side tests' 1e-14 (the margin a
+    // beam keeps from a record's ends, per unit of its 1-norm, in the units of SparseCell.far).
     unsigned char* segItemSide;
     unsigned char* sparsePairSkip;
     int* rowEdgeStart;
@@ -255,3 +253,9 @@ void lsSceneGrid_BuildTargets(lsScene* scene);
 /// The cell range [ix0, iy0, ix1, iy1] a target circle is registered in, or an empty range (ix0 > ix1) when it does
 /// not lie inside the grid (it is then tested on every cast).
 void lsSceneGrid_TargetRange(const lsScene* scene, lsCircle c, int range[4]);
+
+/// The sum of the winding numbers of the loops whose records have back faces (rowEdges) around p, by the crossings of
+/// the ray from p along +x with their edges of p's row, exact signs: upward edges with p on their left count 1,
+/// downward ones with p on their right -1 (each edge's lower end counts, its upper one does not). 0 with *on set when
+/// p lies on an edge. Only when rowEdgeStart is set.
+int lsSceneGrid_Winding(const lsScene* scene, lsVec2 p, bool* on);
