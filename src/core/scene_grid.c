@@ -386,7 +386,11 @@ static bool EdgesClear(const lsSegment* p, const lsSegment* q, double slop)
     int shared = aa + ab + ba + bb;
     if (shared == 0)
     {
-        return SegmentsApart(p, q) > slop;
+        // Boxes more than the slop apart along an axis (with room for the rounding of the gap: the slop is at least
+        // 1e-10 of the coordinates) first.
+        double gap = Max(Max(Min(p->a.x, p->b.x) - Max(q->a.x, q->b.x), Min(q->a.x, q->b.x) - Max(p->a.x, p->b.x)),
+                         Max(Min(p->a.y, p->b.y) - Max(q->a.y, q->b.y), Min(q->a.y, q->b.y) - Max(p->a.y, p->b.y)));
+        return gap > 1.01 * slop || SegmentsApart(p, q) > slop;
     }
     if (shared > 1)
     {
@@ -407,17 +411,23 @@ int lsSceneGrid_Winding(const lsScene* scene, lsVec2 p, bool* on)
     for (int j = scene->rowEdgeStart[iy]; j < scene->rowEdgeStart[iy + 1]; ++j)
     {
         lsVec2 a = scene->segments[scene->rowEdges[j]].a, b = scene->segments[scene->rowEdges[j]].b;
-        if (p.y < Min(a.y, b.y) || p.y > Max(a.y, b.y))
+        if (p.y < Min(a.y, b.y) || p.y > Max(a.y, b.y) || p.x > Max(a.x, b.x))
         {
+            continue; // beside p's row, or left of p (p on the right of an upward edge, the left of a downward one)
+        }
+        int up = a.y <= p.y && p.y < b.y, down = b.y <= p.y && p.y < a.y;
+        if (p.x < Min(a.x, b.x))
+        {
+            sum += up - down; // right of p: p on the left of an upward edge, the right of a downward one
             continue;
         }
         int turn = lsOrient(a, b, p);
-        if (turn == 0 && p.x >= Min(a.x, b.x) && p.x <= Max(a.x, b.x))
+        if (turn == 0)
         {
-            *on = true;
+            *on = true; // on the line and in the edge's box
             return 0;
         }
-        sum += (a.y <= p.y && p.y < b.y && turn > 0) - (b.y <= p.y && p.y < a.y && turn < 0);
+        sum += (up && turn > 0) - (down && turn < 0);
     }
     return sum;
 }
@@ -486,6 +496,8 @@ static void BuildBackFaces(lsScene* scene)
     }
     int loops = ls.loops;
     bool* bad = lsAllocZero((size_t)loops + 1, sizeof(bool));
+    // Per segment, whether its end b is an endpoint of another loop's edge too (loops touching at a corner).
+    bool* touched = lsAllocZero((size_t)segCount, sizeof(bool));
     // Every two edges of the loops that share a cell keep apart (EdgesClear), or both their loops are left out.
     double slop = scene->slop;
     for (int c = 0; c < scene->nx * scene->ny; ++c)
@@ -499,9 +511,29 @@ static void BuildBackFaces(lsScene* scene)
             {
                 CellRef rj = scene->segItemRefs[j];
                 int lj = ls.loopOf[scene->wallFirstSegment[rj.chain] + rj.part];
-                if (lj >= 0 && !(bad[li] && bad[lj]) && !EdgesClear(scene->segItems + i, scene->segItems + j, slop))
+                const lsSegment* p = scene->segItems + i;
+                const lsSegment* q = scene->segItems + j;
+                if (lj >= 0 && !(bad[li] && bad[lj]) && !EdgesClear(p, q, slop))
                 {
                     bad[li] = true, bad[lj] = true;
+                }
+                if (lj >= 0 && lj != li)
+                {
+                    // A point that ends an edge of each: marked on the edges that end there (b), or start (a: the
+                    // edge before it in its chain ends there).
+                    int si = scene->wallFirstSegment[ri.chain] + ri.part,
+                        sj = scene->wallFirstSegment[rj.chain] + rj.part;
+                    int ni = scene->wallFirstSegment[ri.chain + 1] - scene->wallFirstSegment[ri.chain];
+                    int nj = scene->wallFirstSegment[rj.chain + 1] - scene->wallFirstSegment[rj.chain];
+                    bool pa = (p->a.x == q->a.x && p->a.y == q->a.y) || (p->a.x == q->b.x && p->a.y == q->b.y);
+                    bool pb = (p->b.x == q->a.x && p->b.y == q->a.y) || (p->b.x == q->b.x && p->b.y == q->b.y);
+                    bool qa = (q->a.x == p->a.x && q->a.y == p->a.y) || (q->a.x == p->b.x && q->a.y == p->b.y);
+                    bool qb = (q->b.x == p->a.x && q->b.y == p->a.y) || (q->b.x == p->b.x && q->b.y == p->b.y);
+                    touched[si] = touched[si] || pb;
+                    touched[sj] = touched[sj] || qb;
+                    int pi = ri.part > 0 ? si - 1 : si + ni - 1, pj = rj.part > 0 ? sj - 1 : sj + nj - 1;
+                    touched[pi] = touched[pi] || pa;
+                    touched[pj] = touched[pj] || qa;
                 }
             }
         }
@@ -549,13 +581,24 @@ static void BuildBackFaces(lsScene* scene)
     // it): on its right, at a point off its middle by far less than the slop and than its other edges' distance from
     // its middle, strictly right of it (exact); on its left, one more. Its side byte: 1 when a scan's origin of winding
     // number 0 may meet it from the left only after crossing another edge first (its left's winding number is not 0),
-    // 2 the same for the right.
+    // 2 the same for the right. An edge that follows the one before it in its chain, in the same loop, at a point no
+    // other loop's edge ends at, has its winding numbers: no other edge comes near that point (within the slop of a
+    // loop's edge only its neighbours do, and an edge through an endpoint is not clear), so the two edges' right sides
+    // meet there with no edge between.
     unsigned char* bits = lsAlloc((size_t)segCount);
     for (int e = 0; e < segCount; ++e)
     {
         int l = ls.loopOf[e];
         unsigned char side = 0;
-        if (l >= 0 && !bad[l])
+        bool follows = e > 0 && l >= 0 && ls.loopOf[e - 1] == l && !touched[e - 1] &&
+                       scene->segments[e - 1].b.x == scene->segments[e].a.x &&
+                       scene->segments[e - 1].b.y == scene->segments[e].a.y;
+        if (follows && !bad[l])
+        {
+            side = bits[e - 1];
+            kept += side != 0;
+        }
+        else if (l >= 0 && !bad[l])
         {
             const lsSegment* seg = scene->segments + e;
             double ex = seg->b.x - seg->a.x, ey = seg->b.y - seg->a.y, length = fabs(ex) + fabs(ey);
@@ -578,6 +621,7 @@ static void BuildBackFaces(lsScene* scene)
         scene->segItemSide[i] = bits[scene->wallFirstSegment[r.chain] + r.part];
     }
     lsFree(bits, (size_t)segCount);
+    lsFree(touched, (size_t)segCount);
     lsFree(bad, (size_t)loops + 1);
     lsFree(ls.stack, (size_t)longest * sizeof(int));
     lsFree(ls.hv, capacity * sizeof(int));
