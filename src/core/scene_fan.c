@@ -831,7 +831,7 @@ static void SparseCellVisit(Fan* f, const SparseCell* cell, BoxView* v)
             lsDouble2 co = dx * (lsDouble2){o.y, o.y} - dy * (lsDouble2){o.x, o.x}; // cross(d, o)
             lsVec2 d = {dx[0], dy[0]};                                              // the beam's direction
             double margin = f->slotScale[p] * backFar;
-            lsDouble2 m = {margin, margin}, minusM = -m;
+            lsDouble2 m = {margin, margin};
             for (int i = 0; i < n; i += 2)
             {
                 lsDouble2 rax, ray, rbx, rby;
@@ -847,12 +847,12 @@ static void SparseCellVisit(Fan* f, const SparseCell* cell, BoxView* v)
                 keep &= i + 1 < n ? 3 : 1; // the copy's lane, once a lane is kept
                 if (skip != NULL)
                 {
-                    // A back face: crossed from a side its bits name (ca < 0 < cb: the origin, when the crossing lies
-                    // ahead, is on the record's left), both ends beyond the margin.
-                    int left = lsLanes2(lsAnd2(lsLess2(ca, minusM), lsLess2(m, cb)));
-                    int right = lsLanes2(lsAnd2(lsLess2(m, ca), lsLess2(cb, minusM)));
-                    int drop = (left | right << 2) & skip[i / 2];
-                    keep &= ~(drop | drop >> 2);
+                    // A back face: both ends beyond the margin (so on opposite sides, the lane being kept), crossed
+                    // from a side its bits name: from the left when cb > 0 (ca < 0 < cb: the origin, when the crossing
+                    // lies ahead, is on the record's left), from the right when cb's sign bit is set.
+                    int beyond = lsLanes2(lsLess2(m, lsMin2(lsAbs2(ca), lsAbs2(cb))));
+                    int fromRight = lsLanes2(cb), bits = skip[i / 2];
+                    keep &= ~(beyond & ((bits & ~fromRight) | (bits >> 2 & fromRight)));
                 }
                 if ((keep & 1) != 0)
                 {
