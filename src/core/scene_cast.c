@@ -18,6 +18,7 @@
 #include "core/scene_bounds.h"
 
 #include <float.h>
+#include <stddef.h>
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
@@ -821,20 +822,25 @@ typedef struct Packet
     _Alignas(32) double ox[4], oy[4], dx[4], dy[4], tMaxX[4], tMaxY[4], advX[4], advY[4], tStop[4], margin[4],
         sideError[4];
     double known[4], maxFraction[4];
+    // A sparse grid's walk (CastPacketsAs with sparse) only: what WalkStep's crossing of an empty square reads (the
+    // inverses of the direction's components, 0 for a zero one; HUGE_VAL added to an axis the ray does not move
+    // along), and the side tests' error bound for the records' pieces (Walk's pieceError).
+    double invDx[4], invDy[4], neverX[4], neverY[4], pieceError[4];
     int k[4], kEnd[4], cell[4], stepX[4], stepYCells[4];
     int stepsX[4], stepsY[4]; // the steps in x and in y left before the grid's edge
     int live[4];              // -1: the lane walks a ray; 0: none left
     int entered[4];           // -1: the lane entered its cell this round (its header is to be read)
     int count[4];             // pending candidates
     int ray[4];
+    int ix[4], iy[4], stepY[4]; // a sparse grid's walk only: the cell's column and row, the step in y (-1, 0 or 1)
 } Packet;
 
 #define LOADPD(f) _mm256_load_pd(f)
 #define LOADI(f) _mm_load_si128((const __m128i*)(f))
 #define STOREI(f, v) _mm_store_si128((__m128i*)(f), v)
 
-// Lane l of p set to lane j of q.
-static LS_FORCE_INLINE void CopyLane(Packet* p, int l, const Packet* q, int j)
+// Lane l of p set to lane j of q (sparse: with the fields of a sparse grid's walk).
+static LS_FORCE_INLINE void CopyLane(Packet* p, int l, const Packet* q, int j, bool sparse)
 {
     p->ox[l] = q->ox[j], p->oy[l] = q->oy[j], p->dx[l] = q->dx[j], p->dy[l] = q->dy[j];
     p->tMaxX[l] = q->tMaxX[j], p->tMaxY[l] = q->tMaxY[j], p->advX[l] = q->advX[j], p->advY[l] = q->advY[j];
@@ -843,6 +849,12 @@ static LS_FORCE_INLINE void CopyLane(Packet* p, int l, const Packet* q, int j)
     p->cell[l] = q->cell[j], p->stepsX[l] = q->stepsX[j], p->stepsY[l] = q->stepsY[j];
     p->stepX[l] = q->stepX[j], p->stepYCells[l] = q->stepYCells[j];
     p->ray[l] = q->ray[j];
+    if (sparse)
+    {
+        p->invDx[l] = q->invDx[j], p->invDy[l] = q->invDy[j], p->neverX[l] = q->neverX[j], p->neverY[l] = q->neverY[j];
+        p->pieceError[l] = q->pieceError[j];
+        p->ix[l] = q->ix[j], p->iy[l] = q->iy[j], p->stepY[l] = q->stepY[j];
+    }
 }
 
 // A lane's targets and shapes of the cell it entered (shapes), and its pending list resolved when full: the scalar
@@ -865,9 +877,10 @@ static LS_NOINLINE void LaneScalar(const lsScene* scene, const lsRayInput* input
 
 // Four rays' walks started at once (inputs[first + j] in lane j, rays from count on left out), as WalkStart starts a
 // ray with nothing outside the grid and no moving objects: the same operations on the same doubles in each lane.
-// Each ray's answer is reset; returns the lanes whose ray has a walk (the others are answered).
+// Each ray's answer is reset; returns the lanes whose ray has a walk (the others are answered). sparse: with the fields
+// of a sparse grid's walk (the cell's column and row, the crossings' constants, the pieces' error bound as Cast's).
 static LS_FORCE_INLINE LS_AVX2 int StartLanes(const lsScene* scene, const lsRayInput* inputs, int first, int count,
-                                              lsRayHit* hits, Packet* q)
+                                              lsRayHit* hits, Packet* q, bool sparse)
 {
     int last = count - 1;
     const lsRayInput* r0 = inputs + first;
@@ -943,7 +956,15 @@ static LS_FORCE_INLINE LS_AVX2 int StartLanes(const lsScene* scene, const lsRayI
     _mm256_store_pd(q->advX, _mm256_mul_pd(s, _mm256_andnot_pd(sign, invDx)));
     _mm256_store_pd(q->advY, _mm256_mul_pd(s, _mm256_andnot_pd(sign, invDy)));
     _mm256_store_pd(q->tStop, _mm256_add_pd(tLeave, margin)), _mm256_store_pd(q->margin, margin);
-    _mm256_store_pd(q->sideError, _mm256_mul_pd(_mm256_mul_pd(_mm256_set1_pd(1e-14), speed), reach));
+    __m256d sideError = _mm256_mul_pd(_mm256_mul_pd(_mm256_set1_pd(1e-14), speed), reach);
+    _mm256_store_pd(q->sideError, sideError);
+    if (sparse)
+    {
+        _mm256_store_pd(q->invDx, invDx), _mm256_store_pd(q->invDy, invDy);
+        _mm256_store_pd(q->neverX, neverX), _mm256_store_pd(q->neverY, neverY);
+        _mm256_store_pd(q->pieceError, _mm256_add_pd(sideError, _mm256_mul_pd(speed, _mm256_set1_pd(scene->pieceError))));
+        STOREI(q->ix, ix), STOREI(q->iy, iy), STOREI(q->stepY, stepY);
+    }
     _mm256_store_pd(q->known, inf), _mm256_store_pd(q->maxFraction, maxFraction);
     STOREI(q->cell, _mm_add_epi32(_mm_mullo_epi32(iy, nx), ix));
     STOREI(q->stepX, _mm_sub_epi32(down32, up32)), STOREI(q->stepYCells, _mm_mullo_epi32(stepY, nx));
@@ -964,6 +985,108 @@ static LS_FORCE_INLINE LS_AVX2 int StartLanes(const lsScene* scene, const lsRayI
     return walks & ((1 << n) - 1);
 }
 
+// Four segment records (or pieces) at byte offsets o0 to o3 of base, as the lanes' endpoints' coordinates.
+static LS_FORCE_INLINE LS_AVX2 void LoadSegments(const char* base, int o0, int o1, int o2, int o3, __m256d* ax,
+                                                 __m256d* ay, __m256d* bx, __m256d* by)
+{
+    __m256d r02a = _mm256_insertf128_pd(_mm256_castpd128_pd256(_mm_loadu_pd((const double*)(base + o0))),
+                                        _mm_loadu_pd((const double*)(base + o2)), 1);
+    __m256d r13a = _mm256_insertf128_pd(_mm256_castpd128_pd256(_mm_loadu_pd((const double*)(base + o1))),
+                                        _mm_loadu_pd((const double*)(base + o3)), 1);
+    __m256d r02b = _mm256_insertf128_pd(_mm256_castpd128_pd256(_mm_loadu_pd((const double*)(base + o0 + 16))),
+                                        _mm_loadu_pd((const double*)(base + o2 + 16)), 1);
+    __m256d r13b = _mm256_insertf128_pd(_mm256_castpd128_pd256(_mm_loadu_pd((const double*)(base + o1 + 16))),
+                                        _mm_loadu_pd((const double*)(base + o3 + 16)), 1);
+    *ax = _mm256_unpacklo_pd(r02a, r13a), *ay = _mm256_unpackhi_pd(r02a, r13a);
+    *bx = _mm256_unpacklo_pd(r02b, r13b), *by = _mm256_unpackhi_pd(r02b, r13b);
+}
+
+// Whether each lane's v lies in [0, n) (as unsigned).
+static LS_FORCE_INLINE LS_AVX2 __m128i Below(__m128i v, int n)
+{
+    return _mm_cmpeq_epi32(_mm_min_epu32(v, _mm_set1_epi32(n - 1)), v);
+}
+
+// The fraction at which the lanes cross the vertical boundary after column ix (before it going down): CrossingX's
+// operations per lane (up: -1 where the lane goes up in x).
+static LS_FORCE_INLINE LS_AVX2 __m256d CrossingXs(const lsScene* scene, const Packet* p, __m128i ix, __m128i up)
+{
+    __m256d c = _mm256_mul_pd(_mm256_cvtepi32_pd(_mm_sub_epi32(ix, up)), _mm256_set1_pd(scene->cellSize));
+    __m256d t = _mm256_mul_pd(_mm256_sub_pd(_mm256_add_pd(_mm256_set1_pd(scene->x0), c), _mm256_load_pd(p->ox)),
+                              _mm256_load_pd(p->invDx));
+    return _mm256_add_pd(t, _mm256_load_pd(p->neverX));
+}
+
+/// The same for the horizontal boundary after row iy (CrossingY).
+static LS_FORCE_INLINE LS_AVX2 __m256d CrossingYs(const lsScene* scene, const Packet* p, __m128i iy, __m128i up)
+{
+    __m256d c = _mm256_mul_pd(_mm256_cvtepi32_pd(_mm_sub_epi32(iy, up)), _mm256_set1_pd(scene->cellSize));
+    __m256d t = _mm256_mul_pd(_mm256_sub_pd(_mm256_add_pd(_mm256_set1_pd(scene->y0), c), _mm256_load_pd(p->oy)),
+                              _mm256_load_pd(p->invDy));
+    return _mm256_add_pd(t, _mm256_load_pd(p->neverY));
+}
+
+// The column (row) of the lanes' x (y), clamped to the grid: CellX's (CellY's) operations per lane.
+static LS_FORCE_INLINE LS_AVX2 __m128i CellXs(const lsScene* scene, __m256d x)
+{
+    __m256d f = _mm256_mul_pd(_mm256_sub_pd(x, _mm256_set1_pd(scene->x0)), _mm256_set1_pd(scene->invCellSize));
+    f = _mm256_min_pd(_mm256_max_pd(f, _mm256_setzero_pd()), _mm256_set1_pd((double)(scene->nx - 1)));
+    return _mm256_cvttpd_epi32(f);
+}
+
+static LS_FORCE_INLINE LS_AVX2 __m128i CellYs(const lsScene* scene, __m256d y)
+{
+    __m256d f = _mm256_mul_pd(_mm256_sub_pd(y, _mm256_set1_pd(scene->y0)), _mm256_set1_pd(scene->invCellSize));
+    f = _mm256_min_pd(_mm256_max_pd(f, _mm256_setzero_pd()), _mm256_set1_pd((double)(scene->ny - 1)));
+    return _mm256_cvttpd_epi32(f);
+}
+
+// A sparse grid's step of the lanes (CastPacketsAs with sparse), given the cell-by-cell step's next cell, crossings
+// and end (x32, moveX: the lanes stepping in x, their step): the next column and row of that step, and for the lanes
+// that cross an empty square (jump32, of side side) WalkStep's crossing instead: the far sides' crossings, the end
+// test, the cell beyond the first far side met (its row or column clamped to the square's), the crossings of that cell
+// from its boundaries. inGrid: whether the next cell lies in the grid.
+static LS_FORCE_INLINE LS_AVX2 void SparseStep(const lsScene* scene, const Packet* p, __m256d known, __m128i side,
+                                               __m128i jump32, __m128i moveX, __m128i x32, __m256d* ends,
+                                               __m128i* nextCell, __m256d* nextMaxX, __m256d* nextMaxY,
+                                               __m128i* nextIx, __m128i* nextIy, __m128i* inGrid)
+{
+    __m128i ix = _mm_load_si128((const __m128i*)p->ix), iy = _mm_load_si128((const __m128i*)p->iy);
+    __m128i stepX = _mm_load_si128((const __m128i*)p->stepX), stepY = _mm_load_si128((const __m128i*)p->stepY);
+    __m128i zero32 = _mm_setzero_si128();
+    __m128i upX = _mm_cmpgt_epi32(stepX, zero32), upY = _mm_cmpgt_epi32(stepY, zero32); // -1 going up
+    __m128i stepIx = _mm_add_epi32(ix, moveX), stepIy = _mm_add_epi32(iy, _mm_andnot_si128(x32, stepY));
+
+    // The square of side r + 1: its far sides' crossings, the first one met, the end there.
+    __m128i r = _mm_sub_epi32(side, _mm_set1_epi32(1));
+    __m256d tBX = CrossingXs(scene, p, _mm_add_epi32(ix, _mm_sign_epi32(r, stepX)), upX);
+    __m256d tBY = CrossingYs(scene, p, _mm_add_epi32(iy, _mm_sign_epi32(r, stepY)), upY);
+    __m256d tB = _mm256_min_pd(tBX, tBY); // tBX < tBY ? tBX : tBY
+    __m256d jumpEnds = _mm256_or_pd(_mm256_cmp_pd(tB, _mm256_load_pd(p->tStop), _CMP_GE_OQ),
+                                    _mm256_cmp_pd(known, _mm256_sub_pd(tB, _mm256_load_pd(p->margin)), _CMP_LT_OQ));
+    // Through the far vertical side: the column beyond, the row at tB clamped to the square's rows; else the
+    // converse.
+    __m128i acrossX = Narrow(_mm256_cmp_pd(tBX, tBY, _CMP_LT_OQ));
+    __m128i row = CellYs(scene, _mm256_add_pd(_mm256_load_pd(p->oy), _mm256_mul_pd(tB, _mm256_load_pd(p->dy))));
+    __m128i column = CellXs(scene, _mm256_add_pd(_mm256_load_pd(p->ox), _mm256_mul_pd(tB, _mm256_load_pd(p->dx))));
+    row = _mm_min_epi32(_mm_max_epi32(row, _mm_sub_epi32(iy, _mm_andnot_si128(upY, r))),
+                        _mm_add_epi32(iy, _mm_and_si128(upY, r)));
+    column = _mm_min_epi32(_mm_max_epi32(column, _mm_sub_epi32(ix, _mm_andnot_si128(upX, r))),
+                           _mm_add_epi32(ix, _mm_and_si128(upX, r)));
+    __m128i r1 = _mm_add_epi32(r, _mm_set1_epi32(1));
+    __m128i jx = _mm_blendv_epi8(column, _mm_add_epi32(ix, _mm_sign_epi32(r1, stepX)), acrossX);
+    __m128i jy = _mm_blendv_epi8(_mm_add_epi32(iy, _mm_sign_epi32(r1, stepY)), row, acrossX);
+
+    __m256d jump = Widen(jump32);
+    *ends = _mm256_blendv_pd(*ends, jumpEnds, jump);
+    *nextIx = _mm_blendv_epi8(stepIx, jx, jump32), *nextIy = _mm_blendv_epi8(stepIy, jy, jump32);
+    *inGrid = _mm_and_si128(Below(*nextIx, scene->nx), Below(*nextIy, scene->ny));
+    __m128i jumpCell = _mm_add_epi32(_mm_mullo_epi32(jy, _mm_set1_epi32(scene->nx)), jx);
+    *nextCell = _mm_blendv_epi8(*nextCell, jumpCell, jump32);
+    *nextMaxX = _mm256_blendv_pd(*nextMaxX, CrossingXs(scene, p, jx, upX), jump);
+    *nextMaxY = _mm256_blendv_pd(*nextMaxY, CrossingYs(scene, p, jy, upY), jump);
+}
+
 // The rays walked four at a time, one lane each (SPMD): a round tests each lane's next segment record of its cell
 // (the side test and the crossing's bound in the lanes, the scalar walk's operations), and steps each lane done with
 // its cell; a lane whose walk has ended is resolved by the scalar code (the same exact casts) and takes the next ray,
@@ -972,9 +1095,11 @@ static LS_FORCE_INLINE LS_AVX2 int StartLanes(const lsScene* scene, const lsRayI
 // processor while one waits (two packets: city-1k 8.3 -> 9.6, maze-2k 10.2 -> 11.8 M rays per CPU second; three or
 // four no better); the ended walks of both are handled first, so that their rounds follow one another with no branch
 // on a ray between them (9.4 -> 10.0, 11.5 -> 12.2). lookAhead: prefetch the cells ahead (an index beyond a core's
-// cache).
+// cache). sparse: a sparse grid's walk, WalkStep's with pieces (see there): the side tests on the records' pieces
+// (segPieces) with the pieces' error bound, the bound and the certain hit from the record's own sides, and a lane that
+// enters an empty cell whose square for its quadrant is larger than the cell crosses the square in its round.
 static LS_FORCE_INLINE LS_AVX2 void CastPacketsAs(const lsScene* scene, const lsRayInput* inputs, int count,
-                                                  lsRayHit* hits, bool lookAhead)
+                                                  lsRayHit* hits, bool lookAhead, bool sparse)
 {
     // The packets, whose rounds alternate, each lane's candidates, and the queue: the walks being taken (q[cur]) and
     // the four after them (started ahead).
@@ -984,11 +1109,12 @@ static LS_FORCE_INLINE LS_AVX2 void CastPacketsAs(const lsScene* scene, const ls
     memset(packets, 0, sizeof packets);
     int queued = 0, ahead = 0, cur = 1, next = 0; // walks of q[cur] not taken yet, of q[cur ^ 1]; the ray after them
     bool haveAhead = true;
-    ahead = StartLanes(scene, inputs, next, count, hits, q);
+    ahead = StartLanes(scene, inputs, next, count, hits, q, sparse);
     next += 4;
     const char* records = (const char*)scene->segItems;
     const char* headers = (const char*)scene->cells;
     const char* refs = (const char*)scene->segItemRefs;
+    const char* pieces = (const char*)scene->segPieces;
     const CellSegment* segItems = scene->segItems;
     bool hasShapes = scene->targetItemCount + scene->shapeItemCount > 0;
     __m128i lastRecord = _mm_set1_epi32(scene->segItemCount - 1);
@@ -1040,7 +1166,7 @@ static LS_FORCE_INLINE LS_AVX2 void CastPacketsAs(const lsScene* scene, const ls
                             cur ^= 1, queued = ahead, haveAhead = next < count;
                             if (haveAhead)
                             {
-                                ahead = StartLanes(scene, inputs, next, count, hits, q + (cur ^ 1));
+                                ahead = StartLanes(scene, inputs, next, count, hits, q + (cur ^ 1), sparse);
                                 next += 4;
                             }
                             if (lookAhead)
@@ -1058,7 +1184,7 @@ static LS_FORCE_INLINE LS_AVX2 void CastPacketsAs(const lsScene* scene, const ls
                         }
                         int j = __builtin_ctz((unsigned)queued);
                         queued &= queued - 1;
-                        CopyLane(p, l, q + cur, j);
+                        CopyLane(p, l, q + cur, j, sparse);
                         p->live[l] = -1, p->entered[l] = -1;
                         break;
                     }
@@ -1089,6 +1215,22 @@ static LS_FORCE_INLINE LS_AVX2 void CastPacketsAs(const lsScene* scene, const ls
                     end = _mm_i32gather_epi32(headerSeg + 4, index, 4);
             __m128i k = _mm_blendv_epi8(LOADI(p->k), first, entered),
                     kEnd = _mm_blendv_epi8(LOADI(p->kEnd), end, entered);
+            // A sparse grid: the lanes that entered an empty cell whose square for their quadrant (upX + 2 upY, the
+            // byte of the header's four) is larger than the cell cross the square this round instead (WalkStep), with
+            // no records to test.
+            __m128i side = _mm_setzero_si128(), jump32 = _mm_setzero_si128();
+            if (sparse)
+            {
+                const int* headerSquares = (const int*)(headers + offsetof(CellHeader, square));
+                __m128i squares = _mm_i32gather_epi32(headerSquares, index, 4);
+                __m128i zero32 = _mm_setzero_si128();
+                __m128i shift =
+                    _mm_or_si128(_mm_and_si128(_mm_cmpgt_epi32(LOADI(p->stepX), zero32), _mm_set1_epi32(8)),
+                                 _mm_and_si128(_mm_cmpgt_epi32(LOADI(p->stepY), zero32), _mm_set1_epi32(16)));
+                side = _mm_and_si128(_mm_srlv_epi32(squares, shift), _mm_set1_epi32(255));
+                jump32 = _mm_and_si128(entered, _mm_cmpgt_epi32(side, _mm_set1_epi32(1)));
+                kEnd = _mm_blendv_epi8(kEnd, k, jump32);
+            }
             if (hasShapes)
             {
                 // (shape, target) of the cell and of the next header, 64 bits each.
@@ -1140,6 +1282,19 @@ static LS_FORCE_INLINE LS_AVX2 void CastPacketsAs(const lsScene* scene, const ls
             __m256d lo = _mm256_min_pd(ca, cb), hi = _mm256_max_pd(ca, cb);
             __m256d e = LOADPD(p->sideError), negE = _mm256_xor_pd(e, sign);
             __m256d keep = _mm256_cmp_pd(_mm256_max_pd(lo, _mm256_xor_pd(hi, sign)), e, _CMP_NGT_UQ);
+            if (sparse)
+            {
+                // WalkStep's side test on the record's piece within the cell (segPieces, at the record's offset) with
+                // the pieces' error bound; the bound and the certain hit below stay the record's own (its sides above).
+                __m256d pax, pay, pbx, pby;
+                LoadSegments(pieces, o0, o1, o2, o3, &pax, &pay, &pbx, &pby);
+                __m256d psax = _mm256_sub_pd(pax, ox), psay = _mm256_sub_pd(pay, oy);
+                __m256d psbx = _mm256_sub_pd(pbx, ox), psby = _mm256_sub_pd(pby, oy);
+                __m256d pca = _mm256_sub_pd(_mm256_mul_pd(dx, psay), _mm256_mul_pd(dy, psax));
+                __m256d pcb = _mm256_sub_pd(_mm256_mul_pd(dx, psby), _mm256_mul_pd(dy, psbx));
+                __m256d plo = _mm256_min_pd(pca, pcb), phi = _mm256_max_pd(pca, pcb);
+                keep = _mm256_cmp_pd(_mm256_max_pd(plo, _mm256_xor_pd(phi, sign)), LOADPD(p->pieceError), _CMP_NGT_UQ);
+            }
 
             // The crossing's bound (BoundCrossing's well-conditioned case; a poorly conditioned or parallel crossing is
             // deferred with no bound, which only costs an exact cast).
@@ -1243,10 +1398,24 @@ static LS_FORCE_INLINE LS_AVX2 void CastPacketsAs(const lsScene* scene, const ls
             __m256d nextMaxX = _mm256_add_pd(tMaxX, _mm256_and_pd(advX, xStep));
             __m256d nextMaxY = _mm256_add_pd(tMaxY, _mm256_andnot_pd(xStep, advY));
             __m128i inGrid = _mm_cmpgt_epi32(_mm_or_si128(nextStepsX, nextStepsY), minus1);
+            __m128i nextIx = _mm_setzero_si128(), nextIy = _mm_setzero_si128();
+            if (sparse)
+            {
+                SparseStep(scene, p, known, side, jump32, moveX, x32, &ends, &nextCell, &nextMaxX, &nextMaxY, &nextIx,
+                           &nextIy, &inGrid);
+            }
             __m128i go32 = _mm_and_si128(step32, _mm_andnot_si128(Narrow(ends), inGrid));
             __m256d go = Widen(go32);
-            STOREI(p->stepsX, _mm_blendv_epi8(stepsX, nextStepsX, go32));
-            STOREI(p->stepsY, _mm_blendv_epi8(stepsY, nextStepsY, go32));
+            if (sparse)
+            {
+                STOREI(p->ix, _mm_blendv_epi8(LOADI(p->ix), nextIx, go32));
+                STOREI(p->iy, _mm_blendv_epi8(LOADI(p->iy), nextIy, go32));
+            }
+            else
+            {
+                STOREI(p->stepsX, _mm_blendv_epi8(stepsX, nextStepsX, go32));
+                STOREI(p->stepsY, _mm_blendv_epi8(stepsY, nextStepsY, go32));
+            }
             cell = _mm_blendv_epi8(cell, nextCell, go32);
             STOREI(p->cell, cell);
             tMaxX = _mm256_blendv_pd(tMaxX, nextMaxX, go), tMaxY = _mm256_blendv_pd(tMaxY, nextMaxY, go);
@@ -1289,12 +1458,19 @@ static LS_NOINLINE LS_AVX2 void CastPackets(const lsScene* scene, const lsRayInp
                         (size_t)scene->segItemCount * (sizeof(CellSegment) + sizeof(CellRef));
     if (indexBytes > LS_PACKETS_LOOKAHEAD_BYTES)
     {
-        CastPacketsAs(scene, inputs, count, hits, true);
+        CastPacketsAs(scene, inputs, count, hits, true, false);
     }
     else
     {
-        CastPacketsAs(scene, inputs, count, hits, false);
+        CastPacketsAs(scene, inputs, count, hits, false, false);
     }
+}
+
+// The packets' walk of a sparse grid (pieces and empty squares, see CastPacketsAs).
+static LS_NOINLINE LS_AVX2 void CastPacketsSparse(const lsScene* scene, const lsRayInput* inputs, int count,
+                                                  lsRayHit* hits)
+{
+    CastPacketsAs(scene, inputs, count, hits, false, true);
 }
 #endif
 
@@ -1356,13 +1532,21 @@ void lsScene_CastRays(const lsScene* scene, const lsDynamicObjects* dyn, const l
     long long cellCount = (long long)scene->nx * scene->ny;
     bool dense = cellCount <= (long long)scene->segItemCount + scene->shapeItemCount + scene->targetItemCount;
     bool scan = count > 1 && inputs[0].origin.x == inputs[1].origin.x && inputs[0].origin.y == inputs[1].origin.y;
-    if (dyn == NULL && !scan && scene->nx > 0 && dense && cellCount < (1 << 26) && scene->segItemCount > 0 &&
+    if (dyn == NULL && !scan && scene->nx > 0 && cellCount < (1 << 26) && scene->segItemCount > 0 &&
         scene->segItemCount < (1 << 25) &&
         scene->displacedCount + scene->longSegmentCount + scene->longShapeCount == 0 && count >= 8 &&
         indexBytes < LS_LANES_MIN_INDEX_BYTES && __builtin_cpu_supports("avx2"))
     {
-        CastPackets(scene, inputs, count, hits);
-        return;
+        if (scene->segPieces != NULL)
+        {
+            CastPacketsSparse(scene, inputs, count, hits);
+            return;
+        }
+        if (dense)
+        {
+            CastPackets(scene, inputs, count, hits);
+            return;
+        }
     }
 #endif
     if (indexBytes < LS_LANES_MIN_INDEX_BYTES)
