@@ -1001,6 +1001,46 @@ static LS_FORCE_INLINE LS_AVX2 void LoadSegments(const char* base, int o0, int o
     *bx = _mm256_unpacklo_pd(r02b, r13b), *by = _mm256_unpackhi_pd(r02b, r13b);
 }
 
+#ifndef LS_SPARSE_PIECES
+#define LS_SPARSE_PIECES 3
+#endif
+
+// A sparse grid's side tests of a round (CastPacketsAs with sparse): each lane's next LS_SPARSE_PIECES records'
+// pieces (segPieces, at the records' offsets; those from kEnd on left out) tested as WalkStep tests them, with the
+// pieces' error bound. The lane's candidate is the first record whose piece passes (records32: whether there is one;
+// offset: its byte offset in the records, clamped), and its next record the one after it, or the one after those tested
+// when none passes (kNext).
+static LS_FORCE_INLINE LS_AVX2 void SparsePieces(const Packet* p, const char* pieces, __m128i k, __m128i kEnd,
+                                                 __m128i lastRecord, __m128i* records32, __m128i* offset,
+                                                 __m128i* kNext)
+{
+    __m256d ox = _mm256_load_pd(p->ox), oy = _mm256_load_pd(p->oy);
+    __m256d dx = _mm256_load_pd(p->dx), dy = _mm256_load_pd(p->dy), e = _mm256_load_pd(p->pieceError);
+    __m256d sign = _mm256_set1_pd(-0.0);
+    __m128i any = _mm_setzero_si128(), firstPass = _mm_set1_epi32(LS_SPARSE_PIECES);
+    for (int j = 0; j < LS_SPARSE_PIECES; ++j)
+    {
+        __m128i kj = _mm_add_epi32(k, _mm_set1_epi32(j));
+        __m128i o = _mm_slli_epi32(_mm_min_epi32(kj, lastRecord), 5);
+        __m256d ax, ay, bx, by;
+        LoadSegments(pieces, _mm_cvtsi128_si32(o), _mm_extract_epi32(o, 1), _mm_extract_epi32(o, 2),
+                     _mm_extract_epi32(o, 3), &ax, &ay, &bx, &by);
+        __m256d sax = _mm256_sub_pd(ax, ox), say = _mm256_sub_pd(ay, oy);
+        __m256d sbx = _mm256_sub_pd(bx, ox), sby = _mm256_sub_pd(by, oy);
+        __m256d ca = _mm256_sub_pd(_mm256_mul_pd(dx, say), _mm256_mul_pd(dy, sax));
+        __m256d cb = _mm256_sub_pd(_mm256_mul_pd(dx, sby), _mm256_mul_pd(dy, sbx));
+        __m256d lo = _mm256_min_pd(ca, cb), hi = _mm256_max_pd(ca, cb);
+        __m128i keep = Narrow(_mm256_cmp_pd(_mm256_max_pd(lo, _mm256_xor_pd(hi, sign)), e, _CMP_NGT_UQ));
+        __m128i pass = _mm_andnot_si128(any, _mm_and_si128(keep, _mm_cmpgt_epi32(kEnd, kj)));
+        firstPass = _mm_blendv_epi8(firstPass, _mm_set1_epi32(j), pass);
+        any = _mm_or_si128(any, pass);
+    }
+    __m128i candidate = _mm_add_epi32(k, firstPass);
+    *records32 = any;
+    *offset = _mm_slli_epi32(_mm_min_epi32(candidate, lastRecord), 5);
+    *kNext = _mm_blendv_epi8(_mm_min_epi32(candidate, kEnd), _mm_add_epi32(candidate, _mm_set1_epi32(1)), any);
+}
+
 // Whether each lane's v lies in [0, n) (as unsigned).
 static LS_FORCE_INLINE LS_AVX2 __m128i Below(__m128i v, int n)
 {
@@ -1258,6 +1298,13 @@ static LS_FORCE_INLINE LS_AVX2 void CastPacketsAs(const lsScene* scene, const ls
             // Each lane's next record (a clamped index where the lane has none: its answers are masked out).
             __m128i records32 = _mm_cmpgt_epi32(kEnd, k);
             __m128i offset = _mm_slli_epi32(_mm_min_epi32(k, lastRecord), 5);
+            __m128i kNext = k;
+            if (sparse)
+            {
+                // The lane's next record whose piece passes the side test, of its next LS_SPARSE_PIECES (the rest of
+                // them are skipped): the record the round bounds (none when no piece passes).
+                SparsePieces(p, pieces, k, kEnd, lastRecord, &records32, &offset, &kNext);
+            }
             int o0 = _mm_cvtsi128_si32(offset), o1 = _mm_extract_epi32(offset, 1);
             int o2 = _mm_extract_epi32(offset, 2), o3 = _mm_extract_epi32(offset, 3);
             __m256d r02a = _mm256_insertf128_pd(_mm256_castpd128_pd256(_mm_loadu_pd((const double*)(records + o0))),
@@ -1282,19 +1329,6 @@ static LS_FORCE_INLINE LS_AVX2 void CastPacketsAs(const lsScene* scene, const ls
             __m256d lo = _mm256_min_pd(ca, cb), hi = _mm256_max_pd(ca, cb);
             __m256d e = LOADPD(p->sideError), negE = _mm256_xor_pd(e, sign);
             __m256d keep = _mm256_cmp_pd(_mm256_max_pd(lo, _mm256_xor_pd(hi, sign)), e, _CMP_NGT_UQ);
-            if (sparse)
-            {
-                // WalkStep's side test on the record's piece within the cell (segPieces, at the record's offset) with
-                // the pieces' error bound; the bound and the certain hit below stay the record's own (its sides above).
-                __m256d pax, pay, pbx, pby;
-                LoadSegments(pieces, o0, o1, o2, o3, &pax, &pay, &pbx, &pby);
-                __m256d psax = _mm256_sub_pd(pax, ox), psay = _mm256_sub_pd(pay, oy);
-                __m256d psbx = _mm256_sub_pd(pbx, ox), psby = _mm256_sub_pd(pby, oy);
-                __m256d pca = _mm256_sub_pd(_mm256_mul_pd(dx, psay), _mm256_mul_pd(dy, psax));
-                __m256d pcb = _mm256_sub_pd(_mm256_mul_pd(dx, psby), _mm256_mul_pd(dy, psbx));
-                __m256d plo = _mm256_min_pd(pca, pcb), phi = _mm256_max_pd(pca, pcb);
-                keep = _mm256_cmp_pd(_mm256_max_pd(plo, _mm256_xor_pd(phi, sign)), LOADPD(p->pieceError), _CMP_NGT_UQ);
-            }
 
             // The crossing's bound (BoundCrossing's well-conditioned case; a poorly conditioned or parallel crossing is
             // deferred with no bound, which only costs an exact cast).
@@ -1361,7 +1395,7 @@ static LS_FORCE_INLINE LS_AVX2 void CastPacketsAs(const lsScene* scene, const ls
                 LS_PREFETCH(refs + _mm_cvtsi128_si32(refAt)), LS_PREFETCH(refs + _mm_extract_epi32(refAt, 1));
                 LS_PREFETCH(refs + _mm_extract_epi32(refAt, 2)), LS_PREFETCH(refs + _mm_extract_epi32(refAt, 3));
             }
-            k = _mm_sub_epi32(k, records32);
+            k = sparse ? kNext : _mm_sub_epi32(k, records32);
             int full = _mm_movemask_ps(
                 _mm_castsi128_ps(_mm_cmpeq_epi32(LOADI(p->count), _mm_set1_epi32(LS_PENDING_CAPACITY))));
             if (LS_UNLIKELY(full != 0))
