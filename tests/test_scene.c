@@ -1674,7 +1674,10 @@ static int BackFaceTest(void)
 // passes only in the cells where the ray's line crosses it: every ray as the brute force casts it, on maps of ragged
 // staircase walls (straight, turned, far from the origin). Random rays; rays aimed at where a wall crosses a line of
 // the grid (the crossing on a piece's clipped end), at a hair either side of it along the wall, at walls' ends and at
-// cells' corners; rays along the grid's lines and diagonals.
+// cells' corners; rays along the grid's lines and diagonals; rays from points on walls, along them (where only the
+// pieces' error bound keeps a wall's piece: without it the turned map far from the origin fails). lsScene_CastRays
+// takes these in AVX2 packets where the processor has them (CastPacketsSparse: the pieces and the empty squares'
+// crossing in the lanes; a square's landing row or column clamped one row ahead fails here too), else a ray at a time.
 static int SparseWalkAgreementTest(void)
 {
     enum
@@ -1698,8 +1701,21 @@ static int SparseWalkAgreementTest(void)
         {
             lsVec2 o = lsTestRandomPoint(&rng, g.lower.x, g.upper.x, g.lower.y, g.upper.y);
             lsVec2 d = RandomDirection(&rng);
-            int kind = i % 5;
-            if (kind == 1 || kind == 2)
+            int kind = i % 7;
+            if (kind >= 5)
+            {
+                // From a point on a wall segment (its end, or between its ends), along the wall (a piece's clipped
+                // ends then lie off the ray's line by their rounding, which the pieces' error bound covers), the other
+                // way, or anywhere.
+                int chain = (int)(lsRng_Next(&rng) % (uint64_t)world->wallCount);
+                int part = (int)(lsRng_Next(&rng) % (uint64_t)lsScene_WallPartCount(scene, chain));
+                lsSegment seg = lsScene_WallSegment(scene, chain, part);
+                double u = i % 3 == 0 ? 0.0 : lsRng_Uniform(&rng);
+                o = kind == 5 ? seg.a : lsAdd(seg.a, lsScale(u, lsSub(seg.b, seg.a)));
+                double w = lsRng_Uniform(&rng);
+                d = w < 0.4 ? lsSub(seg.b, seg.a) : (w < 0.8 ? lsSub(seg.a, seg.b) : d);
+            }
+            else if (kind == 1 || kind == 2)
             {
                 // Where a random wall segment crosses a line of the grid (x or y), or a hair along the wall from there.
                 int chain = (int)(lsRng_Next(&rng) % (uint64_t)world->wallCount);

@@ -18,8 +18,8 @@
 #include "core/scene_bounds.h"
 
 #include <float.h>
-#include <stddef.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -962,7 +962,8 @@ static LS_FORCE_INLINE LS_AVX2 int StartLanes(const lsScene* scene, const lsRayI
     {
         _mm256_store_pd(q->invDx, invDx), _mm256_store_pd(q->invDy, invDy);
         _mm256_store_pd(q->neverX, neverX), _mm256_store_pd(q->neverY, neverY);
-        _mm256_store_pd(q->pieceError, _mm256_add_pd(sideError, _mm256_mul_pd(speed, _mm256_set1_pd(scene->pieceError))));
+        _mm256_store_pd(q->pieceError,
+                        _mm256_add_pd(sideError, _mm256_mul_pd(speed, _mm256_set1_pd(scene->pieceError))));
         STOREI(q->ix, ix), STOREI(q->iy, iy), STOREI(q->stepY, stepY);
     }
     _mm256_store_pd(q->known, inf), _mm256_store_pd(q->maxFraction, maxFraction);
@@ -1088,8 +1089,8 @@ static LS_FORCE_INLINE LS_AVX2 __m128i CellYs(const lsScene* scene, __m256d y)
 // from its boundaries. inGrid: whether the next cell lies in the grid.
 static LS_FORCE_INLINE LS_AVX2 void SparseStep(const lsScene* scene, const Packet* p, __m256d known, __m128i side,
                                                __m128i jump32, __m128i moveX, __m128i x32, __m256d* ends,
-                                               __m128i* nextCell, __m256d* nextMaxX, __m256d* nextMaxY,
-                                               __m128i* nextIx, __m128i* nextIy, __m128i* inGrid)
+                                               __m128i* nextCell, __m256d* nextMaxX, __m256d* nextMaxY, __m128i* nextIx,
+                                               __m128i* nextIy, __m128i* inGrid)
 {
     __m128i ix = _mm_load_si128((const __m128i*)p->ix), iy = _mm_load_si128((const __m128i*)p->iy);
     __m128i stepX = _mm_load_si128((const __m128i*)p->stepX), stepY = _mm_load_si128((const __m128i*)p->stepY);
@@ -1251,8 +1252,23 @@ static LS_FORCE_INLINE LS_AVX2 void CastPacketsAs(const lsScene* scene, const ls
             __m128i cell = LOADI(p->cell);
             __m128i index = _mm_slli_epi32(cell, 2);
             const int* headerSeg = &scene->cells[0].seg;
-            __m128i first = _mm_i32gather_epi32(headerSeg, index, 4),
-                    end = _mm_i32gather_epi32(headerSeg + 4, index, 4);
+            __m128i first = _mm_i32gather_epi32(headerSeg, index, 4), end, squares = _mm_setzero_si128();
+            if (sparse && offsetof(CellHeader, square) + sizeof(int) == sizeof(CellHeader))
+            {
+                // The squares and the next header's records' start side by side: one gather of both.
+                __m256i both = _mm256_i32gather_epi64((const long long*)(headers + offsetof(CellHeader, square)),
+                                                      _mm_slli_epi32(cell, 4), 1);
+                both = _mm256_permutevar8x32_epi32(both, _mm256_setr_epi32(0, 2, 4, 6, 1, 3, 5, 7));
+                squares = _mm256_castsi256_si128(both), end = _mm256_extracti128_si256(both, 1);
+            }
+            else
+            {
+                end = _mm_i32gather_epi32(headerSeg + 4, index, 4);
+                if (sparse)
+                {
+                    squares = _mm_i32gather_epi32((const int*)(headers + offsetof(CellHeader, square)), index, 4);
+                }
+            }
             __m128i k = _mm_blendv_epi8(LOADI(p->k), first, entered),
                     kEnd = _mm_blendv_epi8(LOADI(p->kEnd), end, entered);
             // A sparse grid: the lanes that entered an empty cell whose square for their quadrant (upX + 2 upY, the
@@ -1261,8 +1277,6 @@ static LS_FORCE_INLINE LS_AVX2 void CastPacketsAs(const lsScene* scene, const ls
             __m128i side = _mm_setzero_si128(), jump32 = _mm_setzero_si128();
             if (sparse)
             {
-                const int* headerSquares = (const int*)(headers + offsetof(CellHeader, square));
-                __m128i squares = _mm_i32gather_epi32(headerSquares, index, 4);
                 __m128i zero32 = _mm_setzero_si128();
                 __m128i shift =
                     _mm_or_si128(_mm_and_si128(_mm_cmpgt_epi32(LOADI(p->stepX), zero32), _mm_set1_epi32(8)),
