@@ -1082,29 +1082,28 @@ static LS_FORCE_INLINE LS_AVX2 __m128i CellYs(const lsScene* scene, __m256d y)
     return _mm256_cvttpd_epi32(f);
 }
 
-// A sparse grid's step of the lanes (CastPacketsAs with sparse), given the cell-by-cell step's next cell, crossings
-// and end (x32, moveX: the lanes stepping in x, their step): the next column and row of that step, and for the lanes
-// that cross an empty square (jump32, of side side) WalkStep's crossing instead: the far sides' crossings, the end
-// test, the cell beyond the first far side met (its row or column clamped to the square's), the crossings of that cell
-// from its boundaries. inGrid: whether the next cell lies in the grid.
-static LS_FORCE_INLINE LS_AVX2 void SparseStep(const lsScene* scene, const Packet* p, __m256d known, __m128i side,
-                                               __m128i jump32, __m128i moveX, __m128i x32, __m256d* ends,
-                                               __m128i* nextCell, __m256d* nextMaxX, __m256d* nextMaxY, __m128i* nextIx,
-                                               __m128i* nextIy, __m128i* inGrid)
+// A sparse grid's step of the lanes done with their cell (step32; CastPacketsAs with sparse), each across the square
+// of side r + 1 of empty cells with the cell at its corner on the side its rays go (WalkStep's crossing: r is side - 1
+// where the cell's square for the lane's quadrant, side, is larger than the cell, else 0, the step to a neighbour):
+// the far sides' crossings computed from their boundaries, the end test at the first one met, the cell beyond it
+// there (its row or column clamped to the square's, which for r = 0 is the cell's own). Steps the lanes that go on
+// (returned) and leaves the others where they are; the next crossings are computed from the cell's boundaries again
+// next round (Enter's), not accumulated.
+static LS_FORCE_INLINE LS_AVX2 __m128i SparseStep(const lsScene* scene, Packet* p, __m256d known, __m128i side,
+                                                  __m128i step32)
 {
     __m128i ix = _mm_load_si128((const __m128i*)p->ix), iy = _mm_load_si128((const __m128i*)p->iy);
     __m128i stepX = _mm_load_si128((const __m128i*)p->stepX), stepY = _mm_load_si128((const __m128i*)p->stepY);
-    __m128i zero32 = _mm_setzero_si128();
+    __m128i zero32 = _mm_setzero_si128(), one32 = _mm_set1_epi32(1);
     __m128i upX = _mm_cmpgt_epi32(stepX, zero32), upY = _mm_cmpgt_epi32(stepY, zero32); // -1 going up
-    __m128i stepIx = _mm_add_epi32(ix, moveX), stepIy = _mm_add_epi32(iy, _mm_andnot_si128(x32, stepY));
+    __m128i r = _mm_max_epi32(_mm_sub_epi32(side, one32), zero32);                      // an occupied cell's side is 0
 
-    // The square of side r + 1: its far sides' crossings, the first one met, the end there.
-    __m128i r = _mm_sub_epi32(side, _mm_set1_epi32(1));
+    // The far sides' crossings, the first one met, the end there.
     __m256d tBX = CrossingXs(scene, p, _mm_add_epi32(ix, _mm_sign_epi32(r, stepX)), upX);
     __m256d tBY = CrossingYs(scene, p, _mm_add_epi32(iy, _mm_sign_epi32(r, stepY)), upY);
     __m256d tB = _mm256_min_pd(tBX, tBY); // tBX < tBY ? tBX : tBY
-    __m256d jumpEnds = _mm256_or_pd(_mm256_cmp_pd(tB, _mm256_load_pd(p->tStop), _CMP_GE_OQ),
-                                    _mm256_cmp_pd(known, _mm256_sub_pd(tB, _mm256_load_pd(p->margin)), _CMP_LT_OQ));
+    __m256d ends = _mm256_or_pd(_mm256_cmp_pd(tB, _mm256_load_pd(p->tStop), _CMP_GE_OQ),
+                                _mm256_cmp_pd(known, _mm256_sub_pd(tB, _mm256_load_pd(p->margin)), _CMP_LT_OQ));
     // Through the far vertical side: the column beyond, the row at tB clamped to the square's rows; else the
     // converse.
     __m128i acrossX = Narrow(_mm256_cmp_pd(tBX, tBY, _CMP_LT_OQ));
@@ -1114,18 +1113,16 @@ static LS_FORCE_INLINE LS_AVX2 void SparseStep(const lsScene* scene, const Packe
                         _mm_add_epi32(iy, _mm_and_si128(upY, r)));
     column = _mm_min_epi32(_mm_max_epi32(column, _mm_sub_epi32(ix, _mm_andnot_si128(upX, r))),
                            _mm_add_epi32(ix, _mm_and_si128(upX, r)));
-    __m128i r1 = _mm_add_epi32(r, _mm_set1_epi32(1));
-    __m128i jx = _mm_blendv_epi8(column, _mm_add_epi32(ix, _mm_sign_epi32(r1, stepX)), acrossX);
-    __m128i jy = _mm_blendv_epi8(_mm_add_epi32(iy, _mm_sign_epi32(r1, stepY)), row, acrossX);
-
-    __m256d jump = Widen(jump32);
-    *ends = _mm256_blendv_pd(*ends, jumpEnds, jump);
-    *nextIx = _mm_blendv_epi8(stepIx, jx, jump32), *nextIy = _mm_blendv_epi8(stepIy, jy, jump32);
-    *inGrid = _mm_and_si128(Below(*nextIx, scene->nx), Below(*nextIy, scene->ny));
-    __m128i jumpCell = _mm_add_epi32(_mm_mullo_epi32(jy, _mm_set1_epi32(scene->nx)), jx);
-    *nextCell = _mm_blendv_epi8(*nextCell, jumpCell, jump32);
-    *nextMaxX = _mm256_blendv_pd(*nextMaxX, CrossingXs(scene, p, jx, upX), jump);
-    *nextMaxY = _mm256_blendv_pd(*nextMaxY, CrossingYs(scene, p, jy, upY), jump);
+    __m128i r1 = _mm_add_epi32(r, one32);
+    __m128i nextIx = _mm_blendv_epi8(column, _mm_add_epi32(ix, _mm_sign_epi32(r1, stepX)), acrossX);
+    __m128i nextIy = _mm_blendv_epi8(_mm_add_epi32(iy, _mm_sign_epi32(r1, stepY)), row, acrossX);
+    __m128i inGrid = _mm_and_si128(Below(nextIx, scene->nx), Below(nextIy, scene->ny));
+    __m128i go32 = _mm_and_si128(step32, _mm_andnot_si128(Narrow(ends), inGrid));
+    __m128i nextCell = _mm_add_epi32(_mm_mullo_epi32(nextIy, _mm_set1_epi32(scene->nx)), nextIx);
+    _mm_store_si128((__m128i*)p->ix, _mm_blendv_epi8(ix, nextIx, go32));
+    _mm_store_si128((__m128i*)p->iy, _mm_blendv_epi8(iy, nextIy, go32));
+    _mm_store_si128((__m128i*)p->cell, _mm_blendv_epi8(_mm_load_si128((const __m128i*)p->cell), nextCell, go32));
+    return go32;
 }
 
 // The rays walked four at a time, one lane each (SPMD): a round tests each lane's next segment record of its cell
@@ -1274,7 +1271,7 @@ static LS_FORCE_INLINE LS_AVX2 void CastPacketsAs(const lsScene* scene, const ls
             // A sparse grid: the lanes that entered an empty cell whose square for their quadrant (upX + 2 upY, the
             // byte of the header's four) is larger than the cell cross the square this round instead (WalkStep), with
             // no records to test.
-            __m128i side = _mm_setzero_si128(), jump32 = _mm_setzero_si128();
+            __m128i side = _mm_setzero_si128();
             if (sparse)
             {
                 __m128i zero32 = _mm_setzero_si128();
@@ -1282,8 +1279,7 @@ static LS_FORCE_INLINE LS_AVX2 void CastPacketsAs(const lsScene* scene, const ls
                     _mm_or_si128(_mm_and_si128(_mm_cmpgt_epi32(LOADI(p->stepX), zero32), _mm_set1_epi32(8)),
                                  _mm_and_si128(_mm_cmpgt_epi32(LOADI(p->stepY), zero32), _mm_set1_epi32(16)));
                 side = _mm_and_si128(_mm_srlv_epi32(squares, shift), _mm_set1_epi32(255));
-                jump32 = _mm_and_si128(entered, _mm_cmpgt_epi32(side, _mm_set1_epi32(1)));
-                kEnd = _mm_blendv_epi8(kEnd, k, jump32);
+                kEnd = _mm_blendv_epi8(kEnd, k, _mm_and_si128(entered, _mm_cmpgt_epi32(side, _mm_set1_epi32(1))));
             }
             if (hasShapes)
             {
@@ -1430,6 +1426,13 @@ static LS_FORCE_INLINE LS_AVX2 void CastPacketsAs(const lsScene* scene, const ls
             // The lanes done with their cell step to the next one, or end (WalkStep's test and step).
             __m128i live = LOADI(p->live);
             __m128i step32 = _mm_and_si128(_mm_cmpeq_epi32(k, kEnd), live);
+            if (sparse)
+            {
+                __m128i go32 = SparseStep(scene, p, known, side, step32);
+                STOREI(p->k, k), STOREI(p->kEnd, kEnd), STOREI(p->entered, go32);
+                stopOf[g] = _mm_movemask_ps(_mm_castsi128_ps(_mm_andnot_si128(go32, step32)));
+                continue;
+            }
             __m256d tMaxX = LOADPD(p->tMaxX), tMaxY = LOADPD(p->tMaxY);
             __m256d tExit = _mm256_min_pd(tMaxX, tMaxY);
             __m256d ends = _mm256_or_pd(_mm256_cmp_pd(tExit, LOADPD(p->tStop), _CMP_GE_OQ),
@@ -1446,24 +1449,10 @@ static LS_FORCE_INLINE LS_AVX2 void CastPacketsAs(const lsScene* scene, const ls
             __m256d nextMaxX = _mm256_add_pd(tMaxX, _mm256_and_pd(advX, xStep));
             __m256d nextMaxY = _mm256_add_pd(tMaxY, _mm256_andnot_pd(xStep, advY));
             __m128i inGrid = _mm_cmpgt_epi32(_mm_or_si128(nextStepsX, nextStepsY), minus1);
-            __m128i nextIx = _mm_setzero_si128(), nextIy = _mm_setzero_si128();
-            if (sparse)
-            {
-                SparseStep(scene, p, known, side, jump32, moveX, x32, &ends, &nextCell, &nextMaxX, &nextMaxY, &nextIx,
-                           &nextIy, &inGrid);
-            }
             __m128i go32 = _mm_and_si128(step32, _mm_andnot_si128(Narrow(ends), inGrid));
             __m256d go = Widen(go32);
-            if (sparse)
-            {
-                STOREI(p->ix, _mm_blendv_epi8(LOADI(p->ix), nextIx, go32));
-                STOREI(p->iy, _mm_blendv_epi8(LOADI(p->iy), nextIy, go32));
-            }
-            else
-            {
-                STOREI(p->stepsX, _mm_blendv_epi8(stepsX, nextStepsX, go32));
-                STOREI(p->stepsY, _mm_blendv_epi8(stepsY, nextStepsY, go32));
-            }
+            STOREI(p->stepsX, _mm_blendv_epi8(stepsX, nextStepsX, go32));
+            STOREI(p->stepsY, _mm_blendv_epi8(stepsY, nextStepsY, go32));
             cell = _mm_blendv_epi8(cell, nextCell, go32);
             STOREI(p->cell, cell);
             tMaxX = _mm256_blendv_pd(tMaxX, nextMaxX, go), tMaxY = _mm256_blendv_pd(tMaxY, nextMaxY, go);
