@@ -206,7 +206,8 @@ void lsDestroyScene(lsScene* scene)
     lsFree(scene->cells, cells * sizeof(CellHeader));
     lsFree(scene->segItems, (size_t)scene->segItemCount * sizeof(CellSegment));
     lsFree(scene->segItemRefs, (size_t)scene->segItemCount * sizeof(CellRef));
-    lsFree(scene->segPieces, scene->segPieces != NULL ? (size_t)scene->segItemCount * sizeof(CellSegment) : 0);
+    lsFree(scene->segPieces,
+           scene->segPieces != NULL ? (size_t)(scene->segItemCount + LS_PIECES_AFTER) * sizeof(CellSegment) : 0);
     lsFree(scene->shapeItems, (size_t)scene->shapeItemCount * sizeof(int));
     lsFree(scene->shapeCircles, 2 * (b > p ? b : p) * sizeof(lsCircle));
     lsFree(scene->targetItems, (size_t)scene->targetItemCount * sizeof(CellTarget));
@@ -304,7 +305,7 @@ lsSceneInfo lsScene_GetInfo(const lsScene* scene)
         p * (sizeof(lsPolygon) + sizeof(lsAABB) + sizeof(double)) +
         (size_t)(scene->vehicleCount + scene->moverCount) * sizeof(double) + cells * sizeof(CellHeader) +
         (size_t)scene->segItemCount * (sizeof(CellSegment) + sizeof(CellRef)) +
-        (scene->segPieces != NULL ? (size_t)scene->segItemCount * sizeof(CellSegment) : 0) +
+        (scene->segPieces != NULL ? (size_t)(scene->segItemCount + LS_PIECES_AFTER) * sizeof(CellSegment) : 0) +
         (size_t)scene->shapeItemCount * sizeof(int) + 2 * (b > p ? b : p) * sizeof(lsCircle) +
         (size_t)scene->targetItemCount * sizeof(CellTarget) +
         (size_t)(scene->longSegmentCount + scene->longShapeCount) * sizeof(int) +

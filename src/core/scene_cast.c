@@ -986,31 +986,27 @@ static LS_FORCE_INLINE LS_AVX2 int StartLanes(const lsScene* scene, const lsRayI
     return walks & ((1 << n) - 1);
 }
 
-// Four segment records (or pieces) at byte offsets o0 to o3 of base, as the lanes' endpoints' coordinates.
-static LS_FORCE_INLINE LS_AVX2 void LoadSegments(const char* base, int o0, int o1, int o2, int o3, __m256d* ax,
-                                                 __m256d* ay, __m256d* bx, __m256d* by)
+// Four segment records (or pieces) at at0 to at3, as the lanes' endpoints' coordinates.
+static LS_FORCE_INLINE LS_AVX2 void LoadSegments(const char* at0, const char* at1, const char* at2, const char* at3,
+                                                 __m256d* ax, __m256d* ay, __m256d* bx, __m256d* by)
 {
-    __m256d r02a = _mm256_insertf128_pd(_mm256_castpd128_pd256(_mm_loadu_pd((const double*)(base + o0))),
-                                        _mm_loadu_pd((const double*)(base + o2)), 1);
-    __m256d r13a = _mm256_insertf128_pd(_mm256_castpd128_pd256(_mm_loadu_pd((const double*)(base + o1))),
-                                        _mm_loadu_pd((const double*)(base + o3)), 1);
-    __m256d r02b = _mm256_insertf128_pd(_mm256_castpd128_pd256(_mm_loadu_pd((const double*)(base + o0 + 16))),
-                                        _mm_loadu_pd((const double*)(base + o2 + 16)), 1);
-    __m256d r13b = _mm256_insertf128_pd(_mm256_castpd128_pd256(_mm_loadu_pd((const double*)(base + o1 + 16))),
-                                        _mm_loadu_pd((const double*)(base + o3 + 16)), 1);
+    __m256d r02a = _mm256_insertf128_pd(_mm256_castpd128_pd256(_mm_loadu_pd((const double*)at0)),
+                                        _mm_loadu_pd((const double*)at2), 1);
+    __m256d r13a = _mm256_insertf128_pd(_mm256_castpd128_pd256(_mm_loadu_pd((const double*)at1)),
+                                        _mm_loadu_pd((const double*)at3), 1);
+    __m256d r02b = _mm256_insertf128_pd(_mm256_castpd128_pd256(_mm_loadu_pd((const double*)(at0 + 16))),
+                                        _mm_loadu_pd((const double*)(at2 + 16)), 1);
+    __m256d r13b = _mm256_insertf128_pd(_mm256_castpd128_pd256(_mm_loadu_pd((const double*)(at1 + 16))),
+                                        _mm_loadu_pd((const double*)(at3 + 16)), 1);
     *ax = _mm256_unpacklo_pd(r02a, r13a), *ay = _mm256_unpackhi_pd(r02a, r13a);
     *bx = _mm256_unpacklo_pd(r02b, r13b), *by = _mm256_unpackhi_pd(r02b, r13b);
 }
 
-#ifndef LS_SPARSE_PIECES
-#define LS_SPARSE_PIECES 3
-#endif
-
-// A sparse grid's side tests of a round (CastPacketsAs with sparse): each lane's next LS_SPARSE_PIECES records'
-// pieces (segPieces, at the records' offsets; those from kEnd on left out) tested as WalkStep tests them, with the
-// pieces' error bound. The lane's candidate is the first record whose piece passes (records32: whether there is one;
-// offset: its byte offset in the records, clamped), and its next record the one after it, or the one after those tested
-// when none passes (kNext).
+// A sparse grid's side tests of a round (CastPacketsAs with sparse): each lane's next LS_PIECES_AFTER records' pieces
+// (segPieces, at the records' offsets; those from kEnd on left out: the last cell's read the copies after the last
+// piece) tested as WalkStep tests them, with the pieces' error bound. The lane's candidate is the first record whose
+// piece passes (records32: whether there is one; offset: its byte offset in the records, clamped), and its next record
+// the one after it, or the one after those tested when none passes (kNext).
 static LS_FORCE_INLINE LS_AVX2 void SparsePieces(const Packet* p, const char* pieces, __m128i k, __m128i kEnd,
                                                  __m128i lastRecord, __m128i* records32, __m128i* offset,
                                                  __m128i* kNext)
@@ -1018,21 +1014,22 @@ static LS_FORCE_INLINE LS_AVX2 void SparsePieces(const Packet* p, const char* pi
     __m256d ox = _mm256_load_pd(p->ox), oy = _mm256_load_pd(p->oy);
     __m256d dx = _mm256_load_pd(p->dx), dy = _mm256_load_pd(p->dy), e = _mm256_load_pd(p->pieceError);
     __m256d sign = _mm256_set1_pd(-0.0);
-    __m128i any = _mm_setzero_si128(), firstPass = _mm_set1_epi32(LS_SPARSE_PIECES);
-    for (int j = 0; j < LS_SPARSE_PIECES; ++j)
+    __m128i any = _mm_setzero_si128(), firstPass = _mm_set1_epi32(LS_PIECES_AFTER), left = _mm_sub_epi32(kEnd, k);
+    const char* at0 = pieces + ((ptrdiff_t)_mm_cvtsi128_si32(k) << 5);
+    const char* at1 = pieces + ((ptrdiff_t)_mm_extract_epi32(k, 1) << 5);
+    const char* at2 = pieces + ((ptrdiff_t)_mm_extract_epi32(k, 2) << 5);
+    const char* at3 = pieces + ((ptrdiff_t)_mm_extract_epi32(k, 3) << 5);
+    for (int j = 0; j < LS_PIECES_AFTER; ++j)
     {
-        __m128i kj = _mm_add_epi32(k, _mm_set1_epi32(j));
-        __m128i o = _mm_slli_epi32(_mm_min_epi32(kj, lastRecord), 5);
         __m256d ax, ay, bx, by;
-        LoadSegments(pieces, _mm_cvtsi128_si32(o), _mm_extract_epi32(o, 1), _mm_extract_epi32(o, 2),
-                     _mm_extract_epi32(o, 3), &ax, &ay, &bx, &by);
+        LoadSegments(at0 + 32 * j, at1 + 32 * j, at2 + 32 * j, at3 + 32 * j, &ax, &ay, &bx, &by);
         __m256d sax = _mm256_sub_pd(ax, ox), say = _mm256_sub_pd(ay, oy);
         __m256d sbx = _mm256_sub_pd(bx, ox), sby = _mm256_sub_pd(by, oy);
         __m256d ca = _mm256_sub_pd(_mm256_mul_pd(dx, say), _mm256_mul_pd(dy, sax));
         __m256d cb = _mm256_sub_pd(_mm256_mul_pd(dx, sby), _mm256_mul_pd(dy, sbx));
         __m256d lo = _mm256_min_pd(ca, cb), hi = _mm256_max_pd(ca, cb);
         __m128i keep = Narrow(_mm256_cmp_pd(_mm256_max_pd(lo, _mm256_xor_pd(hi, sign)), e, _CMP_NGT_UQ));
-        __m128i pass = _mm_andnot_si128(any, _mm_and_si128(keep, _mm_cmpgt_epi32(kEnd, kj)));
+        __m128i pass = _mm_andnot_si128(any, _mm_and_si128(keep, _mm_cmpgt_epi32(left, _mm_set1_epi32(j))));
         firstPass = _mm_blendv_epi8(firstPass, _mm_set1_epi32(j), pass);
         any = _mm_or_si128(any, pass);
     }

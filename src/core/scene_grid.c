@@ -237,7 +237,7 @@ static void BuildPieces(lsScene* scene)
     // moves by at most (|dx| + |dy|) times that: 1e-14 (max |x| + max |y|) per unit of |dx| + |dy| is many times it.
     scene->pieceError =
         1e-14 * (Max(fabs(scene->x0), fabs(scene->x1)) + Max(fabs(scene->y0), fabs(scene->y1)) + scene->cellSize);
-    scene->segPieces = lsAlloc((size_t)scene->segItemCount * sizeof(CellSegment));
+    scene->segPieces = lsAlloc((size_t)(scene->segItemCount + LS_PIECES_AFTER) * sizeof(CellSegment));
     double s = scene->cellSize, slop = scene->slop;
     for (int iy = 0; iy < ny; ++iy)
     {
@@ -251,6 +251,10 @@ static void BuildPieces(lsScene* scene)
                 scene->segPieces[k] = ClipToBox(scene->segItems + k, xl, xh, yl, yh);
             }
         }
+    }
+    for (int k = 0; k < LS_PIECES_AFTER; ++k)
+    {
+        scene->segPieces[scene->segItemCount + k] = scene->segPieces[scene->segItemCount - 1];
     }
 }
 

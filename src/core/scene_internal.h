@@ -74,6 +74,10 @@ typedef struct SparseCell
     double far;
 } SparseCell;
 
+// A sparse grid's pieces (segPieces) end with this many copies of the last one, so that the packets' walk reads a
+// lane's next few pieces without a clamp (see CastPacketsAs).
+#define LS_PIECES_AFTER 3
+
 enum
 {
     ls_fieldSegment = 0,
@@ -158,7 +162,7 @@ struct lsScene
     // slop (as sparsePairs): the walk side-tests these, so a wall of several cells passes only in the cells where the
     // ray's line crosses it. NULL in a dense grid. pieceError: what a clipped end may lie off its record's line, as a
     // side's rounding per unit of the direction's 1-norm (1e-14 times the grid's largest |x| + |y|).
-    CellSegment* segPieces;
+    CellSegment* segPieces; // segItemCount + LS_PIECES_AFTER records: the last one's copies after it
     double pieceError;
     int* shapeItems; // box i: 2 i, polygon i: 2 i + 1
     int shapeItemCount;
