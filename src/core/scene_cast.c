@@ -843,13 +843,16 @@ typedef struct Packet
 static LS_FORCE_INLINE void CopyLane(Packet* p, int l, const Packet* q, int j, bool sparse)
 {
     p->ox[l] = q->ox[j], p->oy[l] = q->oy[j], p->dx[l] = q->dx[j], p->dy[l] = q->dy[j];
-    p->tMaxX[l] = q->tMaxX[j], p->tMaxY[l] = q->tMaxY[j], p->advX[l] = q->advX[j], p->advY[l] = q->advY[j];
     p->tStop[l] = q->tStop[j], p->margin[l] = q->margin[j], p->sideError[l] = q->sideError[j];
     p->known[l] = q->known[j], p->maxFraction[l] = q->maxFraction[j];
-    p->cell[l] = q->cell[j], p->stepsX[l] = q->stepsX[j], p->stepsY[l] = q->stepsY[j];
-    p->stepX[l] = q->stepX[j], p->stepYCells[l] = q->stepYCells[j];
+    p->cell[l] = q->cell[j], p->stepX[l] = q->stepX[j];
     p->ray[l] = q->ray[j];
-    if (sparse)
+    if (!sparse) // a sparse grid's walk computes its crossings from the cell each round
+    {
+        p->tMaxX[l] = q->tMaxX[j], p->tMaxY[l] = q->tMaxY[j], p->advX[l] = q->advX[j], p->advY[l] = q->advY[j];
+        p->stepsX[l] = q->stepsX[j], p->stepsY[l] = q->stepsY[j], p->stepYCells[l] = q->stepYCells[j];
+    }
+    else
     {
         p->invDx[l] = q->invDx[j], p->invDy[l] = q->invDy[j], p->neverX[l] = q->neverX[j], p->neverY[l] = q->neverY[j];
         p->pieceError[l] = q->pieceError[j];
