@@ -1042,6 +1042,13 @@ static LS_FORCE_INLINE LS_AVX2 void SparsePieces(const Packet* p, const char* pi
     *kNext = _mm_blendv_epi8(_mm_min_epi32(candidate, kEnd), _mm_add_epi32(candidate, _mm_set1_epi32(1)), any);
 }
 
+// What a sparse grid's step reads of the grid, converted once (the last column and row as doubles for the clamps).
+typedef struct SparseGrid
+{
+    double x0, y0, s, invCell, lastX, lastY;
+    int nx, ny;
+} SparseGrid;
+
 // Whether each lane's v lies in [0, n) (as unsigned).
 static LS_FORCE_INLINE LS_AVX2 __m128i Below(__m128i v, int n)
 {
@@ -1050,35 +1057,35 @@ static LS_FORCE_INLINE LS_AVX2 __m128i Below(__m128i v, int n)
 
 // The fraction at which the lanes cross the vertical boundary after column ix (before it going down): CrossingX's
 // operations per lane (up: -1 where the lane goes up in x).
-static LS_FORCE_INLINE LS_AVX2 __m256d CrossingXs(const lsScene* scene, const Packet* p, __m128i ix, __m128i up)
+static LS_FORCE_INLINE LS_AVX2 __m256d CrossingXs(const SparseGrid* g, const Packet* p, __m128i ix, __m128i up)
 {
-    __m256d c = _mm256_mul_pd(_mm256_cvtepi32_pd(_mm_sub_epi32(ix, up)), _mm256_set1_pd(scene->cellSize));
-    __m256d t = _mm256_mul_pd(_mm256_sub_pd(_mm256_add_pd(_mm256_set1_pd(scene->x0), c), _mm256_load_pd(p->ox)),
+    __m256d c = _mm256_mul_pd(_mm256_cvtepi32_pd(_mm_sub_epi32(ix, up)), _mm256_set1_pd(g->s));
+    __m256d t = _mm256_mul_pd(_mm256_sub_pd(_mm256_add_pd(_mm256_set1_pd(g->x0), c), _mm256_load_pd(p->ox)),
                               _mm256_load_pd(p->invDx));
     return _mm256_add_pd(t, _mm256_load_pd(p->neverX));
 }
 
 /// The same for the horizontal boundary after row iy (CrossingY).
-static LS_FORCE_INLINE LS_AVX2 __m256d CrossingYs(const lsScene* scene, const Packet* p, __m128i iy, __m128i up)
+static LS_FORCE_INLINE LS_AVX2 __m256d CrossingYs(const SparseGrid* g, const Packet* p, __m128i iy, __m128i up)
 {
-    __m256d c = _mm256_mul_pd(_mm256_cvtepi32_pd(_mm_sub_epi32(iy, up)), _mm256_set1_pd(scene->cellSize));
-    __m256d t = _mm256_mul_pd(_mm256_sub_pd(_mm256_add_pd(_mm256_set1_pd(scene->y0), c), _mm256_load_pd(p->oy)),
+    __m256d c = _mm256_mul_pd(_mm256_cvtepi32_pd(_mm_sub_epi32(iy, up)), _mm256_set1_pd(g->s));
+    __m256d t = _mm256_mul_pd(_mm256_sub_pd(_mm256_add_pd(_mm256_set1_pd(g->y0), c), _mm256_load_pd(p->oy)),
                               _mm256_load_pd(p->invDy));
     return _mm256_add_pd(t, _mm256_load_pd(p->neverY));
 }
 
 // The column (row) of the lanes' x (y), clamped to the grid: CellX's (CellY's) operations per lane.
-static LS_FORCE_INLINE LS_AVX2 __m128i CellXs(const lsScene* scene, __m256d x)
+static LS_FORCE_INLINE LS_AVX2 __m128i CellXs(const SparseGrid* g, __m256d x)
 {
-    __m256d f = _mm256_mul_pd(_mm256_sub_pd(x, _mm256_set1_pd(scene->x0)), _mm256_set1_pd(scene->invCellSize));
-    f = _mm256_min_pd(_mm256_max_pd(f, _mm256_setzero_pd()), _mm256_set1_pd((double)(scene->nx - 1)));
+    __m256d f = _mm256_mul_pd(_mm256_sub_pd(x, _mm256_set1_pd(g->x0)), _mm256_set1_pd(g->invCell));
+    f = _mm256_min_pd(_mm256_max_pd(f, _mm256_setzero_pd()), _mm256_set1_pd(g->lastX));
     return _mm256_cvttpd_epi32(f);
 }
 
-static LS_FORCE_INLINE LS_AVX2 __m128i CellYs(const lsScene* scene, __m256d y)
+static LS_FORCE_INLINE LS_AVX2 __m128i CellYs(const SparseGrid* g, __m256d y)
 {
-    __m256d f = _mm256_mul_pd(_mm256_sub_pd(y, _mm256_set1_pd(scene->y0)), _mm256_set1_pd(scene->invCellSize));
-    f = _mm256_min_pd(_mm256_max_pd(f, _mm256_setzero_pd()), _mm256_set1_pd((double)(scene->ny - 1)));
+    __m256d f = _mm256_mul_pd(_mm256_sub_pd(y, _mm256_set1_pd(g->y0)), _mm256_set1_pd(g->invCell));
+    f = _mm256_min_pd(_mm256_max_pd(f, _mm256_setzero_pd()), _mm256_set1_pd(g->lastY));
     return _mm256_cvttpd_epi32(f);
 }
 
@@ -1089,7 +1096,7 @@ static LS_FORCE_INLINE LS_AVX2 __m128i CellYs(const lsScene* scene, __m256d y)
 // there (its row or column clamped to the square's, which for r = 0 is the cell's own). Steps the lanes that go on
 // (returned) and leaves the others where they are; the next crossings are computed from the cell's boundaries again
 // next round (Enter's), not accumulated.
-static LS_FORCE_INLINE LS_AVX2 __m128i SparseStep(const lsScene* scene, Packet* p, __m256d known, __m128i side,
+static LS_FORCE_INLINE LS_AVX2 __m128i SparseStep(const SparseGrid* g, Packet* p, __m256d known, __m128i side,
                                                   __m128i step32)
 {
     __m128i ix = _mm_load_si128((const __m128i*)p->ix), iy = _mm_load_si128((const __m128i*)p->iy);
@@ -1099,16 +1106,16 @@ static LS_FORCE_INLINE LS_AVX2 __m128i SparseStep(const lsScene* scene, Packet* 
     __m128i r = _mm_max_epi32(_mm_sub_epi32(side, one32), zero32);                      // an occupied cell's side is 0
 
     // The far sides' crossings, the first one met, the end there.
-    __m256d tBX = CrossingXs(scene, p, _mm_add_epi32(ix, _mm_sign_epi32(r, stepX)), upX);
-    __m256d tBY = CrossingYs(scene, p, _mm_add_epi32(iy, _mm_sign_epi32(r, stepY)), upY);
+    __m256d tBX = CrossingXs(g, p, _mm_add_epi32(ix, _mm_sign_epi32(r, stepX)), upX);
+    __m256d tBY = CrossingYs(g, p, _mm_add_epi32(iy, _mm_sign_epi32(r, stepY)), upY);
     __m256d tB = _mm256_min_pd(tBX, tBY); // tBX < tBY ? tBX : tBY
     __m256d ends = _mm256_or_pd(_mm256_cmp_pd(tB, _mm256_load_pd(p->tStop), _CMP_GE_OQ),
                                 _mm256_cmp_pd(known, _mm256_sub_pd(tB, _mm256_load_pd(p->margin)), _CMP_LT_OQ));
     // Through the far vertical side: the column beyond, the row at tB clamped to the square's rows; else the
     // converse.
     __m128i acrossX = Narrow(_mm256_cmp_pd(tBX, tBY, _CMP_LT_OQ));
-    __m128i row = CellYs(scene, _mm256_add_pd(_mm256_load_pd(p->oy), _mm256_mul_pd(tB, _mm256_load_pd(p->dy))));
-    __m128i column = CellXs(scene, _mm256_add_pd(_mm256_load_pd(p->ox), _mm256_mul_pd(tB, _mm256_load_pd(p->dx))));
+    __m128i row = CellYs(g, _mm256_add_pd(_mm256_load_pd(p->oy), _mm256_mul_pd(tB, _mm256_load_pd(p->dy))));
+    __m128i column = CellXs(g, _mm256_add_pd(_mm256_load_pd(p->ox), _mm256_mul_pd(tB, _mm256_load_pd(p->dx))));
     row = _mm_min_epi32(_mm_max_epi32(row, _mm_sub_epi32(iy, _mm_andnot_si128(upY, r))),
                         _mm_add_epi32(iy, _mm_and_si128(upY, r)));
     column = _mm_min_epi32(_mm_max_epi32(column, _mm_sub_epi32(ix, _mm_andnot_si128(upX, r))),
@@ -1116,9 +1123,9 @@ static LS_FORCE_INLINE LS_AVX2 __m128i SparseStep(const lsScene* scene, Packet* 
     __m128i r1 = _mm_add_epi32(r, one32);
     __m128i nextIx = _mm_blendv_epi8(column, _mm_add_epi32(ix, _mm_sign_epi32(r1, stepX)), acrossX);
     __m128i nextIy = _mm_blendv_epi8(_mm_add_epi32(iy, _mm_sign_epi32(r1, stepY)), row, acrossX);
-    __m128i inGrid = _mm_and_si128(Below(nextIx, scene->nx), Below(nextIy, scene->ny));
+    __m128i inGrid = _mm_and_si128(Below(nextIx, g->nx), Below(nextIy, g->ny));
     __m128i go32 = _mm_and_si128(step32, _mm_andnot_si128(Narrow(ends), inGrid));
-    __m128i nextCell = _mm_add_epi32(_mm_mullo_epi32(nextIy, _mm_set1_epi32(scene->nx)), nextIx);
+    __m128i nextCell = _mm_add_epi32(_mm_mullo_epi32(nextIy, _mm_set1_epi32(g->nx)), nextIx);
     _mm_store_si128((__m128i*)p->ix, _mm_blendv_epi8(ix, nextIx, go32));
     _mm_store_si128((__m128i*)p->iy, _mm_blendv_epi8(iy, nextIy, go32));
     _mm_store_si128((__m128i*)p->cell, _mm_blendv_epi8(_mm_load_si128((const __m128i*)p->cell), nextCell, go32));
@@ -1153,6 +1160,9 @@ static LS_FORCE_INLINE LS_AVX2 void CastPacketsAs(const lsScene* scene, const ls
     const char* headers = (const char*)scene->cells;
     const char* refs = (const char*)scene->segItemRefs;
     const char* pieces = (const char*)scene->segPieces;
+    SparseGrid grid = {
+        scene->x0, scene->y0, scene->cellSize, scene->invCellSize, (double)(scene->nx - 1), (double)(scene->ny - 1),
+        scene->nx, scene->ny};
     const CellSegment* segItems = scene->segItems;
     bool hasShapes = scene->targetItemCount + scene->shapeItemCount > 0;
     __m128i lastRecord = _mm_set1_epi32(scene->segItemCount - 1);
@@ -1428,7 +1438,7 @@ static LS_FORCE_INLINE LS_AVX2 void CastPacketsAs(const lsScene* scene, const ls
             __m128i step32 = _mm_and_si128(_mm_cmpeq_epi32(k, kEnd), live);
             if (sparse)
             {
-                __m128i go32 = SparseStep(scene, p, known, side, step32);
+                __m128i go32 = SparseStep(&grid, p, known, side, step32);
                 STOREI(p->k, k), STOREI(p->kEnd, kEnd), STOREI(p->entered, go32);
                 stopOf[g] = _mm_movemask_ps(_mm_castsi128_ps(_mm_andnot_si128(go32, step32)));
                 continue;
