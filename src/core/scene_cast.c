@@ -1025,7 +1025,8 @@ static LS_FORCE_INLINE LS_AVX2 void SparsePieces(const Packet* p, const char* pi
     for (int j = 0; j < LS_PIECES_AFTER; ++j)
     {
         __m256d ax, ay, bx, by;
-        LoadSegments(at0 + 32 * j, at1 + 32 * j, at2 + 32 * j, at3 + 32 * j, &ax, &ay, &bx, &by);
+        ptrdiff_t o = (ptrdiff_t)j * (ptrdiff_t)sizeof(CellSegment);
+        LoadSegments(at0 + o, at1 + o, at2 + o, at3 + o, &ax, &ay, &bx, &by);
         __m256d sax = _mm256_sub_pd(ax, ox), say = _mm256_sub_pd(ay, oy);
         __m256d sbx = _mm256_sub_pd(bx, ox), sby = _mm256_sub_pd(by, oy);
         __m256d ca = _mm256_sub_pd(_mm256_mul_pd(dx, say), _mm256_mul_pd(dy, sax));
