@@ -955,9 +955,6 @@ static LS_FORCE_INLINE LS_AVX2 int StartLanes(const lsScene* scene, const lsRayI
                       _mm256_set1_pd(scene->slop));
 
     _mm256_store_pd(q->ox, ox), _mm256_store_pd(q->oy, oy), _mm256_store_pd(q->dx, dx), _mm256_store_pd(q->dy, dy);
-    _mm256_store_pd(q->tMaxX, tMaxX), _mm256_store_pd(q->tMaxY, tMaxY);
-    _mm256_store_pd(q->advX, _mm256_mul_pd(s, _mm256_andnot_pd(sign, invDx)));
-    _mm256_store_pd(q->advY, _mm256_mul_pd(s, _mm256_andnot_pd(sign, invDy)));
     _mm256_store_pd(q->tStop, _mm256_add_pd(tLeave, margin)), _mm256_store_pd(q->margin, margin);
     __m256d sideError = _mm256_mul_pd(_mm256_mul_pd(_mm256_set1_pd(1e-14), speed), reach);
     _mm256_store_pd(q->sideError, sideError);
@@ -971,14 +968,21 @@ static LS_FORCE_INLINE LS_AVX2 int StartLanes(const lsScene* scene, const lsRayI
     }
     _mm256_store_pd(q->known, inf), _mm256_store_pd(q->maxFraction, maxFraction);
     STOREI(q->cell, _mm_add_epi32(_mm_mullo_epi32(iy, nx), ix));
-    STOREI(q->stepX, _mm_sub_epi32(down32, up32)), STOREI(q->stepYCells, _mm_mullo_epi32(stepY, nx));
-    // The steps left: to the last column (row) going up, to the first going down; an axis the ray does not move
-    // along is never stepped (its crossings are infinite).
-    __m128i never = _mm_set1_epi32(1 << 30), one32 = _mm_set1_epi32(1);
-    __m128i upX = _mm_sub_epi32(_mm_sub_epi32(nx, one32), ix);
-    __m128i upY = _mm_sub_epi32(_mm_sub_epi32(_mm_set1_epi32(scene->ny), one32), iy);
-    STOREI(q->stepsX, _mm_blendv_epi8(_mm_blendv_epi8(never, ix, down32), upX, up32));
-    STOREI(q->stepsY, _mm_blendv_epi8(_mm_blendv_epi8(never, iy, downY32), upY, upY32));
+    STOREI(q->stepX, _mm_sub_epi32(down32, up32));
+    if (!sparse) // a sparse grid's walk computes its crossings from the cell each round
+    {
+        _mm256_store_pd(q->tMaxX, tMaxX), _mm256_store_pd(q->tMaxY, tMaxY);
+        _mm256_store_pd(q->advX, _mm256_mul_pd(s, _mm256_andnot_pd(sign, invDx)));
+        _mm256_store_pd(q->advY, _mm256_mul_pd(s, _mm256_andnot_pd(sign, invDy)));
+        STOREI(q->stepYCells, _mm_mullo_epi32(stepY, nx));
+        // The steps left: to the last column (row) going up, to the first going down; an axis the ray does not move
+        // along is never stepped (its crossings are infinite).
+        __m128i never = _mm_set1_epi32(1 << 30), one32 = _mm_set1_epi32(1);
+        __m128i upX = _mm_sub_epi32(_mm_sub_epi32(nx, one32), ix);
+        __m128i upY = _mm_sub_epi32(_mm_sub_epi32(_mm_set1_epi32(scene->ny), one32), iy);
+        STOREI(q->stepsX, _mm_blendv_epi8(_mm_blendv_epi8(never, ix, down32), upX, up32));
+        STOREI(q->stepsY, _mm_blendv_epi8(_mm_blendv_epi8(never, iy, downY32), upY, upY32));
+    }
     STOREI(q->ray, _mm_add_epi32(_mm_set1_epi32(first), _mm_setr_epi32(0, 1, 2, 3)));
     int walks = _mm256_movemask_pd(_mm256_andnot_pd(out, valid));
     int n = count - first < 4 ? count - first : 4;
