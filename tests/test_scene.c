@@ -1687,11 +1687,25 @@ static int SparseWalkAgreementTest(void)
     lsRayInput* inputs = lsAlloc(count * sizeof(lsRayInput));
     int bad = 0, hits = 0;
     lsRng rng = lsMakeRng(5151);
-    for (int m = 0; m < 3 && bad == 0; ++m)
+    for (int m = 0; m < 4 && bad == 0; ++m)
     {
-        lsWorld* world = m == 0 ? MakeMapWorld(17, 260, 150, lsV(0.0, 0.0), 0.0)
-                                : MakeMapWorld(18 + (uint64_t)m, 200, 160, lsV(4123.4, -356.7), m == 1 ? 0.37 : -2.0);
+        lsWorld* world =
+            m == 0 ? MakeMapWorld(17, 260, 150, lsV(0.0, 0.0), 0.0)
+                   : (m < 3 ? MakeMapWorld(18 + (uint64_t)m, 200, 160, lsV(4123.4, -356.7), m == 1 ? 0.37 : -2.0)
+                            : MakeSparseRoom(155, 6));
         ENSURE(world != NULL);
+        lsRng shapes = lsMakeRng(156);
+        for (int i = 0; m == 3 && i < 12; ++i)
+        {
+            // A sparse room with targets, boxes and polygons in its cells (the packets' lanes bound them by the
+            // scalar code).
+            lsVec2 c = lsTestRandomPoint(&shapes, -40.0, 40.0, -40.0, 40.0);
+            lsBoxDef b = lsDefaultBoxDef();
+            b.center = c, b.size = lsV(1.0, 0.4), b.angle = 0.3 * (double)i;
+            lsWorld_AddBox(world, b);
+            lsPolygonDef def = RandomPolygon(&shapes, lsAdd(c, lsV(0.0, 3.0)), 1.0);
+            lsWorld_AddPolygon(world, &def);
+        }
         lsScene* scene = lsCreateScene(world);
         lsSceneInfo info = lsScene_GetInfo(scene);
         ENSURE(info.cellItems < (long long)info.cellsX * info.cellsY); // sparse
