@@ -1262,25 +1262,17 @@ static LS_FORCE_INLINE LS_AVX2 void CastPacketsAs(const lsScene* scene, const ls
             // The headers of the cells the lanes entered: where their records are, whether targets or shapes are there.
             __m128i entered = LOADI(p->entered);
             __m128i cell = LOADI(p->cell);
-            __m128i index = _mm_slli_epi32(cell, 2);
             const int* headerSeg = &scene->cells[0].seg;
-            __m128i first = _mm_i32gather_epi32(headerSeg, index, 4), end, squares = _mm_setzero_si128();
-            if (sparse && offsetof(CellHeader, square) + sizeof(int) == sizeof(CellHeader))
-            {
-                // The squares and the next header's records' start side by side: one gather of both.
-                __m256i both = _mm256_i32gather_epi64((const long long*)(headers + offsetof(CellHeader, square)),
-                                                      _mm_slli_epi32(cell, 4), 1);
-                both = _mm256_permutevar8x32_epi32(both, _mm256_setr_epi32(0, 2, 4, 6, 1, 3, 5, 7));
-                squares = _mm256_castsi256_si128(both), end = _mm256_extracti128_si256(both, 1);
-            }
-            else
-            {
-                end = _mm_i32gather_epi32(headerSeg + 4, index, 4);
-                if (sparse)
-                {
-                    squares = _mm_i32gather_epi32((const int*)(headers + offsetof(CellHeader, square)), index, 4);
-                }
-            }
+            __m128i first = _mm_i32gather_epi32(headerSeg, _mm_slli_epi32(cell, 2), 4);
+            // The cell's squares (a sparse grid's empty squares; a dense grid's last byte says whether it holds
+            // targets or shapes) and the next header's segments' start (where the cell's end), 64 bits per lane,
+            // packed as four squares and four ends.
+            _Static_assert(offsetof(CellHeader, square) + sizeof(int) == sizeof(CellHeader), "squares end a header");
+            __m256i squareEnd = _mm256_permutevar8x32_epi32(
+                _mm256_i32gather_epi64((const long long*)(headers + offsetof(CellHeader, square)),
+                                       _mm_slli_epi32(cell, 4), 1),
+                _mm256_setr_epi32(0, 2, 4, 6, 1, 3, 5, 7));
+            __m128i squares = _mm256_castsi256_si128(squareEnd), end = _mm256_extracti128_si256(squareEnd, 1);
             __m128i k = _mm_blendv_epi8(LOADI(p->k), first, entered),
                     kEnd = _mm_blendv_epi8(LOADI(p->kEnd), end, entered);
             // A sparse grid: the lanes that entered an empty cell whose square for their quadrant (upX + 2 upY, the
@@ -1298,13 +1290,23 @@ static LS_FORCE_INLINE LS_AVX2 void CastPacketsAs(const lsScene* scene, const ls
             }
             if (hasShapes)
             {
-                // (shape, target) of the cell and of the next header, 64 bits each.
-                __m128i byteIndex = _mm_add_epi32(_mm_slli_epi32(cell, 4), _mm_set1_epi32(4));
-                const long long* base = (const long long*)headers;
-                __m256i a = _mm256_i32gather_epi64(base, byteIndex, 1);
-                __m256i b = _mm256_i32gather_epi64(base, _mm_add_epi32(byteIndex, _mm_set1_epi32(16)), 1);
-                __m256i none = _mm256_cmpeq_epi64(_mm256_sub_epi32(b, a), _mm256_setzero_si256());
-                int shapeBits = _mm256_movemask_pd(_mm256_andnot_pd(_mm256_castsi256_pd(none), Widen(entered)));
+                int shapeBits;
+                if (sparse)
+                {
+                    // (shape, target) of the cell and of the next header, 64 bits each: a sparse grid's squares are
+                    // its empty squares, not the flag.
+                    __m128i byteIndex = _mm_add_epi32(_mm_slli_epi32(cell, 4), _mm_set1_epi32(4));
+                    const long long* base = (const long long*)headers;
+                    __m256i a = _mm256_i32gather_epi64(base, byteIndex, 1);
+                    __m256i b = _mm256_i32gather_epi64(base, _mm_add_epi32(byteIndex, _mm_set1_epi32(16)), 1);
+                    __m256i none = _mm256_cmpeq_epi64(_mm256_sub_epi32(b, a), _mm256_setzero_si256());
+                    shapeBits = _mm256_movemask_pd(_mm256_andnot_pd(_mm256_castsi256_pd(none), Widen(entered)));
+                }
+                else
+                {
+                    __m128i none = _mm_cmpeq_epi32(squares, _mm_setzero_si128());
+                    shapeBits = _mm_movemask_ps(_mm_castsi128_ps(_mm_andnot_si128(none, entered)));
+                }
                 if (LS_UNLIKELY(shapeBits != 0))
                 {
                     for (; shapeBits != 0; shapeBits &= shapeBits - 1)

@@ -158,6 +158,9 @@ static void WriteSquares(lsScene* scene)
     for (int c = sparse ? cellCount : 0; c <= cellCount; ++c)
     {
         memset(h[c].square, 0, sizeof h[c].square); // a dense grid's, and the headers' end
+        // A dense grid's cell holding targets or shapes says so in its last byte (see CellHeader).
+        bool discs = c < cellCount && (h[c].shape != h[c + 1].shape || h[c].target != h[c + 1].target);
+        h[c].square[3] = discs ? 1 : 0;
     }
     for (int q = 0; q < 4 && sparse; ++q)
     {

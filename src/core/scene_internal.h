@@ -16,7 +16,9 @@ typedef struct CellHeader
     int seg, shape, target; // where the cell's lists start; the next header says where they end
     // In a sparse grid, per quadrant of directions q = (dx > 0) + 2 (dy > 0): the side, in cells, of the largest square
     // of cells that hold nothing with this cell at its corner and the square on the side q's rays go (cells beyond the
-    // grid count as empty; at most 255). 0 for every q when the cell holds something, and in a dense grid.
+    // grid count as empty; at most 255). 0 for every q when the cell holds something, and in a dense grid; there, the
+    // last byte is 1 when the cell holds targets or shapes (1 is not a square the walk crosses), so that the packets
+    // read it with the next header's segments' start as one 64-bit value instead of both headers' shape and target.
     unsigned char square[4];
 } CellHeader;
 
