@@ -1285,6 +1285,20 @@ static int PacketTest(void)
         int hits = 0;
         ENSURE(CompareBatch(scene, inputs, count, &hits) == 0);
         ENSURE(hits > count / 2);
+        if (kind == 0)
+        {
+            // Targets moved out of their cells until the targets' records are rebuilt (the cells that hold targets
+            // change, and with them the flag the packets read in a dense grid's headers), then the same rays again,
+            // in packets (none displaced).
+            for (int t = 0; t <= LS_MAX_DISPLACED; ++t)
+            {
+                lsVec2 c = lsScene_Target(scene, t, NULL).center;
+                lsVec2 moved = {c.x > 0.0 ? c.x - half : c.x + half, c.y > 0.0 ? c.y - 0.5 * half : c.y + 0.5 * half};
+                ENSURE(lsScene_SetTarget(scene, t, moved, true));
+            }
+            ENSURE(scene->displacedCount == 0);
+            ENSURE(CompareBatch(scene, inputs, count, &hits) == 0);
+        }
         lsDestroyScene(scene);
         lsDestroyWorld(world);
     }
