@@ -1580,7 +1580,7 @@ void lsScene_CastRays(const lsScene* scene, const lsDynamicObjects* dyn, const l
     // A grid without moving objects or primitives outside it, of an index that stays cached between rays (the lanes
     // below hide the memory of a bigger one), on a processor with AVX2: the rays in packets of four (see CastPackets;
     // its offsets into the records and headers are 32-bit); a sparse grid's (segPieces) with its pieces and empty
-    // squares (CastPacketsSparse: the depot map's rays 4.0 -> 5.1 M per CPU second, 1 704 -> 1 631 instructions a
+    // squares (CastPacketsSparse: the depot map's rays 4.58 -> 5.32 M per CPU second, 1 704 -> 1 582 instructions a
     // ray). Not a scan's beams (rays from one origin, the first two tell): their walks step alike from beam to beam,
     // which the predictor learns, and their cells are cached, so the walk a ray at a time is faster for them (scans
     // with jitter, city-1k: 0.85 against 0.89 s of CPU for 4 000 scans).

@@ -149,7 +149,7 @@ static inline int MinInt(int a, int b) { return a < b ? a : b; }
 // through one of the square's far sides). The largest-square recurrence (1 + the minimum over the three neighbours on
 // that side), one pass per quadrant from that side's far corner; the cells beyond the grid count as empty. A dense
 // grid (the cities, the mazes) seldom has an empty cell with empty neighbours, so its squares stay 0: each cell is
-// walked.
+// walked; its headers' last byte says instead whether the cell holds targets or shapes (for the packets).
 static void WriteSquares(lsScene* scene)
 {
     int nx = scene->nx, ny = scene->ny, cellCount = nx * ny;
