@@ -1072,7 +1072,7 @@ static LS_FORCE_INLINE LS_AVX2 __m256d CrossingXs(const SparseGrid* g, const Pac
     return _mm256_add_pd(t, _mm256_load_pd(p->neverX));
 }
 
-/// The same for the horizontal boundary after row iy (CrossingY).
+// The same for the horizontal boundary after row iy (CrossingY).
 static LS_FORCE_INLINE LS_AVX2 __m256d CrossingYs(const SparseGrid* g, const Packet* p, __m128i iy, __m128i up)
 {
     __m256d c = _mm256_mul_pd(_mm256_cvtepi32_pd(_mm_sub_epi32(iy, up)), _mm256_set1_pd(g->s));
@@ -1330,7 +1330,7 @@ static LS_FORCE_INLINE LS_AVX2 void CastPacketsAs(const lsScene* scene, const ls
             __m128i kNext = k;
             if (sparse)
             {
-                // The lane's next record whose piece passes the side test, of its next LS_SPARSE_PIECES (the rest of
+                // The lane's next record whose piece passes the side test, of its next LS_PIECES_AFTER (the rest of
                 // them are skipped): the record the round bounds (none when no piece passes).
                 SparsePieces(p, pieces, k, kEnd, lastRecord, &records32, &offset, &kNext);
             }
