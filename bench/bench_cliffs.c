@@ -7,6 +7,8 @@
 //   crushed        the robot in a 0.2 m slot between two boxes, both overlapped by a third at each end
 //   door-squeeze   the robot in a pit, a door coming down onto it like a press to a gap narrower than the robot
 //   long-walls     a 200 m field of 10 000 short walls crossed by 200 walls 100 km long
+//   loops-row      50 000 closed triangles of 1 cm in a row 1 km long (a sparse grid whose scans skip back faces:
+//                  the build counted each loop's winding number over the row's 150 000 edges, 13 s)
 // Besides steps/s it prints how far the robot moved in the last step and the largest move in one step after the
 // first 600 steps (10 simulated seconds), which is how a crushed robot's jitter shows.
 #define _POSIX_C_SOURCE 200809L
@@ -178,12 +180,26 @@ static lsWorld* BuildLongWalls(const char* worldsDir)
     return world;
 }
 
+static lsWorld* BuildLoopsRow(const char* worldsDir)
+{
+    (void)worldsDir;
+    lsWorld* world = NewWorld("loops-row", lsV(500.0, 5.0));
+    AddRoom(world, -1.0, -1.0, 1001.0, 50.0);
+    for (int i = 0; i < 50000; ++i)
+    {
+        double x = 0.02 * (double)i;
+        lsVec2 triangle[3] = {{x, 0.0}, {x + 0.01, 0.0}, {x, 0.01}};
+        lsWorld_AddWall(world, triangle, 3, true);
+    }
+    return world;
+}
+
 static void PrintUsage(void)
 {
     printf("usage: ls_bench_cliffs [--seconds S] [--steps N] [--only NAME] [--worlds DIR] [--csv]\n"
            "Simulated steps per second (one core, headless, autopilot, 360-beam lidar at 10 scans/s, dt 1/60 s) on\n"
            "pathological worlds built in code: baseline, walls-through, targets-100k, crushed, door-squeeze,\n"
-           "long-walls.\n"
+           "long-walls, loops-row.\n"
            "  --seconds S   stop a scene after S wall seconds (default 2)\n"
            "  --steps N     stop a scene after N steps (default 20000)\n"
            "  --only NAME   run one scene\n"
@@ -239,8 +255,9 @@ int main(int argc, char** argv)
         }
     }
     const Scene scenes[] = {
-        {"baseline", BuildBaseline}, {"walls-through", BuildWallsThrough}, {"targets-100k", BuildTargets},
-        {"crushed", BuildCrushed},   {"door-squeeze", BuildDoorSqueeze},   {"long-walls", BuildLongWalls},
+        {"baseline", BuildBaseline},  {"walls-through", BuildWallsThrough}, {"targets-100k", BuildTargets},
+        {"crushed", BuildCrushed},    {"door-squeeze", BuildDoorSqueeze},   {"long-walls", BuildLongWalls},
+        {"loops-row", BuildLoopsRow},
     };
     if (csv)
     {

@@ -1070,9 +1070,11 @@ bool lsScene_CastFan(const lsScene* scene, const lsBeamFan* fan, int first, cons
     if (sparse)
     {
         // Back faces are skipped only for beams of moderate length (SetUpBeams; the fractions' rounding as
-        // BuildBackFaces takes it) and an origin of winding number 0, off the loops' edges.
-        bool on = true;
-        f->backFaces = f->backFaces && scene->sparsePairSkip != NULL && lsSceneGrid_Winding(scene, o, &on) == 0 && !on;
+        // BuildBackFaces takes it) and an origin of winding number 0, off the loops' edges, in a row of at
+        // most LS_BACK_FACE_ROW_EDGES of them.
+        int winding;
+        f->backFaces =
+            f->backFaces && scene->sparsePairSkip != NULL && lsSceneGrid_Winding(scene, o, &winding) && winding == 0;
         SparseSweep(f, openList, openN);
         bool unsafe = f->unsafe;
         if (!unsafe)

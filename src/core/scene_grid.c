@@ -411,10 +411,13 @@ static bool EdgesClear(const lsSegment* p, const lsSegment* q, double slop)
     return uu > 0.0 && vv > 0.0 && (dot <= 0.0 || cross * cross >= 0x1p-17 * uu * vv);
 }
 
-int lsSceneGrid_Winding(const lsScene* scene, lsVec2 p, bool* on)
+bool lsSceneGrid_Winding(const lsScene* scene, lsVec2 p, int* winding)
 {
     int iy = CellY(scene, p.y), sum = 0;
-    *on = false;
+    if (scene->rowEdgeStart[iy + 1] - scene->rowEdgeStart[iy] > LS_BACK_FACE_ROW_EDGES)
+    {
+        return false;
+    }
     for (int j = scene->rowEdgeStart[iy]; j < scene->rowEdgeStart[iy + 1]; ++j)
     {
         lsVec2 a = scene->segments[scene->rowEdges[j]].a, b = scene->segments[scene->rowEdges[j]].b;
@@ -431,13 +434,17 @@ int lsSceneGrid_Winding(const lsScene* scene, lsVec2 p, bool* on)
         int turn = lsOrient(a, b, p);
         if (turn == 0)
         {
-            *on = true; // on the line and in the edge's box
-            return 0;
+            return false; // on the line and in the edge's box
         }
         sum += (up && turn > 0) - (down && turn < 0);
     }
-    return sum;
+    *winding = sum;
+    return true;
 }
+
+// The most records a cell may hold for its loops' edges to be checked pairwise (BuildBackFaces); a map's cell holds a
+// few (the depot's 5.5 on average).
+#define LS_BACK_FACE_CELL_RECORDS 128
 
 // The back faces' records (segItemSide) and the loops' edges by row, for a sparse grid (see above).
 static void BuildBackFaces(lsScene* scene)
@@ -510,6 +517,18 @@ static void BuildBackFaces(lsScene* scene)
     for (int c = 0; c < scene->nx * scene->ny; ++c)
     {
         const CellHeader* h = scene->cells + c;
+        if (h[1].seg - h[0].seg > LS_BACK_FACE_CELL_RECORDS)
+        {
+            // A crowded cell's pairs would cost its count squared (ten thousand loops through one point took
+            // seconds): its loops are left out instead.
+            for (int i = h[0].seg; i < h[1].seg; ++i)
+            {
+                CellRef ri = scene->segItemRefs[i];
+                int li = ls.loopOf[scene->wallFirstSegment[ri.chain] + ri.part];
+                bad[li < 0 ? loops : li] = true;
+            }
+            continue;
+        }
         for (int i = h[0].seg; i < h[1].seg; ++i)
         {
             CellRef ri = scene->segItemRefs[i];
@@ -611,9 +630,8 @@ static void BuildBackFaces(lsScene* scene)
             double ex = seg->b.x - seg->a.x, ey = seg->b.y - seg->a.y, length = fabs(ex) + fabs(ey);
             double step = Min(slop, 0x1p-11 * length) / (8.0 * length);
             lsVec2 off = {0.5 * (seg->a.x + seg->b.x) + step * ey, 0.5 * (seg->a.y + seg->b.y) - step * ex};
-            bool on;
-            int right = lsSceneGrid_Winding(scene, off, &on);
-            if (!on && lsOrient(seg->a, seg->b, off) < 0)
+            int right;
+            if (lsSceneGrid_Winding(scene, off, &right) && lsOrient(seg->a, seg->b, off) < 0)
             {
                 side = (unsigned char)((right + 1 != 0 ? 1 : 0) | (right != 0 ? 2 : 0));
                 kept += 1;

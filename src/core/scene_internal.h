@@ -260,8 +260,13 @@ void lsSceneGrid_BuildTargets(lsScene* scene);
 /// not lie inside the grid (it is then tested on every cast).
 void lsSceneGrid_TargetRange(const lsScene* scene, lsCircle c, int range[4]);
 
+/// The most loop edges a row of cells may hold for a winding number to be counted there (lsSceneGrid_Winding): the
+/// count is a pass over the row's edges, at build for every loop and in every scan (the depot map's rows hold up to
+/// 568; fifty thousand small loops in one row took 13 s to build without the limit).
+#define LS_BACK_FACE_ROW_EDGES 1024
+
 /// The sum of the winding numbers of the loops whose records have back faces (rowEdges) around p, by the crossings of
 /// the ray from p along +x with their edges of p's row, exact signs: upward edges with p on their left count 1,
-/// downward ones with p on their right -1 (each edge's lower end counts, its upper one does not). 0 with *on set when
-/// p lies on an edge. Only when rowEdgeStart is set.
-int lsSceneGrid_Winding(const lsScene* scene, lsVec2 p, bool* on);
+/// downward ones with p on their right -1 (each edge's lower end counts, its upper one does not). False when p lies on
+/// an edge or its row holds more than LS_BACK_FACE_ROW_EDGES edges. Only when rowEdgeStart is set.
+bool lsSceneGrid_Winding(const lsScene* scene, lsVec2 p, int* winding);
