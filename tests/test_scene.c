@@ -1684,6 +1684,143 @@ static int BackFaceTest(void)
     return 0;
 }
 
+// Back faces on hand-made loops at any angle (BackFaceTest's maps are pixels): a field of small closed polygons, each a
+// star-shaped ring of 3 to 9 points (and big rings of 160 around some of them), some nested two or three deep (winding
+// numbers 2 and 3), some touching another at a vertex or passing through one of their own twice (split into loops),
+// some crossing themselves (a bow tie) or sharing an edge with another, which BuildBackFaces must leave out, some with
+// collinear points and some long and thin. Fans from the open, inside each kind, on vertices and edges, and single
+// beams through the vertices from far and near, compared with the brute force beam by beam.
+static int BackFaceRandomTest(void)
+{
+    int swept = 0, hits = 0, bad = 0, beams = 0;
+    lsRng rng = lsMakeRng(7070);
+    for (int m = 0; m < 2 && bad == 0; ++m)
+    {
+        lsWorld* world = lsCreateWorld();
+        lsVec2 inside[72];
+        int insideCount = 0;
+        // Three big rings of many short edges, one holding a second the other way round: beams from inside meet
+        // their far sides in cells the sweep visits (the cells next to the origin go through FanCell, which keeps
+        // every record).
+        static const lsVec2 ringCenters[3] = {{25.0, 20.0}, {72.0, 26.0}, {45.0, 62.0}};
+        for (int b = 0; b < 4; ++b)
+        {
+            lsVec2 c = ringCenters[b % 3], ring[160];
+            double radius = b == 3 ? 6.0 : lsRng_Range(&rng, 10.0, 14.0);
+            for (int k = 0; k < 160; ++k)
+            {
+                double angle = 2.0 * LS_PI * (double)(b == 3 ? 159 - k : k) / 160.0;
+                ring[k] = lsMulAdd(c, radius * lsRng_Range(&rng, 0.93, 1.0), lsDirection(angle));
+            }
+            lsWorld_AddWall(world, ring, 160, true);
+            inside[insideCount++] = lsAdd(c, lsV(0.37, -0.21));
+        }
+        for (int i = 0; i < 60; ++i)
+        {
+            lsVec2 c = lsV(3.0 + 16.0 * (double)(i % 6) + lsRng_Range(&rng, -1.0, 1.0),
+                           3.0 + 8.0 * (double)(i / 6) + lsRng_Range(&rng, -1.0, 1.0));
+            double nearest = HUGE_VAL;
+            for (int b = 0; b < 3; ++b)
+            {
+                nearest = fmin(nearest, fabs(lsDistance(c, ringCenters[b]) - (b == 0 ? 6.0 : 12.0)));
+            }
+            if (nearest < 3.0)
+            {
+                continue; // clear of the big rings (radii 6 and 9.3 to 14), which would then be left out
+            }
+            int n = 3 + (int)(lsRng_Next(&rng) % 7), kind = (int)(lsRng_Next(&rng) % 8);
+            double r = lsRng_Range(&rng, 0.1, 0.7), phase = lsRng_Range(&rng, -LS_PI, LS_PI);
+            lsVec2 pts[24];
+            for (int k = 0; k < n; ++k)
+            {
+                double radius = r * (kind == 6 ? (k % 2 == 0 ? 1.0 : 0.08) : lsRng_Range(&rng, 0.5, 1.0));
+                pts[k] = lsMulAdd(c, radius, lsDirection(phase + 2.0 * LS_PI * (double)k / (double)n));
+            }
+            if (kind == 5 && n >= 4) // a collinear point on the first edge
+            {
+                pts[n] = pts[0], pts[0] = lsScale(0.5, lsAdd(pts[n], pts[1]));
+                memmove(pts + 1, pts, (size_t)n * sizeof(lsVec2));
+                pts[0] = pts[n + 1];
+                n += 1;
+            }
+            if (kind == 3 && n >= 4) // a bow tie: two points swapped
+            {
+                lsVec2 t = pts[1];
+                pts[1] = pts[2], pts[2] = t;
+            }
+            lsWorld_AddWall(world, pts, n, lsRng_Uniform(&rng) < 0.5 || kind != 4);
+            if (kind == 4) // the first ring closed by hand, then a second through its first point (a figure eight)
+            {
+                lsVec2 eight[24];
+                int e = 0;
+                for (int k = 0; k < n; ++k)
+                {
+                    eight[e++] = pts[k];
+                }
+                for (int k = 1; k < 4; ++k)
+                {
+                    eight[e++] = lsMulAdd(pts[0], 0.4 * r, lsDirection(phase + LS_PI + 0.6 * (double)(k - 2)));
+                }
+                eight[e++] = pts[0];
+                lsWorld_AddWall(world, eight, e, false);
+            }
+            if (kind == 1 || kind == 2) // nested rings, clockwise or not
+            {
+                for (int level = 1; level <= kind; ++level)
+                {
+                    lsVec2 inner[24];
+                    for (int k = 0; k < n; ++k)
+                    {
+                        inner[level % 2 == 0 ? k : n - 1 - k] = lsMulAdd(c, 0.45 / (double)level, lsSub(pts[k], c));
+                    }
+                    lsWorld_AddWall(world, inner, n, true);
+                }
+            }
+            if (kind == 7) // a neighbour sharing the first edge, or touching the first vertex
+            {
+                lsVec2 out = lsMulAdd(pts[0], 0.5, lsSub(pts[0], c));
+                lsVec2 other[3] = {pts[1], pts[0], out};
+                lsWorld_AddWall(world, lsRng_Uniform(&rng) < 0.5 ? other : other + 1, lsRng_Uniform(&rng) < 0.5 ? 3 : 2,
+                                true);
+            }
+            if (insideCount < 72)
+            {
+                inside[insideCount++] = lsMulAdd(c, 0.05, lsSub(pts[0], c));
+            }
+        }
+        lsScene* scene = lsCreateScene(world);
+        lsSceneInfo info = lsScene_GetInfo(scene);
+        ENSURE(info.cellItems < (long long)info.cellsX * info.cellsY); // sparse
+        ENSURE(scene->sparsePairSkip != NULL);                         // back faces apply
+        for (int b = 0; b < 4; ++b) // 360 beams from inside a big ring: its far side's cells take the sweep's test
+        {
+            bad += CompareFan(scene, inside[b], -LS_PI, 2.0 * LS_PI / 360.0, 360, 30.0, &swept, &hits);
+        }
+        for (int i = 0; i < insideCount && bad == 0; ++i)
+        {
+            bad += RandomMapFan(scene, &rng, inside[i], &swept, &hits);
+            lsVec2 o = lsTestRandomPoint(&rng, -1.0, 99.0, -1.0, 82.0);
+            bad += RandomMapFan(scene, &rng, o, &swept, &hits);
+            int chain = (int)(lsRng_Next(&rng) % (uint64_t)world->wallCount);
+            int part = (int)(lsRng_Next(&rng) % (uint64_t)lsScene_WallPartCount(scene, chain));
+            lsSegment seg = lsScene_WallSegment(scene, chain, part);
+            bad += RandomMapFan(scene, &rng, i % 2 == 0 ? seg.a : lsScale(0.5, lsAdd(seg.a, seg.b)), &swept, &hits);
+            for (int j = 0; j < 8; ++j) // beams through the vertex from the open and from inside
+            {
+                lsVec2 from = j < 4 ? lsTestRandomPoint(&rng, -1.0, 99.0, -1.0, 82.0) : inside[i];
+                bad += CompareExactBeam(scene, from, lsSub(seg.a, from), 1e3, &hits);
+                bad += CompareExactBeam(scene, from, lsSub(seg.a, from), 1.0, &hits); // ending at the vertex
+                beams += 2;
+            }
+        }
+        lsDestroyScene(scene);
+        lsDestroyWorld(world);
+    }
+    printf("    %d exact beams, %d fan blocks swept, %d beams hit, %d mismatches\n", beams, swept, hits, bad);
+    ENSURE(bad == 0 && swept > 100 && hits > 20000);
+    return 0;
+}
+
 // A sparse grid's walk side-tests each record by its piece within the cell (segPieces), so a wall of several cells
 // passes only in the cells where the ray's line crosses it: every ray as the brute force casts it, on maps of ragged
 // staircase walls (straight, turned, far from the origin). Random rays; rays aimed at where a wall crosses a line of
@@ -2053,6 +2190,7 @@ int SceneTest(void)
     RUN_SUBTEST(SparseFanAgreementTest);
     RUN_SUBTEST(SparseWalkAgreementTest);
     RUN_SUBTEST(BackFaceTest);
+    RUN_SUBTEST(BackFaceRandomTest);
     RUN_SUBTEST(FanScanNoiseTest);
     RUN_SUBTEST(CrowdedCellTest);
     return 0;
