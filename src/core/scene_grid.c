@@ -446,6 +446,9 @@ bool lsSceneGrid_Winding(const lsScene* scene, lsVec2 p, int* winding)
 // few (the depot's 5.5 on average).
 #define LS_BACK_FACE_CELL_RECORDS 128
 
+// The edges the winding numbers' counts at build may visit per segment (and a million more; BuildBackFaces).
+#define LS_BACK_FACE_VISITS 16
+
 // The back faces' records (segItemSide) and the loops' edges by row, for a sparse grid (see above).
 static void BuildBackFaces(lsScene* scene)
 {
@@ -610,7 +613,10 @@ static void BuildBackFaces(lsScene* scene)
     // 2 the same for the right. An edge that follows the one before it in its chain, in the same loop, at a point no
     // other loop's edge ends at, has its winding numbers: no other edge comes near that point (within the slop of a
     // loop's edge only its neighbours do, and an edge through an endpoint is not clear), so the two edges' right sides
-    // meet there with no edge between.
+    // meet there with no edge between. The counts visit at most LS_BACK_FACE_VISITS edges per segment, plus a million:
+    // the loops after that get no bits (a 4000 x 4000 pixel map of 190 000 speckles, 770 000 segments, spent 1.3 s on
+    // them without the bound, twice the rest of its scene's build).
+    long long budget = (long long)LS_BACK_FACE_VISITS * segCount + (1 << 20);
     unsigned char* bits = lsAlloc((size_t)segCount);
     for (int e = 0; e < segCount; ++e)
     {
@@ -630,8 +636,9 @@ static void BuildBackFaces(lsScene* scene)
             double ex = seg->b.x - seg->a.x, ey = seg->b.y - seg->a.y, length = fabs(ex) + fabs(ey);
             double step = Min(slop, 0x1p-11 * length) / (8.0 * length);
             lsVec2 off = {0.5 * (seg->a.x + seg->b.x) + step * ey, 0.5 * (seg->a.y + seg->b.y) - step * ex};
-            int right;
-            if (lsSceneGrid_Winding(scene, off, &right) && lsOrient(seg->a, seg->b, off) < 0)
+            int iy = CellY(scene, off.y), right;
+            budget -= scene->rowEdgeStart[iy + 1] - scene->rowEdgeStart[iy];
+            if (budget >= 0 && lsSceneGrid_Winding(scene, off, &right) && lsOrient(seg->a, seg->b, off) < 0)
             {
                 side = (unsigned char)((right + 1 != 0 ? 1 : 0) | (right != 0 ? 2 : 0));
                 kept += 1;
