@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# scripts/cast_hashes.sh BUILD [WORLDS_DIR] [MAP.yaml RAYS.txt]...: every answer hash of ls_bench_cast on the bench
+# scripts/cast_hashes.sh BUILD [WORLDS_DIR] [MAP RAYS.txt]...: every answer hash of ls_bench_cast on the bench
 # worlds (WORLDS_DIR, default ../shared/bench-worlds beside the source tree; each NAME.json with NAME.rays.txt) and on
 # the depot map, then on each extra map with its rays: the rays, and scans noiseless, from the robot's pose, with
 # jitter and with range noise. A change to the cast keeps every answer exactly when two builds print the same lines:
@@ -7,7 +7,12 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=$1
-worlds=${2:-$root/../shared/bench-worlds}
+worlds=$root/../shared/bench-worlds
+if [ $# -ge 2 ] && [ -d "$2" ]; then
+    worlds=$2
+    shift
+fi
+shift
 cast=$build/bench/ls_bench_cast
 run() # NAME WORLD RAYS SCANS
 {
@@ -21,7 +26,6 @@ for world in "$worlds"/*.json; do
     [ -f "$worlds/$name.rays.txt" ] && run "$name" "$world" "$worlds/$name.rays.txt" 20
 done
 run depot "$root/bench/maps/depot.yaml" "$root/bench/maps/depot.rays.txt" 100
-shift $(($# < 2 ? $# : 2))
 while [ $# -ge 2 ]; do
     run "$(basename "$1")" "$1" "$2" 50
     shift 2

@@ -1279,7 +1279,8 @@ static LS_FORCE_INLINE LS_AVX2 void CastPacketsAs(const lsScene* scene, const ls
                     kEnd = _mm_blendv_epi8(LOADI(p->kEnd), end, entered);
             // A sparse grid: the lanes that entered an empty cell whose square for their quadrant (upX + 2 upY, the
             // byte of the header's four) is larger than the cell cross the square this round instead (WalkStep), with
-            // no records to test.
+            // no records to test. A grid with pieces whose targets make it dense after all has the dense grid's flag
+            // of discs in its last byte: 1, a square no larger than the cell, so the lane steps to the neighbour.
             __m128i side = _mm_setzero_si128();
             if (sparse)
             {
@@ -1336,18 +1337,8 @@ static LS_FORCE_INLINE LS_AVX2 void CastPacketsAs(const lsScene* scene, const ls
             }
             int o0 = _mm_cvtsi128_si32(offset), o1 = _mm_extract_epi32(offset, 1);
             int o2 = _mm_extract_epi32(offset, 2), o3 = _mm_extract_epi32(offset, 3);
-            __m256d r02a = _mm256_insertf128_pd(_mm256_castpd128_pd256(_mm_loadu_pd((const double*)(records + o0))),
-                                                _mm_loadu_pd((const double*)(records + o2)), 1);
-            __m256d r13a = _mm256_insertf128_pd(_mm256_castpd128_pd256(_mm_loadu_pd((const double*)(records + o1))),
-                                                _mm_loadu_pd((const double*)(records + o3)), 1);
-            __m256d r02b =
-                _mm256_insertf128_pd(_mm256_castpd128_pd256(_mm_loadu_pd((const double*)(records + o0 + 16))),
-                                     _mm_loadu_pd((const double*)(records + o2 + 16)), 1);
-            __m256d r13b =
-                _mm256_insertf128_pd(_mm256_castpd128_pd256(_mm_loadu_pd((const double*)(records + o1 + 16))),
-                                     _mm_loadu_pd((const double*)(records + o3 + 16)), 1);
-            __m256d ax = _mm256_unpacklo_pd(r02a, r13a), ay = _mm256_unpackhi_pd(r02a, r13a);
-            __m256d bx = _mm256_unpacklo_pd(r02b, r13b), by = _mm256_unpackhi_pd(r02b, r13b);
+            __m256d ax, ay, bx, by;
+            LoadSegments(records + o0, records + o1, records + o2, records + o3, &ax, &ay, &bx, &by);
 
             // The side test (SidesOfSegment: the same operations per lane).
             __m256d ox = LOADPD(p->ox), oy = LOADPD(p->oy), dx = LOADPD(p->dx), dy = LOADPD(p->dy);
