@@ -1309,6 +1309,14 @@ static int PacketTest(void)
 // Casts the fan (start + i increment for i < beams) from o through lsScene_CastFan in blocks of up to
 // LS_FAN_MAX_BEAMS, as the lidar does, and compares every beam with the brute force; returns the mismatches. *swept
 // counts the blocks the sweep took, *hits the beams that hit.
+// A wall segment drawn at random: its chain, then its part.
+static lsSegment RandomWallSegment(const lsScene* scene, int wallCount, lsRng* rng)
+{
+    int chain = (int)(lsRng_Next(rng) % (uint64_t)wallCount);
+    int part = (int)(lsRng_Next(rng) % (uint64_t)lsScene_WallPartCount(scene, chain));
+    return lsScene_WallSegment(scene, chain, part);
+}
+
 static int CompareFan(const lsScene* scene, lsVec2 o, double start, double increment, int beams, double range,
                       int* swept, int* hits)
 {
@@ -1645,9 +1653,7 @@ static int BackFaceTest(void)
         for (int i = 0; i < 400 && bad == 0; ++i)
         {
             // A corner, and an origin on the lattice of 1/4 m a few steps back along an exact direction.
-            int chain = (int)(lsRng_Next(&rng) % (uint64_t)world->wallCount);
-            int part = (int)(lsRng_Next(&rng) % (uint64_t)lsScene_WallPartCount(scene, chain));
-            lsVec2 corner = lsScene_WallSegment(scene, chain, part).a;
+            lsVec2 corner = RandomWallSegment(scene, world->wallCount, &rng).a;
             for (int j = 0; j < 12; ++j)
             {
                 lsVec2 d = lattice[j];
@@ -1671,9 +1677,7 @@ static int BackFaceTest(void)
             o = holes[i % holeCount]; // inside a hole: inside its loop
             bad += CompareFan(scene, o, -LS_PI, 2.0 * LS_PI / 1080.0, 1080, 30.0, &swept, &hits);
             bad += RandomMapFan(scene, &rng, lsAdd(o, lsV(0.0, -0.25)), &swept, &hits); // inside its block
-            int chain = (int)(lsRng_Next(&rng) % (uint64_t)world->wallCount);
-            int part = (int)(lsRng_Next(&rng) % (uint64_t)lsScene_WallPartCount(scene, chain));
-            lsSegment seg = lsScene_WallSegment(scene, chain, part);
+            lsSegment seg = RandomWallSegment(scene, world->wallCount, &rng);
             bad += RandomMapFan(scene, &rng, i % 2 == 0 ? seg.a : lsScale(0.5, lsAdd(seg.a, seg.b)), &swept, &hits);
         }
         lsDestroyScene(scene);
@@ -1801,9 +1805,7 @@ static int BackFaceRandomTest(void)
             bad += RandomMapFan(scene, &rng, inside[i], &swept, &hits);
             lsVec2 o = lsTestRandomPoint(&rng, -1.0, 99.0, -1.0, 82.0);
             bad += RandomMapFan(scene, &rng, o, &swept, &hits);
-            int chain = (int)(lsRng_Next(&rng) % (uint64_t)world->wallCount);
-            int part = (int)(lsRng_Next(&rng) % (uint64_t)lsScene_WallPartCount(scene, chain));
-            lsSegment seg = lsScene_WallSegment(scene, chain, part);
+            lsSegment seg = RandomWallSegment(scene, world->wallCount, &rng);
             bad += RandomMapFan(scene, &rng, i % 2 == 0 ? seg.a : lsScale(0.5, lsAdd(seg.a, seg.b)), &swept, &hits);
             for (int j = 0; j < 8; ++j) // beams through the vertex from the open and from inside
             {
@@ -1918,9 +1920,7 @@ static int SparseWalkAgreementTest(void)
                 // From a point on a wall segment (its end, or between its ends), along the wall (a piece's clipped
                 // ends then lie off the ray's line by their rounding, which the pieces' error bound covers), the other
                 // way, or anywhere.
-                int chain = (int)(lsRng_Next(&rng) % (uint64_t)world->wallCount);
-                int part = (int)(lsRng_Next(&rng) % (uint64_t)lsScene_WallPartCount(scene, chain));
-                lsSegment seg = lsScene_WallSegment(scene, chain, part);
+                lsSegment seg = RandomWallSegment(scene, world->wallCount, &rng);
                 double u = i % 3 == 0 ? 0.0 : lsRng_Uniform(&rng);
                 o = kind == 5 ? seg.a : lsAdd(seg.a, lsScale(u, lsSub(seg.b, seg.a)));
                 double w = lsRng_Uniform(&rng);
@@ -1929,9 +1929,7 @@ static int SparseWalkAgreementTest(void)
             else if (kind == 1 || kind == 2)
             {
                 // Where a random wall segment crosses a line of the grid (x or y), or a hair along the wall from there.
-                int chain = (int)(lsRng_Next(&rng) % (uint64_t)world->wallCount);
-                int part = (int)(lsRng_Next(&rng) % (uint64_t)lsScene_WallPartCount(scene, chain));
-                lsSegment seg = lsScene_WallSegment(scene, chain, part);
+                lsSegment seg = RandomWallSegment(scene, world->wallCount, &rng);
                 bool alongX = fabs(seg.b.x - seg.a.x) >= fabs(seg.b.y - seg.a.y);
                 double a0 = alongX ? seg.a.x : seg.a.y, b0 = alongX ? seg.b.x : seg.b.y;
                 double lower = alongX ? g.lower.x : g.lower.y;
@@ -2021,9 +2019,7 @@ static int SparseFanAgreementTest(void)
             lsScene* walls = lsCreateScene(world);
             for (int i = 0; i < 16; ++i)
             {
-                int chain = (int)(lsRng_Next(&rng) % (uint64_t)world->wallCount);
-                int part = (int)(lsRng_Next(&rng) % (uint64_t)lsScene_WallPartCount(walls, chain));
-                lsSegment seg = lsScene_WallSegment(walls, chain, part);
+                lsSegment seg = RandomWallSegment(walls, world->wallCount, &rng);
                 double r = lsRng_Range(&rng, 0.06, 0.2);
                 nearWalls[i] = lsAdd(lsScale(0.5, lsAdd(seg.a, seg.b)), lsScale(r, RandomDirection(&rng)));
                 if (i % 2 == 0)
@@ -2056,9 +2052,7 @@ static int SparseFanAgreementTest(void)
         // From walls and their corners: the middle or an end of a random segment of a random chain.
         for (int i = 0; i < 24 && bad == 0; ++i)
         {
-            int chain = (int)(lsRng_Next(&rng) % (uint64_t)world->wallCount);
-            int part = (int)(lsRng_Next(&rng) % (uint64_t)lsScene_WallPartCount(scene, chain));
-            lsSegment seg = lsScene_WallSegment(scene, chain, part);
+            lsSegment seg = RandomWallSegment(scene, world->wallCount, &rng);
             lsVec2 o = i % 2 == 0 ? lsScale(0.5, lsAdd(seg.a, seg.b)) : seg.a;
             bad += RandomMapFan(scene, &rng, o, &swept, &hits);
             bad +=
@@ -2068,9 +2062,7 @@ static int SparseFanAgreementTest(void)
         // two segments are met): the middle beam of a narrow fan along the direction to the corner.
         for (int i = 0; i < 48 && bad == 0; ++i)
         {
-            int chain = (int)(lsRng_Next(&rng) % (uint64_t)world->wallCount);
-            int part = (int)(lsRng_Next(&rng) % (uint64_t)lsScene_WallPartCount(scene, chain));
-            lsVec2 corner = lsScene_WallSegment(scene, chain, part).a;
+            lsVec2 corner = RandomWallSegment(scene, world->wallCount, &rng).a;
             double r = lsRng_Range(&rng, 0.5, 6.0);
             lsVec2 o = lsAdd(corner, lsScale(r, RandomDirection(&rng)));
             double angle = atan2(corner.y - o.y, corner.x - o.x);
