@@ -1721,8 +1721,9 @@ static int BackFaceRandomTest(void)
         }
         for (int i = 0; i < 60; ++i)
         {
-            lsVec2 c = lsV(3.0 + 16.0 * (double)(i % 6) + lsRng_Range(&rng, -1.0, 1.0),
-                           3.0 + 8.0 * (double)(i / 6) + lsRng_Range(&rng, -1.0, 1.0));
+            int column = i % 6, row = i / 6; // a field of 6 columns
+            lsVec2 c = lsV(3.0 + 16.0 * (double)column + lsRng_Range(&rng, -1.0, 1.0),
+                           3.0 + 8.0 * (double)row + lsRng_Range(&rng, -1.0, 1.0));
             double nearest = HUGE_VAL;
             for (int b = 0; b < 3; ++b)
             {
