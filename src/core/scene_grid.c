@@ -388,11 +388,18 @@ static void SplitChain(const lsScene* scene, LoopSplit* ls, int first, int n)
 // Whether two edges of the loops that share a cell keep apart: more than the slop apart when they share no endpoint, at
 // an angle of 2^-9 rad or more (or a right one or wider) when they share one (a loop's neighbours, or loops touching at
 // a corner), false when they share both.
+// The endpoints p and q share: bit 0 p.a = q.a, bit 1 p.a = q.b, bit 2 p.b = q.a, bit 3 p.b = q.b.
+static int SharedEnds(const lsSegment* p, const lsSegment* q)
+{
+    return lsVecEqual(p->a, q->a) | lsVecEqual(p->a, q->b) << 1 | lsVecEqual(p->b, q->a) << 2 |
+           lsVecEqual(p->b, q->b) << 3;
+}
+
 static bool EdgesClear(const lsSegment* p, const lsSegment* q, double slop)
 {
-    bool aa = p->a.x == q->a.x && p->a.y == q->a.y, ab = p->a.x == q->b.x && p->a.y == q->b.y;
-    bool ba = p->b.x == q->a.x && p->b.y == q->a.y, bb = p->b.x == q->b.x && p->b.y == q->b.y;
-    int shared = aa + ab + ba + bb;
+    int ends = SharedEnds(p, q);
+    bool aa = (ends & 1) != 0, ab = (ends & 2) != 0, ba = (ends & 4) != 0;
+    int shared = __builtin_popcount((unsigned)ends);
     if (shared == 0)
     {
         // Boxes more than the slop apart along an axis (with room for the rounding of the gap: the slop is at least
@@ -502,7 +509,7 @@ static void BuildBackFaces(lsScene* scene)
     {
         int first = scene->wallFirstSegment[w], n = scene->wallFirstSegment[w + 1] - first;
         const lsSegment* segs = scene->segments + first;
-        bool closed = n >= 3 && segs[n - 1].b.x == segs[0].a.x && segs[n - 1].b.y == segs[0].a.y;
+        bool closed = n >= 3 && lsVecEqual(segs[n - 1].b, segs[0].a);
         for (int k = 0; k < n && closed; ++k)
         {
             closed = !isLong[first + k] &&
@@ -556,10 +563,8 @@ static void BuildBackFaces(lsScene* scene)
                         sj = scene->wallFirstSegment[rj.chain] + rj.part;
                     int ni = scene->wallFirstSegment[ri.chain + 1] - scene->wallFirstSegment[ri.chain];
                     int nj = scene->wallFirstSegment[rj.chain + 1] - scene->wallFirstSegment[rj.chain];
-                    bool pa = (p->a.x == q->a.x && p->a.y == q->a.y) || (p->a.x == q->b.x && p->a.y == q->b.y);
-                    bool pb = (p->b.x == q->a.x && p->b.y == q->a.y) || (p->b.x == q->b.x && p->b.y == q->b.y);
-                    bool qa = (q->a.x == p->a.x && q->a.y == p->a.y) || (q->a.x == p->b.x && q->a.y == p->b.y);
-                    bool qb = (q->b.x == p->a.x && q->b.y == p->a.y) || (q->b.x == p->b.x && q->b.y == p->b.y);
+                    int ends = SharedEnds(p, q);
+                    bool pa = (ends & 3) != 0, pb = (ends & 12) != 0, qa = (ends & 5) != 0, qb = (ends & 10) != 0;
                     touched[si] = touched[si] || pb;
                     touched[sj] = touched[sj] || qb;
                     int pi = ri.part > 0 ? si - 1 : si + ni - 1, pj = rj.part > 0 ? sj - 1 : sj + nj - 1;
@@ -626,8 +631,7 @@ static void BuildBackFaces(lsScene* scene)
         int l = ls.loopOf[e];
         unsigned char side = 0;
         bool follows = e > 0 && l >= 0 && ls.loopOf[e - 1] == l && !touched[e - 1] &&
-                       scene->segments[e - 1].b.x == scene->segments[e].a.x &&
-                       scene->segments[e - 1].b.y == scene->segments[e].a.y;
+                       lsVecEqual(scene->segments[e - 1].b, scene->segments[e].a);
         if (follows && !bad[l])
         {
             side = bits[e - 1];
