@@ -51,6 +51,15 @@ typedef struct FanPending
     short field, prepared;
 } FanPending;
 
+// records: the segment last cast from a record, prepared (neighbouring beams mostly hit the same one), its chain and
+// part.
+typedef struct LastSegment
+{
+    lsSegmentCastPrep prep;
+    int chain, part;
+    int item; // the record last cast (another record may hold the same segment)
+} LastSegment;
+
 typedef struct Fan
 {
     const lsScene* scene;
@@ -87,6 +96,7 @@ typedef struct Fan
     // Back faces (scene_grid.c's BuildBackFaces) are skipped: the origin's winding number is 0 (off the loops' edges),
     // and no beam's length is extreme.
     bool backFaces;
+    LastSegment last; // a sparse grid's sweep: the segment last cast (SparseCastNow)
 } Fan;
 
 // Inserts key (not 0) into the set of handled objects; false when it was there. When the set is full, every object is
@@ -233,15 +243,6 @@ static inline void LowerLimit(Fan* f, int k, double t)
     f->reach[k] = t * f->length[k] * (1.0 + 1e-9);
 }
 
-// records: the segment last cast from a record, prepared (neighbouring beams mostly hit the same one), its chain and
-// part.
-typedef struct LastSegment
-{
-    lsSegmentCastPrep prep;
-    int chain, part;
-    int item; // the record last cast (another record may hold the same segment)
-} LastSegment;
-
 // Segment record item's exact cast for input (its origin the fan's, its maxFraction the fan's range), from the segment
 // last cast (prepared again when item's is another), its normals those of its record (the same bits as
 // lsRayCastSegmentPrepared's: lsUnitVectorInline of (-ey, ex), and of its negation); its chain and part.
@@ -287,6 +288,10 @@ static LS_FORCE_INLINE void ResolveBeams(Fan* f, const int* beams, int n, bool r
         int k = beams[b];
         FanPending* pending = f->pending[k];
         int count = f->pendingCount[k];
+        if (records && count == 0)
+        {
+            continue; // a sparse sweep's beam cast at once (SparseSegment), or one that met nothing
+        }
         const lsRayInput* in = f->inputs + k;
         lsRayHit* best = f->hits + k;
         if (records && count == 1 && !best->hit && pending[0].field == ls_fieldSegment && pending[0].prepared < 0)
@@ -626,13 +631,13 @@ static LS_FORCE_INLINE void FanRingCell(Fan* f, int ix, int iy, int r, int side)
 // A map's open rooms of small cells are mostly empty: the rings would visit every empty cell of the grid. The sweep of
 // a sparse grid takes the occupied cells only (the scene lists them by blocks of 4 x 4 cells), block by block in order
 // of their distance from the origin (buckets a cell wide; a block's cells nearer rows first), and a block or a cell
-// that no beam can reach is skipped: one whose every beam through it (the beams of its bins of direction, 4096 over
-// the turn) already has its answer, or its range, nearer than the box. Every beam stays open to the end: nothing but
-// its reach turns cells away from it, and its deferred casts are resolved last. A cell that few beams may cross tests
-// each of its segments against each of them (the side test, two records at a time, then the bound, as the walk
-// does); a segment met in several cells is deferred only from the cell that holds the crossing. A cell that many
-// beams may cross (near the origin) has its segments handled one by one with their own beam runs (FanCell), as the
-// rings do.
+// that no beam can reach is skipped: one whose every beam through it (the beams of its bins of direction, 4096 over the
+// turn) already has its answer, or its range, nearer than the box. Every beam stays open to the end: nothing but its
+// reach turns cells away from it, and its deferred casts are resolved last. A cell that few beams may cross tests each
+// of its segments against each of them (the side test, two records at a time; a beam's first survivor is cast at once,
+// later ones bounded as the walk does); a segment met in several cells is deferred only from the cell that holds the
+// crossing. A cell that many beams may cross (near the origin) has its segments handled one by one with their own beam
+// runs (FanCell), as the rings do.
 
 #define LS_SPARSE_WIDE 16 // a cell more beams may cross than this has its segments handled one by one (FanCell)
 
@@ -728,14 +733,38 @@ static inline bool SlotsReach(const Fan* f, int lo[2], const int hi[2], double n
     return false;
 }
 
+// Segment record item cast exactly for open beam k, which has no answer yet (a beam's first survivor is nearly always
+// its answer: one exact cast a beam in place of a bound, a deferral and the resolve's turn): a hit becomes the beam's
+// best and its limit. A later survivor is bounded against that limit (the bound keeps every crossing up to it, so a
+// record at the same fraction that comes first in the tie-break is deferred, and the resolve's Beats takes it).
+static LS_NOINLINE void SparseCastNow(Fan* f, int k, int item)
+{
+    int chain, part;
+    lsCastOutput out = CastRecord(f, &f->last, item, f->inputs + k, &chain, &part);
+    if (out.hit)
+    {
+        Take(f->hits + k, &out, ls_hitWall, chain, part);
+        if (out.fraction < f->limit[k])
+        {
+            LowerLimit(f, k, out.fraction);
+        }
+    }
+}
+
 // Segment record item against open beam k, whose line separates the ends of the record's piece in a cell (rel: the
-// record's endpoints relative to the origin, with the piece's sides): deferred when it may win. The piece's sides
-// decide whether the hit is certain: the piece lies on the record between its endpoints (its ends off the line by a
-// few ulps of their coordinates, far inside the side tests' error bound), so ends strictly on opposite sides of the
-// beam's line put the record's endpoints strictly on opposite sides too.
+// record's endpoints relative to the origin, with the piece's sides): cast at once when the beam has no answer yet,
+// else deferred when it may win. The piece's sides decide whether the hit is certain: the piece lies on the record
+// between its endpoints (its ends off the line by a few ulps of their coordinates, far inside the side tests' error
+// bound), so ends strictly on opposite sides of the beam's line put the record's endpoints strictly on opposite sides
+// too.
 static LS_FORCE_INLINE void SparseSegment(Fan* f, int k, lsVec2 d, double range, int item, SegmentSides* rel,
                                           double sideError)
 {
+    if (!f->hits[k].hit)
+    {
+        SparseCastNow(f, k, item);
+        return;
+    }
     SegmentLine line = MakeSegmentLine(f->scene->segItems + item, rel);
     double tLo, tHi;
     if (BoundLineCrossing(&line, rel, d, f->dd[k], f->limit[k], range, sideError, &tLo, &tHi))
@@ -1075,6 +1104,7 @@ bool lsScene_CastFan(const lsScene* scene, const lsBeamFan* fan, int first, cons
         int winding;
         f->backFaces =
             f->backFaces && scene->sparsePairSkip != NULL && lsSceneGrid_Winding(scene, o, &winding) && winding == 0;
+        f->last = (LastSegment){.chain = -1, .part = -1, .item = -1};
         SparseSweep(f, openList, openN);
         bool unsafe = f->unsafe;
         if (!unsafe)
