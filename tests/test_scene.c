@@ -2050,6 +2050,32 @@ static int SparseFanAgreementTest(void)
             lsVec2 o = lsTestRandomPoint(&rng, g.lower.x, g.upper.x, g.lower.y, g.upper.y);
             bad += RandomMapFan(scene, &rng, o, &swept, &hits);
         }
+        // Beams along the angle 0 whose directions lie a hair above and below it in turn ((1, 1e-300) and
+        // (1, -1e-300): the same angle give or take a rounding), so that their bins of direction jump between the
+        // first and the last of the turn: the sweep cannot turn their list (bins that rise around the turn once) and
+        // sorts them by count. Their own generator, so that the draws below stay the same.
+        lsRng along = lsMakeRng(77 + (uint64_t)m);
+        for (int i = 0; i < 8 && bad == 0; ++i)
+        {
+            static lsRayInput inputs[64];
+            static lsRayHit fanHits[64];
+            lsVec2 o = lsTestRandomPoint(&along, g.lower.x, g.upper.x, g.lower.y, g.upper.y);
+            lsBeamFan fan = {o, 30.0, 0.0, 0.0, 64};
+            for (int k = 0; k < 64; ++k)
+            {
+                inputs[k] = (lsRayInput){o, lsV(1.0, (k + i) % 3 == 0 ? 1e-300 : -1e-300), 30.0};
+            }
+            if (lsScene_CastFan(scene, &fan, 0, inputs, 64, fanHits))
+            {
+                swept += 1;
+                for (int k = 0; k < 64; ++k)
+                {
+                    lsRayHit b = lsScene_CastRayBrute(scene, NULL, inputs + k);
+                    hits += b.hit;
+                    bad += !SameHitBits(fanHits + k, &b);
+                }
+            }
+        }
         // From walls and their corners: the middle or an end of a random segment of a random chain.
         for (int i = 0; i < 24 && bad == 0; ++i)
         {

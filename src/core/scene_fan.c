@@ -42,6 +42,9 @@ static inline int BinOf(double pseudoAngle)
 
 #define LS_FAN_PREPARED 128 // segments of a block whose exact cast's per-segment part is kept
 
+// Four ints in one register (GCC's and Clang's vector extensions, as lsDouble2).
+typedef int FanInt4 __attribute__((vector_size(16)));
+
 // A deferred exact cast of one beam: the bound on its fraction and the object (a field and its record; for a segment,
 // its prepared cast or -1).
 typedef struct FanPending
@@ -90,7 +93,8 @@ typedef struct Fan
     short slotBeam[LS_FAN_MAX_BEAMS];                               // the open beams, ordered by bin
     lsDouble2 slotDx2[LS_FAN_MAX_BEAMS], slotDy2[LS_FAN_MAX_BEAMS]; // their directions' x and y, in both lanes
     double slotScale[LS_FAN_MAX_BEAMS];                             // 1e-14 (|dx| + |dy|): the side test's error
-    int binStart[LS_SPARSE_BINS + 2]; // where each bin's beams start in slotBeam (one more for the sort)
+    int binStart[LS_SPARSE_BINS + 8]; // where each bin's beams start in slotBeam (and room for SparseSweep's stores)
+    int rise; // where the open beams' bins rise around the turn from (openList's index), or -1: sorted by count
     int cx, cy;
     double margin; // 4 slop: how much the boxes of what cells and blocks hold are grown (BlockBox, SparseCellVisit)
     // Back faces (scene_grid.c's BuildBackFaces) are skipped: the origin's winding number is 0 (off the loops' edges),
@@ -909,25 +913,53 @@ static void SparseCellVisit(Fan* f, const SparseCell* cell, BoxView* v)
 static LS_NOINLINE void SparseSweep(Fan* f, const int* openList, int openN)
 {
     const lsScene* scene = f->scene;
-    // The open beams by bin of direction (a counting sort: bin b's count at b + 2, so that after the prefix sums
-    // start[b + 1] is where bin b starts, and after the scatter, where it ends).
     int* start = f->binStart;
-    memset(start, 0, sizeof f->binStart);
     double maxReach = 0.0;
-    for (int j = 0; j < openN; ++j)
+    if (f->rise >= 0)
     {
-        int k = openList[j];
-        start[f->bin[k] + 2] += 1; // the bin set up by lsScene_CastFan
-        maxReach = Max(maxReach, f->reach[k]);
+        // A scan's beams come in order of angle: their bins rise from openList[rise] around the turn, so the slots
+        // are openList turned (no sort), and bin b starts at the first slot of a bin of b or more. Slot p starts the
+        // bins prev + 1 .. b by two stores of four whatever its run (the next slot's stores begin at b + 1 and cover
+        // what these wrote beyond b), a longer run by a loop.
+        int prev = -1;
+        for (int p = 0, j = f->rise; p < openN; ++p, j = j + 1 < openN ? j + 1 : 0)
+        {
+            int k = openList[j], b = f->bin[k];
+            f->slotBeam[p] = (short)k;
+            maxReach = Max(maxReach, f->reach[k]);
+            FanInt4 four = {p, p, p, p};
+            memcpy(start + prev + 1, &four, sizeof four), memcpy(start + prev + 5, &four, sizeof four);
+            for (int c = prev + 9; c <= b; ++c)
+            {
+                start[c] = p;
+            }
+            prev = b;
+        }
+        for (int c = prev + 1; c <= LS_SPARSE_BINS; ++c)
+        {
+            start[c] = openN;
+        }
     }
-    for (int b = 2; b <= LS_SPARSE_BINS; ++b)
+    else
     {
-        start[b] += start[b - 1];
-    }
-    for (int j = 0; j < openN; ++j)
-    {
-        int k = openList[j];
-        f->slotBeam[start[f->bin[k] + 1]++] = (short)k;
+        // The open beams by bin of direction (a counting sort: bin b's count at b + 2, so that after the prefix sums
+        // start[b + 1] is where bin b starts, and after the scatter, where it ends).
+        memset(start, 0, sizeof f->binStart);
+        for (int j = 0; j < openN; ++j)
+        {
+            int k = openList[j];
+            start[f->bin[k] + 2] += 1; // the bin set up by lsScene_CastFan
+            maxReach = Max(maxReach, f->reach[k]);
+        }
+        for (int b = 2; b <= LS_SPARSE_BINS; ++b)
+        {
+            start[b] += start[b - 1];
+        }
+        for (int j = 0; j < openN; ++j)
+        {
+            int k = openList[j];
+            f->slotBeam[start[f->bin[k] + 1]++] = (short)k;
+        }
     }
     for (int p = 0; p < openN; ++p)
     {
@@ -1014,7 +1046,8 @@ static LS_FORCE_INLINE int SetUpBeams(Fan* f, bool sparse)
     int count = f->count, openN = 0;
     int* openList = f->openList;
     bool outside = scene->displacedCount + scene->longSegmentCount + scene->longShapeCount > 0;
-    double ddLow = 1.0, ddHigh = 1.0; // the least and greatest |d|^2 of a sparse grid's beams
+    double ddLow = 1.0, ddHigh = 1.0;      // the least and greatest |d|^2 of a sparse grid's beams
+    int lastBin = -1, drops = 0, rise = 0; // a sparse grid's open beams' bins: how often they drop, and where
     for (int k = 0; k < count; ++k)
     {
         const lsRayInput* in = inputs + k;
@@ -1045,8 +1078,12 @@ static LS_FORCE_INLINE int SetUpBeams(Fan* f, bool sparse)
         f->open[k] = 1;
         if (sparse)
         {
-            f->bin[k] = (short)SparseBin(PseudoAngle(d.x, d.y));
+            int bin = SparseBin(PseudoAngle(d.x, d.y));
+            f->bin[k] = (short)bin;
             ddLow = Min(ddLow, dd), ddHigh = Max(ddHigh, dd);
+            drops += bin < lastBin;
+            rise = bin < lastBin ? openN : rise;
+            lastBin = bin;
         }
         else
         {
@@ -1056,6 +1093,9 @@ static LS_FORCE_INLINE int SetUpBeams(Fan* f, bool sparse)
         openList[openN++] = k;
     }
     f->backFaces = ddLow >= 0x1p-100 && ddHigh <= 0x1p100; // moderate lengths (BuildBackFaces)
+    // The bins rise from openList[rise] around the turn when they drop once, below the first, or never.
+    bool rising = drops == 0 || (drops == 1 && lastBin <= f->bin[openList[0]]);
+    f->rise = sparse && rising ? rise : -1;
     return openN;
 }
 
