@@ -755,13 +755,13 @@ static LS_NOINLINE void SparseCastNow(Fan* f, int k, int item)
     }
 }
 
-// Segment record item against open beam k, whose line separates the ends of the record's piece in a cell (rel: the
-// record's endpoints relative to the origin, with the piece's sides): cast at once when the beam has no answer yet,
-// else deferred when it may win. The piece's sides decide whether the hit is certain: the piece lies on the record
-// between its endpoints (its ends off the line by a few ulps of their coordinates, far inside the side tests' error
-// bound), so ends strictly on opposite sides of the beam's line put the record's endpoints strictly on opposite sides
-// too.
-static LS_FORCE_INLINE void SparseSegment(Fan* f, int k, lsVec2 d, double range, int item, SegmentSides* rel,
+// Segment record item against open beam k, whose line separates the ends of the record's piece in a cell (ca, cb:
+// the piece's sides): cast at once when the beam has no answer yet, else bounded (from the record's endpoints
+// relative to the origin and the piece's sides) and deferred when it may win. The piece's sides decide whether the hit
+// is certain: the piece lies on the record between its endpoints (its ends off the line by a few ulps of their
+// coordinates, far inside the side tests' error bound), so ends strictly on opposite sides of the beam's line put the
+// record's endpoints strictly on opposite sides too.
+static LS_FORCE_INLINE void SparseSegment(Fan* f, int k, lsVec2 d, double range, int item, double ca, double cb,
                                           double sideError)
 {
     if (!f->hits[k].hit)
@@ -769,9 +769,12 @@ static LS_FORCE_INLINE void SparseSegment(Fan* f, int k, lsVec2 d, double range,
         SparseCastNow(f, k, item);
         return;
     }
-    SegmentLine line = MakeSegmentLine(f->scene->segItems + item, rel);
+    lsVec2 o = f->fan->origin;
+    const lsSegment* seg = f->scene->segItems + item;
+    SegmentSides rel = {seg->a.x - o.x, seg->a.y - o.y, seg->b.x - o.x, seg->b.y - o.y, ca, cb};
+    SegmentLine line = MakeSegmentLine(seg, &rel);
     double tLo, tHi;
-    if (BoundLineCrossing(&line, rel, d, f->dd[k], f->limit[k], range, sideError, &tLo, &tHi))
+    if (BoundLineCrossing(&line, &rel, d, f->dd[k], f->limit[k], range, sideError, &tLo, &tHi))
     {
         FanDefer(f, k, tLo, tHi, ls_fieldSegment, item, -1);
     }
@@ -889,15 +892,11 @@ static void SparseCellVisit(Fan* f, const SparseCell* cell, BoxView* v)
                 }
                 if ((keep & 1) != 0)
                 {
-                    const lsSegment* seg = scene->segItems + first + i;
-                    SegmentSides rel = {seg->a.x - o.x, seg->a.y - o.y, seg->b.x - o.x, seg->b.y - o.y, ca[0], cb[0]};
-                    SparseSegment(f, k, d, range, first + i, &rel, sideError);
+                    SparseSegment(f, k, d, range, first + i, ca[0], cb[0], sideError);
                 }
                 if ((keep & 2) != 0)
                 {
-                    const lsSegment* seg = scene->segItems + first + i + 1;
-                    SegmentSides rel = {seg->a.x - o.x, seg->a.y - o.y, seg->b.x - o.x, seg->b.y - o.y, ca[1], cb[1]};
-                    SparseSegment(f, k, d, range, first + i + 1, &rel, sideError);
+                    SparseSegment(f, k, d, range, first + i + 1, ca[1], cb[1], sideError);
                 }
             }
         }
