@@ -106,115 +106,6 @@ static inline lsVec2 lsUnitVectorInline(lsVec2 v)
 /// Tests compare the two. Defined in ray_cast.c.
 lsCastOutput lsRayCastSegmentFull(const lsSegment* segment, const lsRayInput* input);
 
-/// What lsRayCastSegmentCommon computes from the origin and the segment alone, the same for every direction (a scan's
-/// beams share it): the endpoints relative to the origin, b - a, the crossing's numerator cross(p - o, b - a) (p the
-/// endpoint nearer the origin) and whether its filter decides its sign, the segment's box, and its unit normals once
-/// a hit needs them.
-typedef struct lsSegmentCastPrep
-{
-    lsVec2 o;
-    double aox, aoy, box, boy; // a - o, b - o
-    double ex, ey;             // b - a
-    double num, sNum;          // cross(p - o, b - a) and the sum of its terms' magnitudes
-    double loX, hiX, loY, hiY; // the segment's box
-    lsVec2 normal[2];          // facing rays with cross(d, b - a) < 0 ([0]) and > 0 ([1]), once known
-    bool numDecided;           // the filter decides num's sign
-    bool boxOrdered;           // the box's bounds were ordered without library calls (see lsOrderPair)
-    bool normalKnown[2];
-} lsSegmentCastPrep;
-
-/// Fills *s for rays from o against segment a-b (the same operations as lsRayCastSegmentCommon).
-static inline void lsPrepareSegmentCast(lsVec2 o, lsVec2 a, lsVec2 b, lsSegmentCastPrep* s)
-{
-    s->o = o;
-    s->aox = a.x - o.x, s->aoy = a.y - o.y, s->box = b.x - o.x, s->boy = b.y - o.y;
-    // CastCrossing's numerator: the nearer endpoint rounds less.
-    bool nearA = fabs(s->aox) + fabs(s->aoy) <= fabs(s->box) + fabs(s->boy);
-    double px = nearA ? s->aox : s->box, py = nearA ? s->aoy : s->boy;
-    s->ex = b.x - a.x, s->ey = b.y - a.y;
-    double n1 = px * s->ey, n2 = py * s->ex;
-    s->num = n1 - n2;
-    s->sNum = fabs(n1) + fabs(n2);
-    double numBound = LS_FILTER_BOUND8 * s->sNum;
-    s->numDecided = fabs(s->num) > numBound && numBound >= LS_FILTER_TINY && s->sNum <= DBL_MAX;
-    bool orderedX = lsOrderPair(a.x, b.x, &s->loX, &s->hiX), orderedY = lsOrderPair(a.y, b.y, &s->loY, &s->hiY);
-    s->boxOrdered = orderedX && orderedY;
-    s->normalKnown[0] = false, s->normalKnown[1] = false;
-}
-
-/// lsRayCastSegmentCommon for the ray from s's origin along d with L = min(maxFraction, DBL_MAX): the same
-/// decisions in the same order on the same doubles (a copy of it that reads the per-segment part from s; the
-/// geometry tests compare both with the whole routine). For the rays of one origin (lsScene_CastFan). A copy, not
-/// shared: lsRayCastSegmentCommon written as a one-ray prepare and this (or both over a shared crossing step) cast
-/// the same bits with 4.5 % more instructions per ray (callgrind, ls_bench_cast on city-10k and maze-2k).
-static LS_GEOMETRY_INLINE bool lsRayCastSegmentPrepared(lsSegmentCastPrep* s, lsVec2 d, double L, lsCastOutput* out)
-{
-    // The endpoints' sides cross(d, p - o), filtered as SideOfRay (and exact.c's lsOrientDir) filter them.
-    double la = d.x * s->aoy, ra = d.y * s->aox;
-    double lb = d.x * s->boy, rb = d.y * s->box;
-    double ca = la - ra, cb = lb - rb;
-    double boundA = LS_FILTER_ORIENT * (fabs(la) + fabs(ra)), boundB = LS_FILTER_ORIENT * (fabs(lb) + fabs(rb));
-    if (!(fabs(ca) > boundA && boundA >= LS_FILTER_TINY && boundA <= DBL_MAX && fabs(cb) > boundB &&
-          boundB >= LS_FILTER_TINY && boundB <= DBL_MAX))
-    {
-        return false;
-    }
-    *out = (lsCastOutput){{0.0, 0.0}, {0.0, 0.0}, 0.0, false};
-    if ((ca > 0.0) == (cb > 0.0))
-    {
-        return true; // both strictly on one side
-    }
-    // CastCrossing's interior case: den = cross(d, b - a) has the sign of sb - sa.
-    int denSign = cb > 0.0 ? 1 : -1;
-    double num = s->num, sNum = s->sNum, ex = s->ex, ey = s->ey;
-    if (!s->numDecided)
-    {
-        return false;
-    }
-    if ((num > 0.0 ? denSign : -denSign) < 0)
-    {
-        return true; // behind the origin
-    }
-    double d1 = d.x * ey, d2 = d.y * ex;
-    double den = d1 - d2;
-    double sDen = fabs(d1) + fabs(d2);
-    double lden = L * den;
-    double range = lden - num;
-    double rangeBound = LS_FILTER_BOUND8 * (L * sDen + sNum);
-    if (!(fabs(range) > rangeBound && rangeBound >= LS_FILTER_TINY && rangeBound <= DBL_MAX))
-    {
-        return false;
-    }
-    if ((range > 0.0 ? denSign : -denSign) < 0)
-    {
-        return true; // beyond maxFraction
-    }
-    double t = num / den;
-    if ((sDen > 0x1p13 * fabs(den) || sNum > 0x1p13 * fabs(num)) && isfinite(sDen) && isfinite(sNum))
-    {
-        return false; // ill-conditioned: the whole routine recomputes the crossing in double-double
-    }
-    if (!(den * (double)denSign > 0.0) || !isfinite(t) || !s->boxOrdered)
-    {
-        return false;
-    }
-    // lsClampToSegmentBox with the bounds ordered above.
-    lsVec2 o = s->o;
-    out->hit = true;
-    out->fraction = lsClampFraction(t, L);
-    out->point = (lsVec2){lsClamp(o.x + out->fraction * d.x, s->loX, s->hiX),
-                          lsClamp(o.y + out->fraction * d.y, s->loY, s->hiY)};
-    // SegmentNormal: lsDirectionOf(a, b) is (ex, ey), finite here (else sNum would not be).
-    int side = denSign > 0;
-    if (!s->normalKnown[side])
-    {
-        s->normal[side] = lsUnitVectorInline(side ? (lsVec2){-ey, ex} : (lsVec2){ey, -ex});
-        s->normalKnown[side] = true;
-    }
-    out->normal = s->normal[side];
-    return true;
-}
-
 /// Two doubles in one register (the vector extensions of GCC and Clang: SSE2 lanes on x86-64). Each lane's +, -, *,
 /// /, square root and comparisons are IEEE's, as the scalar code's, and -ffp-contract=off keeps products and sums
 /// apart, so a lane computes the scalar expression's bits. A mask is an lsDouble2 whose lanes are all ones (true) or
@@ -308,6 +199,125 @@ static inline lsDouble2 lsSqrt2(lsDouble2 x)
 #else
     return (lsDouble2){sqrt(x[0]), sqrt(x[1])};
 #endif
+}
+
+/// What lsRayCastSegmentCommon computes from the origin and the segment alone, the same for every direction (a scan's
+/// beams share it): the endpoints relative to the origin, b - a, the crossing's numerator cross(p - o, b - a) (p the
+/// endpoint nearer the origin) and whether its filter decides its sign, the segment's box, and its unit normals once
+/// a hit needs them.
+typedef struct lsSegmentCastPrep
+{
+    lsDouble2 o;      // the origin's x and y
+    lsDouble2 rx, ry; // a - o in lane 0 and b - o in lane 1: their x, their y
+    lsDouble2 lo, hi; // the segment's box: its least x and y, its greatest
+    double ex, ey;    // b - a
+    double num, sNum; // cross(p - o, b - a) and the sum of its terms' magnitudes
+    lsVec2 normal[2]; // facing rays with cross(d, b - a) < 0 ([0]) and > 0 ([1]), once known
+    bool numDecided;  // the filter decides num's sign
+    bool boxOrdered;  // the box's bounds were ordered without library calls (see lsOrderPair)
+    bool normalKnown[2];
+} lsSegmentCastPrep;
+
+/// Fills *s for rays from o against segment a-b (the same operations as lsRayCastSegmentCommon).
+static inline void lsPrepareSegmentCast(lsVec2 o, lsVec2 a, lsVec2 b, lsSegmentCastPrep* s)
+{
+    s->o = (lsDouble2){o.x, o.y};
+    double aox = a.x - o.x, aoy = a.y - o.y, box = b.x - o.x, boy = b.y - o.y;
+    s->rx = (lsDouble2){aox, box}, s->ry = (lsDouble2){aoy, boy};
+    // CastCrossing's numerator: the nearer endpoint rounds less.
+    bool nearA = fabs(aox) + fabs(aoy) <= fabs(box) + fabs(boy);
+    double px = nearA ? aox : box, py = nearA ? aoy : boy;
+    s->ex = b.x - a.x, s->ey = b.y - a.y;
+    double n1 = px * s->ey, n2 = py * s->ex;
+    s->num = n1 - n2;
+    s->sNum = fabs(n1) + fabs(n2);
+    double numBound = LS_FILTER_BOUND8 * s->sNum;
+    s->numDecided = fabs(s->num) > numBound && numBound >= LS_FILTER_TINY && s->sNum <= DBL_MAX;
+    double loX, hiX, loY, hiY;
+    bool orderedX = lsOrderPair(a.x, b.x, &loX, &hiX), orderedY = lsOrderPair(a.y, b.y, &loY, &hiY);
+    s->lo = (lsDouble2){loX, loY}, s->hi = (lsDouble2){hiX, hiY};
+    s->boxOrdered = orderedX && orderedY;
+    s->normalKnown[0] = false, s->normalKnown[1] = false;
+}
+
+/// lsRayCastSegmentCommon for the ray from s's origin along d with L = min(maxFraction, DBL_MAX): the same
+/// decisions in the same order on the same doubles (a copy of it that reads the per-segment part from s; the
+/// geometry tests compare both with the whole routine). For the rays of one origin (lsScene_CastFan). A copy, not
+/// shared: lsRayCastSegmentCommon written as a one-ray prepare and this (or both over a shared crossing step) cast
+/// the same bits with 4.5 % more instructions per ray (callgrind, ls_bench_cast on city-10k and maze-2k). As
+/// lsRayCastSegmentCrossing, the decisions whose outcome is random to the predictor (the endpoints' sides, the
+/// crossing's direction, the point's clamp) are taken in SSE2 lanes or by comparing signs, not by branches.
+static LS_GEOMETRY_INLINE bool lsRayCastSegmentPrepared(lsSegmentCastPrep* s, lsVec2 d, double L, lsCastOutput* out)
+{
+    // The endpoints' sides cross(d, p - o), filtered as SideOfRay (and exact.c's lsOrientDir) filter them: a in lane
+    // 0, b in lane 1 (each lane the scalar expression's bits; the filters' six comparisons in three and one branch).
+    const lsDouble2 zero = {0.0, 0.0};
+    lsDouble2 l = d.x * s->ry, r = d.y * s->rx;
+    lsDouble2 c = l - r; // ca, cb
+    lsDouble2 bound = LS_FILTER_ORIENT * (lsAbs2(l) + lsAbs2(r));
+    lsDouble2 decided =
+        lsAnd2(lsLess2(bound, lsAbs2(c)), lsAnd2(lsLessEqual2((lsDouble2){LS_FILTER_TINY, LS_FILTER_TINY}, bound),
+                                                 lsLessEqual2(bound, (lsDouble2){DBL_MAX, DBL_MAX})));
+    if (lsLanes2(decided) != 3)
+    {
+        return false;
+    }
+    *out = (lsCastOutput){{0.0, 0.0}, {0.0, 0.0}, 0.0, false};
+    int positive = lsLanes2(lsLess2(zero, c)); // bit 0: ca > 0, bit 1: cb > 0
+    if (((positive ^ (positive >> 1)) & 1) == 0)
+    {
+        return true; // both strictly on one side
+    }
+    // CastCrossing's interior case: den = cross(d, b - a) has the sign of sb - sa.
+    bool up = (positive & 2) != 0; // cb > 0: denSign 1, else -1
+    double num = s->num, sNum = s->sNum, ex = s->ex, ey = s->ey;
+    if (!s->numDecided)
+    {
+        return false;
+    }
+    if ((num > 0.0) != up) // (num > 0 ? denSign : -denSign) < 0, without a branch on num's sign
+    {
+        return true; // behind the origin
+    }
+    double d1 = d.x * ey, d2 = d.y * ex;
+    double den = d1 - d2;
+    double sDen = fabs(d1) + fabs(d2);
+    double lden = L * den;
+    double range = lden - num;
+    double rangeBound = LS_FILTER_BOUND8 * (L * sDen + sNum);
+    if (!(fabs(range) > rangeBound && rangeBound >= LS_FILTER_TINY && rangeBound <= DBL_MAX))
+    {
+        return false;
+    }
+    if ((range > 0.0) != up)
+    {
+        return true; // beyond maxFraction
+    }
+    double t = num / den;
+    if ((sDen > 0x1p13 * fabs(den) || sNum > 0x1p13 * fabs(num)) && isfinite(sDen) && isfinite(sNum))
+    {
+        return false; // ill-conditioned: the whole routine recomputes the crossing in double-double
+    }
+    if (!(den * (up ? 1.0 : -1.0) > 0.0) || !isfinite(t) || !s->boxOrdered)
+    {
+        return false;
+    }
+    // lsClampToSegmentBox with the bounds ordered above; lsClamp per lane: lo where the point is not at least lo (NaN
+    // too), else the smaller of it and hi.
+    out->hit = true;
+    out->fraction = lsClampFraction(t, L);
+    lsDouble2 point = s->o + out->fraction * (lsDouble2){d.x, d.y};
+    point = lsSelect2(lsLessEqual2(s->lo, point), lsMin2(s->hi, point), s->lo);
+    out->point = (lsVec2){point[0], point[1]};
+    // SegmentNormal: lsDirectionOf(a, b) is (ex, ey), finite here (else sNum would not be).
+    int side = up;
+    if (!s->normalKnown[side])
+    {
+        s->normal[side] = lsUnitVectorInline(side ? (lsVec2){-ey, ex} : (lsVec2){ey, -ex});
+        s->normalKnown[side] = true;
+    }
+    out->normal = s->normal[side];
+    return true;
 }
 
 /// lsRayCastSegmentCommon (below) but for a hit's normal, left zero: *denSign (the sign of cross(d, b - a)) says
