@@ -861,9 +861,10 @@ static void SparseCellVisit(Fan* f, const SparseCell* cell, BoxView* v)
                 continue;
             }
             // SidesOfSegment's miss test, two records at a time in SSE2 lanes (Min and Max as SSE2's, which return
-            // the second operand for a NaN, as the scalar ones do).
+            // the second operand for a NaN, as the scalar ones do), as the walk takes it: max(min, -max) > e, the
+            // decisions of min > e or max < -e (a negation is exact; a NaN cb keeps the lane in both).
             double sideError = f->slotScale[p] * far; // 1e-14 (|dx| + |dy|) far
-            lsDouble2 dx = f->slotDx2[p], dy = f->slotDy2[p], e = {sideError, sideError}, minusE = -e;
+            lsDouble2 dx = f->slotDx2[p], dy = f->slotDy2[p], e = {sideError, sideError};
             lsDouble2 co = dx * (lsDouble2){o.y, o.y} - dy * (lsDouble2){o.x, o.x}; // cross(d, o)
             lsVec2 d = {dx[0], dy[0]};                                              // the beam's direction
             double margin = f->slotScale[p] * backFar;
@@ -875,12 +876,12 @@ static void SparseCellVisit(Fan* f, const SparseCell* cell, BoxView* v)
                 memcpy(&rax, pair, sizeof rax), memcpy(&ray, pair + 2, sizeof ray);
                 memcpy(&rbx, pair + 4, sizeof rbx), memcpy(&rby, pair + 6, sizeof rby);
                 lsDouble2 ca = (dx * ray - dy * rax) - co, cb = (dx * rby - dy * rbx) - co;
-                int keep = 3 & ~lsLanes2(lsOr2(lsLess2(e, lsMin2(ca, cb)), lsLess2(lsMax2(ca, cb), minusE)));
-                if (keep == 0)
+                int missed = lsLanes2(lsLess2(e, lsMax2(lsMin2(ca, cb), -lsMax2(ca, cb))));
+                if (missed == 3)
                 {
                     continue;
                 }
-                keep &= i + 1 < n ? 3 : 1; // the copy's lane, once a lane is kept
+                int keep = ~missed & (i + 1 < n ? 3 : 1); // the copy's lane, once a lane is kept
                 if (skip != NULL)
                 {
                     // A back face: both ends beyond the margin (so on opposite sides, the lane being kept), crossed
