@@ -100,7 +100,8 @@ typedef struct Fan
     // Back faces (scene_grid.c's BuildBackFaces) are skipped: the origin's winding number is 0 (off the loops' edges),
     // and no beam's length is extreme.
     bool backFaces;
-    LastSegment last; // a sparse grid's sweep: the segment last cast (SparseCastNow)
+    LastSegment last;                         // a sparse grid's sweep: the segment last cast (SparseCast)
+    unsigned char answered[LS_FAN_MAX_BEAMS]; // a sparse grid's beam had a survivor cast (or queued), or a hit outside
 } Fan;
 
 // Inserts key (not 0) into the set of handled objects; false when it was there. When the set is full, every object is
@@ -737,15 +738,16 @@ static inline bool SlotsReach(const Fan* f, int lo[2], const int hi[2], double n
     return false;
 }
 
-// Segment record item cast exactly for open beam k, which has no answer yet (a beam's first survivor is nearly always
-// its answer: one exact cast a beam in place of a bound, a deferral and the resolve's turn): a hit becomes the beam's
-// best and its limit. A later survivor is bounded against that limit (the bound keeps every crossing up to it, so a
-// record at the same fraction that comes first in the tie-break is deferred, and the resolve's Beats takes it).
-static LS_NOINLINE void SparseCastNow(Fan* f, int k, int item)
+// Segment record item cast exactly for open beam k, its first survivor (nearly always its answer: one exact cast a
+// beam in place of a bound, a deferral and the resolve's turn): a hit that beats the beam's best (it has none, unless
+// a full list of deferrals was resolved, FanOverflow) becomes it and the beam's limit. A later survivor is bounded
+// against that limit (the bound keeps every crossing up to it, so a record at the same fraction that comes first in
+// the tie-break is deferred, and the resolve's Beats takes it).
+static LS_FORCE_INLINE void SparseCast(Fan* f, int k, int item)
 {
     int chain, part;
     lsCastOutput out = CastRecord(f, &f->last, item, f->inputs + k, &chain, &part);
-    if (out.hit)
+    if (Beats(&out, ls_hitWall, chain, part, f->hits + k)) // the beam may have an answer from a resolve (FanOverflow)
     {
         Take(f->hits + k, &out, ls_hitWall, chain, part);
         if (out.fraction < f->limit[k])
@@ -755,18 +757,27 @@ static LS_NOINLINE void SparseCastNow(Fan* f, int k, int item)
     }
 }
 
+// A beam's first survivor in a cell, cast after the cell's side tests (SparseCast), so that their loop makes no call.
+typedef struct SparseQueued
+{
+    int beam, item;
+} SparseQueued;
+
 // Segment record item against open beam k, whose line separates the ends of the record's piece in a cell (ca, cb:
-// the piece's sides): cast at once when the beam has no answer yet, else bounded (from the record's endpoints
-// relative to the origin and the piece's sides) and deferred when it may win. The piece's sides decide whether the hit
-// is certain: the piece lies on the record between its endpoints (its ends off the line by a few ulps of their
+// the piece's sides): queued to be cast when the beam has no answer yet, else bounded (from the record's endpoints
+// relative to the origin and the piece's sides) and deferred when it may win. The piece's sides decide whether the
+// hit is certain: the piece lies on the record between its endpoints (its ends off the line by a few ulps of their
 // coordinates, far inside the side tests' error bound), so ends strictly on opposite sides of the beam's line put the
 // record's endpoints strictly on opposite sides too.
 static LS_FORCE_INLINE void SparseSegment(Fan* f, int k, lsVec2 d, double range, int item, double ca, double cb,
-                                          double sideError)
+                                          double sideError, SparseQueued* queue, int* queued)
 {
-    if (!f->hits[k].hit)
+    if (!f->answered[k])
     {
-        SparseCastNow(f, k, item);
+        LS_ASSERT(*queued < LS_SPARSE_WIDE);
+        f->answered[k] = 1;
+        queue[*queued] = (SparseQueued){k, item};
+        *queued += 1;
         return;
     }
     lsVec2 o = f->fan->origin;
@@ -851,6 +862,8 @@ static void SparseCellVisit(Fan* f, const SparseCell* cell, BoxView* v)
     // Back faces (BuildBackFaces): the pairs' bits, and a beam's margin from a record's ends beyond its side error.
     const unsigned char* skip = f->backFaces ? scene->sparsePairSkip + cell->pairs : NULL;
     double backFar = far + scene->backFaceFar;
+    SparseQueued queue[LS_SPARSE_WIDE]; // one a beam at most: no more beams than that come here
+    int queued = 0;
     for (int q = 0; q < 2 && n > 0; ++q)
     {
         for (int p = lo[q]; p < hi[q]; ++p)
@@ -893,14 +906,18 @@ static void SparseCellVisit(Fan* f, const SparseCell* cell, BoxView* v)
                 }
                 if ((keep & 1) != 0)
                 {
-                    SparseSegment(f, k, d, range, first + i, ca[0], cb[0], sideError);
+                    SparseSegment(f, k, d, range, first + i, ca[0], cb[0], sideError, queue, &queued);
                 }
                 if ((keep & 2) != 0)
                 {
-                    SparseSegment(f, k, d, range, first + i + 1, ca[1], cb[1], sideError);
+                    SparseSegment(f, k, d, range, first + i + 1, ca[1], cb[1], sideError, queue, &queued);
                 }
             }
         }
+    }
+    for (int j = 0; j < queued; ++j)
+    {
+        SparseCast(f, queue[j].beam, queue[j].item);
     }
     if (cell->discs)
     {
@@ -1076,6 +1093,7 @@ static LS_FORCE_INLINE int SetUpBeams(Fan* f, bool sparse)
         f->reach[k] = limit * f->length[k] * (1.0 + 1e-9);
         f->pendingCount[k] = 0;
         f->open[k] = 1;
+        f->answered[k] = hits[k].hit;
         if (sparse)
         {
             int bin = SparseBin(PseudoAngle(d.x, d.y));
