@@ -1093,11 +1093,11 @@ static LS_FORCE_INLINE int SetUpBeams(Fan* f, bool sparse)
         f->reach[k] = limit * f->length[k] * (1.0 + 1e-9);
         f->pendingCount[k] = 0;
         f->open[k] = 1;
-        f->answered[k] = hits[k].hit;
         if (sparse)
         {
             int bin = SparseBin(PseudoAngle(d.x, d.y));
             f->bin[k] = (short)bin;
+            f->answered[k] = hits[k].hit;
             ddLow = Min(ddLow, dd), ddHigh = Max(ddHigh, dd);
             drops += bin < lastBin;
             rise = bin < lastBin ? openN : rise;
