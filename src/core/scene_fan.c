@@ -295,7 +295,7 @@ static LS_FORCE_INLINE void ResolveBeams(Fan* f, const int* beams, int n, bool r
         int count = f->pendingCount[k];
         if (records && count == 0)
         {
-            continue; // a sparse sweep's beam cast at once (SparseSegment), or one that met nothing
+            continue; // a sparse sweep's beam cast in the sweep (SparseCast), or one that met nothing
         }
         const lsRayInput* in = f->inputs + k;
         lsRayHit* best = f->hits + k;
@@ -639,10 +639,10 @@ static LS_FORCE_INLINE void FanRingCell(Fan* f, int ix, int iy, int r, int side)
 // that no beam can reach is skipped: one whose every beam through it (the beams of its bins of direction, 4096 over the
 // turn) already has its answer, or its range, nearer than the box. Every beam stays open to the end: nothing but its
 // reach turns cells away from it, and its deferred casts are resolved last. A cell that few beams may cross tests each
-// of its segments against each of them (the side test, two records at a time; a beam's first survivor is cast at once,
-// later ones bounded as the walk does); a segment met in several cells is deferred only from the cell that holds the
-// crossing. A cell that many beams may cross (near the origin) has its segments handled one by one with their own beam
-// runs (FanCell), as the rings do.
+// of its segments against each of them (the side test, two records at a time; a beam's first survivor is cast after the
+// cell's side tests, later ones bounded as the walk does); a segment met in several cells is deferred only from the
+// cell that holds the crossing. A cell that many beams may cross (near the origin) has its segments handled one by one
+// with their own beam runs (FanCell), as the rings do.
 
 #define LS_SPARSE_WIDE 16 // a cell more beams may cross than this has its segments handled one by one (FanCell)
 
@@ -764,11 +764,11 @@ typedef struct SparseQueued
 } SparseQueued;
 
 // Segment record item against open beam k, whose line separates the ends of the record's piece in a cell (ca, cb:
-// the piece's sides): queued to be cast when the beam has no answer yet, else bounded (from the record's endpoints
-// relative to the origin and the piece's sides) and deferred when it may win. The piece's sides decide whether the
-// hit is certain: the piece lies on the record between its endpoints (its ends off the line by a few ulps of their
-// coordinates, far inside the side tests' error bound), so ends strictly on opposite sides of the beam's line put the
-// record's endpoints strictly on opposite sides too.
+// the piece's sides): queued to be cast when it is the beam's first survivor, else bounded (from the record's
+// endpoints relative to the origin and the piece's sides) and deferred when it may win. The piece's sides decide
+// whether the hit is certain: the piece lies on the record between its endpoints (its ends off the line by a few ulps
+// of their coordinates, far inside the side tests' error bound), so ends strictly on opposite sides of the beam's line
+// put the record's endpoints strictly on opposite sides too.
 static LS_FORCE_INLINE void SparseSegment(Fan* f, int k, lsVec2 d, double range, int item, double ca, double cb,
                                           double sideError, SparseQueued* queue, int* queued)
 {
