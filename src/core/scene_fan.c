@@ -1126,7 +1126,8 @@ bool lsScene_CastFan(const lsScene* scene, const lsBeamFan* fan, int first, cons
     int nx = scene->nx, ny = scene->ny;
     double s = scene->cellSize;
     if (nx == 0 || !(fan->range >= 0.0 && fan->range <= DBL_MAX) || !(fabs(fan->start) <= 1e4) ||
-        !(fan->increment >= 0.0) || !(o.x > scene->x0 && o.x < scene->x0 + (double)nx * s) ||
+        !(fan->increment >= 0.0) || !((double)(fan->beams - 1) * fan->increment <= 2.0 * LS_PI + 1e-6) ||
+        !(o.x > scene->x0 && o.x < scene->x0 + (double)nx * s) ||
         !(o.y > scene->y0 && o.y < scene->y0 + (double)ny * s))
     {
         return false;

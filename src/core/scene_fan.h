@@ -14,6 +14,7 @@
 /// (lsBeamFan_Segment, lsBeamFan_Disc) and is bounded and cast exactly for those beams only, and a beam is done
 /// once its hit is nearer than every cell not yet swept (a sparse grid: its occupied cells only, nearest first, each
 /// against the beams that may still reach it). Returns false, with hits undefined, when the fan cannot be
-/// swept safely (an origin outside the grid, huge angles, an infinite range): cast the beams one by one then.
+/// swept safely (an origin outside the grid, huge angles, an infinite range, beams over more than a turn: FanRuns
+/// finds an object's beams in one turn and the next): cast the beams one by one then.
 bool lsScene_CastFan(const lsScene* scene, const lsBeamFan* fan, int first, const lsRayInput* inputs, int count,
                      lsRayHit* hits);
