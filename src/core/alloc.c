@@ -123,6 +123,16 @@ void lsFree(void* p, size_t size)
 
 long long lsAllocatedBytes(void) { return s_allocatedBytes; }
 
+void* lsAllocLines(size_t size, void** block)
+{
+    if (size > SIZE_MAX - LS_LINE_SLACK)
+    {
+        lsAssertFailed("size + LS_LINE_SLACK fits in size_t", __FILE__, __LINE__);
+    }
+    *block = lsAlloc(size + LS_LINE_SLACK);
+    return (void*)(((uintptr_t)*block + LS_LINE_SLACK) & ~(uintptr_t)LS_LINE_SLACK);
+}
+
 // A header in front of each block keeps its size, padded to the strictest alignment so the block after it stays
 // aligned for any type.
 #define LS_SIZE_HEADER ((sizeof(size_t) + alignof(max_align_t) - 1) / alignof(max_align_t) * alignof(max_align_t))

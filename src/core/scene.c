@@ -1,6 +1,7 @@
 // The scene: a world's static geometry copied once (walls flattened into segments, targets, boxes, polygons, the
 // reflectance of every object), its lifecycle and accessors. The grid over it is in scene_grid.c, the casts in
 // scene_cast.c and scene_fan.c; what they share is in scene_internal.h.
+#include "core/alloc.h"
 #include "core/scene_internal.h"
 
 #include <stdlib.h>
@@ -204,7 +205,7 @@ void lsDestroyScene(lsScene* scene)
     lsFree(scene->vehicleReflectance, (size_t)scene->vehicleCount * sizeof(double));
     lsFree(scene->moverReflectance, (size_t)scene->moverCount * sizeof(double));
     lsFree(scene->cells, cells * sizeof(CellHeader));
-    lsFree(scene->segItems, (size_t)scene->segItemCount * sizeof(CellSegment));
+    lsFree(scene->segItemsBlock, (size_t)scene->segItemCount * sizeof(CellSegment) + LS_LINE_SLACK);
     lsFree(scene->segItemRefs, (size_t)scene->segItemCount * sizeof(CellRef));
     lsFree(scene->segPieces,
            scene->segPieces != NULL ? (size_t)(scene->segItemCount + LS_PIECES_AFTER) * sizeof(CellSegment) : 0);

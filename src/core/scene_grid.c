@@ -8,6 +8,7 @@
 // Correctness at cell boundaries: every primitive is registered in each cell that its geometry comes within
 // `slop` of (slop is far larger than the rounding of the walk), so wherever the walk's rounded path strays, the
 // cells it visits still hold everything the exact ray touches (scene_cast.c).
+#include "core/alloc.h"
 #include "core/geometry_internal.h"
 #include "core/scene_internal.h"
 
@@ -1200,7 +1201,7 @@ static void FillSegments(lsScene* scene, const RowSpans* r, int* shapeCursor)
 {
     int nx = scene->nx, ny = scene->ny;
     scene->segItemCount = r->items;
-    scene->segItems = lsAlloc((size_t)r->items * sizeof(CellSegment));
+    scene->segItems = lsAllocLines((size_t)r->items * sizeof(CellSegment), &scene->segItemsBlock);
     scene->segItemRefs = lsAlloc((size_t)r->items * sizeof(CellRef));
     // Per cell of the row, and one past the row: first the difference of the counts, then the records' starts.
     int* start = lsAlloc(((size_t)nx + 1) * sizeof(int));

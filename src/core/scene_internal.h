@@ -156,9 +156,10 @@ struct lsScene
     double x1, y1; // the far corner: x0 + nx s, y0 + ny s (the walk's clip)
     double slop;   // metres: primitives are registered in every cell they come within slop of
     double maxSegmentLength;
-    CellHeader* cells; // nx * ny + 1 headers
-    CellSegment* segItems;
-    CellRef* segItemRefs; // per record: the wall chain and part (read by the winners and the box query only)
+    CellHeader* cells;     // nx * ny + 1 headers
+    CellSegment* segItems; // on a cache line (lsAllocLines): two records a line, none across two
+    void* segItemsBlock;   // the block segItems lies in
+    CellRef* segItemRefs;  // per record: the wall chain and part (read by the winners and the box query only)
     int segItemCount;
     // A sparse grid's records again, in the same order, each cut to its piece within its cell's box grown by twice the
     // slop (as sparsePairs): the walk side-tests these, so a wall of several cells passes only in the cells where the
