@@ -1335,102 +1335,117 @@ static LS_FORCE_INLINE LS_AVX2 void CastPacketsAs(const lsScene* scene, const ls
                 // them are skipped): the record the round bounds (none when no piece passes).
                 SparsePieces(p, pieces, k, kEnd, lastRecord, &records32, &offset, &kNext);
             }
-            int o0 = _mm_cvtsi128_si32(offset), o1 = _mm_extract_epi32(offset, 1);
-            int o2 = _mm_extract_epi32(offset, 2), o3 = _mm_extract_epi32(offset, 3);
-            __m256d ax, ay, bx, by;
-            LoadSegments(records + o0, records + o1, records + o2, records + o3, &ax, &ay, &bx, &by);
-
-            // The side test (SidesOfSegment: the same operations per lane).
-            __m256d ox = LOADPD(p->ox), oy = LOADPD(p->oy), dx = LOADPD(p->dx), dy = LOADPD(p->dy);
-            __m256d sax = _mm256_sub_pd(ax, ox), say = _mm256_sub_pd(ay, oy);
-            __m256d sbx = _mm256_sub_pd(bx, ox), sby = _mm256_sub_pd(by, oy);
-            __m256d ca = _mm256_sub_pd(_mm256_mul_pd(dx, say), _mm256_mul_pd(dy, sax));
-            __m256d cb = _mm256_sub_pd(_mm256_mul_pd(dx, sby), _mm256_mul_pd(dy, sbx));
-            __m256d lo = _mm256_min_pd(ca, cb), hi = _mm256_max_pd(ca, cb);
-            __m256d e = LOADPD(p->sideError), negE = _mm256_xor_pd(e, sign);
-            __m256d keep = _mm256_cmp_pd(_mm256_max_pd(lo, _mm256_xor_pd(hi, sign)), e, _CMP_NGT_UQ);
-
-            // The crossing's bound (BoundCrossing's well-conditioned case; a poorly conditioned or parallel crossing is
-            // deferred with no bound, which only costs an exact cast).
-            __m256d known = LOADPD(p->known), maxFraction = LOADPD(p->maxFraction);
-            __m256d limit = _mm256_min_pd(known, maxFraction);
-            __m256d ex = _mm256_sub_pd(bx, ax), ey = _mm256_sub_pd(by, ay);
-            __m256d n1 = _mm256_mul_pd(sax, ey), n2 = _mm256_mul_pd(say, ex);
-            __m256d n = _mm256_sub_pd(n1, n2);
-            __m256d numError = _mm256_mul_pd(_mm256_set1_pd(1e-12),
-                                             _mm256_add_pd(_mm256_andnot_pd(sign, n1), _mm256_andnot_pd(sign, n2)));
-            __m256d d1 = _mm256_mul_pd(dx, ey), d2 = _mm256_mul_pd(dy, ex);
-            __m256d den = _mm256_sub_pd(d1, d2);
-            __m256d sDen = _mm256_add_pd(_mm256_andnot_pd(sign, d1), _mm256_andnot_pd(sign, d2));
-            __m256d absDen = _mm256_andnot_pd(sign, den);
-            __m256d wellConditioned = _mm256_cmp_pd(absDen, _mm256_mul_pd(_mm256_set1_pd(1e-6), sDen), _CMP_GT_OQ);
-            __m256d num = _mm256_xor_pd(n, _mm256_and_pd(den, sign));
-            __m256d far =
-                _mm256_add_pd(_mm256_mul_pd(_mm256_mul_pd(limit, absDen), _mm256_set1_pd(1.0 + 1e-9)), numError);
-            __m256d beyond = _mm256_or_pd(_mm256_cmp_pd(num, _mm256_xor_pd(numError, sign), _CMP_LT_OQ),
-                                          _mm256_cmp_pd(num, far, _CMP_GT_OQ));
-            __m256d t = _mm256_div_pd(num, absDen);
-            __m256d err = _mm256_add_pd(_mm256_mul_pd(_mm256_set1_pd(1e-9), _mm256_andnot_pd(sign, t)),
-                                        _mm256_div_pd(numError, absDen));
-            __m256d tLo = _mm256_sub_pd(t, err), tHiCertain = _mm256_add_pd(t, err);
-            __m256d straddles =
-                _mm256_or_pd(_mm256_and_pd(_mm256_cmp_pd(ca, e, _CMP_GT_OQ), _mm256_cmp_pd(cb, negE, _CMP_LT_OQ)),
-                             _mm256_and_pd(_mm256_cmp_pd(ca, negE, _CMP_LT_OQ), _mm256_cmp_pd(cb, e, _CMP_GT_OQ)));
-            __m256d certain =
-                _mm256_and_pd(straddles, _mm256_and_pd(_mm256_cmp_pd(tLo, _mm256_setzero_pd(), _CMP_GE_OQ),
-                                                       _mm256_cmp_pd(tHiCertain, maxFraction, _CMP_LE_OQ)));
-            __m256d defer =
-                _mm256_and_pd(_mm256_and_pd(Widen(records32), keep),
-                              _mm256_or_pd(_mm256_andnot_pd(wellConditioned, ones), _mm256_andnot_pd(beyond, ones)));
-            tLo = _mm256_blendv_pd(_mm256_set1_pd(-HUGE_VAL), _mm256_max_pd(tLo, _mm256_set1_pd(-HUGE_VAL)),
-                                   wellConditioned);
-            __m256d tHi =
-                _mm256_blendv_pd(inf, tHiCertain, _mm256_and_pd(_mm256_and_pd(certain, wellConditioned), defer));
-            known = _mm256_min_pd(tHi, known);
-            _mm256_store_pd(p->known, known);
-
-            // The deferrals: every lane writes its next place (tLo, then the field and the record as 64 bits), and a
-            // deferring lane counts it.
-            __m128i pendingCount = LOADI(p->count);
-            __m128i at = _mm_add_epi32(_mm_slli_epi32(pendingCount, 4), laneOffset);
-            STOREI(p->count, _mm_sub_epi32(pendingCount, Narrow(defer)));
-            __m128d tLo01 = _mm256_castpd256_pd128(tLo), tLo23 = _mm256_extractf128_pd(tLo, 1);
-            __m128i items = _mm_srli_epi32(offset, 5);
-            __m128i id01 = _mm_unpacklo_epi32(_mm_setzero_si128(), items),
-                    id23 = _mm_unpackhi_epi32(_mm_setzero_si128(), items);
-            char* at0 = pendingBase + _mm_cvtsi128_si32(at);
-            char* at1 = pendingBase + _mm_extract_epi32(at, 1);
-            char* at2 = pendingBase + _mm_extract_epi32(at, 2);
-            char* at3 = pendingBase + _mm_extract_epi32(at, 3);
-            _mm_storel_pd((double*)at0, tLo01), _mm_storeh_pd((double*)at1, tLo01);
-            _mm_storel_pd((double*)at2, tLo23), _mm_storeh_pd((double*)at3, tLo23);
-            _mm_storel_epi64((__m128i*)(at0 + 8), id01), _mm_storeh_pd((double*)(at1 + 8), _mm_castsi128_pd(id01));
-            _mm_storel_epi64((__m128i*)(at2 + 8), id23), _mm_storeh_pd((double*)(at3 + 8), _mm_castsi128_pd(id23));
-            if (lookAhead)
+            // A sparse grid's round in which no lane has a candidate (39 % of the depot map's: lanes crossing empty
+            // squares, pieces the ray's line misses) skips the bound and the deferrals: 1 582 -> 1 476 instructions a
+            // ray, 5.44 -> 5.58 M rays per CPU second (medians of 7 alternated runs). The dense grid's rounds are
+            // left as they were.
+            __m256d known;
+            if (sparse && _mm_movemask_ps(_mm_castsi128_ps(records32)) == 0)
             {
-                // A deferred segment's identity (chain, part: a parallel array), read when it is cast at the walk's
-                // end, as the scalar walk prefetches it; a lane that does not defer requests the array's first line.
-                __m128i deferred = _mm_and_si128(items, Narrow(defer));
-                __m128i refAt = _mm_mullo_epi32(deferred, _mm_set1_epi32((int)sizeof(CellRef)));
-                LS_PREFETCH(refs + _mm_cvtsi128_si32(refAt)), LS_PREFETCH(refs + _mm_extract_epi32(refAt, 1));
-                LS_PREFETCH(refs + _mm_extract_epi32(refAt, 2)), LS_PREFETCH(refs + _mm_extract_epi32(refAt, 3));
-            }
-            k = sparse ? kNext : _mm_sub_epi32(k, records32);
-            int full = _mm_movemask_ps(
-                _mm_castsi128_ps(_mm_cmpeq_epi32(LOADI(p->count), _mm_set1_epi32(LS_PENDING_CAPACITY))));
-            if (LS_UNLIKELY(full != 0))
-            {
-                for (; full != 0; full &= full - 1)
-                {
-                    int l = __builtin_ctz((unsigned)full);
-                    WalkState* w = lanes + l;
-                    w->known = p->known[l];
-                    w->limit = w->known < p->maxFraction[l] ? w->known : p->maxFraction[l];
-                    w->pendingCount = p->count[l];
-                    LaneScalar(scene, inputs + p->ray[l], hits + p->ray[l], w, 0, false);
-                    p->known[l] = w->known, p->count[l] = w->pendingCount;
-                }
                 known = LOADPD(p->known);
+                k = kNext;
+            }
+            else
+            {
+                int o0 = _mm_cvtsi128_si32(offset), o1 = _mm_extract_epi32(offset, 1);
+                int o2 = _mm_extract_epi32(offset, 2), o3 = _mm_extract_epi32(offset, 3);
+                __m256d ax, ay, bx, by;
+                LoadSegments(records + o0, records + o1, records + o2, records + o3, &ax, &ay, &bx, &by);
+
+                // The side test (SidesOfSegment: the same operations per lane).
+                __m256d ox = LOADPD(p->ox), oy = LOADPD(p->oy), dx = LOADPD(p->dx), dy = LOADPD(p->dy);
+                __m256d sax = _mm256_sub_pd(ax, ox), say = _mm256_sub_pd(ay, oy);
+                __m256d sbx = _mm256_sub_pd(bx, ox), sby = _mm256_sub_pd(by, oy);
+                __m256d ca = _mm256_sub_pd(_mm256_mul_pd(dx, say), _mm256_mul_pd(dy, sax));
+                __m256d cb = _mm256_sub_pd(_mm256_mul_pd(dx, sby), _mm256_mul_pd(dy, sbx));
+                __m256d lo = _mm256_min_pd(ca, cb), hi = _mm256_max_pd(ca, cb);
+                __m256d e = LOADPD(p->sideError), negE = _mm256_xor_pd(e, sign);
+                __m256d keep = _mm256_cmp_pd(_mm256_max_pd(lo, _mm256_xor_pd(hi, sign)), e, _CMP_NGT_UQ);
+
+                // The crossing's bound (BoundCrossing's well-conditioned case; a poorly conditioned or parallel
+                // crossing is deferred with no bound, which only costs an exact cast).
+                known = LOADPD(p->known);
+                __m256d maxFraction = LOADPD(p->maxFraction);
+                __m256d limit = _mm256_min_pd(known, maxFraction);
+                __m256d ex = _mm256_sub_pd(bx, ax), ey = _mm256_sub_pd(by, ay);
+                __m256d n1 = _mm256_mul_pd(sax, ey), n2 = _mm256_mul_pd(say, ex);
+                __m256d n = _mm256_sub_pd(n1, n2);
+                __m256d numError = _mm256_mul_pd(_mm256_set1_pd(1e-12),
+                                                 _mm256_add_pd(_mm256_andnot_pd(sign, n1), _mm256_andnot_pd(sign, n2)));
+                __m256d d1 = _mm256_mul_pd(dx, ey), d2 = _mm256_mul_pd(dy, ex);
+                __m256d den = _mm256_sub_pd(d1, d2);
+                __m256d sDen = _mm256_add_pd(_mm256_andnot_pd(sign, d1), _mm256_andnot_pd(sign, d2));
+                __m256d absDen = _mm256_andnot_pd(sign, den);
+                __m256d wellConditioned = _mm256_cmp_pd(absDen, _mm256_mul_pd(_mm256_set1_pd(1e-6), sDen), _CMP_GT_OQ);
+                __m256d num = _mm256_xor_pd(n, _mm256_and_pd(den, sign));
+                __m256d far =
+                    _mm256_add_pd(_mm256_mul_pd(_mm256_mul_pd(limit, absDen), _mm256_set1_pd(1.0 + 1e-9)), numError);
+                __m256d beyond = _mm256_or_pd(_mm256_cmp_pd(num, _mm256_xor_pd(numError, sign), _CMP_LT_OQ),
+                                              _mm256_cmp_pd(num, far, _CMP_GT_OQ));
+                __m256d t = _mm256_div_pd(num, absDen);
+                __m256d err = _mm256_add_pd(_mm256_mul_pd(_mm256_set1_pd(1e-9), _mm256_andnot_pd(sign, t)),
+                                            _mm256_div_pd(numError, absDen));
+                __m256d tLo = _mm256_sub_pd(t, err), tHiCertain = _mm256_add_pd(t, err);
+                __m256d straddles =
+                    _mm256_or_pd(_mm256_and_pd(_mm256_cmp_pd(ca, e, _CMP_GT_OQ), _mm256_cmp_pd(cb, negE, _CMP_LT_OQ)),
+                                 _mm256_and_pd(_mm256_cmp_pd(ca, negE, _CMP_LT_OQ), _mm256_cmp_pd(cb, e, _CMP_GT_OQ)));
+                __m256d certain =
+                    _mm256_and_pd(straddles, _mm256_and_pd(_mm256_cmp_pd(tLo, _mm256_setzero_pd(), _CMP_GE_OQ),
+                                                           _mm256_cmp_pd(tHiCertain, maxFraction, _CMP_LE_OQ)));
+                __m256d defer = _mm256_and_pd(
+                    _mm256_and_pd(Widen(records32), keep),
+                    _mm256_or_pd(_mm256_andnot_pd(wellConditioned, ones), _mm256_andnot_pd(beyond, ones)));
+                tLo = _mm256_blendv_pd(_mm256_set1_pd(-HUGE_VAL), _mm256_max_pd(tLo, _mm256_set1_pd(-HUGE_VAL)),
+                                       wellConditioned);
+                __m256d tHi =
+                    _mm256_blendv_pd(inf, tHiCertain, _mm256_and_pd(_mm256_and_pd(certain, wellConditioned), defer));
+                known = _mm256_min_pd(tHi, known);
+                _mm256_store_pd(p->known, known);
+
+                // The deferrals: every lane writes its next place (tLo, then the field and the record as 64 bits), and
+                // a deferring lane counts it.
+                __m128i pendingCount = LOADI(p->count);
+                __m128i at = _mm_add_epi32(_mm_slli_epi32(pendingCount, 4), laneOffset);
+                STOREI(p->count, _mm_sub_epi32(pendingCount, Narrow(defer)));
+                __m128d tLo01 = _mm256_castpd256_pd128(tLo), tLo23 = _mm256_extractf128_pd(tLo, 1);
+                __m128i items = _mm_srli_epi32(offset, 5);
+                __m128i id01 = _mm_unpacklo_epi32(_mm_setzero_si128(), items),
+                        id23 = _mm_unpackhi_epi32(_mm_setzero_si128(), items);
+                char* at0 = pendingBase + _mm_cvtsi128_si32(at);
+                char* at1 = pendingBase + _mm_extract_epi32(at, 1);
+                char* at2 = pendingBase + _mm_extract_epi32(at, 2);
+                char* at3 = pendingBase + _mm_extract_epi32(at, 3);
+                _mm_storel_pd((double*)at0, tLo01), _mm_storeh_pd((double*)at1, tLo01);
+                _mm_storel_pd((double*)at2, tLo23), _mm_storeh_pd((double*)at3, tLo23);
+                _mm_storel_epi64((__m128i*)(at0 + 8), id01), _mm_storeh_pd((double*)(at1 + 8), _mm_castsi128_pd(id01));
+                _mm_storel_epi64((__m128i*)(at2 + 8), id23), _mm_storeh_pd((double*)(at3 + 8), _mm_castsi128_pd(id23));
+                if (lookAhead)
+                {
+                    // A deferred segment's identity (chain, part: a parallel array), read when it is cast at the walk's
+                    // end, as the scalar walk prefetches it; a lane that does not defer requests the array's first
+                    // line.
+                    __m128i deferred = _mm_and_si128(items, Narrow(defer));
+                    __m128i refAt = _mm_mullo_epi32(deferred, _mm_set1_epi32((int)sizeof(CellRef)));
+                    LS_PREFETCH(refs + _mm_cvtsi128_si32(refAt)), LS_PREFETCH(refs + _mm_extract_epi32(refAt, 1));
+                    LS_PREFETCH(refs + _mm_extract_epi32(refAt, 2)), LS_PREFETCH(refs + _mm_extract_epi32(refAt, 3));
+                }
+                k = sparse ? kNext : _mm_sub_epi32(k, records32);
+                int full = _mm_movemask_ps(
+                    _mm_castsi128_ps(_mm_cmpeq_epi32(LOADI(p->count), _mm_set1_epi32(LS_PENDING_CAPACITY))));
+                if (LS_UNLIKELY(full != 0))
+                {
+                    for (; full != 0; full &= full - 1)
+                    {
+                        int l = __builtin_ctz((unsigned)full);
+                        WalkState* w = lanes + l;
+                        w->known = p->known[l];
+                        w->limit = w->known < p->maxFraction[l] ? w->known : p->maxFraction[l];
+                        w->pendingCount = p->count[l];
+                        LaneScalar(scene, inputs + p->ray[l], hits + p->ray[l], w, 0, false);
+                        p->known[l] = w->known, p->count[l] = w->pendingCount;
+                    }
+                    known = LOADPD(p->known);
+                }
             }
 
             // The lanes done with their cell step to the next one, or end (WalkStep's test and step).
