@@ -150,7 +150,8 @@ static LS_FORCE_INLINE void CastPending(const lsScene* scene, const lsRayInput* 
 // Casts pending primitives exactly, nearest lower bound first, until the rest are strictly farther than the best.
 // A primitive registered in several cells may be pending once per cell. Its copies have the same bound (the same
 // operations on the same doubles), so they come one after the other unless another bound equals theirs, and all but
-// the first are skipped; a copy cast again (that rare case) cannot change the best, as a tie with itself loses.
+// the first are skipped; a copy cast again (that rare case) cannot change the best, as a tie with itself loses. (A
+// sparse grid's packets bound each copy by its piece in its cell, so there copies' bounds may differ: see there.)
 static LS_FORCE_INLINE void Resolve(const lsScene* scene, const lsRayInput* input, Pending* pending, int count,
                                     lsRayHit* best, lsCastStats* stats)
 {
@@ -1353,18 +1354,19 @@ static LS_FORCE_INLINE LS_AVX2 void CastPacketsAs(const lsScene* scene, const ls
                 __m256d ax, ay, bx, by;
                 // A sparse grid's candidate is bounded by its piece, not its record (whose line the piece's ends lie
                 // off by at most the scene's pieceError, in metres): the round reads no record, only the pieces it
-                // side-tested (depot 5.54 -> 5.71 M rays per CPU second, 11 alternated runs; the index outgrows the
-                // core's 1 MB L2 and the records are a third of it). The bound holds where it matters, for a copy of
-                // the record in a cell whose piece holds the point X where the ray's line crosses the record's: X
-                // lies within the slop of a cell the walk visits, and that cell's piece (clipped to its box grown by
-                // twice the slop) spans X. There the piece's line passes within pieceError of X, so the ray meets it
-                // within pieceError |e| / |cross(d, e)| of X in fraction (e = the piece's b - a): 2 pieceError
-                // (|ex| + |ey|) more in the numerator's error covers it. A copy whose piece does not span X may get a
-                // bound that is not one, harmless: Resolve casts candidates nearest bound first until the rest lie
-                // beyond the best, so the copy with a true bound is cast before it stops, and a copy cast again cannot
-                // change the answer. A certain hit is one whose piece's ends straddle the ray's line by more than the
-                // pieces' error bound (their rounding and how far they lie off the record's line): the record's
-                // points there straddle it too, so the crossing lies within the piece.
+                // side-tested, again from the L1 (depot 5.51 -> 5.80 M rays per CPU second, 11 alternated runs: the
+                // record's load, from the L2, came after the pieces' in the round's chain of dependent loads; a record
+                // stored beside its piece, in the same cache line, gained nothing: the pieces' lines doubled). The
+                // bound holds where it matters, for a copy of the record in a cell whose piece holds the point X where
+                // the ray's line crosses the record's: X lies within the slop of a cell the walk visits, and that
+                // cell's piece (clipped to its box grown by twice the slop) spans X. There the piece's line passes
+                // within pieceError of X, so the ray meets it within pieceError |e| / |cross(d, e)| of X in fraction (e
+                // = the piece's b - a): 2 pieceError (|ex| + |ey|) more in the numerator's error covers it. A copy
+                // whose piece does not span X may get a bound that is not one, harmless: Resolve casts candidates
+                // nearest bound first until the rest lie beyond the best, so the copy with a true bound is cast before
+                // it stops, and a copy cast again cannot change the answer. A certain hit is one whose piece's ends
+                // straddle the ray's line by more than the pieces' error bound (their rounding and how far they lie off
+                // the record's line): the record's points there straddle it too, so the crossing lies within the piece.
                 const char* bounded = sparse ? pieces : records; // the pieces at the records' offsets
                 LoadSegments(bounded + o0, bounded + o1, bounded + o2, bounded + o3, &ax, &ay, &bx, &by);
 
