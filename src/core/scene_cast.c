@@ -1246,7 +1246,11 @@ static LS_FORCE_INLINE LS_AVX2 void CastPacketsAs(const lsScene* scene, const ls
                         break;
                     }
                 }
-                if (_mm_movemask_ps(_mm_castsi128_ps(LOADI(p->live))) == 0)
+                // A sparse grid's packets ask the lanes' scalars just stored, not a vector of them (a load that
+                // waits for the stores to reach the cache: 5 % of the depot map's samples were on it).
+                bool anyLive = sparse ? (p->live[0] | p->live[1] | p->live[2] | p->live[3]) != 0
+                                      : _mm_movemask_ps(_mm_castsi128_ps(LOADI(p->live))) != 0;
+                if (!anyLive)
                 {
                     doneOf[g] = true;
                     --running;
