@@ -87,6 +87,31 @@ static inline void TrySegmentRecord(const lsSegment* seg, const CellRef* ref, co
     }
 }
 
+/// TrySegmentRecord always inlined, for the most common end of a sparse grid's packets (CastPacketsAs). A copy, not
+/// shared: with TrySegmentRecord calling it, TrySegmentRecord's out-of-line code took other registers and one more
+/// instruction, and city-10k's rays were 4 % slower (7 alternated runs).
+static LS_FORCE_INLINE void TrySegmentRecordInline(const lsSegment* seg, const CellRef* ref, const lsRayInput* input,
+                                                   lsRayHit* best)
+{
+    double L = input->maxFraction < DBL_MAX ? input->maxFraction : DBL_MAX;
+    lsVec2 n = ref->normal;
+    lsCastOutput out;
+    int denSign;
+    if (!isnan(n.x) && lsRayCastSegmentCrossing(input->origin, input->direction, L, seg->a, seg->b, &out, &denSign))
+    {
+        double sign = out.hit ? (double)denSign : 0.0; // a product by 1 or -1 is exact; a miss's normal is zero
+        out.normal = (lsVec2){n.x * sign, n.y * sign};
+    }
+    else
+    {
+        out = lsRayCastSegmentFull(seg, input);
+    }
+    if (Beats(&out, ls_hitWall, ref->chain, ref->part, best))
+    {
+        Take(best, &out, ls_hitWall, ref->chain, ref->part);
+    }
+}
+
 static inline void TryTarget(const lsCircle* circle, int i, const lsRayInput* input, lsRayHit* best)
 {
     lsCastOutput out = lsRayCastCircle(circle, input);
