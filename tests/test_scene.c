@@ -8,6 +8,7 @@
 #include "lidarsim/scene.h"
 #include "test.h"
 
+#include <float.h>
 #include <string.h>
 
 static bool SameHit(const lsRayHit* a, const lsRayHit* b)
@@ -1391,9 +1392,13 @@ static int FanAgreementTest(void)
                 // eight beams a turn on a lattice: along the walls and through the corners
                 bad += CompareFan(scene, o, -LS_PI, LS_PI / 4.0, 8, 30.0, &swept, &hits);
                 bad += CompareFan(scene, o, -LS_PI, LS_PI / 720.0, 1440, 30.0, &swept, &hits);
-                // beams over more than two turns: an object's beams are found in one turn and the next only, so
-                // such a fan is cast beam by beam (lsScene_CastFan refuses it)
+                // beams over more than a turn (2.16 turns, 1.5, a turn and 0.3 rad): an object's beams are found
+                // within the first turn only (and at its wrap), so such a fan is cast beam by beam (lsScene_CastFan
+                // refuses it); 1.5 turns fail when the refusal moves to two turns, and a turn and 0.3 rad when it
+                // allows 0.5 rad more
                 bad += CompareFan(scene, o, 0.3, 2.0 * LS_PI / 500.0, 1080, 30.0, &swept, &hits);
+                bad += CompareFan(scene, o, 0.3, 3.0 * LS_PI / 1079.0, 1080, 30.0, &swept, &hits);
+                bad += CompareFan(scene, o, 0.3, (2.0 * LS_PI + 0.3) / 1079.0, 1080, 30.0, &swept, &hits);
             }
             bad += RandomFan(scene, &rng, o, &swept, &hits);
         }
@@ -2133,6 +2138,210 @@ static int SparseFanAgreementTest(void)
     return 0;
 }
 
+// A map whose walls tie (the sparse sweep casts a beam's first survivor in a cell exactly and makes its hit the beam's
+// limit: a later record at the same fraction must still be found and win the tie-break). Walls added before the map's
+// own, so that they come first in the tie-break (lower chain): duplicates of map segments, the same reversed, a
+// middle piece of one (collinear to rounding), a short wall crossing one at its end or middle, zero-length walls at
+// an end or a middle. *spots gets the points beams are aimed at (ends, middles); returns the world.
+static lsWorld* MakeTiedMapWorld(uint64_t seed, lsVec2 origin, double yaw, lsVec2* spots, int* spotCount)
+{
+    lsWorld* map = MakeMapWorld(seed, 200, 160, origin, yaw);
+    lsWorld* world = lsCreateWorld();
+    lsRng rng = lsMakeRng(seed * 31 + 5);
+    int n = 0;
+    for (int i = 0; i < 80; ++i)
+    {
+        const lsWallDef* w = map->walls + lsRng_Next(&rng) % (uint64_t)map->wallCount;
+        int j = (int)(lsRng_Next(&rng) % (uint64_t)(w->closed ? w->pointCount : w->pointCount - 1));
+        lsVec2 a = w->points[j], b = w->points[(j + 1) % w->pointCount];
+        lsVec2 mid = lsScale(0.5, lsAdd(a, b)), e = lsSub(b, a);
+        lsVec2 q = lsScale(lsRng_Range(&rng, 0.02, 0.2), RandomDirection(&rng));
+        lsVec2 pts[2];
+        switch (i % 6)
+        {
+        case 0:
+            pts[0] = a, pts[1] = b;
+            break;
+        case 1:
+            pts[0] = b, pts[1] = a;
+            break;
+        case 2:
+            pts[0] = lsAdd(a, lsScale(0.25, e)), pts[1] = lsAdd(a, lsScale(0.75, e));
+            break;
+        case 3:
+            pts[0] = lsSub(a, q), pts[1] = lsAdd(a, q);
+            break;
+        case 4:
+            pts[0] = lsSub(mid, q), pts[1] = lsAdd(mid, q);
+            break;
+        default:
+            pts[0] = i % 4 == 1 ? a : mid, pts[1] = pts[0];
+            break;
+        }
+        lsWorld_AddWall(world, pts, 2, false);
+        spots[n++] = a, spots[n++] = mid;
+    }
+    for (int c = 0; c < map->wallCount; ++c)
+    {
+        lsWorld_AddWall(world, map->walls[c].points, map->walls[c].pointCount, map->walls[c].closed);
+    }
+    lsDestroyWorld(map);
+    *spotCount = n;
+    return world;
+}
+
+// Casts count beams from o along directions through lsScene_CastFan, and compares each with the brute force. The fan
+// has no increment, so FanRuns makes every beam a candidate of every object and the directions need not follow its
+// angles (beyond what the lidar asks: any order, so that a sparse sweep sorts its bins by count, and any length).
+static int CompareUnordered(const lsScene* scene, lsVec2 o, const lsVec2* directions, int count, double range,
+                            int* swept, int* hits)
+{
+    static lsRayInput inputs[LS_FAN_MAX_BEAMS];
+    static lsRayHit fanHits[LS_FAN_MAX_BEAMS];
+    lsBeamFan fan = {o, range, 0.0, 0.0, count};
+    for (int k = 0; k < count; ++k)
+    {
+        inputs[k] = (lsRayInput){o, directions[k], range};
+    }
+    if (!lsScene_CastFan(scene, &fan, 0, inputs, count, fanHits))
+    {
+        return 0;
+    }
+    *swept += 1;
+    int bad = 0;
+    for (int k = 0; k < count; ++k)
+    {
+        lsRayHit b = lsScene_CastRayBrute(scene, NULL, inputs + k);
+        *hits += b.hit;
+        if (!SameHitBits(fanHits + k, &b))
+        {
+            if (bad < 3)
+            {
+                fprintf(stderr, "unordered beam %d of %d:\n", k, count);
+                PrintMismatch(inputs + k, fanHits + k, &b);
+            }
+            bad += 1;
+        }
+    }
+    return bad;
+}
+
+// Sparse scans of maps whose walls tie (MakeTiedMapWorld): narrow fans aimed at the walls' ends and middles (where
+// duplicates, crossings and zero-length walls meet the beam at the same fraction) and wide fans around them; from the
+// ends themselves, with beams along the wall; beams in no order of angle (the sweep's bins then sorted by count) toward
+// every spot, unnormalized, of huge and tiny lengths; fans of exactly a turn, a hair more, and one beam; origins a
+// hair inside the grid's edges; a map millions of metres from the origin. Every beam bit for bit the brute force's.
+static int SparseFanTieTest(void)
+{
+    int swept = 0, hits = 0, bad = 0;
+    static lsVec2 spots[160];
+    static lsVec2 dirs[LS_FAN_MAX_BEAMS];
+    for (int m = 0; m < 4; ++m)
+    {
+        int spotCount;
+        lsVec2 corner = m == 0 ? lsV(0.0, 0.0) : (m == 3 ? lsV(3.1e6, -7.7e5) : lsV(123.4, -56.7));
+        double yaw = m == 0 ? 0.0 : (m == 1 ? 0.37 : -2.0);
+        lsWorld* world = MakeTiedMapWorld(40 + (uint64_t)m, corner, yaw, spots, &spotCount);
+        lsScene* scene = lsCreateScene(world);
+        lsSceneInfo info = lsScene_GetInfo(scene);
+        ENSURE(info.cellItems < (long long)info.cellsX * info.cellsY); // sparse
+        lsAABB g = info.gridBounds;
+        lsRng rng = lsMakeRng(900 + (uint64_t)m);
+        for (int i = 0; i < spotCount && bad == 0; ++i)
+        {
+            lsVec2 p = spots[i];
+            double r = lsRng_Range(&rng, 0.3, 6.0);
+            lsVec2 o = lsAdd(p, lsScale(r, RandomDirection(&rng)));
+            double angle = atan2(p.y - o.y, p.x - o.x);
+            bad += CompareFan(scene, o, angle - 2e-12, 1e-12, 5, 30.0, &swept, &hits);
+            if (i % 4 == 1)
+            {
+                bad += CompareFan(scene, o, angle - 0.2, 0.4 / 1079.0, 1080, 30.0, &swept, &hits);
+            }
+            // From the spot itself (on a wall's end or middle, or a zero-length wall).
+            if (i % 4 == 0)
+            {
+                bad += CompareFan(scene, p, lsRng_Range(&rng, -LS_PI, LS_PI), 2.0 * LS_PI / 1080.0, 1080, 30.0, &swept,
+                                  &hits);
+                // From a wall's end along the wall (to its middle and away), and to the other spots.
+                int along = 0;
+                lsVec2 e = lsSub(spots[i + 1], p);
+                dirs[along++] = e, dirs[along++] = lsScale(-1.0, e);
+                for (int s = 0; s < spotCount && along < 40; s += 3)
+                {
+                    lsVec2 d = lsSub(spots[s], p);
+                    if (d.x != 0.0 || d.y != 0.0)
+                    {
+                        dirs[along++] = d;
+                    }
+                }
+                if (e.x != 0.0 || e.y != 0.0)
+                {
+                    bad += CompareUnordered(scene, p, dirs, along, 30.0, &swept, &hits);
+                }
+            }
+            // Unordered: toward every spot from o, unnormalized, scaled by powers of two, and along walls.
+            int count = 0;
+            for (int s = 0; s < spotCount && count < LS_FAN_MAX_BEAMS; ++s)
+            {
+                lsVec2 d = lsSub(spots[s], o);
+                int scale = (int)(lsRng_Next(&rng) % 5);
+                double f = scale == 0 ? 0x1p-60 : (scale == 1 ? 0x1p60 : (scale == 2 ? 1.0 : 0.1));
+                if (d.x != 0.0 || d.y != 0.0)
+                {
+                    dirs[count++] = lsScale(f, d);
+                }
+                if (s + 1 < spotCount && count < LS_FAN_MAX_BEAMS && s % 2 == 0)
+                {
+                    dirs[count++] = lsSub(spots[s + 1], spots[s]);
+                }
+            }
+            bad += CompareUnordered(scene, o, dirs, count, 30.0, &swept, &hits);
+            bad += CompareUnordered(scene, o, dirs, count > 3 ? 3 : count, 1e3, &swept, &hits);
+            if (i % 8 == 0)
+            {
+                // The same directions scaled to huge and tiny lengths (|d|^2 overflows or underflows: the lengths
+                // come from |dx| + |dy| and the back faces are not skipped), with ranges to match.
+                static lsVec2 big[LS_FAN_MAX_BEAMS];
+                for (int k = 0; k < count; ++k)
+                {
+                    int e = (int)(lsRng_Next(&rng) % 4);
+                    big[k] = lsScale(e == 0 ? 0x1p-520 : (e == 1 ? 0x1p500 : (e == 2 ? 0x1p-1000 : 0x1p1000)),
+                                     lsNormalize(dirs[k]));
+                }
+                bad += CompareUnordered(scene, o, big, count, DBL_MAX, &swept, &hits);
+                bad += CompareUnordered(scene, o, big, count, 1e300, &swept, &hits);
+                bad += CompareUnordered(scene, o, big, count, 30.0, &swept, &hits);
+            }
+        }
+        for (int i = 0; i < 16 && bad == 0; ++i)
+        {
+            lsVec2 o = lsTestRandomPoint(&rng, g.lower.x, g.upper.x, g.lower.y, g.upper.y);
+            bad += RandomMapFan(scene, &rng, o, &swept, &hits);
+            double start = lsRng_Range(&rng, -LS_PI, LS_PI);
+            bad += CompareFan(scene, o, start, 2.0 * LS_PI / 1080.0, 1081, 30.0, &swept, &hits); // exactly a turn
+            bad += CompareFan(scene, o, start, (2.0 * LS_PI + 9e-7) / 1080.0, 1081, 30.0, &swept, &hits);
+            bad += CompareFan(scene, o, start, 0.0, 1, 30.0, &swept, &hits);
+            for (int k = 0; k < 64; ++k)
+            {
+                dirs[k] = RandomDirection(&rng);
+            }
+            bad += CompareUnordered(scene, o, dirs, 64, 30.0, &swept, &hits);
+            // At the grid's edges, a hair inside.
+            lsVec2 edge = i % 4 == 0   ? lsV(nextafter(g.lower.x, HUGE_VAL), o.y)
+                          : i % 4 == 1 ? lsV(nextafter(g.upper.x, -HUGE_VAL), o.y)
+                          : i % 4 == 2 ? lsV(o.x, nextafter(g.lower.y, HUGE_VAL))
+                                       : lsV(o.x, nextafter(g.upper.y, -HUGE_VAL));
+            bad += CompareFan(scene, edge, start, 2.0 * LS_PI / 1080.0, 1080, 1e3, &swept, &hits);
+        }
+        lsDestroyScene(scene);
+        lsDestroyWorld(world);
+    }
+    printf("    %d sparse fan blocks swept, %d beams hit, %d mismatches\n", swept, hits, bad);
+    ENSURE(bad == 0 && swept > 2000 && hits > 400000);
+    return 0;
+}
+
 // Scans with range noise and dropout (no jitter: the beams keep their angles and go through lsScene_CastFan) report
 // for every returned beam what the brute force finds along its direction, and draw the same numbers.
 static int FanScanNoiseTest(void)
@@ -2256,6 +2465,7 @@ int SceneTest(void)
     RUN_SUBTEST(EmptyBlocksTest);
     RUN_SUBTEST(FanAgreementTest);
     RUN_SUBTEST(SparseFanAgreementTest);
+    RUN_SUBTEST(SparseFanTieTest);
     RUN_SUBTEST(SparseWalkAgreementTest);
     RUN_SUBTEST(BackFaceTest);
     RUN_SUBTEST(BackFaceRandomTest);

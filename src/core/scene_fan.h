@@ -15,6 +15,6 @@
 /// once its hit is nearer than every cell not yet swept (a sparse grid: its occupied cells only, nearest first, each
 /// against the beams that may still reach it). Returns false, with hits undefined, when the fan cannot be
 /// swept safely (an origin outside the grid, huge angles, an infinite range, beams over more than a turn: FanRuns
-/// finds an object's beams in one turn and the next): cast the beams one by one then.
+/// finds an object's beams within the first turn, and at its wrap, only): cast the beams one by one then.
 bool lsScene_CastFan(const lsScene* scene, const lsBeamFan* fan, int first, const lsRayInput* inputs, int count,
                      lsRayHit* hits);
