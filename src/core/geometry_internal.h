@@ -201,6 +201,23 @@ static inline lsDouble2 lsSqrt2(lsDouble2 x)
 #endif
 }
 
+/// The sides of a segment's endpoints a and b relative to the ray's line along d, cross(d, p - o), from a - o in lane
+/// 0 and b - o in lane 1 of rx and ry, filtered as SideOfRay (and exact.c's lsOrientDir) filter them (each lane the
+/// scalar expression's bits; the filters' six comparisons in three and one branch): bit 0 set when a's is positive,
+/// bit 1 when b's is, in *positive; false when a filter does not decide either sign. The first step of the exact
+/// casts' common case (lsRayCastSegmentPrepared, lsRayCastSegmentCrossing).
+static LS_GEOMETRY_INLINE bool lsEndpointSides2(lsVec2 d, lsDouble2 rx, lsDouble2 ry, int* positive)
+{
+    lsDouble2 l = d.x * ry, r = d.y * rx;
+    lsDouble2 c = l - r; // ca, cb
+    lsDouble2 bound = LS_FILTER_ORIENT * (lsAbs2(l) + lsAbs2(r));
+    lsDouble2 decided =
+        lsAnd2(lsLess2(bound, lsAbs2(c)), lsAnd2(lsLessEqual2((lsDouble2){LS_FILTER_TINY, LS_FILTER_TINY}, bound),
+                                                 lsLessEqual2(bound, (lsDouble2){DBL_MAX, DBL_MAX})));
+    *positive = lsLanes2(lsLess2((lsDouble2){0.0, 0.0}, c));
+    return lsLanes2(decided) == 3;
+}
+
 /// What lsRayCastSegmentCommon computes from the origin and the segment alone, the same for every direction (a scan's
 /// beams share it): the endpoints relative to the origin, b - a, the crossing's numerator cross(p - o, b - a) (p the
 /// endpoint nearer the origin) and whether its filter decides its sign, the segment's box, and its unit normals once
@@ -249,21 +266,12 @@ static inline void lsPrepareSegmentCast(lsVec2 o, lsVec2 a, lsVec2 b, lsSegmentC
 /// crossing's direction, the point's clamp) are taken in SSE2 lanes or by comparing signs, not by branches.
 static LS_GEOMETRY_INLINE bool lsRayCastSegmentPrepared(lsSegmentCastPrep* s, lsVec2 d, double L, lsCastOutput* out)
 {
-    // The endpoints' sides cross(d, p - o), filtered as SideOfRay (and exact.c's lsOrientDir) filter them: a in lane
-    // 0, b in lane 1 (each lane the scalar expression's bits; the filters' six comparisons in three and one branch).
-    const lsDouble2 zero = {0.0, 0.0};
-    lsDouble2 l = d.x * s->ry, r = d.y * s->rx;
-    lsDouble2 c = l - r; // ca, cb
-    lsDouble2 bound = LS_FILTER_ORIENT * (lsAbs2(l) + lsAbs2(r));
-    lsDouble2 decided =
-        lsAnd2(lsLess2(bound, lsAbs2(c)), lsAnd2(lsLessEqual2((lsDouble2){LS_FILTER_TINY, LS_FILTER_TINY}, bound),
-                                                 lsLessEqual2(bound, (lsDouble2){DBL_MAX, DBL_MAX})));
-    if (lsLanes2(decided) != 3)
+    int positive; // the endpoints' sides: bit 0 ca > 0, bit 1 cb > 0
+    if (!lsEndpointSides2(d, s->rx, s->ry, &positive))
     {
         return false;
     }
     *out = (lsCastOutput){{0.0, 0.0}, {0.0, 0.0}, 0.0, false};
-    int positive = lsLanes2(lsLess2(zero, c)); // bit 0: ca > 0, bit 1: cb > 0
     if (((positive ^ (positive >> 1)) & 1) == 0)
     {
         return true; // both strictly on one side
@@ -326,22 +334,13 @@ static LS_GEOMETRY_INLINE bool lsRayCastSegmentPrepared(lsSegmentCastPrep* s, ls
 static LS_GEOMETRY_INLINE bool lsRayCastSegmentCrossing(lsVec2 o, lsVec2 d, double L, lsVec2 a, lsVec2 b,
                                                         lsCastOutput* out, int* denSign)
 {
-    // The endpoints' sides cross(d, p - o), filtered as SideOfRay (and exact.c's lsOrientDir) filter them: a in lane
-    // 0, b in lane 1 (each lane the scalar expression's bits; the filters' six comparisons in three and one branch).
-    const lsDouble2 zero = {0.0, 0.0};
     lsDouble2 rx = (lsDouble2){a.x, b.x} - o.x, ry = (lsDouble2){a.y, b.y} - o.y; // a - o, b - o
-    lsDouble2 l = d.x * ry, r = d.y * rx;
-    lsDouble2 c = l - r; // ca, cb
-    lsDouble2 bound = LS_FILTER_ORIENT * (lsAbs2(l) + lsAbs2(r));
-    lsDouble2 decided =
-        lsAnd2(lsLess2(bound, lsAbs2(c)), lsAnd2(lsLessEqual2((lsDouble2){LS_FILTER_TINY, LS_FILTER_TINY}, bound),
-                                                 lsLessEqual2(bound, (lsDouble2){DBL_MAX, DBL_MAX})));
-    if (lsLanes2(decided) != 3)
+    int positive; // the endpoints' sides: bit 0 ca > 0, bit 1 cb > 0
+    if (!lsEndpointSides2(d, rx, ry, &positive))
     {
         return false;
     }
     *out = (lsCastOutput){{0.0, 0.0}, {0.0, 0.0}, 0.0, false};
-    int positive = lsLanes2(lsLess2(zero, c)); // bit 0: ca > 0, bit 1: cb > 0
     if (((positive ^ (positive >> 1)) & 1) == 0)
     {
         return true; // both strictly on one side
