@@ -2142,8 +2142,11 @@ static int SparseFanAgreementTest(void)
 // limit: a later record at the same fraction must still be found and win the tie-break). Walls added before the map's
 // own, so that they come first in the tie-break (lower chain): duplicates of map segments, the same reversed, a
 // middle piece of one (collinear to rounding), a short wall crossing one at its end or middle, zero-length walls at
-// an end or a middle. *spots gets the points beams are aimed at (ends, middles); returns the world.
-static lsWorld* MakeTiedMapWorld(uint64_t seed, lsVec2 origin, double yaw, lsVec2* spots, int* spotCount)
+// an end or a middle. With longWalls (a map along the axes), walls 200 km long (kept out of the grid, cast before the
+// sweep) along the axes through ends, three before the map's chains and three after, overlapping its walls along
+// those lines. *spots gets the points beams are aimed at (ends, middles); returns the world.
+static lsWorld* MakeTiedMapWorld(uint64_t seed, lsVec2 origin, double yaw, bool longWalls, lsVec2* spots,
+                                 int* spotCount)
 {
     lsWorld* map = MakeMapWorld(seed, 200, 160, origin, yaw);
     lsWorld* world = lsCreateWorld();
@@ -2181,9 +2184,24 @@ static lsWorld* MakeTiedMapWorld(uint64_t seed, lsVec2 origin, double yaw, lsVec
         lsWorld_AddWall(world, pts, 2, false);
         spots[n++] = a, spots[n++] = mid;
     }
+    lsVec2 longs[6][2];
+    for (int i = 0; i < 6; ++i)
+    {
+        lsVec2 p = spots[2 * (lsRng_Next(&rng) % 80)];
+        longs[i][0] = i % 2 == 0 ? lsV(p.x, -1e5) : lsV(-1e5, p.y);
+        longs[i][1] = i % 2 == 0 ? lsV(p.x, 1e5) : lsV(1e5, p.y);
+    }
+    for (int i = 0; i < 3 && longWalls; ++i)
+    {
+        lsWorld_AddWall(world, longs[i], 2, false);
+    }
     for (int c = 0; c < map->wallCount; ++c)
     {
         lsWorld_AddWall(world, map->walls[c].points, map->walls[c].pointCount, map->walls[c].closed);
+    }
+    for (int i = 3; i < 6 && longWalls; ++i)
+    {
+        lsWorld_AddWall(world, longs[i], 2, false);
     }
     lsDestroyWorld(map);
     *spotCount = n;
@@ -2241,10 +2259,11 @@ static int SparseFanTieTest(void)
         int spotCount;
         lsVec2 corner = m == 0 ? lsV(0.0, 0.0) : (m == 3 ? lsV(3.1e6, -7.7e5) : lsV(123.4, -56.7));
         double yaw = m == 0 ? 0.0 : (m == 1 ? 0.37 : -2.0);
-        lsWorld* world = MakeTiedMapWorld(40 + (uint64_t)m, corner, yaw, spots, &spotCount);
+        lsWorld* world = MakeTiedMapWorld(40 + (uint64_t)m, corner, yaw, m == 0, spots, &spotCount);
         lsScene* scene = lsCreateScene(world);
         lsSceneInfo info = lsScene_GetInfo(scene);
         ENSURE(info.cellItems < (long long)info.cellsX * info.cellsY); // sparse
+        ENSURE(scene->longSegmentCount == (m == 0 ? 6 : 0));           // out of the grid
         lsAABB g = info.gridBounds;
         lsRng rng = lsMakeRng(900 + (uint64_t)m);
         for (int i = 0; i < spotCount && bad == 0; ++i)

@@ -1051,8 +1051,9 @@ static LS_NOINLINE void SparseSweep(Fan* f, const int* openList, int openN)
 }
 
 // Each beam's answer so far (the primitives outside the grid), limit, reach and bin of direction: the rings' open
-// beams are counted per bin, a sparse grid's sorted by their finer bins (SparseSweep). Lists the open beams; returns
-// how many. Inlined once for each kind of grid.
+// beams are counted per bin; a sparse grid's are sorted by their finer bins (SparseSweep), turned where those rise
+// around the turn when they do (rise), and a beam with an answer already has no first survivor cast (answered).
+// Lists the open beams; returns how many. Inlined once for each kind of grid.
 static LS_FORCE_INLINE int SetUpBeams(Fan* f, bool sparse)
 {
     const lsScene* scene = f->scene;
