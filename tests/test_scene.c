@@ -2149,6 +2149,10 @@ static lsWorld* MakeTiedMapWorld(uint64_t seed, lsVec2 origin, double yaw, bool 
                                  int* spotCount)
 {
     lsWorld* map = MakeMapWorld(seed, 200, 160, origin, yaw);
+    if (map == NULL)
+    {
+        return NULL;
+    }
     lsWorld* world = lsCreateWorld();
     lsRng rng = lsMakeRng(seed * 31 + 5);
     int n = 0;
@@ -2260,6 +2264,7 @@ static int SparseFanTieTest(void)
         lsVec2 corner = m == 0 ? lsV(0.0, 0.0) : (m == 3 ? lsV(3.1e6, -7.7e5) : lsV(123.4, -56.7));
         double yaw = m == 0 ? 0.0 : (m == 1 ? 0.37 : -2.0);
         lsWorld* world = MakeTiedMapWorld(40 + (uint64_t)m, corner, yaw, m == 0, spots, &spotCount);
+        ENSURE(world != NULL);
         lsScene* scene = lsCreateScene(world);
         lsSceneInfo info = lsScene_GetInfo(scene);
         ENSURE(info.cellItems < (long long)info.cellsX * info.cellsY); // sparse
