@@ -2269,6 +2269,7 @@ static int SparseFanTieTest(void)
         lsSceneInfo info = lsScene_GetInfo(scene);
         ENSURE(info.cellItems < (long long)info.cellsX * info.cellsY); // sparse
         ENSURE(scene->longSegmentCount == (m == 0 ? 6 : 0));           // out of the grid
+        ENSURE(((uintptr_t)scene->segItems & 63) == 0);                // on a cache line (lsAllocLines)
         lsAABB g = info.gridBounds;
         lsRng rng = lsMakeRng(900 + (uint64_t)m);
         for (int i = 0; i < spotCount && bad == 0; ++i)

@@ -130,7 +130,10 @@ void* lsAllocLines(size_t size, void** block)
         lsAssertFailed("size + LS_LINE_SLACK fits in size_t", __FILE__, __LINE__);
     }
     *block = lsAlloc(size + LS_LINE_SLACK);
-    return (void*)(((uintptr_t)*block + LS_LINE_SLACK) & ~(uintptr_t)LS_LINE_SLACK);
+    // Moved by the bytes to the next boundary as a pointer, not rebuilt from an integer (which would lose what the
+    // compiler knows of the block it points into).
+    char* start = *block;
+    return start + (-(uintptr_t)start & LS_LINE_SLACK);
 }
 
 // A header in front of each block keeps its size, padded to the strictest alignment so the block after it stays
