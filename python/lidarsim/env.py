@@ -303,6 +303,19 @@ class VectorEnv:
         self._final = np.zeros((num_envs, size), np.float32)
         self._rewards = np.zeros(num_envs, np.float64)
         self._truncated = np.zeros(num_envs, np.uint8)
+        self._actions = np.zeros(num_envs, np.int32)
+        self._commands = np.zeros((num_envs, 2), np.float64)
+        # The C step's arguments, made once: a ctypes pointer costs about 2 us to make, and the Python part of a step
+        # runs alone between two parallel ones (a step of 64 robots is about 450 us of work; every 10 us of serial
+        # time costs about 0.04x of the speed-up on two threads).
+        self._step_args = (
+            None if self.continuous else _lib.ptr(self._actions, ctypes.c_int32),
+            _lib.ptr(self._commands, ctypes.c_double) if self.continuous else None,
+            _lib.ptr(self._obs, ctypes.c_float),
+            _lib.ptr(self._rewards, ctypes.c_double),
+            _lib.ptr(self._truncated, ctypes.c_uint8),
+            _lib.ptr(self._final, ctypes.c_float),
+        )
         self._returns = np.zeros(num_envs, np.float64)
         self._lengths = np.zeros(num_envs, np.int64)
         self._seed: Optional[int] = None
@@ -330,20 +343,11 @@ class VectorEnv:
         handle = self._agents.live()
         if not self._started:
             raise RuntimeError("lidarsim.VectorEnv: call reset() before step()")
-        discrete = continuous = None
         if self.continuous:
-            continuous = self._agents.check_continuous(actions, (self.num_envs, 2))
+            self._commands[...] = self._agents.check_continuous(actions, (self.num_envs, 2))
         else:
-            discrete = _check_discrete(actions, self.num_envs)
-        _lib.core.lsVecEnv_Step(
-            handle,
-            _lib.ptr(discrete, ctypes.c_int32),
-            _lib.ptr(continuous, ctypes.c_double),
-            _lib.ptr(self._obs, ctypes.c_float),
-            _lib.ptr(self._rewards, ctypes.c_double),
-            _lib.ptr(self._truncated, ctypes.c_uint8),
-            _lib.ptr(self._final, ctypes.c_float),
-        )
+            _discrete_into(actions, self._actions)
+        _lib.core.lsVecEnv_Step(handle, *self._step_args)
         truncations = self._truncated.astype(bool)
         self._returns += self._rewards
         self._lengths += 1
@@ -383,6 +387,22 @@ class VectorEnv:
 
     def __exit__(self, *exc):
         self.close()
+
+
+#: The unsigned integer type of each integer size, for the one-comparison range test of _discrete_into.
+_UNSIGNED = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
+
+
+def _discrete_into(actions, out: np.ndarray) -> None:
+    """Checks discrete actions (len(out) ints in [0, 6)) and writes them into out (int32): for an integer array in
+    native byte order by one comparison (a negative int read as unsigned is larger than any action) and a copy, about
+    2 us; anything else through _check_discrete, which also words the errors."""
+    a = actions if type(actions) is np.ndarray else np.asarray(actions)
+    if a.shape == out.shape and a.dtype.kind in "iu" and a.dtype.isnative:
+        if a.view(_UNSIGNED[a.dtype.itemsize]).max() < len(ACTIONS):
+            out[...] = a  # values in [0, 6): the cast to int32 cannot wrap
+            return
+    out[...] = _check_discrete(actions, len(out))
 
 
 def _check_discrete(actions, count: int) -> np.ndarray:

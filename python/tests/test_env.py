@@ -107,6 +107,20 @@ def test_env_observation_equals_vector_row(rldemo):
         assert np.array_equal(obs, vec_obs[1]) and reward == rewards[1]
 
 
+def test_continuous_vector_row_equals_env(rldemo):
+    # The vector reads its commands from a buffer it keeps (filled every step): row 2 must follow a lone Env driven by
+    # the same commands, and the other rows their own.
+    env, vec = lidarsim.Env(rldemo, continuous=True), lidarsim.VectorEnv(rldemo, 4, threads=2, continuous=True)
+    vec.reset(seed=40)
+    obs, _ = env.reset(seed=42)
+    for k in range(30):
+        commands = np.array([[0.1 * i, 0.4 - 0.2 * i] for i in range(4)]) * ((k % 3) - 0.5)
+        obs, reward, _, _, _ = env.step(commands[2])
+        vec_obs, rewards, _, _, _ = vec.step(commands)
+        assert np.array_equal(obs, vec_obs[2]) and reward == rewards[2]
+    assert not np.array_equal(vec_obs[1], vec_obs[3])
+
+
 def run_vector(world, threads, steps=150):
     vec = lidarsim.VectorEnv(world, 7, threads=threads, max_steps=40)
     obs, _ = vec.reset(seed=11)
@@ -126,6 +140,34 @@ def test_vector_env_identical_for_any_thread_count(rldemo):
         other = run_vector(rldemo, threads)
         assert len(one) == len(other)
         assert all(np.array_equal(a, b) for a, b in zip(one, other))
+
+
+def test_vector_env_actions_of_any_integer_type(rldemo):
+    # Integer arrays take a shortcut (one unsigned comparison, then a copy into int32): every integer type and
+    # layout must step as int32 does, and a value that a cast to int32 would wrap into [0, 6) must still be refused.
+    actions = np.arange(5) % 6
+
+    def trace(convert):
+        vec = lidarsim.VectorEnv(rldemo, 5, threads=2, max_steps=15)
+        obs, _ = vec.reset(seed=3)
+        out = [obs]
+        for k in range(20):
+            obs, rewards, _, truncs, _ = vec.step(convert((actions + k // 3) % 6))
+            out += [obs, rewards, truncs]
+        return out
+
+    reference = trace(lambda a: a.astype(np.int32))
+    for convert in (lambda a: a.astype(np.int8), lambda a: a.astype(np.uint64), lambda a: a.astype(">i4"),
+                    lambda a: np.repeat(a, 2)[::2], lambda a: a.tolist(), lambda a: a.astype(np.float64)):
+        assert all(np.array_equal(x, y) for x, y in zip(reference, trace(convert)))
+    vec = lidarsim.VectorEnv(rldemo, 2, threads=1)
+    vec.reset(seed=3)
+    for bad in (np.array([0, -1]), np.array([0, 2**32 + 1]), np.array([6, 0], np.uint8), np.array([0, -1], np.int8),
+                np.array([0, 2**31], np.uint32), np.array([0, 7], ">i8")):
+        with pytest.raises(ValueError, match=r"actions\[[01]\]"):
+            vec.step(bad)
+    with pytest.raises(TypeError):
+        vec.step(np.array([True, False]))
 
 
 def test_vector_env_resets_automatically(rldemo):
