@@ -169,8 +169,9 @@ static int ScanBatchThreadsTest(void)
 }
 
 // Steps a vector of agents with a fixed action pattern; returns the rewards' sum and writes the final observations.
+// *truncations counts the truncated flags; *endedAgrees is false if a step's return differed from its flags.
 static double RunVector(const lsWorld* world, int threads, int count, int steps, float* obs, float* finalObs,
-                        int* truncations)
+                        int* truncations, bool* endedAgrees)
 {
     lsPool* pool = lsCreatePool(threads);
     lsVecEnvDef def = lsDefaultVecEnvDef();
@@ -183,18 +184,22 @@ static double RunVector(const lsWorld* world, int threads, int count, int steps,
     uint8_t* truncated = lsAlloc((size_t)count);
     double total = 0.0;
     *truncations = 0;
+    *endedAgrees = true;
     for (int s = 0; s < steps; ++s)
     {
         for (int i = 0; i < count; ++i)
         {
             actions[i] = (int32_t)((s / 7 + i) % ls_actionCount);
         }
-        lsVecEnv_Step(env, actions, NULL, obs, rewards, truncated, finalObs);
+        int ended = lsVecEnv_Step(env, actions, NULL, obs, rewards, truncated, finalObs);
+        int flags = 0;
         for (int i = 0; i < count; ++i)
         {
             total += rewards[i];
-            *truncations += truncated[i];
+            flags += truncated[i];
         }
+        *truncations += flags;
+        *endedAgrees = *endedAgrees && ended == flags;
     }
     lsFree(actions, (size_t)count * sizeof(int32_t));
     lsFree(rewards, (size_t)count * sizeof(double));
@@ -218,11 +223,13 @@ static int VecEnvTest(void)
     float* obs[2] = {lsAllocZero(n, sizeof(float)), lsAllocZero(n, sizeof(float))};
     float* finalObs[2] = {lsAllocZero(n, sizeof(float)), lsAllocZero(n, sizeof(float))};
     int truncations[2];
+    bool agrees[2];
     double total[2];
-    total[0] = RunVector(world, 1, count, steps, obs[0], finalObs[0], &truncations[0]);
-    total[1] = RunVector(world, 3, count, steps, obs[1], finalObs[1], &truncations[1]);
+    total[0] = RunVector(world, 1, count, steps, obs[0], finalObs[0], &truncations[0], &agrees[0]);
+    total[1] = RunVector(world, 3, count, steps, obs[1], finalObs[1], &truncations[1], &agrees[1]);
     ENSURE(total[0] == total[1] && truncations[0] == truncations[1]);
     ENSURE(truncations[0] == count * 2); // 60 steps of 25-step episodes: two ends each
+    ENSURE(agrees[0] && agrees[1]);      // each step returned the number of episodes that ended in it
     ENSURE(memcmp(obs[0], obs[1], n * sizeof(float)) == 0);
     ENSURE(memcmp(finalObs[0], finalObs[1], n * sizeof(float)) == 0);
 
@@ -253,6 +260,29 @@ static int VecEnvTest(void)
     }
     lsFree(one, (size_t)size * sizeof(double));
     lsDestroyAgent(agent);
+
+    // 70 agents in chunks that depend on the thread count (the first of 35 agents on 1 thread, 17 on 2, 2 on 16): the
+    // same bits, and every step's return counts its truncated flags.
+    int many = 70;
+    size_t m = (size_t)many * (size_t)size;
+    float* rows[3];
+    float* finals[3];
+    double sums[3];
+    int ends[3];
+    for (int t = 0; t < 3; ++t)
+    {
+        rows[t] = lsAllocZero(m, sizeof(float));
+        finals[t] = lsAllocZero(m, sizeof(float));
+        sums[t] = RunVector(world, t == 0 ? 1 : t == 1 ? 2 : 16, many, 30, rows[t], finals[t], &ends[t], &agrees[0]);
+        ENSURE(agrees[0] && ends[t] == many); // 30 steps of 25-step episodes: one end each
+        ENSURE(sums[t] == sums[0] && memcmp(rows[t], rows[0], m * sizeof(float)) == 0);
+        ENSURE(memcmp(finals[t], finals[0], m * sizeof(float)) == 0);
+    }
+    for (int t = 0; t < 3; ++t)
+    {
+        lsFree(rows[t], m * sizeof(float));
+        lsFree(finals[t], m * sizeof(float));
+    }
 
     lsError err = {{0}};
     lsVecEnvDef bad = lsDefaultVecEnvDef();

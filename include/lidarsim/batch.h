@@ -184,9 +184,10 @@ LS_API void lsVecEnv_ResetOne(lsVecEnv* env, int i, uint64_t seed, float* obsRow
 /// (count rows), rewards[i], truncated[i] = 1 when agent i reached maxSteps (there is no terminal state: episodes
 /// end by time only). With autoReset, an agent whose episode ended writes its last observation into row i of
 /// finalObs (when finalObs is not NULL; other rows are left as they are), starts its next episode and writes that
-/// episode's first observation into obs. rewards, truncated and finalObs may be NULL.
-LS_API void lsVecEnv_Step(lsVecEnv* env, const int32_t* actions, const double* continuous, float* obs, double* rewards,
-                          uint8_t* truncated, float* finalObs);
+/// episode's first observation into obs. rewards, truncated and finalObs may be NULL. Returns how many agents' episodes
+/// ended in this step (the ones in truncated), 0 on most steps.
+LS_API int lsVecEnv_Step(lsVecEnv* env, const int32_t* actions, const double* continuous, float* obs, double* rewards,
+                         uint8_t* truncated, float* finalObs);
 /// Agent i's simulation, read-only (for drawing and state).
 LS_API const lsSim* lsVecEnv_GetSim(const lsVecEnv* env, int i);
 /// Agent steps taken in agent i's current episode.

@@ -231,7 +231,7 @@ def _load_core() -> ctypes.CDLL:
     _declare(
         lib,
         "lsVecEnv_Step",
-        None,
+        c_int,
         p,
         POINTER(c_int32),
         POINTER(c_double),

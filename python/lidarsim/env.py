@@ -347,12 +347,12 @@ class VectorEnv:
             self._commands[...] = self._agents.check_continuous(actions, (self.num_envs, 2))
         else:
             _discrete_into(actions, self._actions)
-        _lib.core.lsVecEnv_Step(handle, *self._step_args)
+        ended = _lib.core.lsVecEnv_Step(handle, *self._step_args)
         truncations = self._truncated.astype(bool)
         self._returns += self._rewards
         self._lengths += 1
         infos: dict = {}
-        if truncations.any():
+        if ended:
             infos["final_observation"] = self._final.copy()
             infos["_final_observation"] = truncations.copy()
             infos["episode"] = {"r": np.where(truncations, self._returns, 0.0), "l": np.where(truncations, self._lengths, 0)}

@@ -4,6 +4,7 @@
 #include "lidarsim/batch.h"
 
 #include <math.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -403,7 +404,34 @@ struct lsVecEnv
     int observationSize;
     double* scratch; // one observation of doubles per worker
     int workers;
+    // The step's chunks: chunk k holds the agents [chunkEnds[k] - its size, chunkEnds[k]), large first and shrinking
+    // to one agent (see StepChunks).
+    int* chunkEnds;
+    int chunkCount;
 };
+
+// Splits count agents into chunks for workers threads and returns how many; writes their ends into ends when it is
+// not NULL. Each chunk takes a 2 * workers-th of the agents still left, and at least one: large chunks first (few
+// takes of the shared counter), single agents last, so the threads end within about one agent's step of each other
+// for any thread count. An agent's step costs up to ten times another's (a robot against a wall runs the exact
+// predicates); fixed chunks of 4 would give 64 agents on 16 threads one chunk each, the dearest of which sets the
+// step. With 2 threads, 64 agents come in 15 chunks: 16 12 9 6 5 4 3 2 1 1 1 1 1 1 1; their 2-thread step measured
+// 0.985 of fixed chunks of 4 (median of 1 555 paired rounds in quiet windows; 1.000 of 985 in another window). The
+// thread that steps an agent never changes its results, so the chunks may depend on the thread count.
+static int StepChunks(int count, int workers, int* ends)
+{
+    int chunks = 0;
+    for (int begin = 0; begin < count; ++chunks)
+    {
+        int size = (count - begin) / (2 * workers);
+        begin += size > 1 ? size : 1;
+        if (ends != NULL)
+        {
+            ends[chunks] = begin;
+        }
+    }
+    return chunks;
+}
 
 lsVecEnvDef lsDefaultVecEnvDef(void)
 {
@@ -445,6 +473,9 @@ lsVecEnv* lsCreateVecEnv(const lsWorld* world, const lsVecEnvDef* def, lsPool* p
     env->observationSize = lsAgent_ObservationSize(env->agents[0]);
     env->workers = lsPool_ThreadCount(pool);
     env->scratch = lsAlloc((size_t)env->workers * (size_t)env->observationSize * sizeof(double));
+    env->chunkCount = StepChunks(n, env->workers, NULL);
+    env->chunkEnds = lsAlloc((size_t)env->chunkCount * sizeof(int));
+    StepChunks(n, env->workers, env->chunkEnds);
     return env;
 }
 
@@ -463,6 +494,7 @@ void lsDestroyVecEnv(lsVecEnv* env)
     lsFree(env->seeds, (size_t)n * sizeof(uint64_t));
     lsFree(env->episodes, (size_t)n * sizeof(int));
     lsFree(env->scratch, (size_t)env->workers * (size_t)env->observationSize * sizeof(double));
+    lsFree(env->chunkEnds, (size_t)env->chunkCount * sizeof(int));
     lsFree(env, sizeof(lsVecEnv));
 }
 
@@ -547,12 +579,16 @@ typedef struct StepTask
     double* rewards;
     uint8_t* truncated;
     float* finalObs;
+    atomic_int ended; // agents whose episode ended in this step
 } StepTask;
 
-static void StepChunk(void* context, int begin, int end, int worker)
+// Steps the agents of chunks [firstChunk, endChunk) (see StepChunks).
+static void StepChunk(void* context, int firstChunk, int endChunk, int worker)
 {
-    const StepTask* task = context;
+    StepTask* task = context;
     lsVecEnv* env = task->env;
+    int begin = firstChunk > 0 ? env->chunkEnds[firstChunk - 1] : 0;
+    int end = env->chunkEnds[endChunk - 1];
     for (int i = begin; i < end; ++i)
     {
         lsAgentStep result;
@@ -573,6 +609,10 @@ static void StepChunk(void* context, int begin, int end, int worker)
         {
             task->truncated[i] = result.done ? 1 : 0;
         }
+        if (result.done)
+        {
+            atomic_fetch_add_explicit(&task->ended, 1, memory_order_relaxed);
+        }
         if (result.done && env->def.autoReset)
         {
             if (task->finalObs != NULL)
@@ -588,8 +628,8 @@ static void StepChunk(void* context, int begin, int end, int worker)
 
 // obs, rewards, truncated and finalObs are written (by the workers, through StepTask), which the check does not follow.
 // NOLINTBEGIN(readability-non-const-parameter)
-void lsVecEnv_Step(lsVecEnv* env, const int32_t* actions, const double* continuous, float* obs, double* rewards,
-                   uint8_t* truncated, float* finalObs)
+int lsVecEnv_Step(lsVecEnv* env, const int32_t* actions, const double* continuous, float* obs, double* rewards,
+                  uint8_t* truncated, float* finalObs)
 // NOLINTEND(readability-non-const-parameter)
 {
     LS_ASSERT(env != NULL && obs != NULL && (actions != NULL || continuous != NULL));
@@ -598,9 +638,9 @@ void lsVecEnv_Step(lsVecEnv* env, const int32_t* actions, const double* continuo
         LS_ASSERT(continuous != NULL ? isfinite(continuous[2 * (size_t)i]) && isfinite(continuous[2 * (size_t)i + 1])
                                      : actions[i] >= 0 && actions[i] < ls_actionCount);
     }
-    StepTask task = {env, actions, continuous, obs, rewards, truncated, finalObs};
-    // Four agents per chunk: a step costs tens of microseconds, so the hand-off stays small against it.
-    lsPool_ParallelFor(env->pool, env->def.count, 4, StepChunk, &task);
+    StepTask task = {env, actions, continuous, obs, rewards, truncated, finalObs, 0};
+    lsPool_ParallelFor(env->pool, env->chunkCount, 1, StepChunk, &task);
+    return atomic_load_explicit(&task.ended, memory_order_relaxed);
 }
 
 const lsSim* lsVecEnv_GetSim(const lsVecEnv* env, int i)
