@@ -218,6 +218,41 @@ static LS_GEOMETRY_INLINE bool lsEndpointSides2(lsVec2 d, lsDouble2 rx, lsDouble
     return lsLanes2(decided) == 3;
 }
 
+/// The crossing's fraction in the exact casts' common case (lsRayCastSegmentPrepared, lsRayCastSegmentCrossing), once
+/// the endpoints lie strictly on opposite sides of the ray's line along d and num = cross(p - o, e) (p the endpoint
+/// nearer the origin, e = b - a) passed its filter; up: cross(d, e) > 0. As CastCrossing decides it, on the same
+/// doubles: 0 for a miss (behind the origin, or beyond L), 1 for a hit at *t = num / cross(d, e), -1 when a filter
+/// does not decide or the crossing is ill-conditioned (the whole routine's case). The signs are compared, not
+/// branched on: which way a crossing goes is random to the predictor.
+static LS_GEOMETRY_INLINE int lsCrossingFraction(lsVec2 d, double L, double ex, double ey, double num, double sNum,
+                                                 bool up, double* t)
+{
+    if ((num > 0.0) != up) // (num > 0 ? denSign : -denSign) < 0
+    {
+        return 0; // behind the origin
+    }
+    double d1 = d.x * ey, d2 = d.y * ex;
+    double den = d1 - d2;
+    double sDen = fabs(d1) + fabs(d2);
+    double lden = L * den;
+    double range = lden - num;
+    double rangeBound = LS_FILTER_BOUND8 * (L * sDen + sNum);
+    if (!(fabs(range) > rangeBound && rangeBound >= LS_FILTER_TINY && rangeBound <= DBL_MAX))
+    {
+        return -1;
+    }
+    if ((range > 0.0) != up)
+    {
+        return 0; // beyond maxFraction
+    }
+    *t = num / den;
+    if ((sDen > 0x1p13 * fabs(den) || sNum > 0x1p13 * fabs(num)) && isfinite(sDen) && isfinite(sNum))
+    {
+        return -1; // ill-conditioned: the whole routine recomputes the crossing in double-double
+    }
+    return den * (up ? 1.0 : -1.0) > 0.0 && isfinite(*t) ? 1 : -1;
+}
+
 /// What lsRayCastSegmentCommon computes from the origin and the segment alone, the same for every direction (a scan's
 /// beams share it): the endpoints relative to the origin, b - a, the crossing's numerator cross(p - o, b - a) (p the
 /// endpoint nearer the origin) and whether its filter decides its sign, the segment's box, and its unit normals once
@@ -283,32 +318,11 @@ static LS_GEOMETRY_INLINE bool lsRayCastSegmentPrepared(lsSegmentCastPrep* s, ls
     {
         return false;
     }
-    if ((num > 0.0) != up) // (num > 0 ? denSign : -denSign) < 0, without a branch on num's sign
+    double t;
+    int crossing = lsCrossingFraction(d, L, ex, ey, num, sNum, up, &t);
+    if (crossing <= 0 || !s->boxOrdered)
     {
-        return true; // behind the origin
-    }
-    double d1 = d.x * ey, d2 = d.y * ex;
-    double den = d1 - d2;
-    double sDen = fabs(d1) + fabs(d2);
-    double lden = L * den;
-    double range = lden - num;
-    double rangeBound = LS_FILTER_BOUND8 * (L * sDen + sNum);
-    if (!(fabs(range) > rangeBound && rangeBound >= LS_FILTER_TINY && rangeBound <= DBL_MAX))
-    {
-        return false;
-    }
-    if ((range > 0.0) != up)
-    {
-        return true; // beyond maxFraction
-    }
-    double t = num / den;
-    if ((sDen > 0x1p13 * fabs(den) || sNum > 0x1p13 * fabs(num)) && isfinite(sDen) && isfinite(sNum))
-    {
-        return false; // ill-conditioned: the whole routine recomputes the crossing in double-double
-    }
-    if (!(den * (up ? 1.0 : -1.0) > 0.0) || !isfinite(t) || !s->boxOrdered)
-    {
-        return false;
+        return crossing == 0; // a miss behind the origin or beyond maxFraction, or the whole routine's case
     }
     // lsClampToSegmentBox with the bounds ordered above; lsClamp per lane: lo where the point is not at least lo (NaN
     // too), else the smaller of it and hi.
@@ -367,32 +381,11 @@ static LS_GEOMETRY_INLINE bool lsRayCastSegmentCrossing(lsVec2 o, lsVec2 d, doub
     {
         return false;
     }
-    if ((num > 0.0) != (*denSign > 0)) // (num > 0 ? denSign : -denSign) < 0, without a branch on num's sign
+    double t;
+    int crossing = lsCrossingFraction(d, L, ex, ey, num, sNum, *denSign > 0, &t);
+    if (crossing <= 0)
     {
-        return true; // behind the origin
-    }
-    double d1 = d.x * ey, d2 = d.y * ex;
-    double den = d1 - d2;
-    double sDen = fabs(d1) + fabs(d2);
-    double lden = L * den;
-    double range = lden - num;
-    double rangeBound = LS_FILTER_BOUND8 * (L * sDen + sNum);
-    if (!(fabs(range) > rangeBound && rangeBound >= LS_FILTER_TINY && rangeBound <= DBL_MAX))
-    {
-        return false;
-    }
-    if ((range > 0.0) != (*denSign > 0))
-    {
-        return true; // beyond maxFraction
-    }
-    double t = num / den;
-    if ((sDen > 0x1p13 * fabs(den) || sNum > 0x1p13 * fabs(num)) && isfinite(sDen) && isfinite(sNum))
-    {
-        return false; // ill-conditioned: the whole routine recomputes the crossing in double-double
-    }
-    if (!(den * (double)*denSign > 0.0) || !isfinite(t))
-    {
-        return false;
+        return crossing == 0; // a miss behind the origin or beyond maxFraction, or the whole routine's case
     }
     // lsClampToSegmentBox with the box's bounds ordered as lsOrderPair orders them, x in lane 0 and y in lane 1: the
     // minimum and maximum are minpd's and maxpd's selections (ab < bb ? ab : bb, bb > ab ? bb : ab), and equal bounds
