@@ -110,6 +110,9 @@ enum
 #ifndef LS_CELLS_PER_PRIMITIVE
 #define LS_CELLS_PER_PRIMITIVE 2.0
 #endif
+#ifndef LS_SPARSE_CELLS_PER_PRIMITIVE
+#define LS_SPARSE_CELLS_PER_PRIMITIVE 3.0
+#endif
 
 // Primitives far larger than the rest (a wall from -1e200 to 1e200 beside a 10 m room) would stretch the grid
 // until it is useless; up to this many of them are kept out of the grid and tested on every cast instead.
