@@ -52,6 +52,7 @@ int main(int argc, char** argv)
     bool csv = false;
     double sizes[16] = {0.25, 3.0, 28.0};
     int sizeCount = 3;
+    bool given = false; // the first --mb replaces the defaults
     for (int i = 1; i < argc; ++i)
     {
         if (strcmp(argv[i], "--csv") == 0)
@@ -60,10 +61,8 @@ int main(int argc, char** argv)
         }
         else if (strcmp(argv[i], "--mb") == 0 && i + 1 < argc)
         {
-            if (sizeCount == 3 && sizes[0] == 0.25)
-            {
-                sizeCount = 0; // the first --mb replaces the defaults
-            }
+            sizeCount = given ? sizeCount : 0;
+            given = true;
             if (sizeCount == 16 || !lsBenchNumberArg(argv[0], "--mb", argv[++i], 0.01, 4096.0, sizes + sizeCount))
             {
                 return 2;
