@@ -42,8 +42,9 @@ static inline int BinOf(double pseudoAngle)
 
 #define LS_FAN_PREPARED 128 // segments of a block whose exact cast's per-segment part is kept
 
-// Four ints in one register (GCC's and Clang's vector extensions, as lsDouble2).
-typedef int FanInt4 __attribute__((vector_size(16)));
+// Eight 16-bit integers in one register (GCC's and Clang's vector extensions, as lsDouble2).
+typedef unsigned short FanShort8 __attribute__((vector_size(16)));
+_Static_assert(LS_FAN_MAX_BEAMS <= 0xFFFF, "a fan's slots fit binStart's 16 bits");
 
 // A deferred exact cast of one beam: the bound on its fraction and the object (a field and its record; for a segment,
 // its prepared cast or -1).
@@ -92,8 +93,11 @@ typedef struct Fan
     // A sparse grid's sweep (SparseSweep): the open beams by direction bin, and the origin's cell.
     short slotBeam[LS_FAN_MAX_BEAMS];                               // the open beams, ordered by bin
     lsDouble2 slotDx2[LS_FAN_MAX_BEAMS], slotDy2[LS_FAN_MAX_BEAMS]; // their directions' x and y, in both lanes
+    lsDouble2 slotCo2[LS_FAN_MAX_BEAMS];                            // cross(d, o), in both lanes
     double slotScale[LS_FAN_MAX_BEAMS];                             // 1e-14 (|dx| + |dy|): the side test's error
-    int binStart[LS_SPARSE_BINS + 8]; // where each bin's beams start in slotBeam (and room for SparseSweep's stores)
+    // Where each bin's beams start in slotBeam (and room for SparseSweep's stores): 16-bit, so that the table (8 KB)
+    // is half as much of the L1 cache to the boxes' random look-ups (BoxSlots), and one store writes eight bins.
+    unsigned short binStart[LS_SPARSE_BINS + 16];
     int rise; // where the open beams' bins rise around the turn from (openList's index), or -1: sorted by count
     int cx, cy;
     double margin; // 4 slop: how much the boxes of what cells and blocks hold are grown (BlockBox, SparseCellVisit)
@@ -695,7 +699,7 @@ static LS_FORCE_INLINE bool BoxSlots(const Fan* f, FanBox b, int lo[2], int hi[2
     }
     int bl = SparseBin(plo) - 1, bh = SparseBin(phi) + 1;
     bh += plo > phi ? LS_SPARSE_BINS : 0; // across the direction (1, 0), where pseudo-angles wrap from 4 to 0
-    const int* start = f->binStart;
+    const unsigned short* start = f->binStart;
     if (bh - bl >= LS_SPARSE_BINS - 1)
     {
         lo[0] = 0, hi[0] = start[LS_SPARSE_BINS], lo[1] = 0, hi[1] = 0;
@@ -878,8 +882,8 @@ static void SparseCellVisit(Fan* f, const SparseCell* cell, BoxView* v)
             // decisions of min > e or max < -e (a negation is exact; a NaN cb keeps the lane in both).
             double sideError = f->slotScale[p] * far; // 1e-14 (|dx| + |dy|) far
             lsDouble2 dx = f->slotDx2[p], dy = f->slotDy2[p], e = {sideError, sideError};
-            lsDouble2 co = dx * (lsDouble2){o.y, o.y} - dy * (lsDouble2){o.x, o.x}; // cross(d, o)
-            lsVec2 d = {dx[0], dy[0]};                                              // the beam's direction
+            lsDouble2 co = f->slotCo2[p]; // cross(d, o)
+            lsVec2 d = {dx[0], dy[0]};    // the beam's direction
             double margin = f->slotScale[p] * backFar;
             lsDouble2 m = {margin, margin};
             for (int i = 0; i < n; i += 2)
@@ -930,13 +934,13 @@ static void SparseCellVisit(Fan* f, const SparseCell* cell, BoxView* v)
 static LS_NOINLINE void SparseSweep(Fan* f, const int* openList, int openN)
 {
     const lsScene* scene = f->scene;
-    int* start = f->binStart;
+    unsigned short* start = f->binStart;
     double maxReach = 0.0;
     if (f->rise >= 0)
     {
         // A scan's beams come in order of angle: their bins rise from openList[rise] around the turn, so the slots
         // are openList turned (no sort), and bin b starts at the first slot of a bin of b or more. Slot p starts the
-        // bins prev + 1 .. b by two stores of four whatever its run (the next slot's stores begin at b + 1 and cover
+        // bins prev + 1 .. b by two stores of eight whatever its run (the next slot's stores begin at b + 1 and cover
         // what these wrote beyond b), a longer run by a loop.
         int prev = -1;
         for (int p = 0, j = f->rise; p < openN; ++p, j = j + 1 < openN ? j + 1 : 0)
@@ -944,17 +948,18 @@ static LS_NOINLINE void SparseSweep(Fan* f, const int* openList, int openN)
             int k = openList[j], b = f->bin[k];
             f->slotBeam[p] = (short)k;
             maxReach = Max(maxReach, f->reach[k]);
-            FanInt4 four = {p, p, p, p};
-            memcpy(start + prev + 1, &four, sizeof four), memcpy(start + prev + 5, &four, sizeof four);
-            for (int c = prev + 9; c <= b; ++c)
+            FanShort8 eight = {0, 0, 0, 0, 0, 0, 0, 0};
+            eight += (unsigned short)p;
+            memcpy(start + prev + 1, &eight, sizeof eight), memcpy(start + prev + 9, &eight, sizeof eight);
+            for (int c = prev + 17; c <= b; ++c)
             {
-                start[c] = p;
+                start[c] = (unsigned short)p;
             }
             prev = b;
         }
         for (int c = prev + 1; c <= LS_SPARSE_BINS; ++c)
         {
-            start[c] = openN;
+            start[c] = (unsigned short)openN;
         }
     }
     else
@@ -978,10 +983,13 @@ static LS_NOINLINE void SparseSweep(Fan* f, const int* openList, int openN)
             f->slotBeam[start[f->bin[k] + 1]++] = (short)k;
         }
     }
+    lsVec2 o = f->fan->origin;
     for (int p = 0; p < openN; ++p)
     {
         lsVec2 d = f->inputs[f->slotBeam[p]].direction;
-        f->slotDx2[p] = (lsDouble2){d.x, d.x}, f->slotDy2[p] = (lsDouble2){d.y, d.y};
+        lsDouble2 dx = {d.x, d.x}, dy = {d.y, d.y};
+        f->slotDx2[p] = dx, f->slotDy2[p] = dy;
+        f->slotCo2[p] = dx * (lsDouble2){o.y, o.y} - dy * (lsDouble2){o.x, o.x};
         f->slotScale[p] = 1e-14 * f->speed[f->slotBeam[p]];
     }
 
