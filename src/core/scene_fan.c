@@ -676,8 +676,14 @@ static inline int SparseBin(double pseudoAngle)
 // The slots (in slotBeam) of the open beams that may pass through box b: up to two runs [lo[q], hi[q]). As
 // CellMayBeSeen: the box lies in one of the four open half-planes of directions (below, above, left or right of the
 // origin), where the angle is monotone in one ratio of the coordinates, so the signs of its coordinates pick the two
-// corners where the directions through it start and end; their bins, one more on each side. False when the box
-// reaches the origin's row and column (every beam may pass).
+// corners where the directions through it start and end; the bins of their pseudo-angles moved out by 1e-12. That
+// margin covers the rounding: PseudoAngle's value is within 1e-15 of the exact one (a correctly rounded sum or
+// difference, quotient and sum with a base of at most 3), so a beam through the box has a pseudo-angle at least the
+// start corner's less 2e-15, and its bin (monotone in the pseudo-angle) is at least that of the start's less the
+// margin; the same at the end. Neither moved value leaves the bins' range by more than the clamp (the beams' bins take
+// the same clamp). (The boxes' own margin, several slops beyond the records' pieces, keeps a beam that crosses one far
+// inside too, so no test tells the 1e-12 from 0; a bin more on each side was 2 % of the depot's scan.) False when the
+// box reaches the origin's row and column (every beam may pass).
 static LS_FORCE_INLINE bool BoxSlots(const Fan* f, FanBox b, int lo[2], int hi[2])
 {
     double plo, phi;
@@ -701,7 +707,7 @@ static LS_FORCE_INLINE bool BoxSlots(const Fan* f, FanBox b, int lo[2], int hi[2
     {
         return false;
     }
-    int bl = SparseBin(plo) - 1, bh = SparseBin(phi) + 1;
+    int bl = SparseBin(plo - 1e-12), bh = SparseBin(phi + 1e-12);
     bh += plo > phi ? LS_SPARSE_BINS : 0; // across the direction (1, 0), where pseudo-angles wrap from 4 to 0
     const unsigned short* start = f->binStart;
     if (bh - bl >= LS_SPARSE_BINS - 1)
@@ -709,14 +715,10 @@ static LS_FORCE_INLINE bool BoxSlots(const Fan* f, FanBox b, int lo[2], int hi[2
         lo[0] = 0, hi[0] = start[LS_SPARSE_BINS], lo[1] = 0, hi[1] = 0;
         return true;
     }
-    // [bl, bh] taken around the turn: its part in [0, bins), and the part below 0 or at bins and above (one at most).
-    int a = bl > 0 ? bl : 0, z = bh < LS_SPARSE_BINS - 1 ? bh : LS_SPARSE_BINS - 1;
-    lo[0] = start[a], hi[0] = start[z + 1];
-    if (bl < 0)
-    {
-        lo[1] = start[bl + LS_SPARSE_BINS], hi[1] = start[LS_SPARSE_BINS];
-    }
-    else if (bh >= LS_SPARSE_BINS)
+    // [bl, bh] taken around the turn: its part in [0, bins), and the part at bins and above.
+    int z = bh < LS_SPARSE_BINS - 1 ? bh : LS_SPARSE_BINS - 1;
+    lo[0] = start[bl], hi[0] = start[z + 1];
+    if (bh >= LS_SPARSE_BINS)
     {
         lo[1] = start[0], hi[1] = start[bh - LS_SPARSE_BINS + 1];
     }
