@@ -21,11 +21,12 @@
 #define LS_FAN_BINS 256  // bins of direction over the full turn
 #define LS_FAN_SEEN 1024 // slots of the set of objects already handled in this fan (a power of two)
 #define LS_FAN_PENDING 4 // deferred exact casts per beam
-// Bins of direction over the full turn in a sparse grid's sweep (a 360-degree scan of 1 080 beams has a beam every 15
-// bins or so). A box's slots take one bin more on each side (BoxSlots, for the pseudo-angles' rounding): the finer the
-// bins, the fewer beams that margin lets into a cell's side tests. 4 096 -> 16 384: depot scans 968 -> 927
-// instructions a beam; 32 768 bins (64 KB of binStart) are no fewer instructions and slower.
-#define LS_SPARSE_BINS 16384
+// Bins of direction over the full turn in a sparse grid's sweep (a 360-degree scan of 1 080 beams has a beam every 7.6
+// bins or so). A box's slots take the bins its directions touch (BoxSlots): the finer the bins, the fewer beams beside
+// a cell come into its side tests. Depot scans, instructions a beam: 4 096 bins 968, 16 384 927 (when a box took a
+// whole bin more on each side); with BoxSlots' margin of 1e-12, 8 192 and 16 384 914, 32 768 919 and slower (a 64 KB
+// table of starts).
+#define LS_SPARSE_BINS 8192
 
 // A pseudo-angle of (x, y) != 0 in [0, 4], increasing with the angle atan2(y, x) taken in [0, 2 pi) (4 only by
 // rounding just below 2 pi): a division instead of atan2.
@@ -99,7 +100,7 @@ typedef struct Fan
     lsDouble2 slotDx2[LS_FAN_MAX_BEAMS], slotDy2[LS_FAN_MAX_BEAMS]; // their directions' x and y, in both lanes
     lsDouble2 slotCo2[LS_FAN_MAX_BEAMS];                            // cross(d, o), in both lanes
     double slotScale[LS_FAN_MAX_BEAMS];                             // 1e-14 (|dx| + |dy|): the side test's error
-    // Where each bin's beams start in slotBeam (and room for SparseSweep's stores): 16-bit, so that the table (32 KB)
+    // Where each bin's beams start in slotBeam (and room for SparseSweep's stores): 16-bit, so that the table (16 KB)
     // is half as much of the cache to the boxes' random look-ups (BoxSlots), and one store writes eight bins.
     unsigned short binStart[LS_SPARSE_BINS + 16];
     int rise; // where the open beams' bins rise around the turn from (openList's index), or -1: sorted by count
