@@ -709,23 +709,20 @@ static LS_FORCE_INLINE bool BoxSlots(const Fan* f, FanBox b, int lo[2], int hi[2
         return false;
     }
     int bl = SparseBin(plo - 1e-12), bh = SparseBin(phi + 1e-12);
-    bh += plo > phi ? LS_SPARSE_BINS : 0; // across the direction (1, 0), where pseudo-angles wrap from 4 to 0
     const unsigned short* start = f->binStart;
-    if (bh - bl >= LS_SPARSE_BINS - 1)
+    lo[0] = start[bl];
+    if (!(plo > phi))
     {
-        lo[0] = 0, hi[0] = start[LS_SPARSE_BINS], lo[1] = 0, hi[1] = 0;
-        return true;
+        hi[0] = start[bh + 1], lo[1] = 0, hi[1] = 0;
     }
-    // [bl, bh] taken around the turn: its part in [0, bins), and the part at bins and above.
-    int z = bh < LS_SPARSE_BINS - 1 ? bh : LS_SPARSE_BINS - 1;
-    lo[0] = start[bl], hi[0] = start[z + 1];
-    if (bh >= LS_SPARSE_BINS)
+    else if (bh + 1 < bl)
     {
-        lo[1] = start[0], hi[1] = start[bh - LS_SPARSE_BINS + 1];
+        // Across the direction (1, 0), where pseudo-angles wrap from 4 to 0: bins bl and up, and bh and below.
+        hi[0] = start[LS_SPARSE_BINS], lo[1] = start[0], hi[1] = start[bh + 1];
     }
     else
     {
-        lo[1] = 0, hi[1] = 0;
+        lo[0] = 0, hi[0] = start[LS_SPARSE_BINS], lo[1] = 0, hi[1] = 0; // the runs meet: the whole turn
     }
     return true;
 }
