@@ -994,7 +994,7 @@ static int EmptyBlocksTest(void)
     ENSURE(hit.hit && hit.kind == ls_hitWall && hit.fraction == 49.9);
     ENSURE((double)stats.cells < 0.5 * 49.9 / info.cellSize);
     // A sparse grid gets finer cells (three per primitive, not two: see lsSceneGrid_Build).
-    ENSURE(info.cellsX * info.cellsY > 3 * info.segmentCount && info.cellItems < info.cellsX * info.cellsY);
+    ENSURE(info.cellsX * info.cellsY > 3 * info.segmentCount && info.cellItems < (long long)info.cellsX * info.cellsY);
     lsDestroyScene(scene);
     lsDestroyWorld(empty);
     lsDestroyWorld(world);
