@@ -1027,12 +1027,15 @@ static LS_FORCE_INLINE LS_AVX2 void SparsePieces(const Packet* p, const char* pi
     __m256d ox = _mm256_load_pd(p->ox), oy = _mm256_load_pd(p->oy);
     __m256d dx = _mm256_load_pd(p->dx), dy = _mm256_load_pd(p->dy), e = _mm256_load_pd(p->pieceError);
     __m256d sign = _mm256_set1_pd(-0.0);
-    __m128i any = _mm_setzero_si128(), firstPass = _mm_set1_epi32(LS_PIECES_AFTER), left = _mm_sub_epi32(kEnd, k);
     const char* at0 = pieces + ((ptrdiff_t)_mm_cvtsi128_si32(k) << 5);
     const char* at1 = pieces + ((ptrdiff_t)_mm_extract_epi32(k, 1) << 5);
     const char* at2 = pieces + ((ptrdiff_t)_mm_extract_epi32(k, 2) << 5);
     const char* at3 = pieces + ((ptrdiff_t)_mm_extract_epi32(k, 3) << 5);
-    for (int j = 0; j < LS_PIECES_AFTER; ++j)
+    // The first piece that passes, whether or not it lies before kEnd (LS_PIECES_AFTER where none does): the pieces
+    // tested last to first, each that passes taking the lane's place, in the 64-bit lanes of the test (one Narrow);
+    // the pieces from kEnd on are left out after the loop, by the first's place.
+    __m256d firstPass64 = _mm256_castsi256_pd(_mm256_set1_epi64x(LS_PIECES_AFTER));
+    for (int j = LS_PIECES_AFTER - 1; j >= 0; --j)
     {
         __m256d ax, ay, bx, by;
         ptrdiff_t o = (ptrdiff_t)j * (ptrdiff_t)sizeof(CellSegment);
@@ -1042,15 +1045,17 @@ static LS_FORCE_INLINE LS_AVX2 void SparsePieces(const Packet* p, const char* pi
         __m256d ca = _mm256_sub_pd(_mm256_mul_pd(dx, say), _mm256_mul_pd(dy, sax));
         __m256d cb = _mm256_sub_pd(_mm256_mul_pd(dx, sby), _mm256_mul_pd(dy, sbx));
         __m256d lo = _mm256_min_pd(ca, cb), hi = _mm256_max_pd(ca, cb);
-        __m128i keep = Narrow(_mm256_cmp_pd(_mm256_max_pd(lo, _mm256_xor_pd(hi, sign)), e, _CMP_NGT_UQ));
-        __m128i pass = _mm_andnot_si128(any, _mm_and_si128(keep, _mm_cmpgt_epi32(left, _mm_set1_epi32(j))));
-        firstPass = _mm_blendv_epi8(firstPass, _mm_set1_epi32(j), pass);
-        any = _mm_or_si128(any, pass);
+        __m256d keep = _mm256_cmp_pd(_mm256_max_pd(lo, _mm256_xor_pd(hi, sign)), e, _CMP_NGT_UQ);
+        firstPass64 = _mm256_blendv_pd(firstPass64, _mm256_castsi256_pd(_mm256_set1_epi64x(j)), keep);
     }
+    __m128i firstPass = Narrow(firstPass64);
+    __m128i left = _mm_min_epi32(_mm_sub_epi32(kEnd, k), _mm_set1_epi32(LS_PIECES_AFTER));
+    __m128i any = _mm_cmpgt_epi32(left, firstPass); // a piece before kEnd passes
     __m128i candidate = _mm_add_epi32(k, firstPass);
     *records32 = any;
     *offset = _mm_slli_epi32(_mm_min_epi32(candidate, lastRecord), 5);
-    *kNext = _mm_blendv_epi8(_mm_min_epi32(candidate, kEnd), _mm_add_epi32(candidate, _mm_set1_epi32(1)), any);
+    *kNext = _mm_blendv_epi8(_mm_min_epi32(_mm_add_epi32(k, _mm_set1_epi32(LS_PIECES_AFTER)), kEnd),
+                             _mm_add_epi32(candidate, _mm_set1_epi32(1)), any);
 }
 
 // What a sparse grid's step reads of the grid, converted once (the last column and row as doubles for the clamps).
