@@ -1035,6 +1035,7 @@ static LS_FORCE_INLINE LS_AVX2 void SparsePieces(const Packet* p, const char* pi
     // tested last to first, each that passes taking the lane's place, in the 64-bit lanes of the test (one Narrow);
     // the pieces from kEnd on are left out after the loop, by the first's place.
     __m256d firstPass64 = _mm256_castsi256_pd(_mm256_set1_epi64x(LS_PIECES_AFTER));
+#pragma GCC unroll 8
     for (int j = LS_PIECES_AFTER - 1; j >= 0; --j)
     {
         __m256d ax, ay, bx, by;
