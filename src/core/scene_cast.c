@@ -1024,9 +1024,16 @@ static LS_FORCE_INLINE LS_AVX2 void SparsePieces(const Packet* p, const char* pi
                                                  __m128i lastRecord, __m128i* records32, __m128i* offset,
                                                  __m128i* kNext)
 {
+    __m256d e = _mm256_load_pd(p->pieceError), sign = _mm256_set1_pd(-0.0);
+    // Per lane l, (ox, oy, ox, oy) and (-dy, dx, -dy, dx).
     __m256d ox = _mm256_load_pd(p->ox), oy = _mm256_load_pd(p->oy);
-    __m256d dx = _mm256_load_pd(p->dx), dy = _mm256_load_pd(p->dy), e = _mm256_load_pd(p->pieceError);
-    __m256d sign = _mm256_set1_pd(-0.0);
+    __m256d dx = _mm256_load_pd(p->dx), negDy = _mm256_xor_pd(_mm256_load_pd(p->dy), sign);
+    __m256d o02 = _mm256_unpacklo_pd(ox, oy), o13 = _mm256_unpackhi_pd(ox, oy); // (ox0, oy0, ox2, oy2), ...
+    __m256d d02 = _mm256_unpacklo_pd(negDy, dx), d13 = _mm256_unpackhi_pd(negDy, dx);
+    __m256d o0 = _mm256_permute4x64_pd(o02, 0x44), o2 = _mm256_permute4x64_pd(o02, 0xee);
+    __m256d o1 = _mm256_permute4x64_pd(o13, 0x44), o3 = _mm256_permute4x64_pd(o13, 0xee);
+    __m256d dd0 = _mm256_permute4x64_pd(d02, 0x44), dd2 = _mm256_permute4x64_pd(d02, 0xee);
+    __m256d dd1 = _mm256_permute4x64_pd(d13, 0x44), dd3 = _mm256_permute4x64_pd(d13, 0xee);
     const char* at0 = pieces + ((ptrdiff_t)_mm_cvtsi128_si32(k) << 5);
     const char* at1 = pieces + ((ptrdiff_t)_mm_extract_epi32(k, 1) << 5);
     const char* at2 = pieces + ((ptrdiff_t)_mm_extract_epi32(k, 2) << 5);
@@ -1038,13 +1045,16 @@ static LS_FORCE_INLINE LS_AVX2 void SparsePieces(const Packet* p, const char* pi
 #pragma GCC unroll 8
     for (int j = LS_PIECES_AFTER - 1; j >= 0; --j)
     {
-        __m256d ax, ay, bx, by;
+        // A lane's piece (ax, ay, bx, by) in one load: (o - piece) (-dy, dx, -dy, dx) summed in pairs is -ca, -cb
+        // with ca = dx say - dy sax as WalkStep's (a negation and a sum's order change no rounding), and the test
+        // below gives the same for -ca, -cb as for ca, cb (min and max swap with the signs, NaN taken the same way).
         ptrdiff_t o = (ptrdiff_t)j * (ptrdiff_t)sizeof(CellSegment);
-        LoadSegments(at0 + o, at1 + o, at2 + o, at3 + o, &ax, &ay, &bx, &by);
-        __m256d sax = _mm256_sub_pd(ax, ox), say = _mm256_sub_pd(ay, oy);
-        __m256d sbx = _mm256_sub_pd(bx, ox), sby = _mm256_sub_pd(by, oy);
-        __m256d ca = _mm256_sub_pd(_mm256_mul_pd(dx, say), _mm256_mul_pd(dy, sax));
-        __m256d cb = _mm256_sub_pd(_mm256_mul_pd(dx, sby), _mm256_mul_pd(dy, sbx));
+        __m256d m0 = _mm256_mul_pd(_mm256_sub_pd(o0, _mm256_loadu_pd((const double*)(at0 + o))), dd0);
+        __m256d m1 = _mm256_mul_pd(_mm256_sub_pd(o1, _mm256_loadu_pd((const double*)(at1 + o))), dd1);
+        __m256d m2 = _mm256_mul_pd(_mm256_sub_pd(o2, _mm256_loadu_pd((const double*)(at2 + o))), dd2);
+        __m256d m3 = _mm256_mul_pd(_mm256_sub_pd(o3, _mm256_loadu_pd((const double*)(at3 + o))), dd3);
+        __m256d h01 = _mm256_hadd_pd(m0, m1), h23 = _mm256_hadd_pd(m2, m3); // (-ca0, -ca1, -cb0, -cb1), ...
+        __m256d ca = _mm256_permute2f128_pd(h01, h23, 0x20), cb = _mm256_permute2f128_pd(h01, h23, 0x31);
         __m256d lo = _mm256_min_pd(ca, cb), hi = _mm256_max_pd(ca, cb);
         __m256d keep = _mm256_cmp_pd(_mm256_max_pd(lo, _mm256_xor_pd(hi, sign)), e, _CMP_NGT_UQ);
         firstPass64 = _mm256_blendv_pd(firstPass64, _mm256_castsi256_pd(_mm256_set1_epi64x(j)), keep);
