@@ -1416,7 +1416,9 @@ static LS_FORCE_INLINE LS_AVX2 void CastPacketsAs(const lsScene* scene, const ls
                 __m256d cb = _mm256_sub_pd(_mm256_mul_pd(dx, sby), _mm256_mul_pd(dy, sbx));
                 __m256d lo = _mm256_min_pd(ca, cb), hi = _mm256_max_pd(ca, cb);
                 __m256d e = sparse ? LOADPD(p->pieceError) : LOADPD(p->sideError), negE = _mm256_xor_pd(e, sign);
-                __m256d keep = _mm256_cmp_pd(_mm256_max_pd(lo, _mm256_xor_pd(hi, sign)), e, _CMP_NGT_UQ);
+                // A sparse grid's candidate passed this test already (SparsePieces', on the same doubles).
+                __m256d keep =
+                    sparse ? ones : _mm256_cmp_pd(_mm256_max_pd(lo, _mm256_xor_pd(hi, sign)), e, _CMP_NGT_UQ);
 
                 // The crossing's bound (BoundCrossing's well-conditioned case; a poorly conditioned or parallel
                 // crossing is deferred with no bound, which only costs an exact cast).
@@ -1447,9 +1449,10 @@ static LS_FORCE_INLINE LS_AVX2 void CastPacketsAs(const lsScene* scene, const ls
                 __m256d err = _mm256_add_pd(_mm256_mul_pd(_mm256_set1_pd(1e-9), _mm256_andnot_pd(sign, t)),
                                             _mm256_div_pd(numError, absDen));
                 __m256d tLo = _mm256_sub_pd(t, err), tHiCertain = _mm256_add_pd(t, err);
+                // (ca > e and cb < -e) or (ca < -e and cb > e), with e >= 0: one side beyond e, the other beyond -e (a
+                // NaN side makes lo or hi NaN, or both the other side, and fails one comparison).
                 __m256d straddles =
-                    _mm256_or_pd(_mm256_and_pd(_mm256_cmp_pd(ca, e, _CMP_GT_OQ), _mm256_cmp_pd(cb, negE, _CMP_LT_OQ)),
-                                 _mm256_and_pd(_mm256_cmp_pd(ca, negE, _CMP_LT_OQ), _mm256_cmp_pd(cb, e, _CMP_GT_OQ)));
+                    _mm256_and_pd(_mm256_cmp_pd(lo, negE, _CMP_LT_OQ), _mm256_cmp_pd(hi, e, _CMP_GT_OQ));
                 __m256d certain =
                     _mm256_and_pd(straddles, _mm256_and_pd(_mm256_cmp_pd(tLo, _mm256_setzero_pd(), _CMP_GE_OQ),
                                                            _mm256_cmp_pd(tHiCertain, maxFraction, _CMP_LE_OQ)));
