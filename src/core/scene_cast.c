@@ -836,6 +836,7 @@ typedef struct Packet
     // where they moved the dense walk's integers by 160 bytes, the dense packets lost 7 % on city-10k and 13 % on
     // maze-20k in time (the same instructions; medians of 5 to 7 runs alternated).
     _Alignas(32) double invDx[4], invDy[4], neverX[4], neverY[4], pieceError[4];
+    int squareShift[4]; // the bit where the header's byte of the lane's quadrant starts (8 upX + 16 upY)
 } Packet;
 
 #define LOADPD(f) _mm256_load_pd(f)
@@ -859,7 +860,7 @@ static LS_FORCE_INLINE void CopyLane(Packet* p, int l, const Packet* q, int j, b
     {
         p->invDx[l] = q->invDx[j], p->invDy[l] = q->invDy[j], p->neverX[l] = q->neverX[j], p->neverY[l] = q->neverY[j];
         p->pieceError[l] = q->pieceError[j];
-        p->ix[l] = q->ix[j], p->iy[l] = q->iy[j], p->stepY[l] = q->stepY[j];
+        p->ix[l] = q->ix[j], p->iy[l] = q->iy[j], p->stepY[l] = q->stepY[j], p->squareShift[l] = q->squareShift[j];
     }
 }
 
@@ -968,6 +969,8 @@ static LS_FORCE_INLINE LS_AVX2 int StartLanes(const lsScene* scene, const lsRayI
         _mm256_store_pd(q->pieceError,
                         _mm256_add_pd(sideError, _mm256_mul_pd(speed, _mm256_set1_pd(scene->pieceError))));
         STOREI(q->ix, ix), STOREI(q->iy, iy), STOREI(q->stepY, stepY);
+        STOREI(q->squareShift,
+               _mm_or_si128(_mm_and_si128(up32, _mm_set1_epi32(8)), _mm_and_si128(upY32, _mm_set1_epi32(16))));
     }
     _mm256_store_pd(q->known, inf), _mm256_store_pd(q->maxFraction, maxFraction);
     STOREI(q->cell, _mm_add_epi32(_mm_mullo_epi32(iy, nx), ix));
@@ -1318,17 +1321,14 @@ static LS_FORCE_INLINE LS_AVX2 void CastPacketsAs(const lsScene* scene, const ls
             __m128i k = _mm_blendv_epi8(LOADI(p->k), first, entered),
                     kEnd = _mm_blendv_epi8(LOADI(p->kEnd), end, entered);
             // A sparse grid: the lanes that entered an empty cell whose square for their quadrant (upX + 2 upY, the
-            // byte of the header's four) is larger than the cell cross the square this round instead (WalkStep), with
-            // no records to test. A grid with pieces whose targets make it dense after all has the dense grid's flag
-            // of discs in its last byte: 1, a square no larger than the cell, so the lane steps to the neighbour.
+            // byte of the header's four, at the lane's squareShift, set when its walk starts) is larger than the cell
+            // cross the square this round instead (WalkStep), with no records to test. A grid with pieces whose targets
+            // make it dense after all has the dense grid's flag of discs in its last byte: 1, a square no larger than
+            // the cell, so the lane steps to the neighbour.
             __m128i side = _mm_setzero_si128();
             if (sparse)
             {
-                __m128i zero32 = _mm_setzero_si128();
-                __m128i shift =
-                    _mm_or_si128(_mm_and_si128(_mm_cmpgt_epi32(LOADI(p->stepX), zero32), _mm_set1_epi32(8)),
-                                 _mm_and_si128(_mm_cmpgt_epi32(LOADI(p->stepY), zero32), _mm_set1_epi32(16)));
-                side = _mm_and_si128(_mm_srlv_epi32(squares, shift), _mm_set1_epi32(255));
+                side = _mm_and_si128(_mm_srlv_epi32(squares, LOADI(p->squareShift)), _mm_set1_epi32(255));
                 kEnd = _mm_blendv_epi8(kEnd, k, _mm_and_si128(entered, _mm_cmpgt_epi32(side, _mm_set1_epi32(1))));
             }
             if (hasShapes)
