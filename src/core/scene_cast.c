@@ -1076,13 +1076,13 @@ static LS_FORCE_INLINE LS_AVX2 void SparsePieces(const Packet* p, const char* pi
 typedef struct SparseGrid
 {
     double x0, y0, s, invCell, lastX, lastY;
-    int nx, ny;
+    __m128i nx, lastColumn, lastRow; // in each lane
 } SparseGrid;
 
-// Whether each lane's v lies in [0, n) (as unsigned).
-static LS_FORCE_INLINE LS_AVX2 __m128i Below(__m128i v, int n)
+// Whether each lane's v lies in [0, last] (as unsigned).
+static LS_FORCE_INLINE LS_AVX2 __m128i Below(__m128i v, __m128i last)
 {
-    return _mm_cmpeq_epi32(_mm_min_epu32(v, _mm_set1_epi32(n - 1)), v);
+    return _mm_cmpeq_epi32(_mm_min_epu32(v, last), v);
 }
 
 // The fraction at which the lanes cross the vertical boundary after column ix (before it going down): CrossingX's
@@ -1153,9 +1153,9 @@ static LS_FORCE_INLINE LS_AVX2 __m128i SparseStep(const SparseGrid* g, Packet* p
     __m128i r1 = _mm_add_epi32(r, one32);
     __m128i nextIx = _mm_blendv_epi8(column, _mm_add_epi32(ix, _mm_sign_epi32(r1, stepX)), acrossX);
     __m128i nextIy = _mm_blendv_epi8(_mm_add_epi32(iy, _mm_sign_epi32(r1, stepY)), row, acrossX);
-    __m128i inGrid = _mm_and_si128(Below(nextIx, g->nx), Below(nextIy, g->ny));
+    __m128i inGrid = _mm_and_si128(Below(nextIx, g->lastColumn), Below(nextIy, g->lastRow));
     __m128i go32 = _mm_and_si128(step32, _mm_andnot_si128(Narrow(ends), inGrid));
-    __m128i nextCell = _mm_add_epi32(_mm_mullo_epi32(nextIy, _mm_set1_epi32(g->nx)), nextIx);
+    __m128i nextCell = _mm_add_epi32(_mm_mullo_epi32(nextIy, g->nx), nextIx);
     _mm_store_si128((__m128i*)p->ix, _mm_blendv_epi8(ix, nextIx, go32));
     _mm_store_si128((__m128i*)p->iy, _mm_blendv_epi8(iy, nextIy, go32));
     _mm_store_si128((__m128i*)p->cell, _mm_blendv_epi8(_mm_load_si128((const __m128i*)p->cell), nextCell, go32));
@@ -1190,9 +1190,11 @@ static LS_FORCE_INLINE LS_AVX2 void CastPacketsAs(const lsScene* scene, const ls
     const char* headers = (const char*)scene->cells;
     const char* refs = (const char*)scene->segItemRefs;
     const char* pieces = (const char*)scene->segPieces;
-    SparseGrid grid = {
-        scene->x0, scene->y0, scene->cellSize, scene->invCellSize, (double)(scene->nx - 1), (double)(scene->ny - 1),
-        scene->nx, scene->ny};
+    SparseGrid grid;
+    grid.x0 = scene->x0, grid.y0 = scene->y0, grid.s = scene->cellSize, grid.invCell = scene->invCellSize;
+    grid.lastX = (double)(scene->nx - 1), grid.lastY = (double)(scene->ny - 1);
+    grid.nx = _mm_set1_epi32(scene->nx), grid.lastColumn = _mm_set1_epi32(scene->nx - 1);
+    grid.lastRow = _mm_set1_epi32(scene->ny - 1);
     const CellSegment* segItems = scene->segItems;
     __m256d piecesOff = _mm256_set1_pd(2.0 * scene->pieceError); // see the bound of a sparse grid's candidate
     bool hasShapes = scene->targetItemCount + scene->shapeItemCount > 0;
