@@ -1104,21 +1104,6 @@ static LS_FORCE_INLINE LS_AVX2 __m256d CrossingYs(const SparseGrid* g, const Pac
     return _mm256_add_pd(t, _mm256_load_pd(p->neverY));
 }
 
-// The column (row) of the lanes' x (y), clamped to the grid: CellX's (CellY's) operations per lane.
-static LS_FORCE_INLINE LS_AVX2 __m128i CellXs(const SparseGrid* g, __m256d x)
-{
-    __m256d f = _mm256_mul_pd(_mm256_sub_pd(x, _mm256_set1_pd(g->x0)), _mm256_set1_pd(g->invCell));
-    f = _mm256_min_pd(_mm256_max_pd(f, _mm256_setzero_pd()), _mm256_set1_pd(g->lastX));
-    return _mm256_cvttpd_epi32(f);
-}
-
-static LS_FORCE_INLINE LS_AVX2 __m128i CellYs(const SparseGrid* g, __m256d y)
-{
-    __m256d f = _mm256_mul_pd(_mm256_sub_pd(y, _mm256_set1_pd(g->y0)), _mm256_set1_pd(g->invCell));
-    f = _mm256_min_pd(_mm256_max_pd(f, _mm256_setzero_pd()), _mm256_set1_pd(g->lastY));
-    return _mm256_cvttpd_epi32(f);
-}
-
 // A sparse grid's step of the lanes done with their cell (step32; CastPacketsAs with sparse), each across the square
 // of side r + 1 of empty cells with the cell at its corner on the side its rays go (WalkStep's crossing: r is side - 1
 // where the cell's square for the lane's quadrant, side, is larger than the cell, else 0, the step to a neighbour):
@@ -1142,18 +1127,29 @@ static LS_FORCE_INLINE LS_AVX2 __m128i SparseStep(const SparseGrid* g, Packet* p
     __m256d ends = _mm256_or_pd(_mm256_cmp_pd(tB, _mm256_load_pd(p->tStop), _CMP_GE_OQ),
                                 _mm256_cmp_pd(known, _mm256_sub_pd(tB, _mm256_load_pd(p->margin)), _CMP_LT_OQ));
     // Through the far vertical side: the column beyond, the row at tB clamped to the square's rows; else the
-    // converse.
-    __m128i acrossX = Narrow(_mm256_cmp_pd(tBX, tBY, _CMP_LT_OQ));
-    __m128i row = CellYs(g, _mm256_add_pd(_mm256_load_pd(p->oy), _mm256_mul_pd(tB, _mm256_load_pd(p->dy))));
-    __m128i column = CellXs(g, _mm256_add_pd(_mm256_load_pd(p->ox), _mm256_mul_pd(tB, _mm256_load_pd(p->dx))));
-    row = _mm_min_epi32(_mm_max_epi32(row, _mm_sub_epi32(iy, _mm_andnot_si128(upY, r))),
-                        _mm_add_epi32(iy, _mm_and_si128(upY, r)));
-    column = _mm_min_epi32(_mm_max_epi32(column, _mm_sub_epi32(ix, _mm_andnot_si128(upX, r))),
-                           _mm_add_epi32(ix, _mm_and_si128(upX, r)));
+    // converse. Only the coordinate along the side crossed is computed (CellY's or CellX's operations, on the axis
+    // picked before them), then clamped to the square's rows or columns: depot 1 169 -> 1 160 instructions a ray,
+    // 6.60 -> 6.76 M rays per CPU second (31 alternated runs).
+    __m256d acrossX64 = _mm256_cmp_pd(tBX, tBY, _CMP_LT_OQ);
+    __m128i acrossX = Narrow(acrossX64);
+    __m256d o = _mm256_blendv_pd(_mm256_load_pd(p->ox), _mm256_load_pd(p->oy), acrossX64);
+    __m256d d = _mm256_blendv_pd(_mm256_load_pd(p->dx), _mm256_load_pd(p->dy), acrossX64);
+    __m256d g0 = _mm256_blendv_pd(_mm256_set1_pd(g->x0), _mm256_set1_pd(g->y0), acrossX64);
+    __m256d last = _mm256_blendv_pd(_mm256_set1_pd(g->lastX), _mm256_set1_pd(g->lastY), acrossX64);
+    __m256d f = _mm256_mul_pd(_mm256_sub_pd(_mm256_add_pd(o, _mm256_mul_pd(tB, d)), g0), _mm256_set1_pd(g->invCell));
+    __m128i at = _mm256_cvttpd_epi32(_mm256_min_pd(_mm256_max_pd(f, _mm256_setzero_pd()), last));
+    __m128i base = _mm_blendv_epi8(ix, iy, acrossX), up = _mm_blendv_epi8(upX, upY, acrossX);
+    at = _mm_min_epi32(_mm_max_epi32(at, _mm_sub_epi32(base, _mm_andnot_si128(up, r))),
+                       _mm_add_epi32(base, _mm_and_si128(up, r)));
     __m128i r1 = _mm_add_epi32(r, one32);
-    __m128i nextIx = _mm_blendv_epi8(column, _mm_add_epi32(ix, _mm_sign_epi32(r1, stepX)), acrossX);
-    __m128i nextIy = _mm_blendv_epi8(_mm_add_epi32(iy, _mm_sign_epi32(r1, stepY)), row, acrossX);
-    __m128i inGrid = _mm_and_si128(Below(nextIx, g->lastColumn), Below(nextIy, g->lastRow));
+    __m128i beyondX = _mm_add_epi32(ix, _mm_sign_epi32(r1, stepX)),
+            beyondY = _mm_add_epi32(iy, _mm_sign_epi32(r1, stepY));
+    __m128i nextIx = _mm_blendv_epi8(at, beyondX, acrossX);
+    __m128i nextIy = _mm_blendv_epi8(beyondY, at, acrossX);
+    // The clamped coordinate lies in the grid (tB's row or column clamped to the grid, then to a range of the square's
+    // that holds the lane's own): only the one stepped beyond the side may leave it.
+    __m128i inGrid =
+        Below(_mm_blendv_epi8(beyondY, beyondX, acrossX), _mm_blendv_epi8(g->lastRow, g->lastColumn, acrossX));
     __m128i go32 = _mm_and_si128(step32, _mm_andnot_si128(Narrow(ends), inGrid));
     __m128i nextCell = _mm_add_epi32(_mm_mullo_epi32(nextIy, g->nx), nextIx);
     _mm_store_si128((__m128i*)p->ix, _mm_blendv_epi8(ix, nextIx, go32));
