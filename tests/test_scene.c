@@ -2369,6 +2369,134 @@ static int SparseFanTieTest(void)
     return 0;
 }
 
+// Review 27: sparse grids' casts along the grid's own lines and through its cell corners (SparseStep's crossed
+// coordinate, exactly on a boundary), and beams whose pseudo-angles lie at 0 and 4 and a hair either side (BoxSlots'
+// margin of 1e-12 and its wrap), through the fan and the packets, each bit for bit the brute force's. (No subnormal
+// component: see Review27SubnormalDirectionTest.)
+static int Review27GridLinesTest(void)
+{
+    int bad = 0, hits = 0, swept = 0;
+    enum
+    {
+        maxDirs = 1080
+    };
+    static lsVec2 dirs[maxDirs];
+    static lsRayInput inputs[maxDirs];
+    for (int m = 0; m < 3 && bad == 0; ++m)
+    {
+        lsWorld* world = m == 0   ? MakeMapWorld(17, 260, 150, lsV(0.0, 0.0), 0.0)
+                         : m == 1 ? MakeMapWorld(19, 200, 160, lsV(4123.4, -356.7), 0.37)
+                                  : MakeSparseRoom(155, 6);
+        ENSURE(world != NULL);
+        lsScene* scene = lsCreateScene(world);
+        ENSURE(scene != NULL);
+        lsSceneInfo info = lsScene_GetInfo(scene);
+        double s = info.cellSize, x0 = info.gridBounds.lower.x, y0 = info.gridBounds.lower.y;
+        lsRng rng = lsMakeRng(2727 + (uint64_t)m);
+        for (int trial = 0; trial < 60 && bad < 5; ++trial)
+        {
+            // An origin on a cell corner, on a grid line, or a hair off one.
+            int i = 1 + (int)(lsRng_Uniform(&rng) * (info.cellsX - 2));
+            int j = 1 + (int)(lsRng_Uniform(&rng) * (info.cellsY - 2));
+            lsVec2 o = {x0 + (double)i * s, y0 + (double)j * s};
+            int kind = trial % 4;
+            if (kind == 1)
+            {
+                o.x += lsRng_Uniform(&rng) * s;
+            }
+            else if (kind == 2)
+            {
+                o.y = nextafter(o.y, o.y + 1.0);
+            }
+            else if (kind == 3)
+            {
+                o.x = nextafter(o.x, o.x - 1.0), o.y = nextafter(o.y, o.y - 1.0);
+            }
+            int n = 0;
+            const double tiny[] = {0.0,   -0.0,   1e-300, -1e-300, 2.3e-308, -2.3e-308,
+                                   1e-17, -1e-17, 1e-13,  -1e-13,  3e-12,    -3e-12};
+            for (int t = 0; t < 12; ++t)
+            {
+                dirs[n++] = lsV(1.0, tiny[t]), dirs[n++] = lsV(-1.0, tiny[t]);
+                dirs[n++] = lsV(tiny[t], 1.0), dirs[n++] = lsV(tiny[t], -1.0);
+            }
+            // Toward cell corners (exact differences where they round exactly) and along diagonals.
+            while (n < maxDirs)
+            {
+                int a = (int)(lsRng_Uniform(&rng) * info.cellsX), b = (int)(lsRng_Uniform(&rng) * info.cellsY);
+                lsVec2 c = {x0 + (double)a * s, y0 + (double)b * s};
+                lsVec2 d = lsSub(c, o);
+                if (d.x == 0.0 && d.y == 0.0)
+                {
+                    continue;
+                }
+                dirs[n++] = d;
+            }
+            double range = 1e3;
+            bad += CompareUnordered(scene, o, dirs, n, range, &swept, &hits);
+            for (int k = 0; k < n; ++k)
+            {
+                inputs[k] = (lsRayInput){o, dirs[k], range};
+            }
+            int b2 = CompareBatch(scene, inputs, n, &hits);
+            if (b2 != 0)
+            {
+                fprintf(stderr, "batch mismatches %d at m %d trial %d kind %d\n", b2, m, trial, kind);
+                for (int k = 0, shown = 0; k < n && shown < 4; ++k)
+                {
+                    lsRayHit one = lsScene_CastRay(scene, NULL, inputs + k), batch;
+                    lsScene_CastRays(scene, NULL, inputs + k, 1, &batch);
+                    lsRayHit brute = lsScene_CastRayBrute(scene, NULL, inputs + k);
+                    if (!SameHitBits(&brute, &one) || !SameHitBits(&brute, &batch))
+                    {
+                        fprintf(stderr, "ray %d (one %s):\n", k, SameHitBits(&brute, &one) ? "ok" : "bad");
+                        PrintMismatch(inputs + k, SameHitBits(&brute, &one) ? &batch : &one, &brute);
+                        shown += 1;
+                    }
+                }
+            }
+            bad += b2;
+        }
+        lsDestroyScene(scene);
+        lsDestroyWorld(world);
+    }
+    fprintf(stderr, "review27: swept %d hits %d bad %d\n", swept, hits, bad);
+    ENSURE(bad == 0 && swept > 0 && hits > 1000);
+    return 0;
+}
+
+// Review 27: a direction with a subnormal component (1 / dy overflows to infinity) from an origin of a sparse map
+// (MakeMapWorld 17): the accelerated cast misses the wall the brute force hits (found by Review27GridLinesTest; also
+// at a253309, before the reviewed rounds).
+static int Review27SubnormalDirectionTest(void)
+{
+    lsWorld* world = MakeMapWorld(17, 260, 150, lsV(0.0, 0.0), 0.0);
+    ENSURE(world != NULL);
+    lsScene* scene = lsCreateScene(world);
+    ENSURE(scene != NULL);
+    lsSceneInfo info = lsScene_GetInfo(scene);
+    fprintf(stderr, "grid %d x %d cell %.17g lower (%.17g, %.17g)\n", info.cellsX, info.cellsY, info.cellSize,
+            info.gridBounds.lower.x, info.gridBounds.lower.y);
+    const double dys[] = {
+        4.9406564584124654e-324, -4.9406564584124654e-324, 1e-310, 2.2250738585072014e-308, 1e-300, 0.0, -0.0};
+    int bad = 0;
+    for (int k = 0; k < 7; ++k)
+    {
+        lsRayInput in = {{12.28245315956641, 2.2488998742868076}, {-1.0, dys[k]}, 1000.0};
+        lsRayHit a = lsScene_CastRay(scene, NULL, &in), b = lsScene_CastRayBrute(scene, NULL, &in);
+        fprintf(stderr, "dy %.17g: %s\n", dys[k], SameHitBits(&a, &b) ? "same" : "DIFFERENT");
+        if (!SameHitBits(&a, &b))
+        {
+            PrintMismatch(&in, &a, &b);
+            bad += 1;
+        }
+    }
+    lsDestroyScene(scene);
+    lsDestroyWorld(world);
+    ENSURE(bad == 0);
+    return 0;
+}
+
 // Scans with range noise and dropout (no jitter: the beams keep their angles and go through lsScene_CastFan) report
 // for every returned beam what the brute force finds along its direction, and draw the same numbers.
 static int FanScanNoiseTest(void)
@@ -2499,6 +2627,8 @@ int SceneTest(void)
     RUN_SUBTEST(BackFaceCrowdedRowTest);
     RUN_SUBTEST(FanScanNoiseTest);
     RUN_SUBTEST(CrowdedCellTest);
+    RUN_SUBTEST(Review27GridLinesTest);
+    RUN_SUBTEST(Review27SubnormalDirectionTest);
     return 0;
 }
 
