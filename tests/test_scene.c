@@ -2484,7 +2484,17 @@ static int Review27SubnormalDirectionTest(void)
     {
         lsRayInput in = {{12.28245315956641, 2.2488998742868076}, {-1.0, dys[k]}, 1000.0};
         lsRayHit a = lsScene_CastRay(scene, NULL, &in), b = lsScene_CastRayBrute(scene, NULL, &in);
-        fprintf(stderr, "dy %.17g: %s\n", dys[k], SameHitBits(&a, &b) ? "same" : "DIFFERENT");
+        lsRayInput eight[8];
+        lsRayHit packed[8];
+        for (int i = 0; i < 8; ++i)
+        {
+            eight[i] = in;
+        }
+        lsScene_CastRays(scene, NULL, eight, 8, packed);
+        int fanHits = 0, fanBad = CompareExactBeam(scene, in.origin, in.direction, in.maxFraction, &fanHits);
+        fprintf(stderr, "dy %.17g: CastRay %s, CastRays of 8 %s, fan %s\n", dys[k],
+                SameHitBits(&a, &b) ? "same" : "DIFFERENT", SameHitBits(packed + 7, &b) ? "same" : "DIFFERENT",
+                fanBad == 0 ? "same (or declined)" : "DIFFERENT");
         if (!SameHitBits(&a, &b))
         {
             PrintMismatch(&in, &a, &b);
