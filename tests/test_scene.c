@@ -2382,11 +2382,12 @@ static int Review27GridLinesTest(void)
     };
     static lsVec2 dirs[maxDirs];
     static lsRayInput inputs[maxDirs];
-    for (int m = 0; m < 3 && bad == 0; ++m)
+    for (int m = 0; m < 4 && bad == 0; ++m)
     {
         lsWorld* world = m == 0   ? MakeMapWorld(17, 260, 150, lsV(0.0, 0.0), 0.0)
                          : m == 1 ? MakeMapWorld(19, 200, 160, lsV(4123.4, -356.7), 0.37)
-                                  : MakeSparseRoom(155, 6);
+                         : m == 2 ? MakeSparseRoom(155, 6)
+                                  : MakeMapWorld(23, 200, 160, lsV(3.3e7, -1.1e8), 1.1);
         ENSURE(world != NULL);
         lsScene* scene = lsCreateScene(world);
         ENSURE(scene != NULL);
