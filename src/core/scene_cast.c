@@ -403,8 +403,8 @@ static LS_FORCE_INLINE bool WalkStart(const lsScene* scene, const lsDynamicObjec
     double gx1 = scene->x1, gy1 = scene->y1;
     double tEnter = 0.0, tLeave = maxFraction;
     double invDx = d.x != 0.0 ? 1.0 / d.x : 0.0, invDy = d.y != 0.0 ? 1.0 / d.y : 0.0;
-    // (Review 27's trial: a subnormal component's inverse overflows, and a boundary through the origin then gives
-    // 0 * inf = NaN crossings; the largest finite inverse keeps them 0.)
+    // A subnormal component's inverse overflows, and a grid line through the origin then gives 0 * inf = NaN
+    // crossings (the walk missed walls: SubnormalDirectionTest); the largest finite inverse keeps them 0.
     invDx = Min(Max(invDx, -DBL_MAX), DBL_MAX), invDy = Min(Max(invDy, -DBL_MAX), DBL_MAX);
     if (d.x != 0.0)
     {
@@ -921,6 +921,7 @@ static LS_FORCE_INLINE LS_AVX2 int StartLanes(const lsScene* scene, const lsRayI
     __m256d one = _mm256_set1_pd(1.0);
     __m256d invDx = _mm256_and_pd(_mm256_div_pd(one, dx), movesX),
             invDy = _mm256_and_pd(_mm256_div_pd(one, dy), movesY);
+    // At most DBL_MAX in magnitude, as WalkStart's (a subnormal component's inverse overflows).
     invDx = _mm256_min_pd(_mm256_max_pd(invDx, _mm256_set1_pd(-DBL_MAX)), _mm256_set1_pd(DBL_MAX));
     invDy = _mm256_min_pd(_mm256_max_pd(invDy, _mm256_set1_pd(-DBL_MAX)), _mm256_set1_pd(DBL_MAX));
     __m256d gx0 = _mm256_set1_pd(scene->x0), gy0 = _mm256_set1_pd(scene->y0);

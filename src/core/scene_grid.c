@@ -1291,6 +1291,23 @@ static bool IsGridShape(const lsScene* scene, const bool* shapeLong, int code)
     return ((code & 1) == 0 ? i < scene->boxCount : i < scene->polygonCount) && !shapeLong[code];
 }
 
+// How many cells the grid's shapes are registered in.
+static long long ShapeRegistrations(const lsScene* scene, const bool* shapeLong, int shapeCodes)
+{
+    long long total = 0;
+    for (int code = 0; code < shapeCodes; ++code)
+    {
+        int range[4];
+        if (IsGridShape(scene, shapeLong, code))
+        {
+            BoundsRange(scene, Expand(ShapeBounds(scene, code), scene->slop), range);
+            bool empty = range[0] > range[2] || range[1] > range[3];
+            total += empty ? 0 : (long long)(range[2] - range[0] + 1) * (range[3] - range[1] + 1);
+        }
+    }
+    return total;
+}
+
 void lsSceneGrid_Build(lsScene* scene)
 {
     int gridCount;
@@ -1325,19 +1342,27 @@ void lsSceneGrid_Build(lsScene* scene)
         shapeLong[scene->longShapes[k]] = true;
     }
     RowSpans rows = SpansByRow(scene, isLong);
-    // A grid with more cells than registrations (a map's walls around open rooms) is sparse (see WriteSquares): the
-    // walk crosses its empty squares in one step, so finer cells cost a ray little in the open and leave fewer records
-    // in each occupied cell. Three cells per primitive instead of two: the depot map's rays 1 464 -> 1 371
-    // instructions (9.7 -> 7.0 candidates, 5.9 -> 6.2 cells), 5.97 -> 6.33 M rays per CPU second, tb3_sandbox 7.64 ->
-    // 8.08; its scans 57.1 -> 58.0 µs and 52.5 -> 52.1; the depot's build 1.16 -> 1.52 ms (the spans counted twice).
-    // Four: rays 6.41 and 8.19, but the depot's scans 58.7 µs; six: 6.16 and 8.36, scans 62.1 µs. A dense grid (the
-    // mazes) made finer loses a quarter: more cells to step, no squares to cross.
-    long long registrations = (long long)rows.items + scene->boxCount + scene->polygonCount + scene->targetCount;
-    if ((long long)scene->nx * scene->ny > registrations && LS_SPARSE_CELLS_PER_PRIMITIVE != LS_CELLS_PER_PRIMITIVE)
+    // A grid with segments and more cells than their and the shapes' registrations (a map's walls around open rooms)
+    // is walked as sparse (BuildPieces' test, on the counts at two cells per primitive): the walk crosses its empty
+    // squares in one step, so finer cells cost a ray little in the open and leave fewer records in each occupied cell.
+    // Three cells per primitive instead of two: the depot map's rays 1 464 -> 1 371 instructions (9.7 -> 7.0
+    // candidates, 5.9 -> 6.2 cells), 5.97 -> 6.33 M rays per CPU second, tb3_sandbox 7.64 -> 8.08; its scans 57.1
+    // -> 58.0 µs and 52.5 -> 52.1; the depot's build 1.16 -> 1.52 ms (the spans counted twice). Four: rays 6.41
+    // and 8.19, but the depot's scans 58.7 µs; six: 6.16 and 8.36, scans 62.1 µs. A dense grid (the mazes) made finer
+    // loses a quarter: more cells to step, no squares to cross. Worlds of targets and shapes only stay at two (walked
+    // dense, finer cells only cost them: 20 000 boxes 0.77 -> 0.69 M rays per CPU second). The spans are counted again
+    // only when the cells did get finer (the grid's limits can keep them).
+    long long registrations = (long long)rows.items + ShapeRegistrations(scene, shapeLong, shapeCodes);
+    if (rows.items > 0 && (long long)scene->nx * scene->ny > registrations)
     {
-        FreeRowSpans(&rows, scene->ny);
+        int rowCount = scene->ny;
+        double cellSize = scene->cellSize;
         PlaceGrid(scene, extent, gridCount, LS_SPARSE_CELLS_PER_PRIMITIVE);
-        rows = SpansByRow(scene, isLong);
+        if (scene->cellSize < cellSize)
+        {
+            FreeRowSpans(&rows, rowCount);
+            rows = SpansByRow(scene, isLong);
+        }
     }
     // Every field of every header is written below (FillSegments, then lsSceneGrid_BuildTargets).
     int cellCount = scene->nx * scene->ny;
