@@ -63,7 +63,12 @@ int main(int argc, char** argv)
         {
             sizeCount = given ? sizeCount : 0;
             given = true;
-            if (sizeCount == 16 || !lsBenchNumberArg(argv[0], "--mb", argv[++i], 0.01, 4096.0, sizes + sizeCount))
+            if (sizeCount == 16)
+            {
+                fprintf(stderr, "%s: --mb: at most 16 sizes\n", argv[0]);
+                return 2;
+            }
+            if (!lsBenchNumberArg(argv[0], "--mb", argv[++i], 0.01, 4096.0, sizes + sizeCount))
             {
                 return 2;
             }

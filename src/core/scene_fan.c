@@ -1146,7 +1146,7 @@ bool lsScene_CastFan(const lsScene* scene, const lsBeamFan* fan, int first, cons
     {
         return false;
     }
-    // One fan's bookkeeping, about 220 KB (70 of them for sparse grids): on the heap, not on the stack of a scan,
+    // One fan's bookkeeping, about 236 KB (87 of them for sparse grids): on the heap, not on the stack of a scan,
     // whose beams' arrays are there already (scans run on pool and other threads too).
     Fan* f = lsAlloc(sizeof(Fan));
     f->scene = scene;
