@@ -1291,6 +1291,12 @@ static bool IsGridShape(const lsScene* scene, const bool* shapeLong, int code)
     return ((code & 1) == 0 ? i < scene->boxCount : i < scene->polygonCount) && !shapeLong[code];
 }
 
+// The cells shape `code` is registered in: its bounds grown by the slop (ix0, iy0, ix1, iy1).
+static void ShapeCells(const lsScene* scene, int code, int range[4])
+{
+    BoundsRange(scene, Expand(ShapeBounds(scene, code), scene->slop), range);
+}
+
 // How many cells the grid's shapes are registered in.
 static long long ShapeRegistrations(const lsScene* scene, const bool* shapeLong, int shapeCodes)
 {
@@ -1300,7 +1306,7 @@ static long long ShapeRegistrations(const lsScene* scene, const bool* shapeLong,
         int range[4];
         if (IsGridShape(scene, shapeLong, code))
         {
-            BoundsRange(scene, Expand(ShapeBounds(scene, code), scene->slop), range);
+            ShapeCells(scene, code, range);
             bool empty = range[0] > range[2] || range[1] > range[3];
             total += empty ? 0 : (long long)(range[2] - range[0] + 1) * (range[3] - range[1] + 1);
         }
@@ -1352,8 +1358,8 @@ void lsSceneGrid_Build(lsScene* scene)
     // loses a quarter: more cells to step, no squares to cross. Worlds of targets and shapes only stay at two (walked
     // dense, finer cells only cost them: 20 000 boxes 0.77 -> 0.69 M rays per CPU second). The spans are counted again
     // only when the cells did get finer (the grid's limits can keep them).
-    long long registrations = (long long)rows.items + ShapeRegistrations(scene, shapeLong, shapeCodes);
-    if (rows.items > 0 && (long long)scene->nx * scene->ny > registrations)
+    if (rows.items > 0 &&
+        (long long)scene->nx * scene->ny > rows.items + ShapeRegistrations(scene, shapeLong, shapeCodes))
     {
         int rowCount = scene->ny;
         double cellSize = scene->cellSize;
@@ -1376,7 +1382,7 @@ void lsSceneGrid_Build(lsScene* scene)
             int range[4];
             if (IsGridShape(scene, shapeLong, code))
             {
-                BoundsRange(scene, Expand(ShapeBounds(scene, code), scene->slop), range);
+                ShapeCells(scene, code, range);
                 CountRange(scene, shapeCursor, range);
             }
         }
@@ -1391,7 +1397,7 @@ void lsSceneGrid_Build(lsScene* scene)
         int range[4] = {1, 1, 0, 0};
         if (IsGridShape(scene, shapeLong, code))
         {
-            BoundsRange(scene, Expand(ShapeBounds(scene, code), scene->slop), range);
+            ShapeCells(scene, code, range);
         }
         for (int iy = range[1]; iy <= range[3]; ++iy)
         {
