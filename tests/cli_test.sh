@@ -219,6 +219,18 @@ expect_status 1 "$lidarsim" fmt --check "$work/fmt.yaml" "$work/fmt.json"
 grep -q 'fmt.yaml: a map YAML, not a world file' "$work/err.txt" || fail "fmt MAP.yaml: $(cat "$work/err.txt")"
 grep -q 'syntax error' "$work/err.txt" && fail "fmt MAP.yaml: $(cat "$work/err.txt")"
 
+# An output never replaces the world file the command reads, however spelt (review 28: run --record over its world
+# wrote the recording in its place); the map a world stands on is MapCliTest's.
+cp "$src/worlds/default.json" "$work/keep.json"
+expect_status 1 "$lidarsim" run "$work/keep.json" --steps 5 --record "$work/./keep.json"
+grep -q 'keep.json: not written: it would replace .*keep.json, the world file this command reads' "$work/err.txt" ||
+    fail "run --record over its world: $(cat "$work/err.txt")"
+cmp -s "$work/keep.json" "$src/worlds/default.json" || fail "run --record over its world changed it"
+ln -s keep.json "$work/keep-link.json"
+expect_status 1 "$lidarsim" run "$work/keep-link.json" --steps 5 --record "$work/keep.json"
+cmp -s "$work/keep.json" "$src/worlds/default.json" || fail "run --record over its world's link changed it"
+rm "$work/keep-link.json"
+
 # Every write is checked: a full device, a file size limit, and the result never left truncated under its name.
 expect_status 1 sh -c '"$0" check "$1" >/dev/full' "$lidarsim" "$src/worlds/default.json"
 grep -q 'stdout: write failed: No space left on device' "$work/err.txt" || fail "check >/dev/full: $(cat "$work/err.txt")"

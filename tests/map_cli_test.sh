@@ -117,6 +117,29 @@ grep -q 'room.yaml: not written: it would replace .*room.yaml, the map YAML this
 expect_status 1 "$lidarsim" export-map "$work/maps/room.yaml" -o "$work/maps/room.yaml"
 cmp -s "$work/maps/room.yaml" "$work/room-before.yaml" && cmp -s "$work/maps/room.pgm" "$work/room-before.pgm" ||
     fail "export-map over the world's map changed it"
+# No other command's output replaces the world or map it reads either, however the name is spelt (review 28: run
+# --record over the map's YAML, import -o over its image and render -o over an image named .png all replaced them).
+cp "$work/maps/room.pgm" "$work/maps/room-image.png"
+sed 's/room.pgm/room-image.png/' "$work/maps/room.yaml" >"$work/maps/png.yaml"
+cp "$work/maps/png.yaml" "$work/png-before.yaml"
+refused() { # refused WHAT EXPECTED COMMAND...: status 1, the message, nothing changed
+    local what=$1 expected=$2
+    shift 2
+    expect_status 1 "$lidarsim" "$@"
+    grep -q -- "$expected" "$work/err.txt" || fail "$what: $(cat "$work/err.txt"), expected $expected"
+    cmp -s "$work/maps/room.yaml" "$work/room-before.yaml" && cmp -s "$work/maps/room.pgm" "$work/room-before.pgm" &&
+        cmp -s "$work/maps/png.yaml" "$work/png-before.yaml" && cmp -s "$work/maps/room-image.png" "$work/room-before.pgm" ||
+        fail "$what changed the map"
+}
+refused "run --record over the map YAML" 'room.yaml: not written: it would replace .*room.yaml, the map YAML this world stands on' \
+    run "$work/maps/room.yaml" --steps 2 --record "$work/maps/./room.yaml"
+refused "run --record over a world's map image" 'room.pgm: not written: it would replace .*room.pgm, the map image this world stands on' \
+    run "$work/on.json" --steps 2 --record "$work/maps/room.pgm"
+refused "import -o over the map image" 'room.pgm: not written: it would replace .*room.pgm, the map image' \
+    import "$work/maps/room.yaml" -o "$work/maps/room.pgm"
+refused "render -o over the map image" 'room-image.png: not written: it would replace .*room-image.png, the map image' \
+    render "$work/maps/png.yaml" -o "$work/maps/../maps/room-image.png" --size 64x64
+[ -z "$(ls -A "$work/maps" | grep '^\.lidarsim-')" ] || fail "a refused output left a temporary file"
 printf '{"map": "maps/nothere.yaml"}' >"$work/off.json"
 expect_status 1 "$lidarsim" check "$work/off.json"
 grep -q 'off.json:1:9: map: .*nothere.yaml: cannot open' "$work/err.txt" || fail "bad map key: $(cat "$work/err.txt")"

@@ -6,6 +6,7 @@
 
 #include "app/gif.h"
 #include "app/map_shade.h"
+#include "core/file_write.h"
 #include "core/recording.h"
 #include "core/world_text.h"
 #include "lidarsim/lidar.h"
@@ -839,9 +840,11 @@ int lsRenderImage(const lsRenderConfig* config)
     view.scanPlot = config->scanPlot;
     lsError err = {{0}};
     lsWorld* world = lsLoadWorld(worldPath, &err, NULL);
-    if (world == NULL)
+    if (world == NULL ||
+        !lsCheckOutputNotInput(outPath, worldPath, "the world file", world->map.yamlFile, world->map.imageFile, &err))
     {
         fprintf(stderr, "%s\n", err.message);
+        lsDestroyWorld(world);
         return 1;
     }
     // The map's unknown cells, as the window greys them.

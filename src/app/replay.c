@@ -6,6 +6,7 @@
 #include "app/map_shade.h"
 
 #include "app/gif.h"
+#include "core/file_write.h"
 #include "core/recording.h"
 
 #include <math.h>
@@ -510,6 +511,17 @@ int lsRenderRecording(const lsRenderConfig* config)
     lsSim* sim = NULL;
     if (!OpenReplay(config->worldPath, config->replayWorld, &rec, &world, &sim))
         return 1;
+    lsError inputErr = {{0}};
+    if (!lsCheckOutputNotInput(config->outPath, config->worldPath, "the recording", world->map.yamlFile,
+                               world->map.imageFile, &inputErr) ||
+        !lsCheckOutputNotInput(config->outPath, config->replayWorld, "the world file", "", "", &inputErr))
+    {
+        fprintf(stderr, "%s\n", inputErr.message);
+        lsDestroySim(sim);
+        lsDestroyWorld(world);
+        lsDestroyRecording(rec);
+        return 1;
+    }
     lsViewOptions view = lsDefaultViewOptions();
     view.steering = config->steering;
     view.hud = config->hud;

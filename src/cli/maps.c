@@ -4,6 +4,7 @@
 #include "cli/clock.h"
 #include "cli/commands.h"
 #include "cli/options.h"
+#include "core/file_write.h"
 #include "core/limits.h"
 #include "lidarsim/map.h"
 
@@ -172,8 +173,10 @@ int lsCmdImport(int argc, char** argv)
         lsDestroyWorld(world);
         return 1;
     }
+    // Not over the map read (its image, say: any name but a map YAML's is a world file's).
+    bool saved = lsCheckOutputNotInput(output, input, "the map", world->map.yamlFile, world->map.imageFile, &err);
     memset(&world->map, 0, sizeof world->map);
-    bool saved = lsSaveWorld(world, output, &err);
+    saved = saved && lsSaveWorld(world, output, &err);
     if (saved)
     {
         char shownInput[1024], shownOutput[1024];

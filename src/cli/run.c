@@ -526,7 +526,9 @@ int lsCmdRun(int argc, char** argv)
         {
             // Never a truncated recording under its name: the lines go to a temporary file renamed at the end.
             lsError openErr = {{0}};
-            if (!lsBeginAtomicWrite(&rec.atomic, recordPath, "written", false, &openErr))
+            if (!lsCheckOutputNotInput(recordPath, worldPath, "the world file", world->map.yamlFile,
+                                       world->map.imageFile, &openErr) ||
+                !lsBeginAtomicWrite(&rec.atomic, recordPath, "written", false, &openErr))
             {
                 fprintf(stderr, "lidarsim run: %s\n", openErr.message);
                 lsDestroyWorld(world);

@@ -331,6 +331,35 @@ bool lsWriteFileAtomic(const char* path, const char* data, size_t size, lsError*
     return lsCommitAtomicWrite(&af, err);
 }
 
+bool lsSameFile(const char* a, const char* b)
+{
+    struct stat sa, sb;
+    return a != NULL && b != NULL && a[0] != '\0' && b[0] != '\0' && stat(a, &sa) == 0 && stat(b, &sb) == 0 &&
+           sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+bool lsCheckOutputNotInput(const char* output, const char* input, const char* inputWhat, const char* mapYaml,
+                           const char* mapImage, lsError* err)
+{
+    // The map first: a map YAML opened as the world is both, and is named as the map.
+    const char* maps[2] = {mapYaml, mapImage};
+    for (int i = 0; i < 2; ++i)
+    {
+        if (lsSameFile(output, maps[i]))
+        {
+            return lsFail(
+                err, "%s: not written: it would replace %s, the map %s this world stands on; write to another name",
+                output, maps[i], i == 0 ? "YAML" : "image");
+        }
+    }
+    if (lsSameFile(output, input))
+    {
+        return lsFail(err, "%s: not written: it would replace %s, %s this command reads; write to another name", output,
+                      input, inputWhat);
+    }
+    return true;
+}
+
 bool lsCheckOutput(FILE* stream, const char* name, lsError* err)
 {
     errno = 0;

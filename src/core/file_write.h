@@ -43,6 +43,17 @@ bool lsWriteFileAtomic(const char* path, const char* data, size_t size, lsError*
 /// render or recording cut short leaves no ".lidarsim-XXXXXX" beside its target. The old files stay as they were.
 void lsRemoveTemporaryFiles(void);
 
+/// True when a and b both exist and are one file, however spelt ("./m.yaml", "maps/../m.yaml", a link to it).
+bool lsSameFile(const char* a, const char* b);
+/// Refuses an output that is one of the files a command reads, however spelt: the map it stands on (mapYaml and
+/// mapImage, lsMapRef's yamlFile and imageFile, "" when none) or input (the world file or recording given, NULL when
+/// none; inputWhat names it for the message: "the world file"). Writing there would replace what was read with the
+/// command's output (`run W.json --record W.json`, `import MAP.yaml -o MAP.pgm`). False with err filled
+/// ("out.pgm: not written: it would replace maps/room.pgm, the map image this world stands on; ..."); nothing is
+/// written.
+bool lsCheckOutputNotInput(const char* output, const char* input, const char* inputWhat, const char* mapYaml,
+                           const char* mapImage, lsError* err);
+
 /// Flushes a stream the program prints its results to (stdout) and checks it for write errors, so output that did
 /// not reach its file (a full disk, /dev/full, a closed pipe) is reported ("stdout: write failed: ...") and the
 /// program exits non-zero. False with err filled when anything written to it was lost.

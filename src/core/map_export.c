@@ -109,14 +109,6 @@ static void MarkDisc(Raster* r, lsVec2 c, double radius)
     }
 }
 
-// True when both names exist and are one file, however spelt ("./m.yaml", "maps/../m.yaml", a link to it).
-static bool SameFile(const char* a, const char* b)
-{
-    struct stat sa, sb;
-    return a[0] != '\0' && b[0] != '\0' && stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
-           sa.st_ino == sb.st_ino;
-}
-
 bool lsExportMap(const lsWorld* world, const char* yamlPath, double resolution, lsError* err)
 {
     if (world == NULL || yamlPath == NULL)
@@ -150,7 +142,7 @@ bool lsExportMap(const lsWorld* world, const char* yamlPath, double resolution, 
     const char* sources[2] = {world->map.yamlFile, world->map.imageFile};
     for (int i = 0; i < 2; ++i)
         for (int j = 0; j < 2; ++j)
-            if (SameFile(outputs[i], sources[j]))
+            if (lsSameFile(outputs[i], sources[j]))
                 return lsFail(err,
                               "%s: not written: it would replace %s, the map %s this world stands on; export to "
                               "another name",
