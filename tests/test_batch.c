@@ -157,6 +157,27 @@ static int ScanBatchThreadsTest(void)
     bad = (lsScanOverrides){.range = -2.0, .noise = -1.0};
     ENSURE(!lsWorldScanner_Scan(scanner, world, &bad, poses, 1, NULL, &out, NULL, &err));
     ENSURE(strstr(err.message, "range") != NULL);
+    // The bounds `lidarsim scan` holds its flags to (limits.h), not only finiteness (review 28: Python scanned from
+    // (1e308, 0) with a range and noise of 1e308).
+    double farPoses[4][3] = {{1.1e6, 7.0, 0.0}, {5.0, -1e308, 0.0}, {5.0, 7.0, 1e308}, {5.0, 7.0, -1.1e6}};
+    for (int k = 0; k < 4; ++k)
+    {
+        ENSURE(!lsWorldScanner_Scan(scanner, world, &overrides, farPoses[k], 1, NULL, &out, NULL, &err));
+        ENSURE(strstr(err.message, "poses[0]: expected x and y each a coordinate in [-1e+06, 1e+06] m") != NULL);
+    }
+    bad = (lsScanOverrides){.range = 1e308, .noise = -1.0};
+    ENSURE(!lsWorldScanner_Scan(scanner, world, &bad, poses, 1, NULL, &out, NULL, &err));
+    ENSURE(strstr(err.message, "range: expected a range in [0.0001, 1e+06] m") != NULL);
+    bad = (lsScanOverrides){.range = 5e-5, .noise = -1.0};
+    ENSURE(!lsWorldScanner_Scan(scanner, world, &bad, poses, 1, NULL, &out, NULL, &err));
+    bad = (lsScanOverrides){.noise = 1e308};
+    ENSURE(!lsWorldScanner_Scan(scanner, world, &bad, poses, 1, NULL, &out, NULL, &err));
+    ENSURE(strstr(err.message, "noise: expected a distance in [0, 1e+06] m") != NULL);
+    // NOLINTNEXTLINE(bugprone-suspicious-memory-comparison,cert-exp42-c,cert-flp37-c)
+    ENSURE(memcmp(&before, &rows[0].ranges[0], sizeof(double)) == 0);
+    double edge[3] = {-1e6, 1e6, 1e6};
+    bad = (lsScanOverrides){.range = 1e6, .noise = 1e6};
+    ENSURE(lsWorldScanner_Scan(scanner, world, &bad, edge, 1, NULL, &out, NULL, &err));
 
     for (int t = 0; t < 3; ++t)
     {

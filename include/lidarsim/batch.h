@@ -106,7 +106,8 @@ LS_API int lsSim_CopyRobotScan(const lsSim* sim, int robot, const lsScanOutput* 
 /// def->seed, pose k starting where pose k - 1 left it (lsLidar_DrawsPerScan draws later), so the rows equal scans
 /// cast one after the other, as `lidarsim scan --poses` casts them. Runs on pool (NULL: on the calling thread);
 /// the results are identical for any pool. Returns false with err filled, writing nothing, when a pose is not
-/// finite or def->beams is not in [1, LS_MAX_BEAMS].
+/// within a world file's bounds (x and y within 1e6 m, the heading within 1e6 degrees: core/limits.h) or def->beams
+/// is not in [1, LS_MAX_BEAMS].
 LS_API bool lsScanBatch(const lsScene* scene, const lsDynamicObjects* dyn, const lsLidarDef* def, const double* poses,
                         int count, lsPool* pool, const lsScanOutput* out, lsError* err);
 
@@ -126,8 +127,8 @@ typedef struct lsScanOverrides
 {
     int beams;     ///< 1 .. LS_MAX_BEAMS, or 0
     double fov;    ///< radians in (0, 2 pi], or 0
-    double range;  ///< metres > rangeMin, or 0
-    double noise;  ///< constant range noise, metres >= 0, or < 0
+    double range;  ///< metres in [1e-4, 1e6] and > rangeMin, or 0
+    double noise;  ///< constant range noise, metres in [0, 1e6], or < 0
     int haveSeed;  ///< 1: use seed
     uint64_t seed; ///< seed of the noise streams
 } lsScanOverrides;

@@ -27,6 +27,11 @@ CASES = {
     "huge beam count": ("ValueError", "world.scan((1, 1, 0), beams=10**9)"),
     "too many values": ("ValueError", "world.scan_batch(np.zeros((30000, 3)), beams=100000)"),
     "NaN range": ("ValueError", "world.scan((1, 1, 0), range=float('nan'))"),
+    # The bounds `lidarsim scan` holds --pose, --range and --noise to (limits.h), not only finiteness.
+    "pose off the world": ("ValueError", "world.scan((1e308, 0.0, 0.0))"),
+    "huge heading": ("ValueError", "world.scan_batch([[1.0, 1.0, 0.0], [1.0, 1.0, 1e300]])"),
+    "huge range": ("ValueError", "world.scan((1, 1, 0), range=1e308)"),
+    "huge noise": ("ValueError", "world.scan((1, 1, 0), noise=1e308)"),
     "sim of no world": ("TypeError", "lidarsim.Sim('worlds/rldemo.json')"),
     "sim NaN control": ("ValueError", "lidarsim.Sim(world).step(float('nan'), 0.0)"),
     "sim bad action": ("ValueError", "lidarsim.Sim(world).step(6)"),

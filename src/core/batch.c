@@ -3,6 +3,8 @@
 // only on the item count, so the results are the same bits for one thread or many.
 #include "lidarsim/batch.h"
 
+#include "core/limits.h"
+
 #include <math.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -229,6 +231,15 @@ static bool ScanPoses(const lsScene* scene, const lsDynamicObjects* dyn, const l
         {
             return lsFail(err, "poses[%d]: expected three finite numbers", k);
         }
+        // The bounds of a world file's poses and of `lidarsim scan --pose` (limits.h), for every caller alike.
+        if (!lsLimit_Holds(ls_quantityCoordinate, p[0]) || !lsLimit_Holds(ls_quantityCoordinate, p[1]) ||
+            !lsLimit_Holds(ls_quantityAngle, degrees ? p[2] : lsRadToDeg(p[2])))
+        {
+            char where[96], turn[96];
+            return lsFail(err, "poses[%d]: expected x and y each %s, and %s, got (%g, %g, %g)", k,
+                          lsLimit_Describe(ls_quantityCoordinate, where, sizeof where),
+                          lsLimit_Describe(ls_quantityAngle, turn, sizeof turn), p[0], p[1], p[2]);
+        }
     }
     int workers = lsPool_ThreadCount(pool);
     lsScan** scans = lsAlloc((size_t)workers * sizeof(lsScan*));
@@ -342,18 +353,26 @@ bool lsMakeLidarDef(const lsWorld* world, const lsScanOverrides* overrides, lsLi
     }
     if (overrides->range != 0.0)
     {
-        if (!(isfinite(overrides->range) && overrides->range > def->rangeMin))
+        char bound[96];
+        if (!lsLimit_Holds(ls_quantityRange, overrides->range))
         {
-            return lsFail(err, "range: expected a finite range greater than the lidar's range_min %g, got %g",
-                          def->rangeMin, overrides->range);
+            return lsFail(err, "range: expected %s, got %g", lsLimit_Describe(ls_quantityRange, bound, sizeof bound),
+                          overrides->range);
+        }
+        if (!(overrides->range > def->rangeMin))
+        {
+            return lsFail(err, "range: expected a range greater than the lidar's range_min %g, got %g", def->rangeMin,
+                          overrides->range);
         }
         def->range = overrides->range;
     }
     if (!(overrides->noise < 0.0))
     {
-        if (!isfinite(overrides->noise))
+        char bound[96];
+        if (!lsLimit_Holds(ls_quantityDistance, overrides->noise))
         {
-            return lsFail(err, "noise: expected a finite deviation >= 0 metres, got %g", overrides->noise);
+            return lsFail(err, "noise: expected %s, got %g", lsLimit_Describe(ls_quantityDistance, bound, sizeof bound),
+                          overrides->noise);
         }
         def->noise = overrides->noise;
     }
