@@ -1469,6 +1469,15 @@ static bool PreScan(const char* text, size_t size, const char* label, lsError* e
         }
         if (inString)
         {
+            // cJSON decodes \u0000 into a NUL that ends its C string: "loop\u0000b" would load as the id "loop", and a
+            // vehicle's "loop\u0000x" would find that path (and a key "walls\u0000x" would be "walls").
+            if (c == '\\' && size - i > 5 && text[i + 1] == 'u' && strncmp(text + i + 2, "0000", 4) == 0)
+            {
+                lsLineColumn(text, i, &line, &column);
+                return lsFail(err,
+                              "%s:%d:%d: a \\u0000 escape (a NUL character) in a string: no name, id or key holds one",
+                              label, line, column);
+            }
             if (c == '\\')
             {
                 ++i;
