@@ -164,7 +164,7 @@ typedef struct lsVecEnvDef
 LS_API lsVecEnvDef lsDefaultVecEnvDef(void);
 /// Creates the agents of world (which must outlive the vector, unchanged). pool runs the steps (NULL: the calling
 /// thread); the vector does not own it, and the pool must outlive the vector. Returns NULL with err filled when def
-/// is out of range (count < 1 or over 1 000 000, maxSteps < 1, simStepsPerAction < 0, a penalty not finite).
+/// is out of range (count < 1 or over 1 000 000, maxSteps < 1, simStepsPerAction < 0, a penalty outside [-1e9, 1e9]).
 LS_API lsVecEnv* lsCreateVecEnv(const lsWorld* world, const lsVecEnvDef* def, lsPool* pool, lsError* err);
 /// Frees the agents. NULL is allowed.
 LS_API void lsDestroyVecEnv(lsVecEnv* env);

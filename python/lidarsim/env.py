@@ -46,7 +46,7 @@ class _Agents:
         self.world = _world(world)
         max_steps = _integer("max_steps", max_steps, 1, 2**31 - 1)
         sim_steps = _integer("sim_steps_per_action", sim_steps_per_action, 0, 1_000_000)
-        penalty = _finite("collision_penalty", collision_penalty)
+        penalty = _finite("collision_penalty", collision_penalty, -1e9, 1e9)
         self.pool = pool(threads) if threads != 1 else None
         definition = _lib.VecEnvDef(count, _lib.AgentDef(max_steps, sim_steps, penalty), auto_reset)
         err = _lib.error_buffer()

@@ -59,7 +59,7 @@ class ParallelEnv:
         definition = _lib.AgentDef(
             self.max_steps,
             _integer("sim_steps_per_action", sim_steps_per_action, 0, 1_000_000),
-            _finite("collision_penalty", collision_penalty),
+            _finite("collision_penalty", collision_penalty, -1e9, 1e9),
         )
         self._handle = _lib.core.lsCreateAgent(self.world._handle, ctypes.byref(definition))
         self.continuous = bool(continuous)

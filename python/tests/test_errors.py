@@ -49,6 +49,10 @@ CASES = {
     "negative seed": ("ValueError", "lidarsim.Env(world).reset(seed=-5)"),
     "zero max_steps": ("ValueError", "lidarsim.Env(world, max_steps=0)"),
     "NaN penalty": ("ValueError", "lidarsim.Env(world, collision_penalty=float('nan'))"),
+    # Within a reward's bound (limits.h, 1e9): a penalty of 1e308 made the reward of two collisions in a step inf.
+    "huge penalty": ("ValueError", "lidarsim.Env(world, collision_penalty=1e308)"),
+    "huge vector penalty": ("ValueError", "lidarsim.VectorEnv(world, 2, threads=1, collision_penalty=-1e10)"),
+    "huge parallel penalty": ("ValueError", "lidarsim.ParallelEnv(world, collision_penalty=1e308)"),
     "no envs": ("ValueError", "lidarsim.VectorEnv(world, 0)"),
     "vector wrong shape": ("ValueError", "v = lidarsim.VectorEnv(world, 4, threads=1); v.reset(); v.step(np.zeros(3))"),
     "vector action range": ("ValueError", "v = lidarsim.VectorEnv(world, 2, threads=1); v.reset(); v.step([0, 6])"),

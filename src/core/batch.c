@@ -472,9 +472,12 @@ lsVecEnv* lsCreateVecEnv(const lsWorld* world, const lsVecEnvDef* def, lsPool* p
     {
         return lsFailNull(err, "sim_steps_per_action: expected an integer >= 0, got %d", def->agent.simStepsPerAction);
     }
-    if (!isfinite(def->agent.collisionPenalty))
+    // A reward's bound (limits.h): a penalty of 1e308 made the reward of two collisions in one step infinite.
+    if (!lsLimit_Holds(ls_quantityReward, def->agent.collisionPenalty))
     {
-        return lsFailNull(err, "collision_penalty: expected a finite number");
+        char bound[96];
+        return lsFailNull(err, "collision_penalty: expected %s, got %g",
+                          lsLimit_Describe(ls_quantityReward, bound, sizeof bound), def->agent.collisionPenalty);
     }
     lsVecEnv* env = lsAllocZero(1, sizeof(lsVecEnv));
     env->world = world;
