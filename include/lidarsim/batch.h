@@ -36,6 +36,11 @@ typedef struct lsWorldInfo
 LS_API void lsWorld_GetInfo(const lsWorld* world, lsWorldInfo* info);
 /// sizeof(lsWorldInfo), so a binding can check that its mirror of the struct has the same layout.
 LS_API int lsWorldInfo_Size(void);
+/// Refuses output when it is the file world was loaded from (worldPath, NULL when unknown) or the YAML or image of
+/// the map it stands on, however spelt: a binding's recording there would replace what the world was read from, as
+/// `lidarsim run --record` refuses. False with err filled ("w.json: not written: it would replace w.json, the world
+/// file this command reads; ..."); nothing is written.
+LS_API bool lsWorld_CheckOutput(const lsWorld* world, const char* worldPath, const char* output, lsError* err);
 
 /// What a binding needs to know about a sim's state now.
 typedef struct lsSimInfo

@@ -195,6 +195,7 @@ def _load_core() -> ctypes.CDLL:
     _declare(lib, "lsDestroyWorld", None, p)
     _declare(lib, "lsWorld_GetInfo", None, p, POINTER(WorldInfo))
     _declare(lib, "lsWorldInfo_Size", c_int)
+    _declare(lib, "lsWorld_CheckOutput", ctypes.c_bool, p, c_char_p, c_char_p, c_char_p)
     _declare(lib, "lsSimInfo_Size", c_int)
     _declare(lib, "lsCreateWorldScanner", p, p)
     _declare(lib, "lsDestroyWorldScanner", None, p)

@@ -6,7 +6,9 @@ import ctypes
 import json
 import math
 import os
-from typing import IO, Optional, Tuple
+import secrets
+import stat
+from typing import Optional, Tuple
 
 import numpy as np
 
@@ -60,7 +62,7 @@ class Sim:
 
     def __init__(self, world: World, seed: Optional[int] = None):
         self.world = _check_world(world)
-        self._record: Optional[IO[str]] = None
+        self._record: Optional[_Recording] = None
         self._last_scan_step = -1
         self._handle = _lib.core.lsCreateSim(world._handle)
         if not self._handle:
@@ -74,11 +76,14 @@ class Sim:
         self.close()
 
     def close(self) -> None:
-        """Frees the simulation (and stops recording). Further calls raise RuntimeError."""
-        self.stop_recording()
-        if getattr(self, "_handle", None):
-            _lib.core.lsDestroySim(self._handle)
-            self._handle = None
+        """Frees the simulation (and stops recording: OSError if the recording could not be written, the sim freed
+        all the same). Further calls raise RuntimeError."""
+        try:
+            self.stop_recording()
+        finally:
+            if getattr(self, "_handle", None):
+                _lib.core.lsDestroySim(self._handle)
+                self._handle = None
 
     def _live(self) -> int:
         if not getattr(self, "_handle", None):
@@ -171,18 +176,26 @@ class Sim:
         pose [x, y, degrees], velocity [v, w], scan (a LaserScan object when a new scan was taken since the previous
         line, else null; ranges use null for no return as ``lidarsim run --record`` writes them), score, food,
         poison, collisions, distance: the keys of ``lidarsim run --record``'s lines that the Python API reads.
+
+        As ``lidarsim run --record``, the lines go to a temporary file beside path that is renamed over it when the
+        recording stops, so path never holds a half-written recording and a file already there keeps its contents
+        until then (and if writing fails: the OSError says so). A device or FIFO (``/dev/stdout``) is written
+        directly. Raises ValueError, writing nothing, when path is the world file this sim's world was loaded from
+        or the YAML or image of the map it stands on, however spelt.
         """
         self._live()
         self.stop_recording()
-        self._record = open(os.fspath(path), "w", encoding="utf-8")
+        self._record = _Recording(path, self.world)
         self._last_scan_step = -1
         self._write_record()
 
     def stop_recording(self) -> None:
-        """Closes the recording file, if any."""
-        if getattr(self, "_record", None) is not None:
-            self._record.close()
+        """Ends the recording, if any: its file is complete under its name when this returns (OSError if it could
+        not be written; the old file, if any, is then untouched)."""
+        record = getattr(self, "_record", None)
+        if record is not None:
             self._record = None
+            record.commit()
 
     def _write_record(self) -> None:
         if self._record is None:
@@ -218,7 +231,89 @@ class Sim:
             "collisions": info.collisions,
             "distance": info.distance,
         }
-        self._record.write(json.dumps(line) + "\n")
+        try:
+            self._record.write(json.dumps(line) + "\n")
+        except OSError:
+            self._record = None  # given up, its temporary file removed: the next steps run unrecorded
+            raise
+
+
+class _Recording:
+    """A recording being written so that its name never shows a half-written file (the C core's lsAtomicFile, for a
+    stream of lines): a temporary file ".lidarsim-XXXXXX" in the target's folder (a symlink's target), renamed over
+    the target at commit, keeping an existing target's permissions; a new one gets 0666 less the umask. A device or
+    FIFO is written directly. Any failure removes the temporary file and leaves the old one as it was."""
+
+    def __init__(self, path: PathLike, world: World):
+        if not isinstance(path, (str, os.PathLike)):
+            raise TypeError(f"path: expected a str or os.PathLike, got {type(path).__name__}")
+        self.label = os.fsdecode(os.fspath(path))
+        if "\0" in self.label:
+            raise ValueError("path: contains a NUL character")
+        err = _lib.error_buffer()
+        if not _lib.core.lsWorld_CheckOutput(world._handle, os.fsencode(world._source), os.fsencode(self.label), err):
+            raise ValueError(_lib.message(err))
+        self.target = os.path.realpath(self.label)
+        self.temp: Optional[str] = None
+        self.mode: Optional[int] = None
+        try:
+            info = os.stat(self.target)
+        except FileNotFoundError:
+            info = None
+        if info is not None and stat.S_ISDIR(info.st_mode):
+            raise IsADirectoryError(f"{self.label}: is a folder, not a file to record to")
+        if info is not None and not stat.S_ISREG(info.st_mode):
+            self.file = open(self.target, "w", encoding="utf-8")
+            return
+        if info is not None:
+            self.mode = stat.S_IMODE(info.st_mode) & ~(stat.S_ISUID | stat.S_ISGID)
+        folder = os.path.dirname(self.target)
+        for _ in range(100):
+            temp = os.path.join(folder, ".lidarsim-" + secrets.token_hex(3))
+            try:
+                fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)  # the umask applies
+            except FileExistsError:
+                continue
+            except OSError as e:
+                raise OSError(e.errno, f"{self.label}: cannot create a temporary file next to it: {e.strerror}") from e
+            self.temp = temp
+            self.file = open(fd, "w", encoding="utf-8")
+            return
+        raise FileExistsError(f"{self.label}: cannot create a temporary file next to it: 100 names taken")
+
+    def write(self, text: str) -> None:
+        try:
+            self.file.write(text)
+        except OSError as e:
+            self.abort()
+            raise OSError(e.errno, f"{self.label}: not written ({e.strerror}); the old file is untouched") from e
+
+    def commit(self) -> None:
+        try:
+            self.file.flush()
+            if self.temp is not None:
+                os.fsync(self.file.fileno())
+            self.file.close()
+            if self.temp is not None:
+                if self.mode is not None:
+                    os.chmod(self.temp, self.mode)
+                os.replace(self.temp, self.target)
+                self.temp = None
+        except OSError as e:
+            self.abort()
+            raise OSError(e.errno, f"{self.label}: not written ({e.strerror}); the old file is untouched") from e
+
+    def abort(self) -> None:
+        try:
+            self.file.close()
+        except OSError:
+            pass  # the write that failed is reported; the temporary file goes anyway
+        if self.temp is not None:
+            try:
+                os.remove(self.temp)
+            except OSError:
+                pass
+            self.temp = None
 
 
 def counters(info: _lib.SimInfo) -> dict:

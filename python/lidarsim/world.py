@@ -194,6 +194,8 @@ class World:
     def __init__(self, handle: int, path: str, warnings: list):
         self._handle = handle
         self.path = path
+        # The file as loaded, absolute, so a later chdir does not hide it from Sim.record's check.
+        self._source = os.path.abspath(path)
         #: Warnings of the load (unknown keys with a suggestion), as ``lidarsim check`` prints them.
         self.warnings = warnings
         info = _lib.WorldInfo()

@@ -214,3 +214,66 @@ def test_space_stand_ins():
 def test_gymnasium_env_checker(rldemo):
     checker = pytest.importorskip("gymnasium.utils.env_checker")
     checker.check_env(lidarsim.Env(rldemo), skip_render_check=True)
+
+
+def test_sim_record_refuses_the_files_the_world_was_read_from(tmp_path):
+    # Review 28: sim.record(path) opened path for writing at once, so recording over the world (or the map it stands
+    # on) replaced it with JSON lines, as `run --record` did before it refused them.
+    world_file = tmp_path / "w.json"
+    world_file.write_text(open(world_path("rldemo")).read())
+    before = world_file.read_bytes()
+    sim = lidarsim.Sim(lidarsim.load(world_file))
+    for spelt in (world_file, tmp_path / "." / "w.json", str(tmp_path / "sub" / ".." / "w.json")):
+        (tmp_path / "sub").mkdir(exist_ok=True)
+        with pytest.raises(ValueError, match=r"w.json: not written: it would replace .*w.json, the world file"):
+            sim.record(spelt)
+        sim.step(0, steps=3)
+        assert world_file.read_bytes() == before
+    maps = tmp_path / "maps"
+    maps.mkdir()
+    border = [0 if x in (0, 7) or y in (0, 7) else 254 for y in range(8) for x in range(8)]
+    (maps / "room.pgm").write_bytes(b"P5 8 8 255\n" + bytes(border))
+    (maps / "room.yaml").write_text("image: room.pgm\nresolution: 0.5\norigin: [0, 0, 0]\n"
+                                    "occupied_thresh: 0.65\nfree_thresh: 0.196\nnegate: 0\n")
+    (tmp_path / "on.json").write_text('{"name": "on", "map": "maps/room.yaml", "robot": {"pose": [2, 2, 0]}}')
+    map_before = [(maps / n).read_bytes() for n in ("room.pgm", "room.yaml")]
+    for loaded, target, what in ((tmp_path / "on.json", maps / "room.pgm", "the map image"),
+                                 (tmp_path / "on.json", maps / "room.yaml", "the map YAML"),
+                                 (maps / "room.yaml", maps / "." / "room.yaml", "the map YAML")):
+        sim = lidarsim.Sim(lidarsim.load(loaded))
+        with pytest.raises(ValueError, match=f"not written: it would replace .*, {what} this world stands on"):
+            sim.record(target)
+        sim.close()
+        assert [(maps / n).read_bytes() for n in ("room.pgm", "room.yaml")] == map_before
+
+
+def test_sim_record_replaces_a_file_only_when_complete(rldemo, tmp_path):
+    # The recording is written beside its name and renamed into place at stop_recording() or close(), as `run
+    # --record` does: until then (and if writing fails) a file already there keeps its contents, and the name never
+    # shows a half-written recording.
+    path = tmp_path / "run.jsonl"
+    path.write_text("the old file\n")
+    sim = lidarsim.Sim(rldemo)
+    sim.record(path)
+    sim.step(0, steps=5)
+    assert path.read_text() == "the old file\n"
+    sim.close()
+    assert [json.loads(line)["step"] for line in path.read_text().splitlines()] == list(range(6))
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["run.jsonl"]  # no temporary file left
+    # A recording given up (another record() over it) leaves no temporary file and the old contents.
+    sim = lidarsim.Sim(rldemo)
+    sim.record(tmp_path / "a.jsonl")
+    sim.step(0, steps=2)
+    sim.stop_recording()
+    sim.record(tmp_path / "b.jsonl")
+    sim.close()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.jsonl", "b.jsonl", "run.jsonl"]
+    assert len((tmp_path / "a.jsonl").read_text().splitlines()) == 3
+    # A recording that cannot be written says so, and the sim goes on.
+    sim = lidarsim.Sim(rldemo)
+    sim.record("/dev/full")
+    with pytest.raises(OSError, match="/dev/full: not written"):
+        sim.step(0, steps=2000)
+        sim.stop_recording()
+    sim.step(0, steps=2)
+    sim.close()

@@ -3,6 +3,7 @@
 // only on the item count, so the results are the same bits for one thread or many.
 #include "lidarsim/batch.h"
 
+#include "core/file_write.h"
 #include "core/limits.h"
 
 #include <math.h>
@@ -54,6 +55,12 @@ void lsWorld_GetInfo(const lsWorld* world, lsWorldInfo* info)
 }
 
 int lsWorldInfo_Size(void) { return (int)sizeof(lsWorldInfo); }
+
+bool lsWorld_CheckOutput(const lsWorld* world, const char* worldPath, const char* output, lsError* err)
+{
+    LS_ASSERT(world != NULL && output != NULL);
+    return lsCheckOutputNotInput(output, worldPath, "the world file", world->map.yamlFile, world->map.imageFile, err);
+}
 
 // The fields of lsSimInfo that are the same for every robot's view: time, step and the scan's layout.
 static void FillSimInfo(const lsSim* sim, int robot, lsSimInfo* info)
