@@ -44,6 +44,16 @@ expect_status 0 "$lidarsim" render "$work/precise.jsonl" -o "$work/still.png" --
 [ "$(head -c 8 "$work/still.png" | od -An -tx1 | tr -d ' \n')" = "89504e470d0a1a0a" ] || fail "render REC -o png"
 expect_status 2 "$lidarsim" render "$rec" -o "$work/x.gif" --autopilot
 grep -q 'do not apply to a recording' "$work/err.txt" || fail "render REC --autopilot: $(cat "$work/err.txt")"
+# A first file that is not a recording, with a world after it: the message is about that file (review 28: an empty
+# .jsonl, not taken for a recording, gave "more than one world given ('w.json')").
+: >"$work/empty.jsonl"
+expect_status 1 "$lidarsim" render "$work/empty.jsonl" "$world" -o "$work/x.gif"
+grep -q 'empty.jsonl: empty file, not a recording' "$work/err.txt" || fail "render EMPTY WORLD: $(cat "$work/err.txt")"
+cp "$world" "$work/first.json"
+expect_status 2 "$lidarsim" render "$work/first.json" "$world" -o "$work/x.gif"
+grep -q "first.json: not a recording (its first line is not {\"lidarsim_recording\"...), so no world may follow it" \
+    "$work/err.txt" || fail "render WORLD WORLD: $(cat "$work/err.txt")"
+[ -e "$work/x.gif" ] && fail "render of a first file that is not a recording wrote a file"
 
 # 3. Another world: refused by replay and render, naming both files; a world given that is the recorded one works.
 for command in "replay" "render -o $work/other.gif"; do

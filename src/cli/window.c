@@ -372,7 +372,28 @@ int lsCmdRender(int argc, char** argv)
         ok = RenderOption(c, value, &config, &err);
     // A recording may name the world to replay it in: render REC.jsonl [WORLD.json].
     bool recording = ok && options.positionalCount >= 1 && lsIsRecordingFile(options.positionals[0]);
-    if (ok && options.positionalCount > (recording ? 2 : 1))
+    int status = 2;
+    if (ok && !recording && options.positionalCount == 2)
+    {
+        // REC WORLD whose first file is not a recording: what is wrong is that file, not the world after it.
+        const char* first = options.positionals[0];
+        lsFileStamp stamp;
+        int code = 0;
+        status = 1;
+        if (!lsStatFile(first, &stamp, &code))
+            ok = lsFail(&err, "%s: cannot read: %s", first, strerror(code));
+        else if (stamp.regular && stamp.size == 0)
+            ok = lsFail(&err, "%s: empty file, not a recording", first);
+        else
+        {
+            status = 2;
+            ok = lsFail(&err,
+                        "%s: not a recording (its first line is not {\"lidarsim_recording\"...), so no world may "
+                        "follow it ('%s')",
+                        first, options.positionals[1]);
+        }
+    }
+    else if (ok && options.positionalCount > (recording ? 2 : 1))
         ok = lsFail(&err, "more than one world given ('%s')", options.positionals[recording ? 2 : 1]);
     if (ok && recording && (config.autopilot || config.beams > 0))
         ok = lsFail(&err, "--autopilot and --beams do not apply to a recording: it shows what was recorded");
@@ -387,8 +408,9 @@ int lsCmdRender(int argc, char** argv)
         ok = lsFail(&err, "-o %s: unknown image type; name the file .png, .jpg, .jpeg or .gif", config.outPath);
     if (!ok)
     {
-        fprintf(stderr, "lidarsim render: %s (see lidarsim render --help)\n", err.message);
-        return 2;
+        // A file that cannot be a recording is status 1 (it cannot be read), a misuse 2 with the help's pointer.
+        fprintf(stderr, "lidarsim render: %s%s\n", err.message, status == 2 ? " (see lidarsim render --help)" : "");
+        return status;
     }
 #ifdef LS_HAVE_APP
     return lsRenderImage(&config);
