@@ -136,6 +136,23 @@ static int MalformedTest(void)
         {"SCAN:null:wx", "r.jsonl:2: scan.hits: [1]: 'x' is no hit letter"},
         {"SCAN:5:w-", "r.jsonl:2: scan.ranges_mm[1]: expected null (hits says no return)"},
         {"SCAN:null:w", "r.jsonl:2: scan.hits: expected 2 letters (the header's beams), got 1"},
+        // Every number held to the world loader's bounds (limits.h), not only finite (review 28).
+        {"EDIT|\"pose\": [1.0, 1.0, 0.0]|\"pose\": [1e308, 1.0, 0.0]",
+         "r.jsonl:2: pose[0]: expected a coordinate in [-1e+06, 1e+06] m, got 1e+308"},
+        {"EDIT|\"pose\": [1.0, 1.0, 0.0]|\"pose\": [1.0, 1.0, -1e300]", "r.jsonl:2: pose[2]: expected an angle in"},
+        {"EDIT|\"velocity\": [0.0, 0.0]|\"velocity\": [1e308, 0.0]",
+         "r.jsonl:2: velocity[0]: expected a velocity component in"},
+        {"EDIT|\"velocity\": [0.0, 0.0]|\"velocity\": [0.0, 1e300]",
+         "r.jsonl:2: velocity[1]: expected a turn rate in [-1745.33, 1745.33] rad/s, got 1e+300"},
+        {"EDIT|\"vehicles\": []|\"vehicles\": [[1.0, 1.0, 0.0, 0.0], [1e7, 1.0, 0.0, 0.0]]",
+         "r.jsonl:2: vehicles[1][0]: expected a coordinate in"},
+        {"EDIT|\"vehicles\": []|\"vehicles\": [[1.0, 1.0, 0.0, -1e9]]",
+         "r.jsonl:2: vehicles[0][3]: expected a velocity component in"},
+        {"EDIT|\"targets\": []|\"targets\": [[0, 1.0, -1e300, true]]",
+         "r.jsonl:2: targets[0][2]: expected a coordinate"},
+        {"EDIT|\"scan\": null|\"scan\": null, \"path\": [[1.0, 1.0, 0.0], [1.0, 2e6, 0.0]]",
+         "r.jsonl:2: path[1][1]: expected a coordinate in"},
+        {"SCAN:1e308:ww", "r.jsonl:2: scan.ranges_mm[1]: expected a range in [0, 1e+06] m"},
     };
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; ++k)
     {
@@ -146,6 +163,15 @@ static int MalformedTest(void)
             ENSURE(sscanf(what, "SCAN:%15[^:]:%15s", range, hits) == 2);
             int n = snprintf(text, sizeof text, "%s", header);
             snprintf(text + n, sizeof text - (size_t)n, scan, range, hits);
+        }
+        else if (strncmp(what, "EDIT|", 5) == 0)
+        {
+            // EDIT|old|new: the valid line with old replaced by new, after the header.
+            char from[128] = {0}, to[128] = {0};
+            ENSURE(sscanf(what, "EDIT|%127[^|]|%127[^|]", from, to) == 2);
+            const char* at = strstr(line, from);
+            ENSURE(at != NULL);
+            snprintf(text, sizeof text, "%s%.*s%s%s", header, (int)(at - line), line, to, at + strlen(from));
         }
         else
         {

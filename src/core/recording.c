@@ -226,10 +226,29 @@ static bool GetNumbers(const Parse* p, const cJSON* item, const char* key, int n
     return true;
 }
 
+// Holds values[i] to quantities[i]'s bound (limits.h, as the world loader and the flags hold them), so what a
+// replay draws and interpolates stays finite: "key[i]: expected a coordinate in [-1e+06, 1e+06] m, got 1e+308".
+static bool InBounds(const Parse* p, const char* key, const double* values, const lsQuantity* quantities, int first,
+                     int n)
+{
+    for (int i = first; i < n; ++i)
+    {
+        if (!lsLimit_Holds(quantities[i], values[i]))
+        {
+            char bound[96];
+            return Fail(p, NULL, "%s[%d]: expected %s, got %g", key, i,
+                        lsLimit_Describe(quantities[i], bound, sizeof bound), values[i]);
+        }
+    }
+    return true;
+}
+
+// [x, y, degrees]: coordinates and an angle.
 static bool GetPose(const Parse* p, const cJSON* item, const char* key, RecPose* out)
 {
+    static const lsQuantity quantities[3] = {ls_quantityCoordinate, ls_quantityCoordinate, ls_quantityAngle};
     double v[3] = {0};
-    if (!GetNumbers(p, item, key, 3, v))
+    if (!GetNumbers(p, item, key, 3, v) || !InBounds(p, key, v, quantities, 0, 3))
         return false;
     *out = (RecPose){lsV(v[0], v[1]), lsDegToRad(v[2])};
     return true;
@@ -283,9 +302,13 @@ static bool ParseScan(Parse* p, const cJSON* item, int beams, RecScan* scan)
                         s_hitLetters);
         scan->kinds[i] = (unsigned char)(letter - s_hitLetters);
         bool none = scan->kinds[i] == ls_hitNone;
-        if (none ? !cJSON_IsNull(r) : !(cJSON_IsNumber(r) && isfinite(r->valuedouble) && r->valuedouble >= 0.0))
-            return Fail(p, NULL, "scan.%s[%d]: expected %s", rangeKey, i,
-                        none ? "null (hits says no return)" : "a range >= 0");
+        // A range is at most a lidar's range (limits.h): a larger one would be infinite as a float.
+        if (none ? !cJSON_IsNull(r)
+                 : !(cJSON_IsNumber(r) && lsLimit_Holds(ls_quantityDistance, r->valuedouble * rangeUnit)))
+        {
+            return none ? Fail(p, NULL, "scan.%s[%d]: expected null (hits says no return)", rangeKey, i)
+                        : Fail(p, NULL, "scan.%s[%d]: expected a range in [0, %g] m", rangeKey, i, LS_MAX_LENGTH);
+        }
         scan->ranges[i] = none ? INFINITY : (float)(r->valuedouble * rangeUnit);
         if (!cJSON_IsNumber(in) || !isfinite(in->valuedouble) || in->valuedouble < 0.0)
             return Fail(p, NULL, "scan.%s[%d]: expected a number >= 0", intensityKey, i);
@@ -313,9 +336,16 @@ static bool ParseRobot(Parse* p, lsRecording* rec, const cJSON* obj, int r, bool
     RecRobot* robot = GrowPush(&rec->robots);
     RecPose pose;
     double velocity[2] = {0};
+    static const lsQuantity speed[1] = {ls_quantityVelocity};
     if (!GetPose(p, Member(obj, "pose"), "pose", &pose) ||
-        !GetNumbers(p, Member(obj, "velocity"), "velocity", 2, velocity))
+        !GetNumbers(p, Member(obj, "velocity"), "velocity", 2, velocity) ||
+        !InBounds(p, "velocity", velocity, speed, 0, 1))
         return false;
+    // w is recorded in rad/s; its bound is a signed turn rate's, given in deg/s.
+    const lsLimit* spin = lsGetLimit(ls_quantitySpin);
+    if (!lsLimit_Holds(ls_quantitySpin, lsRadToDeg(velocity[1])))
+        return Fail(p, NULL, "velocity[1]: expected a turn rate in [%g, %g] rad/s, got %g", lsDegToRad(spin->lo),
+                    lsDegToRad(spin->hi), velocity[1]);
     robot->position = pose.position;
     robot->angle = pose.angle;
     robot->v = velocity[0];
@@ -351,7 +381,9 @@ static bool ParseRobot(Parse* p, lsRecording* rec, const cJSON* obj, int r, bool
             return Fail(p, "path", "expected an array of [x, y, degrees]");
         for (const cJSON* q = path->child; q != NULL; q = q->next)
         {
-            if (!GetPose(p, q, "path", GrowPush(&rec->paths)))
+            char key[32];
+            snprintf(key, sizeof key, "path[%d]", robot->pathCount);
+            if (!GetPose(p, q, key, GrowPush(&rec->paths)))
                 return false;
             robot->pathCount += 1;
         }
@@ -405,10 +437,15 @@ static bool ParseLine(Parse* p, lsRecording* rec, const cJSON* root)
         rec->vehicleCount = vehicleCount;
     if (vehicleCount != rec->vehicleCount)
         return Fail(p, "vehicles", "%d vehicles, the first line had %d", vehicleCount, rec->vehicleCount);
-    for (const cJSON* v = vehicles->child; v != NULL; v = v->next)
+    int vehicleIndex = 0;
+    for (const cJSON* v = vehicles->child; v != NULL; v = v->next, ++vehicleIndex)
     {
+        static const lsQuantity quantities[4] = {ls_quantityCoordinate, ls_quantityCoordinate, ls_quantityVelocity,
+                                                 ls_quantityVelocity};
+        char key[32];
+        snprintf(key, sizeof key, "vehicles[%d]", vehicleIndex);
         double x[4] = {0};
-        if (!GetNumbers(p, v, "vehicles[]", 4, x))
+        if (!GetNumbers(p, v, key, 4, x) || !InBounds(p, key, x, quantities, 0, 4))
             return false;
         RecVehicle* vehicle = GrowPush(&rec->vehicles);
         *vehicle = (RecVehicle){lsV(x[0], x[1]), lsV(x[2], x[3])};
@@ -434,6 +471,12 @@ static bool ParseLine(Parse* p, lsRecording* rec, const cJSON* root)
         }
         if (x[0] != floor(x[0]) || x[0] < 0.0 || x[0] >= 1e7)
             return Fail(p, "targets", "index %g: expected an integer >= 0", x[0]);
+        // x[0] is the index, checked above.
+        static const lsQuantity quantities[3] = {ls_quantityCoordinate, ls_quantityCoordinate, ls_quantityCoordinate};
+        char key[32];
+        snprintf(key, sizeof key, "targets[%d]", ((const RecLine*)rec->lines.items)[index].changeCount);
+        if (!InBounds(p, key, x, quantities, 1, 3))
+            return false;
         RecChange* change = GrowPush(&rec->changes);
         *change = (RecChange){(int)x[0], lsV(x[1], x[2]), cJSON_IsTrue(active)};
         rec->targetCount = change->index + 1 > rec->targetCount ? change->index + 1 : rec->targetCount;
