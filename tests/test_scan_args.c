@@ -176,13 +176,17 @@ static int PosesFileTest(void)
         size_t size; // 0: strlen
         const char* message;
     } cases[] = {
-        {"1 2\n", 0, "p.txt:1: expected three numbers 'x y deg'"},
-        {"1 2 3\n1 2 3 4\n", 0, "p.txt:2: expected three numbers"},
-        {"1 2 x\n", 0, "p.txt:1: expected three numbers"},
-        {"1 2 inf\n", 0, "p.txt:1: expected three numbers"},
+        // line:column, as the world and map loaders give them (review 28: the line only): the number that is wrong,
+        // or where the missing one should be.
+        {"1 2\n", 0, "p.txt:1:4: expected three numbers 'x y deg'"},
+        {"1 2 3\n1 2 3 4\n", 0, "p.txt:2:7: expected three numbers"},
+        {"1 2 x\n", 0, "p.txt:1:5: expected three numbers"},
+        {"1 2 inf\n", 0, "p.txt:1:5: expected three numbers"},
+        {"  1, 2e7, 0\n", 0, "p.txt:1:6: pose (1, 2e+07, 0): expected x and y each a coordinate in"},
+        {"0 0 1e300\n", 0, "p.txt:1:5: pose (0, 0, 1e+300)"},
         {"# only comments\n\n", 0, "p.txt: no poses"},
         {"", 0, "p.txt: no poses"},
-        {"1 2 3\n\0\0\0", 9, "p.txt:2: unexpected NUL byte"},
+        {"1 2 3\n\0\0\0", 9, "p.txt:2:1: unexpected NUL byte"},
     };
     for (int i = 0; i < (int)(sizeof cases / sizeof cases[0]); ++i)
     {
@@ -210,7 +214,7 @@ static int PosesFileTest(void)
         memcpy(many + i, line, sizeof line);
     }
     ENSURE(!lsParseScanPoses(many, size, "p.txt", &a, &err));
-    ENSURE(strstr(err.message, "p.txt:1000001: more than 1000000 poses (the limit)") == err.message);
+    ENSURE(strstr(err.message, "p.txt:1000001:1: more than 1000000 poses (the limit)") == err.message);
     lsFreeScanArgs(&a);
     lsFree(many, size);
     return 0;

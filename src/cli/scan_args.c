@@ -263,16 +263,20 @@ bool lsParseScanPoses(const char* text, size_t size, const char* label, lsScanAr
         {
             ++lineEnd;
         }
-        // Tokens up to the end of the line or a '#'.
+        // Tokens up to the end of the line or a '#'. Columns (1-based bytes) say where a problem is, as the world
+        // and map loaders' line:column do: the token that is wrong, or where a missing one should be.
         double pose[3];
+        int columns[3] = {0};
         int count = 0;
         bool bad = false;
         size_t p = at;
+        size_t badStart = at;
         while (p < lineEnd && text[p] != '#' && !bad)
         {
             if (text[p] == '\0')
             {
-                return lsFail(err, "%s:%d: unexpected NUL byte (not a text file?)", label, lineNumber);
+                return lsFail(err, "%s:%d:%d: unexpected NUL byte (not a text file?)", label, lineNumber,
+                              (int)(p - at) + 1);
             }
             if (IsSeparator(text[p]))
             {
@@ -286,6 +290,7 @@ bool lsParseScanPoses(const char* text, size_t size, const char* label, lsScanAr
             }
             char token[128];
             size_t length = p - start;
+            badStart = start;
             if (count == 3 || length >= sizeof token)
             {
                 bad = true;
@@ -294,19 +299,28 @@ bool lsParseScanPoses(const char* text, size_t size, const char* label, lsScanAr
             memcpy(token, text + start, length);
             token[length] = '\0';
             bad = !lsParseNumber(token, pose + count);
+            columns[count] = (int)(start - at) + 1;
             ++count;
         }
         if (bad || (count != 0 && count != 3))
         {
-            return lsFail(err, "%s:%d: expected three numbers 'x y deg'", label, lineNumber);
+            int column = (int)((bad ? badStart : p) - at) + 1;
+            return lsFail(err, "%s:%d:%d: expected three numbers 'x y deg'", label, lineNumber, column);
         }
         if (count == 3)
         {
             if (!AddPose(args, pose, err))
             {
+                // The first number out of its bound (none: the pose limit, the pose's first number).
+                int column = columns[0];
+                for (int i = 2; i >= 0; --i)
+                {
+                    column =
+                        !lsLimit_Holds(i < 2 ? ls_quantityCoordinate : ls_quantityAngle, pose[i]) ? columns[i] : column;
+                }
                 char reason[sizeof err->message];
                 snprintf(reason, sizeof reason, "%s", err != NULL ? err->message : "");
-                return lsFail(err, "%s:%d: %s", label, lineNumber, reason);
+                return lsFail(err, "%s:%d:%d: %s", label, lineNumber, column, reason);
             }
             ++found;
         }
