@@ -4,8 +4,9 @@
 # 1. With no display, `lidarsim` prints one line naming `lidarsim render` and `lidarsim run` and exits 1 (a world
 #    that does not load: its error).
 # 2. `--frames N --autopilot --print-pose` draws N frames, prints the frame-time split and a pose that moved.
-# 3. With xdotool: key presses drive the robot (Up held), F12 twice writes two screenshots into --screenshots DIR
-#    (never beside the world), Q quits; the pose printed on exit must have moved forward along the robot's heading.
+# 3. With xdotool: a broken save of the world is reported and its fix answered; key presses drive the robot (Up
+#    held), F12 twice writes two screenshots into --screenshots DIR (never beside the world), Q quits; the pose
+#    printed on exit must have moved forward along the robot's heading.
 # 4. Editing (xwininfo): a dragged target saves as a one-line diff; the quit prompt's Cancel and Discard.
 # 5. A fleet: Tab, I adds a robot, B, Ctrl+S writes the shorthand robot as a two-robot list (a one-line diff).
 # Every step waits for the state it needs (the window shown, a key's answer on stdout, the title, the prompt on
@@ -115,6 +116,13 @@ done
 for k in l l; do # L cycles through four modes: two more presses bring it back
     xdotool key $k
 done
+# A broken save keeps the world running and says why; saved back as it was, the window says the file loads again
+# (the terminal's last line was the error).
+cp "$world" "$world.good"
+printf '{\n  "name": "window test room",\n' >"$world"
+said "$out" "syntax error" || { echo "no error for the broken world" >&2; kill "$pid"; exit 1; }
+cp "$world.good" "$world"
+said "$out" "loads again" || { echo "no answer when the broken world was fixed" >&2; kill "$pid"; exit 1; }
 # The autopilot on while paused, Up held, then run: the first step sees Up, which takes the wheel from the
 # autopilot before it ever steers. Up stays held for 1.2 s from that first step.
 step() { # step KEY TEXT: press KEY and wait for its answer

@@ -547,6 +547,7 @@ static void Update(lsApp* app, double frameSeconds)
     if (app->reloader != NULL)
     {
         lsWorld* fresh = NULL;
+        bool broken = lsReloader_HasError(app->reloader);
         lsReloadEvent event = lsReloader_Poll(app->reloader, now, app->world, &fresh);
         if (event == ls_reloadLoaded)
         {
@@ -554,8 +555,14 @@ static void Update(lsApp* app, double frameSeconds)
         }
         else if (event == ls_reloadSame)
         {
-            // The file holds the world shown (touched, or reformatted to the same world): it is the new base.
+            // The file holds the world shown (touched, or reformatted to the same world): it is the new base. Fixed
+            // back to it after an error, the error's banner goes, and the terminal, whose last line was the error,
+            // hears that the file loads again.
             SetDiskVersion(app, app->world, lsReloader_Text(app->reloader, NULL));
+            if (broken)
+            {
+                lsApp_SetStatus(app, "%s loads again: the world shown is what it holds", app->config.worldPath);
+            }
         }
         else if (event == ls_reloadFailed)
         {
