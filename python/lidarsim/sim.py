@@ -285,8 +285,7 @@ class _Recording:
         try:
             self.file.write(text)
         except OSError as e:
-            self.abort()
-            raise OSError(e.errno, f"{self.label}: not written ({e.strerror}); the old file is untouched") from e
+            raise self._failed(e) from e
 
     def commit(self) -> None:
         try:
@@ -300,8 +299,12 @@ class _Recording:
                 os.replace(self.temp, self.target)
                 self.temp = None
         except OSError as e:
-            self.abort()
-            raise OSError(e.errno, f"{self.label}: not written ({e.strerror}); the old file is untouched") from e
+            raise self._failed(e) from e
+
+    def _failed(self, e: OSError) -> OSError:
+        """Aborts the recording after e and returns the error to raise, naming the file."""
+        self.abort()
+        return OSError(e.errno, f"{self.label}: not written ({e.strerror}); the old file is untouched")
 
     def abort(self) -> None:
         try:
