@@ -75,10 +75,11 @@ except ImportError:
             return self.np_random.uniform(self.low, self.high).astype(self.dtype)
 
         def contains(self, x) -> bool:
-            try:
-                x = np.asarray(x)
-            except Exception:
-                return False
+            if not isinstance(x, np.ndarray):  # as gymnasium: a list or a number is read in the box's dtype
+                try:
+                    x = np.asarray(x, dtype=self.dtype)
+                except (TypeError, ValueError):
+                    return False
             return bool(
                 x.shape == self.shape
                 and np.can_cast(x.dtype, self.dtype)

@@ -277,3 +277,17 @@ def test_sim_record_replaces_a_file_only_when_complete(rldemo, tmp_path):
         sim.stop_recording()
     sim.step(0, steps=2)
     sim.close()
+
+
+def test_box_stand_in_takes_sequences_as_gymnasium_does(rldemo):
+    # gymnasium's Box.contains turns anything that is not an array into one of the box's dtype first, so a list of
+    # Python floats inside the bounds is a member; the stand-in took it as float64, which cannot be cast to float32
+    # safely, and said no, though Env.step takes that very list.
+    if spaces.HAVE_GYMNASIUM:
+        pytest.skip("gymnasium's own spaces are in use")
+    env = lidarsim.Env(rldemo, continuous=True)
+    assert [0.5, -1.0] in env.action_space and (0.5, -1.0) in env.action_space
+    assert [2.0, 0.0] not in env.action_space and [0.5] not in env.action_space and ["a", "b"] not in env.action_space
+    assert np.array([0.5, -1.0]) not in env.action_space  # an array keeps its dtype: float64 is not float32
+    env.reset(seed=1)
+    env.step([0.5, -1.0])
