@@ -256,6 +256,12 @@ class Env(_Base):
         return _info_dict(self._agents.sim_info(0), _lib.core.lsVecEnv_EpisodeStep(self._agents.live(), 0))
 
 
+def _same_step_mode() -> Any:
+    """gymnasium's AutoresetMode.SAME_STEP (gymnasium 1.1 on), else its value, "SameStep"."""
+    modes = getattr(getattr(spaces._gym, "vector", None), "AutoresetMode", None)
+    return getattr(modes, "SAME_STEP", "SameStep")
+
+
 class VectorEnv:
     """``num_envs`` robots in one world, stepped together inside C on ``threads`` threads (None: every core) with
     the GIL released; observations land in one (num_envs, D) float32 array. The results are identical for any
@@ -265,11 +271,11 @@ class VectorEnv:
     i, ``truncations[i]`` True, and ``infos["final_observation"][i]`` the last observation of the finished one
     (``infos["_final_observation"]`` marks the rows), plus ``infos["episode"] = {"r": returns, "l": lengths}`` with
     ``infos["_episode"]`` (the finished episodes' total reward and length), as gymnasium's SyncVectorEnv and
-    RecordEpisodeStatistics do. Episode seeds: after ``reset(seed=s)`` robot i's e-th episode has seed
-    ``s + i + num_envs * e``.
+    RecordEpisodeStatistics do; ``final_obs`` and ``_final_obs`` are the same arrays under gymnasium 1.1's names.
+    Episode seeds: after ``reset(seed=s)`` robot i's e-th episode has seed ``s + i + num_envs * e``.
     """
 
-    metadata = {"autoreset_mode": "same-step"}
+    metadata = {"autoreset_mode": _same_step_mode()}
 
     def __init__(
         self,
@@ -355,6 +361,8 @@ class VectorEnv:
         if ended:
             infos["final_observation"] = self._final.copy()
             infos["_final_observation"] = truncations.copy()
+            # The same arrays under gymnasium 1.1's names for the same-step mode.
+            infos["final_obs"], infos["_final_obs"] = infos["final_observation"], infos["_final_observation"]
             infos["episode"] = {"r": np.where(truncations, self._returns, 0.0), "l": np.where(truncations, self._lengths, 0)}
             infos["_episode"] = truncations.copy()
             self._returns[truncations] = 0.0

@@ -291,3 +291,18 @@ def test_box_stand_in_takes_sequences_as_gymnasium_does(rldemo):
     assert np.array([0.5, -1.0]) not in env.action_space  # an array keeps its dtype: float64 is not float32
     env.reset(seed=1)
     env.step([0.5, -1.0])
+
+
+def test_vector_env_names_its_autoreset_mode_as_gymnasium_does(rldemo):
+    # gymnasium (1.1 on) reads metadata["autoreset_mode"] as an AutoresetMode, whose same-step value is "SameStep";
+    # "same-step" matched no mode (AutoresetMode("same-step") raises). In that mode gymnasium puts the finished
+    # episodes' last observations under "final_obs" / "_final_obs": the same arrays as "final_observation".
+    vec = lidarsim.VectorEnv(rldemo, 2, threads=1, max_steps=3)
+    mode = vec.metadata["autoreset_mode"]
+    assert getattr(mode, "value", mode) == "SameStep"
+    vec.reset(seed=4)
+    for _ in range(3):
+        obs, _, _, truncs, infos = vec.step(np.zeros(2, int))
+    assert truncs.all()
+    assert infos["final_obs"] is infos["final_observation"] and infos["_final_obs"] is infos["_final_observation"]
+    assert infos["_final_obs"].all() and not np.array_equal(infos["final_obs"], obs)
