@@ -23,7 +23,7 @@ import numpy as np
 
 from . import _lib, spaces
 from .sim import ACTIONS, action_index, render_rgb
-from .world import World, _finite, _integer, _seed, load, pool
+from .world import World, _finite, _integer, _next_episode_seed, _seed, load, pool
 
 #: Names of the one-hot groups of the observation.
 SEEN = ("nothing", "wall", "mover", "vehicle", "food", "poison")
@@ -168,8 +168,9 @@ class Env(_Base):
         self._figure = None
 
     def reset(self, *, seed: Optional[int] = None, options: Optional[dict] = None) -> Tuple[np.ndarray, dict]:
-        """Starts an episode. seed: that episode's seed; None: the world's sim.seed the first time, then the previous
-        episode's seed + 1. Returns (observation, info)."""
+        """Starts an episode. seed: that episode's seed; None: the world's sim.seed the first time, then a seed drawn
+        from the previous episode's. Returns (observation, info); info["seed"] is the episode's seed (``lidarsim run
+        --seed`` replays it)."""
         if spaces.HAVE_GYMNASIUM:
             super().reset(seed=seed)
         handle = self._agents.live()
@@ -177,11 +178,13 @@ class Env(_Base):
             self._next_seed = _seed("seed", seed)
         obs = np.empty(self._agents.size, np.float32)
         _lib.core.lsVecEnv_ResetOne(handle, 0, self._next_seed, _lib.ptr(obs, ctypes.c_float))
-        self._next_seed = (self._next_seed + 1) % 2**64
+        info = _info_dict(self._agents.sim_info(0), 0)
+        info["seed"] = self._next_seed
+        self._next_seed = _next_episode_seed(self._next_seed)
         self._started = True
         if self.render_mode == "human":
             self.render()
-        return obs, _info_dict(self._agents.sim_info(0), 0)
+        return obs, info
 
     def step(self, action) -> Tuple[np.ndarray, float, bool, bool, dict]:
         """Takes one action. Returns (observation, reward, terminated (always False), truncated, info)."""

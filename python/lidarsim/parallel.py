@@ -23,7 +23,7 @@ import numpy as np
 from . import _lib, spaces
 from .env import _world, check_command, continuous_box, observation_box
 from .sim import ACTIONS, action_index, counters, read_scan, render_rgb
-from .world import Scan, World, _finite, _integer, _seed
+from .world import Scan, World, _finite, _integer, _next_episode_seed, _seed
 
 class ParallelEnv:
     """The external robots of a fleet world as agents of one parallel environment (PettingZoo's ParallelEnv API).
@@ -103,12 +103,13 @@ class ParallelEnv:
 
     def reset(self, seed: Optional[int] = None, options: Optional[dict] = None) -> Tuple[Dict[str, np.ndarray], dict]:
         """Starts an episode: every robot back to its start. seed: that episode's seed (respawn places, lidar noise);
-        None: the world's sim.seed the first time, then the previous episode's + 1. Returns (observations, infos)."""
+        None: the world's sim.seed the first time, then a seed drawn from the previous episode's (as Env's). Returns
+        (observations, infos)."""
         handle = self._live()
         if seed is not None:
             self._next_seed = _seed("seed", seed)
         _lib.core.lsAgent_Reset(handle, self._next_seed)
-        self._next_seed = (self._next_seed + 1) % 2**64
+        self._next_seed = _next_episode_seed(self._next_seed)
         self.agents = list(self.possible_agents)
         return self._observations(), self._infos()
 

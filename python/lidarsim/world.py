@@ -116,6 +116,17 @@ def _seed(name: str, value) -> int:
     return _integer(name, value, 0, 2**64 - 1)
 
 
+def _next_episode_seed(seed: int) -> int:
+    """The seed of the episode after one of seed, for a reset without a seed: a step of SplitMix64 (Steele, Lea and
+    Flood, 2014), a bijection of the 64-bit integers that scatters neighbours. With seed + 1 instead, the envs a
+    vector seeds s + i (gymnasium's SyncVectorEnv) replayed each other's episodes: env 0's second was env 1's first."""
+    mask = 2**64 - 1
+    z = (seed + 0x9E3779B97F4A7C15) & mask
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & mask
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & mask
+    return z ^ (z >> 31)
+
+
 @dataclass(repr=False)
 class Scan:
     """One scan, with the fields of a ROS ``sensor_msgs/LaserScan`` (REP 117: ``inf`` for no return).

@@ -80,6 +80,33 @@ def test_env_follows_the_gymnasium_api(rldemo):
         env.step(0)
 
 
+def test_unseeded_resets_do_not_replay_a_neighbour_seeds_episodes(rldemo, tmp_path):
+    # Envs seeded s and s + 1 (as gymnasium's SyncVectorEnv seeds them): the first's second episode must not be the
+    # second's first, and the seed in reset's info replays an episode exactly. Lidar noise makes the seed show.
+    text = json.loads(open(world_path("rldemo")).read())
+    text["robot"]["lidar"]["noise"] = 0.05
+    (tmp_path / "noisy.json").write_text(json.dumps(text))
+    noisy = lidarsim.load(str(tmp_path / "noisy.json"))
+
+    def run(env, seed=None):
+        obs, info = env.reset(seed=seed)
+        trace = [obs]
+        for k in range(60):
+            trace.append(env.step(k % 6)[0])
+        return info["seed"], np.array(trace)
+
+    a = lidarsim.Env(noisy)
+    first_seed, _ = run(a, seed=0)
+    second_seed, second = run(a)
+    assert first_seed == 0 and second_seed not in (0, 1)
+    b_seed, b_first = run(lidarsim.Env(noisy), seed=1)
+    assert b_seed == 1 and not np.array_equal(second, b_first)
+    _, replayed = run(lidarsim.Env(noisy), seed=second_seed)
+    assert np.array_equal(second, replayed)
+    # The world's seed the first time, as before.
+    assert run(lidarsim.Env(rldemo))[0] == rldemo.seed
+
+
 def test_env_truncates_and_takes_continuous_actions(rldemo):
     env = lidarsim.Env(rldemo, continuous=True, max_steps=5)
     env.reset(seed=1)
