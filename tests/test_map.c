@@ -620,6 +620,18 @@ static int YamlTest(void)
     ENSURE(lsParseMapYaml(absolute, strlen(absolute), "m.yaml", &info, &err));
     ENSURE(strcmp(info.image, "/data/m.png") == 0 && !info.negate && info.mode == ls_mapTrinary);
     ENSURE(lsParseMapYaml(good, strlen(good), "m.yaml", &info, &err) && strcmp(info.image, "./m.pgm") == 0);
+    // map_server lowercases the mode before comparing (map_mode_from_string): "Trinary", "SCALE" and "Raw" load.
+    static const struct
+    {
+        const char* text;
+        lsMapMode mode;
+    } modes[] = {{"mode: Trinary\n", ls_mapTrinary}, {"mode: SCALE\n", ls_mapScale}, {"mode: Raw\n", ls_mapRaw}};
+    for (size_t k = 0; k < sizeof modes / sizeof modes[0]; ++k)
+    {
+        char text[256];
+        snprintf(text, sizeof text, "image: m.pgm\n%s" LS_GOOD_KEYS, modes[k].text);
+        ENSURE(lsParseMapYaml(text, strlen(text), "m.yaml", &info, &err) && info.mode == modes[k].mode);
+    }
 
     ENSURE(YamlFails("image: m.pgm\nresolution: [0.05\n", "maps/m.yaml:3:1: YAML syntax error"));
     ENSURE(YamlFails("image: m.pgm\n  bad: indent\n", "maps/m.yaml:2:6: YAML syntax error"));

@@ -14,6 +14,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 #include <yaml.h>
 
 // netpbm's headers declare functions with non-prototype parameter lists under some feature macros; they are
@@ -184,12 +185,13 @@ static bool ReadMapKeys(yaml_document_t* doc, const yaml_node_t* root, const cha
     info->mode = ls_mapTrinary;
     if (found[4] != NULL)
     {
+        // map_server lowercases the name before comparing (map_mode_from_string), so "Trinary" and "RAW" load.
         const char* mode = Scalar(found[4]);
-        if (mode != NULL && strcmp(mode, "trinary") == 0)
+        if (mode != NULL && strcasecmp(mode, "trinary") == 0)
             info->mode = ls_mapTrinary;
-        else if (mode != NULL && strcmp(mode, "scale") == 0)
+        else if (mode != NULL && strcasecmp(mode, "scale") == 0)
             info->mode = ls_mapScale;
-        else if (mode != NULL && strcmp(mode, "raw") == 0)
+        else if (mode != NULL && strcasecmp(mode, "raw") == 0)
             info->mode = ls_mapRaw;
         else
             return FailAt(err, label, found[4], "mode", "unknown mode '%s' (expected trinary, scale or raw)",
