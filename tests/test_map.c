@@ -545,6 +545,12 @@ static int ImageKindsTest(void)
     const unsigned indices[3] = {0, 1, 2};
     WritePng("pal.png", 3, 1, PNG_COLOR_TYPE_PALETTE, 8, indices, 1, palette, 3, alphas);
     ENSURE(DecodesTo("pal.png", &info, "wfu"));
+    // Scale mode rounds (rint) the scaled value: occupancy 0.649 is 99.75 % of the way from 0.25 to 0.65, so 100, a
+    // wall as map_server publishes it; 0.647 is 99.25 %, so 99, free. Shades 23003 and 23134 of 65535.
+    lsMapInfo band = scale;
+    band.freeThresh = 0.25;
+    WriteText("band.pgm", "P2\n2 1\n65535\n23003 23134\n");
+    ENSURE(DecodesTo("band.pgm", &band, "wf"));
     // Raw mode: the value is round(shade * 255) when in 0..100, so only grey 100 is a wall; 255 is unknown.
     lsMapInfo raw = info;
     raw.mode = ls_mapRaw;

@@ -31,7 +31,7 @@ extern "C"
 typedef enum lsMapMode
 {
     ls_mapTrinary = 0, ///< occupied, free or unknown by the two thresholds (alpha averaged into the shade)
-    ls_mapScale = 1,   ///< like trinary, values between the thresholds scaled to 0..99; transparent is unknown
+    ls_mapScale = 1,   ///< like trinary, values between the thresholds scaled to 0..100 (rint); not opaque: unknown
     ls_mapRaw = 2,     ///< the shade times 255 is the value itself (0..100), anything else unknown
 } lsMapMode;
 
