@@ -237,6 +237,14 @@ static int WarningTest(void)
     ENSURE(world->targets[0].radius == lsDefaultTargetDef().radius && world->sim.dt == 0.01);
     lsDestroyWorld(world);
 
+    // Swapped letters and a key in the wrong case are the commonest typos: each is one edit from the key it meant.
+    world = LoadText("{\"walls\": [], \"robto\": {}, \"sim\": {\"DT\": 0.1}, \"Robot\": {}}", &err, &warnings);
+    ENSURE(world != NULL && warnings.count == 3);
+    ENSURE(strcmp(warnings.messages[0], "t.json:1:15: unknown key 'robto' (did you mean 'robot'?)") == 0);
+    ENSURE(strcmp(warnings.messages[1], "t.json:1:48: unknown key 'Robot' (did you mean 'robot'?)") == 0);
+    ENSURE(strcmp(warnings.messages[2], "t.json:1:36: sim: unknown key 'DT' (did you mean 'dt'?)") == 0);
+    lsDestroyWorld(world);
+
     // More than 16 warnings: the rest are counted.
     char many[4096] = "{\"walls\": [";
     size_t used = strlen(many);

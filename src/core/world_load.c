@@ -13,6 +13,7 @@
 
 #include <cjson/cJSON.h>
 
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -185,7 +186,10 @@ static void Warn(Loader* L, bool atKey, const char* format, ...)
 // ---------------------------------------------------------------------------------------------------------------------
 // Unknown keys
 
-// Levenshtein distance of two short strings (keys are capped at 32 bytes for this).
+// Optimal string alignment distance (Levenshtein plus the swap of two neighbouring letters, as lidarsim's command
+// line suggests options) of a key as typed and a known key, ignoring case: "robto" and "DT" are typos of "robot"
+// and "dt", one swap and a case slip, which Levenshtein alone put too far away to suggest. Keys are capped at 32
+// bytes for this.
 static int EditDistance(const char* a, const char* b)
 {
     int n = (int)strlen(a), m = (int)strlen(b);
@@ -193,26 +197,33 @@ static int EditDistance(const char* a, const char* b)
     {
         return 99;
     }
-    int row[33];
+    int d[33][33];
+    for (int i = 0; i <= n; ++i)
+    {
+        d[i][0] = i;
+    }
     for (int j = 0; j <= m; ++j)
     {
-        row[j] = j;
+        d[0][j] = j;
     }
     for (int i = 1; i <= n; ++i)
     {
-        int diagonal = row[0];
-        row[0] = i;
         for (int j = 1; j <= m; ++j)
         {
-            int above = row[j];
-            int best = diagonal + (a[i - 1] == b[j - 1] ? 0 : 1);
-            best = above + 1 < best ? above + 1 : best;
-            best = row[j - 1] + 1 < best ? row[j - 1] + 1 : best;
-            row[j] = best;
-            diagonal = above;
+            char ai = (char)tolower((unsigned char)a[i - 1]);
+            char bj = (char)tolower((unsigned char)b[j - 1]);
+            int best = d[i - 1][j - 1] + (ai == bj ? 0 : 1);
+            best = d[i - 1][j] + 1 < best ? d[i - 1][j] + 1 : best;
+            best = d[i][j - 1] + 1 < best ? d[i][j - 1] + 1 : best;
+            if (i > 1 && j > 1 && ai == (char)tolower((unsigned char)b[j - 2]) &&
+                (char)tolower((unsigned char)a[i - 2]) == bj && d[i - 2][j - 2] + 1 < best)
+            {
+                best = d[i - 2][j - 2] + 1;
+            }
+            d[i][j] = best;
         }
     }
-    return row[m];
+    return d[n][m];
 }
 
 #define LS_MAX_KNOWN_KEYS 16
