@@ -194,6 +194,14 @@ static int ValueErrorTest(void)
                      "robot.lidar.range: expected a range in [0.0001, 1e+06] m"));
     ENSURE(FailsWith("{\"walls\": [], \"polygons\": [{\"points\": [[0, 0], [2, 0], [1, 0.5], [1, 2]]}]}",
                      "t.json:1:39: polygons[0].points: expected a convex polygon with 3 to 32 points: not convex"));
+    // A repeated point is named as such wherever it is, the first point repeated at the end of the outline included
+    // (the orientation test of the triangle before it used to call it three points on one line).
+    ENSURE(FailsWith("{\"walls\": [], \"polygons\": [{\"points\": [[0, 5], [1, 5], [1, 5], [0.5, 6]]}]}",
+                     "polygons[0].points: expected a convex polygon with 3 to 32 points: repeated point"));
+    ENSURE(FailsWith("{\"walls\": [], \"polygons\": [{\"points\": [[0, 5], [1, 5], [0.5, 6], [0, 5]]}]}",
+                     "polygons[0].points: expected a convex polygon with 3 to 32 points: repeated point"));
+    ENSURE(FailsWith("{\"walls\": [], \"robot\": {\"footprint\": [[0.3, 0], [-0.2, 0.2], [0.3, 0], [-0.2, -0.2]]}}",
+                     "robot.footprint: expected a convex polygon with 3 to 32 points: repeated point"));
     ENSURE(FailsWith("{\"walls\": [{\"points\": [[0, 0], [1, 0], [0, 0]], \"closed\": true}]}",
                      "walls[0].points[0]: the closing wall segment (last point to first) has zero length"));
     ENSURE(FailsWith("{\"walls\": [{\"from\": [0, 0], \"to\": [1, 0], \"closed\": true}]}",

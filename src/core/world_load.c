@@ -658,6 +658,18 @@ static bool CheckSegments(Loader* L, const lsVec2* points, int count, bool close
 // Why points are not a strictly convex polygon, for the message (lsMakePolygon, with exact predicates, decides).
 static const char* ConvexProblem(const lsVec2* points, int count)
 {
+    // Repeated points first, anywhere in the list: a corner whose next point repeats it looks like three points on
+    // one line to the orientation test below.
+    for (int i = 0; i < count; ++i)
+    {
+        for (int j = i + 1; j < count; ++j)
+        {
+            if (lsVecEqual(points[i], points[j]))
+            {
+                return "repeated point";
+            }
+        }
+    }
     int sign = 0;
     double turning = 0.0;
     for (int i = 0; i < count; ++i)
@@ -667,10 +679,6 @@ static const char* ConvexProblem(const lsVec2* points, int count)
         lsVec2 c = points[(i + 2) % count];
         lsVec2 e1 = lsSub(b, a);
         lsVec2 e2 = lsSub(c, b);
-        if (lsVecEqual(a, b))
-        {
-            return "repeated point";
-        }
         int s = lsOrient(a, b, c);
         if (s == 0)
         {
