@@ -240,7 +240,8 @@ static int WarningTest(void)
                   "t.json:4:36: walls[1]: unknown key 'reflectanse' (did you mean 'reflectance'?)") == 0);
     ENSURE(strcmp(warnings.messages[1], "t.json:4:56: walls[1]: unknown key 'colour'") == 0);
     ENSURE(strcmp(warnings.messages[2], "t.json:6:34: targets[0]: unknown key 'radus' (did you mean 'radius'?)") == 0);
-    ENSURE(strstr(warnings.messages[3], "sim: duplicate key 'dt' (the first one is used)") != NULL);
+    // A key given twice is located at the second one, the one ignored (the first, the one used, is fine).
+    ENSURE(strcmp(warnings.messages[3], "t.json:7:23: sim: duplicate key 'dt' (the first one is used)") == 0);
     // Unknown keys are ignored: the default radius stays, the first dt wins.
     ENSURE(world->targets[0].radius == lsDefaultTargetDef().radius && world->sim.dt == 0.01);
     lsDestroyWorld(world);
@@ -251,6 +252,13 @@ static int WarningTest(void)
     ENSURE(strcmp(warnings.messages[0], "t.json:1:15: unknown key 'robto' (did you mean 'robot'?)") == 0);
     ENSURE(strcmp(warnings.messages[1], "t.json:1:48: unknown key 'Robot' (did you mean 'robot'?)") == 0);
     ENSURE(strcmp(warnings.messages[2], "t.json:1:36: sim: unknown key 'DT' (did you mean 'dt'?)") == 0);
+    lsDestroyWorld(world);
+
+    // An unknown key given twice: each warning at its own member.
+    world = LoadText("{\"walls\": [], \"wals\": 1, \"wals\": 2}", &err, &warnings);
+    ENSURE(world != NULL && warnings.count == 2);
+    ENSURE(strcmp(warnings.messages[0], "t.json:1:15: unknown key 'wals' (did you mean 'walls'?)") == 0);
+    ENSURE(strcmp(warnings.messages[1], "t.json:1:26: unknown key 'wals' (did you mean 'walls'?)") == 0);
     lsDestroyWorld(world);
 
     // More than 16 warnings: the rest are counted.

@@ -88,6 +88,7 @@ long lsFindJsonPath(const char* t, size_t n, const lsJsonPathPart* parts, int de
                 return -1;
             }
             size_t keyLength = strlen(parts[d].key);
+            int skip = parts[d].index; // members with this key to pass before the one wanted (a duplicate key)
             ++i;
             for (;;)
             {
@@ -107,7 +108,7 @@ long lsFindJsonPath(const char* t, size_t n, const lsJsonPathPart* parts, int de
                     return -1;
                 }
                 i = lsJsonSkipSpace(t, n, i + 1);
-                if (match)
+                if (match && skip-- == 0)
                 {
                     if (atKey && d == depth - 1)
                     {

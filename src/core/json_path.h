@@ -8,7 +8,7 @@
 typedef struct lsJsonPathPart
 {
     const char* key; ///< object member, or NULL for an array element
-    int index;
+    int index;       ///< the element's index; for a member, which of the members with that key (0: the first)
 } lsJsonPathPart;
 
 /// Deepest path the loader builds (root.section[i].member[j]...).

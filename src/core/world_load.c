@@ -263,6 +263,14 @@ static void CheckKeys(Loader* L, const cJSON* object, const lsFieldTable* table)
             continue;
         }
         Enter(L, key);
+        // Located at this member, not the first with its key (a duplicate's first is the one used): count the
+        // members before it with the same key. Linear, but only for the few warnings kept.
+        int occurrence = 0;
+        for (const cJSON* before = object->child; before != child; before = before->next)
+        {
+            occurrence += strcmp(before->string, key) == 0 ? 1 : 0;
+        }
+        L->path[L->depth - 1].index = occurrence;
         if (match >= 0)
         {
             Warn(L, true, "duplicate key '%.40s' (the first one is used)", key);
