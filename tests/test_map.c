@@ -300,6 +300,36 @@ static int SimplifyTest(void)
     return 0;
 }
 
+static int SimplifyLoopTest(void)
+{
+    // A ring of cells around a one-cell hole, one corner cell missing: its two neighbours touch only at a corner,
+    // through which the hole opens to the outside, so one chain passes that saddle corner twice (both pinned),
+    // once around the outside and once around the hole. The hole's piece is a chord of zero length; with a
+    // tolerance wider than the hole, dropping all of it left a zero-length segment, which no world file may hold
+    // (`lidarsim import bench/maps/depot.yaml --simplify 0.1` refused to save its own output).
+    int w = 6, h = 6;
+    uint8_t cells[36] = {0};
+    for (int y = 1; y <= 3; ++y)
+        for (int x = 1; x <= 3; ++x)
+            cells[y * w + x] = !(x == 2 && y == 2) && !(x == 3 && y == 3);
+    for (int m = 1; m <= 4; ++m)
+    {
+        lsMapOptions options = {false, 0.75 * m};
+        lsWorld* world = WallsOf(cells, w, h, &options, NULL);
+        ENSURE(world != NULL && world->wallCount == 1);
+        const lsWallDef* wall = world->walls;
+        ENSURE(wall->pointCount >= 2);
+        int segments = wall->closed ? wall->pointCount : wall->pointCount - 1;
+        for (int i = 0; i < segments; ++i)
+        {
+            lsVec2 a = wall->points[i], b = wall->points[(i + 1) % wall->pointCount];
+            ENSURE(a.x != b.x || a.y != b.y);
+        }
+        lsDestroyWorld(world);
+    }
+    return 0;
+}
+
 static int RotatedOriginTest(void)
 {
     // A rotated, shifted, scaled map: casts in the world frame match the reference in the map frame.
@@ -1141,6 +1171,7 @@ int MapTest(void)
     RUN_SUBTEST(SpecialMapsTest);
     RUN_SUBTEST(MergingTest);
     RUN_SUBTEST(SimplifyTest);
+    RUN_SUBTEST(SimplifyLoopTest);
     RUN_SUBTEST(RotatedOriginTest);
     snprintf(s_folder, sizeof s_folder, "/tmp/ls_map_XXXXXX");
     ENSURE(mkdtemp(s_folder) != NULL);

@@ -146,7 +146,11 @@ static void Simplify(const Point2i* points, int n, int first, int last, double t
                 worstAt = k;
             }
         }
-        if (worstAt >= 0 && worst > tolerance)
+        // A piece from a corner back to the same corner (a chain passing a saddle twice, around a hole that opens
+        // there) keeps its farthest corner whatever the tolerance: dropping all of it leaves a zero-length segment.
+        Point2i pa = points[a % n], pb = points[b % n];
+        bool loop = pa.x == pb.x && pa.y == pb.y;
+        if (worstAt >= 0 && (worst > tolerance || loop))
         {
             keep[worstAt % n] = true;
             stack[top++] = a;
