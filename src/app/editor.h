@@ -19,7 +19,7 @@
 //
 // Contract with the window:
 // - The editor changes *world in place. When lsEditResult.worldChanged is true, the simulation is stale: the window
-//   builds a new one from a copy of the edited world and carries the run over (lsSim_CarryOver in core/sim.h).
+//   builds a new one from a copy of the edited world and carries the run over (lsSim_CarryOver in lidarsim/sim.h).
 // - When the window replaces the world (hot reload, R is fine: it does not change the world), call
 //   lsEditor_WorldReplaced so the selection and the undo history, which name objects by index, are dropped.
 // - On lsEditResult.saveRequested the window writes the file and tells the hot-reload poller
