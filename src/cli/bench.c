@@ -659,23 +659,24 @@ int lsCmdBench(int argc, char** argv)
         fprintf(stderr, "lidarsim bench: %s (see lidarsim bench --help)\n", err.message);
         return 2;
     }
+    // The real maps shipped with the source (bench/maps): benchmarked after the bench worlds, or alone in a clone
+    // without the bench worlds beside it (they are not in the repository).
+    static const char* const mapsDir = LS_SOURCE_DIR "/bench/maps";
     if (dir == NULL)
     {
         dir = DefaultWorldsDir();
         if (dir == NULL)
         {
             fprintf(stderr,
-                    "lidarsim bench: no bench worlds beside the source tree (%s/../shared/bench-worlds): "
-                    "give --worlds DIR\n",
+                    "lidarsim bench: no bench worlds beside the source tree (%s/../shared/bench-worlds): the maps "
+                    "of bench/maps only (--worlds DIR for others)\n",
                     LS_SOURCE_DIR);
-            return 1;
+            dir = mapsDir;
         }
     }
     static char names[LS_BENCH_MAX_WORLDS][256];
     static const char* dirs[LS_BENCH_MAX_WORLDS];
     int count = ListWorlds(dir, only, names, LS_BENCH_MAX_WORLDS);
-    // Then the real maps shipped with the source (bench/maps), beside the bench worlds.
-    static const char* const mapsDir = LS_SOURCE_DIR "/bench/maps";
     int maps = count < 0 || SameDirectory(dir, mapsDir)
                    ? 0
                    : ListWorlds(mapsDir, only, names + count, LS_BENCH_MAX_WORLDS - count);
