@@ -561,8 +561,12 @@ static bool StepChecked(lsSim* sim, const lsControl* controls, int steps)
 // faster than they drive, so that robots push each other every step. Each robot's move is prepared ahead of the
 // turns with the other robots out of the way (sim.c's Prepare); the state must be that of moving each robot in its
 // turn from scratch: the stored hash was taken with that algorithm (main at 0e2d5cd; retaken when robots stopped
-// overlapping each other, issue 15, and when a robot crushed twice in a step stopped counting twice: 2 391 crushes
-// became 1 890), and holds on 1 to 3 threads. No two robots overlap after any step.
+// overlapping each other, issue 15, when a robot crushed twice in a step stopped counting twice: 2 391 crushes
+// became 1 890, and when a footprint's slides gathered their obstacles over every place a slide can reach, not the
+// box of the commanded motion alone: the conservative advancement of the two rectangles, 10 and 24, then sees
+// obstacles ahead of its slides and stops at other points within the skin, and the crowd ends up to 2e-5 m
+// elsewhere, with the same 169 collisions and 1 890 crushes), and holds on 1 to 3 threads. No two robots overlap
+// after any step.
 static int CrowdedTurnsTest(void)
 {
     lsControl controls[48];
@@ -585,7 +589,7 @@ static int CrowdedTurnsTest(void)
         lsDestroySim(sim);
         lsDestroyPool(pool);
     }
-    const uint64_t expected = 0x4c953d4d76f968d2ull;
+    const uint64_t expected = 0x8584b3d875671b89ull;
     if (hashes[0] != expected)
     {
         fprintf(stderr, "    hash %016llx, expected %016llx\n", (unsigned long long)hashes[0],

@@ -322,6 +322,42 @@ static int SlidesAlongWalls(void)
     return 0;
 }
 
+static int PolygonSlideStaysInside(void)
+{
+    // A square footprint driven 10 m to the left in one step meets a slanted wall at x = -1 and slides down along
+    // it, 1.5 m, across a floor 0.5 m below its start. The floor lies outside the box of the commanded motion (the
+    // line y = 1 grown by the footprint's reach), so obstacles gathered over that box alone missed it and the slide
+    // went through. Driving straight and turning: the robot must stop on the floor, above it.
+    for (int turning = 0; turning < 2; ++turning)
+    {
+        lsWorld* world = lsCreateWorld();
+        AddSegment(world, -1.0, 3.0, -2.0, -3.0);
+        AddSegment(world, -5.0, 0.5, 5.0, 0.5);
+        const lsVec2 corners[4] = {{-0.1, -0.1}, {0.1, -0.1}, {0.1, 0.1}, {-0.1, 0.1}};
+        memcpy(world->robot.footprint, corners, sizeof corners);
+        world->robot.footprintCount = 4;
+        world->robot.position = lsV(0.0, 1.0);
+        world->robot.angle = LS_PI;
+        world->robot.maxSpeed = 20.0;
+        world->robot.maxAccel = 1e5;
+        world->robot.maxTurnAccel = 1e7;
+        world->robot.lidar.beams = 4;
+        world->sim.dt = 0.5;
+        lsSim* sim = lsCreateSim(world);
+        const lsSimState* state = lsSim_GetState(sim);
+        lsControl c = lsMakeManualControl(20.0, turning ? 0.01 : 0.0);
+        lsSim_Step(sim, &c);
+        lsError err = {{0}};
+        ENSURE(lsSim_CheckInvariants(sim, &err));
+        ENSURE(state->robot.inContact);
+        ENSURE(state->robot.position.x < -1.0);
+        ENSURE(state->robot.position.y > 0.5 + 0.1);
+        lsDestroySim(sim);
+        lsDestroyWorld(world);
+    }
+    return 0;
+}
+
 // ---------------------------------------------------------------------------------------------------------------------
 // Moving walls
 
@@ -1533,6 +1569,7 @@ int SimTest(void)
     RUN_SUBTEST(KinematicsClosedForm);
     RUN_SUBTEST(ActionsAndScanSchedule);
     RUN_SUBTEST(SlidesAlongWalls);
+    RUN_SUBTEST(PolygonSlideStaysInside);
     RUN_SUBTEST(CircleNeverOverlaps);
     RUN_SUBTEST(PolygonNeverOverlaps);
     RUN_SUBTEST(BarPushesRobot);

@@ -19,6 +19,14 @@ static inline lsAABB lsInflatedBox(lsVec2 a, lsVec2 b, double margin)
     return box;
 }
 
+/// The box that holds every obstacle a footprint of reach can touch while sliding from pos along d
+/// (lsSlidePolygon): a slide turns the motion along a contact, so it leaves the box of pos -> pos + d, but the
+/// centre's whole path is never longer than |d|.
+static inline lsAABB lsSlideBox(lsVec2 pos, lsVec2 d, double reach)
+{
+    return lsInflatedBox(pos, pos, lsLength(d) + reach + 2.0 * LS_CONTACT_SKIN);
+}
+
 /// Called by lsForEachStaticSegment with each segment.
 typedef void lsSegmentFcn(void* context, const lsSegment* segment);
 
@@ -122,6 +130,7 @@ void lsGatherObstacles(lsObstacles* obs, const lsCollisionWorld* cw, lsAABB box,
 void lsReleaseObstacles(lsObstacles* obs);
 /// Collide and slide for a footprint: conservative advancement along (d, turn) from pos, then along the contact
 /// tangent for the rest, up to LS_MAX_SLIDES contacts (recorded in result). Returns where it ended; *angle turns.
+/// obs must hold everything in lsSlideBox(pos, d, reach): what it lacks, the body passes through.
 lsVec2 lsSlidePolygon(const lsObstacles* obs, const lsVec2* points, int count, double reach, lsVec2 pos, double* angle,
                       lsVec2 d, double turn, lsMoveResult* result);
 /// One conservative advancement pass along (d, turn) from (pos, angle); returns the fraction reached in [0, 1] and

@@ -224,7 +224,9 @@ lsMoveResult lsMovePolygon(const lsCollisionWorld* cw, const lsVec2* points, int
     result.legCount = 1;
 
     lsObstacles obs;
-    lsGatherObstacles(&obs, cw, lsInflatedBox(start, lsAdd(start, displacement), reach + 2.0 * LS_CONTACT_SKIN), true);
+    // The slides leave the box of start -> start + displacement: gathered over that box alone, a slide deflected by
+    // a slanted wall went through a wall beside the commanded line.
+    lsGatherObstacles(&obs, cw, lsSlideBox(start, displacement, reach), true);
     double finalAngle = angle;
     lsVec2 pos = lsSlidePolygon(&obs, points, count, reach, start, &finalAngle, displacement, turn, &result);
     angle = finalAngle;

@@ -1145,7 +1145,7 @@ static bool Resolve(const lsCollisionWorld* cw, lsMoveResult* result, lsVec2 ste
             {
                 // Blocked (the free place lies round a corner): slide towards it along what is in the way.
                 lsObstacles obs;
-                lsGatherObstacles(&obs, &frozen, lsInflatedBox(pos, target, body->reach + 2.0 * LS_CONTACT_SKIN), true);
+                lsGatherObstacles(&obs, &frozen, lsSlideBox(pos, d, body->reach), true);
                 double angle = body->angle;
                 int contacts = result->contacts;
                 lsVec2 end = lsSlidePolygon(&obs, body->points, body->count, body->reach, pos, &angle, d, 0.0, result);
