@@ -1094,6 +1094,36 @@ static int RandomCrushesWithEscape(void)
     return 0;
 }
 
+static int OverlapLeftIsCrush(void)
+{
+    // A door sweeps over a long footprint standing still 0.1 m from the room's right wall (a box beside it): the
+    // push out of the door is blocked by the wall, and three resolving passes each stop on the way to a free place.
+    // The robot was left 0.9 m deep in the door with no crush counted; an overlap that stays is a crush.
+    static const char text[] =
+        "{\"walls\":[{\"points\":[[0,0],[10,0],[10,10],[0,10]],\"closed\":true}],"
+        "\"boxes\":[{\"center\":[6.6242021852725985,3.0806420550280613],\"size\":[1.8320442526688903,"
+        "1.4731307083193432],\"angle\":349.1384398711642}],\"robot\":{\"pose\":[8.614419504974475,"
+        "1.4723347020884465,\"0.095423350997400569 rad\"],\"radius\":0.3095180050562503,"
+        "\"footprint\":[[-1.646649698651673,-0.24383014004345133],[1.2645811575964214,"
+        "-0.24383014004345133],[1.2645811575964214,0.24383014004345133],[-1.646649698651673,"
+        "0.24383014004345133]],\"max_speed\":3.501102808305466,\"max_turn_rate\":256.16544478299096,"
+        "\"max_accel\":100000.0,\"max_turn_accel\":10000000.0,\"lidar\":{\"beams\":8}},\"movers\":[{\"type\":\"door\","
+        "\"from\":[7.427471163835792,2.571430960260763],\"to\":[8.890029667105619,-0.5578910436333056],"
+        "\"offset\":[-2.9567399358159623,0.5335026531896947],\"period\":1.4185987692272226,"
+        "\"phase\":0.5517824466891534}],\"sim\":{\"dt\":0.5}}";
+    lsError err = {{0}};
+    lsWorld* world = lsLoadWorldFromString(text, strlen(text), "door.json", &err, NULL);
+    ENSURE(world != NULL);
+    lsSim* sim = lsCreateSim(world);
+    lsControl still = lsMakeManualControl(0.0, 0.0);
+    lsSim_Step(sim, &still);
+    const lsRobotState* robot = &lsSim_GetState(sim)->robot;
+    ENSURE(lsSim_CheckInvariants(sim, &err) || robot->crushes == 1);
+    lsDestroySim(sim);
+    lsDestroyWorld(world);
+    return 0;
+}
+
 static int CrushWithoutEscape(void)
 {
     // A door 10 m wide closes down onto a parallel wall to a gap of 0.1 m, narrower than the robot (0.5 m): there is
@@ -1584,6 +1614,7 @@ int SimTest(void)
     RUN_SUBTEST(NearestFreeNotThroughBoxes);
     RUN_SUBTEST(RandomCrushesWithEscape);
     RUN_SUBTEST(CrushWithoutEscape);
+    RUN_SUBTEST(OverlapLeftIsCrush);
     RUN_SUBTEST(FootprintDoorSqueeze);
     RUN_SUBTEST(CrushedDoesNotJitter);
     RUN_SUBTEST(CollectsAndRespawns);

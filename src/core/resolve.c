@@ -1097,9 +1097,10 @@ static bool Resolve(const lsCollisionWorld* cw, lsMoveResult* result, lsVec2 ste
     bool moved = false;
     // The deepest overlap at the step's start, when the first pass gathers there (the body did not move before
     // resolving: crushed where it stands): the same gather as WorstOverlap's below.
-    bool knowStart = false;
+    bool knowStart = false, settled = false;
     double startOverlap = 0.0;
-    for (int pass = 0; pass < 3; ++pass)
+    double allowed = body->points == NULL ? 0.5 * LS_CONTACT_SKIN : 0.75 * LS_CONTACT_SKIN;
+    for (int pass = 0; pass < 3 && !settled; ++pass)
     {
         lsVec2 pos = result->position;
         GatherContext ctx;
@@ -1111,9 +1112,9 @@ static bool Resolve(const lsCollisionWorld* cw, lsMoveResult* result, lsVec2 ste
         }
         // A footprint's pushes above leave it at least a quarter skin from every solid it did not overlap; only
         // closer than that (an overlap) is resolved here, so a body resting against a wall is not nudged each step.
-        double allowed = body->points == NULL ? 0.5 * LS_CONTACT_SKIN : 0.75 * LS_CONTACT_SKIN;
         if (ctx.worst <= allowed)
         {
+            settled = true;
             break;
         }
         bool crushed;
@@ -1159,10 +1160,14 @@ static bool Resolve(const lsCollisionWorld* cw, lsMoveResult* result, lsVec2 ste
         result->lastNormal = lsNormalize(d);
         lsAddLeg(result, result->position);
         moved = true;
-        if (!hit || crushed)
-        {
-            break;
-        }
+        settled = !hit || crushed; // at the free place, or crushed
+    }
+    // Three passes each stopped on the way (a free place behind a wall that a moving wall's push is blocked by) and
+    // still overlapping: no free place was reached, which is a crush (a door swept over a long robot standing 0.1 m
+    // from a wall left it 0.9 m deep in the door, uncounted).
+    if (!settled && !result->crushed && WorstOverlap(cw, body, result->position, stepStart) > allowed)
+    {
+        result->crushed = true;
     }
     // A crushed body ends where its overlap is smaller than where the step started, or stays there: driven into
     // boxes that overlap each other, two places each looked better from the other (the directions out of deep

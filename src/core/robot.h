@@ -38,8 +38,8 @@ typedef struct lsMoveResult
     int legCount;
     int contacts;      ///< contacts met during the move (first times of impact and pushes by moving walls)
     lsVec2 lastNormal; ///< unit normal of the last contact, pointing away from the obstacle ((0, 0) when none)
-    bool crushed;      ///< no free place was near: solids (a moving wall and a wall) closed in narrower than the body,
-                       ///< which was left at the place of least overlap (lsMoveCircle; false for lsMovePolygon)
+    bool crushed;      ///< no free place was near, or none was reached (a moving wall's push blocked by a wall): the
+                       ///< body was left overlapping, at the place of least overlap where one was found
 } lsMoveResult;
 
 /// Moves a circle of radius from start by displacement over one step with continuous collision: it stops
