@@ -203,6 +203,43 @@ static int OpenPathEnds(void)
     return 0;
 }
 
+// "reverse" on an open path shorter than twice the turning distance (max_speed times targetTime from each end): both
+// ends are that near at once, and the vehicle used to turn back on every step (600 times in 10 s on a 0.3 m path),
+// jittering in place. It turns back only at the nearer end, so it shuttles from end to end.
+static int ShortPathReverses(void)
+{
+    lsWorld* world = lsCreateWorld();
+    world->robot.position = lsV(0.0, 50.0);
+    world->robot.lidar.beams = 4;
+    lsVec2 line[2] = {{0.0, 0.0}, {0.3, 0.0}};
+    int path = lsWorld_AddPath(world, "short", line, 2, 0.5, false);
+    lsVehicleDef v = lsDefaultVehicleDef(); // 1.5 m/s: it turns within 0.375 m of an end, farther than 0.3 m
+    v.path = path;
+    v.position = line[0];
+    v.pathEnd = ls_pathEndReverse;
+    lsWorld_AddVehicle(world, v);
+    lsSim* sim = lsCreateSim(world);
+    const lsSimState* state = lsSim_GetState(sim);
+    int reversals = 0, direction = 1;
+    double low = 0.0, high = 0.0;
+    for (int k = 0; k < 600; ++k)
+    {
+        lsSim_Step(sim, NULL);
+        const lsVehicleState* s = &state->vehicles[0];
+        reversals += s->direction != direction ? 1 : 0;
+        direction = s->direction;
+        low = fmin(low, s->position.x);
+        high = fmax(high, s->position.x);
+    }
+    printf("    %d reversals in 600 steps, x from %.3f to %.3f\n", reversals, low, high);
+    // Each reversal needs the vehicle to come back across the middle: at most 2 m/s^2 there, a few a second.
+    ENSURE(reversals >= 4 && reversals <= 60);
+    ENSURE(low < 0.05 && high > 0.25); // it goes from end to end
+    lsDestroySim(sim);
+    lsDestroyWorld(world);
+    return 0;
+}
+
 static int WallsAndSeparation(void)
 {
     // Four fast vehicles on one loop, crowded, with a wall across the loop: they pile up at the wall without
@@ -338,6 +375,7 @@ int VehicleTest(void)
     RUN_SUBTEST(SteeringPoints);
     RUN_SUBTEST(StraightAndCurvedPaths);
     RUN_SUBTEST(OpenPathEnds);
+    RUN_SUBTEST(ShortPathReverses);
     RUN_SUBTEST(WallsAndSeparation);
     RUN_SUBTEST(MovingWallsBlockVehicles);
     return 0;

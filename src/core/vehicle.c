@@ -131,12 +131,15 @@ lsVec2 lsVehicle_PathForce(const lsPathDef* path, const lsVehicleDef* def, const
     NearestOnPath(path, state->position, &hereS, &hereTangent, &hereDistance);
     lsVec2 heading = speed > 1e-9 ? lsScale(1.0 / speed, state->velocity) : lsScale(dir, hereTangent);
 
-    // Open path: turn back, or arrive and stop, near the end the vehicle is heading for.
+    // Open path: turn back, or arrive and stop, near the end the vehicle is heading for. It turns back only when that
+    // end is the nearer one: on a path shorter than twice the turning distance both ends are within it, and turning
+    // at both made it turn back on every step, jittering in place.
     double arriveDistance = def->maxSpeed * tuning->arriveTime;
     if (!path->closed)
     {
         double toEnd = state->direction > 0 ? totalLength - hereS : hereS;
-        if (def->pathEnd == ls_pathEndReverse && toEnd <= def->maxSpeed * tuning->targetTime)
+        if (def->pathEnd == ls_pathEndReverse && toEnd <= def->maxSpeed * tuning->targetTime &&
+            toEnd < totalLength - toEnd)
         {
             state->direction = -state->direction;
             dir = -dir;
