@@ -240,6 +240,40 @@ static int ShortPathReverses(void)
     return 0;
 }
 
+// At a step longer than the steering's response time (0.1 s), the steering force, applied for the whole step,
+// overshot the velocity it aimed at: a "stop" vehicle at dt 0.5 s swung between 19.5 and 19.75 m short of the end
+// of a 20 m path for ever (0.5 m/s one way, then the other), never stopping. It stops at every step size.
+static int CoarseStepArrives(void)
+{
+    double steps[3] = {0.2, 0.5, 1.0};
+    for (int s = 0; s < 3; ++s)
+    {
+        lsWorld* world = lsCreateWorld();
+        world->robot.position = lsV(0.0, 50.0);
+        world->robot.lidar.beams = 4;
+        world->sim.dt = steps[s];
+        lsVec2 line[2] = {{0.0, 0.0}, {20.0, 0.0}};
+        lsVehicleDef v = lsDefaultVehicleDef();
+        v.path = lsWorld_AddPath(world, "line", line, 2, 1.0, false);
+        v.position = line[0];
+        lsWorld_AddVehicle(world, v);
+        lsSim* sim = lsCreateSim(world);
+        const lsSimState* state = lsSim_GetState(sim);
+        for (int k = 0; k < (int)(60.0 / steps[s]); ++k)
+        {
+            lsSim_Step(sim, NULL);
+        }
+        const lsVehicleState* a = &state->vehicles[0];
+        printf("    dt %g: at %.6f, %.2g m/s after 60 s\n", steps[s], a->position.x, lsLength(a->velocity));
+        ENSURE(a->stopped);
+        ENSURE(lsDistance(a->position, line[1]) < 1e-3);
+        ENSURE(lsLength(a->velocity) < 1e-3);
+        lsDestroySim(sim);
+        lsDestroyWorld(world);
+    }
+    return 0;
+}
+
 static int WallsAndSeparation(void)
 {
     // Four fast vehicles on one loop, crowded, with a wall across the loop: they pile up at the wall without
@@ -376,6 +410,7 @@ int VehicleTest(void)
     RUN_SUBTEST(StraightAndCurvedPaths);
     RUN_SUBTEST(OpenPathEnds);
     RUN_SUBTEST(ShortPathReverses);
+    RUN_SUBTEST(CoarseStepArrives);
     RUN_SUBTEST(WallsAndSeparation);
     RUN_SUBTEST(MovingWallsBlockVehicles);
     return 0;

@@ -536,7 +536,7 @@ static void PushTargets(lsSim* sim)
 // Vehicles
 
 // Separation (Reynolds): steer away from neighbours closer than twice the sum of the radii, weighted by 1/distance.
-static lsVec2 SeparationForce(const lsSim* sim, int self, const lsVehicleDef* def)
+static lsVec2 SeparationForce(const lsSim* sim, int self, const lsVehicleDef* def, double responseTime)
 {
     const lsVehicleState* v = &sim->vehicles[self];
     lsVec2 sum = {0.0, 0.0};
@@ -561,7 +561,7 @@ static lsVec2 SeparationForce(const lsSim* sim, int self, const lsVehicleDef* de
         return lsV(0.0, 0.0);
     }
     lsVec2 desired = lsScale(def->maxSpeed, lsNormalize(sum));
-    lsVec2 steer = lsScale(1.0 / sim->pathTuning.responseTime, lsSub(desired, v->velocity));
+    lsVec2 steer = lsScale(1.0 / responseTime, lsSub(desired, v->velocity));
     double len = lsLength(steer);
     return len > def->maxForce ? lsScale(def->maxForce / len, steer) : steer;
 }
@@ -577,12 +577,16 @@ static void StepVehicles(lsSim* sim)
                            sim->circles,
                            sim->state.vehicleCount + sim->robotCount,
                            -1};
+    // A steering force reaches the velocity it aims at in responseTime; applied for a longer step it would overshoot
+    // that velocity (at dt 0.5 s a vehicle arriving at a path's end swung about it for ever), so it takes a step.
+    lsPathFollowDef tuning = sim->pathTuning;
+    tuning.responseTime = fmax(tuning.responseTime, dt);
     for (int i = 0; i < sim->state.vehicleCount; ++i)
     {
         const lsVehicleDef* def = &world->vehicles[i];
         lsVehicleState* v = &sim->vehicles[i];
-        lsVec2 force = lsVehicle_PathForce(&world->paths[def->path], def, &sim->pathTuning, v);
-        force = lsMulAdd(force, 1.5, SeparationForce(sim, i, def));
+        lsVec2 force = lsVehicle_PathForce(&world->paths[def->path], def, &tuning, v);
+        force = lsMulAdd(force, 1.5, SeparationForce(sim, i, def, tuning.responseTime));
         double len = lsLength(force);
         if (len > def->maxForce)
         {

@@ -9,7 +9,8 @@ typedef struct lsPathFollowDef
     double predictTime;  ///< predict the position maxSpeed * predictTime metres ahead along the velocity (0.5 s)
     double targetTime;   ///< put the target maxSpeed * targetTime metres along the path past the normal point (0.25 s)
     double arriveTime;   ///< open path, "stop": slow down within maxSpeed * arriveTime metres of the end (1 s)
-    double responseTime; ///< steering force = (desired velocity - velocity) / responseTime, at most maxForce (0.1 s)
+    double responseTime; ///< steering force = (desired velocity - velocity) / responseTime, at most maxForce (0.1 s;
+                         ///< the sim uses the step instead when that is longer, so a step never overshoots)
 } lsPathFollowDef;
 
 /// The default path-following tuning.
