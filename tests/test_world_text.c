@@ -243,6 +243,55 @@ static int RobotsListTest(void)
     return 0;
 }
 
+// A wall written one corner a line (as long walls and imported maps are): a moved corner is one changed line, and
+// a removed one removes its line, the other corners keeping their spelling ("8.00") and the array its layout.
+static int PointsOneALineTest(void)
+{
+    const char* old = "{\n"
+                      "  \"walls\": [\n"
+                      "    {\n"
+                      "      \"points\": [\n"
+                      "        [0, 0],\n"
+                      "        [10, 0],\n"
+                      "        [10, 8.00],\n"
+                      "        [0, 8]\n"
+                      "      ],\n"
+                      "      \"closed\": true\n"
+                      "    }\n"
+                      "  ]\n"
+                      "}\n";
+    lsWorld* base = Load(old);
+    ENSURE(base != NULL);
+    lsWorld* world = lsCloneWorld(base);
+    ENSURE(lsEdit_MoveTo(world, lsMakeEditRef(ls_editWallPoint, 0, 1), lsV(9.5, 0.5)));
+    char* text = lsFormatWorldKeepingText(world, old, base, "hand.json");
+    lsWorld* back = Load(text);
+    ENSURE(back != NULL && lsWorld_Equal(back, world));
+    lsDestroyWorld(back);
+    if (ChangedLines(text, old) != 1 || strstr(text, "        [9.5, 0.5],\n        [10, 8.00],\n") == NULL)
+    {
+        fprintf(stderr, "    got:\n%s", text);
+        ENSURE(false);
+    }
+    lsFreeString(text);
+    lsDestroyWorld(world);
+    world = lsCloneWorld(base);
+    ENSURE(lsEdit_Delete(world, lsMakeEditRef(ls_editWallPoint, 0, 3)));
+    text = lsFormatWorldKeepingText(world, old, base, "hand.json");
+    back = Load(text);
+    ENSURE(back != NULL && lsWorld_Equal(back, world));
+    lsDestroyWorld(back);
+    if (strstr(text, "        [10, 0],\n        [10, 8.00]\n      ],\n") == NULL || strstr(text, "[0, 8]") != NULL)
+    {
+        fprintf(stderr, "    got:\n%s", text);
+        ENSURE(false);
+    }
+    lsFreeString(text);
+    lsDestroyWorld(world);
+    lsDestroyWorld(base);
+    return 0;
+}
+
 static int SaveFileTest(void)
 {
     lsWorld* base = Load(s_text);
@@ -281,5 +330,6 @@ int WorldTextTest(void)
     RUN_SUBTEST(MoveTest);
     RUN_SUBTEST(AddRemoveTest);
     RUN_SUBTEST(RobotsListTest);
+    RUN_SUBTEST(PointsOneALineTest);
     return 0;
 }

@@ -4,9 +4,9 @@
 // world OLD loads to; NOW, the canonical form of the world to save. The canonical form spells every value one way,
 // so two objects are equal exactly when their canonical texts are, and BASE has the same objects in the same order
 // as OLD. The save walks OLD, BASE and NOW together as JSON: a value whose BASE and NOW texts are equal is copied
-// from OLD untouched; an object present in both is patched key by key; an array of objects is aligned element by
-// element (kept, changed, inserted, removed). A third canonical text, DEFAULTS (a world of one default object of each
-// kind), says which keys a new object can leave out.
+// from OLD untouched; an object present in both is patched key by key; an array of objects or arrays is aligned element
+// by element (kept, changed, inserted, removed). A third canonical text, DEFAULTS (a world of one default object of
+// each kind), says which keys a new object can leave out.
 #define _POSIX_C_SOURCE 200809L
 
 #include "core/world_text.h"
@@ -323,17 +323,19 @@ static bool PatchObject(Out* o, Span old, Span base, Span now, Span def, const c
 // elements at one place is recognised as such; beyond, elements count as changed in place).
 #define LS_ALIGN_WINDOW 64
 
-// Aligns OLD's elements (equal in number and order to BASE's) with NOW's: an element equal to the next BASE element
-// is kept byte for byte; one that matches a later BASE element means the ones between were removed; a BASE element
-// that matches a later NOW element means NOW's elements before it were inserted; otherwise the element changed in
-// place and is merged. Gaps between two elements kept side by side keep their text; other gaps use the array's
-// first separator.
+// Aligns OLD's elements (equal in number and order to BASE's) with NOW's, elements being objects or arrays: an element
+// equal to the next BASE element is kept byte for byte; one that matches a later BASE element means the ones between
+// were removed; a BASE element that matches a later NOW element means NOW's elements before it were inserted; otherwise
+// the element changed in place and is merged. Gaps between two elements kept side by side keep their text; other gaps
+// use the array's first separator.
 static bool MergeArray(Out* o, Span old, Span base, Span now, Span def, const char* indent)
 {
     Items oldE = {0}, baseE = {0}, nowE = {0};
     bool ok = Children(old, &oldE) && Children(base, &baseE) && Children(now, &nowE) && oldE.count == baseE.count;
+    // Arrays of objects and of arrays (a wall's points, one a line in many files): a moved corner is then its own
+    // element rewritten, not the whole array on one line. Arrays of numbers ([x, y]) are rewritten whole.
     for (int i = 0; ok && i < nowE.count; ++i)
-        ok = First(nowE.items[i].value) == '{';
+        ok = First(nowE.items[i].value) == '{' || First(nowE.items[i].value) == '[';
     if (ok)
     {
         const char* t = old.text;
