@@ -1009,6 +1009,17 @@ static int EditorMapWallsTest(void)
     SDL_SetModState(KMOD_NONE);
     ENSURE(world->wallCount == 3 && !world->walls[2].fromMap && lsVecEqual(world->walls[2].points[0], lsV(0.0, 4.0)));
     ENSURE(world->walls[0].pointCount == 4 && lsVecEqual(world->walls[0].points[3], lsV(0.0, 4.0)));
+    // A drag of the user's corner that sits on a map corner moves that corner alone (the map's corner, as near, is
+    // not what the press takes: it could not move). Both of the user's walls' corners there, and the picks too.
+    ENSURE(lsEditRef_Equal(lsEdit_Pick(world, lsV(4.0, 4.0), 0.1), lsMakeEditRef(ls_editWallPoint, 1, 0)));
+    ENSURE(Drag(editor, &camera, world, lsV(4.0, 4.0), lsV(4.5, 4.5), 4));
+    ENSURE(lsVecEqual(world->walls[1].points[0], lsV(4.5, 4.5)) &&
+           lsVecEqual(world->walls[0].points[2], lsV(4.0, 4.0)));
+    ENSURE(Drag(editor, &camera, world, lsV(0.0, 4.0), lsV(-1.0, 4.5), 4));
+    ENSURE(lsVecEqual(world->walls[2].points[0], lsV(-1.0, 4.5)) &&
+           lsVecEqual(world->walls[0].points[3], lsV(0.0, 4.0)));
+    // A press on the map's line where the user's wall does not lie still selects the map's wall.
+    ENSURE(lsEditRef_Equal(lsEdit_Pick(world, lsV(2.0, 4.0), 0.1), lsMakeEditRef(ls_editWall, 0, 0)));
     lsDestroyEditor(editor);
     lsDestroyWorld(before);
     lsDestroyWorld(world);

@@ -108,6 +108,15 @@ static void Consider(PickBest* best, lsEditRef ref, double distance, double tole
     }
 }
 
+// True when wall is the user's and the best so far is a map's wall (its corner or line): of the two, as near, the
+// user's wins, since the map's cannot be edited (a press on the user's corner where it meets the map's would only
+// say so).
+static bool OverMapWall(const lsWorld* world, const PickBest* best, const lsWallDef* wall)
+{
+    return !wall->fromMap && (best->ref.kind == ls_editWallPoint || best->ref.kind == ls_editWall) &&
+           world->walls[best->ref.index].fromMap;
+}
+
 lsEditRef lsEdit_Pick(const lsWorld* world, lsVec2 p, double tolerance)
 {
     LS_ASSERT(lsIsValidVec2(p) && tolerance >= 0.0);
@@ -148,7 +157,8 @@ lsEditRef lsEdit_Pick(const lsWorld* world, lsVec2 p, double tolerance)
             {
                 continue;
             }
-            Consider(&best, lsMakeEditRef(ls_editWallPoint, i, k), lsDistance(a, p), tolerance, false);
+            Consider(&best, lsMakeEditRef(ls_editWallPoint, i, k), lsDistance(a, p), tolerance,
+                     OverMapWall(world, &best, wall));
         }
         int segments = wall->closed ? count : count - 1;
         for (int k = 0; k < segments; ++k)
@@ -161,7 +171,7 @@ lsEditRef lsEdit_Pick(const lsWorld* world, lsVec2 p, double tolerance)
             }
             lsSegment segment = {a, b};
             Consider(&line, lsMakeEditRef(ls_editWall, i, 0), lsClosestPointOnSegment(&segment, p).distance, tolerance,
-                     false);
+                     OverMapWall(world, &line, wall));
         }
     }
     if (best.ref.kind != ls_editNone)
