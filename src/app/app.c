@@ -171,7 +171,12 @@ bool lsApp_Save(lsApp* app)
     }
     if (!lsSaveWorldKeepingText(app->world, path, app->diskText, app->diskWorld, &text, &err))
     {
-        lsApp_SetStatus(app, "not saved: %s", err.message);
+        // The message names the file; a failed write or check says "not saved" already ("w.json: not saved (write
+        // failed: No space left on device); ..."), the others ("w.json: cannot create a temporary file ...") get it.
+        if (strstr(err.message, "not saved") != NULL)
+            lsApp_SetStatus(app, "%s", err.message);
+        else
+            lsApp_SetStatus(app, "not saved: %s", err.message);
         return false;
     }
     if (fromMap)
