@@ -113,6 +113,8 @@ static void WindowTitle(const lsApp* app, char* title, size_t size)
 void lsApp_UpdateUnsaved(lsApp* app)
 {
     app->unsaved = app->diskWorld != NULL && !lsWorld_Equal(app->world, app->diskWorld);
+    if (!app->unsaved)
+        app->saveError[0] = '\0'; // saved since, or the edits undone: nothing is at stake
     if (app->window == NULL)
         return;
     char title[256];
@@ -143,6 +145,15 @@ static bool MapWorldPath(const char* yamlPath, char* out, size_t capacity)
     return n > 0 && (size_t)n < capacity;
 }
 
+// A save failed with the status just set: with edits at stake, the error banner keeps saying so (a status fades in
+// 4 s and is not drawn with the HUD hidden).
+static bool SaveFailed(lsApp* app)
+{
+    if (app->unsaved)
+        snprintf(app->saveError, sizeof app->saveError, "%s", app->status);
+    return false;
+}
+
 bool lsApp_Save(lsApp* app)
 {
     lsError err;
@@ -159,7 +170,7 @@ bool lsApp_Save(lsApp* app)
     else if (!MapWorldPath(app->config.worldPath, path, sizeof path))
     {
         lsApp_SetStatus(app, "not saved: the world file's name beside %s is too long", app->config.worldPath);
-        return false;
+        return SaveFailed(app);
     }
     else if (lsStatFile(path, &(lsFileStamp){0}, NULL))
     {
@@ -167,7 +178,7 @@ bool lsApp_Save(lsApp* app)
                         "not saved: %s is a map, and %s exists already; open that world or move it away, then "
                         "Ctrl+S",
                         app->config.worldPath, path);
-        return false;
+        return SaveFailed(app);
     }
     if (!lsSaveWorldKeepingText(app->world, path, app->diskText, app->diskWorld, &text, &err))
     {
@@ -177,7 +188,7 @@ bool lsApp_Save(lsApp* app)
             lsApp_SetStatus(app, "%s", err.message);
         else
             lsApp_SetStatus(app, "not saved: %s", err.message);
-        return false;
+        return SaveFailed(app);
     }
     if (fromMap)
     {
@@ -615,6 +626,7 @@ static bool Draw(lsApp* app)
         double zoom = app->camera.zoom;
         app->camera.center = lsV(round(app->camera.center.x * zoom) / zoom, round(app->camera.center.y * zoom) / zoom);
     }
+    bool reloadError = app->reloader != NULL && lsReloader_HasError(app->reloader);
     lsHudInfo hud = {
         .worldName = app->world->name,
         .fps = app->fps,
@@ -627,7 +639,10 @@ static bool Draw(lsApp* app)
         .editing = app->editor != NULL && lsEditor_IsActive(app->editor),
         .unsaved = app->unsaved,
         .snap = app->editor != NULL ? lsEditor_GetSnap(app->editor) : 0.0,
-        .error = app->reloader != NULL && lsReloader_HasError(app->reloader) ? lsReloader_Error(app->reloader) : NULL,
+        .error = reloadError                 ? lsReloader_Error(app->reloader)
+                 : app->saveError[0] != '\0' ? app->saveError
+                                             : NULL,
+        .errorTitle = reloadError ? NULL : "the edits are not saved (Ctrl+S tries again):",
         .status = now < app->statusUntil ? app->status : NULL,
         .haveCursor = app->haveCursor,
         .cursor = lsCamera_ScreenToWorld(&app->camera, lsV(app->cursorX, app->cursorY)),

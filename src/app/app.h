@@ -46,6 +46,8 @@ typedef struct lsApp
     int cursorX, cursorY; ///< the pointer, window pixels
     double accumulator;   ///< real seconds not yet simulated
     char status[160];     ///< transient HUD message
+    char saveError[160];  ///< the last failed save's message: the error banner shows it (whatever the HUD does)
+                          ///< until a save succeeds or nothing is left unsaved
     double statusUntil;   ///< seconds (app clock) when the message disappears
 
     // Timing (seconds on the app clock) and counters for the HUD and --frames.

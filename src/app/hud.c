@@ -494,7 +494,7 @@ static void DrawScanPlot(lsCanvas* canvas, const lsSim* sim, const lsViewOptions
 // ---------------------------------------------------------------------------------------------------------------------
 // Banner and help
 
-static void DrawErrorBanner(lsCanvas* canvas, lsRect area, const char* error)
+static void DrawErrorBanner(lsCanvas* canvas, lsRect area, const char* title, const char* error)
 {
     lsFont* font = canvas->font;
     int pad = Pad(canvas), line = lsFont_LineHeight(font);
@@ -504,8 +504,9 @@ static void DrawErrorBanner(lsCanvas* canvas, lsRect area, const char* error)
     int h = (n + 1) * line + 2 * pad;
     lsRect r = {area.x + pad, area.y + area.h - h - 3 * line, area.w - 2 * pad, h};
     lsRaster_FillRect(&canvas->raster, r.x, r.y, r.x + r.w, r.y + r.h, (lsColor){70, 10, 16, 225});
-    lsFont_Draw(font, &canvas->raster, r.x + pad, r.y + pad,
-                "reload failed, still showing the last good world:", (lsColor){255, 120, 120, 255});
+    lsFont_Draw(
+        font, &canvas->raster, r.x + pad, r.y + pad,
+        title != NULL ? title : "reload failed, still showing the last good world:", (lsColor){255, 120, 120, 255});
     for (int i = 0; i < n; ++i)
         lsFont_Draw(font, &canvas->raster, r.x + pad, r.y + pad + (i + 1) * line, lines[i].text, lines[i].color);
 }
@@ -583,7 +584,7 @@ bool lsDrawHud(lsCanvas* canvas, const lsCamera* camera, const lsSim* sim, const
     if (view->timeline)
         DrawTimeline(canvas, view, hud);
     if (hud->error != NULL && hud->error[0] != '\0')
-        DrawErrorBanner(canvas, lsWorldArea(canvas, view), hud->error);
+        DrawErrorBanner(canvas, lsWorldArea(canvas, view), hud->errorTitle, hud->error);
     if (view->help)
         DrawHelp(canvas, hud->replay != NULL);
     SDL_UnlockSurface(canvas->surface);

@@ -87,7 +87,8 @@ typedef struct lsHudInfo
     lsVec2 cursor;             ///< the pointer's world position, metres
     bool unsaved;              ///< the world has edits not saved to its file
     double snap;               ///< editing: the grid edits snap to, metres (0: off)
-    const char* error;         ///< a reload error, shown in red until fixed
+    const char* error;         ///< a reload error or a failed save, shown in red until fixed
+    const char* errorTitle;    ///< the banner's first line (NULL: the reload's "reload failed, ...")
     const char* status;        ///< a short transient message (e.g. "saved shot.png"), wrapped to the panel's width
     const char* replay;        ///< a replay's state ("REPLAY  playing  2x"), in place of running/paused and autopilot
     double timeline;           ///< with view->timeline: the replay's position on the bar, 0 (start) .. 1 (end)
