@@ -1480,8 +1480,9 @@ static bool MissingComma(const char* text, size_t offset)
 // Before cJSON: byte checks and a scan that bounds nesting and the number of values, so hostile files are refused
 // before cJSON builds a tree for them.
 
-static bool PreScan(const char* text, size_t size, const char* label, lsError* err)
+static bool PreScan(const char* text, size_t size, const char* label, size_t* control, lsError* err)
 {
+    *control = size;
     long long values = 1;
     int depth = 0;
     bool inString = false;
@@ -1518,6 +1519,10 @@ static bool PreScan(const char* text, size_t size, const char* label, lsError* e
         if (c == '"')
         {
             inString = true;
+        }
+        else if ((unsigned char)c < 0x20 && c != '\t' && c != '\n' && c != '\r' && *control == size)
+        {
+            *control = i; // refused once the text parses (a syntax error, say in binary noise, comes first)
         }
         else if (c == '[' || c == '{')
         {
@@ -1606,12 +1611,25 @@ lsWorld* lsLoadWorldFromString(const char* text, size_t size, const char* fileNa
     L.err = err;
     L.warnings = warnings;
     cJSON* root = NULL;
-    if (!PreScan(copy, size, label, err))
+    size_t control;
+    if (!PreScan(copy, size, label, &control, err))
     {
         goto fail;
     }
     const char* end = NULL;
     root = cJSON_ParseWithLengthOpts(copy, size + 1, &end, true);
+    if (root != NULL && control < size)
+    {
+        // JSON's whitespace is space, tab and the line breaks; cJSON skips every control character, which a save that
+        // keeps the file's own text (world_text.c) would not read as whitespace.
+        int line, column;
+        lsLineColumn(copy, control, &line, &column);
+        lsFail(err,
+               "%s:%d:%d: a control character (0x%02x) outside a string: between values JSON allows only spaces, tabs "
+               "and line breaks",
+               label, line, column, (unsigned)(unsigned char)copy[control]);
+        goto fail;
+    }
     if (root == NULL)
     {
         size_t offset = end != NULL && end >= copy && end <= copy + size ? (size_t)(end - copy) : size;
