@@ -1,9 +1,71 @@
 #include "world_check.h"
 
+#include "core/world_text.h"
 #include "lidarsim/world.h"
 
 #include <stdio.h>
 #include <string.h>
+
+// The window's save (lsFormatWorldKeepingText) after an edit chosen by the input's size: from the user's own text,
+// the edited world must come back without the merge failing its check (which would write the canonical form), when
+// the edited world is valid at all (an edit can take a value past its bound).
+static int CheckKeepingText(const char* text, const lsWorld* world, size_t size)
+{
+    lsWorld* edited = lsCloneWorld(world);
+    switch (size % 5)
+    {
+    case 0: // a target moved, or one added
+        if (edited->targetCount > 0)
+            edited->targets[0].center = lsAdd(edited->targets[0].center, lsV(0.25, -0.5));
+        else
+            lsWorld_AddTarget(edited, lsDefaultTargetDef());
+        break;
+    case 1: // the first wall removed
+        if (edited->wallCount > 0)
+            lsWorld_RemoveWall(edited, 0);
+        break;
+    case 2: // a wall added
+        lsWorld_AddWall(edited, (const lsVec2[]){{0.5, 0.5}, {1.5, 0.75}}, 2, false);
+        break;
+    case 3: // the last target removed, or the last box
+        if (edited->targetCount > 0)
+            lsWorld_RemoveTarget(edited, edited->targetCount - 1);
+        else if (edited->boxCount > 0)
+            lsWorld_RemoveBox(edited, edited->boxCount - 1);
+        break;
+    default: // a box turned, or one added
+        if (edited->boxCount > 0)
+            edited->boxes[0].angle += 0.5;
+        else
+            lsWorld_AddBox(edited, lsDefaultBoxDef());
+        break;
+    }
+    int failed = 0;
+    char* canonical = lsSaveWorldToString(edited);
+    lsWorld* valid = lsLoadWorldFromString(canonical, strlen(canonical), "fuzz.json", NULL, NULL);
+    if (valid != NULL && lsWorld_Equal(valid, edited))
+    {
+        long long before = lsWorldText_MergeFailures();
+        char* kept = lsFormatWorldKeepingText(edited, text, world, "fuzz.json");
+        lsWorld* back = lsLoadWorldFromString(kept, strlen(kept), "fuzz.json", NULL, NULL);
+        if (lsWorldText_MergeFailures() != before)
+        {
+            fprintf(stderr, "fuzz: the format-preserving save's merge failed its check (edit %zu)\n", size % 5);
+            failed = 1;
+        }
+        else if (back == NULL || !lsWorld_Equal(back, edited))
+        {
+            fprintf(stderr, "fuzz: the format-preserving save does not load back to the edited world\n");
+            failed = 1;
+        }
+        lsDestroyWorld(back);
+        lsFreeString(kept);
+    }
+    lsDestroyWorld(valid);
+    lsFreeString(canonical);
+    lsDestroyWorld(edited);
+    return failed;
+}
 
 int lsFuzzCheckWorld(const uint8_t* data, size_t size)
 {
@@ -43,6 +105,7 @@ int lsFuzzCheckWorld(const uint8_t* data, size_t size)
         }
         lsDestroyWorld(again);
         lsFreeString(saved);
+        failed |= CheckKeepingText(text, world, size);
         lsDestroyWorld(world);
     }
     lsFree(text, size + 1);

@@ -18,6 +18,7 @@
 #include "lidarsim/map.h"
 
 #include <errno.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -137,7 +138,12 @@ static Span MemberOf(Span object, const char* key)
     return value;
 }
 
-static Span WholeText(const char* text) { return (Span){text, lsJsonSkipSpace(text, strlen(text), 0), strlen(text)}; }
+// The text's value, after its whitespace and a UTF-8 byte order mark (the loader skips one; the save keeps it).
+static Span WholeText(const char* text)
+{
+    size_t n = strlen(text), bom = n >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
+    return (Span){text, lsJsonSkipSpace(text, n, bom), n};
+}
 
 // The root value's span: from its first character to its end.
 static Span RootValue(const char* text)
@@ -197,6 +203,16 @@ static Span DefaultFor(Span defaults, Span object)
     return chosen;
 }
 
+// Whether value is a non-empty array of objects.
+static bool IsObjectList(Span value)
+{
+    Items elements = {0};
+    bool list = First(value) == '[' && Children(value, &elements) && elements.count > 0 &&
+                First(elements.items[0].value) == '{';
+    FreeItems(&elements);
+    return list;
+}
+
 // A canonical value written compactly on one line: objects keep the required keys and those whose value differs
 // from def (the default object at this place; absent: keep every key), recursively.
 static void EmitCompact(Out* o, Span value, Span def)
@@ -212,7 +228,9 @@ static void EmitCompact(Out* o, Span value, Span def)
         {
             Member m = members.items[i];
             Span d = haveDefaults ? Lookup(&defaults, m.key) : (Span){def.text, 0, 0};
-            if (haveDefaults && !IsRequiredKey(m.key) && !Absent(d) && SpanEqual(d, m.value))
+            // The defaults' lists of objects hold one default object each, for their elements: a list left out is
+            // empty, not that list (a world whose one box is the default box lost it).
+            if (haveDefaults && !IsRequiredKey(m.key) && !Absent(d) && !IsObjectList(d) && SpanEqual(d, m.value))
                 continue;
             EmitText(o, first ? "" : ", ");
             EmitSpan(o, m.key);
@@ -262,8 +280,10 @@ static void LineIndent(const char* t, size_t i, char* out, size_t capacity)
 }
 
 // Patches an object in place: members whose value changed are merged, members new in NOW are added after the last
-// one with the object's own separator. Refused (false) when OLD spells a key the canonical form does not use, or a
-// key disappears (the object changed form, e.g. a wall from {"from", "to"} to {"points"}).
+// one with the object's own separator, members neither canonical text has (a key the loader ignores with a warning,
+// a default the canonical form leaves out) stay as written. Refused (false) when OLD spells a key that only NOW's
+// canonical form uses, or a key disappears (the object changed form, e.g. a wall from {"from", "to"} to
+// {"points"}): a typo'd key made the whole file one line.
 static bool PatchObject(Out* o, Span old, Span base, Span now, Span def, const char* indent)
 {
     Items oldM = {0}, baseM = {0}, nowM = {0}, defM = {0};
@@ -271,7 +291,7 @@ static bool PatchObject(Out* o, Span old, Span base, Span now, Span def, const c
     if (First(def) == '{')
         Children(def, &defM);
     for (int i = 0; ok && i < oldM.count; ++i)
-        ok = !Absent(Lookup(&baseM, oldM.items[i].key));
+        ok = !Absent(Lookup(&baseM, oldM.items[i].key)) || Absent(Lookup(&nowM, oldM.items[i].key));
     for (int i = 0; ok && i < baseM.count; ++i)
         ok = !Absent(Lookup(&nowM, baseM.items[i].key));
     if (ok)
@@ -284,7 +304,10 @@ static bool PatchObject(Out* o, Span old, Span base, Span now, Span def, const c
             Member m = oldM.items[i];
             EmitRange(o, t, at, m.value.start);
             LineIndent(t, m.key.start, inner, sizeof inner);
-            Merge(o, m.value, Lookup(&baseM, m.key), Lookup(&nowM, m.key), Lookup(&defM, m.key), inner);
+            if (Absent(Lookup(&baseM, m.key)))
+                EmitSpan(o, m.value); // neither canonical text has it
+            else
+                Merge(o, m.value, Lookup(&baseM, m.key), Lookup(&nowM, m.key), Lookup(&defM, m.key), inner);
             at = m.value.end;
         }
         // New members: NOW's keys the OLD text leaves to their defaults but whose value changed.
@@ -545,6 +568,9 @@ static char* ShorthandAsList(const char* oldText, const char* listText)
 // ---------------------------------------------------------------------------------------------------------------------
 // Public
 
+// Merged texts that failed their check (lsWorldText_MergeFailures).
+static atomic_llong s_mergeFailures;
+
 char* lsFormatWorldKeepingText(const lsWorld* world, const char* baseText, const lsWorld* baseWorld,
                                const char* fileName)
 {
@@ -590,6 +616,10 @@ char* lsFormatWorldKeepingText(const lsWorld* world, const char* baseText, const
             o.data = NULL;
             lsFreeString(now);
         }
+        else
+        {
+            atomic_fetch_add_explicit(&s_mergeFailures, 1, memory_order_relaxed);
+        }
         lsDestroyWorld(check);
     }
     if (o.data != NULL)
@@ -599,6 +629,8 @@ char* lsFormatWorldKeepingText(const lsWorld* world, const char* baseText, const
     lsFreeString(listed);
     return result;
 }
+
+long long lsWorldText_MergeFailures(void) { return atomic_load_explicit(&s_mergeFailures, memory_order_relaxed); }
 
 bool lsSaveWorldKeepingText(const lsWorld* world, const char* path, const char* baseText, const lsWorld* baseWorld,
                             char** written, lsError* err)

@@ -19,6 +19,11 @@
 char* lsFormatWorldKeepingText(const lsWorld* world, const char* baseText, const lsWorld* baseWorld,
                                const char* fileName);
 
+/// For tests and the fuzzers: how many times, in this process, lsFormatWorldKeepingText merged a text that did not
+/// load back to its world, so that the canonical form was written instead (a fault of the merge, which the check
+/// hides from the user: the file loses its layout).
+long long lsWorldText_MergeFailures(void);
+
 /// Saves world to path atomically (as lsSaveWorld) with the text of lsFormatWorldKeepingText. On success *written
 /// (if not NULL) is the text written (free with lsFreeString); on failure the old file is untouched, err says why
 /// and false is returned.
