@@ -1,6 +1,8 @@
 // lidarsim program: getopt_long for every command (see options.h).
 #include "cli/options.h"
 
+#include "core/text.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -48,46 +50,6 @@ bool lsWantsHelp(int argc, char** argv)
     return false;
 }
 
-// Optimal string alignment distance (Damerau-Levenshtein without repeated edits of one substring), capped: names
-// are short, so anything longer than 63 characters is simply far.
-static int EditDistance(const char* a, const char* b)
-{
-    enum
-    {
-        cap = 64
-    };
-    size_t n = strlen(a), m = strlen(b);
-    if (n >= cap || m >= cap)
-    {
-        return cap;
-    }
-    int d[cap][cap]; // 16 KB on the stack, once per suggestion
-    for (size_t i = 0; i <= n; ++i)
-    {
-        d[i][0] = (int)i;
-    }
-    for (size_t j = 0; j <= m; ++j)
-    {
-        d[0][j] = (int)j;
-    }
-    for (size_t i = 1; i <= n; ++i)
-    {
-        for (size_t j = 1; j <= m; ++j)
-        {
-            int cost = a[i - 1] == b[j - 1] ? 0 : 1;
-            int best = d[i - 1][j] + 1;
-            best = d[i][j - 1] + 1 < best ? d[i][j - 1] + 1 : best;
-            best = d[i - 1][j - 1] + cost < best ? d[i - 1][j - 1] + cost : best;
-            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] && d[i - 2][j - 2] + 1 < best)
-            {
-                best = d[i - 2][j - 2] + 1;
-            }
-            d[i][j] = best;
-        }
-    }
-    return d[n][m];
-}
-
 const char* lsNearestName(const char* word, const char* const* names, int count)
 {
     int limit = strlen(word) <= 3 ? 1 : 2;
@@ -95,7 +57,7 @@ const char* lsNearestName(const char* word, const char* const* names, int count)
     int best = limit + 1;
     for (int i = 0; i < count; ++i)
     {
-        int distance = EditDistance(word, names[i]);
+        int distance = lsEditDistance(word, names[i], false);
         if (distance < best)
         {
             best = distance;

@@ -1,8 +1,9 @@
-// lidarsim core: the growing text buffer of text.h.
+// lidarsim core: the text helpers of text.h.
 #include "core/text.h"
 
 #include "lidarsim/base.h"
 
+#include <ctype.h>
 #include <string.h>
 
 void lsText_Append(lsText* text, const char* s, size_t n)
@@ -20,4 +21,51 @@ void lsText_Append(lsText* text, const char* s, size_t n)
     memcpy(text->data + text->length, s, n);
     text->length += n;
     text->data[text->length] = '\0';
+}
+
+int lsEditDistance(const char* a, const char* b, bool ignoreCase)
+{
+    enum
+    {
+        cap = 64
+    };
+    size_t n = strlen(a), m = strlen(b);
+    if (n >= cap || m >= cap)
+    {
+        return cap;
+    }
+    char x[cap], y[cap];
+    for (size_t i = 0; i < n; ++i)
+    {
+        x[i] = ignoreCase ? (char)tolower((unsigned char)a[i]) : a[i];
+    }
+    for (size_t j = 0; j < m; ++j)
+    {
+        y[j] = ignoreCase ? (char)tolower((unsigned char)b[j]) : b[j];
+    }
+    int d[cap][cap]; // 16 KB on the stack, once per suggestion
+    for (size_t i = 0; i <= n; ++i)
+    {
+        d[i][0] = (int)i;
+    }
+    for (size_t j = 0; j <= m; ++j)
+    {
+        d[0][j] = (int)j;
+    }
+    for (size_t i = 1; i <= n; ++i)
+    {
+        for (size_t j = 1; j <= m; ++j)
+        {
+            int cost = x[i - 1] == y[j - 1] ? 0 : 1;
+            int best = d[i - 1][j] + 1;
+            best = d[i][j - 1] + 1 < best ? d[i][j - 1] + 1 : best;
+            best = d[i - 1][j - 1] + cost < best ? d[i - 1][j - 1] + cost : best;
+            if (i > 1 && j > 1 && x[i - 1] == y[j - 2] && x[i - 2] == y[j - 1] && d[i - 2][j - 2] + 1 < best)
+            {
+                best = d[i - 2][j - 2] + 1;
+            }
+            d[i][j] = best;
+        }
+    }
+    return d[n][m];
 }

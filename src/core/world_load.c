@@ -7,13 +7,13 @@
 
 #include "core/json_path.h"
 #include "core/limits.h"
+#include "core/text.h"
 #include "core/world_fields.h"
 #include "lidarsim/geometry.h"
 #include "lidarsim/map.h"
 
 #include <cjson/cJSON.h>
 
-#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -186,46 +186,6 @@ static void Warn(Loader* L, bool atKey, const char* format, ...)
 // ---------------------------------------------------------------------------------------------------------------------
 // Unknown keys
 
-// Optimal string alignment distance (Levenshtein plus the swap of two neighbouring letters, as lidarsim's command
-// line suggests options) of a key as typed and a known key, ignoring case: "robto" and "DT" are typos of "robot"
-// and "dt", one swap and a case slip, which Levenshtein alone put too far away to suggest. Keys are capped at 32
-// bytes for this.
-static int EditDistance(const char* a, const char* b)
-{
-    int n = (int)strlen(a), m = (int)strlen(b);
-    if (n > 32 || m > 32)
-    {
-        return 99;
-    }
-    int d[33][33];
-    for (int i = 0; i <= n; ++i)
-    {
-        d[i][0] = i;
-    }
-    for (int j = 0; j <= m; ++j)
-    {
-        d[0][j] = j;
-    }
-    for (int i = 1; i <= n; ++i)
-    {
-        for (int j = 1; j <= m; ++j)
-        {
-            char ai = (char)tolower((unsigned char)a[i - 1]);
-            char bj = (char)tolower((unsigned char)b[j - 1]);
-            int best = d[i - 1][j - 1] + (ai == bj ? 0 : 1);
-            best = d[i - 1][j] + 1 < best ? d[i - 1][j] + 1 : best;
-            best = d[i][j - 1] + 1 < best ? d[i][j - 1] + 1 : best;
-            if (i > 1 && j > 1 && ai == (char)tolower((unsigned char)b[j - 2]) &&
-                (char)tolower((unsigned char)a[i - 2]) == bj && d[i - 2][j - 2] + 1 < best)
-            {
-                best = d[i - 2][j - 2] + 1;
-            }
-            d[i][j] = best;
-        }
-    }
-    return d[n][m];
-}
-
 #define LS_MAX_KNOWN_KEYS 16
 
 // Warns about members of object not among the table's keys, suggesting the nearest known key, and about
@@ -281,7 +241,8 @@ static void CheckKeys(Loader* L, const cJSON* object, const lsFieldTable* table)
         int nearestDistance = 99;
         for (int k = 0; k < table->count; ++k)
         {
-            int distance = EditDistance(key, table->fields[k].key);
+            // Ignoring case: "DT" and "Robot" are typos of "dt" and "robot".
+            int distance = lsEditDistance(key, table->fields[k].key, true);
             if (distance < nearestDistance)
             {
                 nearestDistance = distance;
