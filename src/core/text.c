@@ -34,14 +34,16 @@ int lsEditDistance(const char* a, const char* b, bool ignoreCase)
     {
         return cap;
     }
-    char x[cap], y[cap];
+    unsigned char x[cap], y[cap];
     for (size_t i = 0; i < n; ++i)
     {
-        x[i] = ignoreCase ? (char)tolower((unsigned char)a[i]) : a[i];
+        x[i] = (unsigned char)a[i];
+        x[i] = ignoreCase ? (unsigned char)tolower(x[i]) : x[i];
     }
     for (size_t j = 0; j < m; ++j)
     {
-        y[j] = ignoreCase ? (char)tolower((unsigned char)b[j]) : b[j];
+        y[j] = (unsigned char)b[j];
+        y[j] = ignoreCase ? (unsigned char)tolower(y[j]) : y[j];
     }
     int d[cap][cap]; // 16 KB on the stack, once per suggestion
     for (size_t i = 0; i <= n; ++i)
