@@ -60,6 +60,31 @@ if command -v Xvfb >/dev/null 2>&1; then
     ! grep -q 'still allocated' "$work/err.txt" || fail "window on a map: leak: $(cat "$work/err.txt")"
 fi
 
+# The same map as map_saver's BMP (8-bit palette, rows bottom-up, padded to 4 bytes): the same scan, byte for byte;
+# a BMP cut short is refused with the pixel row where its data ends.
+/usr/bin/python3 - "$work/maps/room.pgm" "$work/maps/room.bmp" <<'PY'
+import struct, sys
+data = open(sys.argv[1], "rb").read()
+w, h = 40, 30
+pixels = data[-w * h:]
+stride = (w + 3) // 4 * 4
+rows = b"".join(pixels[y * w:(y + 1) * w] + bytes(stride - w) for y in reversed(range(h)))
+palette = b"".join(bytes([v, v, v, 0]) for v in range(256))
+offset = 14 + 40 + len(palette)
+header = struct.pack("<IiiHHIIiiII", 40, w, h, 1, 8, 0, len(rows), 2835, 2835, 256, 0)
+open(sys.argv[2], "wb").write(b"BM" + struct.pack("<IHHI", offset + len(rows), 0, 0, offset) + header + palette + rows)
+PY
+sed 's/room.pgm/room.bmp/' "$work/maps/room.yaml" >"$work/maps/room-bmp.yaml"
+expect_status 0 "$lidarsim" scan "$work/maps/room.yaml" --beams 360 --pose -1,0,0.3
+mv "$work/out.txt" "$work/scan-pgm.json"
+expect_status 0 "$lidarsim" scan "$work/maps/room-bmp.yaml" --beams 360 --pose -1,0,0.3
+cmp -s "$work/scan-pgm.json" "$work/out.txt" || fail "scan of the BMP map differs from the PGM's"
+head -c 1500 "$work/maps/room.bmp" >"$work/maps/cut.bmp"
+sed 's/room.pgm/cut.bmp/' "$work/maps/room.yaml" >"$work/maps/cut.yaml"
+expect_status 1 "$lidarsim" check "$work/maps/cut.yaml"
+grep -q 'cut.yaml: image: .*cut.bmp: the pixels end at pixel (0, 19), row 10 of 30 in the file' "$work/err.txt" ||
+    fail "cut BMP: $(cat "$work/err.txt")"
+
 # import: a world file with the walls and a robot; --unknown occupied closes the grey corner; --simplify.
 expect_status 0 "$lidarsim" import "$work/maps/room.yaml" -o "$work/room.json"
 grep -q 'segments in 2 closed chains' "$work/out.txt" || fail "import: $(cat "$work/out.txt")"

@@ -604,6 +604,139 @@ static int ImageKindsTest(void)
     return 0;
 }
 
+// Decodes tests/data/bmp/NAME with info into grid.
+static bool DecodeBmpData(const char* name, const lsMapInfo* info, lsGrid* grid)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/bmp/%s", LS_TEST_DATA_DIR, name);
+    size_t size = 0;
+    lsError err = {{0}};
+    char* data = lsReadFile(path, LS_MAP_MAX_IMAGE_BYTES, &size, &err);
+    bool ok = data != NULL && lsDecodeMapImage((const unsigned char*)data, size, name, info, grid, &err);
+    if (data != NULL)
+        lsFree(data, size + 1);
+    if (!ok)
+        fprintf(stderr, "    %s: %s\n", name, err.message);
+    return ok;
+}
+
+// The bitmaps ImageMagick wrote (tests/data/bmp: palettes of 1, 4 and 8 bits, RLE8, 24 bits with the Windows and
+// the OS/2 core header, V5 headers, 16-bit 5-6-5 and 32-bit ARGB bit fields) classify exactly as the PGM or PNG
+// they were made from, in every mode; a 5-6-5 bitmap as the 16-bit PNG ImageMagick decodes it to (ramp565.bmp holds
+// every green and every red and blue value).
+static int BmpAgreesTest(void)
+{
+    static const char* const pairs[][2] = {
+        {"grey-pal8.bmp", "grey.pgm"}, {"grey-rle8.bmp", "grey.pgm"},   {"grey-rgb24.bmp", "grey.pgm"},
+        {"grey-os2.bmp", "grey.pgm"},  {"grey-v5pal8.bmp", "grey.pgm"}, {"grey16-pal4.bmp", "grey16.pgm"},
+        {"mono-pal1.bmp", "mono.pgm"}, {"rgb565.bmp", "rgb565.png"},    {"rgba-argb32.bmp", "rgba.png"},
+    };
+    for (int mode = 0; mode < 4; ++mode)
+    {
+        lsMapInfo info = DefaultInfo();
+        info.negate = mode == 1;
+        info.mode = mode == 2 ? ls_mapScale : mode == 3 ? ls_mapRaw : ls_mapTrinary;
+        for (size_t k = 0; k < sizeof pairs / sizeof pairs[0]; ++k)
+        {
+            lsGrid bmp, reference;
+            ENSURE(DecodeBmpData(pairs[k][0], &info, &bmp));
+            ENSURE(DecodeBmpData(pairs[k][1], &info, &reference));
+            bool same = bmp.width == reference.width && bmp.height == reference.height &&
+                        memcmp(bmp.cells, reference.cells, (size_t)bmp.width * (size_t)bmp.height) == 0;
+            int kinds[3] = {0, 0, 0};
+            for (int i = 0; i < reference.width * reference.height; ++i)
+                kinds[reference.cells[i]] += 1;
+            lsFreeGrid(&bmp);
+            lsFreeGrid(&reference);
+            if (!same)
+                fprintf(stderr, "    %s differs from %s in mode %d\n", pairs[k][0], pairs[k][1], mode);
+            ENSURE(same);
+            // The references hold walls and free cells in trinary mode, so the comparison means something.
+            ENSURE(mode != 0 || (kinds[ls_cellWall] > 0 && kinds[ls_cellFree] > 0));
+        }
+    }
+    return 0;
+}
+
+// A bitmap built byte by byte: the 14-byte file header, a 40-byte info header (height negative: top-down), the
+// palette (BGRx), then the pixels. Returns its size.
+static size_t MakeBmp(unsigned char* out, int width, int height, int bits, int compression, const uint8_t* palette,
+                      int colours, const void* pixels, size_t pixelBytes)
+{
+    size_t offset = 14 + 40 + 4 * (size_t)colours, size = offset + pixelBytes;
+    memset(out, 0, offset);
+    uint32_t fields[] = {(uint32_t)size, 0, (uint32_t)offset, 40, (uint32_t)width, (uint32_t)height};
+    out[0] = 'B', out[1] = 'M';
+    for (int k = 0; k < 6; ++k)
+        for (int b = 0; b < 4; ++b)
+            out[2 + 4 * k + b] = (unsigned char)(fields[k] >> (8 * b));
+    out[26] = 1, out[28] = (unsigned char)bits, out[30] = (unsigned char)compression;
+    out[46] = (unsigned char)colours;
+    if (colours > 0)
+        memcpy(out + 54, palette, 4 * (size_t)colours);
+    memcpy(out + offset, pixels, pixelBytes);
+    return size;
+}
+
+// What the writers above do not make: top-down rows, RLE4, RLE jumps and early ends; and a clear message, with the
+// pixel, for each kind of broken file.
+static int BmpByHandTest(void)
+{
+    lsMapInfo info = DefaultInfo();
+    const uint8_t bw[] = {0, 0, 0, 0, 255, 255, 255, 0}; // index 0 black (a wall), 1 white (free)
+    unsigned char file[512];
+    // 24 bits, 3 x 2, top-down: the first row in the file is the top.
+    const uint8_t rgb[] = {0,   0,   0,   255, 255, 255, 0,   0,   0,   0, 0, 0,
+                           255, 255, 255, 255, 255, 255, 205, 205, 205, 0, 0, 0};
+    WriteBytes("down.bmp", file, MakeBmp(file, 3, -2, 24, 0, NULL, 0, rgb, sizeof rgb));
+    ENSURE(DecodesTo("down.bmp", &info, "wfwffu"));
+    WriteBytes("up.bmp", file, MakeBmp(file, 3, 2, 24, 0, NULL, 0, rgb, sizeof rgb));
+    ENSURE(DecodesTo("up.bmp", &info, "ffuwfw"));
+    // RLE4, 5 x 3, bottom-up: the bottom row a run of alternating 0 and 1, the end of the row; a jump by (1, 1)
+    // leaves the middle row as entry 0 and starts the top row's literal of three at x = 1; the end of that row is
+    // the bitmap's end (the end marker after it is never read).
+    const uint8_t rle4[] = {5, 0x01, 0, 0, 0, 2, 1, 1, 0, 3, 0x11, 0x10, 0, 0, 0, 1};
+    WriteBytes("rle4.bmp", file, MakeBmp(file, 5, 3, 4, 2, bw, 2, rle4, sizeof rle4));
+    ENSURE(DecodesTo("rle4.bmp", &info, "wfffwwwwwwwfwfw"));
+    // RLE8, 2 x 3: a run of one 1 at the bottom row's start, a jump by (0, 2) from there (the rest of the bottom row
+    // and the middle row it skips are entry 0), a run of one 1 at the top row's x = 1, the end of the row.
+    const uint8_t rle8[] = {1, 1, 0, 2, 0, 2, 1, 1, 0, 0, 0, 1};
+    WriteBytes("rle8.bmp", file, MakeBmp(file, 2, 3, 8, 1, bw, 2, rle8, sizeof rle8));
+    ENSURE(DecodesTo("rle8.bmp", &info, "wfwwfw"));
+
+    size_t n = MakeBmp(file, 3, 2, 24, 0, NULL, 0, rgb, sizeof rgb);
+    ENSURE(DecodeFails("cut.bmp", file, n - 1, "cut.bmp: the pixels end at pixel (0, 0), row 1 of 2 in the file"));
+    ENSURE(DecodeFails("head.bmp", file, 30, "head.bmp: the file ends inside its 40-byte info header"));
+    const uint8_t wrongIndex[] = {0x12, 0, 0, 0};
+    n = MakeBmp(file, 2, 1, 4, 0, bw, 2, wrongIndex, sizeof wrongIndex);
+    ENSURE(DecodeFails("index.bmp", file, n, "index.bmp: pixel (1, 0) is colour 2 of a palette of 2"));
+    // A run past the row's end (ImageMagick's encoder runs into the padding) is cut at the row's end.
+    const uint8_t longRun[] = {3, 1, 0, 0, 3, 0, 0, 1};
+    WriteBytes("run.bmp", file, MakeBmp(file, 2, 2, 8, 1, bw, 2, longRun, sizeof longRun));
+    ENSURE(DecodesTo("run.bmp", &info, "wwff"));
+    n = MakeBmp(file, 2, 2, 8, 1, bw, 2, longRun, 4);
+    ENSURE(DecodeFails("early.bmp", file, n, "early.bmp: the RLE data ends at pixel (0, 0), before the bitmap's end"));
+    const uint8_t jump[] = {0, 2, 3, 0};
+    n = MakeBmp(file, 2, 2, 8, 1, bw, 2, jump, sizeof jump);
+    ENSURE(DecodeFails("jump.bmp", file, n, "jump.bmp: an RLE jump by (3, 0) from pixel (0, 1) leaves the image"));
+    n = MakeBmp(file, 2, 2, 24, 4, NULL, 0, rgb, 16);
+    ENSURE(DecodeFails("jpeg.bmp", file, n, "jpeg.bmp: a bitmap holding a JPEG image is not read"));
+    n = MakeBmp(file, 2, 2, 8, 0, bw, 2, rgb, 8);
+    file[14] = 70;
+    ENSURE(DecodeFails("size.bmp", file, n, "size.bmp: an info header of 70 bytes"));
+    n = MakeBmp(file, 20000, 20000, 24, 0, NULL, 0, rgb, 8);
+    ENSURE(DecodeFails("big.bmp", file, n, "big.bmp: 20000 x 20000 pixels, over the limit"));
+    n = MakeBmp(file, 2, 0, 24, 0, NULL, 0, rgb, 8);
+    ENSURE(DecodeFails("flat.bmp", file, n, "flat.bmp: the image is empty (2 x 0 pixels)"));
+    n = MakeBmp(file, 2, 2, 8, 0, bw, 0, rgb, 8);
+    ENSURE(DecodeFails("nopal.bmp", file, n, "nopal.bmp: a 8-bit bitmap without a palette"));
+    // Bit fields after a 40-byte header: a mask with a hole is refused.
+    const uint8_t masks[] = {0x00, 0xf8, 0, 0, 0xe0, 0x07, 0, 0, 0x1d, 0, 0, 0, 0, 0, 0, 0};
+    n = MakeBmp(file, 2, 1, 16, 3, masks, 3, masks + 12, 4);
+    ENSURE(DecodeFails("mask.bmp", file, n, "mask.bmp: the blue mask 0x0000001d is not one run of bits"));
+    return 0;
+}
+
 static int ThresholdAtShadeTest(void)
 {
     // Occupancy exactly at occupied_thresh is not occupied (map_server compares strictly), one ulp above is; the
@@ -1176,6 +1309,8 @@ int MapTest(void)
     snprintf(s_folder, sizeof s_folder, "/tmp/ls_map_XXXXXX");
     ENSURE(mkdtemp(s_folder) != NULL);
     RUN_SUBTEST(ImageKindsTest);
+    RUN_SUBTEST(BmpAgreesTest);
+    RUN_SUBTEST(BmpByHandTest);
     RUN_SUBTEST(ThresholdAtShadeTest);
     RUN_SUBTEST(YamlTest);
     RUN_SUBTEST(MapBoundsTest);

@@ -85,7 +85,7 @@ LS_API bool lsIsMapPath(const char* path);
 /// image is relative to. False with err filled on a syntax error, a missing key or a value out of range.
 LS_API bool lsParseMapYaml(const char* text, size_t size, const char* yamlPath, lsMapInfo* info, lsError* err);
 
-/// Decodes a PNG (any colour type and bit depth) or a PNM (PGM P5/P2 8- and 16-bit, PBM, PPM) from memory and
+/// Decodes a PNG (any colour type and bit depth), a PNM (PGM P5/P2 8- and 16-bit, PBM, PPM) or a BMP from memory and
 /// classifies every pixel by info's mode, negate and thresholds into grid (which takes info's resolution, origin
 /// and yaw). label names the image in messages. Refuses images over LS_MAP_MAX_PIXELS before decoding. Not
 /// thread safe (the PNM reader reports errors through global state). Free the grid with lsFreeGrid.

@@ -14,7 +14,7 @@
 static void PrintImportUsage(FILE* out)
 {
     fprintf(out, "usage: lidarsim import MAP.yaml -o WORLD.json [--unknown free|occupied] [--simplify METRES]\n\n"
-                 "Reads a ROS map_server map (a YAML file and its PGM or PNG image) and writes a world file with\n"
+                 "Reads a ROS map_server map (a YAML file and its PGM, PNG or BMP image) and writes a world file with\n"
                  "its walls: the boundary between occupied cells and the others, exact, as closed chains, and a\n"
                  "robot placed in the widest free space. Edit the world as any other.\n"
                  "  -o, --output FILE     the world file to write (atomically)\n"

@@ -6,6 +6,7 @@
 
 #include "core/alloc.h"
 #include "core/limits.h"
+#include "core/map_bmp.h"
 
 #include <errno.h>
 #include <math.h>
@@ -330,8 +331,6 @@ static int MapValue(const Classifier* c, const unsigned* q, int colourChannels, 
     }
 }
 
-static uint8_t CellOf(int value) { return value == 100 ? ls_cellWall : value < 0 ? ls_cellUnknown : ls_cellFree; }
-
 // A sample of maxval scaled to a 16-bit quantum as GraphicsMagick does (exact for 8 and 16 bits).
 static unsigned ToQuantum(unsigned v, unsigned maxval)
 {
@@ -341,6 +340,8 @@ static unsigned ToQuantum(unsigned v, unsigned maxval)
         return v * 257u;
     return (unsigned)(LS_QUANTUM_MAX * v / maxval + 0.5);
 }
+
+static uint8_t CellOf(int value) { return value == 100 ? ls_cellWall : value < 0 ? ls_cellUnknown : ls_cellFree; }
 
 // A grey image without alpha has at most maxval + 1 <= 65536 sample values: each is classified once, so the pixels
 // of a big map cost a table look-up each. Free with lsFree(table, maxval + 1).
@@ -639,6 +640,64 @@ static bool DecodePlainPnm(const unsigned char* data, size_t size, const char* l
     return ok;
 }
 
+// ---------------------------------------------------------------------------------------------------------------------
+// BMP through map_bmp.c, each pixel classified from its quanta (a map's pixels come in long runs of one colour:
+// the last one's cell is reused).
+
+typedef struct BmpCells
+{
+    Classifier classifier;
+    int width, height;
+    uint8_t* cells;
+    uint16_t last[4];
+    uint8_t lastCell;
+    const char* label;
+} BmpCells;
+
+static bool BmpBegin(void* context, int width, int height, bool hasAlpha, lsError* err)
+{
+    BmpCells* b = context;
+    if (!CheckSize(b->label, width, height, err))
+        return false;
+    b->classifier.hasAlpha = hasAlpha;
+    b->width = width, b->height = height;
+    b->cells = lsAlloc((size_t)width * (size_t)height);
+    unsigned black[3] = {0, 0, 0}; // the cache starts at (0, 0, 0, 0): its cell, should a pixel be that
+    b->lastCell = CellOf(MapValue(&b->classifier, black, 3, 0));
+    return true;
+}
+
+static void BmpRow(void* context, int y, const uint16_t* rgba)
+{
+    BmpCells* b = context;
+    uint8_t* out = b->cells + (size_t)y * (size_t)b->width;
+    for (int x = 0; x < b->width; ++x)
+    {
+        const uint16_t* p = rgba + 4 * (size_t)x;
+        if (memcmp(p, b->last, sizeof b->last) != 0)
+        {
+            unsigned q[3] = {p[0], p[1], p[2]};
+            memcpy(b->last, p, sizeof b->last);
+            b->lastCell = CellOf(MapValue(&b->classifier, q, 3, p[3]));
+        }
+        out[x] = b->lastCell;
+    }
+}
+
+static bool DecodeBmp(const unsigned char* data, size_t size, const char* label, const lsMapInfo* info, lsGrid* grid,
+                      lsError* err)
+{
+    BmpCells cells = {{info, false}, 0, 0, NULL, {0, 0, 0, 0}, 0, label};
+    lsBmpSink sink = {&cells, BmpBegin, BmpRow};
+    if (!lsDecodeBmp(data, size, label, &sink, err))
+    {
+        lsFree(cells.cells, (size_t)cells.width * (size_t)cells.height);
+        return false;
+    }
+    FinishGrid(grid, info, cells.width, cells.height, cells.cells);
+    return true;
+}
+
 // The walls of a map lie on its pixel corners, origin + R(yaw) (u, v) resolution for u in [0, width] and v in
 // [0, height]: every corner must be a coordinate a world file may give (a 0.05 m map of 100 M pixels at an origin
 // of 999 990 m reached 1.00049e6; a resolution of 1e308 made every corner infinite).
@@ -706,7 +765,9 @@ static bool DecodeMapImage(const unsigned char* data, size_t size, const char* l
         return DecodePlainPnm(data, size, label, info, grid, err);
     if (size >= 2 && data[0] == 'P' && data[1] >= '1' && data[1] <= '6')
         return DecodePnm(data, size, label, info, grid, err);
-    return lsFail(err, "%s: not an image lidarsim reads (expected PGM, PBM, PPM or PNG)", label);
+    if (lsIsBmp(data, size))
+        return DecodeBmp(data, size, label, info, grid, err);
+    return lsFail(err, "%s: not an image lidarsim reads (expected PGM, PBM, PPM, PNG or BMP)", label);
 }
 
 // ---------------------------------------------------------------------------------------------------------------------
