@@ -851,6 +851,47 @@ def write_png(path, width, height, bit_depth, colour_type, rows, palette=None, t
         f.write(data)
 
 
+def write_bmp(path, width, height, kind, rows, palette=None):
+    """rows top first, pixels as write_png's (palette index, RGB or RGBA, 8 bits); kind: pal8, pal8-rle (RLE8 runs),
+    rgb24, rgb24-down (rows top first, negative height) or argb32 (bit fields with an alpha mask in a V4 header)."""
+    down = kind.endswith("-down")
+    order = rows if down else rows[::-1]
+    header, compression, table = 40, 0, b""
+    if kind.startswith("pal8"):
+        bits = 8
+        table = b"".join(bytes((b, g, r, 0)) for (r, g, b) in palette)
+        if kind == "pal8-rle":
+            compression = 1
+            pixels = bytearray()
+            for row in order:
+                x = 0
+                while x < width:
+                    n = 1
+                    while x + n < width and n < 255 and row[x + n] == row[x]:
+                        n += 1
+                    pixels += bytes((n, row[x][0]))
+                    x += n
+                pixels += b"\0\0"
+            pixels += b"\0\1"
+        else:
+            stride = (width + 3) // 4 * 4
+            pixels = b"".join(bytes(px[0] for px in row) + bytes(stride - width) for row in order)
+    elif kind.startswith("rgb24"):
+        bits = 24
+        stride = (3 * width + 3) // 4 * 4
+        pixels = b"".join(b"".join(bytes((b, g, r)) for (r, g, b) in row) + bytes(stride - 3 * width) for row in order)
+    else:
+        bits, compression, header = 32, 3, 108
+        pixels = b"".join(b"".join(bytes((b, g, r, a)) for (r, g, b, a) in row) for row in order)
+    info = struct.pack("<IiiHHIIiiII", header, width, -height if down else height, 1, bits, compression, len(pixels),
+                       2835, 2835, len(palette) if table else 0, 0)
+    if header == 108:
+        info += struct.pack("<IIII", 0x00ff0000, 0x0000ff00, 0x000000ff, 0xff000000) + bytes(108 - 56)
+    offset = 14 + len(info) + len(table)
+    with open(path, "wb") as f:
+        f.write(b"BM" + struct.pack("<IHHI", offset + len(pixels), 0, 0, offset) + info + table + bytes(pixels))
+
+
 def write_pnm(path, magic, width, height, maxval, rows):
     """rows of tuples (1 or 3 samples); magic P1..P6."""
     plain = magic in ("P1", "P2", "P3")
@@ -940,7 +981,8 @@ def make_map(rng, case_dir, index):
     H = rng.choice([1, 2, 3, 5, 8, 13, 20, 31, 40])
     fmt_ = rng.choice(["P5-8", "P5-16", "P2-8", "P2-16", "P5-odd", "P4", "P1", "P6-8", "P3-8", "P6-16",
                        "png-g8", "png-g16", "png-g1", "png-g2", "png-g4", "png-ga8", "png-ga16", "png-rgb8",
-                       "png-rgb16", "png-rgba8", "png-rgba16", "png-pal", "png-pal-trns", "png-g8-trns"])
+                       "png-rgb16", "png-rgba8", "png-rgba16", "png-pal", "png-pal-trns", "png-g8-trns",
+                       "bmp-pal8", "bmp-pal8-rle", "bmp-rgb24", "bmp-rgb24-down", "bmp-argb32"])
     mode = rng.choice(["trinary", "trinary", "trinary", "scale", "raw", None])
     negate = rng.choice([0, 0, 1, "true", "false"])
     neg = negate in (1, "true")
@@ -984,7 +1026,11 @@ def make_map(rng, case_dir, index):
     depth = 8
     colour = {"png-g8": 0, "png-g16": 0, "png-g1": 0, "png-g2": 0, "png-g4": 0, "png-ga8": 4, "png-ga16": 4,
               "png-rgb8": 2, "png-rgb16": 2, "png-rgba8": 6, "png-rgba16": 6, "png-pal": 3, "png-pal-trns": 3,
-              "png-g8-trns": 0}.get(fmt_)
+              "png-g8-trns": 0, "bmp-pal8": 3, "bmp-pal8-rle": 3, "bmp-rgb24": 2, "bmp-rgb24-down": 2,
+              "bmp-argb32": 6}.get(fmt_)
+    if fmt_.startswith("bmp") and colour == 3:
+        palette = [(0, 0, 0), (255, 255, 255), (254, 254, 254)] + [
+            (rng.randint(0, 255), rng.randint(0, 255), rng.randint(0, 255)) for _ in range(rng.randint(0, 20))]
     if fmt_.startswith("png"):
         depth = 16 if fmt_.endswith("16") else int(fmt_[-1]) if fmt_[-1] in "124" and fmt_[-2] == "g" else 8
         if fmt_ in ("png-pal", "png-pal-trns"):
@@ -1056,12 +1102,14 @@ def make_map(rng, case_dir, index):
             row.append(samp)
             cls[v][u] = classify(q, alpha, has_alpha, mode or "trinary", neg, occ_t, free_t)
         rows.append(row)
-    ext = "png" if fmt_.startswith("png") else {"P4": "pbm", "P1": "pbm", "P6-8": "ppm", "P3-8": "ppm",
+    ext = fmt_[:3] if fmt_[:3] in ("png", "bmp") else {"P4": "pbm", "P1": "pbm", "P6-8": "ppm", "P3-8": "ppm",
                                                 "P6-16": "ppm"}.get(fmt_, "pgm")
     img = "map%d.%s" % (index, ext)
     ipath = os.path.join(case_dir, img)
     if fmt_.startswith("png"):
         write_png(ipath, W, H, depth, colour, rows, palette, trns)
+    elif fmt_.startswith("bmp"):
+        write_bmp(ipath, W, H, fmt_[4:], rows, palette)
     else:
         write_pnm(ipath, fmt_[:2], W, H, maxval, rows)
 
