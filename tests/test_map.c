@@ -7,6 +7,7 @@
 #include "test.h"
 
 #include "core/reload.h"
+#include "core/world_text.h"
 #include "lidarsim/map.h"
 #include "lidarsim/scene.h"
 
@@ -1279,6 +1280,46 @@ static int MapReloadTest(void)
     return 0;
 }
 
+static int MapSaveRaceTest(void)
+{
+    // The window's Ctrl+S of a world on a map while the map changes on disk (its image edited, not yet reloaded):
+    // the save keeps the file's layout (its load-back check read the new map and, finding other walls, wrote the
+    // canonical form), and the poll after the save still sees the map's change and loads it (marking the save
+    // took the new map as loaded, so the window kept the old map's walls).
+    WriteText("room.pgm", s_room);
+    WriteText("room.yaml", "image: room.pgm\nresolution: 0.5\norigin: [1.0, 2.0, 0.0]\noccupied_thresh: 0.65\n"
+                           "free_thresh: 0.196\n");
+    const char* text = "{\n  \"name\":   \"on\",\n  \"map\": \"room.yaml\",\n"
+                       "  \"targets\": [{\"center\": [2, 3.0]}]\n}\n";
+    WriteText("on.json", text);
+    char path[128];
+    snprintf(path, sizeof path, "%s/on.json", s_folder);
+    lsError err = {{0}};
+    lsWorld* shown = lsLoadWorld(path, &err, NULL);
+    ENSURE(shown != NULL && shown->wallCount >= 1 && shown->walls[0].fromMap);
+    int mapWalls = shown->wallCount;
+    lsReloader* reloader = lsCreateReloader(path, 0.0);
+    lsWorld* fresh = NULL;
+    ENSURE(lsReloader_Poll(reloader, 0.0, shown, &fresh) == ls_reloadNone);
+
+    lsWorld* edited = lsCloneWorld(shown);
+    edited->targets[0].center = lsV(2.5, 3.0);
+    WriteText("room.pgm", s_roomPillar);
+    char* written = NULL;
+    ENSURE(lsSaveWorldKeepingText(edited, path, text, shown, &written, &err));
+    ENSURE(written != NULL && strcmp(written, "{\n  \"name\":   \"on\",\n  \"map\": \"room.yaml\",\n"
+                                              "  \"targets\": [{\"center\": [2.5, 3]}]\n}\n") == 0);
+    lsFreeString(written);
+    lsReloader_MarkSaved(reloader);
+    ENSURE(lsReloader_Poll(reloader, 1.0, edited, &fresh) == ls_reloadLoaded && fresh != NULL);
+    ENSURE(fresh->wallCount == mapWalls + 1 && fresh->targets[0].center.x == 2.5); // the pillar
+    lsDestroyWorld(fresh);
+    lsDestroyWorld(edited);
+    lsDestroyWorld(shown);
+    lsDestroyReloader(reloader);
+    return 0;
+}
+
 // Removes every file in folder (the tests write no subfolders), then the folder; 0 on success.
 static int RemoveFolder(const char* folder)
 {
@@ -1319,6 +1360,7 @@ int MapTest(void)
     RUN_SUBTEST(MapKeyTest);
     RUN_SUBTEST(ExportRefusesTest);
     RUN_SUBTEST(MapReloadTest);
+    RUN_SUBTEST(MapSaveRaceTest);
     ENSURE(RemoveFolder(s_folder) == 0);
     return 0;
 }

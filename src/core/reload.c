@@ -228,7 +228,9 @@ lsReloadEvent lsReloader_Poll(lsReloader* reloader, double now, const lsWorld* c
 void lsReloader_MarkSaved(lsReloader* reloader)
 {
     LS_ASSERT(reloader != NULL);
-    reloader->handled = StatVersion(reloader);
+    // The world file only: a change of the map's files that the window has not loaded yet stays to be seen (marking
+    // them too lost a map edited on disk just before a Ctrl+S: the window kept the old map's walls).
+    reloader->handled.file = StatVersion(reloader).file;
     reloader->hasPending = false;
     reloader->hasError = false;
     reloader->error.message[0] = '\0';

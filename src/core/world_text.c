@@ -571,6 +571,33 @@ static char* ShorthandAsList(const char* oldText, const char* listText)
 // Merged texts that failed their check (lsWorldText_MergeFailures).
 static atomic_llong s_mergeFailures;
 
+// A copy of world without the walls of its map (made from the map's image at every load, never written).
+static lsWorld* WithoutMapWalls(const lsWorld* world)
+{
+    lsWorld* copy = lsCloneWorld(world);
+    for (int i = copy->wallCount - 1; i >= 0; --i)
+        if (copy->walls[i].fromMap)
+            lsWorld_RemoveWall(copy, i);
+    return copy;
+}
+
+// True when the text written for world loaded back as `loaded` says what world says: equal, or, on a map, equal but
+// for the map's walls. Those the load-back reads from the map's files as they are now, which may have changed on
+// disk since world was loaded (the window reloads them after the save); the file does not hold them.
+static bool LoadsBackTo(const lsWorld* loaded, const lsWorld* world)
+{
+    if (lsWorld_Equal(loaded, world))
+        return true;
+    if (world->map.path[0] == '\0')
+        return false;
+    lsWorld* a = WithoutMapWalls(loaded);
+    lsWorld* b = WithoutMapWalls(world);
+    bool same = lsWorld_Equal(a, b);
+    lsDestroyWorld(a);
+    lsDestroyWorld(b);
+    return same;
+}
+
 char* lsFormatWorldKeepingText(const lsWorld* world, const char* baseText, const lsWorld* baseWorld,
                                const char* fileName)
 {
@@ -610,7 +637,7 @@ char* lsFormatWorldKeepingText(const lsWorld* world, const char* baseText, const
     if (o.data != NULL)
     {
         lsWorld* check = lsLoadWorldFromString(o.data, o.length, fileName, NULL, NULL);
-        if (check != NULL && lsWorld_Equal(check, world))
+        if (check != NULL && LoadsBackTo(check, world))
         {
             result = lsRealloc(o.data, o.capacity, o.length + 1); // lsFreeString frees strlen + 1 bytes
             o.data = NULL;
