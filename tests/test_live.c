@@ -312,11 +312,72 @@ static int FleetEditTest(void)
     return 0;
 }
 
+// The window's undo of a robot's deletion: the robot comes back where it was when deleted, with its speeds and
+// counters (lsSim_CarryOverFrom with the sim it was deleted from), not at its start pose; a robot of that id with
+// another start pose (a new copy that took the name) starts at its start pose, as does plain lsSim_CarryOver's.
+static int UndoDeleteTest(void)
+{
+    const char* text = "{\"walls\": [{\"points\": [[0, 0], [20, 0], [20, 20], [0, 20]], \"closed\": true}],"
+                       " \"targets\": [{\"center\": [6, 6], \"radius\": 0.2}],"
+                       " \"robots\": [{\"id\": \"a\", \"pose\": [2, 2, 0]}, {\"id\": \"b\", \"pose\": [2, 6, 0]}]}";
+    lsWorld* world = Load(text);
+    ENSURE(world != NULL);
+    lsSim* sim = lsCreateSim(world);
+    lsControl drive[2] = {lsMakeManualControl(0.5, 0.0), lsMakeManualControl(0.8, 0.0)};
+    for (int k = 0; k < 700; ++k)
+        lsSim_StepRobots(sim, drive);
+    lsRobotState b = lsSim_GetState(sim)->robots[1];
+    ENSURE(b.food == 1 && b.position.x > 6.0); // b drove over the food
+
+    // b deleted; the run goes on without it.
+    lsWorld* deleted = lsCloneWorld(world);
+    ENSURE(lsWorld_RemoveRobot(deleted, 1));
+    lsSim* without = lsCreateSim(deleted);
+    lsSim_CarryOver(without, sim);
+    for (int k = 0; k < 60; ++k)
+        lsSim_StepRobots(without, drive);
+
+    // Undone: b is back where it was deleted, as fast, with its counters.
+    const lsSim* earlier[1] = {sim};
+    lsWorld* undone = lsCloneWorld(world);
+    lsSim* back = lsCreateSim(undone);
+    lsSim_CarryOverFrom(back, without, earlier, 1);
+    const lsSimState* now = lsSim_GetState(back);
+    ENSURE(now->robotCount == 2 && now->time == lsSim_GetState(without)->time);
+    ENSURE(lsVecEqual(now->robots[1].position, b.position) && now->robots[1].v == b.v);
+    ENSURE(now->robots[1].food == 1 && now->robots[1].distance == b.distance);
+    ENSURE(now->robots[0].distance == lsSim_GetState(without)->robots[0].distance);
+    lsDestroySim(back);
+
+    // Without the earlier sim, or for a robot of that id that starts elsewhere: at its start pose, at rest.
+    back = lsCreateSim(undone);
+    lsSim_CarryOver(back, without);
+    ENSURE(lsVecEqual(lsSim_GetState(back)->robots[1].position, lsV(2.0, 6.0)));
+    lsDestroySim(back);
+    lsWorld* other = lsCloneWorld(world);
+    lsWorld_Robot(other, 1)->position = lsV(2.0, 10.0);
+    back = lsCreateSim(other);
+    lsSim_CarryOverFrom(back, without, earlier, 1);
+    ENSURE(lsVecEqual(lsSim_GetState(back)->robots[1].position, lsV(2.0, 10.0)));
+    ENSURE(lsSim_GetState(back)->robots[1].food == 0);
+    lsError err = {{0}};
+    ENSURE(lsSim_CheckInvariants(back, &err));
+    lsDestroySim(back);
+    lsDestroyWorld(other);
+    lsDestroyWorld(undone);
+    lsDestroySim(without);
+    lsDestroyWorld(deleted);
+    lsDestroySim(sim);
+    lsDestroyWorld(world);
+    return 0;
+}
+
 int LiveEditTest(void)
 {
     RUN_SUBTEST(SameRunTest);
     RUN_SUBTEST(ReloadWhileDrivingTest);
     RUN_SUBTEST(TouchedTest);
     RUN_SUBTEST(FleetEditTest);
+    RUN_SUBTEST(UndoDeleteTest);
     return 0;
 }

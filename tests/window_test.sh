@@ -9,6 +9,8 @@
 #    printed on exit must have moved forward along the robot's heading.
 # 4. Editing (xwininfo): a dragged target saves as a one-line diff; the quit prompt's Cancel and Discard.
 # 5. A fleet: Tab, I adds a robot, B, Ctrl+S writes the shorthand robot as a two-robot list (a one-line diff).
+# 6. A map YAML: Ctrl+S writes a world beside it, never the YAML.
+# 7. Undoing a robot's deletion puts it back where it was.
 # Every step waits for the state it needs (the window shown, a key's answer on stdout, the title, the prompt on
 # screen, the exit), polling up to 60 s: ctest runs this beside other tests on a busy machine, where a fixed pause
 # is sometimes too short.
@@ -325,4 +327,47 @@ expect_status 0 "$lidarsim" check "$work/map/m.json"
 grep -q ', 3 robots, ' "$work/out.txt" || fail "the world saved beside the map: $(cat "$work/out.txt")"
 grep -q '"map": "m.yaml"' "$work/map/m.json" || fail "the world saved beside the map names it: $(cat "$work/map/m.json")"
 echo "window_test: map ok: Ctrl+S wrote m.json on the map, the YAML untouched, the second save went to m.json"
+
+# 7. Undoing a robot's deletion brings it back where it was, not at its start pose: the first robot driven forward
+#    (Up held), paused, deleted in the editor (Tab twice selects it), Ctrl+Z; the pose printed on exit is ahead of its
+#    start (5, 5), where it was put back before.
+mkdir -p "$work/undo"
+cat >"$work/undo/two.json" <<'EOF'
+{"walls": [{"points": [[0, 0], [20, 0], [20, 10], [0, 10]], "closed": true}],
+ "robots": [{"id": "a", "pose": [5, 5, 0], "radius": 0.25}, {"id": "b", "pose": [5, 2, 0], "radius": 0.25}]}
+EOF
+cat >"$work/undo.sh" <<'EOF'
+#!/usr/bin/env bash
+lidarsim=$1
+dir=$2
+"$lidarsim" "$dir/two.json" --paused --print-pose >"$dir/undo.txt" 2>&1 &
+pid=$!
+source "$(dirname "$0")/helpers.sh"
+wid=$(find_window "$pid")
+[ -n "$wid" ] || { echo "undo.sh: no window appeared"; kill "$pid"; exit 1; }
+xdotool windowfocus --sync "$wid" || { echo "undo.sh: cannot focus the window"; kill "$pid"; exit 1; }
+xdotool keydown Up
+xdotool key space
+said "$dir/undo.txt" "lidarsim: running" || { echo "undo.sh: Space was not answered"; kill "$pid"; exit 1; }
+sleep 1
+xdotool keyup Up
+for k in space e Tab Tab Delete; do
+    xdotool key "$k"
+done
+said "$dir/undo.txt" 'deleted robot "a"' || { echo "undo.sh: the robot was not deleted"; kill "$pid"; exit 1; }
+xdotool key ctrl+z
+said "$dir/undo.txt" "undo (0 more" || { echo "undo.sh: Ctrl+Z was not answered"; kill "$pid"; exit 1; }
+xdotool key q
+wait_until exited "$pid" || { echo "undo.sh: the window did not quit on Q"; kill "$pid"; exit 1; }
+wait "$pid"
+EOF
+chmod +x "$work/undo.sh"
+"$work/undo.sh" "$lidarsim" "$work/undo" >"$work/xvfb-undo.txt" 2>&1 ||
+    fail "undo session failed: $(cat "$work/xvfb-undo.txt" "$work/undo/undo.txt" 2>/dev/null) $(server_said)"
+! grep -q 'still allocated' "$work/undo/undo.txt" || fail "undo session: leak: $(cat "$work/undo/undo.txt")"
+read_pose "$work/undo/undo.txt"
+ok=$(awk -v x="$x" -v y="$y" 'BEGIN { print (x > 5.2 && y > 4.8 && y < 5.2) ? 1 : 0 }')
+[ "$ok" -eq 1 ] ||
+    fail "an undone deletion should put the robot back where it was, ahead of (5, 5), got ($x, $y): $(cat "$work/undo/undo.txt")"
+echo "window_test: undo ok: the deleted robot came back at ($x, $y), where it had driven"
 exit 0

@@ -210,6 +210,11 @@ LS_API lsControl lsSim_RobotAutopilotControl(lsSim* sim, int robot);
 /// to the nearest free place, then a scan is taken. The one place that knows what survives an edit
 /// (docs/editing.md lists it).
 LS_API void lsSim_CarryOver(lsSim* sim, const lsSim* old);
+/// As lsSim_CarryOver, and a robot that `old` lacks takes over the run it had in the first of `earlier` (sims of
+/// before edits that removed robots, still alive, newest first; may be NULL when earlierCount is 0) that holds a
+/// robot of its id and start pose: the window's undo of a robot's deletion brings the robot back where it was,
+/// with its speeds, counters, noise stream and autopilot memory, rather than at its start pose.
+LS_API void lsSim_CarryOverFrom(lsSim* sim, const lsSim* old, const lsSim* const* earlier, int earlierCount);
 
 // ---------------------------------------------------------------------------------------------------------------------
 // Moving walls (pure functions of time, shared with the view and the editor)

@@ -57,6 +57,25 @@ static void ApplyBeams(lsSim* sim, int beams)
         lsSim_SetBeams(sim, beams);
 }
 
+void lsApp_ClearRetired(lsApp* app)
+{
+    for (int i = 0; i < app->retiredCount; ++i)
+    {
+        lsDestroySim(app->retired[i]);
+        lsDestroyWorld(app->retiredWorlds[i]);
+    }
+    app->retiredCount = 0;
+}
+
+// True when a robot of the old world has no robot of its id in the new one.
+static bool RemovesRobots(const lsWorld* old, const lsWorld* now)
+{
+    for (int i = 0; i < lsWorld_RobotCount(old); ++i)
+        if (lsWorld_FindRobot(now, lsWorld_GetRobot(old, i)->id) < 0)
+            return true;
+    return false;
+}
+
 void lsApp_RebuildSim(lsApp* app)
 {
     // The sim runs on its own copy of the world: the editor changes app->world in place, and the carry-over needs
@@ -64,10 +83,33 @@ void lsApp_RebuildSim(lsApp* app)
     lsWorld* copy = lsCloneWorld(app->world);
     lsSim* fresh = lsCreateSim(copy);
     if (app->sim != NULL)
-        lsSim_CarryOver(fresh, app->sim);
+    {
+        // An undo or redo that brings a deleted robot back resumes its run from the sim it was deleted from.
+        const lsSim* const* earlier = (const lsSim* const*)app->retired;
+        lsSim_CarryOverFrom(fresh, app->sim, earlier, app->restoreRuns ? app->retiredCount : 0);
+    }
+    app->restoreRuns = false;
     ApplyBeams(fresh, app->beamsOverride);
-    lsDestroySim(app->sim);
-    lsDestroyWorld(app->simWorld);
+    if (app->sim != NULL && RemovesRobots(app->simWorld, copy))
+    {
+        // Kept (the oldest dropped) for an undo of this deletion.
+        if (app->retiredCount == LS_APP_RETIRED)
+        {
+            app->retiredCount -= 1;
+            lsDestroySim(app->retired[app->retiredCount]);
+            lsDestroyWorld(app->retiredWorlds[app->retiredCount]);
+        }
+        memmove(app->retired + 1, app->retired, (size_t)app->retiredCount * sizeof(lsSim*));
+        memmove(app->retiredWorlds + 1, app->retiredWorlds, (size_t)app->retiredCount * sizeof(lsWorld*));
+        app->retired[0] = app->sim;
+        app->retiredWorlds[0] = app->simWorld;
+        app->retiredCount += 1;
+    }
+    else
+    {
+        lsDestroySim(app->sim);
+        lsDestroyWorld(app->simWorld);
+    }
     app->sim = fresh;
     app->simWorld = copy;
     app->simStale = false;
@@ -298,6 +340,7 @@ static void Reloaded(lsApp* app, lsWorld* fresh)
     if (app->editor != NULL)
         lsEditor_WorldReplaced(app->editor);
     lsApp_RebuildSim(app);
+    lsApp_ClearRetired(app); // the undo history went with the reload
     lsApp_SetStatus(app, "reloaded %s", app->config.worldPath);
 }
 
@@ -715,6 +758,7 @@ static void Shutdown(lsApp* app)
 {
     lsDestroyEditor(app->editor);
     lsDestroyReloader(app->reloader);
+    lsApp_ClearRetired(app);
     lsDestroySim(app->sim);
     lsDestroyWorld(app->simWorld);
     lsDestroyWorld(app->world);

@@ -50,6 +50,7 @@ static void ApplyEditResult(lsApp* app, const lsEditResult* result)
     if (result->worldChanged)
     {
         app->simStale = true;
+        app->restoreRuns = app->restoreRuns || result->undone;
         lsApp_UpdateUnsaved(app);
     }
     if (result->robotPicked && result->robot >= 0 && result->robot < lsWorld_RobotCount(app->world))
@@ -94,6 +95,7 @@ static void HandleKey(lsApp* app, const SDL_KeyboardEvent* key)
         break;
     case SDLK_r:
         lsSim_Reset(app->sim, lsSim_GetWorld(app->sim)->sim.seed);
+        lsApp_ClearRetired(app); // a deleted robot brought back after a reset starts afresh too
         if (app->beamsOverride > 0 && lsSim_GetBeams(app->sim) != app->beamsOverride)
         {
             lsSim_SetBeams(app->sim, app->beamsOverride);

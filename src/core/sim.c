@@ -2417,9 +2417,27 @@ static void CarryRobot(lsSim* sim, int i, const lsSim* old, int j)
     UpdateFootprint(sim, i);
 }
 
-void lsSim_CarryOver(lsSim* sim, const lsSim* old)
+// The robot with def's id and start pose in the earliest-listed of `earlier` that has one (*from: which), or -1.
+static int EarlierRobotIndex(const lsSim* const* earlier, int earlierCount, const lsRobotDef* def, int* from)
 {
-    LS_ASSERT(sim != NULL && old != NULL && sim != old);
+    for (int k = 0; k < earlierCount; ++k)
+    {
+        int j = OldRobotIndex(earlier[k], def);
+        const lsRobotDef* was = j >= 0 ? earlier[k]->robots[j].def : NULL;
+        if (was != NULL && lsVecEqual(was->position, def->position) && was->angle == def->angle)
+        {
+            *from = k;
+            return j;
+        }
+    }
+    return -1;
+}
+
+void lsSim_CarryOver(lsSim* sim, const lsSim* old) { lsSim_CarryOverFrom(sim, old, NULL, 0); }
+
+void lsSim_CarryOverFrom(lsSim* sim, const lsSim* old, const lsSim* const* earlier, int earlierCount)
+{
+    LS_ASSERT(sim != NULL && old != NULL && sim != old && earlierCount >= 0 && (earlier != NULL || earlierCount == 0));
     const lsWorld* world = sim->world;
     lsSimState* state = &sim->state;
     const lsSimState* was = &old->state;
@@ -2452,9 +2470,16 @@ void lsSim_CarryOver(lsSim* sim, const lsSim* old)
     for (int i = 0; i < sim->robotCount; ++i)
     {
         int j = OldRobotIndex(old, sim->robots[i].def);
+        int from = -1;
         if (j >= 0)
         {
             CarryRobot(sim, i, old, j);
+        }
+        else if ((j = EarlierRobotIndex(earlier, earlierCount, sim->robots[i].def, &from)) >= 0)
+        {
+            // A robot brought back (an undone deletion) resumes the run it had when it went; the fleet's totals,
+            // which kept its share, are old's.
+            CarryRobot(sim, i, earlier[from], j);
         }
     }
     int64_t budget = LS_PLACE_BUDGET;
