@@ -1,5 +1,6 @@
 // lidarsim program: the subcommands. Each takes the arguments after its name and returns the exit status
-// (0 success, 1 bad input or failure, 2 bad usage; always below 128).
+// (0 success, 1 bad input or failure, 2 bad usage; below 128 except LS_EXIT_INTERRUPTED, cli/signals.h: run stopped by
+// Ctrl+C).
 #pragma once
 
 int lsCmdCheck(int argc, char** argv);     ///< lidarsim check WORLD.json...

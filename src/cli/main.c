@@ -3,6 +3,7 @@
 
 #include "cli/commands.h"
 #include "cli/options.h"
+#include "cli/signals.h"
 #include "core/file_write.h"
 
 #include <signal.h>
@@ -118,37 +119,12 @@ int main(int argc, char** argv)
         fprintf(stderr, "lidarsim: %s\n", err.message);
         status = status != 0 ? status : 1;
     }
-    return status;
-}
-
-// A signal that ends the program first removes the temporary files of the writes in progress (a render, a
-// recording, an import cut short by Ctrl+C left a .lidarsim-XXXXXX of up to its whole size beside the target), then
-// ends it as the signal would have (the handler is reset first, and the signal stays blocked until it returns).
-static void OnEndingSignal(int sig)
-{
-    lsRemoveTemporaryFiles();
-    raise(sig);
-}
-
-// For the headless commands only: the window and replay leave Ctrl+C to SDL, which turns it into a quit event (and
-// the quit asks about unsaved edits).
-static void CleanUpOnEndingSignals(void)
-{
-    static const int signals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE};
-    struct sigaction action;
-    memset(&action, 0, sizeof action);
-    action.sa_handler = OnEndingSignal;
-    action.sa_flags = (int)SA_RESETHAND;
-    sigemptyset(&action.sa_mask);
-    for (size_t i = 0; i < sizeof signals / sizeof signals[0]; ++i)
+    if (status == LS_EXIT_INTERRUPTED)
     {
-        struct sigaction old;
-        // A signal ignored by whoever started us (nohup, a shell's background job) stays ignored.
-        if (sigaction(signals[i], NULL, &old) == 0 && old.sa_handler != SIG_IGN)
-        {
-            sigaction(signals[i], &action, NULL);
-        }
+        // A run stopped by Ctrl+C saved its recording and printed its summary: now it ends as Ctrl+C ends a program.
+        lsEndByInterrupt();
     }
+    return status;
 }
 
 static int Run(int argc, char** argv)
@@ -185,9 +161,11 @@ static int Run(int argc, char** argv)
         const Command* command = FindCommand(argv[1]);
         if (command != NULL)
         {
+            // For the headless commands only: the window and replay leave Ctrl+C to SDL, which turns it into a quit
+            // event (and the quit asks about unsaved edits).
             if (command->run != lsCmdReplay)
             {
-                CleanUpOnEndingSignals();
+                lsCleanUpOnEndingSignals();
             }
             return command->run(argc - 2, argv + 2);
         }

@@ -5,6 +5,7 @@
 #include "cli/commands.h"
 #include "cli/laserscan.h"
 #include "cli/options.h"
+#include "cli/signals.h"
 #include "core/file_write.h"
 #include "core/limits.h"
 #include "core/recording.h"
@@ -54,7 +55,13 @@ static void PrintUsage(FILE* out)
             "\"collisions\", \"crushes\", \"distance\", \"path\"}, ...]. A scan: {\"stamp\", \"origin\": the sensor's\n"
             "[x, y, deg], \"ranges_mm\", \"intensities_milli\", \"hits\": one letter per beam, \"indices\"}. The\n"
             "whole format: docs/recording.md.\n\n"
-            "Exit status: 0 success, 1 the world cannot be read or the recording cannot be written, 2 bad usage.\n");
+            "Ctrl+C stops the run after the step it is in: that step is recorded as the last line, the header's\n"
+            "\"steps\" is set to it (a recording to stdout or a FIFO keeps N there), so the recording is what\n"
+            "--steps K would have written, and the summary says \"stopped by Ctrl+C at step K of N\". A second\n"
+            "Ctrl+C ends at once without a recording, as any other ending signal (kill, a hang-up) does: the file\n"
+            "keeps what it held before.\n\n"
+            "Exit status: 0 success, 1 the world cannot be read or the recording cannot be written, 2 bad usage;\n"
+            "stopped by Ctrl+C, the program ends by SIGINT once the recording is saved (a shell says 130).\n");
 }
 
 typedef struct Recorder
@@ -71,6 +78,7 @@ typedef struct Recorder
     int pathCapacity;  // poses kept per robot between lines (every - 1; 0: no path, --every above LS_MAX_PATH)
     int pathCount;     // poses kept since the previous line
     double* path;      // robotCount x pathCapacity x {x, y, degrees}
+    long stepsOffset;  // where the header's "steps" number starts in the file (-1: not known), for a run stopped early
 } Recorder;
 
 /// Lines further apart than this many steps carry no "path" of the skipped steps' poses (a replay interpolates):
@@ -311,10 +319,10 @@ static void RecordHeader(Recorder* rec, const lsSim* sim, const char* worldPath,
     lsWriteJsonString(out, world->name);
     fputs(", \"dt\": ", out);
     lsWriteJsonNumber(out, s->dt);
-    fprintf(out,
-            ", \"seed\": %llu, \"steps\": %lld, \"every\": %lld, \"autopilot\": %s, \"scans\": \"%s\", \"robots\": [",
-            (unsigned long long)world->sim.seed, steps, every, autopilot ? "true" : "false",
-            rec->preciseScans ? "precise" : "compact");
+    fprintf(out, ", \"seed\": %llu, \"steps\": ", (unsigned long long)world->sim.seed);
+    rec->stepsOffset = out != stdout ? ftell(out) : -1;
+    fprintf(out, "%lld, \"every\": %lld, \"autopilot\": %s, \"scans\": \"%s\", \"robots\": [", steps, every,
+            autopilot ? "true" : "false", rec->preciseScans ? "precise" : "compact");
     for (int i = 0; i < s->robotCount; ++i)
     {
         const lsRobotDef* def = lsWorld_GetRobot(world, i);
@@ -359,7 +367,26 @@ static void WarnIfLarge(FILE* file, long headerBytes, const char* path, long lon
     }
 }
 
-static void DrawProgress(long long done, long long total, double elapsed)
+// The run stopped early by Ctrl+C at step done: the header's "steps" says done instead of the steps asked for, so the
+// recording is the one `--steps done` writes. The new number has no more digits than the old: it is written over it,
+// right-aligned in the same width (JSON allows the spaces before it), instead of copying the whole file with a new
+// first line. False when the file cannot be rewritten (stdout, a FIFO or device written in place): its header keeps
+// the steps asked for.
+static bool RewriteSteps(Recorder* rec, long long done, long long steps)
+{
+    FILE* out = rec->file;
+    if (rec->stepsOffset < 0 || rec->atomic.temp == NULL || fflush(out) != 0)
+        return false;
+    long end = ftell(out);
+    int width = snprintf(NULL, 0, "%lld", steps);
+    if (end < 0 || fseek(out, rec->stepsOffset, SEEK_SET) != 0)
+        return false;
+    fprintf(out, "%*lld", width, done);
+    // Back to the end (lsCommitAtomicWrite checks the writes); a failed write shows there.
+    return fseek(out, end, SEEK_SET) == 0;
+}
+
+static void DrawProgress(long long done, long long total, double elapsed, bool finished)
 {
     int width = 40;
     double fraction = total > 0 ? (double)done / (double)total : 1.0;
@@ -372,7 +399,7 @@ static void DrawProgress(long long done, long long total, double elapsed)
     }
     double rate = elapsed > 0.0 ? (double)done / elapsed : 0.0;
     fprintf(stderr, "] %3d%%  %lld/%lld steps  %.0f steps/s", (int)(100.0 * fraction), done, total, rate);
-    if (done < total && rate > 0.0)
+    if (!finished && rate > 0.0)
     {
         // What is left at the rate so far; the padding clears a longer previous line.
         long long eta = (long long)ceil((double)(total - done) / rate);
@@ -585,7 +612,15 @@ int lsCmdRun(int argc, char** argv)
         WarnIfLarge(rec.file, headerBytes, recordPath, steps / every + 1, (long long)fmin(scans, 1e15) + 1);
     }
     bool progress = isatty(fileno(stderr)) && steps > 0;
-    long long lastScanStep = 0;
+    // From here Ctrl+C stops the run after the step it is in, and what was simulated is recorded and summed up; a
+    // second Ctrl+C ends it at once, as before (docs/recording.md). Said at once from the signal handler: the step
+    // may be long, or the write of a line blocked on a full pipe. The newline ends the progress bar's line.
+#define LS_STOPPING                                                                                                    \
+    "lidarsim run: Ctrl+C: stopping after this step, keeping what was done (Ctrl+C again ends at once)\n"
+    lsStopOnInterrupt(progress ? "\n" LS_STOPPING : LS_STOPPING);
+#undef LS_STOPPING
+    long long lastScanStep = 0, done = steps;
+    bool stopped = false;
     double start = lsNowSeconds();
     double lastDraw = start;
     for (long long k = 1; k <= steps; ++k)
@@ -599,8 +634,10 @@ int lsCmdRun(int argc, char** argv)
         {
             rec.robotScanSteps[i] = state->robots[i].scanned ? k : rec.robotScanSteps[i];
         }
+        // Asked to stop: this step is the last (not when it was the last anyway).
+        stopped = k < steps && lsStopRequested();
         // The last step too, so a replay ends where the run did.
-        if (rec.file != NULL && (k % every == 0 || k == steps))
+        if (rec.file != NULL && (k % every == 0 || k == steps || stopped))
         {
             RecordLine(&rec, sim, lastScanStep);
         }
@@ -613,21 +650,28 @@ int lsCmdRun(int argc, char** argv)
             double now = lsNowSeconds();
             if (now - lastDraw > 0.1)
             {
-                DrawProgress(k, steps, now - start);
+                DrawProgress(k, steps, now - start, false);
                 lastDraw = now;
             }
+        }
+        if (stopped)
+        {
+            done = k;
+            break;
         }
     }
     double elapsed = lsNowSeconds() - start;
     if (progress)
     {
-        DrawProgress(steps, steps, elapsed);
+        DrawProgress(done, steps, elapsed, true);
         fputc('\n', stderr);
     }
 
     int status = 0;
+    bool headerRewritten = false;
     if (rec.file != NULL)
     {
+        headerRewritten = stopped && RewriteSteps(&rec, done, steps);
         lsError writeErr = {{0}};
         bool written =
             rec.ownsFile ? lsCommitAtomicWrite(&rec.atomic, &writeErr) : lsCheckOutput(rec.file, "stdout", &writeErr);
@@ -646,9 +690,24 @@ int lsCmdRun(int argc, char** argv)
     lsEscapeControl(name, sizeof name);
     lsEscapeControl(shown, sizeof shown);
     fprintf(out, "world: %s (%s)\n", name, shown);
-    fprintf(out, "steps: %lld of %g s, simulated %.3f s in %.3f s wall (%.0f steps/s, %.1fx real time)\n", steps,
-            state->dt, state->time, elapsed, elapsed > 0.0 ? (double)steps / elapsed : 0.0,
+    fprintf(out, "steps: %lld of %g s, simulated %.3f s in %.3f s wall (%.0f steps/s, %.1fx real time)\n", done,
+            state->dt, state->time, elapsed, elapsed > 0.0 ? (double)done / elapsed : 0.0,
             elapsed > 0.0 ? state->time / elapsed : 0.0);
+    if (stopped)
+    {
+        // What the recording holds: steps 0 to done, its header saying so (a recording written in place, to stdout or a
+        // FIFO, keeps the steps asked for in its header: its lines say where it ends).
+        fprintf(out, "stopped by Ctrl+C at step %lld of %lld", done, steps);
+        if (rec.file != NULL && status == 0)
+            fprintf(out,
+                    headerRewritten
+                        ? "; the recording holds steps 0 to %lld\n"
+                        : "; the recording's lines end at step %lld (its header says the steps asked for)\n",
+                    done);
+        else
+            fputc('\n', out);
+        status = status != 0 ? status : LS_EXIT_INTERRUPTED;
+    }
     fprintf(out, "score: %g  food: %d  poison: %d  collisions: %d  crushes: %d  distance: %.2f m\n", state->score,
             state->food, state->poison, state->collisions, state->crushes, state->distance);
     for (int i = 0; i < robotCount && robotCount > 1; ++i)
