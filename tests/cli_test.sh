@@ -257,6 +257,90 @@ for sig in TERM HUP; do
     temporary_left && fail "run --record killed by SIG$sig left its temporary file"
     [ -e "$work/killed.jsonl" ] && fail "run --record killed by SIG$sig left a recording"
 done
+# Ctrl+C stops a run and keeps its recording: the step it stopped at is the last line, the header's steps says it,
+# and the recording is the one `--steps K` writes (byte for byte but the spaces before the header's steps); the
+# summary says where it stopped, and the program ends by SIGINT (130). The runs below get SIGINT back: a shell starts
+# background commands with it ignored, which lidarsim keeps (as nohup wants); `trap -` in the subshell undoes that.
+interrupted_run() { # interrupted_run OUT ERR ARGS...: starts `lidarsim run ARGS` in the background, Ctrl+C-able
+    local out=$1 err=$2
+    shift 2
+    (
+        trap - INT
+        exec "$lidarsim" run "$@" >"$out" 2>"$err"
+    ) &
+    pid=$!
+}
+lines_at_least() { [ "$(cat "$@" 2>/dev/null | wc -l)" -ge 4 ]; } # lines_at_least FILE...: 4 lines written
+temporary_lines() { lines_at_least "$work"/.lidarsim-*; }                # ... in the temporary file
+stopped_at() { sed -n 's/^stopped by Ctrl+C at step \([0-9]*\) of 100000000\(;.*\)\{0,1\}$/\1/p' "$1"; }
+step_of() { sed -n 's/^{"step": \([0-9]*\),.*/\1/p' "$1"; }
+interrupted_run "$work/int-out.txt" "$work/int-err.txt" "$src/worlds/default.json" --steps 100000000 --autopilot \
+    --record "$work/stopped.jsonl"
+wait_until temporary_lines || fail "run --record: no lines recorded within 60 s"
+kill -INT $pid
+wait_until exited $pid || { kill -KILL $pid; fail "run --record did not stop on Ctrl+C: $(cat "$work/int-err.txt")"; }
+wait $pid
+status=$?
+[ $status -eq 130 ] || fail "run --record stopped by Ctrl+C: exit status $status: $(cat "$work/int-err.txt")"
+temporary_left && fail "run --record stopped by Ctrl+C left its temporary file"
+[ -s "$work/stopped.jsonl" ] || fail "run --record stopped by Ctrl+C: no recording"
+grep -q 'Ctrl+C: stopping after this step' "$work/int-err.txt" || fail "Ctrl+C not answered: $(cat "$work/int-err.txt")"
+stopped=$(stopped_at "$work/int-out.txt")
+[ -n "$stopped" ] && [ "$stopped" -gt 0 ] || fail "no 'stopped by Ctrl+C at step K of N': $(cat "$work/int-out.txt")"
+grep -q "^steps: $stopped of " "$work/int-out.txt" || fail "the summary's steps: $(cat "$work/int-out.txt")"
+head -n 1 "$work/stopped.jsonl" | grep -q "\"steps\": *$stopped, " ||
+    fail "header steps, expected $stopped: $(head -c 300 "$work/stopped.jsonl")"
+[ "$(tail -n 1 "$work/stopped.jsonl" | step_of /dev/stdin)" = "$stopped" ] ||
+    fail "last line not step $stopped: $(tail -n 1 "$work/stopped.jsonl" | head -c 100)"
+expect_status 0 "$lidarsim" run "$src/worlds/default.json" --steps "$stopped" --autopilot --record "$work/whole.jsonl"
+sed '1s/"steps": *\([0-9]\)/"steps": \1/' "$work/stopped.jsonl" | cmp -s - "$work/whole.jsonl" ||
+    fail "the recording stopped at step $stopped is not what --steps $stopped records"
+[ "$(grep '^hash: ' "$work/out.txt")" = "$(grep '^hash: ' "$work/int-out.txt")" ] || fail "stopped run's hash"
+expect_status 0 "$lidarsim" render "$work/stopped.jsonl" -o "$work/stopped.png" --size 64x48
+[ -s "$work/stopped.png" ] || fail "render of the stopped recording"
+# To stdout: the line of the step it stopped at ends the recording (its header keeps the steps asked for), and the
+# summary on stderr says so.
+interrupted_run "$work/stopped-out.jsonl" "$work/int-err.txt" "$src/worlds/default.json" --steps 100000000 \
+    --autopilot --record -
+wait_until lines_at_least "$work/stopped-out.jsonl" || fail "run --record -: no lines within 60 s"
+kill -INT $pid
+wait_until exited $pid || { kill -KILL $pid; fail "run --record - did not stop on Ctrl+C"; }
+wait $pid
+status=$?
+[ $status -eq 130 ] || fail "run --record - stopped by Ctrl+C: exit status $status: $(cat "$work/int-err.txt")"
+stopped=$(stopped_at "$work/int-err.txt")
+[ -n "$stopped" ] && [ "$(tail -n 1 "$work/stopped-out.jsonl" | step_of /dev/stdin)" = "$stopped" ] ||
+    fail "run --record - stopped: $(cat "$work/int-err.txt") $(tail -n 1 "$work/stopped-out.jsonl" | head -c 100)"
+expect_status 0 "$lidarsim" render "$work/stopped-out.jsonl" -o "$work/stopped-out.png" --size 64x48
+# Without a recording: the summary of the steps done. It prints nothing before: a second of CPU time says it runs
+# its steps (loading the world takes milliseconds).
+interrupted_run "$work/int-out.txt" "$work/int-err.txt" "$src/worlds/default.json" --steps 100000000 --autopilot
+stepping() { [ "$(ps -o times= -p "$1")" -ge 1 ]; }
+wait_until stepping $pid || fail "run: not running its steps within 60 s"
+kill -INT $pid
+wait_until exited $pid || { kill -KILL $pid; fail "run did not stop on Ctrl+C"; }
+wait $pid
+status=$?
+[ $status -eq 130 ] && [ -n "$(stopped_at "$work/int-out.txt")" ] ||
+    fail "run stopped by Ctrl+C: exit status $status: $(cat "$work/int-out.txt")"
+# A second Ctrl+C ends it at once, without a summary: a run recording to a FIFO nobody reads blocks on its full pipe
+# (state S in ps), hears the first, and cannot finish the line of its last step.
+mkfifo "$work/stalled.fifo"
+exec 3<>"$work/stalled.fifo"
+interrupted_run "$work/int-out.txt" "$work/int-err.txt" "$src/worlds/default.json" --steps 100000000 --autopilot \
+    --record "$work/stalled.fifo"
+blocked() { ps -o stat= -p "$1" | grep -q '^S'; }
+wait_until blocked $pid || fail "run --record FIFO: not blocked on the full pipe within 60 s"
+kill -INT $pid
+wait_until grep -q 'Ctrl+C again' "$work/int-err.txt" || fail "run blocked on a FIFO did not answer Ctrl+C"
+kill -0 $pid || fail "the first Ctrl+C ended the run blocked on a FIFO"
+kill -INT $pid
+wait_until exited $pid || { kill -KILL $pid; fail "a second Ctrl+C did not end the run"; }
+wait $pid
+status=$?
+exec 3<&-
+[ $status -eq 130 ] || fail "run ended by a second Ctrl+C: exit status $status"
+[ -s "$work/int-out.txt" ] && fail "run ended by a second Ctrl+C printed a summary: $(cat "$work/int-out.txt")"
 # export-map writes both files or neither: a YAML name one byte over NAME_MAX (its PGM name fits) is refused first.
 long=$(printf 'm%.0s' $(seq 1 251))
 expect_status 1 "$lidarsim" export-map "$src/worlds/default.json" -o "$work/$long.yaml"
