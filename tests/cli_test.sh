@@ -270,15 +270,19 @@ interrupted_run() { # interrupted_run OUT ERR ARGS...: starts `lidarsim run ARGS
     ) &
     pid=$!
 }
+give_up() { # give_up MESSAGE: the run in the background is not left running when the test fails
+    kill -KILL "$pid" 2>/dev/null
+    fail "$@"
+}
 lines_at_least() { [ "$(cat "$@" 2>/dev/null | wc -l)" -ge 4 ]; } # lines_at_least FILE...: 4 lines written
 temporary_lines() { lines_at_least "$work"/.lidarsim-*; }                # ... in the temporary file
 stopped_at() { sed -n 's/^stopped by Ctrl+C at step \([0-9]*\) of 100000000\(;.*\)\{0,1\}$/\1/p' "$1"; }
 step_of() { sed -n 's/^{"step": \([0-9]*\),.*/\1/p' "$1"; }
 interrupted_run "$work/int-out.txt" "$work/int-err.txt" "$src/worlds/default.json" --steps 100000000 --autopilot \
     --record "$work/stopped.jsonl"
-wait_until temporary_lines || fail "run --record: no lines recorded within 60 s"
+wait_until temporary_lines || give_up "run --record: no lines recorded within 60 s"
 kill -INT $pid
-wait_until exited $pid || { kill -KILL $pid; fail "run --record did not stop on Ctrl+C: $(cat "$work/int-err.txt")"; }
+wait_until exited $pid || give_up "run --record did not stop on Ctrl+C: $(cat "$work/int-err.txt")"
 wait $pid
 status=$?
 [ $status -eq 130 ] || fail "run --record stopped by Ctrl+C: exit status $status: $(cat "$work/int-err.txt")"
@@ -302,9 +306,9 @@ expect_status 0 "$lidarsim" render "$work/stopped.jsonl" -o "$work/stopped.png" 
 # summary on stderr says so.
 interrupted_run "$work/stopped-out.jsonl" "$work/int-err.txt" "$src/worlds/default.json" --steps 100000000 \
     --autopilot --record -
-wait_until lines_at_least "$work/stopped-out.jsonl" || fail "run --record -: no lines within 60 s"
+wait_until lines_at_least "$work/stopped-out.jsonl" || give_up "run --record -: no lines within 60 s"
 kill -INT $pid
-wait_until exited $pid || { kill -KILL $pid; fail "run --record - did not stop on Ctrl+C"; }
+wait_until exited $pid || give_up "run --record - did not stop on Ctrl+C"
 wait $pid
 status=$?
 [ $status -eq 130 ] || fail "run --record - stopped by Ctrl+C: exit status $status: $(cat "$work/int-err.txt")"
@@ -316,9 +320,9 @@ expect_status 0 "$lidarsim" render "$work/stopped-out.jsonl" -o "$work/stopped-o
 # its steps (loading the world takes milliseconds).
 interrupted_run "$work/int-out.txt" "$work/int-err.txt" "$src/worlds/default.json" --steps 100000000 --autopilot
 stepping() { [ "$(ps -o times= -p "$1")" -ge 1 ]; }
-wait_until stepping $pid || fail "run: not running its steps within 60 s"
+wait_until stepping $pid || give_up "run: not running its steps within 60 s"
 kill -INT $pid
-wait_until exited $pid || { kill -KILL $pid; fail "run did not stop on Ctrl+C"; }
+wait_until exited $pid || give_up "run did not stop on Ctrl+C"
 wait $pid
 status=$?
 [ $status -eq 130 ] && [ -n "$(stopped_at "$work/int-out.txt")" ] ||
@@ -330,12 +334,12 @@ exec 3<>"$work/stalled.fifo"
 interrupted_run "$work/int-out.txt" "$work/int-err.txt" "$src/worlds/default.json" --steps 100000000 --autopilot \
     --record "$work/stalled.fifo"
 blocked() { ps -o stat= -p "$1" | grep -q '^S'; }
-wait_until blocked $pid || fail "run --record FIFO: not blocked on the full pipe within 60 s"
+wait_until blocked $pid || give_up "run --record FIFO: not blocked on the full pipe within 60 s"
 kill -INT $pid
-wait_until grep -q 'Ctrl+C again' "$work/int-err.txt" || fail "run blocked on a FIFO did not answer Ctrl+C"
-kill -0 $pid || fail "the first Ctrl+C ended the run blocked on a FIFO"
+wait_until grep -q 'Ctrl+C again' "$work/int-err.txt" || give_up "run blocked on a FIFO did not answer Ctrl+C"
+kill -0 $pid || give_up "the first Ctrl+C ended the run blocked on a FIFO"
 kill -INT $pid
-wait_until exited $pid || { kill -KILL $pid; fail "a second Ctrl+C did not end the run"; }
+wait_until exited $pid || give_up "a second Ctrl+C did not end the run"
 wait $pid
 status=$?
 exec 3<&-
