@@ -173,7 +173,7 @@ static bool ReadHeaders(Bmp* b, lsError* err)
             count = headerSize >= 56 ? 4 : 3; // the masks a V2 (52) or V3+ header holds
         }
         for (int k = 0; k < count; ++k)
-            masks[k] = U32(m + 4 * k);
+            masks[k] = U32(m + 4 * (size_t)k);
     }
     else if (b->bits == 16)
     {
