@@ -1325,6 +1325,103 @@ static int PacketTest(void)
     return 0;
 }
 
+static int PacketExactTest(void)
+{
+    // The packets' exact casts of walks that end with one segment (four in AVX2 lanes, CastExactLanes), bit for bit the
+    // brute force's, where each of the scalar routine's decisions goes to the whole routine or turns on a rounding: a
+    // dense lattice of short walls whose ends on the axes are zeros of opposite signs (the box's case the common case
+    // leaves to the whole routine), walls of 1e-160 m at the origin (their normal is NaN: not the inline unit vector),
+    // rays aimed at points of walls with the range ending there within a few ulps (the range's filter and the clamp),
+    // rays from points of walls (a numerator of zero), rays along the lattice's lines (parallel walls) and random ones.
+    lsWorld* world = lsCreateWorld();
+    enum
+    {
+        wallCount = 3 * 13 * 13 - 4 + 8,
+        count = 6000
+    };
+    lsVec2 ends[2 * wallCount];
+    int walls = 0;
+    for (int i = -6; i <= 6; ++i)
+    {
+        for (int j = -6; j <= 6; ++j)
+        {
+            double x = (double)i, y = (double)j;
+            // Along the axes, one end at -0 and the other at +0.
+            lsVec2 h[2] = {{x, j == 0 ? 0.0 : y}, {x + 0.6, j == 0 ? -0.0 : y}};
+            lsVec2 v[2] = {{i == 0 ? -0.0 : x, y}, {i == 0 ? 0.0 : x, y + 0.6}};
+            lsWorld_AddWall(world, h, 2, false);
+            ends[2 * walls] = h[0], ends[2 * walls + 1] = h[1], walls += 1;
+            lsVec2 diagonal[2] = {{x + 0.7, y + 0.2}, {x + 0.9, y + 0.55}}; // enough walls for a dense grid
+            lsWorld_AddWall(world, diagonal, 2, false);
+            ends[2 * walls] = diagonal[0], ends[2 * walls + 1] = diagonal[1], walls += 1;
+            if (i != 0 || j < 3) // the line x = 0 left open above y = 3 for the tiny walls
+            {
+                lsWorld_AddWall(world, v, 2, false);
+                ends[2 * walls] = v[0], ends[2 * walls + 1] = v[1], walls += 1;
+            }
+        }
+    }
+    for (int k = 0; k < 8; ++k)
+    {
+        // Across the line x = 0 above y = 3.
+        double s = (k & 1) != 0 ? -1e-160 : 1e-160, y = (double)(3 + k / 2) + ((k & 1) != 0 ? 0.6 : 0.3);
+        lsVec2 tiny[2] = {{s, y}, {-s, y}};
+        lsWorld_AddWall(world, tiny, 2, false);
+        ends[2 * walls] = tiny[0], ends[2 * walls + 1] = tiny[1], walls += 1;
+    }
+    ENSURE(walls == wallCount);
+    lsScene* scene = lsCreateScene(world);
+    lsSceneInfo info = lsScene_GetInfo(scene);
+    ENSURE((long long)info.cellsX * info.cellsY <= info.cellItems); // dense: the packets' grid
+    lsRayInput* inputs = lsAlloc(count * sizeof(lsRayInput));
+    lsRng rng = lsMakeRng(171);
+    for (int i = 0; i < count; ++i)
+    {
+        int w = (int)(lsRng_Next(&rng) % (uint64_t)wallCount);
+        lsVec2 a = ends[2 * w], b = ends[2 * w + 1];
+        lsVec2 onWall = lsMulAdd(a, lsRng_Uniform(&rng), lsSub(b, a));
+        lsVec2 origin = lsTestRandomPoint(&rng, -7.0, 7.0, -7.0, 7.0);
+        lsRayInput in = {origin, RandomDirection(&rng), lsRng_Range(&rng, 0.5, 20.0)};
+        switch (i % 5)
+        {
+        case 0: // to a point of a wall, the range ending there within two ulps
+            in.direction = lsSub(onWall, origin);
+            in.maxFraction = 1.0 + (double)((int)(lsRng_Next(&rng) % 5) - 2) * DBL_EPSILON;
+            break;
+        case 1: // from a point of a wall
+            in.origin = onWall;
+            break;
+        case 2: // along a line of the lattice, from a point of it
+        {
+            double line = (double)((int)(lsRng_Next(&rng) % 13) - 6);
+            bool alongX = (i & 8) != 0;
+            in.origin = alongX ? lsV(origin.x, line) : lsV(line, origin.y);
+            in.direction = alongX ? lsV((i & 16) != 0 ? 1.0 : -1.0, 0.0) : lsV(0.0, (i & 16) != 0 ? 1.0 : -1.0);
+            break;
+        }
+        case 3: // up the line x = 0 (or a hair beside it) through a tiny wall, nothing else in reach
+        {
+            double x = (double)((int)(lsRng_Next(&rng) % 5) - 2) * 0.25e-160;
+            int k = (int)(lsRng_Next(&rng) % 8);
+            in.origin = lsV(x, (double)(3 + k / 2) + ((k & 1) != 0 ? 0.5 : 0.2));
+            in.direction = lsV(0.0, lsRng_Range(&rng, 0.5, 2.0));
+            in.maxFraction = 0.2 / in.direction.y;
+            break;
+        }
+        default:
+            break;
+        }
+        inputs[i] = in;
+    }
+    int hits = 0;
+    ENSURE(CompareBatch(scene, inputs, count, &hits) == 0);
+    ENSURE(hits > count / 2);
+    lsFree(inputs, count * sizeof(lsRayInput));
+    lsDestroyScene(scene);
+    lsDestroyWorld(world);
+    return 0;
+}
+
 // A wall segment drawn at random: its chain, then its part.
 static lsSegment RandomWallSegment(const lsScene* scene, int wallCount, lsRng* rng)
 {
@@ -2631,6 +2728,7 @@ int SceneTest(void)
     RUN_SUBTEST(NearlyParallelTest);
     RUN_SUBTEST(BatchTest);
     RUN_SUBTEST(PacketTest);
+    RUN_SUBTEST(PacketExactTest);
     RUN_SUBTEST(StatsTest);
     RUN_SUBTEST(EmptyBlocksTest);
     RUN_SUBTEST(FanAgreementTest);

@@ -1024,6 +1024,164 @@ static LS_FORCE_INLINE LS_AVX2 void LoadSegments(const char* at0, const char* at
     *bx = _mm256_unpacklo_pd(r02b, r13b), *by = _mm256_unpackhi_pd(r02b, r13b);
 }
 
+// Whether two segment records are copies of one segment (the same chain and part).
+static LS_FORCE_INLINE bool SameRef(const CellRef* a, const CellRef* b)
+{
+    return a->chain == b->chain && a->part == b->part;
+}
+
+// Ended walks whose answer is one segment record's exact cast, queued for CastExactLanes: their rays and records.
+typedef struct ExactQueue
+{
+    int ray[4], item[4];
+    int count;
+} ExactQueue;
+
+// The exact casts of four queued walks (each with nothing but one segment to cast, and its answer still NoHit), one
+// per lane: TrySegmentRecordInline's common case (lsRayCastSegmentCrossing with the record's normal) on the same
+// doubles in the same order, each lane the scalar expression's bits (IEEE operations, no contraction; the minimum and
+// maximum are minpd's and maxpd's, as lsMin2's and lsMax2's). A lane that case does not decide (a filter, an
+// ill-conditioned crossing, a zero of either sign on the box, a normal that is NaN) is cast by TrySegmentRecord after.
+static LS_NOINLINE LS_AVX2 void CastExactLanes(const lsScene* scene, const lsRayInput* inputs, const ExactQueue* e,
+                                               lsRayHit* hits)
+{
+    const lsRayInput* r0 = inputs + e->ray[0];
+    const lsRayInput* r1 = inputs + e->ray[1];
+    const lsRayInput* r2 = inputs + e->ray[2];
+    const lsRayInput* r3 = inputs + e->ray[3];
+    __m256d q02a =
+        _mm256_insertf128_pd(_mm256_castpd128_pd256(_mm_loadu_pd(&r0->origin.x)), _mm_loadu_pd(&r2->origin.x), 1);
+    __m256d q13a =
+        _mm256_insertf128_pd(_mm256_castpd128_pd256(_mm_loadu_pd(&r1->origin.x)), _mm_loadu_pd(&r3->origin.x), 1);
+    __m256d q02b =
+        _mm256_insertf128_pd(_mm256_castpd128_pd256(_mm_loadu_pd(&r0->direction.x)), _mm_loadu_pd(&r2->direction.x), 1);
+    __m256d q13b =
+        _mm256_insertf128_pd(_mm256_castpd128_pd256(_mm_loadu_pd(&r1->direction.x)), _mm_loadu_pd(&r3->direction.x), 1);
+    __m256d ox = _mm256_unpacklo_pd(q02a, q13a), oy = _mm256_unpackhi_pd(q02a, q13a);
+    __m256d dx = _mm256_unpacklo_pd(q02b, q13b), dy = _mm256_unpackhi_pd(q02b, q13b);
+    __m256d dblMax = _mm256_set1_pd(DBL_MAX);
+    __m256d L =
+        _mm256_min_pd(_mm256_setr_pd(r0->maxFraction, r1->maxFraction, r2->maxFraction, r3->maxFraction), dblMax);
+    const CellSegment* segs = scene->segItems;
+    const CellRef* refs = scene->segItemRefs;
+    __m256d ax, ay, bx, by;
+    LoadSegments((const char*)(segs + e->item[0]), (const char*)(segs + e->item[1]), (const char*)(segs + e->item[2]),
+                 (const char*)(segs + e->item[3]), &ax, &ay, &bx, &by);
+    __m256d n02 = _mm256_insertf128_pd(_mm256_castpd128_pd256(_mm_loadu_pd(&refs[e->item[0]].normal.x)),
+                                       _mm_loadu_pd(&refs[e->item[2]].normal.x), 1);
+    __m256d n13 = _mm256_insertf128_pd(_mm256_castpd128_pd256(_mm_loadu_pd(&refs[e->item[1]].normal.x)),
+                                       _mm_loadu_pd(&refs[e->item[3]].normal.x), 1);
+    __m256d nx = _mm256_unpacklo_pd(n02, n13), ny = _mm256_unpackhi_pd(n02, n13);
+    __m256d zero = _mm256_setzero_pd(), abs = _mm256_castsi256_pd(_mm256_set1_epi64x(INT64_MAX));
+    __m256d ones = _mm256_castsi256_pd(_mm256_set1_epi64x(-1));
+    __m256d tiny = _mm256_set1_pd(LS_FILTER_TINY), bound8 = _mm256_set1_pd(LS_FILTER_BOUND8);
+
+    // lsEndpointSides2: the sides of a and b, each decided by its filter.
+    __m256d rax = _mm256_sub_pd(ax, ox), rbx = _mm256_sub_pd(bx, ox);
+    __m256d ray = _mm256_sub_pd(ay, oy), rby = _mm256_sub_pd(by, oy);
+    __m256d la = _mm256_mul_pd(dx, ray), lb = _mm256_mul_pd(dx, rby);
+    __m256d ra = _mm256_mul_pd(dy, rax), rb = _mm256_mul_pd(dy, rbx);
+    __m256d ca = _mm256_sub_pd(la, ra), cb = _mm256_sub_pd(lb, rb);
+    __m256d orient = _mm256_set1_pd(LS_FILTER_ORIENT);
+    __m256d boundA = _mm256_mul_pd(orient, _mm256_add_pd(_mm256_and_pd(la, abs), _mm256_and_pd(ra, abs)));
+    __m256d boundB = _mm256_mul_pd(orient, _mm256_add_pd(_mm256_and_pd(lb, abs), _mm256_and_pd(rb, abs)));
+    __m256d decidedA = _mm256_and_pd(
+        _mm256_cmp_pd(boundA, _mm256_and_pd(ca, abs), _CMP_LT_OQ),
+        _mm256_and_pd(_mm256_cmp_pd(tiny, boundA, _CMP_LE_OQ), _mm256_cmp_pd(boundA, dblMax, _CMP_LE_OQ)));
+    __m256d decidedB = _mm256_and_pd(
+        _mm256_cmp_pd(boundB, _mm256_and_pd(cb, abs), _CMP_LT_OQ),
+        _mm256_and_pd(_mm256_cmp_pd(tiny, boundB, _CMP_LE_OQ), _mm256_cmp_pd(boundB, dblMax, _CMP_LE_OQ)));
+    __m256d decided = _mm256_and_pd(decidedA, decidedB);
+    __m256d up = _mm256_cmp_pd(zero, cb, _CMP_LT_OQ); // cb > 0: the denominator's sign is 1
+    __m256d crosses = _mm256_xor_pd(_mm256_cmp_pd(zero, ca, _CMP_LT_OQ), up);
+
+    // The endpoint nearer the origin, the crossing's numerator and its filter.
+    __m256d reachA = _mm256_add_pd(_mm256_and_pd(rax, abs), _mm256_and_pd(ray, abs));
+    __m256d reachB = _mm256_add_pd(_mm256_and_pd(rbx, abs), _mm256_and_pd(rby, abs));
+    __m256d nearA = _mm256_cmp_pd(reachA, reachB, _CMP_LE_OQ);
+    __m256d px = _mm256_blendv_pd(rbx, rax, nearA), py = _mm256_blendv_pd(rby, ray, nearA);
+    __m256d ex = _mm256_sub_pd(bx, ax), ey = _mm256_sub_pd(by, ay);
+    __m256d n1 = _mm256_mul_pd(px, ey), n2 = _mm256_mul_pd(py, ex);
+    __m256d num = _mm256_sub_pd(n1, n2);
+    __m256d sNum = _mm256_add_pd(_mm256_and_pd(n1, abs), _mm256_and_pd(n2, abs));
+    __m256d absNum = _mm256_and_pd(num, abs);
+    __m256d numBound = _mm256_mul_pd(bound8, sNum);
+    __m256d numOk = _mm256_and_pd(
+        _mm256_cmp_pd(absNum, numBound, _CMP_GT_OQ),
+        _mm256_and_pd(_mm256_cmp_pd(numBound, tiny, _CMP_GE_OQ), _mm256_cmp_pd(sNum, dblMax, _CMP_LE_OQ)));
+
+    // lsCrossingFraction.
+    __m256d ahead = _mm256_xor_pd(_mm256_xor_pd(_mm256_cmp_pd(num, zero, _CMP_GT_OQ), up),
+                                  ones); // (num > 0) == up
+    __m256d d1 = _mm256_mul_pd(dx, ey), d2 = _mm256_mul_pd(dy, ex);
+    __m256d den = _mm256_sub_pd(d1, d2);
+    __m256d sDen = _mm256_add_pd(_mm256_and_pd(d1, abs), _mm256_and_pd(d2, abs));
+    __m256d range = _mm256_sub_pd(_mm256_mul_pd(L, den), num);
+    __m256d rangeBound = _mm256_mul_pd(bound8, _mm256_add_pd(_mm256_mul_pd(L, sDen), sNum));
+    __m256d rangeOk = _mm256_and_pd(
+        _mm256_cmp_pd(_mm256_and_pd(range, abs), rangeBound, _CMP_GT_OQ),
+        _mm256_and_pd(_mm256_cmp_pd(rangeBound, tiny, _CMP_GE_OQ), _mm256_cmp_pd(rangeBound, dblMax, _CMP_LE_OQ)));
+    __m256d within = _mm256_xor_pd(_mm256_xor_pd(_mm256_cmp_pd(range, zero, _CMP_GT_OQ), up),
+                                   ones); // (range > 0) == up
+    __m256d t = _mm256_div_pd(num, den);
+    __m256d scale = _mm256_set1_pd(0x1p13);
+    __m256d ill =
+        _mm256_and_pd(_mm256_or_pd(_mm256_cmp_pd(sDen, _mm256_mul_pd(scale, _mm256_and_pd(den, abs)), _CMP_GT_OQ),
+                                   _mm256_cmp_pd(sNum, _mm256_mul_pd(scale, absNum), _CMP_GT_OQ)),
+                      _mm256_and_pd(_mm256_cmp_pd(sDen, dblMax, _CMP_LE_OQ), _mm256_cmp_pd(sNum, dblMax, _CMP_LE_OQ)));
+    __m256d denSign = _mm256_blendv_pd(_mm256_set1_pd(-1.0), _mm256_set1_pd(1.0), up);
+    __m256d good = _mm256_and_pd(_mm256_cmp_pd(_mm256_mul_pd(den, denSign), zero, _CMP_GT_OQ),
+                                 _mm256_cmp_pd(_mm256_and_pd(t, abs), dblMax, _CMP_LE_OQ));
+    // The box: equal ends of opposite signs (zeros) in either coordinate go to the whole routine.
+    __m256d zerosX = _mm256_andnot_pd(_mm256_cmp_pd(ax, bx, _CMP_NEQ_UQ), _mm256_xor_pd(ax, bx));
+    __m256d zerosY = _mm256_andnot_pd(_mm256_cmp_pd(ay, by, _CMP_NEQ_UQ), _mm256_xor_pd(ay, by));
+    __m256d zeros = _mm256_castsi256_pd(
+        _mm256_cmpgt_epi64(_mm256_setzero_si256(), _mm256_castpd_si256(_mm256_or_pd(zerosX, zerosY))));
+
+    // Each lane's outcome, in the scalar routine's order: a NaN normal or undecided sides go to the whole routine, a
+    // segment on one side misses, then the numerator's filter, a miss behind, the range's filter, a miss beyond, then
+    // an ill-conditioned or bad crossing or the box's zeros (the whole routine), else a hit.
+    __m256d s1 = _mm256_and_pd(decided, crosses);
+    __m256d s3 = _mm256_and_pd(s1, _mm256_and_pd(numOk, ahead));
+    __m256d s5 = _mm256_and_pd(s3, _mm256_and_pd(rangeOk, within));
+    __m256d bad = _mm256_or_pd(_mm256_or_pd(ill, zeros), _mm256_andnot_pd(good, ones));
+    __m256d slow = _mm256_or_pd(
+        _mm256_or_pd(_mm256_cmp_pd(nx, nx, _CMP_UNORD_Q), _mm256_andnot_pd(decided, ones)),
+        _mm256_or_pd(_mm256_or_pd(_mm256_andnot_pd(numOk, s1), _mm256_andnot_pd(rangeOk, s3)), _mm256_and_pd(s5, bad)));
+    __m256d hit = _mm256_andnot_pd(slow, s5);
+
+    // The hit: the fraction clamped into [0, L], the point clamped into the segment's box, the normal's sign.
+    __m256d fraction = _mm256_blendv_pd(t, L, _mm256_cmp_pd(t, L, _CMP_GT_OQ));
+    fraction = _mm256_and_pd(fraction, _mm256_cmp_pd(t, zero, _CMP_GT_OQ));
+    __m256d pointX = _mm256_add_pd(ox, _mm256_mul_pd(fraction, dx));
+    __m256d pointY = _mm256_add_pd(oy, _mm256_mul_pd(fraction, dy));
+    __m256d loX = _mm256_min_pd(ax, bx), hiX = _mm256_max_pd(bx, ax);
+    __m256d loY = _mm256_min_pd(ay, by), hiY = _mm256_max_pd(by, ay);
+    pointX = _mm256_blendv_pd(loX, _mm256_min_pd(hiX, pointX), _mm256_cmp_pd(loX, pointX, _CMP_LE_OQ));
+    pointY = _mm256_blendv_pd(loY, _mm256_min_pd(hiY, pointY), _mm256_cmp_pd(loY, pointY, _CMP_LE_OQ));
+    _Alignas(32) double outF[4], outX[4], outY[4], outNx[4], outNy[4];
+    _mm256_store_pd(outF, fraction), _mm256_store_pd(outX, pointX), _mm256_store_pd(outY, pointY);
+    _mm256_store_pd(outNx, _mm256_mul_pd(nx, denSign)), _mm256_store_pd(outNy, _mm256_mul_pd(ny, denSign));
+    for (int bits = _mm256_movemask_pd(hit); bits != 0; bits &= bits - 1)
+    {
+        int l = __builtin_ctz((unsigned)bits);
+        lsRayHit* h = hits + e->ray[l];
+        const CellRef* ref = refs + e->item[l];
+        h->hit = true;
+        h->fraction = outF[l];
+        h->point = (lsVec2){outX[l], outY[l]};
+        h->normal = (lsVec2){outNx[l], outNy[l]};
+        h->kind = ls_hitWall;
+        h->index = ref->chain;
+        h->part = ref->part;
+    }
+    for (int bits = _mm256_movemask_pd(slow); bits != 0; bits &= bits - 1)
+    {
+        int l = __builtin_ctz((unsigned)bits);
+        TrySegmentRecord(segs + e->item[l], refs + e->item[l], inputs + e->ray[l], hits + e->ray[l]);
+    }
+}
+
 // A sparse grid's side tests of a round (CastPacketsAs with sparse): each lane's next LS_PIECES_AFTER records' pieces
 // (segPieces, at the records' offsets; those from kEnd on left out: the last cell's read the copies after the last
 // piece) tested as WalkStep tests them, with the pieces' error bound. The lane's candidate is the first record whose
@@ -1184,6 +1342,8 @@ static LS_FORCE_INLINE LS_AVX2 void CastPacketsAs(const lsScene* scene, const ls
     _Alignas(32) Packet packets[LS_PACKET_GROUPS];
     _Alignas(32) Packet q[2];
     memset(packets, 0, sizeof packets);
+    ExactQueue exact;
+    exact.count = 0;
     int queued = 0, ahead = 0, cur = 1, next = 0; // walks of q[cur] not taken yet, of q[cur ^ 1]; the ray after them
     bool haveAhead = true;
     ahead = StartLanes(scene, inputs, next, count, hits, q, sparse);
@@ -1233,21 +1393,27 @@ static LS_FORCE_INLINE LS_AVX2 void CastPacketsAs(const lsScene* scene, const ls
                     if (p->live[l] != 0)
                     {
                         int i = p->ray[l];
-                        if (sparse && p->count[l] == 1 && lanes[l].pending[0].field == ls_fieldSegment)
+                        const Pending* pending = lanes[l].pending;
+                        int c = p->count[l];
+                        // One segment to cast, or two copies of one (a segment registered in two cells the walk
+                        // visited: the same answer whichever is cast), on a ray whose answer is still NoHit: queued
+                        // for the lanes' exact casts.
+                        bool one = (unsigned)(c - 1) < 2u && pending[0].field == ls_fieldSegment && !hits[i].hit &&
+                                   (c == 1 || (pending[1].field == ls_fieldSegment &&
+                                               SameRef(scene->segItemRefs + pending[0].item,
+                                                       scene->segItemRefs + pending[1].item)));
+                        if (one)
                         {
-                            // The most common end of a sparse grid's walk (Resolve's one candidate, a segment): its
-                            // exact cast inlined, not called (depot 1 496 -> 1 461 instructions a ray, 5.93 -> 6.01
-                            // M rays per CPU second, 9 alternated runs).
-                            Pending first = lanes[l].pending[0];
-                            if (!(hits[i].hit && first.tLo > hits[i].fraction))
+                            exact.ray[exact.count] = i, exact.item[exact.count] = pending[0].item;
+                            if (++exact.count == 4)
                             {
-                                TrySegmentRecordInline(scene->segItems + first.item, scene->segItemRefs + first.item,
-                                                       inputs + i, hits + i);
+                                CastExactLanes(scene, inputs, &exact, hits);
+                                exact.count = 0;
                             }
                         }
                         else
                         {
-                            Resolve(scene, inputs + i, lanes[l].pending, p->count[l], hits + i, NULL);
+                            Resolve(scene, inputs + i, lanes[l].pending, c, hits + i, NULL);
                         }
                     }
                     p->live[l] = 0, p->k[l] = 0, p->kEnd[l] = 0, p->count[l] = 0;
@@ -1574,6 +1740,14 @@ static LS_FORCE_INLINE LS_AVX2 void CastPacketsAs(const lsScene* scene, const ls
                 LS_PREFETCH(headers + _mm_extract_epi32(h, 2)), LS_PREFETCH(headers + _mm_extract_epi32(h, 3));
             }
         }
+    }
+    if (exact.count > 0)
+    {
+        for (int j = exact.count; j < 4; ++j) // copies of the last: the same answer written again
+        {
+            exact.ray[j] = exact.ray[exact.count - 1], exact.item[j] = exact.item[exact.count - 1];
+        }
+        CastExactLanes(scene, inputs, &exact, hits);
     }
 }
 
