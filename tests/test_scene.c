@@ -1339,7 +1339,7 @@ static int PacketExactTest(void)
         wallCount = 3 * 13 * 13 - 4 + 8,
         count = 6000
     };
-    lsVec2 ends[2 * wallCount];
+    lsVec2 ends[wallCount][2];
     int walls = 0;
     for (int i = -6; i <= 6; ++i)
     {
@@ -1350,24 +1350,24 @@ static int PacketExactTest(void)
             lsVec2 h[2] = {{x, j == 0 ? 0.0 : y}, {x + 0.6, j == 0 ? -0.0 : y}};
             lsVec2 v[2] = {{i == 0 ? -0.0 : x, y}, {i == 0 ? 0.0 : x, y + 0.6}};
             lsWorld_AddWall(world, h, 2, false);
-            ends[2 * walls] = h[0], ends[2 * walls + 1] = h[1], walls += 1;
+            ends[walls][0] = h[0], ends[walls][1] = h[1], walls += 1;
             lsVec2 diagonal[2] = {{x + 0.7, y + 0.2}, {x + 0.9, y + 0.55}}; // enough walls for a dense grid
             lsWorld_AddWall(world, diagonal, 2, false);
-            ends[2 * walls] = diagonal[0], ends[2 * walls + 1] = diagonal[1], walls += 1;
+            ends[walls][0] = diagonal[0], ends[walls][1] = diagonal[1], walls += 1;
             if (i != 0 || j < 3) // the line x = 0 left open above y = 3 for the tiny walls
             {
                 lsWorld_AddWall(world, v, 2, false);
-                ends[2 * walls] = v[0], ends[2 * walls + 1] = v[1], walls += 1;
+                ends[walls][0] = v[0], ends[walls][1] = v[1], walls += 1;
             }
         }
     }
     for (int k = 0; k < 8; ++k)
     {
         // Across the line x = 0 above y = 3.
-        double s = (k & 1) != 0 ? -1e-160 : 1e-160, y = (double)(3 + k / 2) + ((k & 1) != 0 ? 0.6 : 0.3);
+        double s = (k & 1) != 0 ? -1e-160 : 1e-160, y = (double)(3 + (k >> 1)) + ((k & 1) != 0 ? 0.6 : 0.3);
         lsVec2 tiny[2] = {{s, y}, {-s, y}};
         lsWorld_AddWall(world, tiny, 2, false);
-        ends[2 * walls] = tiny[0], ends[2 * walls + 1] = tiny[1], walls += 1;
+        ends[walls][0] = tiny[0], ends[walls][1] = tiny[1], walls += 1;
     }
     ENSURE(walls == wallCount);
     lsScene* scene = lsCreateScene(world);
@@ -1378,7 +1378,7 @@ static int PacketExactTest(void)
     for (int i = 0; i < count; ++i)
     {
         int w = (int)(lsRng_Next(&rng) % (uint64_t)wallCount);
-        lsVec2 a = ends[2 * w], b = ends[2 * w + 1];
+        lsVec2 a = ends[w][0], b = ends[w][1];
         lsVec2 onWall = lsMulAdd(a, lsRng_Uniform(&rng), lsSub(b, a));
         lsVec2 origin = lsTestRandomPoint(&rng, -7.0, 7.0, -7.0, 7.0);
         lsRayInput in = {origin, RandomDirection(&rng), lsRng_Range(&rng, 0.5, 20.0)};
@@ -1403,7 +1403,7 @@ static int PacketExactTest(void)
         {
             double x = (double)((int)(lsRng_Next(&rng) % 5) - 2) * 0.25e-160;
             int k = (int)(lsRng_Next(&rng) % 8);
-            in.origin = lsV(x, (double)(3 + k / 2) + ((k & 1) != 0 ? 0.5 : 0.2));
+            in.origin = lsV(x, (double)(3 + (k >> 1)) + ((k & 1) != 0 ? 0.5 : 0.2));
             in.direction = lsV(0.0, lsRng_Range(&rng, 0.5, 2.0));
             in.maxFraction = 0.2 / in.direction.y;
             break;
