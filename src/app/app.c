@@ -626,6 +626,7 @@ static void Update(lsApp* app, double frameSeconds)
         else if (event == ls_reloadFailed)
         {
             fprintf(stderr, "%s\n", lsReloader_Error(app->reloader));
+            app->statusUntil = 0.0; // a load's status ("reloaded", "loads again") would contradict the error's banner
         }
     }
 
