@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import ctypes
 import os
+import warnings
 from typing import Any, Optional, Tuple, Union
 
 import numpy as np
@@ -165,6 +166,7 @@ class Env(_Base):
         self.action_space = self._agents.continuous_space((2,)) if self.continuous else spaces.Discrete(len(ACTIONS))
         self._next_seed = self.world.seed
         self._started = False
+        self._ended: Optional[bool] = False  # truncated: True; warned of a step after that: None
         self._figure = None
 
     def reset(self, *, seed: Optional[int] = None, options: Optional[dict] = None) -> Tuple[np.ndarray, dict]:
@@ -182,6 +184,7 @@ class Env(_Base):
         info["seed"] = self._next_seed
         self._next_seed = _next_episode_seed(self._next_seed)
         self._started = True
+        self._ended = False
         if self.render_mode == "human":
             self.render()
         return obs, info
@@ -191,6 +194,15 @@ class Env(_Base):
         handle = self._agents.live()
         if not self._started:
             raise RuntimeError("lidarsim.Env: call reset() before step()")
+        if self._ended:
+            # Gymnasium leaves a step after the end undefined and its own environments warn, once (CartPole's
+            # words); the robot goes on from where it was, the episode's step count past max_steps.
+            warnings.warn(
+                "lidarsim.Env: step() called after the episode was truncated; call reset() to start the next "
+                "episode (further steps go on from where the robot is)",
+                stacklevel=2,
+            )
+            self._ended = None  # warned: not again this episode
         obs = np.empty(self._agents.size, np.float32)
         reward = np.zeros(1, np.float64)
         truncated = np.zeros(1, np.uint8)
@@ -217,6 +229,8 @@ class Env(_Base):
                 None,
             )
         info = _info_dict(self._agents.sim_info(0), _lib.core.lsVecEnv_EpisodeStep(handle, 0))
+        if truncated[0] and self._ended is False:
+            self._ended = True
         if self.render_mode == "human":
             self.render()
         return obs, float(reward[0]), False, bool(truncated[0]), info

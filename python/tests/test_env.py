@@ -2,6 +2,7 @@
 
 import json
 import subprocess
+import warnings
 
 import numpy as np
 import pytest
@@ -121,6 +122,22 @@ def test_env_truncates_and_takes_continuous_actions(rldemo):
         env.step([np.nan, 0.0])
     with pytest.raises(ValueError):
         env.step([1.0])
+
+
+def test_env_warns_once_of_a_step_after_truncation(rldemo):
+    env = lidarsim.Env(rldemo, max_steps=3)
+    for episode in range(2):
+        env.reset(seed=episode)
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")  # no warning within the episode
+            for k in range(3):
+                truncated = env.step(0)[3]
+        assert truncated
+        with pytest.warns(UserWarning, match="after the episode was truncated; call reset"):
+            env.step(0)
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")  # once an episode
+            assert env.step(0)[3]
 
 
 def test_env_observation_equals_vector_row(rldemo):
