@@ -1523,7 +1523,11 @@ static int DefaultWorldHash(void)
     ENSURE(run1 == run2 && final1 == final2);
     // The stored constant (box2d's test_determinism): any change to the step, the lidar or the geometry that
     // moves a single bit shows here. Update it deliberately, with the reason in the commit message.
-    const uint64_t expected = 0xf58e38e2e7a38d33ull;
+    // Retaken when vehicles began to follow their paths in order (the normal point looked for in a window ahead of
+    // their progress): one vehicle rounding the loop's corner at (22.5, 8) predicted itself nearer the top side
+    // (y = 10.5) than the notch's side (y = 8) for 18 steps, and the projection onto the whole path took the top
+    // side, 11 m further along, cutting the notch; now it keeps to the notch. Nothing else in the run changed.
+    const uint64_t expected = 0xd41d02ae3f471865ull;
     if (final1 != expected)
     {
         fprintf(stderr, "    default.json after 1200 autopilot steps: state hash 0x%016llxull, expected 0x%016llxull\n",

@@ -114,11 +114,14 @@ typedef struct lsVehicleState
     double radius;
     int path;           ///< index into world->paths
     lsVec2 predicted;   ///< where it will be `lookAhead` metres ahead along its velocity
-    lsVec2 normalPoint; ///< the nearest point of the path to `predicted`
+    lsVec2 normalPoint; ///< the nearest point of the path to `predicted` within a window ahead of `progress`
     lsVec2 target;      ///< the point further along the path that it seeks
     bool seeking;       ///< predicted lay outside the path's radius, so it steered towards target this step
     bool stopped;       ///< arrived at the end of an open path (pathEnd "stop")
     int direction;      ///< +1 following the path's point order, -1 going back (pathEnd "reverse")
+    double progress;    ///< where it is along the path: arc length from the first point, metres (see `tracking`)
+    bool tracking;      ///< progress is known, and the next step looks for the path near it (the path is followed in
+                        ///< order); false at the start, after an edit of its path and in a replay: picked up again
 } lsVehicleState;
 
 /// The whole observable state. Arrays are owned by the sim.

@@ -898,6 +898,8 @@ void lsRecording_Apply(lsRecording* rec, long long step, lsSim* sim)
         // The steering overlay's points are not recorded: they collapse onto the vehicle.
         v->predicted = v->normalPoint = v->target = v->position;
         v->seeking = false;
+        // Nor is the progress along the path: a step from here would find it again from the recorded position.
+        v->tracking = false;
     }
     TargetsAt(rec, l);
     for (int i = 0; i < rec->targetCount && i < state->targetCount; ++i)

@@ -581,6 +581,7 @@ static void StepVehicles(lsSim* sim)
     // that velocity (at dt 0.5 s a vehicle arriving at a path's end swung about it for ever), so it takes a step.
     lsPathFollowDef tuning = sim->pathTuning;
     tuning.responseTime = fmax(tuning.responseTime, dt);
+    tuning.stepTime = dt;
     for (int i = 0; i < sim->state.vehicleCount; ++i)
     {
         const lsVehicleDef* def = &world->vehicles[i];
@@ -2338,6 +2339,23 @@ static void CarryTargets(lsSim* sim, const lsSim* old)
     lsFree(oldKeys, (size_t)(m > 0 ? m : 1) * sizeof(MatchKey));
 }
 
+// The same polyline (points and closure; the radius and id do not move arc lengths).
+static bool SamePath(const lsPathDef* a, const lsPathDef* b)
+{
+    if (a->pointCount != b->pointCount || a->closed != b->closed)
+    {
+        return false;
+    }
+    for (int i = 0; i < a->pointCount; ++i)
+    {
+        if (!lsVecEqual(a->points[i], b->points[i]))
+        {
+            return false;
+        }
+    }
+    return true;
+}
+
 static void CarryVehicles(lsSim* sim, const lsSim* old)
 {
     const lsWorld* world = sim->world;
@@ -2361,6 +2379,11 @@ static void CarryVehicles(lsSim* sim, const lsSim* old)
         {
             lsVehicleState carried = old->vehicles[match[i]];
             carried.path = world->vehicles[i].path;
+            // Its progress is an arc length along the old path: on a path whose points changed it is found again.
+            if (!SamePath(&world->paths[carried.path], &before->paths[pathMap[carried.path]]))
+            {
+                carried.tracking = false;
+            }
             sim->vehicles[i] = carried;
             sim->circles[i] = (lsCircle){carried.position, carried.radius};
         }
