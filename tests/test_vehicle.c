@@ -736,7 +736,7 @@ static int VehiclesSameForAnyThreadCount(void)
     {
         lsVehicleDef v = FastVehicle();
         v.path = path;
-        v.position = points[32 * i];
+        v.position = i == 0 ? points[0] : points[32];
         lsWorld_AddVehicle(world, v);
     }
     enum
