@@ -621,41 +621,66 @@ static bool DecodeBmpData(const char* name, const lsMapInfo* info, lsGrid* grid)
     return ok;
 }
 
-// The bitmaps ImageMagick wrote (tests/data/bmp: palettes of 1, 4 and 8 bits, RLE8, 24 bits with the Windows and
-// the OS/2 core header, V5 headers, 16-bit 5-6-5 and 32-bit ARGB bit fields) classify exactly as the PGM or PNG
-// they were made from, in every mode; a 5-6-5 bitmap as the 16-bit PNG ImageMagick decodes it to (ramp565.bmp holds
-// every green and every red and blue value).
+// Every bitmap of tests/data/bmp (made by its make.py: ImageMagick's 8-bit palettes plain and RLE8, 24 bits with the
+// Windows and the OS/2 core header, V5 headers, 4- and 1-bit palettes, 5-6-5 and ARGB bit fields; and, written byte
+// by byte, the bit fields and defaults GraphicsMagick reads its own way) classifies exactly as what
+// GraphicsMagick 1.3.40 (map_server's reader) decoded it to (16-bit PPM, or PNG with alpha): in every mode, and in
+// trinary mode at 255 thresholds (a quantum off by 1/256 of the range changes a cell).
 static int BmpAgreesTest(void)
 {
     static const char* const pairs[][2] = {
-        {"grey-pal8.bmp", "grey.pgm"}, {"grey-rle8.bmp", "grey.pgm"},   {"grey-rgb24.bmp", "grey.pgm"},
-        {"grey-os2.bmp", "grey.pgm"},  {"grey-v5pal8.bmp", "grey.pgm"}, {"grey16-pal4.bmp", "grey16.pgm"},
-        {"mono-pal1.bmp", "mono.pgm"}, {"rgb565.bmp", "rgb565.png"},    {"rgba-argb32.bmp", "rgba.png"},
+        {"grey-pal8.bmp", "grey-pal8.gm.ppm"},
+        {"grey-rle8.bmp", "grey-rle8.gm.ppm"},
+        {"grey-rgb24.bmp", "grey-rgb24.gm.ppm"},
+        {"grey-os2.bmp", "grey-os2.gm.ppm"},
+        {"grey-v5pal8.bmp", "grey-v5pal8.gm.png"},
+        {"grey16-pal4.bmp", "grey16-pal4.gm.ppm"},
+        {"mono-pal1.bmp", "mono-pal1.gm.ppm"},
+        {"rgb565.bmp", "rgb565.gm.ppm"},
+        {"rgba-argb32.bmp", "rgba-argb32.gm.png"},
+        {"ramp565.bmp", "ramp565.gm.ppm"},
+        {"x444.bmp", "x444.gm.ppm"},
+        {"a4444.bmp", "a4444.gm.png"},
+        {"x101010.bmp", "x101010.gm.ppm"},
+        {"rgb16.bmp", "rgb16.gm.ppm"},
+        {"rgb32.bmp", "rgb32.gm.png"},
     };
-    for (int mode = 0; mode < 4; ++mode)
+    enum
+    {
+        pairCount = sizeof pairs / sizeof pairs[0]
+    };
+    int seen[pairCount] = {0}; // the kinds of cell each reference gave over every mode (bits 1 << ls_cell...)
+    for (int mode = 0; mode < 4 + 255; ++mode)
     {
         lsMapInfo info = DefaultInfo();
         info.negate = mode == 1;
         info.mode = mode == 2 ? ls_mapScale : mode == 3 ? ls_mapRaw : ls_mapTrinary;
-        for (size_t k = 0; k < sizeof pairs / sizeof pairs[0]; ++k)
+        if (mode >= 4)
         {
+            info.occupiedThresh = (mode - 3) / 256.0;
+            info.freeThresh = info.occupiedThresh / 2.0;
+        }
+        for (int k = 0; k < pairCount; ++k)
+        {
+            const char* bmpName = pairs[k][0];
+            const char* pngName = pairs[k][1];
             lsGrid bmp, reference;
-            ENSURE(DecodeBmpData(pairs[k][0], &info, &bmp));
-            ENSURE(DecodeBmpData(pairs[k][1], &info, &reference));
+            ENSURE(DecodeBmpData(bmpName, &info, &bmp));
+            ENSURE(DecodeBmpData(pngName, &info, &reference));
             bool same = bmp.width == reference.width && bmp.height == reference.height &&
                         memcmp(bmp.cells, reference.cells, (size_t)bmp.width * (size_t)bmp.height) == 0;
-            int kinds[3] = {0, 0, 0};
             for (int i = 0; i < reference.width * reference.height; ++i)
-                kinds[reference.cells[i]] += 1;
+                seen[k] |= 1 << reference.cells[i];
             lsFreeGrid(&bmp);
             lsFreeGrid(&reference);
             if (!same)
-                fprintf(stderr, "    %s differs from %s in mode %d\n", pairs[k][0], pairs[k][1], mode);
+                fprintf(stderr, "    %s differs from %s in mode %d\n", bmpName, pngName, mode);
             ENSURE(same);
-            // The references hold walls and free cells in trinary mode, so the comparison means something.
-            ENSURE(mode != 0 || (kinds[ls_cellWall] > 0 && kinds[ls_cellFree] > 0));
         }
     }
+    // Each reference gave walls and free cells, so each comparison means something.
+    for (int k = 0; k < pairCount; ++k)
+        ENSURE((seen[k] & (1 << ls_cellWall)) != 0 && (seen[k] & (1 << ls_cellFree)) != 0);
     return 0;
 }
 
@@ -720,6 +745,15 @@ static int BmpByHandTest(void)
     const uint8_t jump[] = {0, 2, 3, 0};
     n = MakeBmp(file, 2, 2, 8, 1, bw, 2, jump, sizeof jump);
     ENSURE(DecodeFails("jump.bmp", file, n, "jump.bmp: an RLE jump by (3, 0) from pixel (0, 1) leaves the image"));
+    const uint8_t jumpOut[] = {0, 2, 2, 2}; // to the row past the top
+    n = MakeBmp(file, 2, 2, 8, 1, bw, 2, jumpOut, sizeof jumpOut);
+    ENSURE(DecodeFails("out.bmp", file, n, "out.bmp: an RLE jump by (2, 2) from pixel (0, 1) leaves the image"));
+    n = MakeBmp(file, 2, INT32_MIN, 24, 0, NULL, 0, rgb, 16);
+    ENSURE(DecodeFails("tall.bmp", file, n, "tall.bmp: 2 x 2147483648 pixels, over the limit"));
+    n = MakeBmp(file, 2, 1, 1, 0, bw, 2, wrongIndex, 4);
+    file[46] = 3; // three colours for one bit a pixel
+    ENSURE(
+        DecodeFails("colours.bmp", file, n, "colours.bmp: a palette of 3 colours, more than 1-bit pixels index (2)"));
     n = MakeBmp(file, 2, 2, 24, 4, NULL, 0, rgb, 16);
     ENSURE(DecodeFails("jpeg.bmp", file, n, "jpeg.bmp: a bitmap holding a JPEG image is not read"));
     n = MakeBmp(file, 2, 2, 8, 0, bw, 2, rgb, 8);

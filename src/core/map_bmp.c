@@ -38,7 +38,7 @@ typedef struct Bmp
     const char* label;
     const lsBmpSink* sink;
     int width, height; // height > 0; topDown says which way the file's rows go
-    bool topDown, os2;
+    bool topDown, os2, hasAlpha;
     int bits;
     uint32_t compression;
     size_t pixels; // where the pixel data starts
@@ -75,24 +75,16 @@ static bool SetChannel(Bmp* b, int k, uint32_t mask, lsError* err)
     return true;
 }
 
-// A channel's value as a 16-bit quantum, as ImageMagick's and GraphicsMagick's readers make it: a value of up to 8
-// bits repeated down to fill 8 bits (5-bit 31 and 6-bit 63 are 255), then times 257; up to 16 bits repeated to fill
-// 16; over 16, its top 16 bits.
+// A channel's value as a 16-bit quantum, as GraphicsMagick 1.3.40 makes it: the value's bits put at the top of 16
+// (the top 16 of a wider one), and an 8-bit value repeated below (v * 257); a narrower one is not (5-bit 31 is
+// 0xF800, where ImageMagick repeats its bits to 0xFFFF).
 static uint16_t ChannelQuantum(const Channel* c, uint32_t pixel)
 {
     if (c->mask == 0)
         return 0;
     uint32_t v = (pixel & c->mask) >> c->shift;
-    if (c->bits >= 16)
-        return (uint16_t)(v >> (c->bits - 16));
-    int width = c->bits <= 8 ? 8 : 16;
-    uint32_t q = 0;
-    for (int filled = 0; filled < width; filled += c->bits)
-    {
-        int shift = width - filled - c->bits;
-        q |= shift >= 0 ? v << shift : v >> -shift;
-    }
-    return (uint16_t)(width == 8 ? q * 257u : q);
+    uint32_t q = c->bits >= 16 ? v >> (c->bits - 16) : v << (16 - c->bits);
+    return (uint16_t)(c->bits == 8 ? q | q >> 8 : q);
 }
 
 // The info header, the masks and the palette: everything before the pixels.
@@ -151,38 +143,46 @@ static bool ReadHeaders(Bmp* b, lsError* err)
     if (b->topDown && (b->compression == ls_bmpRle8 || b->compression == ls_bmpRle4))
         return lsFail(err, "%s: an RLE bitmap cannot run top-down (its height is negative)", b->label);
     // The sink checks the size against the map's limit; here only what an int holds.
-    if (width <= 0 || height == 0 || width > INT32_MAX || height > INT32_MAX)
+    if (width <= 0 || height == 0)
         return lsFail(err, "%s: the image is empty (%lld x %lld pixels)", b->label, width, height);
+    if (height > INT32_MAX) // a top-down height of -2^31
+        return lsFail(err, "%s: %lld x %lld pixels, over the limit", b->label, width, height);
     b->width = (int)width, b->height = (int)height;
 
-    // Masks: inside a V2+ header, or after a 40-byte one.
+    // Masks, as GraphicsMagick 1.3.40 (map_server's reader on Debian 12) takes them: inside a V2+ header whatever the
+    // compression, after a 40-byte header for bit fields. Uncompressed pixels take the defaults: 16 bits 5-5-5, 32
+    // bits 8-8-8 with the fourth byte as alpha (GraphicsMagick reads it so, though the format calls it padding). Bit
+    // fields whose masks are all zero give black pixels, as there.
     size_t at = LS_BMP_FILE_HEADER + headerSize;
     uint32_t masks[4] = {0, 0, 0, 0};
-    if (fields)
+    if (windows && headerSize >= 52)
+    {
+        for (int k = 0; k < (headerSize >= 56 ? 4 : 3); ++k)
+            masks[k] = U32(h + 40 + 4 * (size_t)k);
+    }
+    if (fields && headerSize == 40)
     {
         int count = b->compression == ls_bmpAlphaBitFields ? 4 : 3;
-        const unsigned char* m = h + 40;
-        if (headerSize == 40)
-        {
-            if (b->size < at + 4u * (size_t)count)
-                return lsFail(err, "%s: the file ends inside the bit fields' masks", b->label);
-            at += 4u * (size_t)count;
-        }
-        else
-        {
-            count = headerSize >= 56 ? 4 : 3; // the masks a V2 (52) or V3+ header holds
-        }
+        if (b->size < at + 4u * (size_t)count)
+            return lsFail(err, "%s: the file ends inside the bit fields' masks", b->label);
         for (int k = 0; k < count; ++k)
-            masks[k] = U32(m + 4 * (size_t)k);
+            masks[k] = U32(d + at + 4 * (size_t)k);
+        at += 4u * (size_t)count;
     }
-    else if (b->bits == 16)
+    // An alpha mask given makes the image one with alpha whatever its pixels (GraphicsMagick's "matte": in trinary
+    // mode map_server averages alpha in, opaque for a palette's or 24-bit pixel), and so does an uncompressed 32-bit
+    // pixel. An uncompressed 16-bit pixel with an alpha mask in its header then reads as transparent (the mask
+    // replaced by the defaults, which have none), as there.
+    b->hasAlpha = masks[3] != 0 || (b->compression == ls_bmpRgb && b->bits == 32);
+    if (b->compression == ls_bmpRgb)
     {
-        masks[0] = 0x7c00u, masks[1] = 0x03e0u, masks[2] = 0x001fu;
+        masks[0] = b->bits == 16 ? 0x7c00u : 0x00ff0000u;
+        masks[1] = b->bits == 16 ? 0x03e0u : 0x0000ff00u;
+        masks[2] = b->bits == 16 ? 0x001fu : 0x000000ffu;
+        masks[3] = b->bits == 32 ? 0xff000000u : 0u;
     }
-    else if (b->bits == 32)
-    {
-        masks[0] = 0x00ff0000u, masks[1] = 0x0000ff00u, masks[2] = 0x000000ffu;
-    }
+    if (b->bits != 16 && b->bits != 32)
+        memset(masks, 0, sizeof masks);
     for (int k = 0; k < 4; ++k)
         if (!SetChannel(b, k, masks[k], err))
             return false;
@@ -190,9 +190,12 @@ static bool ReadHeaders(Bmp* b, lsError* err)
     // The palette, between the headers and the pixels.
     if (b->bits <= 8)
     {
-        size_t entry = core ? 3 : 4;
+        size_t entry = core || headerSize == 64 ? 3 : 4; // the core and OS/2 2.x 64-byte headers' entries: BGR
         uint32_t used = headerSize >= 36 ? U32(h + 32) : 0;
-        size_t count = used != 0 && used < (1u << b->bits) ? used : (size_t)1 << b->bits;
+        if (used > (1u << b->bits))
+            return lsFail(err, "%s: a palette of %u colours, more than %d-bit pixels index (%u)", b->label,
+                          (unsigned)used, b->bits, 1u << b->bits);
+        size_t count = used != 0 ? used : (size_t)1 << b->bits;
         size_t room = offset > at ? (offset - at) / entry : 0;
         count = used == 0 && count > room ? room : count; // writers may leave out the unused entries
         if (count == 0)
@@ -271,7 +274,7 @@ static bool DecodeRows(Bmp* b, lsError* err)
             uint32_t pixel = b->bits == 16 ? U16(row + 2 * (size_t)x) : U32(row + 4 * (size_t)x);
             for (int k = 0; k < 3; ++k)
                 q[k] = ChannelQuantum(b->channels + k, pixel);
-            q[3] = b->channels[3].mask != 0 ? ChannelQuantum(b->channels + 3, pixel) : 65535;
+            q[3] = b->hasAlpha ? ChannelQuantum(b->channels + 3, pixel) : 65535;
         }
         b->sink->row(b->sink->context, RowFromTop(b, r), b->rgba);
     }
@@ -295,8 +298,8 @@ static bool DecodeRle(Bmp* b, lsError* err)
                           RowFromTop(b, r));
         unsigned count = d[p], value = d[p + 1];
         p += 2;
-        if (count >
-            0) // a run; encoders run into the row's padding (ImageMagick's does): pixels past the row are dropped
+        // A run. Encoders run into the row's padding (ImageMagick's does): pixels past the row are dropped.
+        if (count > 0)
         {
             for (unsigned i = 0; i < count && x < b->width; ++i)
                 b->indices[x++] = (uint8_t)(!four ? value : (i & 1u) == 0 ? value >> 4 : value & 15u);
@@ -322,7 +325,8 @@ static bool DecodeRle(Bmp* b, lsError* err)
                               RowFromTop(b, r));
             unsigned dx = d[p], dy = d[p + 1];
             p += 2;
-            if ((unsigned)(b->width - x) < dx || (unsigned)(b->height - r) < dy)
+            // It must land in the image: a column up to the row's end (only the row's end can follow), a row of it.
+            if ((unsigned)(b->width - x) < dx || (dy > 0 && (unsigned)(b->height - r) <= dy))
                 return lsFail(err, "%s: an RLE jump by (%u, %u) from pixel (%d, %d) leaves the image (byte %zu)",
                               b->label, dx, dy, x, RowFromTop(b, r), p - 4);
             for (unsigned k = 0; k < dy; ++k)
@@ -353,7 +357,7 @@ bool lsDecodeBmp(const unsigned char* data, size_t size, const char* label, cons
     Bmp b;
     memset(&b, 0, sizeof b);
     b.data = data, b.size = size, b.label = label, b.sink = sink;
-    if (!ReadHeaders(&b, err) || !sink->begin(sink->context, b.width, b.height, b.channels[3].mask != 0, err))
+    if (!ReadHeaders(&b, err) || !sink->begin(sink->context, b.width, b.height, b.hasAlpha, err))
         return false;
     size_t rgbaSize = 4 * sizeof(uint16_t) * (size_t)b.width;
     b.rgba = lsAlloc(rgbaSize);
