@@ -670,129 +670,6 @@ lsRayHit lsScene_WalkRay(const lsScene* scene, const lsRayInput* input)
     return best;
 }
 
-// A ray walked in lock step with others by lsScene_CastRays; its best hit so far is kept in its place in the output.
-// When a ray's walk ends, the next ray starts in the other half of the lane, and the ended one is resolved a round
-// later (the identities of its deferred segments, prefetched when they were deferred, have arrived by then), in the
-// round that requests the new ray's first cell.
-typedef struct Lane
-{
-    Walk walk;          // the ray being walked
-    WalkState state[2]; // its candidates (state[cur]), and those of the ray before it
-    int ray, lastRay;   // the rays of the two halves (-1: none; the lane is spent when both are)
-    int cur;
-    bool fetched; // the walked cell's header and records were requested a round ago
-} Lane;
-
-// Requests what the lane's next step reads: the current cell's header (arrived by now) says where its records are,
-// and the next cell's header is read by the step's lookahead.
-static LS_FORCE_INLINE void FetchCell(const lsScene* scene, const Walk* a)
-{
-    const CellHeader* h = scene->cells + a->cell;
-    if (h->square[0] != 0 && h->square[a->upX + 2 * a->upY] > 1)
-    {
-        return; // the step crosses the empty square around the cell without reading a record
-    }
-    LS_PREFETCH(scene->segItems + h[0].seg);
-    LS_PREFETCH(scene->segItems + h[1].seg - 1);
-    int xMask = -(a->tMaxX < a->tMaxY);
-    unsigned next = (unsigned)(a->cell + (a->stepX & xMask) + (a->stepYCells & ~xMask));
-    unsigned cellCount = (unsigned)scene->nx * (unsigned)scene->ny;
-    LS_PREFETCH(scene->cells + (next < cellCount ? next : cellCount));
-}
-
-#define LS_LANES 8
-#define LS_LANES_MIN_INDEX_BYTES ((size_t)8 << 20)
-
-// Starts the lane's current half on the next ray that needs a walk and requests its first cell's header; the other
-// rays (one that ends before the grid; a scan's beam from the previous ray's origin, whose cells are cached: walked at
-// once) are answered on the way.
-static LS_FORCE_INLINE void StartLane(const lsScene* scene, const lsDynamicObjects* dyn, const lsRayInput* inputs,
-                                      int count, int* next, lsRayHit* hits, Lane* lane)
-{
-    WalkState* w = lane->state + lane->cur;
-    lane->fetched = false;
-    while (*next < count)
-    {
-        int i = (*next)++;
-        if (i > 0 && inputs[i].origin.x == inputs[i - 1].origin.x && inputs[i].origin.y == inputs[i - 1].origin.y)
-        {
-            Cast(scene, dyn, inputs + i, false, false, NULL, hits + i);
-            continue;
-        }
-        if (WalkStart(scene, dyn, inputs + i, &lane->walk, w, hits + i, NULL))
-        {
-            LS_PREFETCH(scene->cells + lane->walk.cell);
-            lane->ray = i;
-            return;
-        }
-    }
-    lane->ray = -1;
-}
-
-// The rays walked LS_LANES at a time, in lock step (see lsScene_CastRays); out of line, so a batch of a small index
-// does not reserve the lanes' stack.
-static LS_NOINLINE void CastLanes(const lsScene* scene, const lsDynamicObjects* dyn, const lsRayInput* inputs,
-                                  int count, lsRayHit* hits)
-{
-    // The rays are walked LS_LANES at a time, in lock step, one cell per ray and round, so that each ray's
-    // memory (its cells' headers, then their records: two dependent cache misses per cell) arrives while the other
-    // rays are worked on ("group prefetching": Chen, Ailamaki, Gibbons and Mowry, "Improving Hash Join Performance
-    // through Prefetching", 2004). A step requests the next cell's records and the header of the cell after it; a
-    // ray's first cell, and the cell after an empty square, take a round of their own to request theirs.
-    Lane lanes[LS_LANES];
-    int next = 0, live = LS_LANES;
-    for (int l = 0; l < LS_LANES; ++l)
-    {
-        lanes[l].cur = 0;
-        lanes[l].lastRay = -1;
-        StartLane(scene, dyn, inputs, count, &next, hits, lanes + l);
-    }
-    while (live > 0)
-    {
-        for (int l = 0; l < LS_LANES; ++l)
-        {
-            Lane* lane = lanes + l;
-            if (lane->fetched)
-            {
-                int cur = lane->cur;
-                WalkStepResult r =
-                    WalkStep(scene, &lane->walk, lane->state + cur, hits + lane->ray, true, true, false, NULL);
-                if (r == ls_walkOn)
-                {
-                    continue;
-                }
-                if (r == ls_walkJumped)
-                {
-                    LS_PREFETCH(scene->cells + lane->walk.cell);
-                    lane->fetched = false;
-                    continue;
-                }
-                lane->lastRay = lane->ray;
-                lane->cur = cur ^ 1;
-                StartLane(scene, dyn, inputs, count, &next, hits, lane);
-                continue;
-            }
-            if (lane->lastRay >= 0)
-            {
-                WalkState* w = lane->state + (lane->cur ^ 1);
-                int i = lane->lastRay;
-                Resolve(scene, inputs + i, w->pending, w->pendingCount, hits + i, NULL);
-                lane->lastRay = -1;
-            }
-            if (lane->ray >= 0)
-            {
-                FetchCell(scene, &lane->walk);
-                lane->fetched = true;
-            }
-            else if (lane->ray == -1)
-            {
-                lane->ray = -2; // spent
-                --live;
-            }
-        }
-    }
-}
-
 // ---------------------------------------------------------------------------------------------------------------------
 // Ray packets: four rays walked at once in AVX2 lanes
 
@@ -1037,6 +914,17 @@ typedef struct ExactQueue
     int count;
 } ExactQueue;
 
+// Whether an ended walk's answer is one segment record's exact cast: one segment to cast, or two copies of one (a
+// segment registered in two cells the walk visited: the same answer whichever is cast), on a ray whose answer is still
+// NoHit (a moving object, a primitive outside the grid or a pending list that filled up may have written it).
+static LS_FORCE_INLINE bool EndsWithOneSegment(const lsScene* scene, const Pending* pending, int count,
+                                               const lsRayHit* best)
+{
+    return (unsigned)(count - 1) < 2u && pending[0].field == ls_fieldSegment && !best->hit &&
+           (count == 1 || (pending[1].field == ls_fieldSegment &&
+                           SameRef(scene->segItemRefs + pending[0].item, scene->segItemRefs + pending[1].item)));
+}
+
 // The exact casts of four queued walks (each with nothing but one segment to cast, and its answer still NoHit), one
 // per lane: TrySegmentRecordInline's common case (lsRayCastSegmentCrossing with the record's normal) on the same
 // doubles in the same order, each lane the scalar expression's bits (IEEE operations, no contraction; the minimum and
@@ -1179,6 +1067,20 @@ static LS_NOINLINE LS_AVX2 void CastExactLanes(const lsScene* scene, const lsRay
     {
         int l = __builtin_ctz((unsigned)bits);
         TrySegmentRecord(segs + e->item[l], refs + e->item[l], inputs + e->ray[l], hits + e->ray[l]);
+    }
+}
+
+// The exact casts left in the queue, padded with copies of its last walk (the same answer written again).
+static LS_FORCE_INLINE void FlushExact(const lsScene* scene, const lsRayInput* inputs, ExactQueue* e, lsRayHit* hits)
+{
+    if (e->count > 0)
+    {
+        for (int j = e->count; j < 4; ++j)
+        {
+            e->ray[j] = e->ray[e->count - 1], e->item[j] = e->item[e->count - 1];
+        }
+        CastExactLanes(scene, inputs, e, hits);
+        e->count = 0;
     }
 }
 
@@ -1395,14 +1297,8 @@ static LS_FORCE_INLINE LS_AVX2 void CastPacketsAs(const lsScene* scene, const ls
                         int i = p->ray[l];
                         const Pending* pending = lanes[l].pending;
                         int c = p->count[l];
-                        // One segment to cast, or two copies of one (a segment registered in two cells the walk
-                        // visited: the same answer whichever is cast), on a ray whose answer is still NoHit: queued
-                        // for the lanes' exact casts.
-                        bool one = (unsigned)(c - 1) < 2u && pending[0].field == ls_fieldSegment && !hits[i].hit &&
-                                   (c == 1 || (pending[1].field == ls_fieldSegment &&
-                                               SameRef(scene->segItemRefs + pending[0].item,
-                                                       scene->segItemRefs + pending[1].item)));
-                        if (one)
+                        // One segment to cast (or two copies of one): queued for the lanes' exact casts.
+                        if (EndsWithOneSegment(scene, pending, c, hits + i))
                         {
                             exact.ray[exact.count] = i, exact.item[exact.count] = pending[0].item;
                             if (++exact.count == 4)
@@ -1741,14 +1637,7 @@ static LS_FORCE_INLINE LS_AVX2 void CastPacketsAs(const lsScene* scene, const ls
             }
         }
     }
-    if (exact.count > 0)
-    {
-        for (int j = exact.count; j < 4; ++j) // copies of the last: the same answer written again
-        {
-            exact.ray[j] = exact.ray[exact.count - 1], exact.item[j] = exact.item[exact.count - 1];
-        }
-        CastExactLanes(scene, inputs, &exact, hits);
-    }
+    FlushExact(scene, inputs, &exact, hits);
 }
 
 #undef LOADPD
@@ -1777,6 +1666,154 @@ static LS_NOINLINE LS_AVX2 void CastPacketsSparse(const lsScene* scene, const ls
     CastPacketsAs(scene, inputs, count, hits, false, true);
 }
 #endif
+
+// A ray walked in lock step with others by lsScene_CastRays; its best hit so far is kept in its place in the output.
+// When a ray's walk ends, the next ray starts in the other half of the lane, and the ended one is resolved a round
+// later (the identities of its deferred segments, prefetched when they were deferred, have arrived by then), in the
+// round that requests the new ray's first cell.
+typedef struct Lane
+{
+    Walk walk;          // the ray being walked
+    WalkState state[2]; // its candidates (state[cur]), and those of the ray before it
+    int ray, lastRay;   // the rays of the two halves (-1: none; the lane is spent when both are)
+    int cur;
+    bool fetched; // the walked cell's header and records were requested a round ago
+} Lane;
+
+// Requests what the lane's next step reads: the current cell's header (arrived by now) says where its records are,
+// and the next cell's header is read by the step's lookahead.
+static LS_FORCE_INLINE void FetchCell(const lsScene* scene, const Walk* a)
+{
+    const CellHeader* h = scene->cells + a->cell;
+    if (h->square[0] != 0 && h->square[a->upX + 2 * a->upY] > 1)
+    {
+        return; // the step crosses the empty square around the cell without reading a record
+    }
+    LS_PREFETCH(scene->segItems + h[0].seg);
+    LS_PREFETCH(scene->segItems + h[1].seg - 1);
+    int xMask = -(a->tMaxX < a->tMaxY);
+    unsigned next = (unsigned)(a->cell + (a->stepX & xMask) + (a->stepYCells & ~xMask));
+    unsigned cellCount = (unsigned)scene->nx * (unsigned)scene->ny;
+    LS_PREFETCH(scene->cells + (next < cellCount ? next : cellCount));
+}
+
+#define LS_LANES 8
+#define LS_LANES_MIN_INDEX_BYTES ((size_t)8 << 20)
+
+// Starts the lane's current half on the next ray that needs a walk and requests its first cell's header; the other
+// rays (one that ends before the grid; a scan's beam from the previous ray's origin, whose cells are cached: walked at
+// once) are answered on the way.
+static LS_FORCE_INLINE void StartLane(const lsScene* scene, const lsDynamicObjects* dyn, const lsRayInput* inputs,
+                                      int count, int* next, lsRayHit* hits, Lane* lane)
+{
+    WalkState* w = lane->state + lane->cur;
+    lane->fetched = false;
+    while (*next < count)
+    {
+        int i = (*next)++;
+        if (i > 0 && inputs[i].origin.x == inputs[i - 1].origin.x && inputs[i].origin.y == inputs[i - 1].origin.y)
+        {
+            Cast(scene, dyn, inputs + i, false, false, NULL, hits + i);
+            continue;
+        }
+        if (WalkStart(scene, dyn, inputs + i, &lane->walk, w, hits + i, NULL))
+        {
+            LS_PREFETCH(scene->cells + lane->walk.cell);
+            lane->ray = i;
+            return;
+        }
+    }
+    lane->ray = -1;
+}
+
+// The rays walked LS_LANES at a time, in lock step (see lsScene_CastRays); out of line, so a batch of a small index
+// does not reserve the lanes' stack. exactLanes: the processor has AVX2 (and the build the packets' code), so an ended
+// walk with one segment to cast is queued for CastExactLanes, as the packets' are.
+static LS_NOINLINE void CastLanes(const lsScene* scene, const lsDynamicObjects* dyn, const lsRayInput* inputs,
+                                  int count, lsRayHit* hits, bool exactLanes)
+{
+    // The rays are walked LS_LANES at a time, in lock step, one cell per ray and round, so that each ray's
+    // memory (its cells' headers, then their records: two dependent cache misses per cell) arrives while the other
+    // rays are worked on ("group prefetching": Chen, Ailamaki, Gibbons and Mowry, "Improving Hash Join Performance
+    // through Prefetching", 2004). A step requests the next cell's records and the header of the cell after it; a
+    // ray's first cell, and the cell after an empty square, take a round of their own to request theirs.
+    Lane lanes[LS_LANES];
+    int next = 0, live = LS_LANES;
+#if defined(LS_PACKETS)
+    ExactQueue exact;
+    exact.count = 0;
+#else
+    (void)exactLanes;
+#endif
+    for (int l = 0; l < LS_LANES; ++l)
+    {
+        lanes[l].cur = 0;
+        lanes[l].lastRay = -1;
+        StartLane(scene, dyn, inputs, count, &next, hits, lanes + l);
+    }
+    while (live > 0)
+    {
+        for (int l = 0; l < LS_LANES; ++l)
+        {
+            Lane* lane = lanes + l;
+            if (lane->fetched)
+            {
+                int cur = lane->cur;
+                WalkStepResult r =
+                    WalkStep(scene, &lane->walk, lane->state + cur, hits + lane->ray, true, true, false, NULL);
+                if (r == ls_walkOn)
+                {
+                    continue;
+                }
+                if (r == ls_walkJumped)
+                {
+                    LS_PREFETCH(scene->cells + lane->walk.cell);
+                    lane->fetched = false;
+                    continue;
+                }
+                lane->lastRay = lane->ray;
+                lane->cur = cur ^ 1;
+                StartLane(scene, dyn, inputs, count, &next, hits, lane);
+                continue;
+            }
+            if (lane->lastRay >= 0)
+            {
+                WalkState* w = lane->state + (lane->cur ^ 1);
+                int i = lane->lastRay;
+                lane->lastRay = -1;
+#if defined(LS_PACKETS)
+                // city-100k: 1 517 -> 1 396 instructions a ray.
+                if (exactLanes && EndsWithOneSegment(scene, w->pending, w->pendingCount, hits + i))
+                {
+                    exact.ray[exact.count] = i, exact.item[exact.count] = w->pending[0].item;
+                    if (++exact.count == 4)
+                    {
+                        CastExactLanes(scene, inputs, &exact, hits);
+                        exact.count = 0;
+                    }
+                }
+                else
+#endif
+                {
+                    Resolve(scene, inputs + i, w->pending, w->pendingCount, hits + i, NULL);
+                }
+            }
+            if (lane->ray >= 0)
+            {
+                FetchCell(scene, &lane->walk);
+                lane->fetched = true;
+            }
+            else if (lane->ray == -1)
+            {
+                lane->ray = -2; // spent
+                --live;
+            }
+        }
+    }
+#if defined(LS_PACKETS)
+    FlushExact(scene, inputs, &exact, hits);
+#endif
+}
 
 // The rays of a small index a ray at a time (see lsScene_CastRays); pieces: a sparse grid's walk (see WalkStep).
 static LS_FORCE_INLINE void CastRaysAtATime(const lsScene* scene, const lsDynamicObjects* dyn, const lsRayInput* inputs,
@@ -1866,5 +1903,9 @@ void lsScene_CastRays(const lsScene* scene, const lsDynamicObjects* dyn, const l
         }
         return;
     }
-    CastLanes(scene, dyn, inputs, count, hits); // otherwise in lock step: see there
+#if defined(LS_PACKETS)
+    CastLanes(scene, dyn, inputs, count, hits, __builtin_cpu_supports("avx2")); // otherwise in lock step: see there
+#else
+    CastLanes(scene, dyn, inputs, count, hits, false);
+#endif
 }
