@@ -313,8 +313,9 @@ static int FleetEditTest(void)
 }
 
 // The window's undo of a robot's deletion: the robot comes back where it was when deleted, with its speeds and
-// counters (lsSim_CarryOverFrom with the sim it was deleted from), not at its start pose; a robot of that id with
-// another start pose (a new copy that took the name) starts at its start pose, as does plain lsSim_CarryOver's.
+// counters (lsSim_CarryOverFrom with the run kept when it was deleted, lsCreateRobotRun), not at its start pose; a
+// robot of that id with another start pose (a new copy that took the name) starts at its start pose, as does plain
+// lsSim_CarryOver's.
 static int UndoDeleteTest(void)
 {
     const char* text = "{\"walls\": [{\"points\": [[0, 0], [20, 0], [20, 20], [0, 20]], \"closed\": true}],"
@@ -329,19 +330,24 @@ static int UndoDeleteTest(void)
     lsRobotState b = lsSim_GetState(sim)->robots[1];
     ENSURE(b.food == 1 && b.position.x > 6.0); // b drove over the food
 
-    // b deleted; the run goes on without it.
+    // b deleted: its run kept, the sim it ran in gone; the run goes on without it.
     lsWorld* deleted = lsCloneWorld(world);
     ENSURE(lsWorld_RemoveRobot(deleted, 1));
     lsSim* without = lsCreateSim(deleted);
     lsSim_CarryOver(without, sim);
+    lsRobotRun* runs[2] = {lsCreateRobotRun(sim, 1), lsCreateRobotRun(sim, 0)};
+    lsDestroySim(sim);
     for (int k = 0; k < 60; ++k)
         lsSim_StepRobots(without, drive);
 
-    // Undone: b is back where it was deleted, as fast, with its counters.
-    const lsSim* earlier[1] = {sim};
+    // Undone: b is back where it was deleted, as fast, with its counters; a takes its run from `without`, not from
+    // the older run offered (only a robot that old lacks takes one), which stays unused.
+    const lsRobotRun* offered[2] = {runs[0], runs[1]};
     lsWorld* undone = lsCloneWorld(world);
     lsSim* back = lsCreateSim(undone);
-    lsSim_CarryOverFrom(back, without, earlier, 1);
+    bool used[2] = {false, true};
+    lsSim_CarryOverFrom(back, without, offered, 2, used);
+    ENSURE(used[0] && !used[1]);
     const lsSimState* now = lsSim_GetState(back);
     ENSURE(now->robotCount == 2 && now->time == lsSim_GetState(without)->time);
     ENSURE(lsVecEqual(now->robots[1].position, b.position) && now->robots[1].v == b.v);
@@ -357,7 +363,8 @@ static int UndoDeleteTest(void)
     lsWorld* other = lsCloneWorld(world);
     lsWorld_Robot(other, 1)->position = lsV(2.0, 10.0);
     back = lsCreateSim(other);
-    lsSim_CarryOverFrom(back, without, earlier, 1);
+    lsSim_CarryOverFrom(back, without, offered, 2, used);
+    ENSURE(!used[0] && !used[1]);
     ENSURE(lsVecEqual(lsSim_GetState(back)->robots[1].position, lsV(2.0, 10.0)));
     ENSURE(lsSim_GetState(back)->robots[1].food == 0);
     lsError err = {{0}};
@@ -365,9 +372,55 @@ static int UndoDeleteTest(void)
     lsDestroySim(back);
     lsDestroyWorld(other);
     lsDestroyWorld(undone);
+    lsDestroyRobotRun(runs[0]);
+    lsDestroyRobotRun(runs[1]);
     lsDestroySim(without);
     lsDestroyWorld(deleted);
+    lsDestroyWorld(world);
+    return 0;
+}
+
+// A run kept for an undo holds the robot's own state only: on a world of 20 000 walls (megabytes with its sim and
+// scene index) it is a few KB, and it outlives the sim it came from.
+static int RunSizeTest(void)
+{
+    lsWorld* world = Load("{\"walls\": [], \"robots\": [{\"id\": \"a\", \"pose\": [0.5, 0.5, 0]}]}");
+    ENSURE(world != NULL);
+    long long empty = lsAllocatedBytes();
+    for (int i = 0; i < 20000; ++i)
+    {
+        // Short walls in a row, 2 m apart, away from the robot.
+        lsVec2 points[2] = {lsV(2.0 * (double)(i % 200), 10.0 + 2.0 * (double)(i / 200)),
+                            lsV(2.0 * (double)(i % 200) + 1.0, 10.0 + 2.0 * (double)(i / 200))};
+        ENSURE(lsWorld_AddWall(world, points, 2, false) == i);
+    }
+    lsSim* sim = lsCreateSim(world);
+    ENSURE(sim != NULL);
+    long long whole = lsAllocatedBytes() - empty; // the walls, the sim and its scene
+    lsControl forward = lsMakeManualControl(0.5, 0.0);
+    for (int k = 0; k < 10; ++k)
+        lsSim_Step(sim, &forward);
+    long long before = lsAllocatedBytes();
+    lsRobotRun* run = lsCreateRobotRun(sim, 0);
+    long long held = lsAllocatedBytes() - before;
+    ENSURE(whole > 1000000 && held > 0 && held < 4096);
+
+    // The run outlives its sim: a new sim of the world resumes it.
+    lsVec2 was = lsSim_GetState(sim)->robot.position;
+    lsSim* other = lsCreateSim(world);
     lsDestroySim(sim);
+    lsWorld* without = lsCloneWorld(world);
+    lsRobotDef b = *lsWorld_GetRobot(world, 0);
+    memcpy(b.id, "b", 2);
+    ENSURE(lsWorld_AddRobot(without, &b) == 1 && lsWorld_RemoveRobot(without, 0));
+    lsSim* gone = lsCreateSim(without);
+    const lsRobotRun* offered[1] = {run};
+    lsSim_CarryOverFrom(other, gone, offered, 1, NULL);
+    ENSURE(lsVecEqual(lsSim_GetState(other)->robot.position, was) && was.x > 0.5);
+    lsDestroySim(gone);
+    lsDestroyWorld(without);
+    lsDestroyRobotRun(run);
+    lsDestroySim(other);
     lsDestroyWorld(world);
     return 0;
 }
@@ -379,5 +432,6 @@ int LiveEditTest(void)
     RUN_SUBTEST(TouchedTest);
     RUN_SUBTEST(FleetEditTest);
     RUN_SUBTEST(UndoDeleteTest);
+    RUN_SUBTEST(RunSizeTest);
     return 0;
 }

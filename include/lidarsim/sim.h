@@ -28,6 +28,10 @@ extern "C"
 /// separate sims share nothing and may step on separate threads at once (its own robots' scans may run on a pool).
 typedef struct lsSim lsSim;
 
+/// One robot's run as it was at a moment (opaque, about 1.5 KB: no world, no scene): what lsSim_CarryOverFrom needs
+/// to resume it in another sim. Create with lsCreateRobotRun, destroy with lsDestroyRobotRun.
+typedef struct lsRobotRun lsRobotRun;
+
 // ---------------------------------------------------------------------------------------------------------------------
 // Control
 
@@ -213,11 +217,18 @@ LS_API lsControl lsSim_RobotAutopilotControl(lsSim* sim, int robot);
 /// to the nearest free place, then a scan is taken. The one place that knows what survives an edit
 /// (docs/editing.md lists it).
 LS_API void lsSim_CarryOver(lsSim* sim, const lsSim* old);
-/// As lsSim_CarryOver, and a robot that `old` lacks takes over the run it had in the first of `earlier` (sims of
-/// before edits that removed robots, still alive, newest first; may be NULL when earlierCount is 0) that holds a
-/// robot of its id and start pose: the window's undo of a robot's deletion brings the robot back where it was,
-/// with its speeds, counters, noise stream and autopilot memory, rather than at its start pose.
-LS_API void lsSim_CarryOverFrom(lsSim* sim, const lsSim* old, const lsSim* const* earlier, int earlierCount);
+/// As lsSim_CarryOver, and a robot that `old` lacks takes over the first of `runs` (newest first; may be NULL when
+/// runCount is 0) of its id and start pose: the window's undo of a robot's deletion brings the robot back where it
+/// was, with its speeds, counters, noise stream and autopilot memory, rather than at its start pose. The fleet's
+/// totals stay old's (they kept the robot's share). used (NULL, or runCount entries): set true for each run taken
+/// over, false for the others; a run taken over is of no more use to the caller (a later deletion makes a new one).
+LS_API void lsSim_CarryOverFrom(lsSim* sim, const lsSim* old, const lsRobotRun* const* runs, int runCount, bool* used);
+/// Copies robot `robot`'s run in sim (index in [0, robotCount)): its id and start pose (to match it again), pose,
+/// speeds, its share of the score and counters, its lidar's noise stream, its autopilot's memory and contact. It
+/// holds nothing of the sim, which may then go. Destroy with lsDestroyRobotRun (the caller owns it).
+LS_API lsRobotRun* lsCreateRobotRun(const lsSim* sim, int robot);
+/// Frees a run from lsCreateRobotRun (NULL is fine).
+LS_API void lsDestroyRobotRun(lsRobotRun* run);
 
 // ---------------------------------------------------------------------------------------------------------------------
 // Moving walls (pure functions of time, shared with the view and the editor)

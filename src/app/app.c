@@ -57,23 +57,44 @@ static void ApplyBeams(lsSim* sim, int beams)
         lsSim_SetBeams(sim, beams);
 }
 
-void lsApp_ClearRetired(lsApp* app)
+void lsApp_ClearRuns(lsApp* app)
 {
-    for (int i = 0; i < app->retiredCount; ++i)
-    {
-        lsDestroySim(app->retired[i]);
-        lsDestroyWorld(app->retiredWorlds[i]);
-    }
-    app->retiredCount = 0;
+    for (int i = 0; i < app->runCount; ++i)
+        lsDestroyRobotRun(app->runs[i]);
+    app->runCount = 0;
 }
 
-// True when a robot of the old world has no robot of its id in the new one.
-static bool RemovesRobots(const lsWorld* old, const lsWorld* now)
+// Drops run i where drop[i]; the others keep their order.
+static void DropRuns(lsApp* app, const bool* drop)
 {
-    for (int i = 0; i < lsWorld_RobotCount(old); ++i)
-        if (lsWorld_FindRobot(now, lsWorld_GetRobot(old, i)->id) < 0)
-            return true;
-    return false;
+    int kept = 0;
+    for (int i = 0; i < app->runCount; ++i)
+    {
+        if (drop[i])
+        {
+            lsDestroyRobotRun(app->runs[i]);
+            continue;
+        }
+        app->runs[kept] = app->runs[i];
+        app->runRedoOnly[kept] = app->runRedoOnly[i];
+        kept += 1;
+    }
+    app->runCount = kept;
+}
+
+// Keeps the run of robot i of sim, newest first (the oldest dropped when full).
+static void KeepRun(lsApp* app, const lsSim* sim, int i, bool redoOnly)
+{
+    if (app->runCount == LS_APP_RUNS)
+    {
+        app->runCount -= 1;
+        lsDestroyRobotRun(app->runs[app->runCount]);
+    }
+    memmove(app->runs + 1, app->runs, (size_t)app->runCount * sizeof(lsRobotRun*));
+    memmove(app->runRedoOnly + 1, app->runRedoOnly, (size_t)app->runCount * sizeof(bool));
+    app->runs[0] = lsCreateRobotRun(sim, i);
+    app->runRedoOnly[0] = redoOnly;
+    app->runCount += 1;
 }
 
 void lsApp_RebuildSim(lsApp* app)
@@ -82,34 +103,36 @@ void lsApp_RebuildSim(lsApp* app)
     // the world the old sim was made from to tell what the edit touched.
     lsWorld* copy = lsCloneWorld(app->world);
     lsSim* fresh = lsCreateSim(copy);
+    if (app->redoGone)
+    {
+        bool redoOnly[LS_APP_RUNS];
+        memcpy(redoOnly, app->runRedoOnly, sizeof redoOnly);
+        DropRuns(app, redoOnly);
+    }
     if (app->sim != NULL)
     {
-        // An undo or redo that brings a deleted robot back resumes its run from the sim it was deleted from.
-        const lsSim* const* earlier = (const lsSim* const*)app->retired;
-        lsSim_CarryOverFrom(fresh, app->sim, earlier, app->restoreRuns ? app->retiredCount : 0);
+        // An undo or redo that brings a removed robot back resumes its run; a run taken over is spent (a later
+        // removal keeps a newer one).
+        const lsRobotRun* const* runs = (const lsRobotRun* const*)app->runs;
+        bool used[LS_APP_RUNS];
+        int offered = app->restoreRuns ? app->runCount : 0;
+        lsSim_CarryOverFrom(fresh, app->sim, runs, offered, used);
+        if (offered > 0)
+            DropRuns(app, used);
+        // The runs of the robots this change removes, kept for an undo (or, removed by an undo, a redo) of it.
+        const lsWorld* was = lsSim_GetWorld(app->sim);
+        for (int i = 0; i < lsWorld_RobotCount(was); ++i)
+        {
+            if (lsWorld_FindRobot(copy, lsWorld_GetRobot(was, i)->id) < 0)
+                KeepRun(app, app->sim, i, app->lastUndo);
+        }
     }
     app->restoreRuns = false;
+    app->redoGone = false;
+    app->lastUndo = false;
     ApplyBeams(fresh, app->beamsOverride);
-    if (app->sim != NULL && RemovesRobots(app->simWorld, copy))
-    {
-        // Kept (the oldest dropped) for an undo of this deletion.
-        if (app->retiredCount == LS_APP_RETIRED)
-        {
-            app->retiredCount -= 1;
-            lsDestroySim(app->retired[app->retiredCount]);
-            lsDestroyWorld(app->retiredWorlds[app->retiredCount]);
-        }
-        memmove(app->retired + 1, app->retired, (size_t)app->retiredCount * sizeof(lsSim*));
-        memmove(app->retiredWorlds + 1, app->retiredWorlds, (size_t)app->retiredCount * sizeof(lsWorld*));
-        app->retired[0] = app->sim;
-        app->retiredWorlds[0] = app->simWorld;
-        app->retiredCount += 1;
-    }
-    else
-    {
-        lsDestroySim(app->sim);
-        lsDestroyWorld(app->simWorld);
-    }
+    lsDestroySim(app->sim);
+    lsDestroyWorld(app->simWorld);
     app->sim = fresh;
     app->simWorld = copy;
     app->simStale = false;
@@ -340,7 +363,7 @@ static void Reloaded(lsApp* app, lsWorld* fresh)
     if (app->editor != NULL)
         lsEditor_WorldReplaced(app->editor);
     lsApp_RebuildSim(app);
-    lsApp_ClearRetired(app); // the undo history went with the reload
+    lsApp_ClearRuns(app); // the undo history went with the reload
     lsApp_SetStatus(app, "reloaded %s", app->config.worldPath);
 }
 
@@ -759,7 +782,7 @@ static void Shutdown(lsApp* app)
 {
     lsDestroyEditor(app->editor);
     lsDestroyReloader(app->reloader);
-    lsApp_ClearRetired(app);
+    lsApp_ClearRuns(app);
     lsDestroySim(app->sim);
     lsDestroyWorld(app->simWorld);
     lsDestroyWorld(app->world);

@@ -11,10 +11,10 @@
 
 #include <SDL2/SDL.h>
 
-/// The window's state: the world and sim it shows, the view, and the loop's clocks and counters.
-/// How many sims from before a robot's deletion the window keeps for undo (each holds its world and scene).
-#define LS_APP_RETIRED 4
+/// How many runs of removed robots the window keeps for undo (lsRobotRun, about 1.5 KB each).
+#define LS_APP_RUNS 16
 
+/// The window's state: the world and sim it shows, the view, and the loop's clocks and counters.
 typedef struct lsApp
 {
     lsAppConfig config;
@@ -42,12 +42,15 @@ typedef struct lsApp
     int screenshots;                       ///< F12 presses not yet saved: each saves the next frame as a PNG
     bool quit;
     bool simStale;    ///< the editor changed the world: rebuild the sim before the next step, draw or command
-    bool restoreRuns; ///< the change was an undo or redo: robots it brings back resume their run (retired)
-    /// Owned; sims (with their worlds) from before edits that removed robots, newest first: an undone deletion
-    /// brings the robot back where it was (lsSim_CarryOverFrom). Dropped by a reload from disk and by R.
-    lsSim* retired[LS_APP_RETIRED];
-    lsWorld* retiredWorlds[LS_APP_RETIRED];
-    int retiredCount;
+    bool restoreRuns; ///< among the changes, an undo or redo: robots it brings back resume their run (runs)
+    bool redoGone;    ///< among the changes, a new edit: it cleared the redo history (runs[i] redoOnly go)
+    bool lastUndo;    ///< the last change was an undo: robots it removes can come back by a redo only
+    /// Owned; the runs of robots that changes of the world removed, newest first: an undone deletion brings the
+    /// robot back where it was (lsSim_CarryOverFrom). A run taken over goes, as do all on a reload from disk, on R,
+    /// and those of robots an undo removed (redoOnly) once a new edit clears the redo history.
+    lsRobotRun* runs[LS_APP_RUNS];
+    bool runRedoOnly[LS_APP_RUNS];
+    int runCount;
     int beamsOverride;    ///< beams chosen with --beams or +/- (kept across reloads and edits); 0: the world's
     bool panning;         ///< a drag is moving the camera
     bool cameraFitted;    ///< the camera is as a fit left it (no zoom or pan since): panels shown or hidden refit it
@@ -76,8 +79,8 @@ typedef struct lsApp
 double lsApp_Now(const lsApp* app);
 /// Shows a message in the HUD for a few seconds (also printed to stdout).
 void lsApp_SetStatus(lsApp* app, const char* format, ...) __attribute__((format(printf, 2, 3)));
-/// Drops the sims kept for undoing robots' deletions (app->retired).
-void lsApp_ClearRetired(lsApp* app);
+/// Drops the runs kept for undoing robots' deletions (app->runs).
+void lsApp_ClearRuns(lsApp* app);
 /// Replaces the sim with a new one built from app->world (after an edit or a reload), keeping the beam override,
 /// and clears simStale.
 void lsApp_RebuildSim(lsApp* app);

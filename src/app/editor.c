@@ -245,6 +245,7 @@ static void UndoRedo(lsEditor* editor, lsWorld* world, bool redo, lsEditResult* 
     editor->selection = lsEditRefNone();
     out->worldChanged = true;
     out->undone = true;
+    out->redone = redo;
     out->robotChanged = robots != RobotsDigest(world);
     Message(out, false, "%s (%d more to undo, %d to redo)", redo ? "redo" : "undo", lsUndoStack_UndoCount(editor->undo),
             lsUndoStack_RedoCount(editor->undo));

@@ -43,6 +43,7 @@ typedef struct lsEditResult
     bool worldChanged;  ///< the world's definitions changed (edit, undo, redo): rebuild the simulation
     bool robotChanged;  ///< among the changes, a robot's start pose changed, or robots were added or removed
     bool undone;        ///< the change was an undo or redo: a robot it brings back resumes its run (lsApp_RebuildSim)
+    bool redone;        ///< of those, a redo
     bool saveRequested; ///< Ctrl+S: the window should save the world to its file (lsApp_Save)
     bool failed;        ///< message is an error (e.g. the save failed); the world is unchanged by the failure
     bool robotPicked;   ///< a robot was selected (clicked, or just added): the window drives robot `robot` from now

@@ -51,6 +51,9 @@ static void ApplyEditResult(lsApp* app, const lsEditResult* result)
     {
         app->simStale = true;
         app->restoreRuns = app->restoreRuns || result->undone;
+        // A new edit clears the editor's redo history; the robots only a redo could bring back are gone for good.
+        app->redoGone = app->redoGone || !result->undone;
+        app->lastUndo = result->undone && !result->redone;
         lsApp_UpdateUnsaved(app);
     }
     if (result->robotPicked && result->robot >= 0 && result->robot < lsWorld_RobotCount(app->world))
@@ -95,7 +98,7 @@ static void HandleKey(lsApp* app, const SDL_KeyboardEvent* key)
         break;
     case SDLK_r:
         lsSim_Reset(app->sim, lsSim_GetWorld(app->sim)->sim.seed);
-        lsApp_ClearRetired(app); // a deleted robot brought back after a reset starts afresh too
+        lsApp_ClearRuns(app); // a deleted robot brought back after a reset starts afresh too
         if (app->beamsOverride > 0 && lsSim_GetBeams(app->sim) != app->beamsOverride)
         {
             lsSim_SetBeams(app->sim, app->beamsOverride);

@@ -2407,17 +2407,57 @@ static int OldRobotIndex(const lsSim* old, const lsRobotDef* def)
     return -1;
 }
 
-// Robot i takes over the run of the old robot j: pose and speeds (unless the edit moved its start pose: then the
-// user put it somewhere on purpose, and it starts there, at rest), its share of the score, its noise stream and its
-// autopilot's memory. Its footprint and limits are the new world's.
-static void CarryRobot(lsSim* sim, int i, const lsSim* old, int j)
+// A robot's run: what CarryRobot reads, copied out of a sim (lsCreateRobotRun) or of the old sim's robot in place.
+struct lsRobotRun
+{
+    char id[LS_ROBOT_ID_CAPACITY];
+    lsVec2 startPosition; ///< its def's start pose: a robot of its id with another one is another robot
+    double startAngle;
+    lsRobotState state;
+    lsRng lidarRng;
+    lsAutopilot autopilot;
+    bool wasInContact;
+};
+
+// Robot j's run in sim.
+static void SaveRun(const lsSim* sim, int j, lsRobotRun* run)
+{
+    const SimRobot* r = &sim->robots[j];
+    memcpy(run->id, r->def->id, sizeof run->id);
+    run->startPosition = r->def->position;
+    run->startAngle = r->def->angle;
+    run->state = sim->robotStates[j];
+    run->lidarRng = r->lidarRng;
+    run->autopilot = r->autopilot;
+    run->wasInContact = r->wasInContact;
+}
+
+lsRobotRun* lsCreateRobotRun(const lsSim* sim, int robot)
+{
+    LS_ASSERT(sim != NULL && robot >= 0 && robot < sim->robotCount);
+    lsRobotRun* run = lsAlloc(sizeof(lsRobotRun));
+    SaveRun(sim, robot, run);
+    return run;
+}
+
+void lsDestroyRobotRun(lsRobotRun* run)
+{
+    if (run != NULL)
+    {
+        lsFree(run, sizeof(lsRobotRun));
+    }
+}
+
+// Robot i takes over a run (the old sim's robot of its id, or one brought back): pose and speeds (unless the edit
+// moved its start pose: then the user put it somewhere on purpose, and it starts there, at rest), its share of the
+// score, its noise stream and its autopilot's memory. Its footprint and limits are the new world's.
+static void CarryRobot(lsSim* sim, int i, const lsRobotRun* run)
 {
     SimRobot* r = &sim->robots[i];
-    const SimRobot* was = &old->robots[j];
     lsRobotState* robot = &sim->robotStates[i];
-    const lsRobotState* before = &old->robotStates[j];
-    r->lidarRng = was->lidarRng;
-    r->autopilot = was->autopilot;
+    const lsRobotState* before = &run->state;
+    r->lidarRng = run->lidarRng;
+    r->autopilot = run->autopilot;
     robot->score = before->score;
     robot->food = before->food;
     robot->poison = before->poison;
@@ -2425,7 +2465,7 @@ static void CarryRobot(lsSim* sim, int i, const lsSim* old, int j)
     robot->crushes = before->crushes;
     robot->distance = before->distance;
     const lsRobotDef* start = r->def;
-    if (!lsVecEqual(start->position, was->def->position) || start->angle != was->def->angle)
+    if (!lsVecEqual(start->position, run->startPosition) || start->angle != run->startAngle)
     {
         return;
     }
@@ -2436,35 +2476,33 @@ static void CarryRobot(lsSim* sim, int i, const lsSim* old, int j)
     robot->commandV = before->commandV;
     robot->commandW = before->commandW;
     robot->inContact = before->inContact;
-    r->wasInContact = was->wasInContact;
+    r->wasInContact = run->wasInContact;
     UpdateFootprint(sim, i);
 }
 
-// The robot with def's id and start pose in the earliest-listed of `earlier` that has one (*from: which), or -1.
-static int EarlierRobotIndex(const lsSim* const* earlier, int earlierCount, const lsRobotDef* def, int* from)
+// The first of runs with def's id and start pose, or -1.
+static int RunIndex(const lsRobotRun* const* runs, int runCount, const lsRobotDef* def)
 {
-    for (int k = 0; k < earlierCount; ++k)
+    for (int k = 0; k < runCount; ++k)
     {
-        int j = OldRobotIndex(earlier[k], def);
-        const lsRobotDef* was = j >= 0 ? earlier[k]->robots[j].def : NULL;
-        if (was != NULL && lsVecEqual(was->position, def->position) && was->angle == def->angle)
+        const lsRobotRun* run = runs[k];
+        if (strcmp(run->id, def->id) == 0 && lsVecEqual(run->startPosition, def->position) &&
+            run->startAngle == def->angle)
         {
-            *from = k;
-            return j;
+            return k;
         }
     }
     return -1;
 }
 
-void lsSim_CarryOver(lsSim* sim, const lsSim* old) { lsSim_CarryOverFrom(sim, old, NULL, 0); }
+void lsSim_CarryOver(lsSim* sim, const lsSim* old) { lsSim_CarryOverFrom(sim, old, NULL, 0, NULL); }
 
-void lsSim_CarryOverFrom(lsSim* sim, const lsSim* old, const lsSim* const* earlier, int earlierCount)
+void lsSim_CarryOverFrom(lsSim* sim, const lsSim* old, const lsRobotRun* const* runs, int runCount, bool* used)
 {
-    LS_ASSERT(sim != NULL && old != NULL && sim != old && earlierCount >= 0 && (earlier != NULL || earlierCount == 0));
+    LS_ASSERT(sim != NULL && old != NULL && sim != old && runCount >= 0 && (runs != NULL || runCount == 0));
     const lsWorld* world = sim->world;
     lsSimState* state = &sim->state;
     const lsSimState* was = &old->state;
-
     // Time, and with it the moving walls' phase (pure functions of time). A changed dt keeps the time as near as
     // a whole number of the new steps allows, so step * dt stays the sim's clock.
     state->step = was->dt == state->dt ? was->step : llround(was->time / state->dt);
@@ -2490,19 +2528,28 @@ void lsSim_CarryOverFrom(lsSim* sim, const lsSim* old, const lsSim* const* earli
 
     // Robots by id; one left overlapping what the edit added (a box dropped on it, a wall drawn through it, a robot
     // moved onto it) goes to the nearest free place.
+    for (int k = 0; used != NULL && k < runCount; ++k)
+    {
+        used[k] = false;
+    }
     for (int i = 0; i < sim->robotCount; ++i)
     {
         int j = OldRobotIndex(old, sim->robots[i].def);
-        int from = -1;
         if (j >= 0)
         {
-            CarryRobot(sim, i, old, j);
+            lsRobotRun run;
+            SaveRun(old, j, &run);
+            CarryRobot(sim, i, &run);
         }
-        else if ((j = EarlierRobotIndex(earlier, earlierCount, sim->robots[i].def, &from)) >= 0)
+        else if ((j = RunIndex(runs, runCount, sim->robots[i].def)) >= 0)
         {
             // A robot brought back (an undone deletion) resumes the run it had when it went; the fleet's totals,
             // which kept its share, are old's.
-            CarryRobot(sim, i, earlier[from], j);
+            CarryRobot(sim, i, runs[j]);
+            if (used != NULL)
+            {
+                used[j] = true;
+            }
         }
     }
     int64_t budget = LS_PLACE_BUDGET;
