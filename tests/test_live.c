@@ -389,9 +389,10 @@ static int RunSizeTest(void)
     long long empty = lsAllocatedBytes();
     for (int i = 0; i < 20000; ++i)
     {
-        // Short walls in a row, 2 m apart, away from the robot.
-        lsVec2 points[2] = {lsV(2.0 * (double)(i % 200), 10.0 + 2.0 * (double)(i / 200)),
-                            lsV(2.0 * (double)(i % 200) + 1.0, 10.0 + 2.0 * (double)(i / 200))};
+        // Short walls in rows of 200, 2 m apart, away from the robot.
+        int column = i % 200, row = i / 200;
+        lsVec2 points[2] = {lsV(2.0 * (double)column, 10.0 + 2.0 * (double)row),
+                            lsV(2.0 * (double)column + 1.0, 10.0 + 2.0 * (double)row)};
         ENSURE(lsWorld_AddWall(world, points, 2, false) == i);
     }
     lsSim* sim = lsCreateSim(world);
