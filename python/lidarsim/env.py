@@ -166,7 +166,8 @@ class Env(_Base):
         self.action_space = self._agents.continuous_space((2,)) if self.continuous else spaces.Discrete(len(ACTIONS))
         self._next_seed = self.world.seed
         self._started = False
-        self._ended: Optional[bool] = False  # truncated: True; warned of a step after that: None
+        self._ended = False  # the episode was truncated
+        self._warned = False  # of a step after that
         self._figure = None
 
     def reset(self, *, seed: Optional[int] = None, options: Optional[dict] = None) -> Tuple[np.ndarray, dict]:
@@ -184,7 +185,7 @@ class Env(_Base):
         info["seed"] = self._next_seed
         self._next_seed = _next_episode_seed(self._next_seed)
         self._started = True
-        self._ended = False
+        self._ended = self._warned = False
         if self.render_mode == "human":
             self.render()
         return obs, info
@@ -194,7 +195,7 @@ class Env(_Base):
         handle = self._agents.live()
         if not self._started:
             raise RuntimeError("lidarsim.Env: call reset() before step()")
-        if self._ended:
+        if self._ended and not self._warned:
             # Gymnasium leaves a step after the end undefined and its own environments warn, once (CartPole's
             # words); the robot goes on from where it was, the episode's step count past max_steps.
             warnings.warn(
@@ -202,7 +203,7 @@ class Env(_Base):
                 "episode (further steps go on from where the robot is)",
                 stacklevel=2,
             )
-            self._ended = None  # warned: not again this episode
+            self._warned = True  # not again this episode
         obs = np.empty(self._agents.size, np.float32)
         reward = np.zeros(1, np.float64)
         truncated = np.zeros(1, np.uint8)
@@ -229,8 +230,7 @@ class Env(_Base):
                 None,
             )
         info = _info_dict(self._agents.sim_info(0), _lib.core.lsVecEnv_EpisodeStep(handle, 0))
-        if truncated[0] and self._ended is False:
-            self._ended = True
+        self._ended = self._ended or bool(truncated[0])
         if self.render_mode == "human":
             self.render()
         return obs, float(reward[0]), False, bool(truncated[0]), info

@@ -575,9 +575,16 @@ static atomic_llong s_mergeFailures;
 static lsWorld* WithoutMapWalls(const lsWorld* world)
 {
     lsWorld* copy = lsCloneWorld(world);
-    for (int i = copy->wallCount - 1; i >= 0; --i)
-        if (copy->walls[i].fromMap)
-            lsWorld_RemoveWall(copy, i);
+    int kept = 0; // compacted in one pass (removing them one at a time moved the world's own walls once each)
+    for (int i = 0; i < copy->wallCount; ++i)
+    {
+        lsWallDef* wall = copy->walls + i;
+        if (wall->fromMap)
+            lsFree(wall->points, (size_t)wall->pointCount * sizeof(lsVec2));
+        else
+            copy->walls[kept++] = *wall;
+    }
+    copy->wallCount = kept;
     return copy;
 }
 
