@@ -1367,16 +1367,17 @@ static int ExactLattice(lsWorld* world, int half, lsVec2 (*ends)[2])
 // lattice of short walls whose ends on the axes are zeros of opposite signs (the box's case the common case leaves to
 // the whole routine), walls of 1e-160 m at the origin (their normal is NaN: not the inline unit vector), rays aimed at
 // points of walls with the range ending there within a few ulps (the range's filter and the clamp), rays from points
-// of walls (a numerator of zero), rays along the lattice's lines (parallel walls) and random ones. half 6: the packets'
-// (an index in a core's cache); half 80: the lock-step lanes' (an index over 8 MB), with a long wall along y = 1 cast
-// before the walk (its hit is the ray's answer so far, which a walk's queued cast must not overwrite: the rays to
-// y = 1 hit it and a lattice wall at about the same fraction).
+// of walls (a numerator of zero), rays along the lattice's lines (parallel walls), rays from points as far from both
+// ends of 45-degree walls (the nearer end's tie, which the numerator's rounding shows) and random ones. half 6: the
+// packets' (an index in a core's cache); half 80: the lock-step lanes' (an index over 8 MB), with a long wall along y =
+// 1 cast before the walk (its hit is the ray's answer so far, which a walk's queued cast must not overwrite: the rays
+// to y = 1 hit it and a lattice wall at about the same fraction).
 static int ExactLatticeTest(int half)
 {
     lsWorld* world = lsCreateWorld();
     enum
     {
-        wallCount = 3 * 13 * 13 - 4 + 8,
+        wallCount = 3 * 13 * 13 - 4 + 8 + 8,
     };
     int count = half > 6 ? 3000 : 6000;
     lsVec2 ends[wallCount][2];
@@ -1388,6 +1389,22 @@ static int ExactLatticeTest(int half)
         lsVec2 tiny[2] = {{s, y}, {-s, y}};
         lsWorld_AddWall(world, tiny, 2, false);
         ends[walls][0] = tiny[0], ends[walls][1] = tiny[1], walls += 1;
+    }
+    lsRng tieRng = lsMakeRng(45);
+    for (int k = 0; k < 8; ++k)
+    {
+        // At 45 degrees about a centre c, clear of the lattice's walls: a = c - (u, u), b = c + (u, u), u of 45
+        // significant bits (every coordinate and difference exact, the numerator's products rounded). From a point
+        // of the perpendicular through c, o = c + w (-1, 1) (exact too), both ends are as far in |x| + |y| (the same
+        // two terms added the other way round), and the numerator computed from either end differs in its last bits:
+        // the exact cast's choice of the nearer end (the first on a tie) decides it.
+        lsVec2 c = {(double)(k % 4 - 2) + 0.375, (double)(k / 4 - 2) + 0.375};
+        double u = ldexp((double)(lsRng_Next(&tieRng) % (1ull << 41)) + (double)(1ull << 41) * 1.5, -45);
+        lsVec2 diagonal[2] = {{c.x - u, c.y - u}, {c.x + u, c.y + u}};
+        if ((k & 1) != 0)
+            diagonal[0] = lsV(c.x + u, c.y + u), diagonal[1] = lsV(c.x - u, c.y - u);
+        lsWorld_AddWall(world, diagonal, 2, false);
+        ends[walls][0] = diagonal[0], ends[walls][1] = diagonal[1], walls += 1;
     }
     ENSURE(walls == wallCount);
     if (half > 6)
@@ -1443,6 +1460,15 @@ static int ExactLatticeTest(int half)
                 in.origin = lsMulAdd(target, lsRng_Range(&rng, 0.01, 0.1), RandomDirection(&rng));
                 in.direction = lsSub(target, in.origin);
                 in.maxFraction = 1.5;
+            }
+            else if ((i & 2) != 0) // from a point as far from both ends of a 45-degree wall to a point of it
+            {
+                const lsVec2* e = ends[wallCount - 8 + (int)(lsRng_Next(&rng) % 8)];
+                lsVec2 c = lsMulAdd(e[0], 0.5, lsSub(e[1], e[0]));
+                double off = ldexp((double)((int64_t)(lsRng_Next(&rng) % (1ull << 43)) - (int64_t)(1ull << 42)), -45);
+                in.origin = lsV(c.x - off, c.y + off);
+                in.direction = lsSub(lsMulAdd(e[0], lsRng_Uniform(&rng), lsSub(e[1], e[0])), in.origin);
+                in.maxFraction = 2.0;
             }
             break;
         }
