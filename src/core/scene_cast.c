@@ -1277,85 +1277,97 @@ static LS_FORCE_INLINE LS_AVX2 void CastPacketsAs(const lsScene* scene, const ls
     }
     while (running > 0)
     {
-        // The lanes whose walks ended: resolved, and started on the next rays.
+        // The lanes whose walks ended: resolved, and started on the next rays. The loop over a packet's ended lanes is
+        // its only branch on them, and whether a packet has a lane walking is asked only once the queue is spent (not
+        // after each restart, by a vector load of the scalars just stored): city-10k +2 %, maze-20k +3 %. Each
+        // packet's restart depends on its own round only: one loop over both packets' ended lanes waits for the second
+        // round's results before the first packet's restart (fewer instructions and mispredicts, 1.5 to 4.6 % slower).
         for (int g = 0; g < LS_PACKET_GROUPS; ++g)
         {
-            if (doneOf[g] || stopOf[g] == 0)
+            if (sparse && (doneOf[g] || stopOf[g] == 0)) // a sparse grid's packets as before (depot -2 % without)
             {
                 continue;
             }
             Packet* p = packets + g;
             WalkState* lanes = lanesOf[g];
-            int stopBits = stopOf[g];
+            for (int bits = stopOf[g]; bits != 0; bits &= bits - 1)
             {
-                // Resolve the ended walks (the scalar code) and give their lanes the next walks of the queue.
-                for (int bits = stopBits; bits != 0; bits &= bits - 1)
+                int l = __builtin_ctz((unsigned)bits);
+                if (p->live[l] != 0)
                 {
-                    int l = __builtin_ctz((unsigned)bits);
-                    if (p->live[l] != 0)
+                    int i = p->ray[l];
+                    const Pending* pending = lanes[l].pending;
+                    int c = p->count[l];
+                    // One segment to cast (or two copies of one): queued for the lanes' exact casts.
+                    if (EndsWithOneSegment(scene, pending, c, hits + i))
                     {
-                        int i = p->ray[l];
-                        const Pending* pending = lanes[l].pending;
-                        int c = p->count[l];
-                        // One segment to cast (or two copies of one): queued for the lanes' exact casts.
-                        if (EndsWithOneSegment(scene, pending, c, hits + i))
+                        exact.ray[exact.count] = i, exact.item[exact.count] = pending[0].item;
+                        if (++exact.count == 4)
                         {
-                            exact.ray[exact.count] = i, exact.item[exact.count] = pending[0].item;
-                            if (++exact.count == 4)
-                            {
-                                CastExactLanes(scene, inputs, &exact, hits);
-                                exact.count = 0;
-                            }
-                        }
-                        else
-                        {
-                            Resolve(scene, inputs + i, lanes[l].pending, c, hits + i, NULL);
+                            CastExactLanes(scene, inputs, &exact, hits);
+                            exact.count = 0;
                         }
                     }
-                    p->live[l] = 0, p->k[l] = 0, p->kEnd[l] = 0, p->count[l] = 0;
-                    for (;;)
+                    else
                     {
-                        if (queued == 0)
-                        {
-                            // The next four walks, whose first cells' headers were requested when they were started
-                            // (the records now), and four more started ahead.
-                            if (!haveAhead)
-                            {
-                                break;
-                            }
-                            cur ^= 1, queued = ahead, haveAhead = next < count;
-                            if (haveAhead)
-                            {
-                                ahead = StartLanes(scene, inputs, next, count, hits, q + (cur ^ 1), sparse);
-                                next += 4;
-                            }
-                            if (lookAhead)
-                            {
-                                for (int b = queued; b != 0; b &= b - 1)
-                                {
-                                    LS_PREFETCH(segItems + scene->cells[q[cur].cell[__builtin_ctz((unsigned)b)]].seg);
-                                }
-                                for (int b = haveAhead ? ahead : 0; b != 0; b &= b - 1)
-                                {
-                                    LS_PREFETCH(scene->cells + q[cur ^ 1].cell[__builtin_ctz((unsigned)b)]);
-                                }
-                            }
-                            continue;
-                        }
-                        int j = __builtin_ctz((unsigned)queued);
-                        queued &= queued - 1;
-                        CopyLane(p, l, q + cur, j, sparse);
-                        p->live[l] = -1, p->entered[l] = -1;
-                        break;
+                        Resolve(scene, inputs + i, lanes[l].pending, c, hits + i, NULL);
                     }
                 }
-                // A sparse grid's packets ask the lanes' scalars just stored, not a vector of them (a load that
-                // waits for the stores to reach the cache: 5 % of the depot map's samples were on it).
-                bool anyLive = sparse ? (p->live[0] | p->live[1] | p->live[2] | p->live[3]) != 0
-                                      : _mm_movemask_ps(_mm_castsi128_ps(LOADI(p->live))) != 0;
-                if (!anyLive)
+                p->live[l] = 0, p->k[l] = 0, p->kEnd[l] = 0, p->count[l] = 0;
+                for (;;)
                 {
-                    doneOf[g] = true;
+                    if (queued == 0)
+                    {
+                        // The next four walks, whose first cells' headers were requested when they were started
+                        // (the records now), and four more started ahead.
+                        if (!haveAhead)
+                        {
+                            break;
+                        }
+                        cur ^= 1, queued = ahead, haveAhead = next < count;
+                        if (haveAhead)
+                        {
+                            ahead = StartLanes(scene, inputs, next, count, hits, q + (cur ^ 1), sparse);
+                            next += 4;
+                        }
+                        if (lookAhead)
+                        {
+                            for (int b = queued; b != 0; b &= b - 1)
+                            {
+                                LS_PREFETCH(segItems + scene->cells[q[cur].cell[__builtin_ctz((unsigned)b)]].seg);
+                            }
+                            for (int b = haveAhead ? ahead : 0; b != 0; b &= b - 1)
+                            {
+                                LS_PREFETCH(scene->cells + q[cur ^ 1].cell[__builtin_ctz((unsigned)b)]);
+                            }
+                        }
+                        continue;
+                    }
+                    int j = __builtin_ctz((unsigned)queued);
+                    queued &= queued - 1;
+                    CopyLane(p, l, q + cur, j, sparse);
+                    p->live[l] = -1, p->entered[l] = -1;
+                    break;
+                }
+            }
+            // A sparse grid's packets ask the lanes' scalars just stored, not a vector of them (a load that waits for
+            // the stores to reach the cache: 5 % of the depot map's samples were on it).
+            if (sparse && (p->live[0] | p->live[1] | p->live[2] | p->live[3]) == 0)
+            {
+                doneOf[g] = true;
+                --running;
+            }
+        }
+        // A dense grid's packets with no lane walking (only once the queue is spent) are done; their lanes are not
+        // restarted again.
+        if (!sparse && !haveAhead && queued == 0)
+        {
+            for (int g = 0; g < LS_PACKET_GROUPS; ++g)
+            {
+                const Packet* p = packets + g;
+                if (!doneOf[g] && (p->live[0] | p->live[1] | p->live[2] | p->live[3]) == 0)
+                {
+                    doneOf[g] = true, stopOf[g] = 0;
                     --running;
                 }
             }
