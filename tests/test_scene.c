@@ -1398,7 +1398,8 @@ static int ExactLatticeTest(int half)
         // of the perpendicular through c, o = c + w (-1, 1) (exact too), both ends are as far in |x| + |y| (the same
         // two terms added the other way round), and the numerator computed from either end differs in its last bits:
         // the exact cast's choice of the nearer end (the first on a tie) decides it.
-        lsVec2 c = {(double)(k % 4 - 2) + 0.375, (double)(k / 4 - 2) + 0.375};
+        int column = k % 4 - 2, row = k / 4 - 2;
+        lsVec2 c = {(double)column + 0.375, (double)row + 0.375};
         double u = ldexp((double)(lsRng_Next(&tieRng) % (1ull << 41)) + (double)(1ull << 41) * 1.5, -45);
         lsVec2 diagonal[2] = {{c.x - u, c.y - u}, {c.x + u, c.y + u}};
         if ((k & 1) != 0)
