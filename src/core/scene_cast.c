@@ -762,6 +762,22 @@ static LS_NOINLINE void LaneScalar(const lsScene* scene, const lsRayInput* input
     }
 }
 
+// Four rays' origins and directions as the lanes' coordinates (ray j in lane j).
+static LS_FORCE_INLINE LS_AVX2 void LoadRays(const lsRayInput* r0, const lsRayInput* r1, const lsRayInput* r2,
+                                             const lsRayInput* r3, __m256d* ox, __m256d* oy, __m256d* dx, __m256d* dy)
+{
+    __m256d q02a =
+        _mm256_insertf128_pd(_mm256_castpd128_pd256(_mm_loadu_pd(&r0->origin.x)), _mm_loadu_pd(&r2->origin.x), 1);
+    __m256d q13a =
+        _mm256_insertf128_pd(_mm256_castpd128_pd256(_mm_loadu_pd(&r1->origin.x)), _mm_loadu_pd(&r3->origin.x), 1);
+    __m256d q02b =
+        _mm256_insertf128_pd(_mm256_castpd128_pd256(_mm_loadu_pd(&r0->direction.x)), _mm_loadu_pd(&r2->direction.x), 1);
+    __m256d q13b =
+        _mm256_insertf128_pd(_mm256_castpd128_pd256(_mm_loadu_pd(&r1->direction.x)), _mm_loadu_pd(&r3->direction.x), 1);
+    *ox = _mm256_unpacklo_pd(q02a, q13a), *oy = _mm256_unpackhi_pd(q02a, q13a);
+    *dx = _mm256_unpacklo_pd(q02b, q13b), *dy = _mm256_unpackhi_pd(q02b, q13b);
+}
+
 // Four rays' walks started at once (inputs[first + j] in lane j, rays from count on left out), as WalkStart starts a
 // ray with nothing outside the grid and no moving objects: the same operations on the same doubles in each lane.
 // Each ray's answer is reset; returns the lanes whose ray has a walk (the others are answered). sparse: with the fields
@@ -774,16 +790,8 @@ static LS_FORCE_INLINE LS_AVX2 int StartLanes(const lsScene* scene, const lsRayI
     const lsRayInput* r1 = inputs + (first + 1 < last ? first + 1 : last);
     const lsRayInput* r2 = inputs + (first + 2 < last ? first + 2 : last);
     const lsRayInput* r3 = inputs + (first + 3 < last ? first + 3 : last);
-    __m256d q02a =
-        _mm256_insertf128_pd(_mm256_castpd128_pd256(_mm_loadu_pd(&r0->origin.x)), _mm_loadu_pd(&r2->origin.x), 1);
-    __m256d q13a =
-        _mm256_insertf128_pd(_mm256_castpd128_pd256(_mm_loadu_pd(&r1->origin.x)), _mm_loadu_pd(&r3->origin.x), 1);
-    __m256d q02b =
-        _mm256_insertf128_pd(_mm256_castpd128_pd256(_mm_loadu_pd(&r0->direction.x)), _mm_loadu_pd(&r2->direction.x), 1);
-    __m256d q13b =
-        _mm256_insertf128_pd(_mm256_castpd128_pd256(_mm_loadu_pd(&r1->direction.x)), _mm_loadu_pd(&r3->direction.x), 1);
-    __m256d ox = _mm256_unpacklo_pd(q02a, q13a), oy = _mm256_unpackhi_pd(q02a, q13a);
-    __m256d dx = _mm256_unpacklo_pd(q02b, q13b), dy = _mm256_unpackhi_pd(q02b, q13b);
+    __m256d ox, oy, dx, dy;
+    LoadRays(r0, r1, r2, r3, &ox, &oy, &dx, &dy);
     __m256d maxFraction = _mm256_setr_pd(r0->maxFraction, r1->maxFraction, r2->maxFraction, r3->maxFraction);
     // The caller's assert (lsIsValidVec2 of both, maxFraction not NaN), as WalkStart's.
     __m256d finite = _mm256_add_pd(_mm256_add_pd(_mm256_sub_pd(ox, ox), _mm256_sub_pd(oy, oy)),
@@ -937,16 +945,8 @@ static LS_NOINLINE LS_AVX2 void CastExactLanes(const lsScene* scene, const lsRay
     const lsRayInput* r1 = inputs + e->ray[1];
     const lsRayInput* r2 = inputs + e->ray[2];
     const lsRayInput* r3 = inputs + e->ray[3];
-    __m256d q02a =
-        _mm256_insertf128_pd(_mm256_castpd128_pd256(_mm_loadu_pd(&r0->origin.x)), _mm_loadu_pd(&r2->origin.x), 1);
-    __m256d q13a =
-        _mm256_insertf128_pd(_mm256_castpd128_pd256(_mm_loadu_pd(&r1->origin.x)), _mm_loadu_pd(&r3->origin.x), 1);
-    __m256d q02b =
-        _mm256_insertf128_pd(_mm256_castpd128_pd256(_mm_loadu_pd(&r0->direction.x)), _mm_loadu_pd(&r2->direction.x), 1);
-    __m256d q13b =
-        _mm256_insertf128_pd(_mm256_castpd128_pd256(_mm_loadu_pd(&r1->direction.x)), _mm_loadu_pd(&r3->direction.x), 1);
-    __m256d ox = _mm256_unpacklo_pd(q02a, q13a), oy = _mm256_unpackhi_pd(q02a, q13a);
-    __m256d dx = _mm256_unpacklo_pd(q02b, q13b), dy = _mm256_unpackhi_pd(q02b, q13b);
+    __m256d ox, oy, dx, dy;
+    LoadRays(r0, r1, r2, r3, &ox, &oy, &dx, &dy);
     __m256d dblMax = _mm256_set1_pd(DBL_MAX);
     __m256d L =
         _mm256_min_pd(_mm256_setr_pd(r0->maxFraction, r1->maxFraction, r2->maxFraction, r3->maxFraction), dblMax);

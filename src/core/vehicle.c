@@ -21,6 +21,15 @@ static lsSegment PathSegment(const lsPathDef* path, int i)
     return (lsSegment){path->points[i], path->points[j]};
 }
 
+// p projected onto seg (e = b - a) by a dot product: the fraction clamped to [0, 1], 0 on a segment of no length; its
+// length goes to *len.
+static double Project(lsSegment seg, lsVec2 e, lsVec2 p, double* len)
+{
+    double ee = lsDot(e, e);
+    *len = sqrt(ee);
+    return ee > 0.0 ? fmin(fmax(lsDot(lsSub(p, seg.a), e) / ee, 0.0), 1.0) : 0.0;
+}
+
 // The point at arc length s from the first point (closed paths wrap, open ones clamp), and the unit tangent there
 // in the order of the points.
 static lsVec2 PointAtArcLength(const lsPathDef* path, double totalLength, double s, lsVec2* tangent)
@@ -95,9 +104,8 @@ static PathPoint NearestOnPath(const lsPathDef* path, double total, lsVec2 p, do
     {
         lsSegment seg = PathSegment(path, i);
         lsVec2 e = lsSub(seg.b, seg.a);
-        double ee = lsDot(e, e);
-        double len = sqrt(ee);
-        double f = ee > 0.0 ? fmin(fmax(lsDot(lsSub(p, seg.a), e) / ee, 0.0), 1.0) : 0.0;
+        double len;
+        double f = Project(seg, e, p, &len);
         // The copies of the segment a window may meet: shifted by a lap before and after on a closed path.
         for (int k = wrap ? -1 : 0; k <= (wrap ? 1 : 0); ++k)
         {
@@ -182,9 +190,8 @@ static PathPoint StartOnPath(const lsPathDef* path, double total, lsVec2 p, doub
     {
         lsSegment seg = PathSegment(path, i);
         lsVec2 e = lsSub(seg.b, seg.a);
-        double ee = lsDot(e, e);
-        double len = sqrt(ee);
-        double f = ee > 0.0 ? fmin(fmax(lsDot(lsSub(p, seg.a), e) / ee, 0.0), 1.0) : 0.0;
+        double len;
+        double f = Project(seg, e, p, &len);
         lsVec2 q = f == 1.0 ? seg.b : lsMulAdd(seg.a, f, e);
         double d = sqrt(lsDistanceSquared(p, q));
         double s = before + f * len;
