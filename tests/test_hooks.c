@@ -6,6 +6,8 @@
 
 #include "test.h"
 
+#include "core/alloc.h"
+
 #include "lidarsim/lidarsim.h"
 
 #include <cjson/cJSON.h>
@@ -102,6 +104,14 @@ static int AllocatorHookTest(void)
     ENSURE(s_allocCalls > callsBeforePng + 1); // more than the cells: libpng's structs
     ENSURE(grid.width == 4 && grid.height == 4 && grid.cells[0] == ls_cellWall && grid.cells[5] == ls_cellFree);
     lsFreeGrid(&grid);
+
+    // The scene's index however big: its own mapping of huge pages is the default allocator's only.
+    long long callsBeforeIndex = s_allocCalls;
+    size_t indexBytes = (size_t)3 << 20;
+    unsigned char* index = lsAllocIndex(indexBytes);
+    ENSURE(s_allocCalls == callsBeforeIndex + 1 && s_liveBytes >= lsAllocatedBytes() && ((uintptr_t)index & 63) == 0);
+    memset(index, 1, indexBytes);
+    lsFreeIndex(index, indexBytes);
 
     lsFreeString(saved);
     lsDestroySim(sim);

@@ -1,5 +1,6 @@
 // Tests of scene.c: the grid-accelerated cast must equal the brute-force reference bit for bit (same object, part,
 // fraction, point and normal) on random and adversarial rays; box queries; moved and disabled targets.
+#include "core/alloc.h"
 #include "core/scene_fan.h"
 #include "core/scene_internal.h"
 #include "lidarsim/lidar.h"
@@ -2450,7 +2451,7 @@ static int SparseFanTieTest(void)
         lsSceneInfo info = lsScene_GetInfo(scene);
         ENSURE(info.cellItems < (long long)info.cellsX * info.cellsY); // sparse
         ENSURE(scene->longSegmentCount == (m == 0 ? 6 : 0));           // out of the grid
-        ENSURE(((uintptr_t)scene->segItems & 63) == 0);                // on a cache line (lsAllocLines)
+        ENSURE(((uintptr_t)scene->segItems & 63) == 0);                // on a cache line (lsAllocIndex)
         lsAABB g = info.gridBounds;
         lsRng rng = lsMakeRng(900 + (uint64_t)m);
         for (int i = 0; i < spotCount && bad == 0; ++i)
@@ -2774,6 +2775,43 @@ static int CrowdedCellTest(void)
     return 0;
 }
 
+// The index's block (lsAllocIndex): on a cache line, counted, written whole, at every size. Where a big block is a
+// mapping of its own (LS_MAPS_INDEX), the last one freed is taken again by a block of its rounded length or less (the
+// longer one trimmed), so a rebuilt scene writes pages already backed: its blocks must stay whole and apart.
+static int IndexBlockTest(void)
+{
+    long long before = lsAllocatedBytes();
+    const size_t mb = (size_t)1 << 20;
+    const size_t sizes[] = {1, 100, 4099, mb - 1, mb, 3 * mb + 5, 6 * mb};
+    for (int i = 0; i < (int)(sizeof sizes / sizeof sizes[0]); ++i)
+    {
+        unsigned char* p = lsAllocIndex(sizes[i]);
+        ENSURE(((uintptr_t)p & 63) == 0 && lsAllocatedBytes() >= before + (long long)sizes[i]);
+        memset(p, 0xA5, sizes[i]);
+        ENSURE(p[0] == 0xA5 && p[sizes[i] - 1] == 0xA5);
+        lsFreeIndex(p, sizes[i]);
+        ENSURE(lsAllocatedBytes() == before);
+    }
+    unsigned char* a = lsAllocIndex(6 * mb);
+    memset(a, 1, 6 * mb);
+    lsFreeIndex(a, 6 * mb);
+    unsigned char* b = lsAllocIndex(3 * mb); // a's mapping again where there is one, trimmed to 4 MB
+    unsigned char* c = lsAllocIndex(3 * mb); // a new one
+    ENSURE(!LS_MAPS_INDEX || b == a);
+    ENSURE(c + 3 * mb <= b || b + 3 * mb <= c);
+    memset(b, 2, 3 * mb);
+    memset(c, 3, 3 * mb);
+    ENSURE(b[0] == 2 && b[3 * mb - 1] == 2 && c[0] == 3 && c[3 * mb - 1] == 3);
+    lsFreeIndex(b, 3 * mb);
+    lsFreeIndex(c, 3 * mb); // c kept, b unmapped
+    unsigned char* d = lsAllocIndex(3 * mb + 1);
+    ENSURE(!LS_MAPS_INDEX || d == c);
+    memset(d, 4, 3 * mb + 1);
+    lsFreeIndex(d, 3 * mb + 1);
+    ENSURE(lsAllocatedBytes() == before);
+    return 0;
+}
+
 int SceneTest(void)
 {
     RUN_SUBTEST(MaxRangeTest);
@@ -2809,6 +2847,7 @@ int SceneTest(void)
     RUN_SUBTEST(CrowdedCellTest);
     RUN_SUBTEST(GridLineBeamsTest);
     RUN_SUBTEST(SubnormalDirectionTest);
+    RUN_SUBTEST(IndexBlockTest);
     return 0;
 }
 

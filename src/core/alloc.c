@@ -1,5 +1,6 @@
 // The assert and allocator hooks (as box2d's b2SetAssertFcn and b2SetAllocator), the byte counter, and the adapters
 // that route cJSON's and libpng's allocations through the same hook.
+#define _DEFAULT_SOURCE // MADV_HUGEPAGE
 #include "core/alloc.h"
 
 #include <cjson/cJSON.h>
@@ -9,6 +10,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#if LS_MAPS_INDEX
+#include <sys/mman.h>
+#endif
 
 static void DefaultAssert(const char* condition, const char* file, int line)
 {
@@ -123,17 +128,122 @@ void lsFree(void* p, size_t size)
 
 long long lsAllocatedBytes(void) { return s_allocatedBytes; }
 
-void* lsAllocLines(size_t size, void** block)
+// What an lsAllocIndex block from the allocator adds: up to 63 bytes to the next 64-byte boundary, then one line whose
+// last bytes keep the block's start for lsFreeIndex.
+#define LS_INDEX_SLACK (63 + 64)
+
+#if LS_MAPS_INDEX
+// Whether lsAllocIndex maps the block itself (the same answer at its free: the allocator cannot change while blocks
+// are out, see lsSetAllocator).
+static bool MapsIndex(size_t size) { return size >= LS_INDEX_MAP_MIN && atomic_load(&s_allocFcn) == DefaultAlloc; }
+
+// The last index mapping freed, kept for the next index (NULL: none). A rebuilt scene (a hot reload, the benchmark's
+// builds) then writes pages already backed instead of faulting and zeroing fresh ones: with a fresh mapping each
+// time, city-100k's build took 11 ms instead of 8.6 (glibc reuses a freed heap block the same way). One is kept, the
+// last; a longer one is trimmed to the length asked for.
+static struct
 {
-    if (size > SIZE_MAX - LS_LINE_SLACK)
+    atomic_flag lock;
+    char* start;
+    size_t length;
+} s_keptIndex = {ATOMIC_FLAG_INIT, NULL, 0};
+
+static void LockKeptIndex(void)
+{
+    while (atomic_flag_test_and_set_explicit(&s_keptIndex.lock, memory_order_acquire))
     {
-        lsAssertFailed("size + LS_LINE_SLACK fits in size_t", __FILE__, __LINE__);
     }
-    *block = lsAlloc(size + LS_LINE_SLACK);
-    // Moved by the bytes to the next boundary as a pointer, not rebuilt from an integer (which would lose what the
-    // compiler knows of the block it points into).
-    char* start = *block;
-    return start + (-(uintptr_t)start & LS_LINE_SLACK);
+}
+
+static void UnlockKeptIndex(void) { atomic_flag_clear_explicit(&s_keptIndex.lock, memory_order_release); }
+
+static size_t MappedLength(size_t size) { return (size + LS_HUGE_PAGE - 1) & ~(LS_HUGE_PAGE - 1); }
+
+static char* MapIndex(size_t size)
+{
+    size_t length = MappedLength(size);
+    LockKeptIndex();
+    char* kept = s_keptIndex.start;
+    size_t keptLength = s_keptIndex.length;
+    bool fits = kept != NULL && keptLength >= length;
+    if (fits)
+    {
+        s_keptIndex.start = NULL;
+    }
+    UnlockKeptIndex();
+    if (fits)
+    {
+        if (keptLength > length)
+        {
+            munmap(kept + length, keptLength - length); // its free unmaps the rounded size's length
+        }
+        return kept;
+    }
+    // Mapped one huge page longer, then trimmed to an aligned start: the kernel backs the aligned huge pages of an
+    // advised range by huge pages when they are first touched.
+    char* map = mmap(NULL, length + LS_HUGE_PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (map == MAP_FAILED)
+    {
+        OutOfMemory(size, __FILE__, __LINE__);
+    }
+    size_t head = -(uintptr_t)map & (LS_HUGE_PAGE - 1);
+    if (head > 0)
+    {
+        munmap(map, head);
+    }
+    munmap(map + head + length, LS_HUGE_PAGE - head);
+    madvise(map + head, length, MADV_HUGEPAGE); // only advice: refused, the block is plain pages
+    return map + head;
+}
+#endif
+
+void* lsAllocIndex(size_t size)
+{
+    if (size > SIZE_MAX - 2 * LS_HUGE_PAGE)
+    {
+        lsAssertFailed("size + 2 LS_HUGE_PAGE fits in size_t", __FILE__, __LINE__);
+    }
+#if LS_MAPS_INDEX
+    if (MapsIndex(size))
+    {
+        char* p = MapIndex(size);
+        s_allocatedBytes += (long long)size;
+        return p;
+    }
+#endif
+    char* block = lsAlloc(size + LS_INDEX_SLACK);
+    // Moved by the bytes to the boundary as a pointer, not rebuilt from an integer (which would lose what the compiler
+    // knows of the block it points into).
+    char* p = block + (-(uintptr_t)block & 63) + 64;
+    memcpy(p - sizeof block, &block, sizeof block);
+    return p;
+}
+
+void lsFreeIndex(void* p, size_t size)
+{
+    if (p == NULL)
+    {
+        return;
+    }
+#if LS_MAPS_INDEX
+    if (MapsIndex(size))
+    {
+        s_allocatedBytes -= (long long)size;
+        LockKeptIndex();
+        char* gone = s_keptIndex.start;
+        size_t goneLength = s_keptIndex.length;
+        s_keptIndex.start = p, s_keptIndex.length = MappedLength(size);
+        UnlockKeptIndex();
+        if (gone != NULL)
+        {
+            munmap(gone, goneLength);
+        }
+        return;
+    }
+#endif
+    char* block;
+    memcpy(&block, (char*)p - sizeof block, sizeof block);
+    lsFree(block, size + LS_INDEX_SLACK);
 }
 
 // A header in front of each block keeps its size, padded to the strictest alignment so the block after it stays

@@ -204,9 +204,7 @@ void lsDestroyScene(lsScene* scene)
     lsFree(scene->polygonReflectance, p * sizeof(double));
     lsFree(scene->vehicleReflectance, (size_t)scene->vehicleCount * sizeof(double));
     lsFree(scene->moverReflectance, (size_t)scene->moverCount * sizeof(double));
-    lsFree(scene->cells, cells * sizeof(CellHeader));
-    lsFree(scene->segItemsBlock, (size_t)scene->segItemCount * sizeof(CellSegment) + LS_LINE_SLACK);
-    lsFree(scene->segItemRefs, (size_t)scene->segItemCount * sizeof(CellRef));
+    lsFreeIndex(scene->cells, IndexBytes(cells, (size_t)scene->segItemCount, NULL, NULL));
     lsFree(scene->segPieces,
            scene->segPieces != NULL ? (size_t)(scene->segItemCount + LS_PIECES_AFTER) * sizeof(CellSegment) : 0);
     lsFree(scene->shapeItems, (size_t)scene->shapeItemCount * sizeof(int));
@@ -304,8 +302,8 @@ lsSceneInfo lsScene_GetInfo(const lsScene* scene)
         t * (sizeof(lsCircle) + 2 * sizeof(bool) + 5 * sizeof(int) + sizeof(lsTargetKind) + sizeof(double)) +
         b * (sizeof(lsBox) + sizeof(lsAABB) + sizeof(double)) +
         p * (sizeof(lsPolygon) + sizeof(lsAABB) + sizeof(double)) +
-        (size_t)(scene->vehicleCount + scene->moverCount) * sizeof(double) + cells * sizeof(CellHeader) +
-        (size_t)scene->segItemCount * (sizeof(CellSegment) + sizeof(CellRef)) +
+        (size_t)(scene->vehicleCount + scene->moverCount) * sizeof(double) +
+        IndexBytes(cells, (size_t)scene->segItemCount, NULL, NULL) +
         (scene->segPieces != NULL ? (size_t)(scene->segItemCount + LS_PIECES_AFTER) * sizeof(CellSegment) : 0) +
         (size_t)scene->shapeItemCount * sizeof(int) + 2 * (b > p ? b : p) * sizeof(lsCircle) +
         (size_t)scene->targetItemCount * sizeof(CellTarget) +

@@ -1211,9 +1211,7 @@ static void FreeRowSpans(RowSpans* r, int ny)
 static void FillSegments(lsScene* scene, const RowSpans* r, int* shapeCursor)
 {
     int nx = scene->nx, ny = scene->ny;
-    scene->segItemCount = r->items;
-    scene->segItems = lsAllocLines((size_t)r->items * sizeof(CellSegment), &scene->segItemsBlock);
-    scene->segItemRefs = lsAlloc((size_t)r->items * sizeof(CellRef));
+    LS_ASSERT(scene->segItemCount == r->items); // the block of cells has room for them
     // Per cell of the row, and one past the row: first the difference of the counts, then the records' starts.
     int* start = lsAlloc(((size_t)nx + 1) * sizeof(int));
     int capacity = 4 * nx;
@@ -1372,7 +1370,11 @@ void lsSceneGrid_Build(lsScene* scene)
     }
     // Every field of every header is written below (FillSegments, then lsSceneGrid_BuildTargets).
     int cellCount = scene->nx * scene->ny;
-    scene->cells = lsAlloc(((size_t)cellCount + 1) * sizeof(CellHeader));
+    size_t recordsAt, refsAt;
+    char* index = lsAllocIndex(IndexBytes((size_t)cellCount + 1, (size_t)rows.items, &recordsAt, &refsAt));
+    scene->cells = (CellHeader*)index;
+    scene->segItems = (CellSegment*)(index + recordsAt), scene->segItemRefs = (CellRef*)(index + refsAt);
+    scene->segItemCount = rows.items;
     int* shapeCursor = NULL;
     if (scene->boxCount + scene->polygonCount > scene->longShapeCount)
     {

@@ -162,9 +162,10 @@ struct lsScene
     double x1, y1; // the far corner: x0 + nx s, y0 + ny s (the walk's clip)
     double slop;   // metres: primitives are registered in every cell they come within slop of
     double maxSegmentLength;
+    // The headers, the records and their identities lie in one block (see IndexBytes), so that a small index takes
+    // one huge page and a big one wastes at most one's rounding.
     CellHeader* cells;     // nx * ny + 1 headers
-    CellSegment* segItems; // on a cache line (lsAllocLines): two records a line, none across two
-    void* segItemsBlock;   // the block segItems lies in
+    CellSegment* segItems; // on a cache line: two records a line, none across two
     CellRef* segItemRefs;  // per record: the wall chain and part (read by the winners and the box query only)
     int segItemCount;
     // A sparse grid's records again, in the same order, each cut to its piece within its cell's box grown by twice the
@@ -234,6 +235,19 @@ static LS_FORCE_INLINE int CellY(const lsScene* scene, double y)
 }
 
 // Minimum and maximum of finite values (fmin and fmax are library calls that also order NaNs).
+// The bytes of the block of cells (lsAllocIndex) for a grid of headers headers (nx ny + 1) and items records: the
+// headers, then the records from the next 64-byte boundary, then the records' identities (at *refsAt when not NULL).
+static inline size_t IndexBytes(size_t headers, size_t items, size_t* recordsAt, size_t* refsAt)
+{
+    size_t records = (headers * sizeof(CellHeader) + 63) & ~(size_t)63;
+    size_t refs = records + items * sizeof(CellSegment);
+    if (recordsAt != NULL)
+    {
+        *recordsAt = records, *refsAt = refs;
+    }
+    return refs + items * sizeof(CellRef);
+}
+
 static inline double Min(double a, double b) { return a < b ? a : b; }
 
 static inline double Max(double a, double b) { return a > b ? a : b; }
