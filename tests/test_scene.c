@@ -2798,7 +2798,7 @@ static int IndexBlockTest(void)
     unsigned char* b = lsAllocIndex(3 * mb); // a's mapping again where there is one, trimmed to 4 MB
     unsigned char* c = lsAllocIndex(3 * mb); // a new one
     ENSURE(!LS_MAPS_INDEX || b == a);
-    ENSURE(c + 3 * mb <= b || b + 3 * mb <= c);
+    ENSURE((uintptr_t)c + 3 * mb <= (uintptr_t)b || (uintptr_t)b + 3 * mb <= (uintptr_t)c);
     memset(b, 2, 3 * mb);
     memset(c, 3, 3 * mb);
     ENSURE(b[0] == 2 && b[3 * mb - 1] == 2 && c[0] == 3 && c[3 * mb - 1] == 3);

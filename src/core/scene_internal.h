@@ -234,9 +234,8 @@ static LS_FORCE_INLINE int CellY(const lsScene* scene, double y)
     return (int)(f < last ? f : last);
 }
 
-// Minimum and maximum of finite values (fmin and fmax are library calls that also order NaNs).
 // The bytes of the block of cells (lsAllocIndex) for a grid of headers headers (nx ny + 1) and items records: the
-// headers, then the records from the next 64-byte boundary, then the records' identities (at *refsAt when not NULL).
+// headers, then the records from the next 64-byte boundary (at *recordsAt), then their identities (at *refsAt).
 static inline size_t IndexBytes(size_t headers, size_t items, size_t* recordsAt, size_t* refsAt)
 {
     size_t records = (headers * sizeof(CellHeader) + 63) & ~(size_t)63;
@@ -248,6 +247,7 @@ static inline size_t IndexBytes(size_t headers, size_t items, size_t* recordsAt,
     return refs + items * sizeof(CellRef);
 }
 
+// Minimum and maximum of finite values (fmin and fmax are library calls that also order NaNs).
 static inline double Min(double a, double b) { return a < b ? a : b; }
 
 static inline double Max(double a, double b) { return a > b ? a : b; }
