@@ -206,6 +206,14 @@ cmp -s "$work/out.txt" "$work/fmt-scan-before.csv" || fail "fmt changed the worl
 "$lidarsim" fmt --check "$src"/worlds/*.json "$src/bench/swarm.json" >"$work/out.txt" 2>&1 ||
     fail "shipped worlds not canonical (run lidarsim fmt on them): $(cat "$work/out.txt")"
 expect_status 1 "$lidarsim" fmt "$work/missing.json"
+# A world with an unknown key (a typo) or a key given twice loads with warnings; the canonical form would drop them,
+# so fmt prints the warnings and leaves the file as it was.
+printf '{"walls": [{"from": [0, 0], "to": [1, 0], "reflectanse": 0.3}], "comment": "keep"}\n' >"$work/typo.json"
+cp "$work/typo.json" "$work/typo-before.json"
+expect_status 1 "$lidarsim" fmt "$work/typo.json"
+cmp -s "$work/typo.json" "$work/typo-before.json" || fail "fmt rewrote a world with unknown keys"
+grep -q "unknown key 'reflectanse' (did you mean 'reflectance'?)" "$work/err.txt" &&
+    grep -q "typo.json: not rewritten" "$work/err.txt" || fail "fmt of unknown keys: $(cat "$work/err.txt")"
 # An empty file name (a script's unset variable) is said to be one, read or written, before any work.
 expect_status 1 "$lidarsim" check ""
 [ "$(cat "$work/err.txt")" = "no file name given (an empty name)" ] || fail "check '': $(cat "$work/err.txt")"

@@ -24,14 +24,7 @@ static bool CheckOne(const char* path)
     lsError err = {{0}};
     lsWarnings warnings;
     lsWorld* world = lsLoadWorld(path, &err, &warnings);
-    for (int i = 0; i < warnings.count; ++i)
-    {
-        fprintf(stderr, "%s\n", warnings.messages[i]);
-    }
-    if (warnings.dropped > 0)
-    {
-        fprintf(stderr, "%s: warning: %d more warnings not shown\n", path, warnings.dropped);
-    }
+    lsPrintWarnings(path, &warnings);
     if (world == NULL)
     {
         fprintf(stderr, "%s\n", err.message);

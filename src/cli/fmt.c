@@ -14,7 +14,8 @@ static void PrintUsage(FILE* out)
                  "Rewrites each world file in the canonical form: every key written, in one order, numbers in their\n"
                  "shortest exact spelling (what `lidarsim` saved before it kept files as their authors wrote them).\n"
                  "The file is replaced atomically and loads to exactly the same world; a file already canonical is\n"
-                 "left untouched.\n\n"
+                 "left untouched. A file with warnings (an unknown key, a key given twice: what the canonical form\n"
+                 "would drop) is not rewritten: the warnings are printed and the exit status is 1.\n\n"
                  "options:\n"
                  "  --check     change nothing; list the files that are not canonical, exit 1 if there are any\n"
                  "  --stdout    print the canonical form instead of writing the file\n"
@@ -38,11 +39,26 @@ static int FormatOne(const char* path, bool check, bool toStdout)
     }
     size_t size = 0;
     char* text = lsReadFile(path, LS_MAX_FILE_BYTES, &size, &err);
-    lsWorld* world = text != NULL ? lsLoadWorldFromString(text, size, path, &err, NULL) : NULL;
+    lsWarnings warnings = {.count = 0};
+    lsWorld* world = text != NULL ? lsLoadWorldFromString(text, size, path, &err, &warnings) : NULL;
     if (world == NULL)
     {
         lsFree(text, size + 1);
         fprintf(stderr, "%s\n", err.message);
+        return 1;
+    }
+    // What the loader warned of (an unknown key, a key given twice) is not in the world, so the canonical form would
+    // drop it: the file is not rewritten until its author has fixed or removed it.
+    bool dropsText = lsPrintWarnings(path, &warnings) > 0;
+    if (dropsText && !check && !toStdout)
+    {
+        char shown[1024];
+        fprintf(stderr,
+                "%s: not rewritten: the canonical form would drop what the warnings above name (fix or remove "
+                "it, then run fmt again)\n",
+                lsShown(path, shown, sizeof shown));
+        lsDestroyWorld(world);
+        lsFree(text, size + 1);
         return 1;
     }
     char* canonical = lsSaveWorldToString(world);

@@ -197,6 +197,21 @@ bool lsParseSeed(const char* value, uint64_t* seed)
     return true;
 }
 
+int lsPrintWarnings(const char* path, const lsWarnings* warnings)
+{
+    for (int i = 0; i < warnings->count; ++i)
+    {
+        fprintf(stderr, "%s\n", warnings->messages[i]);
+    }
+    if (warnings->dropped > 0)
+    {
+        char shown[1024];
+        fprintf(stderr, "%s: warning: %d more warnings not shown\n", lsShown(path, shown, sizeof shown),
+                warnings->dropped);
+    }
+    return warnings->count + warnings->dropped;
+}
+
 const char* lsShown(const char* text, char* buffer, size_t capacity)
 {
     snprintf(buffer, capacity, "%s", text != NULL ? text : "");

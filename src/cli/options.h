@@ -5,6 +5,7 @@
 #pragma once
 
 #include "lidarsim/base.h"
+#include "lidarsim/world.h"
 
 #include <getopt.h>
 #include <stdbool.h>
@@ -41,6 +42,9 @@ bool lsWantsHelp(int argc, char** argv);
 /// text (a path or a name from the command line or a file) copied into buffer with its control characters escaped
 /// (lsEscapeControl), for messages printed directly rather than through lsFail; returns buffer.
 const char* lsShown(const char* text, char* buffer, size_t capacity);
+
+/// Prints a load's warnings on stderr, one a line, and how many more were not kept. Returns their count.
+int lsPrintWarnings(const char* path, const lsWarnings* warnings);
 
 /// --seed: a whole number in [0, 2^64), decimal digits only (a world file's sim.seed takes the same range). False
 /// when value is not one.

@@ -523,10 +523,7 @@ int lsCmdRun(int argc, char** argv)
         fprintf(stderr, "%s\n", err.message);
         return 1;
     }
-    for (int i = 0; i < warnings.count; ++i)
-    {
-        fprintf(stderr, "%s\n", warnings.messages[i]);
-    }
+    lsPrintWarnings(worldPath, &warnings);
     // The recording names the world as the file holds it, before the command line changes dt, seed or beams.
     uint64_t worldHash = recordPath != NULL ? lsWorld_ContentHash(world) : 0;
     if (dt > 0.0)

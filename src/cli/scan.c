@@ -194,9 +194,9 @@ int lsCmdScan(int argc, char** argv)
     {
         lsWarnings warnings;
         world = lsLoadWorld(args.worldPath, &err, &warnings);
-        for (int i = 0; i < warnings.count && world != NULL; ++i)
+        if (world != NULL)
         {
-            fprintf(stderr, "%s\n", warnings.messages[i]);
+            lsPrintWarnings(args.worldPath, &warnings);
         }
         if (world == NULL)
         {
