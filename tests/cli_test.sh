@@ -145,10 +145,16 @@ if [ -x /usr/bin/python3 ]; then
     # Strict JSON: Python's reader accepts Infinity and NaN unless told not to.
     strict='import json, sys
 def refuse(token): raise ValueError("not JSON: " + token)
-for line in open(sys.argv[1]): json.loads(line, parse_constant=refuse)'
+for line in open(sys.argv[1], encoding="utf-8"): json.loads(line, parse_constant=refuse)'
     expect_status 0 "$lidarsim" scan "$src/worlds/default.json" --range 0.5 --pose 5,7,0 --pose 6,7,0
     /usr/bin/python3 -c "$strict" "$work/out.txt" || fail "scan printed invalid JSON"
     /usr/bin/python3 -c "$strict" "$work/a.jsonl" || fail "run --record wrote invalid JSON"
+    # A world file whose name is not UTF-8 (Latin-1) is named in the header with U+FFFD for each such byte.
+    latin=$(printf '%s/w\351.json' "$work")
+    printf '{"walls": []}\n' >"$latin"
+    expect_status 0 "$lidarsim" run "$latin" --steps 2 --record "$work/latin.jsonl"
+    /usr/bin/python3 -c "$strict" "$work/latin.jsonl" || fail "run --record of a Latin-1 file name: invalid JSON"
+    grep -q '"world_name": "w?"' "$work/latin.jsonl" || fail "a Latin-1 file name's world name: $(head -c 300 "$work/latin.jsonl")"
 fi
 
 # render: JPEG by the name, unknown names refused before anything is drawn.

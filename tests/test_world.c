@@ -162,6 +162,24 @@ static int SyntaxErrorTest(void)
     lsWorld* world = lsLoadWorldFromString(cut, 13, "t.json", &err, NULL);
     ENSURE(world != NULL && strcmp(world->name, "t") == 0);
     lsDestroyWorld(world);
+    // A world file is UTF-8: any other byte (Latin-1, an overlong form, a surrogate, a character cut short) is refused
+    // where it stands, since it would be written back into a save or a recording as JSON no reader takes.
+    ENSURE(FailsWith("{\"walls\": [], \"name\": \"\xff\xfe\"}",
+                     "t.json:1:24: a byte (0xff) that is not UTF-8: a world file is UTF-8 text"));
+    ENSURE(FailsWith("{\"walls\": [], \"name\": \"caf\xe9\"}", "t.json:1:27: a byte (0xe9) that is not UTF-8"));
+    ENSURE(FailsWith("{\"walls\": [],\n \"name\": \"\xc0\xaf\"}", "t.json:2:11: a byte (0xc0) that is not UTF-8"));
+    ENSURE(FailsWith("{\"walls\": [], \"name\": \"\xed\xa0\x80\"}", "t.json:1:24: a byte (0xed)"));
+    ENSURE(FailsWith("{\"walls\": [], \"name\": \"\xf4\x90\x80\x80\"}", "t.json:1:24: a byte (0xf4)"));
+    ENSURE(FailsWith("{\"walls\": [], \"name\": \"\xe2\x82\"}", "t.json:1:24: a byte (0xe2)"));
+    ENSURE(FailsWith("{\"walls\": []} \xc3", "t.json:1:15: a byte (0xc3)"));
+    const char* utf8 = "{\"walls\": [], \"name\": \"caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80\"}";
+    world = lsLoadWorldFromString(utf8, strlen(utf8), "t.json", &err, NULL);
+    ENSURE(world != NULL && strcmp(world->name, "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80") == 0);
+    lsDestroyWorld(world);
+    // A name taken from a file name that is not UTF-8 (or cut inside a character) gets '?' for each such byte.
+    world = lsLoadWorldFromString("{\"walls\": []}", 13, "dir/w\xff\xc3.json", &err, NULL);
+    ENSURE(world != NULL && strcmp(world->name, "w??") == 0);
+    lsDestroyWorld(world);
     // Without a file name, messages say <string> and the name is "world".
     ENSURE(lsLoadWorldFromString("{}", 2, NULL, &err, NULL) == NULL);
     ENSURE(strcmp(err.message, "<string>:1:1: missing key 'walls'") == 0);

@@ -1,6 +1,7 @@
 // lidarsim program: LaserScan JSON, one writer for every command that prints scans.
 #include "cli/laserscan.h"
 
+#include "core/text.h"
 #include "lidarsim/base.h"
 
 #include <math.h>
@@ -27,7 +28,8 @@ void lsWriteJsonNumber(FILE* out, double value)
 void lsWriteJsonString(FILE* out, const char* text)
 {
     fputc('"', out);
-    for (const unsigned char* p = (const unsigned char*)text; *p != '\0'; ++p)
+    size_t left = strlen(text);
+    for (const unsigned char* p = (const unsigned char*)text; *p != '\0'; ++p, --left)
     {
         if (*p == '"' || *p == '\\')
         {
@@ -38,9 +40,20 @@ void lsWriteJsonString(FILE* out, const char* text)
         {
             fprintf(out, "\\u%04x", (unsigned)*p);
         }
-        else
+        else if (*p < 0x80)
         {
             fputc(*p, out);
+        }
+        else
+        {
+            int length = lsUtf8Length((const char*)p, left);
+            if (length == 0)
+            {
+                fputs("\\ufffd", out);
+                continue;
+            }
+            fwrite(p, 1, (size_t)length, out);
+            p += length - 1, left -= (size_t)length - 1;
         }
     }
     fputc('"', out);

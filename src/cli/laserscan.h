@@ -18,7 +18,8 @@ typedef enum lsNoHitStyle
 /// Writes a double as the shortest of %.15g, %.16g, %.17g that reads back to the same value; whole numbers keep a
 /// ".0" so JSON readers see floats. A value that is not finite is written as null: output is always valid JSON.
 void lsWriteJsonNumber(FILE* out, double value);
-/// Writes text as a JSON string: quotes, with '"', '\\' and control characters escaped (bytes >= 0x80 as they are).
+/// Writes text as a JSON string: quotes, with '"', '\\' and control characters escaped, UTF-8 as it is, and each
+/// byte that is not UTF-8 (a file name in Latin-1) as U+FFFD: output is always valid JSON.
 void lsWriteJsonString(FILE* out, const char* text);
 
 /// The frame_id of every LaserScan header: the lidar's own frame (mounted on the robot, see robot.lidar).

@@ -4,6 +4,7 @@
 // merged into maximal segments. Where two wall cells touch only at a corner (a saddle), the chain turns left and
 // keeps circling the cell it follows: both chains then pass through that corner, computed from the same integers,
 // so the two closed squares stay closed there and no beam slips between them.
+#include "core/text.h"
 #include "lidarsim/map.h"
 
 #include <stdio.h>
@@ -486,10 +487,7 @@ lsWorld* lsLoadMapWorld(const char* yamlPath, const lsMapOptions* options, lsMap
     lsFreeGrid(&grid);
     const char* base = strrchr(yamlPath, '/');
     base = base != NULL ? base + 1 : yamlPath;
-    size_t stem = strlen(base) - (strrchr(base, '.') != NULL ? strlen(strrchr(base, '.')) : 0);
-    snprintf(world->name, sizeof world->name, "%.*s", (int)(stem > 0 && stem < sizeof world->name ? stem : 0), base);
-    if (world->name[0] == '\0')
-        snprintf(world->name, sizeof world->name, "map");
+    lsNameFromPath(base, "map", world->name, sizeof world->name);
     // A world saved beside the YAML names it by its file name.
     snprintf(world->map.path, sizeof world->map.path, "%s", base);
     world->map.unknownOccupied = options->unknownOccupied;

@@ -1456,6 +1456,20 @@ static bool PreScan(const char* text, size_t size, const char* label, size_t* co
             lsLineColumn(text, i, &line, &column);
             return lsFail(err, "%s:%d:%d: unexpected NUL byte (not a text file?)", label, line, column);
         }
+        if ((unsigned char)c >= 0x80)
+        {
+            // JSON text is UTF-8 (RFC 8259): a name in Latin-1 would be written back, into a recording's header or a
+            // save, as bytes no JSON reader takes.
+            int length = lsUtf8Length(text + i, size - i);
+            if (length == 0)
+            {
+                lsLineColumn(text, i, &line, &column);
+                return lsFail(err, "%s:%d:%d: a byte (0x%02x) that is not UTF-8: a world file is UTF-8 text", label,
+                              line, column, (unsigned)(unsigned char)c);
+            }
+            i += (size_t)length - 1;
+            continue;
+        }
         if (inString)
         {
             // cJSON decodes \u0000 into a NUL that ends its C string: "loop\u0000b" would load as the id "loop", and a
@@ -1510,29 +1524,6 @@ static bool PreScan(const char* text, size_t size, const char* label, size_t* co
         }
     }
     return true;
-}
-
-// Default name: the file name without folders and extension.
-static void NameFromFile(const char* fileName, char* out, size_t capacity)
-{
-    const char* base = strrchr(fileName, '/');
-    base = base != NULL ? base + 1 : fileName;
-    size_t length = strlen(base);
-    const char* dot = strrchr(base, '.');
-    if (dot != NULL && dot != base)
-    {
-        length = (size_t)(dot - base);
-    }
-    if (length >= capacity)
-    {
-        length = capacity - 1;
-    }
-    memcpy(out, base, length);
-    out[length] = '\0';
-    if (length == 0)
-    {
-        snprintf(out, capacity, "world");
-    }
 }
 
 lsWorld* lsLoadWorldFromString(const char* text, size_t size, const char* fileName, lsError* err, lsWarnings* warnings)
@@ -1635,7 +1626,7 @@ lsWorld* lsLoadWorldFromString(const char* text, size_t size, const char* fileNa
         goto fail;
     }
     L.world = lsCreateWorld();
-    NameFromFile(fileName != NULL ? fileName : "world", L.world->name, sizeof L.world->name);
+    lsNameFromPath(fileName != NULL ? fileName : "world", "world", L.world->name, sizeof L.world->name);
     if (!LoadRoot(&L, root))
     {
         goto fail;
