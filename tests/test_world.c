@@ -237,6 +237,23 @@ static int ValueErrorTest(void)
     ENSURE(
         FailsWith("{\"walls\": [], \"robot\": {\"pose\": [0, 0, \"90 grad\"]}}", "robot.pose[2]: expected an angle"));
     ENSURE(FailsWith("{\"walls\": [], \"sim\": {\"seed\": -1}}", "sim.seed: expected an integer"));
+    // A number seed goes up to 2^53; 2^53 + 1 reads as the same double but is refused by its digits, however written.
+    ENSURE(FailsWith("{\"walls\": [], \"sim\": {\"seed\": 9007199254740993}}",
+                     "t.json:1:31: sim.seed: expected an integer"));
+    ENSURE(FailsWith("{\"walls\": [], \"sim\": {\"seed\": 9.007199254740993e15}}", "sim.seed: expected an integer"));
+    ENSURE(FailsWith("{\"walls\": [], \"robot\": {\"lidar\": {\"seed\": 9007199254740992.000000000000000000000001}}}",
+                     "robot.lidar.seed: expected an integer"));
+    const char* const twoTo53[] = {"9007199254740992", "9.007199254740992e15", "900719925474099200000000000e-11",
+                                   "0.9007199254740992E+16", "9007199254740992.000000000000000000000000"};
+    for (int i = 0; i < 5; ++i)
+    {
+        char text[160];
+        snprintf(text, sizeof text, "{\"walls\": [], \"sim\": {\"seed\": %s}}", twoTo53[i]);
+        lsError err = {{0}};
+        lsWorld* big = LoadText(text, &err, NULL);
+        ENSURE(big != NULL && big->sim.seed == (uint64_t)1 << 53);
+        lsDestroyWorld(big);
+    }
     // A key written with escapes is not found by the re-scan: the message keeps the path and drops line:column.
     ENSURE(FailsWith("{\"walls\": [], \"r\\u006fbot\": {\"radius\": -1}}",
                      "t.json: robot.radius: expected a size in [0.0001, 1e+06] m"));

@@ -504,6 +504,50 @@ static bool ReadString(Loader* L, const cJSON* object, const char* key, char* ou
     return true;
 }
 
+// Whether the JSON number at text is exactly 2^53 = 9007199254740992: its digits (the fraction's too) and exponent,
+// with the leading zeros and the exponent's share of trailing zeros taken out, are those digits at exponent 0.
+static bool IsTwoTo53(const char* text)
+{
+    char digits[24];
+    int count = 0, exponent = 0;
+    bool fraction = false;
+    const char* p = text;
+    for (; (*p >= '0' && *p <= '9') || (*p == '.' && !fraction); ++p)
+    {
+        if (*p == '.')
+        {
+            fraction = true;
+        }
+        else if (count > 0 || *p != '0')
+        {
+            if (count == (int)sizeof digits)
+            {
+                if (*p != '0')
+                {
+                    return false; // more significant digits than 2^53 has
+                }
+                exponent += fraction ? 0 : 1; // a zero past what is kept: a power of ten (none in the fraction)
+                continue;
+            }
+            digits[count++] = *p;
+            exponent -= fraction ? 1 : 0;
+        }
+        else
+        {
+            exponent -= fraction ? 1 : 0;
+        }
+    }
+    if (*p == 'e' || *p == 'E')
+    {
+        exponent += (int)strtol(p + 1, NULL, 10); // a seed of 2^53 has a small exponent; a huge one is no match
+    }
+    while (count > 0 && digits[count - 1] == '0')
+    {
+        --count, ++exponent;
+    }
+    return count == 16 && exponent == 0 && memcmp(digits, "9007199254740992", 16) == 0;
+}
+
 // A seed: an integer in [0, 2^53] or a string of decimal digits (any 64-bit value).
 static bool ReadSeed(Loader* L, const cJSON* object, const char* key, uint64_t* out)
 {
@@ -517,6 +561,12 @@ static bool ReadSeed(Loader* L, const cJSON* object, const char* key, uint64_t* 
     {
         double v = item->valuedouble;
         if (!(v >= 0.0 && v <= LS_MAX_SEED && v == floor(v)))
+        {
+            return Fail(L, "expected an integer in [0, 2^53] (or a string of digits for larger seeds)");
+        }
+        // 2^53 + 1 (or 9.007199254740993e15) reads as the double 2^53: the file's own digits tell them apart.
+        long offset = v == LS_MAX_SEED ? lsFindJsonPath(L->text, L->size, L->path, L->depth, false) : -1;
+        if (offset >= 0 && !IsTwoTo53(L->text + offset))
         {
             return Fail(L, "expected an integer in [0, 2^53] (or a string of digits for larger seeds)");
         }
