@@ -29,7 +29,7 @@ static void PrintUsage(FILE* out)
             "robots whose controller is \"autopilot\" always drive themselves; --autopilot drives the others too\n"
             "(manual and external robots stand still without it), and the summary adds a line per robot.\n\n"
             "options:\n"
-            "  --steps N          number of steps (required, >= 0)\n"
+            "  --steps N          number of steps (required, 0 to 2^53)\n"
             "  --seed S           seed of the simulation (respawn places, lidar noise, autopilot); default: the\n"
             "                     world's sim.seed\n"
             "  --autopilot        drive with the built-in autopilot (it sees only the lidar)\n"
@@ -468,11 +468,11 @@ int lsCmdRun(int argc, char** argv)
             break;
         case optSteps:
             if (!lsParseInteger(value, 0, (long long)1 << 53, &steps))
-                ok = lsFail(&err, "--steps: expected a non-negative integer, got '%s'", value);
+                ok = lsFail(&err, "--steps: expected an integer in [0, 2^53], got '%s'", value);
             break;
         case optEvery:
             if (!lsParseInteger(value, 1, (long long)1 << 53, &every))
-                ok = lsFail(&err, "--every: expected a positive integer, got '%s'", value);
+                ok = lsFail(&err, "--every: expected an integer in [1, 2^53], got '%s'", value);
             break;
         case optSeed:
             if (!lsParseSeed(value, &seed))
