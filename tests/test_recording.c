@@ -26,7 +26,7 @@ static char* MakeRecording(const lsWorld* world, size_t* size)
     int n = snprintf(
         text, 4096,
         "{\"lidarsim_recording\": 1, \"world\": \"rec.json\", \"world_hash\": \"%016llx\", \"dt\": 0.1, "
-        "\"robots\": [{\"id\": \"robot\", \"beams\": 4}]}\n"
+        "\"robots\": [{\"id\": \"robot\", \"beams\": 4, \"range_max\": 12.0}]}\n"
         "{\"step\": 0, \"time\": 0.0, \"pose\": [2.0, 2.0, 0.0], \"velocity\": [0.0, 0.0], \"scan\": {\"stamp\": 0.0, "
         "\"origin\": [2.0, 2.0, 0.0], \"ranges_mm\": [2000,null,3800,4000], \"intensities_milli\": [1000,0,900,0], "
         "\"hits\": \"w-tw\", \"indices\": [0,-1,0,0]}, \"vehicles\": [], \"targets\": [[0, 6.0, 2.0, true], "
@@ -104,7 +104,7 @@ static int MalformedTest(void)
 {
     static const char header[] =
         "{\"lidarsim_recording\": 1, \"world\": \"w.json\", \"world_hash\": \"0123456789abcdef\", \"dt\": 0.1, "
-        "\"robots\": [{\"id\": \"robot\", \"beams\": 2}]}\n";
+        "\"robots\": [{\"id\": \"robot\", \"beams\": 2, \"range_max\": 12.0}]}\n";
     static const char line[] = "{\"step\": 0, \"time\": 0.0, \"pose\": [1.0, 1.0, 0.0], \"velocity\": [0.0, 0.0], "
                                "\"scan\": null, \"vehicles\": [], \"targets\": [], \"score\": 0.0, \"food\": 0, "
                                "\"poison\": 0, \"collisions\": 0, \"distance\": 0.0}\n";
@@ -152,7 +152,13 @@ static int MalformedTest(void)
          "r.jsonl:2: targets[0][2]: expected a coordinate"},
         {"EDIT|\"scan\": null|\"scan\": null, \"path\": [[1.0, 1.0, 0.0], [1.0, 2e6, 0.0]]",
          "r.jsonl:2: path[1][1]: expected a coordinate in"},
-        {"SCAN:1e308:ww", "r.jsonl:2: scan.ranges_mm[1]: expected a range in [0, 1e+06] m"},
+        {"SCAN:1e308:ww", "r.jsonl:2: scan.ranges_mm[1]: expected a range in [0, 12] m (the lidar's range_max)"},
+        // A range beyond the lidar's range (a hand-edited file): whole millimetres round by half of one at most.
+        {"SCAN:12001:ww", "r.jsonl:2: scan.ranges_mm[1]: expected a range in [0, 12] m"},
+        {"SCAN:-1:ww", "r.jsonl:2: scan.ranges_mm[1]: expected a range in [0, 12] m"},
+        {"{\"lidarsim_recording\": 1, \"world\": \"w.json\", \"world_hash\": \"0123456789abcdef\", \"dt\": 0.1, "
+         "\"robots\": [{\"id\": \"robot\", \"beams\": 2, \"range_max\": -1}]}\n",
+         "r.jsonl:1: robots: [0].range_max: expected a range in [0, 1e+06] m"},
     };
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; ++k)
     {

@@ -143,6 +143,7 @@ struct lsRecording
     int robotCount;
     char (*robotIds)[LS_ROBOT_ID_CAPACITY];
     int* beams;         ///< per robot
+    double* rangeMax;   ///< per robot: its lidar's range (the header's range_max)
     int vehicleCount;   ///< from the first line; every line has as many
     int targetCount;    ///< 1 + the largest target index listed
     Grow lines;         ///< RecLine
@@ -256,7 +257,7 @@ static bool GetPose(const Parse* p, const cJSON* item, const char* key, RecPose*
 
 // A scan object: stamp, origin [x, y, deg], ranges_mm (integers) or ranges (metres), intensities_milli or
 // intensities, hits (one letter per beam), indices.
-static bool ParseScan(Parse* p, const cJSON* item, int beams, RecScan* scan)
+static bool ParseScan(Parse* p, const cJSON* item, int beams, double rangeMax, RecScan* scan)
 {
     RecPose origin;
     if (!cJSON_IsObject(item))
@@ -274,6 +275,8 @@ static bool ParseScan(Parse* p, const cJSON* item, int beams, RecScan* scan)
     const char* rangeKey = Member(item, "ranges_mm") != NULL ? "ranges_mm" : "ranges";
     const char* intensityKey = Member(item, "intensities_milli") != NULL ? "intensities_milli" : "intensities";
     double rangeUnit = strcmp(rangeKey, "ranges_mm") == 0 ? LS_RECORDED_RANGE_UNIT : 1.0;
+    // A lidar measures at most its range (lidar.c clamps the noise there); whole millimetres round by half of one.
+    double rangeLimit = rangeUnit == 1.0 ? rangeMax : (rangeMax + 0.5 * LS_RECORDED_RANGE_UNIT) * (1.0 + 1e-12);
     double intensityUnit = strcmp(intensityKey, "intensities_milli") == 0 ? LS_RECORDED_INTENSITY_UNIT : 1.0;
     const cJSON* ranges = Member(item, rangeKey);
     const cJSON* intensities = Member(item, intensityKey);
@@ -302,12 +305,13 @@ static bool ParseScan(Parse* p, const cJSON* item, int beams, RecScan* scan)
                         s_hitLetters);
         scan->kinds[i] = (unsigned char)(letter - s_hitLetters);
         bool none = scan->kinds[i] == ls_hitNone;
-        // A range is at most a lidar's range (limits.h): a larger one would be infinite as a float.
+        // A range is at most the lidar's range (the header's range_max, within limits.h's bound).
         if (none ? !cJSON_IsNull(r)
-                 : !(cJSON_IsNumber(r) && lsLimit_Holds(ls_quantityDistance, r->valuedouble * rangeUnit)))
+                 : !(cJSON_IsNumber(r) && r->valuedouble >= 0.0 && r->valuedouble * rangeUnit <= rangeLimit))
         {
             return none ? Fail(p, NULL, "scan.%s[%d]: expected null (hits says no return)", rangeKey, i)
-                        : Fail(p, NULL, "scan.%s[%d]: expected a range in [0, %g] m", rangeKey, i, LS_MAX_LENGTH);
+                        : Fail(p, NULL, "scan.%s[%d]: expected a range in [0, %g] m (the lidar's range_max)", rangeKey,
+                               i, rangeMax);
         }
         scan->ranges[i] = none ? INFINITY : (float)(r->valuedouble * rangeUnit);
         if (!cJSON_IsNumber(in) || !isfinite(in->valuedouble) || in->valuedouble < 0.0)
@@ -369,7 +373,7 @@ static bool ParseRobot(Parse* p, lsRecording* rec, const cJSON* obj, int r, bool
     if (!cJSON_IsNull(scan))
     {
         RecScan* s = GrowPush(&rec->scans);
-        if (!ParseScan(p, scan, rec->beams[r], s))
+        if (!ParseScan(p, scan, rec->beams[r], rec->rangeMax[r], s))
             return false;
         robot->scan = rec->scans.count - 1;
     }
@@ -520,6 +524,7 @@ static bool ParseHeader(Parse* p, lsRecording* rec, const cJSON* root)
     rec->robotCount = count;
     rec->robotIds = lsAllocZero((size_t)count, sizeof *rec->robotIds);
     rec->beams = lsAllocZero((size_t)count, sizeof(int));
+    rec->rangeMax = lsAllocZero((size_t)count, sizeof(double));
     int r = 0;
     for (const cJSON* robot = robots->child; robot != NULL; robot = robot->next, ++r)
     {
@@ -531,6 +536,12 @@ static bool ParseHeader(Parse* p, lsRecording* rec, const cJSON* root)
         if (!GetInt(p, robot, "beams", 1.0, LS_MAX_BEAMS, &beams))
             return false;
         rec->beams[r] = (int)beams;
+        // The lidar's range bounds its scans' ranges; a header written by hand without it gets limits.h's bound.
+        rec->rangeMax[r] = LS_MAX_LENGTH;
+        if (Member(robot, "range_max") != NULL && !GetNumber(p, robot, "range_max", &rec->rangeMax[r]))
+            return false;
+        if (!lsLimit_Holds(ls_quantityDistance, rec->rangeMax[r]))
+            return Fail(p, "robots", "[%d].range_max: expected a range in [0, %g] m", r, LS_MAX_LENGTH);
     }
     return true;
 }
@@ -639,6 +650,7 @@ void lsDestroyRecording(lsRecording* rec)
     GrowFree(&rec->scans);
     lsFree(rec->robotIds, (size_t)rec->robotCount * sizeof *rec->robotIds);
     lsFree(rec->beams, (size_t)rec->robotCount * sizeof(int));
+    lsFree(rec->rangeMax, (size_t)rec->robotCount * sizeof(double));
     lsFree(rec->targets,
            rec->targets != NULL ? (size_t)(rec->targetCount > 0 ? rec->targetCount : 1) * sizeof(RecChange) : 0);
     lsFree(rec, sizeof(lsRecording));
