@@ -95,6 +95,18 @@ static int ReplayStateTest(void)
 
     lsDestroySim(sim);
     lsDestroyRecording(rec);
+
+    // A beam naming an object the world does not have (a hand-edited index) is refused for it: target 2 of 2.
+    text = MakeRecording(world, &size);
+    char* index = strstr(text, "\"indices\": [0,-1,0,0]");
+    ENSURE(index != NULL);
+    index[17] = '2'; // the third beam, "t"
+    rec = lsLoadRecordingFromString(text, size, "rec.jsonl", &err);
+    lsFree(text, 4096);
+    ENSURE(rec != NULL && !lsRecording_CheckWorld(rec, world, "rec.json", &err));
+    ENSURE(strstr(err.message, "rec.jsonl: a scan at time 0: beam 2 hits target 2, but rec.json has 2 targets") !=
+           NULL);
+    lsDestroyRecording(rec);
     lsDestroyWorld(world);
     return 0;
 }

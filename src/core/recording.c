@@ -701,6 +701,29 @@ bool lsRecording_CheckShape(const lsRecording* rec, const lsWorld* world, const 
     if (world->vehicleCount != rec->vehicleCount || rec->targetCount > world->targetCount)
         return lsFail(err, "%s: %d vehicles and %d targets recorded, %s has %d and %d", rec->path, rec->vehicleCount,
                       rec->targetCount, worldPath, world->vehicleCount, world->targetCount);
+    // Every beam's object is one of the world's (the view draws what it names).
+    const int counts[LS_HIT_KIND_COUNT] = {0,
+                                           world->wallCount,
+                                           world->moverCount,
+                                           world->targetCount,
+                                           world->boxCount,
+                                           world->polygonCount,
+                                           world->vehicleCount,
+                                           lsWorld_RobotCount(world)};
+    static const char* const kinds[LS_HIT_KIND_COUNT] = {"none", "wall",    "mover",   "target",
+                                                         "box",  "polygon", "vehicle", "robot"};
+    const RecScan* scans = rec->scans.items;
+    for (int k = 0; k < rec->scans.count; ++k)
+    {
+        for (int i = 0; i < scans[k].count; ++i)
+        {
+            int kind = scans[k].kinds[i];
+            if (kind != ls_hitNone && scans[k].indices[i] >= counts[kind])
+                return lsFail(err, "%s: a scan at time %g: beam %d hits %s %d, but %s has %d %ss", rec->path,
+                              scans[k].stamp, i, kinds[kind], scans[k].indices[i], worldPath, counts[kind],
+                              kinds[kind]);
+        }
+    }
     return true;
 }
 
