@@ -435,8 +435,12 @@ def _check_discrete(actions, count: int) -> np.ndarray:
     if a.shape != (count,):
         raise ValueError(f"actions: expected shape ({count},) of ints in [0, {len(ACTIONS)}), got {a.shape}")
     if not np.issubdtype(a.dtype, np.integer):
-        if not (np.issubdtype(a.dtype, np.floating) and np.isfinite(a).all() and (a == np.round(a)).all()):
+        if not np.issubdtype(a.dtype, np.floating):
             raise TypeError(f"actions: expected ints in [0, {len(ACTIONS)}), got dtype {a.dtype}")
+        whole = np.isfinite(a) & (a == np.round(a))
+        if not whole.all():
+            bad = int(np.argmin(whole))
+            raise TypeError(f"actions[{bad}]: expected an int in [0, {len(ACTIONS)}), got {a[bad]}")
     if ((a < 0) | (a >= len(ACTIONS))).any():
         bad = int(np.argmax((a < 0) | (a >= len(ACTIONS))))
         raise ValueError(f"actions[{bad}]: expected an int in [0, {len(ACTIONS)}), got {a[bad]}")

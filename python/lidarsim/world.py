@@ -98,9 +98,11 @@ def _finite(name: str, value, low: float = -math.inf, high: float = math.inf, op
     if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
         raise TypeError(f"{name}: expected a number, got {type(value).__name__}")
     value = float(value)
-    if not math.isfinite(value) or value < low or value > high or (open_low and value == low):
+    if not math.isfinite(value):
+        raise ValueError(f"{name}: expected a finite number, got {value!r}")
+    if value < low or value > high or (open_low and value == low):
         bounds = f"{'(' if open_low else '['}{low:g}, {high:g}]"
-        raise ValueError(f"{name}: expected a finite number in {bounds}, got {value!r}")
+        raise ValueError(f"{name}: expected a number in {bounds}, got {value!r}")
     return value
 
 
@@ -419,8 +421,11 @@ class World:
         any thread count and equal ``lidarsim scan --poses FILE`` with the same options: with noise, one stream
         seeded with ``seed`` runs from pose to pose as if the scans were cast one after the other (so row k equals
         ``scan(poses[k])`` without noise, and row 0 with it). ``ranges_only`` skips intensities, kinds and indices
-        (a quarter of the memory); ``dtype`` converts the ranges (e.g. ``np.float32``).
+        (a quarter of the memory); ``dtype`` converts the ranges to a floating-point type (e.g. ``np.float32``: a
+        beam without a return stays ``inf``, which no integer type holds).
         """
+        if dtype is not None and np.dtype(dtype).kind != "f":
+            raise ValueError(f"dtype: expected a floating-point type (np.float32, np.float64), got {np.dtype(dtype)}")
         array = _poses(poses, "poses")
         ranges, intensities, kinds, indices, extra = self._scan(
             array, self._overrides(beams, fov, range, noise, seed), threads, ranges_only, dtype

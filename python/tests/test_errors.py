@@ -57,6 +57,9 @@ CASES = {
     "vector wrong shape": ("ValueError", "v = lidarsim.VectorEnv(world, 4, threads=1); v.reset(); v.step(np.zeros(3))"),
     "vector action range": ("ValueError", "v = lidarsim.VectorEnv(world, 2, threads=1); v.reset(); v.step([0, 6])"),
     "vector NaN action": ("TypeError", "v = lidarsim.VectorEnv(world, 2, threads=1); v.reset(); v.step([0, np.nan])"),
+    # A float array of whole numbers is taken; one that is not names the action (not the dtype, which is allowed).
+    "vector half action": ("TypeError", "v = lidarsim.VectorEnv(world, 2, threads=1); v.reset(); v.step([0, 1.5])"),
+    "integer dtype": ("ValueError", "world.scan_batch(np.zeros((2, 3)), dtype=np.int32)"),
     "vector closed": ("RuntimeError", "v = lidarsim.VectorEnv(world, 2, threads=1); v.close(); v.reset()"),
     "vector continuous shape": (
         "ValueError", "v = lidarsim.VectorEnv(world, 2, threads=1, continuous=True); v.reset(); v.step(np.zeros(2))"),
@@ -111,3 +114,25 @@ for bad in [lambda: world.scan_batch(np.full((3, 3), np.nan)), lambda: lidarsim.
 """)
     assert done.returncode == 0, done.stderr
     assert done.stdout.count("caught:") == 2
+
+
+def test_messages_say_what_is_wrong():
+    """A message names the bound the value missed, not one the value meets (\"a finite number in [-inf, inf], got
+    nan\", \"in (0, inf], got inf\" were printed)."""
+    world = lidarsim.load(world_path("rldemo"))
+    cases = [
+        (lambda: world.scan((1, 1, 0), range=float("inf")), "range: expected a finite number, got inf"),
+        (lambda: world.scan((1, 1, 0), fov=400), "fov: expected a number in (0, 360], got 400.0"),
+        (lambda: lidarsim.Sim(world).step(float("nan"), 0.0), "v: expected a finite number, got nan"),
+        (lambda: world.scan_batch(np.zeros((2, 3)), dtype=np.int32), "dtype: expected a floating-point type"),
+    ]
+    for bad, expected in cases:
+        with pytest.raises((ValueError, TypeError)) as caught:
+            bad()
+        assert str(caught.value).startswith(expected), str(caught.value)
+    v = lidarsim.VectorEnv(world, 2, threads=1)
+    v.reset(seed=1)
+    with pytest.raises(TypeError, match=r"actions\[1\]: expected an int in \[0, 6\), got 1.5"):
+        v.step(np.array([0.0, 1.5]))
+    v.step(np.array([0.0, 2.0]))  # whole numbers as floats are taken
+    v.close()
