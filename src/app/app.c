@@ -918,7 +918,8 @@ static int RenderGif(const lsRenderConfig* config, lsSim* sim, lsCanvas* canvas,
     char shown[1024];
     snprintf(shown, sizeof shown, "%s", config->outPath);
     lsEscapeControl(shown, sizeof shown); // a name from the command line may hold terminal escapes
-    printf("lidarsim render: %s: %d frames, %.0f KB\n", shown, config->steps / every + 1, (double)bytes / 1024.0);
+    int frames = config->steps / every + 1;
+    printf("lidarsim render: %s: %d frame%s, %.0f KB\n", shown, frames, frames == 1 ? "" : "s", (double)bytes / 1024.0);
     return 0;
 }
 

@@ -582,7 +582,8 @@ int lsRenderRecording(const lsRenderConfig* config)
         char shown[1024];
         snprintf(shown, sizeof shown, "%s", config->outPath);
         lsEscapeControl(shown, sizeof shown); // a name from the command line may hold terminal escapes
-        printf("lidarsim render: %s: %lld frames, %.0f KB\n", shown, frames, (double)bytes / 1024.0);
+        printf("lidarsim render: %s: %lld frame%s, %.0f KB\n", shown, frames, frames == 1 ? "" : "s",
+               (double)bytes / 1024.0);
     }
     lsDestroyCanvas(canvas);
     lsFree(trail, sizeof(lsTrail));

@@ -351,7 +351,8 @@ static void RecordHeader(Recorder* rec, const lsSim* sim, const char* worldPath,
 
 // After the first line (which holds a scan): estimates the recording's size, scanLines lines carrying a scan like it
 // and the other lines about a small line's bytes each, and warns before a long run fills the disk.
-static void WarnIfLarge(FILE* file, long headerBytes, const char* path, long long lines, long long scanLines)
+static void WarnIfLarge(FILE* file, long headerBytes, const char* path, long long lines, long long scanLines,
+                        bool everyGiven)
 {
     long first = file != stdout && headerBytes >= 0 ? ftell(file) - headerBytes : -1;
     if (first <= 0)
@@ -362,8 +363,9 @@ static void WarnIfLarge(FILE* file, long headerBytes, const char* path, long lon
     {
         fprintf(stderr,
                 "lidarsim run: warning: %s will be about %.0f MB (%lld lines, %lld with a scan of about %ld bytes); "
-                "--every K records every K-th step only\n",
-                path, bytes / (1024.0 * 1024.0), lines, scanLines, first);
+                "%s\n",
+                path, bytes / (1024.0 * 1024.0), lines, scanLines, first,
+                everyGiven ? "a larger --every K records fewer steps" : "--every K records every K-th step only");
     }
 }
 
@@ -564,6 +566,7 @@ int lsCmdRun(int argc, char** argv)
         rec.lastTargets = lsAllocZero((size_t)(world->targetCount > 0 ? world->targetCount : 1), sizeof(lsTargetState));
     }
 
+    bool everyGiven = every != 0;
     if (every == 0)
     {
         // Compact by default: one line per scan of the first robot's lidar (every 6th step of the default world's
@@ -606,7 +609,7 @@ int lsCmdRun(int argc, char** argv)
         }
         RecordLine(&rec, sim, 0);
         double scans = (double)steps * world->sim.dt * world->robot.lidar.rate;
-        WarnIfLarge(rec.file, headerBytes, recordPath, steps / every + 1, (long long)fmin(scans, 1e15) + 1);
+        WarnIfLarge(rec.file, headerBytes, recordPath, steps / every + 1, (long long)fmin(scans, 1e15) + 1, everyGiven);
     }
     bool progress = isatty(fileno(stderr)) && steps > 0;
     // From here Ctrl+C stops the run after the step it is in, and what was simulated is recorded and summed up; a
