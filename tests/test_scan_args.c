@@ -169,6 +169,16 @@ static int PosesFileTest(void)
     ENSURE(lsParseScanPoses(text, strlen(text), "p.txt", &a, &err));
     ENSURE(a.poseCount == 4 && a.poses[3] == 3.5 && a.poses[5] == -45.0 && a.poses[11] == 9.0);
     lsFreeScanArgs(&a);
+    // A byte order mark at the start is skipped, as a world file's; columns count from after it.
+    const char* bom = "\xEF\xBB\xBF"
+                      "1 2 3\n";
+    ENSURE(lsParseScanPoses(bom, strlen(bom), "p.txt", &a, &err) && a.poseCount == 1 && a.poses[0] == 1.0);
+    lsFreeScanArgs(&a);
+    ENSURE(!lsParseScanPoses("\xEF\xBB\xBF"
+                             "1 2\n",
+                             6, "p.txt", &a, &err));
+    ENSURE(strstr(err.message, "p.txt:1:4: expected three numbers") == err.message);
+    lsFreeScanArgs(&a);
 
     struct
     {

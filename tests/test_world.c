@@ -208,6 +208,14 @@ static int ValueErrorTest(void)
                      "t.json:1:42: robot.lidar.fov: expected a field of view in (0, 360] deg"));
     ENSURE(FailsWith("{\"walls\": [], \"robot\": {\"lidar\": {\"fov\": -1}}}",
                      "robot.lidar.fov: expected a field of view in (0, 360] deg"));
+    // An angle string's number is a decimal one as JSON writes numbers (strtod alone read hex, " 90", "+90", "inf").
+    const char* const badAngles[] = {"0x10 deg", " 90 deg", "+90 deg", "inf deg", "nan rad", "deg", "90 degrees"};
+    for (int i = 0; i < 7; ++i)
+    {
+        char text[128];
+        snprintf(text, sizeof text, "{\"walls\": [], \"robot\": {\"pose\": [1, 2, \"%s\"]}}", badAngles[i]);
+        ENSURE(FailsWith(text, "t.json:1:40: robot.pose[2]: expected an angle"));
+    }
     ENSURE(FailsWith("{\"walls\": [], \"robot\": {\"lidar\": {\"range\": 0}}}",
                      "robot.lidar.range: expected a range in [0.0001, 1e+06] m"));
     ENSURE(FailsWith("{\"walls\": [], \"polygons\": [{\"points\": [[0, 0], [2, 0], [1, 0.5], [1, 2]]}]}",

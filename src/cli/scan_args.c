@@ -254,7 +254,8 @@ bool lsParseScanPoses(const char* text, size_t size, const char* label, lsScanAr
     LS_ASSERT((text != NULL || size == 0) && label != NULL && args != NULL);
     int lineNumber = 0;
     int found = 0;
-    size_t at = 0;
+    // A UTF-8 byte order mark is skipped, as world files' (editors on some systems write one).
+    size_t at = size >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
     while (at < size)
     {
         lineNumber += 1;

@@ -338,7 +338,8 @@ static bool ParseAngle(Loader* L, const cJSON* item, lsQuantity quantity, double
         const char* s = item->valuestring;
         char* end = NULL;
         double value = strtod(s, &end);
-        if (end != s)
+        // A decimal number as JSON writes one (strtod also reads " 90", "0x10", "inf" and "nan").
+        if (end != s && (*s == '-' || (*s >= '0' && *s <= '9')) && strspn(s, "-+0123456789.eE") == (size_t)(end - s))
         {
             while (*end == ' ')
             {
