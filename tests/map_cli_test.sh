@@ -82,7 +82,7 @@ cmp -s "$work/scan-pgm.json" "$work/out.txt" || fail "scan of the BMP map differ
 head -c 1500 "$work/maps/room.bmp" >"$work/maps/cut.bmp"
 sed 's/room.pgm/cut.bmp/' "$work/maps/room.yaml" >"$work/maps/cut.yaml"
 expect_status 1 "$lidarsim" check "$work/maps/cut.yaml"
-grep -q 'cut.yaml: image: .*cut.bmp: the pixels end at pixel (0, 19), row 10 of 30 in the file' "$work/err.txt" ||
+grep -q 'cut.yaml:1:8: image: .*cut.bmp: the pixels end at pixel (0, 19), row 10 of 30 in the file' "$work/err.txt" ||
     fail "cut BMP: $(cat "$work/err.txt")"
 
 # import: a world file with the walls and a robot; --unknown occupied closes the grey corner; --simplify.
@@ -184,7 +184,7 @@ bad syntax "image: room.pgm
 origin: [0, 0
 " 'syntax.yaml:3:1: YAML syntax error'
 bad noimage "image: none.pgm
-$keys" 'noimage.yaml: image: .*none.pgm: cannot open'
+$keys" 'noimage.yaml:1:8: image: .*none.pgm: cannot open'
 printf 'not an image' >"$work/maps/text.pgm"
 bad notimage "image: text.pgm
 $keys" 'text.pgm: not an image'

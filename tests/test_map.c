@@ -986,7 +986,7 @@ static int LoadMapWorldTest(void)
                            "free_thresh: 0.2\n");
     snprintf(path, sizeof path, "%s/gone.yaml", s_folder);
     ENSURE(lsLoadMapWorld(path, NULL, NULL, &err) == NULL);
-    ENSURE(strstr(err.message, "gone.yaml: image: ") != NULL &&
+    ENSURE(strstr(err.message, "gone.yaml:1:8: image: ") != NULL &&
            strstr(err.message, "missing.pgm: cannot open") != NULL);
     WriteText("text.pgm", "just text\n");
     WriteText("text.yaml", "image: text.pgm\nresolution: 1\norigin: [0, 0, 0]\noccupied_thresh: 0.65\n"

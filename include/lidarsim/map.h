@@ -39,6 +39,7 @@ typedef enum lsMapMode
 typedef struct lsMapInfo
 {
     char image[LS_MAP_PATH_CAPACITY]; ///< the image file, resolved against the YAML's folder
+    int imageLine, imageColumn;       ///< where the YAML names it (1-based; 0 when not from a file)
     double resolution;                ///< metres per pixel
     lsVec2 origin;                    ///< world position of the lower-left corner of the lower-left pixel
     double yaw;                       ///< radians, the map's rotation about that corner

@@ -148,6 +148,7 @@ static bool ReadMapKeys(yaml_document_t* doc, const yaml_node_t* root, const cha
         return FailAt(err, label, found[0], "image", "expected the image file name");
     if (!ResolveImage(yamlPath, image, info->image, sizeof info->image))
         return FailAt(err, label, found[0], "image", "path too long");
+    info->imageLine = (int)found[0]->start_mark.line + 1, info->imageColumn = (int)found[0]->start_mark.column + 1;
 
     char bound[96];
     if (!ScalarNumber(found[1], &info->resolution) || !lsLimit_Holds(ls_quantityResolution, info->resolution))
@@ -789,13 +790,12 @@ bool lsLoadMapGrid(const char* yamlPath, lsGrid* grid, lsMapInfo* info, lsError*
     lsFree(text, size + 1);
     if (!ok)
         return false;
+    // The image's own errors name it (and a pixel where one is wrong), after the place the YAML names it.
     lsError imageErr;
     char* image = lsReadFile(info->image, LS_MAP_MAX_IMAGE_BYTES, &size, &imageErr);
-    if (image == NULL)
-        return lsFail(err, "%s: image: %s", yamlPath, imageErr.message);
-    ok = lsDecodeMapImage((const unsigned char*)image, size, info->image, info, grid, &imageErr);
-    lsFree(image, size + 1);
+    ok = image != NULL && lsDecodeMapImage((const unsigned char*)image, size, info->image, info, grid, &imageErr);
+    lsFree(image, image != NULL ? size + 1 : 0);
     if (!ok)
-        return lsFail(err, "%s: image: %s", yamlPath, imageErr.message);
+        return lsFail(err, "%s:%d:%d: image: %s", yamlPath, info->imageLine, info->imageColumn, imageErr.message);
     return true;
 }
