@@ -342,6 +342,10 @@ static bool Init(Replay* r)
     r->camera = lsInitialCamera(r->sim, w, h, lsWorldArea(r->canvas, &r->view));
     r->shown = lsRecording_FirstStep(r->rec);
     r->position = (double)r->shown;
+    if (config->start > lsRecording_LastStep(r->rec))
+        fprintf(stderr,
+                "lidarsim replay: note: --start %lld is past the recording's last step (%lld): it starts there\n",
+                (long long)config->start, lsRecording_LastStep(r->rec));
     Seek(r, config->start >= 0 ? (double)config->start : (double)r->shown);
     r->speed = config->speed > 0.0 ? config->speed : 1.0;
     r->playing = !config->paused;
@@ -540,6 +544,11 @@ int lsRenderRecording(const lsRenderConfig* config)
     // A GIF: the first --steps N steps (0: all of them); a still: the step N after the first.
     if ((config->steps > 0 || !gif) && first + config->steps < last)
         last = first + config->steps;
+    else if (!gif && first + config->steps > last)
+        fprintf(stderr,
+                "lidarsim render: note: --steps %d is past the recording's end (%lld steps): its last step "
+                "is drawn\n",
+                config->steps, last - first);
     int every = config->every > 0 ? config->every : 1;
     lsError err = {{0}};
     lsCanvas* canvas = NULL;
