@@ -145,6 +145,7 @@ struct lsRecording
     int* beams;         ///< per robot
     double* rangeMax;   ///< per robot: its lidar's range (the header's range_max)
     int vehicleCount;   ///< from the first line; every line has as many
+    int vehicleLine;    ///< the file's line that first line is
     int targetCount;    ///< 1 + the largest target index listed
     Grow lines;         ///< RecLine
     Grow robots;        ///< RecRobot, robotCount per line
@@ -438,9 +439,10 @@ static bool ParseLine(Parse* p, lsRecording* rec, const cJSON* root)
         return Fail(p, "vehicles", vehicles == NULL ? "missing" : "expected an array of [x, y, vx, vy]");
     int vehicleCount = cJSON_GetArraySize(vehicles);
     if (index == 0)
-        rec->vehicleCount = vehicleCount;
+        rec->vehicleCount = vehicleCount, rec->vehicleLine = p->line;
     if (vehicleCount != rec->vehicleCount)
-        return Fail(p, "vehicles", "%d vehicles, the first line had %d", vehicleCount, rec->vehicleCount);
+        return Fail(p, "vehicles", "%d vehicles, line %d had %d (every line lists the world's vehicles)", vehicleCount,
+                    rec->vehicleLine, rec->vehicleCount);
     int vehicleIndex = 0;
     for (const cJSON* v = vehicles->child; v != NULL; v = v->next, ++vehicleIndex)
     {
