@@ -147,7 +147,7 @@ static void WriteRecordedScan(FILE* out, const lsScan* scan, double stamp, bool 
 // Robot i's poses of the steps skipped since the previous line, as "path": [[x, y, degrees], ...].
 static void WritePath(Recorder* rec, int i)
 {
-    if (rec->pathCount == 0)
+    if (rec->pathCount == 0 || rec->path == NULL) // no path kept (the analyser cannot tell the count keeps them apart)
         return;
     FILE* out = rec->file;
     fputs(", \"path\": [", out);

@@ -509,7 +509,7 @@ static bool ReadString(Loader* L, const cJSON* object, const char* key, char* ou
 // with the leading zeros and the exponent's share of trailing zeros taken out, are those digits at exponent 0.
 static bool IsTwoTo53(const char* text)
 {
-    char digits[24];
+    char digits[24] = {0};
     int count = 0, exponent = 0;
     bool fraction = false;
     const char* p = text;
