@@ -998,6 +998,20 @@ static int LoadMapWorldTest(void)
                             "free_thresh: 0.2\n");
     snprintf(path, sizeof path, "%s/blank.yaml", s_folder);
     ENSURE(lsLoadMapWorld(path, NULL, NULL, &err) == NULL && strstr(err.message, "blank.yaml: no wall cell") != NULL);
+
+    // A map whose file name is not UTF-8 (Latin-1) loads, its world named with '?' for the byte; saved, the world
+    // would name the map in JSON, which cannot hold the name: the save says so and writes nothing.
+    WriteText("caf\xe9.yaml", "image: room.pgm\nresolution: 0.5\norigin: [0, 0, 0]\noccupied_thresh: 0.65\n"
+                              "free_thresh: 0.2\n");
+    snprintf(path, sizeof path, "%s/caf\xe9.yaml", s_folder);
+    world = lsLoadMapWorld(path, NULL, NULL, &err);
+    ENSURE(world != NULL && strcmp(world->name, "caf?") == 0);
+    char saved[1100];
+    snprintf(saved, sizeof saved, "%s/latin.json", s_folder);
+    ENSURE(!lsSaveWorld(world, saved, &err) &&
+           strstr(err.message, "is not UTF-8, which a JSON file cannot hold") != NULL);
+    ENSURE(access(saved, F_OK) != 0);
+    lsDestroyWorld(world);
     return 0;
 }
 

@@ -251,6 +251,10 @@ static int ValueErrorTest(void)
     ENSURE(FailsWith("{\"walls\": [], \"sim\": {\"seed\": 9.007199254740993e15}}", "sim.seed: expected an integer"));
     ENSURE(FailsWith("{\"walls\": [], \"robot\": {\"lidar\": {\"seed\": 9007199254740992.000000000000000000000001}}}",
                      "robot.lidar.seed: expected an integer"));
+    // Near 2^53 a double cannot hold a fraction either: 2^52 + 0.4 read as 2^52, and was taken as a whole seed.
+    ENSURE(FailsWith("{\"walls\": [], \"sim\": {\"seed\": 4503599627370496.4}}", "sim.seed: expected an integer"));
+    // A seed whose text cannot be found (its key written with an escape) is refused from 2^32 on: its digits unread.
+    ENSURE(FailsWith("{\"walls\": [], \"sim\": {\"se\\u0065d\": 9007199254740993}}", "sim.seed: expected an integer"));
     const char* const twoTo53[] = {"9007199254740992", "9.007199254740992e15", "900719925474099200000000000e-11",
                                    "0.9007199254740992E+16", "9007199254740992.000000000000000000000000"};
     for (int i = 0; i < 5; ++i)

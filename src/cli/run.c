@@ -9,6 +9,7 @@
 #include "core/file_write.h"
 #include "core/limits.h"
 #include "core/recording.h"
+#include "core/text.h"
 #include "lidarsim/sim.h"
 
 #include <errno.h>
@@ -600,6 +601,14 @@ int lsCmdRun(int argc, char** argv)
     if (rec.file != NULL)
     {
         RecordHeader(&rec, sim, worldPath, worldHash, steps, every, autopilot);
+        if (!lsUtf8Valid(worldPath))
+        {
+            char shown[1024];
+            fprintf(stderr,
+                    "lidarsim run: note: the world's path is not UTF-8, so the recording names it with U+FFFD for "
+                    "those bytes: replay it as `lidarsim replay %s WORLD.json`\n",
+                    lsShown(recordPath, shown, sizeof shown));
+        }
         long headerBytes = rec.file != stdout ? ftell(rec.file) : -1;
         // The first line lists every target, so a reader starts from the full set.
         for (int i = 0; i < state->targetCount; ++i)

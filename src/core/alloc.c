@@ -13,6 +13,8 @@
 
 #if LS_MAPS_INDEX
 #include <sys/mman.h>
+
+static void ReleaseKeptIndex(void);
 #endif
 
 static void DefaultAssert(const char* condition, const char* file, int line)
@@ -56,6 +58,9 @@ bool lsSetAllocator(lsAllocFcn* allocFcn, lsFreeFcn* freeFcn)
     {
         return false;
     }
+#if LS_MAPS_INDEX
+    ReleaseKeptIndex();
+#endif
     atomic_store(&s_allocFcn, allocFcn != NULL ? allocFcn : DefaultAlloc);
     atomic_store(&s_freeFcn, freeFcn != NULL ? freeFcn : DefaultFree);
     return true;
@@ -137,10 +142,13 @@ long long lsAllocatedBytes(void) { return s_allocatedBytes; }
 // are out, see lsSetAllocator).
 static bool MapsIndex(size_t size) { return size >= LS_INDEX_MAP_MIN && atomic_load(&s_allocFcn) == DefaultAlloc; }
 
+// The longest index mapping kept after its free (city-100k's is 28 MB).
+#define LS_INDEX_KEEP_MAX ((size_t)64 << 20)
+
 // The last index mapping freed, kept for the next index (NULL: none). A rebuilt scene (a hot reload, the benchmark's
 // builds) then writes pages already backed instead of faulting and zeroing fresh ones: with a fresh mapping each
 // time, city-100k's build took 11 ms instead of 8.6 (glibc reuses a freed heap block the same way). One is kept, the
-// last; a longer one is trimmed to the length asked for.
+// last of at most LS_INDEX_KEEP_MAX; a longer one is trimmed to the length asked for. lsSetAllocator gives it back.
 static struct
 {
     atomic_flag lock;
@@ -158,6 +166,20 @@ static void LockKeptIndex(void)
 static void UnlockKeptIndex(void) { atomic_flag_clear_explicit(&s_keptIndex.lock, memory_order_release); }
 
 static size_t MappedLength(size_t size) { return (size + LS_HUGE_PAGE - 1) & ~(LS_HUGE_PAGE - 1); }
+
+// Gives the kept mapping back to the system (lsSetAllocator: the blocks after it come from the new hook).
+static void ReleaseKeptIndex(void)
+{
+    LockKeptIndex();
+    char* gone = s_keptIndex.start;
+    size_t goneLength = s_keptIndex.length;
+    s_keptIndex.start = NULL;
+    UnlockKeptIndex();
+    if (gone != NULL)
+    {
+        munmap(gone, goneLength);
+    }
+}
 
 static char* MapIndex(size_t size)
 {
@@ -229,10 +251,16 @@ void lsFreeIndex(void* p, size_t size)
     if (MapsIndex(size))
     {
         s_allocatedBytes -= (long long)size;
+        size_t length = MappedLength(size);
+        if (length > LS_INDEX_KEEP_MAX)
+        {
+            munmap(p, length); // kept, a huge world's index would hold its memory while only small ones follow
+            return;
+        }
         LockKeptIndex();
         char* gone = s_keptIndex.start;
         size_t goneLength = s_keptIndex.length;
-        s_keptIndex.start = p, s_keptIndex.length = MappedLength(size);
+        s_keptIndex.start = p, s_keptIndex.length = length;
         UnlockKeptIndex();
         if (gone != NULL)
         {

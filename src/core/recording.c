@@ -310,9 +310,11 @@ static bool ParseScan(Parse* p, const cJSON* item, int beams, double rangeMax, R
         if (none ? !cJSON_IsNull(r)
                  : !(cJSON_IsNumber(r) && r->valuedouble >= 0.0 && r->valuedouble * rangeUnit <= rangeLimit))
         {
+            char bound[32];
+            lsFormatNumber(bound, sizeof bound, rangeMax);
             return none ? Fail(p, NULL, "scan.%s[%d]: expected null (hits says no return)", rangeKey, i)
-                        : Fail(p, NULL, "scan.%s[%d]: expected a range in [0, %g] m (the lidar's range_max)", rangeKey,
-                               i, rangeMax);
+                        : Fail(p, NULL, "scan.%s[%d]: expected a range in [0, %s] m (the lidar's range_max)", rangeKey,
+                               i, bound);
         }
         scan->ranges[i] = none ? INFINITY : (float)(r->valuedouble * rangeUnit);
         if (!cJSON_IsNumber(in) || !isfinite(in->valuedouble) || in->valuedouble < 0.0)

@@ -73,6 +73,21 @@ int lsUtf8Length(const char* s, size_t n)
     return length;
 }
 
+bool lsUtf8Valid(const char* s)
+{
+    size_t left = strlen(s);
+    while (left > 0)
+    {
+        int n = lsUtf8Length(s, left);
+        if (n == 0)
+        {
+            return false;
+        }
+        s += n, left -= (size_t)n;
+    }
+    return true;
+}
+
 void lsNameFromPath(const char* path, const char* fallback, char* out, size_t capacity)
 {
     LS_ASSERT(capacity > 0);

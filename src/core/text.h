@@ -21,6 +21,9 @@ void lsText_Append(lsText* text, const char* s, size_t n);
 /// are not one (RFC 3629: no overlong form, no surrogate, nothing above U+10FFFF, no sequence cut short).
 int lsUtf8Length(const char* s, size_t n);
 
+/// Whether the NUL-terminated s is UTF-8 throughout (lsUtf8Length at every character).
+bool lsUtf8Valid(const char* s);
+
 /// The name a world takes from its file when it names none: the path's last part without its extension, at most
 /// capacity - 1 bytes, each byte that is not UTF-8 there (a Latin-1 file name, a character the length cut) as '?'
 /// (the name is written into JSON); fallback when nothing is left.

@@ -505,10 +505,18 @@ static bool ReadString(Loader* L, const cJSON* object, const char* key, char* ou
     return true;
 }
 
-// Whether the JSON number at text is exactly 2^53 = 9007199254740992: its digits (the fraction's too) and exponent,
-// with the leading zeros and the exponent's share of trailing zeros taken out, are those digits at exponent 0.
-static bool IsTwoTo53(const char* text)
+// Whether the JSON number at text is exactly the integer value: its digits (the fraction's too) and exponent, with
+// the leading zeros and the exponent's share of trailing zeros taken out, are value's digits at exponent 0. A double
+// above 2^50 or so cannot tell 2^53 + 1 from 2^53, nor 2^52 + 0.4 from 2^52: the file's digits can.
+static bool IsExactInteger(const char* text, uint64_t value)
 {
+    char expected[24];
+    int expectedCount = snprintf(expected, sizeof expected, "%llu", (unsigned long long)value);
+    while (expectedCount > 1 && expected[expectedCount - 1] == '0')
+    {
+        --expectedCount; // 1000 is 1 at exponent 3
+    }
+    int expectedExponent = (int)strlen(expected) - expectedCount;
     char digits[24] = {0};
     int count = 0, exponent = 0;
     bool fraction = false;
@@ -525,7 +533,7 @@ static bool IsTwoTo53(const char* text)
             {
                 if (*p != '0')
                 {
-                    return false; // more significant digits than 2^53 has
+                    return false; // more significant digits than any 64-bit integer has
                 }
                 exponent += fraction ? 0 : 1; // a zero past what is kept: a power of ten (none in the fraction)
                 continue;
@@ -540,13 +548,17 @@ static bool IsTwoTo53(const char* text)
     }
     if (*p == 'e' || *p == 'E')
     {
-        exponent += (int)strtol(p + 1, NULL, 10); // a seed of 2^53 has a small exponent; a huge one is no match
+        exponent += (int)strtol(p + 1, NULL, 10); // a seed has a small exponent; a huge one is no match
     }
     while (count > 0 && digits[count - 1] == '0')
     {
         --count, ++exponent;
     }
-    return count == 16 && exponent == 0 && memcmp(digits, "9007199254740992", 16) == 0;
+    if (count == 0)
+    {
+        return value == 0;
+    }
+    return count == expectedCount && exponent == expectedExponent && memcmp(digits, expected, (size_t)count) == 0;
 }
 
 // A seed: an integer in [0, 2^53] or a string of decimal digits (any 64-bit value).
@@ -565,11 +577,15 @@ static bool ReadSeed(Loader* L, const cJSON* object, const char* key, uint64_t* 
         {
             return Fail(L, "expected an integer in [0, 2^53] (or a string of digits for larger seeds)");
         }
-        // 2^53 + 1 (or 9.007199254740993e15) reads as the double 2^53: the file's own digits tell them apart.
-        long offset = v == LS_MAX_SEED ? lsFindJsonPath(L->text, L->size, L->path, L->depth, false) : -1;
-        if (offset >= 0 && !IsTwoTo53(L->text + offset))
+        // 2^53 + 1 (or 9.007199254740993e15) reads as the double 2^53, 2^52 + 0.4 as 2^52: from 2^32 on, the file's
+        // own digits tell them apart (a value whose text is not found, under a key written with escapes, is refused).
+        if (v >= 4294967296.0)
         {
-            return Fail(L, "expected an integer in [0, 2^53] (or a string of digits for larger seeds)");
+            long offset = lsFindJsonPath(L->text, L->size, L->path, L->depth, false);
+            if (offset < 0 || !IsExactInteger(L->text + offset, (uint64_t)v))
+            {
+                return Fail(L, "expected an integer in [0, 2^53] (or a string of digits for larger seeds)");
+            }
         }
         *out = (uint64_t)v;
     }
@@ -1532,9 +1548,9 @@ static bool PreScan(const char* text, size_t size, const char* label, size_t* co
                               "%s:%d:%d: a \\u0000 escape (a NUL character) in a string: no name, id or key holds one",
                               label, line, column);
             }
-            if (c == '\\')
+            if (c == '\\' && (unsigned char)text[i + 1] < 0x80)
             {
-                ++i;
+                ++i; // the escaped character (a byte past it, of UTF-8, is checked as one: cJSON refuses the escape)
             }
             else if (c == '"')
             {

@@ -471,6 +471,9 @@ bool lsSaveWorld(const lsWorld* world, const char* path, lsError* err)
     char mapPath[LS_MAP_REF_CAPACITY];
     if (!lsRelocateMapPath(world, path, mapPath, sizeof mapPath))
         return lsFail(err, "%s: not saved: the path from there to the map %s is too long", path, world->map.yamlFile);
+    if (!lsUtf8Valid(mapPath))
+        return lsFail(err, "%s: not saved: the map's path %s is not UTF-8, which a JSON file cannot hold (rename it)",
+                      path, mapPath);
     char* json = WorldToString(world, mapPath);
     size_t length = strlen(json);
     // Never write a file the loader would refuse (an edited world with, say, two paths of one id).

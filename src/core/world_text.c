@@ -679,6 +679,10 @@ bool lsSaveWorldKeepingText(const lsWorld* world, const char* path, const char* 
                       "lidarsim import)",
                       path);
     }
+    char mapPath[LS_MAP_REF_CAPACITY];
+    if (lsRelocateMapPath(world, path, mapPath, sizeof mapPath) && !lsUtf8Valid(mapPath))
+        return lsFail(err, "%s: not saved: the map's path %s is not UTF-8, which a JSON file cannot hold (rename it)",
+                      path, mapPath);
     char* text = lsFormatWorldKeepingText(world, baseText, baseWorld, path);
     // Never write a file the loader would refuse (an edited world with, say, two paths of one id).
     lsWorld* check = lsLoadWorldFromString(text, strlen(text), path, err, NULL);
