@@ -14,7 +14,7 @@
 #if LS_MAPS_INDEX
 #include <sys/mman.h>
 
-static void ReleaseKeptIndex(void);
+static void KeepIndex(char* start, size_t length);
 #endif
 
 static void DefaultAssert(const char* condition, const char* file, int line)
@@ -59,7 +59,7 @@ bool lsSetAllocator(lsAllocFcn* allocFcn, lsFreeFcn* freeFcn)
         return false;
     }
 #if LS_MAPS_INDEX
-    ReleaseKeptIndex();
+    KeepIndex(NULL, 0); // the blocks after this come from the new hook
 #endif
     atomic_store(&s_allocFcn, allocFcn != NULL ? allocFcn : DefaultAlloc);
     atomic_store(&s_freeFcn, freeFcn != NULL ? freeFcn : DefaultFree);
@@ -167,13 +167,13 @@ static void UnlockKeptIndex(void) { atomic_flag_clear_explicit(&s_keptIndex.lock
 
 static size_t MappedLength(size_t size) { return (size + LS_HUGE_PAGE - 1) & ~(LS_HUGE_PAGE - 1); }
 
-// Gives the kept mapping back to the system (lsSetAllocator: the blocks after it come from the new hook).
-static void ReleaseKeptIndex(void)
+// Keeps the mapping at start (NULL: none) in place of the one kept, which goes back to the system.
+static void KeepIndex(char* start, size_t length)
 {
     LockKeptIndex();
     char* gone = s_keptIndex.start;
     size_t goneLength = s_keptIndex.length;
-    s_keptIndex.start = NULL;
+    s_keptIndex.start = start, s_keptIndex.length = length;
     UnlockKeptIndex();
     if (gone != NULL)
     {
@@ -257,15 +257,7 @@ void lsFreeIndex(void* p, size_t size)
             munmap(p, length); // kept, a huge world's index would hold its memory while only small ones follow
             return;
         }
-        LockKeptIndex();
-        char* gone = s_keptIndex.start;
-        size_t goneLength = s_keptIndex.length;
-        s_keptIndex.start = p, s_keptIndex.length = length;
-        UnlockKeptIndex();
-        if (gone != NULL)
-        {
-            munmap(gone, goneLength);
-        }
+        KeepIndex(p, length);
         return;
     }
 #endif
