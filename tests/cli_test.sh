@@ -133,6 +133,9 @@ grep -q '"header": {"stamp": {"sec": 0, "nanosec": 0}, "frame_id": "laser"}' "$w
     fail "scan header: $(cat "$work/out.txt")"
 grep -q '"pose": {"x": 5.0, "y": 7.0, "theta": 1.5707963267948966, "theta_deg": 90.0}' "$work/out.txt" ||
     fail "scan pose: $(cat "$work/out.txt")"
+# Degrees print as given, not as lsRadToDeg's 3.0000000000000004.
+expect_status 0 "$lidarsim" scan "$src/worlds/default.json" --beams 8 --pose 1,2,3
+grep -q '"theta": 0.05235987755982989, "theta_deg": 3.0}' "$work/out.txt" || fail "scan degrees: $(cat "$work/out.txt")"
 expect_status 0 "$lidarsim" scan "$src/worlds/default.json" --beams 8 --pose 5,7,90 --format csv
 head -n 1 "$work/out.txt" | grep -qx 'scan,x,y,theta,beam,angle,range,intensity,hit,index' ||
     fail "scan CSV header: $(head -n 1 "$work/out.txt")"

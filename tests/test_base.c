@@ -1,9 +1,10 @@
-// Tests of base.c: the allocation counter and the seeded generator.
+// Tests of base.c: the allocation counter, the seeded generator, messages, the bounded reader, exact degrees.
 #define _POSIX_C_SOURCE 200809L
 
 #include "test.h"
 
 #include <errno.h>
+#include <math.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -161,6 +162,36 @@ static int EscapeTest(void)
     return 0;
 }
 
+// Degrees print as given and read back as the same radians.
+static int ExactDegreesTest(void)
+{
+    double d = 0.0;
+    ENSURE(lsExactDegrees(lsDegToRad(3.0), &d) && d == 3.0); // lsRadToDeg's 3.0000000000000004
+    ENSURE(lsExactDegrees(lsDegToRad(-33.3), &d) && d == -33.3);
+    ENSURE(lsExactDegrees(0.0, &d) && d == 0.0);
+    lsRng rng = lsMakeRng(7);
+    int exact = 0, n = 20000;
+    for (int i = 0; i < n; ++i)
+    {
+        // A decimal of at most 7 digits comes back as itself; any finite angle maps back when it says so.
+        double given = (double)(long long)lsRng_Range(&rng, -3.6e6, 3.6e6) / 1e4;
+        ENSURE(lsExactDegrees(lsDegToRad(given), &d) && lsDegToRad(d) == lsDegToRad(given));
+        ENSURE(fabs(d - given) <= 1e-12 * fabs(given));
+        double radians = lsRng_Range(&rng, -1e3, 1e3);
+        if (lsExactDegrees(radians, &d))
+        {
+            ENSURE(lsDegToRad(d) == radians);
+            exact += 1;
+        }
+        else
+        {
+            ENSURE(d == lsRadToDeg(radians));
+        }
+    }
+    ENSURE(exact > n / 2); // most doubles of radians have one of degrees
+    return 0;
+}
+
 int BaseTest(void)
 {
     RUN_SUBTEST(AllocCounterTest);
@@ -168,5 +199,6 @@ int BaseTest(void)
     RUN_SUBTEST(FailTest);
     RUN_SUBTEST(ReadFileTest);
     RUN_SUBTEST(EscapeTest);
+    RUN_SUBTEST(ExactDegreesTest);
     return 0;
 }

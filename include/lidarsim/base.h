@@ -108,6 +108,11 @@ LS_API void lsEscapeControl(char* text, size_t capacity);
 LS_API bool lsParseNumber(const char* text, double* out);
 /// Writes the shortest of %.15g, %.16g, %.17g that reads back as exactly v (finite; capacity >= 32).
 LS_API void lsFormatNumber(char* buffer, size_t capacity, double v);
+/// The shortest decimal of degrees d (the double strtod makes of it) with lsDegToRad(d) == radians exactly, so that
+/// an angle given in degrees prints as given (3, not 3.0000000000000004) and reads back as the same radians; the
+/// rounded conversion's neighbours are tried too. False when no double of degrees maps back (multiplying by pi/180
+/// skips some doubles): then *degrees is lsRadToDeg(radians). radians must be finite.
+LS_API bool lsExactDegrees(double radians, double* degrees);
 /// Parses a whole string as one decimal integer in [lo, hi]. False when it is not one or is out of range.
 LS_API bool lsParseInteger(const char* text, long long lo, long long hi, long long* out);
 

@@ -157,6 +157,8 @@ void lsWriteLaserScanJson(FILE* out, const lsScene* scene, const lsScan* scan, d
     fputs(", \"theta\": ", out);
     lsWriteJsonNumber(out, pose.theta);
     fputs(", \"theta_deg\": ", out);
-    lsWriteJsonNumber(out, lsRadToDeg(pose.theta));
+    double degrees;
+    lsExactDegrees(pose.theta, &degrees); // the degrees given (--pose 1,2,3: 3), or the nearest when none maps back
+    lsWriteJsonNumber(out, degrees);
     fputs("}}", out);
 }

@@ -2,6 +2,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include "lidarsim/base.h"
+#include "lidarsim/vec.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -333,4 +334,46 @@ void lsFormatNumber(char* buffer, size_t capacity, double v)
             return;
         }
     }
+}
+
+bool lsExactDegrees(double radians, double* degrees)
+{
+    LS_ASSERT(isfinite(radians) && degrees != NULL);
+    double rounded = lsRadToDeg(radians);
+    *degrees = rounded;
+    if (!isfinite(rounded))
+    {
+        return false;
+    }
+    char buffer[40];
+    for (int precision = 1; precision <= 17; ++precision)
+    {
+        // The conversion rounded to `precision` significant digits: the first that maps back is the shortest.
+        snprintf(buffer, sizeof buffer, "%.*g", precision, rounded);
+        double d = strtod(buffer, NULL);
+        if (lsDegToRad(d) == radians)
+        {
+            *degrees = d;
+            return true;
+        }
+    }
+    // The rounded conversion's neighbours: multiplying by pi/180 rounds, so the double that maps back may lie a few
+    // units in the last place away.
+    double down = rounded, up = rounded;
+    for (int step = 0; step < 4; ++step)
+    {
+        down = nextafter(down, -HUGE_VAL);
+        up = nextafter(up, HUGE_VAL);
+        if (isfinite(down) && lsDegToRad(down) == radians)
+        {
+            *degrees = down;
+            return true;
+        }
+        if (isfinite(up) && lsDegToRad(up) == radians)
+        {
+            *degrees = up;
+            return true;
+        }
+    }
+    return false;
 }

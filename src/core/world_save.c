@@ -7,6 +7,7 @@
 #include "core/file_write.h"
 #include "core/text.h"
 #include "core/world_fields.h"
+#include "core/world_text.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -26,44 +27,18 @@ static void PutNumber(Builder* b, double v)
     Put(b, buffer);
 }
 
-// An angle in degrees: the shortest decimal d with lsDegToRad(strtod(d)) == radians exactly. Neighbours of the
-// rounded conversion are tried too; when no double of degrees maps back (multiplying by pi/180 skips some doubles),
-// it is written as the string "R rad", which the loader reads as radians.
+// An angle in degrees: the shortest decimal that reads back as exactly radians (lsExactDegrees), or when no double of
+// degrees maps back, the string "R rad", which the loader reads as radians.
 static void PutAngle(Builder* b, double radians)
 {
     LS_ASSERT(isfinite(radians));
     char buffer[40];
-    double degrees = lsRadToDeg(radians);
-    if (isfinite(degrees))
+    double degrees;
+    if (lsExactDegrees(radians, &degrees))
     {
-        for (int precision = 1; precision <= 17; ++precision)
-        {
-            // Round to `precision` digits, then print that double the usual way ("270", not "2.7e+02").
-            snprintf(buffer, sizeof buffer, "%.*g", precision, degrees);
-            double rounded = strtod(buffer, NULL);
-            if (lsDegToRad(rounded) == radians)
-            {
-                lsFormatNumber(buffer, sizeof buffer, rounded);
-                Put(b, buffer);
-                return;
-            }
-        }
-        double down = degrees, up = degrees;
-        for (int step = 0; step < 4; ++step)
-        {
-            down = nextafter(down, -HUGE_VAL);
-            up = nextafter(up, HUGE_VAL);
-            double candidates[2] = {down, up};
-            for (int k = 0; k < 2; ++k)
-            {
-                if (isfinite(candidates[k]) && lsDegToRad(candidates[k]) == radians)
-                {
-                    lsFormatNumber(buffer, sizeof buffer, candidates[k]);
-                    Put(b, buffer);
-                    return;
-                }
-            }
-        }
+        lsFormatNumber(buffer, sizeof buffer, degrees);
+        Put(b, buffer);
+        return;
     }
     lsFormatNumber(buffer, sizeof buffer, radians);
     Put(b, "\"");
@@ -448,6 +423,25 @@ bool lsRelocateMapPath(const lsWorld* world, const char* path, char* out, size_t
     return ok;
 }
 
+bool lsCheckSaveTarget(const lsWorld* world, const char* path, char* mapPath, size_t capacity, lsError* err)
+{
+    if (lsIsMapPath(path))
+    {
+        // The window opened on a map YAML saves with Ctrl+S like any world: never over the map itself.
+        return lsFail(err,
+                      "%s: not saved: a map YAML is never overwritten with a world (save a .json, or use "
+                      "lidarsim import)",
+                      path);
+    }
+    // A world on a map saved into another folder names the map from there.
+    if (!lsRelocateMapPath(world, path, mapPath, capacity))
+        return lsFail(err, "%s: not saved: the path from there to the map %s is too long", path, world->map.yamlFile);
+    if (!lsUtf8Valid(mapPath))
+        return lsFail(err, "%s: not saved: the map's path %s is not UTF-8, which a JSON file cannot hold (rename it)",
+                      path, mapPath);
+    return true;
+}
+
 bool lsSaveWorld(const lsWorld* world, const char* path, lsError* err)
 {
     if (path == NULL)
@@ -459,21 +453,9 @@ bool lsSaveWorld(const lsWorld* world, const char* path, lsError* err)
         return lsFail(err, "%s: not saved: %s", path,
                       world == NULL ? "no world given" : "a vehicle is on a path the world does not have");
     }
-    if (lsIsMapPath(path))
-    {
-        // The window opened on a map YAML saves with Ctrl+S like any world: never over the map itself.
-        return lsFail(err,
-                      "%s: not saved: a map YAML is never overwritten with a world (save a .json, or use "
-                      "lidarsim import)",
-                      path);
-    }
-    // A world on a map saved into another folder names the map from there.
     char mapPath[LS_MAP_REF_CAPACITY];
-    if (!lsRelocateMapPath(world, path, mapPath, sizeof mapPath))
-        return lsFail(err, "%s: not saved: the path from there to the map %s is too long", path, world->map.yamlFile);
-    if (!lsUtf8Valid(mapPath))
-        return lsFail(err, "%s: not saved: the map's path %s is not UTF-8, which a JSON file cannot hold (rename it)",
-                      path, mapPath);
+    if (!lsCheckSaveTarget(world, path, mapPath, sizeof mapPath, err))
+        return false;
     char* json = WorldToString(world, mapPath);
     size_t length = strlen(json);
     // Never write a file the loader would refuse (an edited world with, say, two paths of one id).

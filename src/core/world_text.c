@@ -15,7 +15,6 @@
 #include "core/json_path.h"
 #include "core/text.h"
 #include "core/world_fields.h"
-#include "lidarsim/map.h"
 
 #include <errno.h>
 #include <stdatomic.h>
@@ -670,19 +669,9 @@ bool lsSaveWorldKeepingText(const lsWorld* world, const char* path, const char* 
                             char** written, lsError* err)
 {
     LS_ASSERT(world != NULL && path != NULL);
-    if (lsIsMapPath(path))
-    {
-        // As lsSaveWorld: the window opened on a map YAML saved its edits over the map itself (a world naming itself
-        // as its map, the user's map gone).
-        return lsFail(err,
-                      "%s: not saved: a map YAML is never overwritten with a world (save a .json, or use "
-                      "lidarsim import)",
-                      path);
-    }
     char mapPath[LS_MAP_REF_CAPACITY];
-    if (lsRelocateMapPath(world, path, mapPath, sizeof mapPath) && !lsUtf8Valid(mapPath))
-        return lsFail(err, "%s: not saved: the map's path %s is not UTF-8, which a JSON file cannot hold (rename it)",
-                      path, mapPath);
+    if (!lsCheckSaveTarget(world, path, mapPath, sizeof mapPath, err))
+        return false;
     char* text = lsFormatWorldKeepingText(world, baseText, baseWorld, path);
     // Never write a file the loader would refuse (an edited world with, say, two paths of one id).
     lsWorld* check = lsLoadWorldFromString(text, strlen(text), path, err, NULL);

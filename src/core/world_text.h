@@ -29,3 +29,9 @@ long long lsWorldText_MergeFailures(void);
 /// and false is returned.
 bool lsSaveWorldKeepingText(const lsWorld* world, const char* path, const char* baseText, const lsWorld* baseWorld,
                             char** written, lsError* err);
+
+/// What both saves (lsSaveWorld, lsSaveWorldKeepingText) refuse before writing anything: a path that names a map YAML
+/// (the user's map overwritten by a world), a world on a map whose path from path's folder (lsRelocateMapPath,
+/// written into mapPath, capacity bytes) is too long or is not UTF-8, which a JSON file cannot hold. False with err
+/// filled when refused.
+bool lsCheckSaveTarget(const lsWorld* world, const char* path, char* mapPath, size_t capacity, lsError* err);
