@@ -344,11 +344,11 @@ def deg2rad(deg):
 
 
 def layout(beams, fov):
-    if fov >= 2.0 * math.pi - 1e-12:
+    if beams == 1:
+        inc, amin = 0.0, 0.0
+    elif fov >= 2.0 * math.pi - 1e-12:
         inc = 2.0 * math.pi / float(beams)
         amin = -math.pi
-    elif beams == 1:
-        inc, amin = 0.0, 0.0
     else:
         inc = fov / float(beams - 1)
         amin = -0.5 * fov

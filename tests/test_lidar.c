@@ -25,7 +25,7 @@ static int LayoutTest(void)
     lsScanLayout one = lsMakeScanLayout(1, lsDegToRad(90.0));
     ENSURE(one.angleMin == 0.0 && one.angleMax == 0.0 && one.angleIncrement == 0.0);
     lsScanLayout oneFull = lsMakeScanLayout(1, 2.0 * LS_PI);
-    ENSURE(oneFull.angleMin == -LS_PI && oneFull.beams == 1);
+    ENSURE(oneFull.angleMin == 0.0 && oneFull.angleIncrement == 0.0 && oneFull.beams == 1);
     lsScanLayout two = lsMakeScanLayout(2, LS_PI);
     ENSURE_SMALL(two.angleMin + 0.5 * LS_PI, 0.0);
     ENSURE_SMALL(two.angleMax - 0.5 * LS_PI, 0.0);

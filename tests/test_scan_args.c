@@ -63,6 +63,11 @@ static int GoodTest(void)
     ENSURE(Parse(&a, &err, small));
     ENSURE(a.range == 1e-4 && a.noise == 0.0 && a.fovDeg == 1e-300);
     lsFreeScanArgs(&a);
+    // The decimal forms people type: a sign, a point without digits on one side, an exponent; an underflow is 0.
+    const char* forms2[] = {"w.json", "--pose", "+.5,5.,-1E+1", "--pose", "1e-400,-2e-3,0", NULL};
+    ENSURE(Parse(&a, &err, forms2));
+    ENSURE(a.poses[0] == 0.5 && a.poses[1] == 5.0 && a.poses[2] == -10.0 && a.poses[3] == 0.0 && a.poses[4] == -2e-3);
+    lsFreeScanArgs(&a);
 
     // Help wins wherever it is, even with errors around it.
     const char* help[] = {"--fov", "999", "-h", NULL};
@@ -91,8 +96,13 @@ static int BadTest(void)
         {{"w.json", "--range", "9.9999999e-5", NULL}, "--range: expected a range in [0.0001, 1e+06] m"},
         {{"w.json", "--noise", "-0.1", NULL}, "--noise: expected a distance in [0, 1e+06] m"},
         {{"w.json", "--noise", "1.0000001e6", NULL}, "--noise: expected a distance in [0, 1e+06] m"},
-        {{"w.json", "--pose", "1.0000001e6,0,0", NULL}, "pose (1e+06, 0, 0): expected x and y each a coordinate"},
+        {{"w.json", "--pose", "1.0000001e6,0,0", NULL}, "pose (1000000.1, 0, 0): expected x and y each a coordinate"},
         {{"w.json", "--pose", "0,-1e308,0", NULL}, "pose (0, -1e+308, 0): expected x and y each a coordinate"},
+        // Decimals only, as a world file's numbers: not strtod's hexadecimal or leading spaces.
+        {{"w.json", "--pose", "0x10,0,0", NULL}, "--pose: expected X,Y,DEG (three numbers), got '0x10,0,0'"},
+        {{"w.json", "--pose", " 1,0,0", NULL}, "--pose: expected X,Y,DEG (three numbers), got ' 1,0,0'"},
+        {{"w.json", "--pose", "1,.,0", NULL}, "--pose: expected X,Y,DEG (three numbers), got '1,.,0'"},
+        {{"w.json", "--range", "1e", NULL}, "--range: expected a range in [0.0001, 1e+06] m, got '1e'"},
         {{"w.json", "--pose", "0,0,1e308", NULL},
          "pose (0, 0, 1e+308): expected x and y each a coordinate in "
          "[-1e+06, 1e+06] m, and an angle in [-1e+06, 1e+06] deg"},
@@ -192,7 +202,7 @@ static int PosesFileTest(void)
         {"1 2 3\n1 2 3 4\n", 0, "p.txt:2:7: expected three numbers"},
         {"1 2 x\n", 0, "p.txt:1:5: expected three numbers"},
         {"1 2 inf\n", 0, "p.txt:1:5: expected three numbers"},
-        {"  1, 2e7, 0\n", 0, "p.txt:1:6: pose (1, 2e+07, 0): expected x and y each a coordinate in"},
+        {"  1, 2e7, 0\n", 0, "p.txt:1:6: pose (1, 20000000, 0): expected x and y each a coordinate in"},
         {"0 0 1e300\n", 0, "p.txt:1:5: pose (0, 0, 1e+300)"},
         {"# only comments\n\n", 0, "p.txt: no poses"},
         {"", 0, "p.txt: no poses"},

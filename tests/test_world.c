@@ -152,9 +152,25 @@ static int SyntaxErrorTest(void)
     ENSURE(FailsWith("{\"walls\": []}\n\n  }", "t.json:3:3: syntax error near '}'"));
     ENSURE(FailsWith("{\"walls\": [], \"name\": NaN}", "t.json:1:23: syntax error near 'NaN}'"));
     ENSURE(FailsWith("{\"walls\": [], \"sim\": {\"dt\": -Infinity}}", "t.json:1:29: syntax error"));
+    // Numbers follow RFC 8259, not strtod: cJSON alone would read 007 as 7, 1. as 1 and -.5 as -0.5.
+    ENSURE(FailsWith("{\"walls\": [{\"from\": [007, 0], \"to\": [1, 0]}]}",
+                     "t.json:1:22: a number with a leading zero, which JSON does not allow (write 7, not 007)"));
+    ENSURE(FailsWith("{\"sim\": {\"dt\": 1.}}",
+                     "t.json:1:16: a number without digits after its decimal point, which JSON does not allow (write "
+                     "1.0 or 1)"));
+    ENSURE(FailsWith("{\"sim\": {\"dt\": -.5}}", "t.json:1:16: a number without digits before its decimal point"));
+    ENSURE(FailsWith("{\"sim\": {\"dt\": 2e}}", "t.json:1:16: a number without digits in its exponent (write 1e5)"));
+    ENSURE(FailsWith("{\"sim\": {\"dt\": 0.5E+}}", "t.json:1:16: a number without digits in its exponent"));
+    // Every form the grammar allows still loads: zero, negative zero, exponents of both signs and cases, underflow.
+    lsError err = {{0}};
+    lsWorld* forms = LoadText("{\"walls\": [{\"from\": [0, -0], \"to\": [1E+2, 0.0e-0]}], \"robot\": {\"pose\": "
+                              "[-0.5, 1e-400, 10]}}",
+                              &err, NULL);
+    ENSURE(forms != NULL && forms->walls[0].points[1].x == 100.0 && forms->robot.position.y == 0.0);
+    lsDestroyWorld(forms);
     // An embedded NUL is reported, not silently taken as the end of the text.
     const char withNul[] = "{\"walls\": []}\0garbage";
-    lsError err = {{0}};
+    err = (lsError){{0}};
     ENSURE(lsLoadWorldFromString(withNul, sizeof withNul - 1, "t.json", &err, NULL) == NULL);
     ENSURE(strstr(err.message, "t.json:1:14: unexpected NUL byte") != NULL);
     // Not NUL-terminated input is fine: the loader copies it.

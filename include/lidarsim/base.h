@@ -104,7 +104,9 @@ LS_API void* lsFailNull(lsError* err, const char* format, ...) __attribute__((fo
 /// lsFail, lsFailNull and the loader's warnings apply it to every message; summaries apply it to names and paths.
 LS_API void lsEscapeControl(char* text, size_t capacity);
 
-/// Parses a whole string as one finite number (strtod syntax, nothing before or after). False when it is not one.
+/// Parses a whole string as one finite decimal number: [+-] digits with at most one point, an optional exponent
+/// (1, -2.5, .5, 5., 1e-3), nothing before or after. Not hexadecimal, inf or nan; an overflow is refused, an underflow
+/// reads as the nearest double. False when it is not one.
 LS_API bool lsParseNumber(const char* text, double* out);
 /// Writes the shortest of %.15g, %.16g, %.17g that reads back as exactly v (finite; capacity >= 32).
 LS_API void lsFormatNumber(char* buffer, size_t capacity, double v);

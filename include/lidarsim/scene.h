@@ -13,8 +13,9 @@ extern "C"
 {
 #endif
 
-/// What a ray hit. The order is also the tie-break order: at equal fraction a smaller kind wins, then a smaller
-/// index, then a smaller part, in both lsScene_CastRay and lsScene_CastRayBrute.
+/// What a ray hit. The order is also the tie-break order: at equal fraction (the double the exact routines compute,
+/// not the true distance: two hits less than its rounding apart tie) a smaller kind wins, then a smaller index, then a
+/// smaller part, in both lsScene_CastRay and lsScene_CastRayBrute.
 typedef enum lsHitKind
 {
     ls_hitNone = 0,

@@ -50,8 +50,10 @@ static bool AddPose(lsScanArgs* args, const double pose[3], lsError* err)
     if (!lsLimit_Holds(ls_quantityCoordinate, pose[0]) || !lsLimit_Holds(ls_quantityCoordinate, pose[1]) ||
         !lsLimit_Holds(ls_quantityAngle, pose[2]))
     {
-        char where[96], turn[96];
-        return lsFail(err, "pose (%g, %g, %g): expected x and y each %s, and %s", pose[0], pose[1], pose[2],
+        char where[96], turn[96], x[40], y[40], angle[40];
+        lsFormatNumber(x, sizeof x, pose[0]), lsFormatNumber(y, sizeof y, pose[1]);
+        lsFormatNumber(angle, sizeof angle, pose[2]);
+        return lsFail(err, "pose (%s, %s, %s): expected x and y each %s, and %s", x, y, angle,
                       lsLimit_Describe(ls_quantityCoordinate, where, sizeof where),
                       lsLimit_Describe(ls_quantityAngle, turn, sizeof turn));
     }

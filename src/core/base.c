@@ -92,10 +92,39 @@ void* lsFailNull(lsError* err, const char* format, ...)
 
 bool lsParseNumber(const char* text, double* out)
 {
+    // A decimal as people type one: [+-] digits with at most one point (.5 and 5. too) and an optional exponent. Not
+    // strtod's other forms (hexadecimal, inf, nan, leading spaces), so that a flag reads a number as a world file
+    // would; an underflow reads as the nearest double (0 or subnormal), as the world loader reads it.
+    const char* p = text + (*text == '+' || *text == '-');
+    int digits = 0, points = 0;
+    for (;; ++p)
+    {
+        if (*p >= '0' && *p <= '9')
+            digits += 1;
+        else if (*p == '.' && points == 0)
+            points += 1;
+        else
+            break;
+    }
+    if (digits == 0)
+    {
+        return false; // "", "-", "."
+    }
+    if (*p == 'e' || *p == 'E')
+    {
+        p += 1 + (p[1] == '+' || p[1] == '-');
+        if (!(*p >= '0' && *p <= '9'))
+        {
+            return false;
+        }
+        while (*p >= '0' && *p <= '9')
+        {
+            ++p;
+        }
+    }
     char* end = NULL;
-    errno = 0;
     double v = strtod(text, &end);
-    if (end == text || *end != '\0' || errno == ERANGE || !isfinite(v))
+    if (*p != '\0' || end != p || !isfinite(v))
     {
         return false;
     }

@@ -19,17 +19,18 @@ lsScanLayout lsMakeScanLayout(int beams, double fov)
         return layout; // zero beams: no layout
     }
     layout.beams = beams;
-    // A full circle (fov 360 degrees, within rounding of the degree conversion) spaces the beams evenly without
-    // repeating the first one at +pi.
-    if (fov >= 2.0 * LS_PI - 1e-12)
-    {
-        layout.angleIncrement = 2.0 * LS_PI / (double)beams;
-        layout.angleMin = -LS_PI;
-    }
-    else if (beams == 1)
+    // One beam looks straight ahead, whatever the fov (a full circle's rule would point it backwards, at -pi). A full
+    // circle (fov 360 degrees, within rounding of the degree conversion) spaces the beams evenly without repeating the
+    // first one at +pi.
+    if (beams == 1)
     {
         layout.angleIncrement = 0.0;
         layout.angleMin = 0.0;
+    }
+    else if (fov >= 2.0 * LS_PI - 1e-12)
+    {
+        layout.angleIncrement = 2.0 * LS_PI / (double)beams;
+        layout.angleMin = -LS_PI;
     }
     else
     {

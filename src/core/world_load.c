@@ -1508,6 +1508,54 @@ static bool MissingComma(const char* text, size_t offset)
 // Before cJSON: byte checks and a scan that bounds nesting and the number of values, so hostile files are refused
 // before cJSON builds a tree for them.
 
+static bool IsDigit(char c) { return c >= '0' && c <= '9'; }
+
+// Where the number starting at text[i] ends, by RFC 8259's grammar: -? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]?
+// [0-9]+)?; 0 with *why set when it breaks the grammar. cJSON hands strtod whatever run of digits, signs, points and
+// exponents it finds, so it would read 007 as 7, 1. as 1 and -.5 as -0.5, which no other JSON reader takes.
+static size_t JsonNumberEnd(const char* text, size_t size, size_t i, const char** why)
+{
+    size_t j = i + (text[i] == '-');
+    if (j < size && text[j] == '.')
+    {
+        *why = "a number without digits before its decimal point, which JSON does not allow (write -0.5, not -.5)";
+        return 0;
+    }
+    if (j >= size || !IsDigit(text[j]))
+    {
+        return j; // not a number (-Infinity, a lone '-'): cJSON's syntax error says where
+    }
+    if (text[j] == '0' && j + 1 < size && IsDigit(text[j + 1]))
+    {
+        *why = "a number with a leading zero, which JSON does not allow (write 7, not 007)";
+        return 0;
+    }
+    while (j < size && IsDigit(text[j]))
+        ++j;
+    if (j < size && text[j] == '.')
+    {
+        if (++j >= size || !IsDigit(text[j]))
+        {
+            *why = "a number without digits after its decimal point, which JSON does not allow (write 1.0 or 1)";
+            return 0;
+        }
+        while (j < size && IsDigit(text[j]))
+            ++j;
+    }
+    if (j < size && (text[j] == 'e' || text[j] == 'E'))
+    {
+        j += 1 + (j + 1 < size && (text[j + 1] == '+' || text[j + 1] == '-'));
+        if (j >= size || !IsDigit(text[j]))
+        {
+            *why = "a number without digits in its exponent (write 1e5)";
+            return 0;
+        }
+        while (j < size && IsDigit(text[j]))
+            ++j;
+    }
+    return j;
+}
+
 static bool PreScan(const char* text, size_t size, const char* label, size_t* control, lsError* err)
 {
     *control = size;
@@ -1561,6 +1609,17 @@ static bool PreScan(const char* text, size_t size, const char* label, size_t* co
         if (c == '"')
         {
             inString = true;
+        }
+        else if (c == '-' || IsDigit(c))
+        {
+            const char* why = NULL;
+            size_t end = JsonNumberEnd(text, size, i, &why);
+            if (end == 0)
+            {
+                lsLineColumn(text, i, &line, &column);
+                return lsFail(err, "%s:%d:%d: %s", label, line, column, why);
+            }
+            i = end - 1;
         }
         else if ((unsigned char)c < 0x20 && c != '\t' && c != '\n' && c != '\r' && *control == size)
         {
