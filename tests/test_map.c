@@ -536,7 +536,9 @@ static int ImageKindsTest(void)
     WriteBytes("p5s.pgm", p5s, sizeof p5s - 1);
     ENSURE(DecodesTo("p5s.pgm", &info, "wfuw"));
     // A plain file cut inside its pixels still fails, named.
-    ENSURE(DecodeFails("cut2.pgm", "P2\n3 1\n255\n0 254", 16, "cut2.pgm: not a readable PNM image"));
+    ENSURE(DecodeFails("cut2.pgm", "P2\n3 1\n255\n0 254", 16,
+                       "cut2.pgm: not a readable PNM image: pixel row 0 of 1 (0 is the top): the data ends before the "
+                       "last pixel (a truncated file?)"));
     // 1-bit PBM: 1 is black.
     WriteText("e.pbm", "P1\n2 1\n1 0\n");
     ENSURE(DecodesTo("e.pbm", &info, "wf"));
@@ -591,7 +593,10 @@ static int ImageKindsTest(void)
     // Bad images: named, with the reason.
     ENSURE(DecodeFails("x.pgm", "hello", 5, "x.pgm: not an image"));
     ENSURE(DecodeFails("big.pgm", "P5\n20000 20000\n255\n", 19, "big.pgm: 20000 x 20000 pixels, over the limit"));
-    ENSURE(DecodeFails("short.pgm", "P5\n4 4\n255\n\x01\x02", 14, "short.pgm: not a readable PNM image"));
+    ENSURE(DecodeFails("short.pgm", "P5\n4 4\n255\n\x01\x02", 14,
+                       "short.pgm: not a readable PNM image: pixel row 0 of 4 (0 is the top): the data ends before"));
+    ENSURE(DecodeFails("high.pgm", "P2\n2 2\n15\n0 1\n16 0\n", 20,
+                       "high.pgm: not a readable PNM image: pixel row 1 of 2 (0 is the top): value out of bounds"));
     ENSURE(DecodeFails("bad.pgm", "P5\nxx", 5, "bad.pgm: not a readable PNM image"));
     size_t pngSize = 0;
     char path[128];
@@ -858,7 +863,7 @@ static int YamlTest(void)
     ENSURE(YamlFails("image: m.pgm\nresolution: 1\norigin: [0, 0, 0]\noccupied_thresh: 0.5\nfree_thresh: 0.5\n",
                      "maps/m.yaml:5:14: free_thresh: 0.5 must be below occupied_thresh (0.5)"));
     ENSURE(YamlFails("image: m.pgm\nmode: fancy\n" LS_GOOD_KEYS, "maps/m.yaml:2:7: mode: unknown mode 'fancy'"));
-    ENSURE(YamlFails("image: m.pgm\nnegate: maybe\n" LS_GOOD_KEYS, "maps/m.yaml:2:9: negate: expected 0, 1"));
+    ENSURE(YamlFails("image: m.pgm\nnegate: maybe\n" LS_GOOD_KEYS, "maps/m.yaml:2:9: negate: expected an integer (non-zero: set) or a boolean"));
     ENSURE(YamlFails("image: m.pgm\nimage: n.pgm\n" LS_GOOD_KEYS, "maps/m.yaml:2:1: image: given twice"));
     ENSURE(!lsParseMapYaml("image: m.pgm\n\x00", 14, "m.yaml", &info, &err) && strstr(err.message, "NUL byte"));
     return 0;

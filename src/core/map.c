@@ -182,7 +182,7 @@ static bool ReadMapKeys(yaml_document_t* doc, const yaml_node_t* root, const cha
 
     info->negate = false;
     if (found[3] != NULL && !ScalarNegate(found[3], &info->negate))
-        return FailAt(err, label, found[3], "negate", "expected 0, 1, true or false");
+        return FailAt(err, label, found[3], "negate", "expected an integer (non-zero: set) or a boolean (true, false)");
 
     info->mode = ls_mapTrinary;
     if (found[4] != NULL)
@@ -560,6 +560,7 @@ static bool DecodePnm(const unsigned char* data, size_t size, const char* label,
     volatile size_t greySize = 0;
     uint8_t* volatile cells = NULL;
     volatile size_t cellCount = 0;
+    volatile int readingRow = -1, rowCount = 0; // the pixel row being read (-1: the header)
     s_pnmMessage[0] = '\0';
     pm_setusererrormsgfn(PnmErrorMessage);
     pm_setusermessagefn(PnmMessage);
@@ -570,7 +571,13 @@ static bool DecodePnm(const unsigned char* data, size_t size, const char* label,
         lsFree(row, rowSize);
         lsFree(cells, cellCount);
         lsFree(grey, greySize);
-        return lsFail(err, "%s: not a readable PNM image: %s", label, s_pnmMessage[0] ? s_pnmMessage : "bad data");
+        if (readingRow < 0)
+            return lsFail(err, "%s: not a readable PNM image: %s", label, s_pnmMessage[0] ? s_pnmMessage : "bad data");
+        // libnetpbm says "Error reading row. fread() errno=0 (Success)" or "Short read" when the data ends early.
+        bool ended = strstr(s_pnmMessage, "errno=0") != NULL || strstr(s_pnmMessage, "EOF") != NULL ||
+                     strstr(s_pnmMessage, "Short read") != NULL;
+        return lsFail(err, "%s: not a readable PNM image: pixel row %d of %d (0 is the top): %s", label, readingRow,
+                      rowCount, ended ? "the data ends before the last pixel (a truncated file?)" : s_pnmMessage);
     }
     pm_setjmpbufsave(&jump, &saved);
     int cols = 0, rows = 0, format = 0;
@@ -593,8 +600,10 @@ static bool DecodePnm(const unsigned char* data, size_t size, const char* label,
         greySize = (size_t)maxval + 1;
         grey = MakeGreyTable(&c, maxval);
     }
+    rowCount = rows;
     for (int y = 0; y < rows; ++y)
     {
+        readingRow = y;
         pnm_readpnmrow(file, row, cols, maxval, format);
         uint8_t* out = cells + (size_t)y * (size_t)cols;
         if (grey != NULL)
