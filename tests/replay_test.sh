@@ -42,6 +42,15 @@ frames=$(od -An -v -tx1 "$work/rec.gif" | tr -d '\n' | grep -o '21 f9 04' | wc -
 [ "$frames" -eq 11 ] || fail "GIF from the recording: expected 11 frames, found $frames"
 expect_status 0 "$lidarsim" render "$work/precise.jsonl" -o "$work/still.png" --steps 60 --size 320x200
 [ "$(head -c 8 "$work/still.png" | od -An -tx1 | tr -d ' \n')" = "89504e470d0a1a0a" ] || fail "render REC -o png"
+# A recording whose header a JSON tool rewrote (a space inside the brace, a byte order mark) is still one, and check
+# says what it is instead of a syntax error on line 2.
+sed '1s/^{"lidarsim_recording"/{ "lidarsim_recording"/' "$rec" >"$work/spaced.jsonl"
+{ printf '\357\273\277'; cat "$rec"; } >"$work/bom.jsonl"
+for copy in spaced bom; do
+    expect_status 0 "$lidarsim" render "$work/$copy.jsonl" "$world" -o "$work/$copy.png" --steps 60 --size 320x200
+    expect_status 1 "$lidarsim" check "$work/$copy.jsonl"
+    grep -q "$copy.jsonl: a recording, not a world (lidarsim replay " "$work/err.txt" || fail "check REC: $(cat "$work/err.txt")"
+done
 expect_status 2 "$lidarsim" render "$rec" -o "$work/x.gif" --autopilot
 grep -q 'do not apply to a recording' "$work/err.txt" || fail "render REC --autopilot: $(cat "$work/err.txt")"
 # A first file that is not a recording, with a world after it: the message is about that file (review 28: an empty

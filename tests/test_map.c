@@ -863,7 +863,8 @@ static int YamlTest(void)
     ENSURE(YamlFails("image: m.pgm\nresolution: 1\norigin: [0, 0, 0]\noccupied_thresh: 0.5\nfree_thresh: 0.5\n",
                      "maps/m.yaml:5:14: free_thresh: 0.5 must be below occupied_thresh (0.5)"));
     ENSURE(YamlFails("image: m.pgm\nmode: fancy\n" LS_GOOD_KEYS, "maps/m.yaml:2:7: mode: unknown mode 'fancy'"));
-    ENSURE(YamlFails("image: m.pgm\nnegate: maybe\n" LS_GOOD_KEYS, "maps/m.yaml:2:9: negate: expected an integer (non-zero: set) or a boolean"));
+    ENSURE(YamlFails("image: m.pgm\nnegate: maybe\n" LS_GOOD_KEYS,
+                     "maps/m.yaml:2:9: negate: expected an integer (non-zero: set) or a boolean"));
     ENSURE(YamlFails("image: m.pgm\nimage: n.pgm\n" LS_GOOD_KEYS, "maps/m.yaml:2:1: image: given twice"));
     ENSURE(!lsParseMapYaml("image: m.pgm\n\x00", 14, "m.yaml", &info, &err) && strstr(err.message, "NUL byte"));
     return 0;

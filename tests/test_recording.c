@@ -133,7 +133,9 @@ static int MalformedTest(void)
     } cases[] = {
         {"", "r.jsonl: empty file, not a recording"},
         {"{\"step\": 0, \"time\": 0.0}\n", "r.jsonl:1: no recording header (an older recording, or not one)"},
-        {"{\"lidarsim_recording\": 2}\n", "r.jsonl:1: lidarsim_recording: format version other"},
+        {"{\"lidarsim_recording\": 2}\n",
+         "r.jsonl:1: lidarsim_recording: format version 2, this program reads version 1"},
+        {"{\"lidarsim_recording\": \"1\"}\n", "r.jsonl:1: lidarsim_recording: expected the format version (a number)"},
         {"[1, 2]\n", "r.jsonl:1: no recording header"},
         {"{\n  \"name\": \"a world\",\n  \"walls\": []\n}\n", "r.jsonl:1: not a recording (its first line"},
         {"{\"lidarsim_recording\": 1, \"world\": \"w.js", "r.jsonl:1: invalid JSON at column 37"},

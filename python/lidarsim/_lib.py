@@ -13,6 +13,7 @@ ctypes releases the GIL for the whole of every foreign call, so other Python thr
 from __future__ import annotations
 
 import ctypes
+import functools
 import os
 from ctypes import POINTER, c_char, c_char_p, c_double, c_int, c_int8, c_int32, c_longlong, c_uint8, c_uint64, c_void_p
 from pathlib import Path
@@ -220,6 +221,7 @@ def _load_core() -> ctypes.CDLL:
     _declare(lib, "lsDestroySim", None, p)
     _declare(lib, "lsSim_Reset", None, p, c_uint64)
     _declare(lib, "lsSim_Step", None, p, POINTER(Control))
+    _declare(lib, "lsSim_StepRobots", None, p, POINTER(Control))
     _declare(lib, "lsSim_GetInfo", None, p, POINTER(SimInfo))
     _declare(lib, "lsSim_CopyScan", c_int, p, POINTER(ScanOutput), c_int)
     _declare(lib, "lsSim_Hash", c_uint64, p)
@@ -298,3 +300,19 @@ def ptr(array, ctype):
     if array is None:
         return None
     return array.ctypes.data_as(POINTER(ctype))
+
+
+def serialized(method):
+    """Runs the method holding its object's lock (``self._lock``, an RLock). ctypes releases the GIL in every C call,
+    so without it a ``close()`` in one thread would free the C object under another thread's call (a crash), and two
+    threads stepping one simulation would interleave its steps (lost steps, no error)."""
+
+    @functools.wraps(method)
+    def locked(self, *args, **kwargs):
+        lock = getattr(self, "_lock", None)
+        if lock is None:  # __del__ of an object whose __init__ never ran
+            return method(self, *args, **kwargs)
+        with lock:
+            return method(self, *args, **kwargs)
+
+    return locked

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import ctypes
 import os
+import threading
 import warnings
 from typing import Any, Optional, Tuple, Union
 
@@ -24,7 +25,7 @@ import numpy as np
 
 from . import _lib, spaces
 from .sim import ACTIONS, action_index, render_rgb
-from .world import World, _finite, _integer, _next_episode_seed, _seed, load, pool
+from .world import World, _finite, _integer, _next_episode_seed, _seed, _threads_arg, load, pool
 
 #: Names of the one-hot groups of the observation.
 SEEN = ("nothing", "wall", "mover", "vehicle", "food", "poison")
@@ -48,7 +49,7 @@ class _Agents:
         max_steps = _integer("max_steps", max_steps, 1, 2**31 - 1)
         sim_steps = _integer("sim_steps_per_action", sim_steps_per_action, 0, 1_000_000)
         penalty = _finite("collision_penalty", collision_penalty, -1e9, 1e9)
-        self.pool = pool(threads) if threads != 1 else None
+        self.pool = pool(threads) if _threads_arg(threads) != 1 else None  # True, 1.0: TypeError, as scan_batch
         definition = _lib.VecEnvDef(count, _lib.AgentDef(max_steps, sim_steps, penalty), auto_reset)
         err = _lib.error_buffer()
         self.handle = _lib.core.lsCreateVecEnv(
@@ -155,6 +156,7 @@ class Env(_Base):
         collision_penalty: float = 0.0,
         render_size: Tuple[int, int] = (640, 400),
     ):
+        self._lock = threading.RLock()  # see _lib.serialized
         if render_mode not in (None, "rgb_array", "human"):
             raise ValueError(f"render_mode: expected None, 'rgb_array' or 'human', got {render_mode!r}")
         self.render_mode = render_mode
@@ -170,6 +172,7 @@ class Env(_Base):
         self._warned = False  # of a step after that
         self._figure = None
 
+    @_lib.serialized
     def reset(self, *, seed: Optional[int] = None, options: Optional[dict] = None) -> Tuple[np.ndarray, dict]:
         """Starts an episode. seed: that episode's seed; None: the world's sim.seed the first time, then a seed drawn
         from the previous episode's. Returns (observation, info); info["seed"] is the episode's seed (``lidarsim run
@@ -190,6 +193,7 @@ class Env(_Base):
             self.render()
         return obs, info
 
+    @_lib.serialized
     def step(self, action) -> Tuple[np.ndarray, float, bool, bool, dict]:
         """Takes one action. Returns (observation, reward, terminated (always False), truncated, info)."""
         handle = self._agents.live()
@@ -235,6 +239,7 @@ class Env(_Base):
             self.render()
         return obs, float(reward[0]), False, bool(truncated[0]), info
 
+    @_lib.serialized
     def render(self) -> Optional[np.ndarray]:
         """rgb_array: the frame as (H, W, 3) uint8; human: draws it in a window; None: returns None."""
         if self.render_mode is None:
@@ -254,6 +259,7 @@ class Env(_Base):
         plt.pause(1.0 / self.metadata["render_fps"])
         return None
 
+    @_lib.serialized
     def close(self) -> None:
         """Frees the simulation; calls after close raise RuntimeError (close itself may be called again)."""
         self._agents.close()
@@ -268,6 +274,7 @@ class Env(_Base):
             self._agents.close()
 
     @property
+    @_lib.serialized
     def sim_stats(self) -> dict:
         """The robot's counters in this episode: score, food, poison, collisions, episode_step, pose."""
         return _info_dict(self._agents.sim_info(0), _lib.core.lsVecEnv_EpisodeStep(self._agents.live(), 0))
@@ -306,6 +313,7 @@ class VectorEnv:
         collision_penalty: float = 0.0,
         copy: bool = True,
     ):
+        self._lock = threading.RLock()  # see _lib.serialized
         num_envs = _integer("num_envs", num_envs, 1, 1_000_000)
         self._agents = _Agents(world, num_envs, threads, max_steps, sim_steps_per_action, collision_penalty, True)
         self.world = self._agents.world
@@ -344,6 +352,7 @@ class VectorEnv:
         self._seed: Optional[int] = None
         self._started = False
 
+    @_lib.serialized
     def reset(self, *, seed: Optional[int] = None, options: Optional[dict] = None) -> Tuple[np.ndarray, dict]:
         """Resets every robot: robot i gets seed + i (None: the world's sim.seed the first time, then the previous
         seed + 65536 * num_envs). Returns (observations (num_envs, D), infos)."""
@@ -360,6 +369,7 @@ class VectorEnv:
         self._started = True
         return (self._obs.copy() if self.copy else self._obs), {}
 
+    @_lib.serialized
     def step(self, actions) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict]:
         """Steps every robot once. actions: (num_envs,) ints in [0, 6), or (num_envs, 2) (v, w) when continuous.
         Returns (observations, rewards, terminations (all False), truncations, infos)."""
@@ -388,17 +398,20 @@ class VectorEnv:
         rewards = self._rewards.copy() if self.copy else self._rewards
         return obs, rewards, np.zeros(self.num_envs, bool), truncations, infos
 
+    @_lib.serialized
     def render(self, index: int = 0, width: int = 640, height: int = 400) -> np.ndarray:
         """Robot index's world as the frame ``lidarsim render`` draws, (height, width, 3) uint8."""
         index = _integer("index", index, 0, self.num_envs - 1)
         return render_rgb(_lib.core.lsVecEnv_GetSim(self._agents.live(), index), width, height, True)
 
+    @_lib.serialized
     def stats(self, index: int) -> dict:
         """Robot index's counters in its current episode: score, food, poison, collisions, episode_step, pose."""
         index = _integer("index", index, 0, self.num_envs - 1)
         handle = self._agents.live()
         return _info_dict(self._agents.sim_info(index), _lib.core.lsVecEnv_EpisodeStep(handle, index))
 
+    @_lib.serialized
     def close(self) -> None:
         """Frees the robots; calls after close raise RuntimeError."""
         self._agents.close()

@@ -16,6 +16,7 @@ from __future__ import annotations
 import ctypes
 import math
 import os
+import threading
 from typing import Any, Dict, List, Optional, Tuple, Union
 
 import numpy as np
@@ -47,6 +48,7 @@ class ParallelEnv:
         collision_penalty: float = 0.0,
         render_size: Tuple[int, int] = (640, 400),
     ):
+        self._lock = threading.RLock()  # see _lib.serialized
         if render_mode not in (None, "rgb_array"):
             raise ValueError(f"render_mode: expected None or 'rgb_array', got {render_mode!r}")
         self.render_mode = render_mode
@@ -101,6 +103,7 @@ class ParallelEnv:
         """The agent's action space: Discrete(6), or Box of its (v, w) limits when continuous."""
         return self._action_spaces[self._agent(agent)]
 
+    @_lib.serialized
     def reset(self, seed: Optional[int] = None, options: Optional[dict] = None) -> Tuple[Dict[str, np.ndarray], dict]:
         """Starts an episode: every robot back to its start. seed: that episode's seed (respawn places, lidar noise);
         None: the world's sim.seed the first time, then a seed drawn from the previous episode's (as Env's). Returns
@@ -113,6 +116,7 @@ class ParallelEnv:
         self.agents = list(self.possible_agents)
         return self._observations(), self._infos()
 
+    @_lib.serialized
     def step(self, actions: Dict[str, Any]) -> Tuple[dict, dict, dict, dict, dict]:
         """One action per agent, all at once. Returns (observations, rewards, terminations (always False),
         truncations (True for all at the episode's end), infos), each keyed by agent id."""
@@ -153,12 +157,14 @@ class ParallelEnv:
             self.agents = []
         return observations, reward, terminations, truncations, infos
 
+    @_lib.serialized
     def render(self) -> Optional[np.ndarray]:
         """rgb_array: the whole fleet as the frame ``lidarsim render`` draws, (H, W, 3) uint8; None: returns None."""
         if self.render_mode is None:
             return None
         return render_rgb(self._sim(), self._size[0], self._size[1], True)
 
+    @_lib.serialized
     def close(self) -> None:
         """Frees the simulation; later calls raise RuntimeError (close itself may be called again)."""
         if getattr(self, "_handle", None):
@@ -176,12 +182,14 @@ class ParallelEnv:
 
     # Beyond the API --------------------------------------------------------------------------------------------------
 
+    @_lib.serialized
     def scan(self, robot: str) -> Scan:
         """The latest scan of a robot (any robot of the world, by id; an agent's observation is made from its own),
         a copy with hit kinds and indices."""
         r = self._robot(robot)
         return read_scan(self._sim(), self._sim_info(r), robot=r)
 
+    @_lib.serialized
     def stats(self, robot: str) -> dict:
         """A robot's counters in this episode (any robot of the world, by id): score, food, poison, collisions,
         crushes, distance, episode_step, pose (x, y, theta degrees), speed (v m/s, w rad/s)."""

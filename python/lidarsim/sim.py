@@ -8,6 +8,7 @@ import math
 import os
 import secrets
 import stat
+import threading
 from typing import Optional, Tuple
 
 import numpy as np
@@ -61,9 +62,11 @@ class Sim:
     """
 
     def __init__(self, world: World, seed: Optional[int] = None):
+        self._lock = threading.RLock()  # see _lib.serialized
         self.world = _check_world(world)
         self._record: Optional[_Recording] = None
         self._last_scan_step = -1
+        self._robot_count = len(world._robot_infos())
         self._handle = _lib.core.lsCreateSim(world._handle)
         if not self._handle:
             # The core refuses, rather than asserts on, a world it cannot simulate (docs/library.md).
@@ -75,6 +78,7 @@ class Sim:
     def __del__(self):
         self.close()
 
+    @_lib.serialized
     def close(self) -> None:
         """Frees the simulation (and stops recording: OSError if the recording could not be written, the sim freed
         all the same). Further calls raise RuntimeError."""
@@ -95,6 +99,7 @@ class Sim:
         _lib.core.lsSim_GetInfo(self._live(), ctypes.byref(info))
         return info
 
+    @_lib.serialized
     def reset(self, seed: Optional[int] = None) -> None:
         """Back to time 0; seed (default: the world's sim.seed) drives respawn places and lidar noise."""
         _lib.core.lsSim_Reset(self._live(), self.world.seed if seed is None else _seed("seed", seed))
@@ -106,12 +111,15 @@ class Sim:
         limits), ``step(action)`` takes a discrete action (an int index of ``ACTIONS`` or its name),
         ``step(autopilot=True)`` lets the built-in autopilot drive, ``step()`` brakes to a stop.
         """
-        handle = self._live()
+        self._live()
         steps = _integer("steps", steps, 0, 2**31 - 1)
+        step = _lib.core.lsSim_Step
         if autopilot:
             if v_or_action is not None or w is not None:
                 raise ValueError("step: give either autopilot=True or a control, not both")
-            control = _lib.Control(1, 0.0, 0.0, 5)
+            # Every robot of a fleet drives itself, as with ``lidarsim run --autopilot``.
+            control = (_lib.Control * self._robot_count)(*([_lib.Control(1, 0.0, 0.0, 5)] * self._robot_count))
+            step = _lib.core.lsSim_StepRobots
         elif w is not None:
             control = _lib.Control(0, _finite("v", v_or_action), _finite("w", w), 5)
         elif v_or_action is None:
@@ -119,58 +127,71 @@ class Sim:
         else:
             control = _lib.Control(2, 0.0, 0.0, action_index(v_or_action))
         for _ in range(steps):
-            _lib.core.lsSim_Step(handle, ctypes.byref(control))
-            if self._record is not None:
-                self._write_record()
+            # Locked a step at a time: a close() from another thread waits for one step, not for all of them (the
+            # next step then raises RuntimeError).
+            with self._lock:
+                step(self._live(), control)
+                if self._record is not None:
+                    self._write_record()
 
     @property
+    @_lib.serialized
     def time(self) -> float:
         """Simulated seconds since reset."""
         return self._info().time
 
     @property
+    @_lib.serialized
     def step_count(self) -> int:
         """Steps since reset."""
         return self._info().step
 
     @property
+    @_lib.serialized
     def pose(self) -> Tuple[float, float, float]:
         """The robot's (x metres, y metres, theta degrees)."""
         i = self._info()
         return (i.x, i.y, math.degrees(i.angle))
 
     @property
+    @_lib.serialized
     def velocity(self) -> Tuple[float, float]:
         """The robot's (forward speed m/s, turn rate rad/s)."""
         i = self._info()
         return (i.v, i.w)
 
     @property
+    @_lib.serialized
     def score(self) -> float:
         """Sum of the rewards of the targets collected since reset (food +1, poison -1 by default)."""
         return self._info().score
 
     @property
+    @_lib.serialized
     def stats(self) -> dict:
         """Counters since reset: score, food, poison, collisions, crushes, distance (m), time (s), steps."""
         i = self._info()
         return dict(counters(i), time=i.time, steps=i.step)
 
     @property
+    @_lib.serialized
     def scan(self) -> Scan:
         """The latest scan (the lidar scans at its own rate, not every step): a copy."""
         return read_scan(self._live(), self._info())
 
+    @_lib.serialized
     def state_hash(self) -> int:
         """The 64-bit hash of the whole state (lsSim_Hash), for determinism checks."""
         return _lib.core.lsSim_Hash(self._live())
 
+    @_lib.serialized
     def render(self, width: int = 640, height: int = 400, hud: bool = True) -> np.ndarray:
         """The frame ``lidarsim render`` draws of this state, as an (height, width, 3) uint8 array."""
         return render_rgb(self._live(), width, height, hud)
 
     # Recording -------------------------------------------------------------------------------------------------------
 
+    @_lib.serialized
     def record(self, path: PathLike) -> None:
         """Writes one JSON line now and after every step until ``stop_recording()`` or ``close()``: step, time,
         pose [x, y, degrees], velocity [v, w], scan (a LaserScan object when a new scan was taken since the previous
@@ -189,6 +210,7 @@ class Sim:
         self._last_scan_step = -1
         self._write_record()
 
+    @_lib.serialized
     def stop_recording(self) -> None:
         """Ends the recording, if any: its file is complete under its name when this returns (OSError if it could
         not be written; the old file, if any, is then untouched)."""

@@ -57,6 +57,12 @@ def test_sim_matches_the_run_command(program, rldemo):
     sim = lidarsim.Sim(rldemo, seed=9)
     sim.step(autopilot=True, steps=400)
     assert last["pose"] == list(sim.pose) and last["score"] == sim.score
+    # A fleet: autopilot=True drives every robot, as --autopilot does (it drove only the first one).
+    out = subprocess.run([program, "run", world_path("fleet"), "--steps", "300", "--autopilot", "--seed", "7"],
+                         capture_output=True, text=True, check=True)
+    fleet = lidarsim.Sim(lidarsim.load(world_path("fleet")), seed=7)
+    fleet.step(autopilot=True, steps=300)
+    assert f"hash: {fleet.state_hash():016x}" in out.stdout, out.stdout
 
 
 def test_env_follows_the_gymnasium_api(rldemo):

@@ -64,6 +64,7 @@ CASES = {
     "vector continuous shape": (
         "ValueError", "v = lidarsim.VectorEnv(world, 2, threads=1, continuous=True); v.reset(); v.step(np.zeros(2))"),
     "bad thread count": ("ValueError", "lidarsim.VectorEnv(world, 2, threads=-3)"),
+    "thread count not an int": ("TypeError", "lidarsim.VectorEnv(world, 2, threads=True)"),
     "render index": ("ValueError", "v = lidarsim.VectorEnv(world, 2, threads=1); v.render(5)"),
 }
 
@@ -136,3 +137,42 @@ def test_messages_say_what_is_wrong():
         v.step(np.array([0.0, 1.5]))
     v.step(np.array([0.0, 2.0]))  # whole numbers as floats are taken
     v.close()
+
+
+# Another thread closing a Sim or VectorEnv that one thread is stepping: the stepping thread gets RuntimeError, never
+# a crash (ctypes releases the GIL, so the C object was freed under the call); threads stepping one Sim together
+# take turns, losing no step.
+THREADS = """
+import threading, time
+sim = lidarsim.Sim(world)
+caught = []
+def steps(target, call):
+    try:
+        call()
+    except RuntimeError as e:
+        caught.append(str(e))
+t = threading.Thread(target=steps, args=(sim, lambda: sim.step(autopilot=True, steps=10**7)))
+t.start(); time.sleep(0.2); sim.close(); t.join()
+assert caught == ["lidarsim.Sim: the simulation is closed"], caught
+sim = lidarsim.Sim(world)
+ts = [threading.Thread(target=lambda: [sim.step(autopilot=True) for _ in range(500)]) for _ in range(4)]
+[t.start() for t in ts]; [t.join() for t in ts]
+assert sim.step_count == 2000, sim.step_count
+v = lidarsim.VectorEnv(world, 64, threads=2)
+v.reset(seed=1)
+def vsteps():
+    for _ in range(10**6):
+        v.step(np.zeros(64, np.int64))
+t = threading.Thread(target=steps, args=(v, vsteps))
+t.start(); time.sleep(0.2); v.close(); t.join()
+assert caught[-1] == "lidarsim: the environment is closed", caught
+raise RuntimeError("done")
+"""
+
+
+def test_close_from_another_thread():
+    # A fresh interpreter, not a fork: a forked child has none of the parent's pool threads.
+    done = run_python(SETUP + "try:\n" + "".join(f"    {line}\n" for line in THREADS.strip().splitlines()) +
+                      "except RuntimeError as e:\n    print(e)\n", timeout=120)
+    assert done.returncode == 0, f"status {done.returncode}: {done.stderr}"
+    assert done.stdout.strip() == "done", done.stdout + done.stderr

@@ -1,6 +1,7 @@
 // lidarsim check WORLD.json...: validates world files and prints a one-line summary of each.
 #include "cli/commands.h"
 #include "cli/options.h"
+#include "core/recording.h" // lsIsRecordingFile
 #include "lidarsim/world.h"
 
 #include <stdio.h>
@@ -27,6 +28,15 @@ static bool CheckOne(const char* path)
     lsPrintWarnings(path, &warnings);
     if (world == NULL)
     {
+        // A recording's second line reads as a syntax error: say what the file is instead.
+        if (lsIsRecordingFile(path))
+        {
+            char shown[1024];
+            snprintf(shown, sizeof shown, "%s", path);
+            lsEscapeControl(shown, sizeof shown);
+            fprintf(stderr, "%s: a recording, not a world (lidarsim replay %s plays it)\n", shown, shown);
+            return false;
+        }
         fprintf(stderr, "%s\n", err.message);
         return false;
     }

@@ -46,11 +46,28 @@ bool lsIsRecordingFile(const char* path)
     FILE* file = fopen(path, "rb");
     if (file == NULL)
         return false;
-    char head[32] = {0};
+    // The first line as a JSON tool may have rewritten it: a byte order mark, spaces, the header's key anywhere in the
+    // object, or a headerless recording's "step" first.
+    char head[4096];
     size_t n = fread(head, 1, sizeof head - 1, file);
     fclose(file);
     head[n] = '\0';
-    return strncmp(head, "{\"lidarsim_recording\"", 21) == 0 || strncmp(head, "{\"step\":", 8) == 0;
+    char* line = head + (n >= 3 && memcmp(head, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0);
+    line[strcspn(line, "\n")] = '\0';
+    const char* p = line + strspn(line, " \t\r");
+    if (*p++ != '{')
+        return false;
+    p += strspn(p, " \t\r");
+    if (strncmp(p, "\"step\"", 6) == 0)
+        return true;
+    for (const char* key = strstr(line, "\"lidarsim_recording\""); key != NULL;
+         key = strstr(key + 1, "\"lidarsim_recording\""))
+    {
+        const char* after = key + 20;
+        if (after[strspn(after, " \t\r")] == ':')
+            return true;
+    }
+    return false;
 }
 
 // ---------------------------------------------------------------------------------------------------------------------
@@ -501,9 +518,16 @@ static bool ParseHeader(Parse* p, lsRecording* rec, const cJSON* root)
         return Fail(p, NULL,
                     "no recording header (an older recording, or not one): record it again with `lidarsim "
                     "run WORLD --steps N --record FILE`");
-    if (!cJSON_IsNumber(version) || version->valuedouble != LS_RECORDING_VERSION)
-        return Fail(p, "lidarsim_recording", "format version %s, this program reads version %d",
-                    cJSON_IsNumber(version) ? "other" : "missing", LS_RECORDING_VERSION);
+    if (!cJSON_IsNumber(version))
+        return Fail(p, "lidarsim_recording", "expected the format version (a number), this program reads version %d",
+                    LS_RECORDING_VERSION);
+    if (version->valuedouble != LS_RECORDING_VERSION)
+    {
+        char given[40];
+        lsFormatNumber(given, sizeof given, version->valuedouble);
+        return Fail(p, "lidarsim_recording", "format version %s, this program reads version %d", given,
+                    LS_RECORDING_VERSION);
+    }
     const cJSON* world = Member(root, "world");
     if (!cJSON_IsString(world) || world->valuestring[0] == '\0' || strlen(world->valuestring) >= sizeof rec->worldPath)
         return Fail(p, "world", "expected the world file's path");

@@ -425,6 +425,8 @@ bool lsRelocateMapPath(const lsWorld* world, const char* path, char* out, size_t
 
 bool lsCheckSaveTarget(const lsWorld* world, const char* path, char* mapPath, size_t capacity, lsError* err)
 {
+    LS_ASSERT(capacity > 0);
+    mapPath[0] = '\0'; // written whatever the outcome (the analyser cannot see that lsFail returns false)
     if (lsIsMapPath(path))
     {
         // The window opened on a map YAML saves with Ctrl+S like any world: never over the map itself.
