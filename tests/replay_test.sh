@@ -180,6 +180,16 @@ grep -q '^step 114$' "$work/keys.txt" || fail "replay keys: expected step 114: $
 # show it, its scan drawn in full) and B shows or hides the other robots' beams, as in the live window; each key is
 # answered in the status line.
 expect_status 0 "$lidarsim" run "$src/worlds/fleet.json" --steps 60 --record "$work/fleet.jsonl"
+# A fleet's line whose second robot's scan is cut short names that robot's scan, not the first robot's.
+/usr/bin/python3 -c '
+import json, sys
+lines = open(sys.argv[1]).read().splitlines()
+line = json.loads(lines[1])
+line["robots"][1]["scan"]["hits"] = line["robots"][1]["scan"]["hits"][1:]
+lines[1] = json.dumps(line)
+open(sys.argv[2], "w").write("\n".join(lines) + "\n")' "$work/fleet.jsonl" "$work/fleet-cut.jsonl"
+expect_status 1 "$lidarsim" render "$work/fleet-cut.jsonl" -o "$work/x.png"
+grep -q "fleet-cut.jsonl:2: robots\[1\].scan.hits: expected " "$work/err.txt" || fail "fleet scan path: $(cat "$work/err.txt")"
 "$lidarsim" replay "$work/fleet.jsonl" --paused --size 640x400 >"$work/fleet-keys.txt" 2>&1 &
 pid=$!
 fleet_fail() { # fleet_fail MESSAGE: stops the window, then fails

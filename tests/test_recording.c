@@ -107,6 +107,16 @@ static int ReplayStateTest(void)
     ENSURE(strstr(err.message, "rec.jsonl: a scan at time 0: beam 2 hits target 2, but rec.json has 2 targets") !=
            NULL);
     lsDestroyRecording(rec);
+    // A target change naming a target the world lacks says which (not "3 targets recorded" for index 2).
+    text = MakeRecording(world, &size);
+    char* change = strstr(text, "[[0, 6.0, 2.0, false]]");
+    ENSURE(change != NULL);
+    change[2] = '2';
+    rec = lsLoadRecordingFromString(text, size, "rec.jsonl", &err);
+    lsFree(text, 4096);
+    ENSURE(rec != NULL && !lsRecording_CheckWorld(rec, world, "rec.json", &err));
+    ENSURE(strstr(err.message, "rec.jsonl: a line's targets name target 2, rec.json has 2 targets (0 to 1)") != NULL);
+    lsDestroyRecording(rec);
     lsDestroyWorld(world);
     return 0;
 }
@@ -149,7 +159,7 @@ static int MalformedTest(void)
         {"HEADER{\"step\": 0, \"time\": 0.0, \"pose\": [1.0, \"a\", 0.0]}\n", "r.jsonl:2: score: missing"},
         {"SCAN:null:wx", "r.jsonl:2: scan.hits: [1]: 'x' is no hit letter"},
         {"SCAN:5:w-", "r.jsonl:2: scan.ranges_mm[1]: expected null (hits says no return)"},
-        {"SCAN:null:w", "r.jsonl:2: scan.hits: expected 2 letters (the header's beams), got 1"},
+        {"SCAN:null:w", "r.jsonl:2: scan.hits: expected 2 letters (the beams of the header, line 1), got 1"},
         // Every number held to the world loader's bounds (limits.h), not only finite (review 28).
         {"EDIT|\"pose\": [1.0, 1.0, 0.0]|\"pose\": [1e308, 1.0, 0.0]",
          "r.jsonl:2: pose[0]: expected a coordinate in [-1e+06, 1e+06] m, got 1e+308"},

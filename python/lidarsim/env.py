@@ -51,6 +51,8 @@ class _Agents:
         penalty = _finite("collision_penalty", collision_penalty, -1e9, 1e9)
         self.pool = pool(threads) if _threads_arg(threads) != 1 else None  # True, 1.0: TypeError, as scan_batch
         definition = _lib.VecEnvDef(count, _lib.AgentDef(max_steps, sim_steps, penalty), auto_reset)
+        if count > 64:
+            _check_memory(self.world, count, definition)
         err = _lib.error_buffer()
         self.handle = _lib.core.lsCreateVecEnv(
             self.world._handle, ctypes.byref(definition), self.pool.handle if self.pool else None, err
@@ -87,6 +89,51 @@ class _Agents:
         info = _lib.SimInfo()
         _lib.core.lsSim_GetInfo(_lib.core.lsVecEnv_GetSim(self.live(), i), ctypes.byref(info))
         return info
+
+
+def _available_memory() -> Optional[int]:
+    """Bytes this process may still allocate: the system's available memory, less under an address-space limit
+    (``ulimit -v``); None when neither can be read."""
+    limits = []
+    try:
+        with open("/proc/meminfo", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    limits.append(int(line.split()[1]) * 1024)
+    except (OSError, ValueError, IndexError):
+        pass
+    try:
+        import resource
+
+        soft = resource.getrlimit(resource.RLIMIT_AS)[0]
+        if soft != resource.RLIM_INFINITY:
+            with open("/proc/self/statm", encoding="ascii") as f:
+                used = int(f.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+            limits.append(max(soft - used, 0))
+    except (ImportError, OSError, ValueError, IndexError):
+        pass
+    return min(limits) if limits else None
+
+
+def _check_memory(world: World, count: int, definition) -> None:
+    """MemoryError, before anything is allocated, when count environments would not fit: the C core aborts the
+    process when an allocation fails, so the size is measured on a vector of one and scaled (a million robots of a
+    small world take about 65 GB)."""
+    available = _available_memory()
+    if available is None:
+        return
+    one = _lib.VecEnvDef(1, definition.agent, definition.autoReset)
+    before = _lib.core.lsAllocatedBytes()
+    probe = _lib.core.lsCreateVecEnv(world._handle, ctypes.byref(one), None, _lib.error_buffer())
+    each = _lib.core.lsAllocatedBytes() - before
+    if probe:
+        _lib.core.lsDestroyVecEnv(probe)
+    need = each * count
+    if probe and need > available:
+        raise MemoryError(
+            f"num_envs: {count} environments of this world need about {need / 2**30:.1f} GiB, "
+            f"more than the {available / 2**30:.1f} GiB this process can still allocate"
+        )
 
 
 def observation_box(size: int, shape) -> Any:

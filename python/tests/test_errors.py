@@ -65,6 +65,11 @@ CASES = {
         "ValueError", "v = lidarsim.VectorEnv(world, 2, threads=1, continuous=True); v.reset(); v.step(np.zeros(2))"),
     "bad thread count": ("ValueError", "lidarsim.VectorEnv(world, 2, threads=-3)"),
     "thread count not an int": ("TypeError", "lidarsim.VectorEnv(world, 2, threads=True)"),
+    # The C core aborts when an allocation fails: too many robots for the memory left are refused first.
+    "too many environments": (
+        "MemoryError",
+        "import resource; resource.setrlimit(resource.RLIMIT_AS, (2**32, resource.RLIM_INFINITY)); "
+        "lidarsim.VectorEnv(world, 10**6, threads=1)"),
     "render index": ("ValueError", "v = lidarsim.VectorEnv(world, 2, threads=1); v.render(5)"),
 }
 

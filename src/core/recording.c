@@ -274,22 +274,26 @@ static bool GetPose(const Parse* p, const cJSON* item, const char* key, RecPose*
 }
 
 // A scan object: stamp, origin [x, y, deg], ranges_mm (integers) or ranges (metres), intensities_milli or
-// intensities, hits (one letter per beam), indices.
-static bool ParseScan(Parse* p, const cJSON* item, int beams, double rangeMax, RecScan* scan)
+// intensities, hits (one letter per beam), indices. where: its path in the line ("scan", or a fleet's
+// "robots[1].scan").
+static bool ParseScan(Parse* p, const cJSON* item, const char* where, int beams, double rangeMax, RecScan* scan)
 {
     RecPose origin;
+    char originKey[48], hitsKey[48];
+    snprintf(originKey, sizeof originKey, "%s.origin", where);
+    snprintf(hitsKey, sizeof hitsKey, "%s.hits", where);
     if (!cJSON_IsObject(item))
-        return Fail(p, "scan", "expected an object or null");
-    if (!GetNumber(p, item, "stamp", &scan->stamp) || !GetPose(p, Member(item, "origin"), "scan.origin", &origin))
+        return Fail(p, where, "expected an object or null");
+    if (!GetNumber(p, item, "stamp", &scan->stamp) || !GetPose(p, Member(item, "origin"), originKey, &origin))
         return false;
     scan->origin = origin.position;
     scan->heading = origin.angle;
     const cJSON* hits = Member(item, "hits");
     if (!cJSON_IsString(hits))
-        return Fail(p, "scan.hits", "expected a string of one letter per beam");
+        return Fail(p, hitsKey, "expected a string of one letter per beam");
     int count = (int)strlen(hits->valuestring);
     if (count != beams)
-        return Fail(p, "scan.hits", "expected %d letters (the header's beams), got %d", beams, count);
+        return Fail(p, hitsKey, "expected %d letters (the beams of the header, line 1), got %d", beams, count);
     const char* rangeKey = Member(item, "ranges_mm") != NULL ? "ranges_mm" : "ranges";
     const char* intensityKey = Member(item, "intensities_milli") != NULL ? "intensities_milli" : "intensities";
     double rangeUnit = strcmp(rangeKey, "ranges_mm") == 0 ? LS_RECORDED_RANGE_UNIT : 1.0;
@@ -304,7 +308,7 @@ static bool ParseScan(Parse* p, const cJSON* item, int beams, double rangeMax, R
     for (int k = 0; k < 3; ++k)
     {
         if (!cJSON_IsArray(arrays[k]) || cJSON_GetArraySize(arrays[k]) != beams)
-            return Fail(p, NULL, "scan.%s: %s", keys[k],
+            return Fail(p, NULL, "%s.%s: %s", where, keys[k],
                         arrays[k] == NULL ? "missing" : "expected an array with one entry per beam");
     }
     scan->count = beams;
@@ -319,8 +323,7 @@ static bool ParseScan(Parse* p, const cJSON* item, int beams, double rangeMax, R
     {
         const char* letter = strchr(s_hitLetters, hits->valuestring[i]);
         if (letter == NULL)
-            return Fail(p, "scan.hits", "[%d]: '%c' is no hit letter (one of %s)", i, hits->valuestring[i],
-                        s_hitLetters);
+            return Fail(p, hitsKey, "[%d]: '%c' is no hit letter (one of %s)", i, hits->valuestring[i], s_hitLetters);
         scan->kinds[i] = (unsigned char)(letter - s_hitLetters);
         bool none = scan->kinds[i] == ls_hitNone;
         // A range is at most the lidar's range (the header's range_max, within limits.h's bound).
@@ -329,17 +332,17 @@ static bool ParseScan(Parse* p, const cJSON* item, int beams, double rangeMax, R
         {
             char bound[32];
             lsFormatNumber(bound, sizeof bound, rangeMax);
-            return none ? Fail(p, NULL, "scan.%s[%d]: expected null (hits says no return)", rangeKey, i)
-                        : Fail(p, NULL, "scan.%s[%d]: expected a range in [0, %s] m (the lidar's range_max)", rangeKey,
-                               i, bound);
+            return none ? Fail(p, NULL, "%s.%s[%d]: expected null (hits says no return)", where, rangeKey, i)
+                        : Fail(p, NULL, "%s.%s[%d]: expected a range in [0, %s] m (the lidar's range_max)", where,
+                               rangeKey, i, bound);
         }
         scan->ranges[i] = none ? INFINITY : (float)(r->valuedouble * rangeUnit);
         if (!cJSON_IsNumber(in) || !isfinite(in->valuedouble) || in->valuedouble < 0.0)
-            return Fail(p, NULL, "scan.%s[%d]: expected a number >= 0", intensityKey, i);
+            return Fail(p, NULL, "%s.%s[%d]: expected a number >= 0", where, intensityKey, i);
         scan->intensities[i] = (float)(in->valuedouble * intensityUnit);
         double index = cJSON_IsNumber(ix) ? ix->valuedouble : -2.0;
         if (index != floor(index) || index < (none ? -1.0 : 0.0) || index > (none ? -1.0 : 2147483647.0))
-            return Fail(p, NULL, "scan.indices[%d]: expected %s", i, none ? "-1 (no return)" : "an index >= 0");
+            return Fail(p, NULL, "%s.indices[%d]: expected %s", where, i, none ? "-1 (no return)" : "an index >= 0");
         scan->indices[i] = (int)index;
     }
     return true;
@@ -388,12 +391,17 @@ static bool ParseRobot(Parse* p, lsRecording* rec, const cJSON* obj, int r, bool
     }
     robot->scan = previous != NULL ? previous->scan : -1;
     const cJSON* scan = Member(obj, "scan");
+    char where[32];
+    if (fleet)
+        snprintf(where, sizeof where, "robots[%d].scan", r);
+    else
+        snprintf(where, sizeof where, "scan");
     if (scan == NULL)
-        return Fail(p, "scan", "missing");
+        return Fail(p, where, "missing");
     if (!cJSON_IsNull(scan))
     {
         RecScan* s = GrowPush(&rec->scans);
-        if (!ParseScan(p, scan, rec->beams[r], rec->rangeMax[r], s))
+        if (!ParseScan(p, scan, where, rec->beams[r], rec->rangeMax[r], s))
             return false;
         robot->scan = rec->scans.count - 1;
     }
@@ -439,7 +447,8 @@ static bool ParseLine(Parse* p, lsRecording* rec, const cJSON* root)
     bool fleet = rec->robotCount > 1;
     const cJSON* robots = Member(root, "robots");
     if (fleet && (!cJSON_IsArray(robots) || cJSON_GetArraySize(robots) != rec->robotCount))
-        return Fail(p, "robots", "expected an array of the header's %d robots", rec->robotCount);
+        return Fail(p, "robots", "expected an array of the %d robots of the header (line 1)%s", rec->robotCount,
+                    cJSON_IsArray(robots) ? ", got another count" : "");
     const cJSON* entry = fleet ? robots->child : root;
     for (int r = 0; r < rec->robotCount; ++r, entry = fleet ? entry->next : entry)
     {
@@ -726,9 +735,12 @@ bool lsRecording_CheckShape(const lsRecording* rec, const lsWorld* world, const 
             return lsFail(err, "%s: robot %d is \"%s\", %s has \"%s\"", rec->path, r, rec->robotIds[r], worldPath,
                           lsWorld_GetRobot(world, r)->id);
     }
-    if (world->vehicleCount != rec->vehicleCount || rec->targetCount > world->targetCount)
-        return lsFail(err, "%s: %d vehicles and %d targets recorded, %s has %d and %d", rec->path, rec->vehicleCount,
-                      rec->targetCount, worldPath, world->vehicleCount, world->targetCount);
+    if (world->vehicleCount != rec->vehicleCount)
+        return lsFail(err, "%s: %d vehicles recorded (line %d), %s has %d", rec->path, rec->vehicleCount,
+                      rec->vehicleLine, worldPath, world->vehicleCount);
+    if (rec->targetCount > world->targetCount)
+        return lsFail(err, "%s: a line's targets name target %d, %s has %d targets (0 to %d)", rec->path,
+                      rec->targetCount - 1, worldPath, world->targetCount, world->targetCount - 1);
     // Every beam's object is one of the world's (the view draws what it names).
     const int counts[LS_HIT_KIND_COUNT] = {0,
                                            world->wallCount,
