@@ -207,7 +207,12 @@ class Env(_Base):
         if render_mode not in (None, "rgb_array", "human"):
             raise ValueError(f"render_mode: expected None, 'rgb_array' or 'human', got {render_mode!r}")
         self.render_mode = render_mode
-        self._size = (_integer("render_size[0]", render_size[0], 16, 16384), _integer("render_size[1]", render_size[1], 16, 16384))
+        if not isinstance(render_size, (tuple, list)) or len(render_size) != 2:
+            raise TypeError(f"render_size: expected (width, height) in pixels, got {render_size!r}")
+        self._size = (
+            _integer("render_size[0]", render_size[0], 16, 16384),
+            _integer("render_size[1]", render_size[1], 16, 16384),
+        )
         self._agents = _Agents(world, 1, 1, max_steps, sim_steps_per_action, collision_penalty, False)
         self.world = self._agents.world
         self.continuous = bool(continuous)
@@ -298,6 +303,10 @@ class Env(_Base):
         import matplotlib.pyplot as plt  # only the human mode needs it
 
         if self._figure is None:
+            if not plt.isinteractive() and plt.get_backend().lower() in ("agg", "pdf", "ps", "svg", "cairo"):
+                # matplotlib without a display draws nowhere: say so once, rather than show nothing.
+                warnings.warn(f"render_mode='human': matplotlib's backend is {plt.get_backend()} (no display?), so "
+                              "no window opens; use render_mode='rgb_array' to get the frames", stacklevel=3)
             self._figure = plt.figure(figsize=(self._size[0] / 100, self._size[1] / 100))
             self._image = self._figure.add_axes([0, 0, 1, 1]).imshow(frame)
             self._figure.axes[0].set_axis_off()

@@ -398,7 +398,7 @@ class World:
         metres) and ``seed`` (of the noise) overridden. Vehicles and moving walls stand at their places in the file.
         Gives the same numbers as ``lidarsim scan WORLD --pose X,Y,DEG`` with the same options.
         """
-        poses = _poses([self.robot_pose] if pose is None else [pose], "pose")
+        poses = _poses(self.robot_pose if pose is None else pose, "pose")
         ranges, intensities, kinds, indices, extra = self._scan(
             poses, self._overrides(beams, fov, range, noise, seed), 1, False, None
         )
@@ -439,7 +439,9 @@ def _poses(poses, name: str) -> np.ndarray:
         array = np.asarray(poses, dtype=np.float64)
     except (TypeError, ValueError) as e:
         raise TypeError(f"{name}: expected numbers (x, y, theta degrees): {e}") from None
-    if array.ndim == 1 and name == "pose":
+    if name == "pose":
+        if array.shape != (3,):
+            raise ValueError(f"pose: expected (x, y, theta degrees), got shape {array.shape}")
         array = array[np.newaxis]
     if array.ndim != 2 or array.shape[1] != 3:
         want = "(x, y, theta degrees)" if name == "pose" else "a (K, 3) array of (x, y, theta degrees)"

@@ -65,6 +65,7 @@ CASES = {
         "ValueError", "v = lidarsim.VectorEnv(world, 2, threads=1, continuous=True); v.reset(); v.step(np.zeros(2))"),
     "bad thread count": ("ValueError", "lidarsim.VectorEnv(world, 2, threads=-3)"),
     "thread count not an int": ("TypeError", "lidarsim.VectorEnv(world, 2, threads=True)"),
+    "render size not a pair": ("TypeError", "lidarsim.Env(world, render_size=5)"),
     # The C core aborts when an allocation fails: too many robots for the memory left are refused first.
     "too many environments": (
         "MemoryError",
@@ -131,6 +132,9 @@ def test_messages_say_what_is_wrong():
         (lambda: world.scan((1, 1, 0), fov=400), "fov: expected a number in (0, 360], got 400.0"),
         (lambda: lidarsim.Sim(world).step(float("nan"), 0.0), "v: expected a finite number, got nan"),
         (lambda: world.scan_batch(np.zeros((2, 3)), dtype=np.int32), "dtype: expected a floating-point type"),
+        # The shape given, not the shape after wrapping it in a list (it said (1, 2) and (1, 2, 3)).
+        (lambda: world.scan((1.0, 2.0)), "pose: expected (x, y, theta degrees), got shape (2,)"),
+        (lambda: world.scan([[1, 2, 3], [4, 5, 6]]), "pose: expected (x, y, theta degrees), got shape (2, 3)"),
     ]
     for bad, expected in cases:
         with pytest.raises((ValueError, TypeError)) as caught:
