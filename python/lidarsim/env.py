@@ -257,7 +257,7 @@ class Env(_Base):
             warnings.warn(
                 "lidarsim.Env: step() called after the episode was truncated; call reset() to start the next "
                 "episode (further steps go on from where the robot is)",
-                stacklevel=2,
+                stacklevel=3,  # the caller of step, past _lib.serialized
             )
             self._warned = True  # not again this episode
         obs = np.empty(self._agents.size, np.float32)
