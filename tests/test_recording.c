@@ -176,6 +176,13 @@ static int MalformedTest(void)
          "r.jsonl:2: targets[0][2]: expected a coordinate"},
         {"EDIT|\"scan\": null|\"scan\": null, \"path\": [[1.0, 1.0, 0.0], [1.0, 2e6, 0.0]]",
          "r.jsonl:2: path[1][1]: expected a coordinate in"},
+        // A path of another length than the steps skipped (replay would show its poses at the wrong steps).
+        {"EDIT|\"scan\": null|\"scan\": null, \"path\": [[1.0, 1.0, 0.0]]",
+         "r.jsonl:2: path: 1 poses, expected 0 (one per step between this line's and the previous one's)"},
+        {"EDIT|\"scan\": null|\"scan\": {\"stamp\": -1.0, \"origin\": [1.0, 1.0, 0.0], \"ranges_mm\": [1,2], "
+         "\"intensities_milli\": [1,1], \"hits\": \"ww\", \"indices\": [0,0]}",
+         "r.jsonl:2: stamp: expected a time >= 0 s, got -1"},
+        {"EDIT|\"step\": 0|\"step\": 1e999", "r.jsonl:2: step: a number beyond the range of a double"},
         {"SCAN:1e308:ww", "r.jsonl:2: scan.ranges_mm[1]: expected a range in [0, 12] m (the lidar's range_max)"},
         // A range beyond the lidar's range (a hand-edited file): whole millimetres round by half of one at most.
         {"SCAN:12001:ww", "r.jsonl:2: scan.ranges_mm[1]: expected a range in [0, 12] m"},
@@ -197,8 +204,8 @@ static int MalformedTest(void)
         else if (strncmp(what, "EDIT|", 5) == 0)
         {
             // EDIT|old|new: the valid line with old replaced by new, after the header.
-            char from[128] = {0}, to[128] = {0};
-            ENSURE(sscanf(what, "EDIT|%127[^|]|%127[^|]", from, to) == 2);
+            char from[128] = {0}, to[256] = {0};
+            ENSURE(sscanf(what, "EDIT|%127[^|]|%255[^|]", from, to) == 2);
             const char* at = strstr(line, from);
             ENSURE(at != NULL);
             snprintf(text, sizeof text, "%s%.*s%s%s", header, (int)(at - line), line, to, at + strlen(from));

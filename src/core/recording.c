@@ -205,7 +205,10 @@ static bool GetNumber(const Parse* p, const cJSON* obj, const char* key, double*
 {
     const cJSON* item = Member(obj, key);
     if (!cJSON_IsNumber(item) || !isfinite(item->valuedouble))
-        return Fail(p, key, item == NULL ? "missing" : "expected a number");
+        return Fail(p, key,
+                    item == NULL           ? "missing"
+                    : cJSON_IsNumber(item) ? "a number beyond the range of a double"
+                                           : "expected a number");
     *out = item->valuedouble;
     return true;
 }
@@ -286,6 +289,8 @@ static bool ParseScan(Parse* p, const cJSON* item, const char* where, int beams,
         return Fail(p, where, "expected an object or null");
     if (!GetNumber(p, item, "stamp", &scan->stamp) || !GetPose(p, Member(item, "origin"), originKey, &origin))
         return false;
+    if (scan->stamp < 0.0)
+        return Fail(p, "stamp", "expected a time >= 0 s, got %g", scan->stamp);
     scan->origin = origin.position;
     scan->heading = origin.angle;
     const cJSON* hits = Member(item, "hits");
@@ -358,7 +363,9 @@ static void FreeScan(RecScan* scan)
 }
 
 // One robot's part of a line: from the line itself (one robot) or from its entry in "robots".
-static bool ParseRobot(Parse* p, lsRecording* rec, const cJSON* obj, int r, bool fleet, const RecRobot* previous)
+// skipped: the steps since the previous line's, less one (the poses a path holds), or 0 on the first line.
+static bool ParseRobot(Parse* p, lsRecording* rec, const cJSON* obj, int r, bool fleet, const RecRobot* previous,
+                       long long skipped)
 {
     RecRobot* robot = GrowPush(&rec->robots);
     RecPose pose;
@@ -419,6 +426,10 @@ static bool ParseRobot(Parse* p, lsRecording* rec, const cJSON* obj, int r, bool
                 return false;
             robot->pathCount += 1;
         }
+        // A replay shows path[k] at the k-th skipped step: a path of another length would put poses at wrong steps.
+        if (robot->pathCount != skipped)
+            return Fail(p, "path", "%d poses, expected %lld (one per step between this line's and the previous one's)",
+                        robot->pathCount, skipped);
     }
     return true;
 }
@@ -458,7 +469,8 @@ static bool ParseLine(Parse* p, lsRecording* rec, const cJSON* root)
         RecRobot before = previous != NULL ? *previous : (RecRobot){0};
         if (!cJSON_IsObject(entry))
             return Fail(p, "robots", "[%d]: expected an object", r);
-        if (!ParseRobot(p, rec, entry, r, fleet, previous != NULL ? &before : NULL))
+        long long skipped = index > 0 ? step - ((const RecLine*)rec->lines.items)[index - 1].step - 1 : 0;
+        if (!ParseRobot(p, rec, entry, r, fleet, previous != NULL ? &before : NULL, skipped))
             return false;
     }
 
