@@ -152,8 +152,11 @@ static LS_FORCE_INLINE void CastPending(const lsScene* scene, const lsRayInput* 
 // operations on the same doubles), so they come one after the other unless another bound equals theirs, and all but
 // the first are skipped; a copy cast again (that rare case) cannot change the best, as a tie with itself loses. (A
 // sparse grid's packets bound each copy by its piece in its cell, so there copies' bounds may differ: see there.)
+// zeroTies: skip the walls that cannot win a tie at fraction 0 (ResolveFull's lists only, which a ray from a point
+// where thousands of walls meet fills again and again; an instruction per candidate more at every walk's end cost
+// city-100k's rays 2.5 %).
 static LS_FORCE_INLINE void Resolve(const lsScene* scene, const lsRayInput* input, Pending* pending, int count,
-                                    lsRayHit* best, lsCastStats* stats)
+                                    lsRayHit* best, lsCastStats* stats, bool zeroTies)
 {
     int id0, id1;
     if (count == 1)
@@ -185,6 +188,13 @@ static LS_FORCE_INLINE void Resolve(const lsScene* scene, const lsRayInput* inpu
         {
             continue;
         }
+        // A wall hit at fraction 0 (the origin on it) is beaten only by a wall of lower (chain, part) there: any other
+        // wall is not cast (100 000 walls meeting at the origin cost 13 ms a ray, every one cast for the tie).
+        if (zeroTies && p.field == ls_fieldSegment && best->hit && best->fraction == 0.0 && best->kind == ls_hitWall &&
+            (id0 > best->index || (id0 == best->index && id1 >= best->part)))
+        {
+            continue;
+        }
         lastField = p.field, lastId0 = id0, lastId1 = id1;
         CastPending(scene, input, p, id0, best, stats);
     }
@@ -194,7 +204,7 @@ static LS_FORCE_INLINE void Resolve(const lsScene* scene, const lsRayInput* inpu
 static void ResolveFull(const lsScene* scene, const lsRayInput* input, Pending* pending, int count, lsRayHit* best,
                         lsCastStats* stats)
 {
-    Resolve(scene, input, pending, count, best, stats);
+    Resolve(scene, input, pending, count, best, stats, true);
 }
 
 // What the walk knows about the answer so far, updated as candidates are bounded.
@@ -623,7 +633,7 @@ static LS_FORCE_INLINE void Cast(const lsScene* scene, const lsDynamicObjects* d
         {
         }
     }
-    Resolve(scene, input, w.pending, w.pendingCount, best, stats);
+    Resolve(scene, input, w.pending, w.pendingCount, best, stats, false);
 }
 
 lsRayHit lsScene_CastRayStats(const lsScene* scene, const lsDynamicObjects* dyn, const lsRayInput* input,
@@ -1310,7 +1320,7 @@ static LS_FORCE_INLINE LS_AVX2 void CastPacketsAs(const lsScene* scene, const ls
                     }
                     else
                     {
-                        Resolve(scene, inputs + i, lanes[l].pending, c, hits + i, NULL);
+                        Resolve(scene, inputs + i, lanes[l].pending, c, hits + i, NULL, false);
                     }
                 }
                 p->live[l] = 0, p->k[l] = 0, p->kEnd[l] = 0, p->count[l] = 0;
@@ -1807,7 +1817,7 @@ static LS_NOINLINE void CastLanes(const lsScene* scene, const lsDynamicObjects* 
                 else
 #endif
                 {
-                    Resolve(scene, inputs + i, w->pending, w->pendingCount, hits + i, NULL);
+                    Resolve(scene, inputs + i, w->pending, w->pendingCount, hits + i, NULL, false);
                 }
             }
             if (lane->ray >= 0)
