@@ -178,10 +178,10 @@ static int MalformedTest(void)
          "r.jsonl:2: path[1][1]: expected a coordinate in"},
         // A path of another length than the steps skipped (replay would show its poses at the wrong steps).
         {"EDIT|\"scan\": null|\"scan\": null, \"path\": [[1.0, 1.0, 0.0]]",
-         "r.jsonl:2: path: 1 poses, expected 0 (one per step between this line's and the previous one's)"},
+         "r.jsonl:2: path: 1 pose, expected 0 (one per step between this line's and the previous one's)"},
         {"EDIT|\"scan\": null|\"scan\": {\"stamp\": -1.0, \"origin\": [1.0, 1.0, 0.0], \"ranges_mm\": [1,2], "
          "\"intensities_milli\": [1,1], \"hits\": \"ww\", \"indices\": [0,0]}",
-         "r.jsonl:2: stamp: expected a time >= 0 s, got -1"},
+         "r.jsonl:2: scan.stamp: expected a time >= 0 s"},
         {"EDIT|\"step\": 0|\"step\": 1e999", "r.jsonl:2: step: a number beyond the range of a double"},
         {"SCAN:1e308:ww", "r.jsonl:2: scan.ranges_mm[1]: expected a range in [0, 12] m (the lidar's range_max)"},
         // A range beyond the lidar's range (a hand-edited file): whole millimetres round by half of one at most.

@@ -64,9 +64,10 @@ static int GoodTest(void)
     ENSURE(a.range == 1e-4 && a.noise == 0.0 && a.fovDeg == 1e-300);
     lsFreeScanArgs(&a);
     // The decimal forms people type: a sign, a point without digits on one side, an exponent; an underflow is 0.
-    const char* forms2[] = {"w.json", "--pose", "+.5,5.,-1E+1", "--pose", "1e-400,-2e-3,0", NULL};
+    const char* forms2[] = {"w.json", "--pose", "+.5,5.,-1E+1", "--pose", "1e-400, -2e-3 ,\t0 ", NULL};
     ENSURE(Parse(&a, &err, forms2));
     ENSURE(a.poses[0] == 0.5 && a.poses[1] == 5.0 && a.poses[2] == -10.0 && a.poses[3] == 0.0 && a.poses[4] == -2e-3);
+    ENSURE(a.poses[5] == 0.0);
     lsFreeScanArgs(&a);
 
     // Help wins wherever it is, even with errors around it.
@@ -100,7 +101,7 @@ static int BadTest(void)
         {{"w.json", "--pose", "0,-1e308,0", NULL}, "pose (0, -1e+308, 0): expected x and y each a coordinate"},
         // Decimals only, as a world file's numbers: not strtod's hexadecimal or leading spaces.
         {{"w.json", "--pose", "0x10,0,0", NULL}, "--pose: expected X,Y,DEG (three numbers), got '0x10,0,0'"},
-        {{"w.json", "--pose", " 1,0,0", NULL}, "--pose: expected X,Y,DEG (three numbers), got ' 1,0,0'"},
+        {{"w.json", "--pose", "1 2,0,0", NULL}, "--pose: expected X,Y,DEG (three numbers), got '1 2,0,0'"},
         {{"w.json", "--pose", "1,.,0", NULL}, "--pose: expected X,Y,DEG (three numbers), got '1,.,0'"},
         {{"w.json", "--range", "1e", NULL}, "--range: expected a range in [0.0001, 1e+06] m, got '1e'"},
         {{"w.json", "--pose", "0,0,1e308", NULL},

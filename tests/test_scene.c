@@ -2787,6 +2787,11 @@ static int HubTest(void)
     {
         lsWorld* world = lsCreateWorld();
         lsVec2 hub = lsV(10.0 + 0.1 * variant, 10.0 - 0.37 * variant);
+        if (variant == 2)
+        {
+            lsVec2 first[2] = {hub, hub};
+            lsWorld_AddWall(world, first, 2, false); // chain 0: a zero-length wall as the hub
+        }
         lsVec2 room[4] = {{0.0, 0.0}, {20.0, 0.0}, {20.0, 20.0}, {0.0, 20.0}};
         lsWorld_AddWall(world, room, 4, true);
         for (int i = 0; i < 400; ++i)
@@ -2817,7 +2822,7 @@ static int HubTest(void)
             }
         }
         lsVec2 dot[2] = {hub, hub};
-        lsWorld_AddWall(world, dot, 2, false); // a zero-length wall at the hub
+        lsWorld_AddWall(world, dot, 2, false); // a zero-length wall at the hub (the hub itself in variant 2)
         lsScene* scene = lsCreateScene(world);
         ENSURE(scene != NULL);
         int swept = 0, hits = 0, bad = 0;

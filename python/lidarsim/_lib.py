@@ -15,6 +15,7 @@ from __future__ import annotations
 import ctypes
 import functools
 import os
+import sys
 from ctypes import POINTER, c_char, c_char_p, c_double, c_int, c_int8, c_int32, c_longlong, c_uint8, c_uint64, c_void_p
 from pathlib import Path
 
@@ -316,3 +317,13 @@ def serialized(method):
             return method(self, *args, **kwargs)
 
     return locked
+
+
+def user_stacklevel() -> int:
+    """The ``stacklevel`` of ``warnings.warn`` that names the first caller outside this package (its methods call one
+    another and go through ``serialized``, so a fixed level would name the package's own lines)."""
+    level, frame = 1, sys._getframe(1)
+    package = str(_HERE)
+    while frame is not None and frame.f_code.co_filename.startswith(package):
+        level, frame = level + 1, frame.f_back
+    return level

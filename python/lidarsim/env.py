@@ -257,7 +257,7 @@ class Env(_Base):
             warnings.warn(
                 "lidarsim.Env: step() called after the episode was truncated; call reset() to start the next "
                 "episode (further steps go on from where the robot is)",
-                stacklevel=3,  # the caller of step, past _lib.serialized
+                stacklevel=_lib.user_stacklevel(),
             )
             self._warned = True  # not again this episode
         obs = np.empty(self._agents.size, np.float32)
@@ -305,8 +305,11 @@ class Env(_Base):
         if self._figure is None:
             if not plt.isinteractive() and plt.get_backend().lower() in ("agg", "pdf", "ps", "svg", "cairo"):
                 # matplotlib without a display draws nowhere: say so once, rather than show nothing.
-                warnings.warn(f"render_mode='human': matplotlib's backend is {plt.get_backend()} (no display?), so "
-                              "no window opens; use render_mode='rgb_array' to get the frames", stacklevel=3)
+                warnings.warn(
+                    f"render_mode='human': matplotlib's backend is {plt.get_backend()} (no display?), so no window "
+                    "opens; use render_mode='rgb_array' to get the frames",
+                    stacklevel=_lib.user_stacklevel(),
+                )
             self._figure = plt.figure(figsize=(self._size[0] / 100, self._size[1] / 100))
             self._image = self._figure.add_axes([0, 0, 1, 1]).imshow(frame)
             self._figure.axes[0].set_axis_off()

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-// "X,Y,DEG": exactly three numbers separated by commas.
+// "X,Y,DEG": exactly three numbers separated by commas, spaces around them allowed ("1, 2, 3", as a poses file).
 static bool ParsePose(const char* s, double pose[3])
 {
     char buffer[256];
@@ -34,6 +34,11 @@ static bool ParsePose(const char* s, double pose[3])
         if (comma != NULL)
         {
             *comma = '\0';
+        }
+        p += strspn(p, " \t");
+        for (size_t n = strlen(p); n > 0 && (p[n - 1] == ' ' || p[n - 1] == '\t'); --n)
+        {
+            p[n - 1] = '\0';
         }
         if (!lsParseNumber(p, pose + i))
         {

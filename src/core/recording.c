@@ -6,6 +6,7 @@
 #include "core/sim_replay.h"
 
 #include <cjson/cJSON.h>
+#include <float.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -282,15 +283,18 @@ static bool GetPose(const Parse* p, const cJSON* item, const char* key, RecPose*
 static bool ParseScan(Parse* p, const cJSON* item, const char* where, int beams, double rangeMax, RecScan* scan)
 {
     RecPose origin;
-    char originKey[48], hitsKey[48];
+    char originKey[48], hitsKey[48], stampKey[48];
     snprintf(originKey, sizeof originKey, "%s.origin", where);
     snprintf(hitsKey, sizeof hitsKey, "%s.hits", where);
+    snprintf(stampKey, sizeof stampKey, "%s.stamp", where);
     if (!cJSON_IsObject(item))
         return Fail(p, where, "expected an object or null");
-    if (!GetNumber(p, item, "stamp", &scan->stamp) || !GetPose(p, Member(item, "origin"), originKey, &origin))
+    const cJSON* stamp = Member(item, "stamp");
+    if (!cJSON_IsNumber(stamp) || !(stamp->valuedouble >= 0.0 && stamp->valuedouble <= DBL_MAX))
+        return Fail(p, stampKey, stamp == NULL ? "missing" : "expected a time >= 0 s");
+    scan->stamp = stamp->valuedouble;
+    if (!GetPose(p, Member(item, "origin"), originKey, &origin))
         return false;
-    if (scan->stamp < 0.0)
-        return Fail(p, "stamp", "expected a time >= 0 s, got %g", scan->stamp);
     scan->origin = origin.position;
     scan->heading = origin.angle;
     const cJSON* hits = Member(item, "hits");
@@ -428,8 +432,16 @@ static bool ParseRobot(Parse* p, lsRecording* rec, const cJSON* obj, int r, bool
         }
         // A replay shows path[k] at the k-th skipped step: a path of another length would put poses at wrong steps.
         if (robot->pathCount != skipped)
-            return Fail(p, "path", "%d poses, expected %lld (one per step between this line's and the previous one's)",
-                        robot->pathCount, skipped);
+        {
+            char pathKey[32];
+            if (fleet)
+                snprintf(pathKey, sizeof pathKey, "robots[%d].path", r);
+            else
+                snprintf(pathKey, sizeof pathKey, "path");
+            return Fail(p, pathKey,
+                        "%d pose%s, expected %lld (one per step between this line's and the previous one's)",
+                        robot->pathCount, robot->pathCount == 1 ? "" : "s", skipped);
+        }
     }
     return true;
 }

@@ -532,7 +532,9 @@ static void FanCrowdedCell(Fan* f, const CellHeader* h)
         top = bound[j] > top ? bound[j] : top;
         if (EndsAt(seg, o))
         {
-            // Every wall with an end at the origin is registered here, in the origin's cell.
+            // Every wall of the grid with an end at the origin is registered here, in the origin's cell, so the hub
+            // is the lowest of them all and FanSegment may skip every other (a long wall outside the grid is cast by
+            // lsScene_CastOutsideGrid, never skipped).
             const CellRef* ref = scene->segItemRefs + h[0].seg + j;
             if (f->hubChain < 0 || ref->chain < f->hubChain || (ref->chain == f->hubChain && ref->part < f->hubPart))
             {
