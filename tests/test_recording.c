@@ -183,6 +183,10 @@ static int MalformedTest(void)
          "\"intensities_milli\": [1,1], \"hits\": \"ww\", \"indices\": [0,0]}",
          "r.jsonl:2: scan.stamp: expected a time >= 0 s"},
         {"EDIT|\"step\": 0|\"step\": 1e999", "r.jsonl:2: step: a number beyond the range of a double"},
+        {"EDIT|\"time\": 0.0|\"time\": 2.5", "r.jsonl:2: time: 2.5, expected step times the header's dt, 0"},
+        {"EDIT|\"scan\": null|\"scan\": {\"stamp\": 0.0, \"origin\": [1.0, 1.0, 0.0], \"ranges_mm\": [1,2], "
+         "\"intensities_milli\": [1,1001], \"hits\": \"ww\", \"indices\": [0,0]}",
+         "r.jsonl:2: scan.intensities_milli[1]: expected a number in [0, 1000]"},
         {"SCAN:1e308:ww", "r.jsonl:2: scan.ranges_mm[1]: expected a range in [0, 12] m (the lidar's range_max)"},
         // A range beyond the lidar's range (a hand-edited file): whole millimetres round by half of one at most.
         {"SCAN:12001:ww", "r.jsonl:2: scan.ranges_mm[1]: expected a range in [0, 12] m"},

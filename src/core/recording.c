@@ -346,8 +346,10 @@ static bool ParseScan(Parse* p, const cJSON* item, const char* where, int beams,
                                rangeKey, i, bound);
         }
         scan->ranges[i] = none ? INFINITY : (float)(r->valuedouble * rangeUnit);
-        if (!cJSON_IsNumber(in) || !isfinite(in->valuedouble) || in->valuedouble < 0.0)
-            return Fail(p, NULL, "%s.%s[%d]: expected a number >= 0", where, intensityKey, i);
+        // An intensity is reflectance times |cos incidence|: in [0, 1], 1000 in thousandths.
+        if (!cJSON_IsNumber(in) || !(in->valuedouble >= 0.0 && in->valuedouble * intensityUnit <= 1.0))
+            return Fail(p, NULL, "%s.%s[%d]: expected a number in [0, %g]", where, intensityKey, i,
+                        1.0 / intensityUnit);
         scan->intensities[i] = (float)(in->valuedouble * intensityUnit);
         double index = cJSON_IsNumber(ix) ? ix->valuedouble : -2.0;
         if (index != floor(index) || index < (none ? -1.0 : 0.0) || index > (none ? -1.0 : 2147483647.0))
@@ -454,6 +456,16 @@ static bool ParseLine(Parse* p, lsRecording* rec, const cJSON* root)
     long long step = 0;
     if (!GetInt(p, root, "step", 0.0, 9007199254740992.0, &step) || !GetNumber(p, root, "time", &line->time))
         return false;
+    // The simulation's time is step dt (sim.c): a replay places the skipped steps by it. Within rounding, so that a
+    // line written by hand ("time": 0.3 at step 3 of dt 0.1) still reads.
+    double stepTime = (double)step * rec->dt;
+    if (!(fabs(line->time - stepTime) <= 1e-9 * fmax(1.0, stepTime)))
+    {
+        char given[40], expected[40];
+        lsFormatNumber(given, sizeof given, line->time);
+        lsFormatNumber(expected, sizeof expected, stepTime);
+        return Fail(p, "time", "%s, expected step times the header's dt, %s", given, expected);
+    }
     line->step = step;
     int index = rec->lines.count - 1;
     if (index > 0)
