@@ -136,6 +136,16 @@ def _check_memory(world: World, count: int, definition) -> None:
         )
 
 
+def check_render_size(render_size) -> Tuple[int, int]:
+    """A frame's (width, height) in pixels, each in [16, 16384], or a TypeError / ValueError saying what is wrong."""
+    if not isinstance(render_size, (tuple, list)) or len(render_size) != 2:
+        raise TypeError(f"render_size: expected (width, height) in pixels, got {render_size!r}")
+    return (
+        _integer("render_size[0]", render_size[0], 16, 16384),
+        _integer("render_size[1]", render_size[1], 16, 16384),
+    )
+
+
 def observation_box(size: int, shape) -> Any:
     """The observation space of a lidar observation of size values, broadcast to shape."""
     low = np.zeros(size, np.float32)
@@ -207,12 +217,7 @@ class Env(_Base):
         if render_mode not in (None, "rgb_array", "human"):
             raise ValueError(f"render_mode: expected None, 'rgb_array' or 'human', got {render_mode!r}")
         self.render_mode = render_mode
-        if not isinstance(render_size, (tuple, list)) or len(render_size) != 2:
-            raise TypeError(f"render_size: expected (width, height) in pixels, got {render_size!r}")
-        self._size = (
-            _integer("render_size[0]", render_size[0], 16, 16384),
-            _integer("render_size[1]", render_size[1], 16, 16384),
-        )
+        self._size = check_render_size(render_size)
         self._agents = _Agents(world, 1, 1, max_steps, sim_steps_per_action, collision_penalty, False)
         self.world = self._agents.world
         self.continuous = bool(continuous)

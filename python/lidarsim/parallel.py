@@ -22,7 +22,7 @@ from typing import Any, Dict, List, Optional, Tuple, Union
 import numpy as np
 
 from . import _lib, spaces
-from .env import _world, check_command, continuous_box, observation_box
+from .env import _world, check_command, check_render_size, continuous_box, observation_box
 from .sim import ACTIONS, action_index, counters, read_scan, render_rgb
 from .world import Scan, World, _finite, _integer, _next_episode_seed, _seed
 
@@ -52,10 +52,7 @@ class ParallelEnv:
         if render_mode not in (None, "rgb_array"):
             raise ValueError(f"render_mode: expected None or 'rgb_array', got {render_mode!r}")
         self.render_mode = render_mode
-        self._size = (
-            _integer("render_size[0]", render_size[0], 16, 16384),
-            _integer("render_size[1]", render_size[1], 16, 16384),
-        )
+        self._size = check_render_size(render_size)
         self.world = _world(world)
         self.max_steps = _integer("max_steps", max_steps, 1, 2**31 - 1)
         definition = _lib.AgentDef(

@@ -66,6 +66,7 @@ CASES = {
     "bad thread count": ("ValueError", "lidarsim.VectorEnv(world, 2, threads=-3)"),
     "thread count not an int": ("TypeError", "lidarsim.VectorEnv(world, 2, threads=True)"),
     "render size not a pair": ("TypeError", "lidarsim.Env(world, render_size=5)"),
+    "parallel render size not a pair": ("TypeError", "lidarsim.ParallelEnv(world, render_size=(640,))"),
     # The C core aborts when an allocation fails: too many robots for the memory left are refused first.
     "too many environments": (
         "MemoryError",

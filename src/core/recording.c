@@ -61,10 +61,10 @@ bool lsIsRecordingFile(const char* path)
     p += strspn(p, " \t\r");
     if (strncmp(p, "\"step\"", 6) == 0)
         return true;
-    for (const char* key = strstr(line, "\"lidarsim_recording\""); key != NULL;
-         key = strstr(key + 1, "\"lidarsim_recording\""))
+    static const char header[] = "\"lidarsim_recording\"";
+    for (const char* key = strstr(line, header); key != NULL; key = strstr(key + 1, header))
     {
-        const char* after = key + 20;
+        const char* after = key + sizeof header - 1;
         if (after[strspn(after, " \t\r")] == ':')
             return true;
     }
@@ -404,11 +404,10 @@ static bool ParseRobot(Parse* p, lsRecording* rec, const cJSON* obj, int r, bool
     }
     robot->scan = previous != NULL ? previous->scan : -1;
     const cJSON* scan = Member(obj, "scan");
-    char where[32];
+    char prefix[24] = "", where[32];
     if (fleet)
-        snprintf(where, sizeof where, "robots[%d].scan", r);
-    else
-        snprintf(where, sizeof where, "scan");
+        snprintf(prefix, sizeof prefix, "robots[%d].", r); // a fleet's keys are its robot's
+    snprintf(where, sizeof where, "%sscan", prefix);
     if (scan == NULL)
         return Fail(p, where, "missing");
     if (!cJSON_IsNull(scan))
@@ -436,10 +435,7 @@ static bool ParseRobot(Parse* p, lsRecording* rec, const cJSON* obj, int r, bool
         if (robot->pathCount != skipped)
         {
             char pathKey[32];
-            if (fleet)
-                snprintf(pathKey, sizeof pathKey, "robots[%d].path", r);
-            else
-                snprintf(pathKey, sizeof pathKey, "path");
+            snprintf(pathKey, sizeof pathKey, "%spath", prefix);
             return Fail(p, pathKey,
                         "%d pose%s, expected %lld (one per step between this line's and the previous one's)",
                         robot->pathCount, robot->pathCount == 1 ? "" : "s", skipped);
@@ -468,11 +464,13 @@ static bool ParseLine(Parse* p, lsRecording* rec, const cJSON* root)
     }
     line->step = step;
     int index = rec->lines.count - 1;
+    long long skipped = 0; // the steps between the previous line's and this one's, each a path's pose
     if (index > 0)
     {
         const RecLine* before = (const RecLine*)rec->lines.items + index - 1;
         if (step <= before->step)
             return Fail(p, "step", "%lld after step %lld: lines must go forward in time", step, before->step);
+        skipped = step - before->step - 1;
     }
     if (!GetNumber(p, root, "score", &line->score) || !GetNumber(p, root, "distance", &line->distance) ||
         !GetCounter(p, root, "food", &line->food) || !GetCounter(p, root, "poison", &line->poison) ||
@@ -493,7 +491,6 @@ static bool ParseLine(Parse* p, lsRecording* rec, const cJSON* root)
         RecRobot before = previous != NULL ? *previous : (RecRobot){0};
         if (!cJSON_IsObject(entry))
             return Fail(p, "robots", "[%d]: expected an object", r);
-        long long skipped = index > 0 ? step - ((const RecLine*)rec->lines.items)[index - 1].step - 1 : 0;
         if (!ParseRobot(p, rec, entry, r, fleet, previous != NULL ? &before : NULL, skipped))
             return false;
     }

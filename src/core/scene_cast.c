@@ -188,10 +188,10 @@ static LS_FORCE_INLINE void Resolve(const lsScene* scene, const lsRayInput* inpu
         {
             continue;
         }
-        // A wall hit at fraction 0 (the origin on it) is beaten only by a wall of lower (chain, part) there: any other
-        // wall is not cast (100 000 walls meeting at the origin cost 13 ms a ray, every one cast for the tie).
-        if (zeroTies && p.field == ls_fieldSegment && best->hit && best->fraction == 0.0 && best->kind == ls_hitWall &&
-            (id0 > best->index || (id0 == best->index && id1 >= best->part)))
+        // A best at fraction 0 (the origin on it) is beaten only by a tie there that comes first: a wall that would
+        // lose even that tie is not cast (100 000 walls meeting at the origin cost 13 ms a ray, every one cast).
+        if (zeroTies && p.field == ls_fieldSegment && best->hit && best->fraction == 0.0 &&
+            !Beats(&(lsCastOutput){.hit = true, .fraction = 0.0}, ls_hitWall, id0, id1, best))
         {
             continue;
         }
