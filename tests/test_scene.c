@@ -1097,12 +1097,16 @@ static lsWorld* MakeClusters(uint64_t seed, int clusters, int wallsPerCluster, d
 static int BatchTest(void)
 {
     // lsScene_CastRays gives exactly what lsScene_CastRay and the brute force give, ray by ray: in a small city (walked
-    // a ray at a time) and in one whose index outgrows a core's cache (walked in lock step), with rays that start
-    // outside the grid, runs of rays from one origin (a scan's beams), rays that cast nothing, and short batches.
-    for (int kind = 0; kind < 3; ++kind)
+    // a ray at a time) and in one whose index outgrows a core's cache (walked in lock step; then as on a machine whose
+    // cache holds it, in packets or a ray at a time), with rays that start outside the grid, runs of rays from one
+    // origin (a scan's beams), rays that cast nothing, and short batches.
+    for (int run = 0; run < 5; ++run)
     {
         // A small city, a big one, and a big sparse map (clusters of short walls in open space: squares of empty
-        // cells crossed in one step, a round of the lanes each).
+        // cells crossed in one step, a round of the lanes each); the big ones with the lanes from 8 MB (a 32 MB
+        // cache's), then without the lanes.
+        int kind = run > 2 ? run - 2 : run;
+        lsScene_SetLanesMinIndexBytes(run > 2 ? SIZE_MAX : (size_t)8 << 20);
         double half = kind == 0 ? 20.0 : (kind == 1 ? 340.0 : 700.0);
         lsWorld* world = kind == 0 ? MakeCity(151, 300, 30, 5, 5, half, lsV(0.0, 0.0), 0.0)
                                    : (kind == 1 ? MakeCity(153, 60000, 300, 50, 50, half, lsV(0.0, 0.0), 0.0)
@@ -1160,6 +1164,7 @@ static int BatchTest(void)
         lsDestroyScene(scene);
         lsDestroyWorld(world);
     }
+    lsScene_SetLanesMinIndexBytes(0);
     return 0;
 }
 
@@ -1370,7 +1375,7 @@ static int ExactLattice(lsWorld* world, int half, lsVec2 (*ends)[2])
 // points of walls with the range ending there within a few ulps (the range's filter and the clamp), rays from points
 // of walls (a numerator of zero), rays along the lattice's lines (parallel walls), rays from points as far from both
 // ends of 45-degree walls (the nearer end's tie, which the numerator's rounding shows) and random ones. half 6: the
-// packets' (an index in a core's cache); half 80: the lock-step lanes' (an index over 8 MB), with a long wall along y =
+// packets' (an index in a core's cache); half 80: an index over 8 MB (LanesExactTest), with a long wall along y =
 // 1 cast before the walk (its hit is the ray's answer so far, which a walk's queued cast must not overwrite: the rays
 // to y = 1 hit it and a lattice wall at about the same fraction).
 static int ExactLatticeTest(int half)
@@ -1487,7 +1492,17 @@ static int ExactLatticeTest(int half)
 
 static int PacketExactTest(void) { return ExactLatticeTest(6); }
 
-static int LanesExactTest(void) { return ExactLatticeTest(80); }
+// The lattice of an index over 8 MB walked in lock step (as where the last-level cache is 32 MB), then in packets (as
+// where the cache holds it).
+static int LanesExactTest(void)
+{
+    lsScene_SetLanesMinIndexBytes((size_t)8 << 20);
+    int failed = ExactLatticeTest(80);
+    lsScene_SetLanesMinIndexBytes(SIZE_MAX);
+    failed = failed != 0 ? failed : ExactLatticeTest(80);
+    lsScene_SetLanesMinIndexBytes(0);
+    return failed;
+}
 
 // A wall segment drawn at random: its chain, then its part.
 static lsSegment RandomWallSegment(const lsScene* scene, int wallCount, lsRng* rng)

@@ -268,6 +268,10 @@ static inline lsAABB ShapeBounds(const lsScene* scene, int code)
 /// bounded against best and cast at once when it may win. dd is |direction|^2; stats may be NULL.
 void lsScene_CastOutsideGrid(const lsScene* scene, const lsRayInput* input, double dd, lsRayHit* best,
                              lsCastStats* stats);
+/// Sets the index size from which lsScene_CastRays walks a batch's rays in lock step (scene_cast.c: a quarter of the
+/// last-level cache, which differs from machine to machine), so that the tests run each path on any machine; 0
+/// restores the machine's. Not while another thread casts.
+void lsScene_SetLanesMinIndexBytes(size_t bytes);
 /// lsScene_CastRay without moving objects and without prefetching ahead, for a ray whose cells are likely cached (a
 /// scan's beam left over by the fan).
 lsRayHit lsScene_WalkRay(const lsScene* scene, const lsRayInput* input);
