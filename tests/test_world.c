@@ -161,6 +161,10 @@ static int SyntaxErrorTest(void)
     ENSURE(FailsWith("{\"sim\": {\"dt\": -.5}}", "t.json:1:16: a number without digits before its decimal point"));
     ENSURE(FailsWith("{\"sim\": {\"dt\": 2e}}", "t.json:1:16: a number without digits in its exponent (write 1e5)"));
     ENSURE(FailsWith("{\"sim\": {\"dt\": 0.5E+}}", "t.json:1:16: a number without digits in its exponent"));
+    // The first error in the file is the one reported: a syntax error before such a number, or the number before one.
+    ENSURE(FailsWith("{\"walls\": [1,, 007]}", "t.json:1:14: syntax error near ', 007]}'"));
+    ENSURE(FailsWith("{\"walls\": [007,, 1]}", "t.json:1:12: a number with a leading zero"));
+    ENSURE(FailsWith("{\"walls\": [1.] \"x\"}", "t.json:1:12: a number without digits after its decimal point"));
     // Every form the grammar allows still loads: zero, negative zero, exponents of both signs and cases, underflow.
     lsError err = {{0}};
     lsWorld* forms = LoadText("{\"walls\": [{\"from\": [0, -0], \"to\": [1E+2, 0.0e-0]}], \"robot\": {\"pose\": "

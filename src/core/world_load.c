@@ -1556,9 +1556,17 @@ static size_t JsonNumberEnd(const char* text, size_t size, size_t i, const char*
     return j;
 }
 
-static bool PreScan(const char* text, size_t size, const char* label, size_t* control, lsError* err)
+// What PreScan leaves to be refused once the parse has shown what comes first: the first control character outside a
+// string (at control; size when none) and the first number JSON does not allow (at number, why says how).
+typedef struct PreScanFinds
 {
-    *control = size;
+    size_t control, number;
+    const char* why;
+} PreScanFinds;
+
+static bool PreScan(const char* text, size_t size, const char* label, PreScanFinds* finds, lsError* err)
+{
+    finds->control = size, finds->number = size, finds->why = NULL;
     long long values = 1;
     int depth = 0;
     bool inString = false;
@@ -1614,16 +1622,15 @@ static bool PreScan(const char* text, size_t size, const char* label, size_t* co
         {
             const char* why = NULL;
             size_t end = JsonNumberEnd(text, size, i, &why);
-            if (end == 0)
+            if (end == 0 && finds->number == size)
             {
-                lsLineColumn(text, i, &line, &column);
-                return lsFail(err, "%s:%d:%d: %s", label, line, column, why);
+                finds->number = i, finds->why = why; // refused unless a syntax error comes before it
             }
-            i = end - 1;
+            i = end == 0 ? i : end - 1;
         }
-        else if ((unsigned char)c < 0x20 && c != '\t' && c != '\n' && c != '\r' && *control == size)
+        else if ((unsigned char)c < 0x20 && c != '\t' && c != '\n' && c != '\r' && finds->control == size)
         {
-            *control = i; // refused once the text parses (a syntax error, say in binary noise, comes first)
+            finds->control = i; // refused once the text parses (a syntax error, say in binary noise, comes first)
         }
         else if (c == '[' || c == '{')
         {
@@ -1689,13 +1696,25 @@ lsWorld* lsLoadWorldFromString(const char* text, size_t size, const char* fileNa
     L.err = err;
     L.warnings = warnings;
     cJSON* root = NULL;
-    size_t control;
-    if (!PreScan(copy, size, label, &control, err))
+    PreScanFinds finds;
+    if (!PreScan(copy, size, label, &finds, err))
     {
         goto fail;
     }
     const char* end = NULL;
     root = cJSON_ParseWithLengthOpts(copy, size + 1, &end, true);
+    size_t stop =
+        root != NULL ? size : (end != NULL && end >= copy && end <= copy + size ? (size_t)(end - copy) : size);
+    if (finds.number < size && finds.number <= stop)
+    {
+        // A number JSON does not allow (cJSON reads 007 as 7), unless the parse stopped before it: the first error
+        // in the file is the one reported.
+        int line, column;
+        lsLineColumn(copy, finds.number, &line, &column);
+        lsFail(err, "%s:%d:%d: %s", label, line, column, finds.why);
+        goto fail;
+    }
+    size_t control = finds.control;
     if (root != NULL && control < size)
     {
         // JSON's whitespace is space, tab and the line breaks; cJSON skips every control character, which a save that
@@ -1710,7 +1729,7 @@ lsWorld* lsLoadWorldFromString(const char* text, size_t size, const char* fileNa
     }
     if (root == NULL)
     {
-        size_t offset = end != NULL && end >= copy && end <= copy + size ? (size_t)(end - copy) : size;
+        size_t offset = stop;
         int line, column;
         size_t comma = TrailingComma(copy, size);
         if (comma <= offset)
