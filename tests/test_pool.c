@@ -5,9 +5,12 @@
 #include "lidarsim/pool.h"
 
 #include <dirent.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #define POOL_TEST_COUNT 10007 // prime, so the last chunk is partial for every grain used
 
@@ -235,6 +238,53 @@ static int DestroyWithIdleWorkersTest(void)
     return 0;
 }
 
+// The child's side of ForkTest: the parent's pool (no workers here) runs a job inline with the same results, is
+// destroyed, and a pool made in the child runs one on threads of its own. 0 when all held.
+static int ForkedChild(lsPool* inherited, const PoolTestRun* reference)
+{
+    alarm(20); // a job handed to workers that are not there would wait forever: fail instead
+    PoolTestRun* run = NewRun(4);
+    lsPool_ParallelFor(inherited, POOL_TEST_COUNT, 7, RecordTask, run);
+    int bad = run->badWorker != 0 || memcmp(run->value, reference->value, sizeof(run->value)) != 0;
+    lsDestroyPool(inherited);
+    lsPool* fresh = lsCreatePool(3);
+    memset(run, 0, sizeof(PoolTestRun));
+    run->threadCount = 3;
+    lsPool_ParallelFor(fresh, POOL_TEST_COUNT, 7, RecordTask, run);
+    bad |= run->badWorker != 0 || memcmp(run->value, reference->value, sizeof(run->value)) != 0;
+    bad |= ProcessThreadCount() >= 0 && ProcessThreadCount() != 3; // the child's thread and the fresh pool's two
+    lsDestroyPool(fresh);
+    return bad;
+}
+
+static int ForkTest(void)
+{
+    // A process forked after its pool started (Python's multiprocessing, a DataLoader's workers) has the pool's
+    // memory but not its threads.
+    PoolTestRun* reference = NewRun(1);
+    lsPool_ParallelFor(NULL, POOL_TEST_COUNT, 7, RecordTask, reference);
+    lsPool* pool = lsCreatePool(4);
+    atomic_llong total = 0;
+    lsPool_ParallelFor(pool, 1000, 10, CountTask, &total); // the workers have run and now spin or sleep
+    ENSURE(total == 1000);
+    fflush(NULL);
+    pid_t child = fork();
+    ENSURE(child >= 0);
+    if (child == 0)
+    {
+        _exit(ForkedChild(pool, reference));
+    }
+    int status = 0;
+    ENSURE(waitpid(child, &status, 0) == child);
+    ENSURE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    total = 0;
+    lsPool_ParallelFor(pool, 1000, 10, CountTask, &total); // the parent's pool goes on with its workers
+    ENSURE(total == 1000);
+    lsDestroyPool(pool);
+    lsFree(reference, sizeof(PoolTestRun));
+    return 0;
+}
+
 int PoolTest(void)
 {
     RUN_SUBTEST(SameResultsForAnyThreadCountTest);
@@ -242,5 +292,6 @@ int PoolTest(void)
     RUN_SUBTEST(NestedAndRepeatedCallsTest);
     RUN_SUBTEST(ThreadsSpawnedTest);
     RUN_SUBTEST(DestroyWithIdleWorkersTest);
+    RUN_SUBTEST(ForkTest);
     return 0;
 }

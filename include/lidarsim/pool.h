@@ -18,6 +18,8 @@ typedef struct lsPool lsPool;
 /// Destroy with lsDestroyPool.
 LS_API lsPool* lsCreatePool(int threadCount);
 /// Stops and joins the workers and frees the pool. NULL allowed. Must not be called while a ParallelFor runs.
+/// Fork: a child of fork() has none of its parent's pool threads; its copy of a pool runs every job inline on the
+/// calling thread (the same results), and lsDestroyPool there frees it without joining.
 LS_API void lsDestroyPool(lsPool* pool);
 /// Threads the pool runs tasks on, the caller's included (>= 1); 1 for NULL.
 LS_API int lsPool_ThreadCount(const lsPool* pool);

@@ -11,6 +11,7 @@
 
 #include "lidarsim/base.h"
 
+#include <pthread.h> // pthread_atfork, pthread_once
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <unistd.h>
@@ -119,6 +120,7 @@ struct lsPool
     atomic_int sleepers;    // workers asleep on wake, or about to be
     atomic_bool callerAsleep;
     atomic_bool stop;
+    unsigned forks; // s_forks when the workers started: another value means this is a forked child, without them
     // A cache line between the job and the counter every chunk takes, so taking one does not evict the job's
     // fields from the other cores (padding rather than alignment: the pool comes from lsAlloc).
     char padding[LS_POOL_CACHE_LINE];
@@ -129,6 +131,22 @@ struct lsPool
 // runs inline instead of waiting for workers that are busy with the outer job (which would deadlock).
 static _Thread_local lsPool* s_currentPool;
 static _Thread_local int s_currentWorker;
+
+// How many forks lie between the first pool's process and this one. A child of fork() has only the thread that
+// called it: its copy of a pool has no workers, and a job handed to them would wait forever (a Python process forked
+// by multiprocessing after a batch). A pool whose count differs runs every job inline, which gives the same results
+// (the chunks depend only on the count and the grain), and is freed without joining threads that are not there.
+static atomic_uint s_forks;
+static pthread_once_t s_forkOnce = PTHREAD_ONCE_INIT;
+
+static void lsCountFork(void) { atomic_fetch_add_explicit(&s_forks, 1U, memory_order_relaxed); }
+
+static void lsWatchForks(void) { (void)pthread_atfork(NULL, NULL, lsCountFork); }
+
+static bool lsForkedSince(const lsPool* pool)
+{
+    return atomic_load_explicit(&s_forks, memory_order_relaxed) != pool->forks;
+}
 
 static int lsChunkCount(int count, int grain) { return count / grain + (count % grain != 0 ? 1 : 0); }
 
@@ -239,6 +257,8 @@ lsPool* lsCreatePool(int threadCount)
     {
         return pool;
     }
+    (void)pthread_once(&s_forkOnce, lsWatchForks);
+    pool->forks = atomic_load_explicit(&s_forks, memory_order_relaxed);
     bool ok = mtx_init(&pool->callLock, mtx_plain) == thrd_success &&
               mtx_init(&pool->lock, mtx_plain) == thrd_success && cnd_init(&pool->wake) == thrd_success &&
               cnd_init(&pool->done) == thrd_success;
@@ -272,7 +292,12 @@ void lsDestroyPool(lsPool* pool)
     {
         return;
     }
-    if (pool->workers != NULL)
+    if (pool->workers != NULL && lsForkedSince(pool))
+    {
+        // A forked child's copy: its workers and whoever held its locks are not in this process.
+        lsFree(pool->workers, (size_t)pool->workerSlots * sizeof(lsPoolWorker));
+    }
+    else if (pool->workers != NULL)
     {
         mtx_lock(&pool->lock);
         atomic_store(&pool->stop, true);
@@ -304,7 +329,7 @@ void lsPool_ParallelFor(lsPool* pool, int count, int grain, lsPoolTaskFcn* fcn, 
     {
         grain = 1;
     }
-    if (pool == NULL || pool->threadCount == 1 || count <= grain)
+    if (pool == NULL || pool->threadCount == 1 || count <= grain || lsForkedSince(pool))
     {
         lsRunInline(count, grain, fcn, context, pool != NULL && s_currentPool == pool ? s_currentWorker : 0);
         return;
