@@ -146,6 +146,8 @@ static int MalformedTest(void)
         {"{\"lidarsim_recording\": 2}\n",
          "r.jsonl:1: lidarsim_recording: format version 2, this program reads version 1"},
         {"{\"lidarsim_recording\": \"1\"}\n", "r.jsonl:1: lidarsim_recording: expected the format version (a number)"},
+        {"{\"lidarsim_recording\": 1e999}\n",
+         "r.jsonl:1: lidarsim_recording: format version beyond a double's range, this program reads version 1"},
         {"[1, 2]\n", "r.jsonl:1: no recording header"},
         {"{\n  \"name\": \"a world\",\n  \"walls\": []\n}\n", "r.jsonl:1: not a recording (its first line"},
         {"{\"lidarsim_recording\": 1, \"world\": \"w.js", "r.jsonl:1: invalid JSON at column 37"},

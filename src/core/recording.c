@@ -565,8 +565,11 @@ static bool ParseHeader(Parse* p, lsRecording* rec, const cJSON* root)
                     LS_RECORDING_VERSION);
     if (version->valuedouble != LS_RECORDING_VERSION)
     {
-        char given[40];
-        lsFormatNumber(given, sizeof given, version->valuedouble);
+        char given[40] = "beyond a double's range"; // 1e999 reads as infinity
+        if (isfinite(version->valuedouble))
+        {
+            lsFormatNumber(given, sizeof given, version->valuedouble);
+        }
         return Fail(p, "lidarsim_recording", "format version %s, this program reads version %d", given,
                     LS_RECORDING_VERSION);
     }
