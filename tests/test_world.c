@@ -225,9 +225,12 @@ static int ValueErrorTest(void)
     ENSURE(
         FailsWith("{\"walls\": [], \"robot\": {\"lidar\": {\"beams\": 0}}}", "robot.lidar.beams: expected an integer"));
     ENSURE(FailsWith("{\"walls\": [], \"robot\": {\"lidar\": {\"fov\": 360.0001}}}",
-                     "t.json:1:42: robot.lidar.fov: expected a field of view in (0, 360] deg"));
+                     "t.json:1:42: robot.lidar.fov: expected a field of view in [1e-06, 360] deg"));
     ENSURE(FailsWith("{\"walls\": [], \"robot\": {\"lidar\": {\"fov\": -1}}}",
-                     "robot.lidar.fov: expected a field of view in (0, 360] deg"));
+                     "robot.lidar.fov: expected a field of view in [1e-06, 360] deg"));
+    // A fov whose radians round to 0 gave a lidar of no beams (and a recording no reader takes).
+    ENSURE(FailsWith("{\"walls\": [], \"robot\": {\"lidar\": {\"fov\": 4.9e-324}}}",
+                     "robot.lidar.fov: expected a field of view in [1e-06, 360] deg"));
     // An angle string's number is a decimal one as JSON writes numbers (strtod alone read hex, " 90", "+90", "inf").
     const char* const badAngles[] = {"0x10 deg", " 90 deg", "+90 deg", "inf deg", "nan rad", "deg", "90 degrees"};
     for (int i = 0; i < 7; ++i)

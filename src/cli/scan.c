@@ -45,7 +45,7 @@ static void PrintUsage(FILE* out)
         "                     skipped)\n"
         "                     (at most 1000000 poses in all and a 64 MiB file)\n"
         "  --beams N          number of beams (1..%d)\n"
-        "  --fov DEG          field of view in degrees, (0, 360]\n"
+        "  --fov DEG          field of view in degrees, [1e-6, 360]\n"
         "  --range M          maximum range in metres\n"
         "  --noise SIGMA      Gaussian range noise, standard deviation in metres (constant part)\n"
         "  --seed S           seed of the noise stream (default: the lidar's seed)\n"

@@ -28,7 +28,7 @@ typedef struct lsScanArgs
     int poseCount, poseCapacity;
     int beams;          ///< --beams, 1..LS_MAX_BEAMS; 0 when not given
     int threads;        ///< --threads, 0..256 threads casting the scans; 0 (also when not given): one per core
-    double fovDeg;      ///< --fov, degrees in (0, 360]; 0 when not given
+    double fovDeg;      ///< --fov, degrees in [1e-6, 360]; 0 when not given
     double range;       ///< --range, metres > 0 (finite); 0 when not given
     double noise;       ///< --noise, metres >= 0; -1 when not given
     bool haveSeed;      ///< --seed was given
@@ -39,7 +39,7 @@ typedef struct lsScanArgs
 } lsScanArgs;
 
 /// Parses the arguments after "scan". On success fills out and returns true; on a usage error returns false with
-/// err saying what ("--fov: expected degrees in (0, 360], got '400'") and leaves nothing to free. Either way the
+/// err saying what ("--fov: expected a field of view in [1e-06, 360] deg, got '400'") and leaves nothing to free. Either way the
 /// caller calls lsFreeScanArgs(out) (harmless after a failure). Reads no file: --poses only records the path.
 bool lsParseScanArgs(int argc, char** argv, lsScanArgs* out, lsError* err);
 

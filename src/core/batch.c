@@ -352,9 +352,10 @@ bool lsMakeLidarDef(const lsWorld* world, const lsScanOverrides* overrides, lsLi
     }
     if (overrides->fov != 0.0)
     {
-        if (!(overrides->fov > 0.0 && overrides->fov <= 2.0 * LS_PI))
+        if (!lsLimit_Holds(ls_quantityFov, lsRadToDeg(overrides->fov)) && overrides->fov != 2.0 * LS_PI)
         {
-            return lsFail(err, "fov: expected a field of view in (0, 360] degrees, got %g", lsRadToDeg(overrides->fov));
+            return lsFail(err, "fov: expected a field of view in [1e-06, 360] degrees, got %g",
+                          lsRadToDeg(overrides->fov));
         }
         def->fov = overrides->fov;
     }
