@@ -31,6 +31,12 @@ sed -n 3p "$rec" | grep -q '"path": \[\[' || fail "no path of the skipped steps:
 expect_status 0 "$lidarsim" run "$world" --steps 120 --autopilot --record "$work/precise.jsonl" --precise-scans
 sed -n 3p "$work/precise.jsonl" | grep -q '"ranges": \[[0-9.]*,' || fail "--precise-scans: no ranges in metres"
 [ "$(wc -c <"$work/precise.jsonl")" -gt "$(($(wc -c <"$rec") * 2))" ] || fail "compact is not smaller than precise"
+# A lidar on a mount of 999 999 m scans from beyond the coordinates' bound (1e6 m), where a sensor may be: its
+# recording plays back (its scans' origins were refused).
+sed 's/"mount": \[0, 0, 0\]/"mount": [999999, 0, 0]/' "$world" >"$work/far.json"
+grep -q '"mount": \[999999' "$work/far.json" || fail "far.json: no mount written"
+expect_status 0 "$lidarsim" run "$work/far.json" --steps 10 --record "$work/far.jsonl"
+expect_status 0 "$lidarsim" render "$work/far.jsonl" -o "$work/far.png" --size 160x100
 
 # 2. A GIF from the recording: a frame every 12 steps of 120 -> 11 frames (one graphic control block each), the
 # logical screen 320x200; a PNG still; the same from the precise recording.

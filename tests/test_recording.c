@@ -185,6 +185,12 @@ static int MalformedTest(void)
          "\"intensities_milli\": [1,1], \"hits\": \"ww\", \"indices\": [0,0]}",
          "r.jsonl:2: scan.stamp: expected a time >= 0 s"},
         {"EDIT|\"step\": 0|\"step\": 1e999", "r.jsonl:2: step: a number beyond the range of a double"},
+        // A pose beyond the bound prints every digit; a scan's origin (a sensor on its mount) may reach 2.5e6 m.
+        {"EDIT|\"pose\": [1.0, 1.0, 0.0]|\"pose\": [1000004, 1.0, 0.0]",
+         "r.jsonl:2: pose[0]: expected a coordinate in [-1e+06, 1e+06] m, got 1000004"},
+        {"EDIT|\"scan\": null|\"scan\": {\"stamp\": 0.0, \"origin\": [2600000, 1.0, 0.0], \"ranges_mm\": [1,2], "
+         "\"intensities_milli\": [1,1], \"hits\": \"ww\", \"indices\": [0,0]}",
+         "r.jsonl:2: scan.origin[0]: expected a sensor position in [-2.5e+06, 2.5e+06] m, got 2600000"},
         {"EDIT|\"time\": 0.0|\"time\": 2.5", "r.jsonl:2: time: 2.5, expected step times the header's dt, 0"},
         {"EDIT|\"scan\": null|\"scan\": {\"stamp\": 0.0, \"origin\": [1.0, 1.0, 0.0], \"ranges_mm\": [1,2], "
          "\"intensities_milli\": [1,1001], \"hits\": \"ww\", \"indices\": [0,0]}",

@@ -31,6 +31,8 @@ static const lsLimit s_limits[ls_quantityCount] = {
     [ls_quantityReward] = {"a reward", "", -1e9, 1e9, false, false},
     [ls_quantityUnit] = {"a number", "", 0.0, 1.0, false, false},
     [ls_quantityResolution] = {"a resolution", "m per pixel", LS_MIN_LENGTH, LS_MAX_LENGTH, false, false},
+    // A pose's coordinate plus a mount offset turned by the heading: 1e6 + sqrt(2) 1e6 m at most.
+    [ls_quantitySensor] = {"a sensor position", "m", -2.5 * LS_MAX_COORDINATE, 2.5 * LS_MAX_COORDINATE, false, false},
 };
 
 const lsLimit* lsGetLimit(lsQuantity quantity)

@@ -42,6 +42,7 @@ typedef enum lsQuantity
     ls_quantityReward,     ///< a score change
     ls_quantityUnit,       ///< a probability or reflectance
     ls_quantityResolution, ///< a map's pixel size (map YAML resolution, export-map --resolution), metres
+    ls_quantitySensor, ///< where a lidar may be: a coordinate plus a rotated mount offset (a recording's scan origin)
     ls_quantityCount,
 } lsQuantity;
 

@@ -258,20 +258,25 @@ static bool InBounds(const Parse* p, const char* key, const double* values, cons
     {
         if (!lsLimit_Holds(quantities[i], values[i]))
         {
-            char bound[96];
-            return Fail(p, NULL, "%s[%d]: expected %s, got %g", key, i,
-                        lsLimit_Describe(quantities[i], bound, sizeof bound), values[i]);
+            char bound[96], given[40] = "a number beyond a double's range";
+            if (isfinite(values[i]))
+            {
+                lsFormatNumber(given, sizeof given, values[i]); // every digit: 1000004 is not 1e+06
+            }
+            return Fail(p, NULL, "%s[%d]: expected %s, got %s", key, i,
+                        lsLimit_Describe(quantities[i], bound, sizeof bound), given);
         }
     }
     return true;
 }
 
-// [x, y, degrees]: coordinates and an angle.
-static bool GetPose(const Parse* p, const cJSON* item, const char* key, RecPose* out)
+// [x, y, degrees]: coordinates (a robot's, or a sensor's when sensor is set: its mount reaches further) and an angle.
+static bool GetPose(const Parse* p, const cJSON* item, const char* key, bool sensor, RecPose* out)
 {
-    static const lsQuantity quantities[3] = {ls_quantityCoordinate, ls_quantityCoordinate, ls_quantityAngle};
+    static const lsQuantity robot[3] = {ls_quantityCoordinate, ls_quantityCoordinate, ls_quantityAngle};
+    static const lsQuantity lidar[3] = {ls_quantitySensor, ls_quantitySensor, ls_quantityAngle};
     double v[3] = {0};
-    if (!GetNumbers(p, item, key, 3, v) || !InBounds(p, key, v, quantities, 0, 3))
+    if (!GetNumbers(p, item, key, 3, v) || !InBounds(p, key, v, sensor ? lidar : robot, 0, 3))
         return false;
     *out = (RecPose){lsV(v[0], v[1]), lsDegToRad(v[2])};
     return true;
@@ -293,7 +298,7 @@ static bool ParseScan(Parse* p, const cJSON* item, const char* where, int beams,
     if (!cJSON_IsNumber(stamp) || !(stamp->valuedouble >= 0.0 && stamp->valuedouble <= DBL_MAX))
         return Fail(p, stampKey, stamp == NULL ? "missing" : "expected a time >= 0 s");
     scan->stamp = stamp->valuedouble;
-    if (!GetPose(p, Member(item, "origin"), originKey, &origin))
+    if (!GetPose(p, Member(item, "origin"), originKey, true, &origin))
         return false;
     scan->origin = origin.position;
     scan->heading = origin.angle;
@@ -377,7 +382,7 @@ static bool ParseRobot(Parse* p, lsRecording* rec, const cJSON* obj, int r, bool
     RecPose pose;
     double velocity[2] = {0};
     static const lsQuantity speed[1] = {ls_quantityVelocity};
-    if (!GetPose(p, Member(obj, "pose"), "pose", &pose) ||
+    if (!GetPose(p, Member(obj, "pose"), "pose", false, &pose) ||
         !GetNumbers(p, Member(obj, "velocity"), "velocity", 2, velocity) ||
         !InBounds(p, "velocity", velocity, speed, 0, 1))
         return false;
@@ -427,7 +432,7 @@ static bool ParseRobot(Parse* p, lsRecording* rec, const cJSON* obj, int r, bool
         {
             char key[32];
             snprintf(key, sizeof key, "path[%d]", robot->pathCount);
-            if (!GetPose(p, q, key, GrowPush(&rec->paths)))
+            if (!GetPose(p, q, key, false, GrowPush(&rec->paths)))
                 return false;
             robot->pathCount += 1;
         }
