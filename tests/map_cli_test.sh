@@ -119,6 +119,12 @@ expect_status 0 "$lidarsim" export-map "$work/room.json" -o "$work/out/back.yaml
 grep -q "^image: 'back.pgm'$" "$work/out/back.yaml" || fail "export-map YAML: $(cat "$work/out/back.yaml")"
 expect_status 0 "$lidarsim" check "$work/out/back.yaml"
 expect_status 2 "$lidarsim" export-map "$work/room.json" -o "$work/out/back.yaml" --resolution -1
+# A resolution so coarse that the map's margin leaves the coordinates' bound: refused before anything is written (it
+# wrote a map that check and import refused).
+expect_status 1 "$lidarsim" export-map "$work/room.json" -o "$work/out/coarse.yaml" --resolution 1e6
+grep -q 'coarse.yaml: not written (use a finer --resolution): .* reach x from' "$work/err.txt" ||
+    fail "export-map --resolution 1e6: $(cat "$work/err.txt")"
+[ ! -e "$work/out/coarse.yaml" ] && [ ! -e "$work/out/coarse.pgm" ] || fail "export-map --resolution 1e6 wrote a file"
 # The two directions mixed up: a world named as export-map's output is refused (it was overwritten with YAML, a PGM
 # beside it), and so is a world given to import (it was read as a map YAML without an image).
 cp "$work/room.json" "$work/keep.json"

@@ -98,6 +98,10 @@ LS_API bool lsLoadMapGrid(const char* yamlPath, lsGrid* grid, lsMapInfo* info, l
 
 /// Frees the grid's cells and zeroes it. NULL is allowed.
 LS_API void lsFreeGrid(lsGrid* grid);
+/// Whether every corner of the grid (origin + R(yaw) (u, v) resolution, u in [0, width], v in [0, height]) is a
+/// coordinate a world file may hold (|x|, |y| <= 1e6 m), where its walls would lie; false with err naming label, the
+/// size, the resolution and the axis that leaves the bound.
+LS_API bool lsGrid_CheckExtent(const lsGrid* grid, const char* label, lsError* err);
 
 /// World position of a point in lattice units: u cell columns from the left, v cell rows from the BOTTOM (so
 /// integer (u, v) are cell corners, and lsGrid_Point(g, 0, 0) is the origin).

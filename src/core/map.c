@@ -711,7 +711,7 @@ static bool DecodeBmp(const unsigned char* data, size_t size, const char* label,
 // The walls of a map lie on its pixel corners, origin + R(yaw) (u, v) resolution for u in [0, width] and v in
 // [0, height]: every corner must be a coordinate a world file may give (a 0.05 m map of 100 M pixels at an origin
 // of 999 990 m reached 1.00049e6; a resolution of 1e308 made every corner infinite).
-static bool CheckMapExtent(const lsGrid* grid, const char* label, lsError* err)
+bool lsGrid_CheckExtent(const lsGrid* grid, const char* label, lsError* err)
 {
     double w = (double)grid->width * grid->resolution, h = (double)grid->height * grid->resolution;
     double c = cos(grid->yaw), s = sin(grid->yaw);
@@ -750,7 +750,7 @@ bool lsDecodeMapImage(const unsigned char* data, size_t size, const char* label,
 {
     if (!DecodeMapImage(data, size, label, info, grid, err))
         return false;
-    if (!CheckMapExtent(grid, label, err))
+    if (!lsGrid_CheckExtent(grid, label, err))
     {
         lsFreeGrid(grid);
         return false;

@@ -162,6 +162,13 @@ bool lsExportMap(const lsWorld* world, const char* yamlPath, double resolution, 
     r.height = (int)ceil(spanY);
     r.resolution = resolution;
     r.origin = lsV(bounds.lower.x - resolution, bounds.lower.y - resolution);
+    // The margin's pixels (and the rounding up) must stay within the coordinates' bound, or no reader takes the map
+    // back: a resolution of 1e6 m put the origin at -1e6 m and the far edge at 2e6 m.
+    lsGrid extent = {r.width, r.height, NULL, resolution, r.origin, 0.0};
+    char what[LS_MAP_PATH_CAPACITY + 80];
+    snprintf(what, sizeof what, "%s: not written (use a finer --resolution)", yamlPath);
+    if (!lsGrid_CheckExtent(&extent, what, err))
+        return false;
     size_t pixelCount = (size_t)r.width * (size_t)r.height;
     r.pixels = lsAlloc(pixelCount);
     memset(r.pixels, 254, pixelCount);
