@@ -279,6 +279,27 @@ static int CircleNeverOverlaps(void)
     return 0;
 }
 
+// A footprint a million metres wide (the default world's, one vertex moved to x = -1e6; tests/data) overlaps a
+// vehicle: settling it (an overlap resolved against that long sliver) put the robot at (-3.8e6, 6.3e5) m, a pose
+// beyond the coordinates' bound that its own recording refused. It stays within the bound, crushed where it stood.
+static int HugeFootprintStaysInBounds(void)
+{
+    lsError err = {{0}};
+    lsWorld* world = lsLoadWorld(LS_TEST_DATA_DIR "/huge_footprint.json", &err, NULL);
+    ENSURE(world != NULL);
+    lsSim* sim = lsCreateSim(world);
+    const lsSimState* state = lsSim_GetState(sim);
+    lsControl drive = lsMakeManualControl(1.5, 1.0);
+    for (int k = 0; k <= 60; ++k)
+    {
+        ENSURE(fabs(state->robot.position.x) <= 1e6 && fabs(state->robot.position.y) <= 1e6);
+        lsSim_Step(sim, &drive);
+    }
+    lsDestroySim(sim);
+    lsDestroyWorld(world);
+    return 0;
+}
+
 static int PolygonNeverOverlaps(void)
 {
     double speeds[2] = {4.0, 30.0};
@@ -1623,6 +1644,7 @@ int SimTest(void)
     RUN_SUBTEST(CrushedDoesNotJitter);
     RUN_SUBTEST(CollectsAndRespawns);
     RUN_SUBTEST(AutopilotExplores);
+    RUN_SUBTEST(HugeFootprintStaysInBounds);
     RUN_SUBTEST(Deterministic);
     RUN_SUBTEST(DefaultWorldHash);
     RUN_SUBTEST(AgentInterface);

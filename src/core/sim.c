@@ -33,6 +33,7 @@
 
 #include "core/distance.h"
 #include "core/dynamic.h"
+#include "core/limits.h"
 #include "core/move_internal.h"
 #include "core/sim_phases.h"
 #include "lidarsim/pool.h"
@@ -638,12 +639,22 @@ static lsMoveResult MoveBody(const lsSim* sim, int i, const lsCollisionWorld* cw
 {
     const SimRobot* r = &sim->robots[i];
     const lsRobotState* robot = &sim->robotStates[i];
-    if (r->footprintCount > 0)
+    double angle = *newAngle; // a circle's is the caller's (lsMoveCircle turns nothing)
+    lsMoveResult moved = r->footprintCount > 0
+                             ? lsMovePolygon(cw, r->footprintLocal, r->footprintCount, robot->position, robot->angle,
+                                             displacement, turn, &angle)
+                             : lsMoveCircle(cw, robot->position, displacement, robot->radius);
+    if (!lsLimit_Holds(ls_quantityCoordinate, moved.position.x) ||
+        !lsLimit_Holds(ls_quantityCoordinate, moved.position.y))
     {
-        return lsMovePolygon(cw, r->footprintLocal, r->footprintCount, robot->position, robot->angle, displacement,
-                             turn, newAngle);
+        // Pushed out of the coordinates' bound (a footprint a million metres wide, resolved against the walls it
+        // covers, went 3.8e6 m away): it stays where it stood, as a squeezed robot does, so every pose the run
+        // reports or records is one a world file may hold.
+        *newAngle = robot->angle;
+        return (lsMoveResult){.position = robot->position, .legs = {robot->position}, .legCount = 1, .contacts = 1};
     }
-    return lsMoveCircle(cw, robot->position, displacement, robot->radius);
+    *newAngle = angle;
+    return moved;
 }
 
 // Ids in circles (ascending) of the bodies whose boxes in the collision index overlap the square of half-size grow
@@ -1897,10 +1908,12 @@ static void PlaceRobot(lsSim* sim, int i, bool anything, int64_t* budget)
             double angle = 2.0 * LS_PI * k / 24.0;
             lsVec2 u = lsV(cos(angle), sin(angle));
             double hi = 0.25 * radius * ring;
+            lsVec2 at = lsMulAdd(start, hi, u);
             *budget -= cw.circleCount + 1;
-            if (lsCollisionWorld_Clearance(&cw, lsMulAdd(start, hi, u), radius, radius) <= LS_CONTACT_SKIN)
+            if (!lsLimit_Holds(ls_quantityCoordinate, at.x) || !lsLimit_Holds(ls_quantityCoordinate, at.y) ||
+                lsCollisionWorld_Clearance(&cw, at, radius, radius) <= LS_CONTACT_SKIN)
             {
-                continue;
+                continue; // taken, or beyond the coordinates' bound
             }
             // Free there: bisect back towards the start for the edge of the free space along this direction.
             double lo = hi - 0.25 * radius;
