@@ -193,9 +193,10 @@ def main() -> int:
                 kept.load_state_dict(net.state_dict())
             scores = evaluate(world, epsilon_greedy(net, args.eval_epsilon, 0), args.eval_episodes, args.max_steps)
             curve.append((steps, train_seconds, scores.mean(), scores.std()))
-            recent = np.mean(train_returns[-32:]) if train_returns else float("nan")
+            # No training episode may have ended yet at the first evaluations (n/a, not the mean of nothing).
+            recent = f"{np.mean(train_returns[-32:]):+6.2f}" if train_returns else f"{'n/a':>6}"
             print(f"{steps:8d} steps {train_seconds / 60:5.1f} min  epsilon {epsilon:.2f}  training episodes "
-                  f"{recent:+6.2f}  validation {validation:+6.2f}  held-out test {scores.mean():+6.2f} +- "
+                  f"{recent}  validation {validation:+6.2f}  held-out test {scores.mean():+6.2f} +- "
                   f"{scores.std():.2f}", flush=True)
 
     validation = evaluate(world, epsilon_greedy(net, args.eval_epsilon, 1), args.validation_episodes, args.max_steps,

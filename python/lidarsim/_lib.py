@@ -319,6 +319,29 @@ def serialized(method):
     return locked
 
 
+class OwnsHandle:
+    """Base of the classes whose objects own a C object (a handle freed when the object is closed or collected):
+    ``copy.copy``, ``copy.deepcopy`` and pickling raise TypeError. A copy would share the handle, so whichever copy
+    went first would free the C object under the others (a crash, or a closed environment); a pickle cannot carry
+    it to another process. ``_remake`` says how to make another instead."""
+
+    _remake = ""
+
+    def _refuse(self, what: str):
+        why = "a copy would share" if what == "copied" else "a pickle cannot carry"
+        name = type(self).__name__
+        return TypeError(f"lidarsim.{name} cannot be {what}: it owns a C object that {why}; {self._remake}")
+
+    def __copy__(self):
+        raise self._refuse("copied")
+
+    def __deepcopy__(self, memo):
+        raise self._refuse("copied")
+
+    def __reduce_ex__(self, protocol):
+        raise self._refuse("pickled")
+
+
 def user_stacklevel() -> int:
     """The ``stacklevel`` of ``warnings.warn`` that names the first caller outside this package (its methods call one
     another and go through ``serialized``, so a fixed level would name the package's own lines)."""

@@ -25,7 +25,19 @@ import numpy as np
 
 from . import _lib, spaces
 from .sim import ACTIONS, action_index, render_rgb
-from .world import World, _finite, _integer, _next_episode_seed, _seed, _threads_arg, load, pool
+from .world import (
+    World,
+    _available_memory,
+    _finite,
+    _first_episode_seeds,
+    _integer,
+    _next_episode_seed,
+    _next_episode_seeds,
+    _seed,
+    _threads_arg,
+    load,
+    pool,
+)
 
 #: Names of the one-hot groups of the observation.
 SEEN = ("nothing", "wall", "mover", "vehicle", "food", "poison")
@@ -41,8 +53,10 @@ def _world(world) -> World:
     raise TypeError(f"world: expected a lidarsim.World or a path, got {type(world).__name__}")
 
 
-class _Agents:
+class _Agents(_lib.OwnsHandle):
     """The C vector of agents (lsVecEnv) and its buffers: the part Env and VectorEnv share."""
+
+    _remake = "make another environment"
 
     def __init__(self, world, count, threads, max_steps, sim_steps_per_action, collision_penalty, auto_reset):
         self.world = _world(world)
@@ -89,30 +103,6 @@ class _Agents:
         info = _lib.SimInfo()
         _lib.core.lsSim_GetInfo(_lib.core.lsVecEnv_GetSim(self.live(), i), ctypes.byref(info))
         return info
-
-
-def _available_memory() -> Optional[int]:
-    """Bytes this process may still allocate: the system's available memory, less under an address-space limit
-    (``ulimit -v``); None when neither can be read."""
-    limits = []
-    try:
-        with open("/proc/meminfo", encoding="ascii") as f:
-            for line in f:
-                if line.startswith("MemAvailable:"):
-                    limits.append(int(line.split()[1]) * 1024)
-    except (OSError, ValueError, IndexError):
-        pass
-    try:
-        import resource
-
-        soft = resource.getrlimit(resource.RLIMIT_AS)[0]
-        if soft != resource.RLIM_INFINITY:
-            with open("/proc/self/statm", encoding="ascii") as f:
-                used = int(f.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
-            limits.append(max(soft - used, 0))
-    except (ImportError, OSError, ValueError, IndexError):
-        pass
-    return min(limits) if limits else None
 
 
 def _check_memory(world: World, count: int, definition) -> None:
@@ -189,7 +179,7 @@ def _info_dict(info: _lib.SimInfo, episode_step: int) -> dict:
     }
 
 
-class Env(_Base):
+class Env(_lib.OwnsHandle, _Base):
     """One robot in a world, with the Gymnasium API.
 
     ``Env(world, render_mode=None, continuous=False, max_steps=1000, sim_steps_per_action=0, collision_penalty=0.0,
@@ -197,10 +187,14 @@ class Env(_Base):
     ``lidarsim.ACTIONS``. Continuous: ``Box([-max_speed, -max_turn_rate], [max_speed, max_turn_rate])``, (v m/s,
     w rad/s). Reward: food +1 and poison -1 (the world's ``sim`` rewards) plus ``collision_penalty`` per collision.
     ``render_mode="rgb_array"``: ``render()`` returns the frame ``lidarsim render`` draws, (H, W, 3) uint8;
-    ``"human"`` shows it in a matplotlib window.
+    ``"human"`` shows it in a matplotlib window. Cannot be copied or pickled (TypeError): make another.
     """
 
     metadata = {"render_modes": ["rgb_array", "human"], "render_fps": 10}
+    _remake = (
+        "make another with the same arguments, lidarsim.Env(env.world, ...); reset(seed=info['seed']) replays an "
+        "episode"
+    )
 
     def __init__(
         self,
@@ -350,7 +344,7 @@ def _same_step_mode() -> Any:
     return getattr(modes, "SAME_STEP", "SameStep")
 
 
-class VectorEnv:
+class VectorEnv(_lib.OwnsHandle):
     """``num_envs`` robots in one world, stepped together inside C on ``threads`` threads (None: every core) with
     the GIL released; observations land in one (num_envs, D) float32 array. The results are identical for any
     thread count.
@@ -360,10 +354,14 @@ class VectorEnv:
     (``infos["_final_observation"]`` marks the rows), plus ``infos["episode"] = {"r": returns, "l": lengths}`` with
     ``infos["_episode"]`` (the finished episodes' total reward and length), as gymnasium's SyncVectorEnv and
     RecordEpisodeStatistics do; ``final_obs`` and ``_final_obs`` are the same arrays under gymnasium 1.1's names.
-    Episode seeds: after ``reset(seed=s)`` robot i's e-th episode has seed ``s + i + num_envs * e``.
+    Episode seeds: after ``reset(seed=s)`` robot i's first episode has seed ``splitmix(splitmix(s ^ tag) + i)`` and
+    each later one the seed drawn from its previous one, as ``Env`` draws it (so robot i is an Env reset with that
+    seed, then without one); ``infos["seed"]`` reports them after ``reset`` and when episodes end. Vectors seeded s
+    and s + 1 share no episode. Cannot be copied or pickled (TypeError): make another.
     """
 
     metadata = {"autoreset_mode": _same_step_mode()}
+    _remake = "make another with the same arguments, lidarsim.VectorEnv(vec.world, vec.num_envs, ...)"
 
     def __init__(
         self,
@@ -379,7 +377,8 @@ class VectorEnv:
     ):
         self._lock = threading.RLock()  # see _lib.serialized
         num_envs = _integer("num_envs", num_envs, 1, 1_000_000)
-        self._agents = _Agents(world, num_envs, threads, max_steps, sim_steps_per_action, collision_penalty, True)
+        # The automatic resets are made here, not in C, whose schedule of seeds (seed + i + num_envs * e) is linear.
+        self._agents = _Agents(world, num_envs, threads, max_steps, sim_steps_per_action, collision_penalty, False)
         self.world = self._agents.world
         self.num_envs = num_envs
         self.continuous = bool(continuous)
@@ -409,29 +408,39 @@ class VectorEnv:
             _lib.ptr(self._obs, ctypes.c_float),
             _lib.ptr(self._rewards, ctypes.c_double),
             _lib.ptr(self._truncated, ctypes.c_uint8),
-            _lib.ptr(self._final, ctypes.c_float),
+            None,  # without C's automatic reset an ended robot's last observation is its row of obs
         )
         self._returns = np.zeros(num_envs, np.float64)
         self._lengths = np.zeros(num_envs, np.int64)
-        self._seed: Optional[int] = None
+        self._seeds: Optional[np.ndarray] = None  # the running episodes' seeds, uint64
         self._started = False
 
     @_lib.serialized
     def reset(self, *, seed: Optional[int] = None, options: Optional[dict] = None) -> Tuple[np.ndarray, dict]:
-        """Resets every robot: robot i gets seed + i (None: the world's sim.seed the first time, then the previous
-        seed + 65536 * num_envs). Returns (observations (num_envs, D), infos)."""
+        """Resets every robot. seed: robot i's episode gets a seed drawn from (seed, i) (None: from the world's
+        sim.seed the first time, then each robot's from its previous episode's, as Env's). Returns (observations
+        (num_envs, D), infos); infos["seed"] holds each robot's episode seed (uint64; ``_seed`` marks every row)."""
         handle = self._agents.live()
         if seed is not None:
-            self._seed = _seed("seed", seed)
-        elif self._seed is None:
-            self._seed = self.world.seed
+            self._seeds = _first_episode_seeds(_seed("seed", seed), self.num_envs)
+        elif self._seeds is None:
+            self._seeds = _first_episode_seeds(self.world.seed, self.num_envs)
         else:
-            self._seed = (self._seed + 65536 * self.num_envs) % 2**64
-        _lib.core.lsVecEnv_Reset(handle, self._seed, _lib.ptr(self._obs, ctypes.c_float))
+            self._seeds = _next_episode_seeds(self._seeds)
+        self._start_episodes(handle, range(self.num_envs))
         self._returns[:] = 0.0
         self._lengths[:] = 0
         self._started = True
-        return (self._obs.copy() if self.copy else self._obs), {}
+        infos = {"seed": self._seeds.copy(), "_seed": np.ones(self.num_envs, bool)}
+        return (self._obs.copy() if self.copy else self._obs), infos
+
+    def _start_episodes(self, handle: int, rows) -> None:
+        """Starts the episodes of self._seeds in those rows, writing their first observations into self._obs."""
+        row_bytes = self._obs.strides[0]
+        base = self._obs.ctypes.data
+        for i in rows:
+            row = ctypes.cast(base + int(i) * row_bytes, ctypes.POINTER(ctypes.c_float))
+            _lib.core.lsVecEnv_ResetOne(handle, int(i), int(self._seeds[i]), row)
 
     @_lib.serialized
     def step(self, actions) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict]:
@@ -450,6 +459,13 @@ class VectorEnv:
         self._lengths += 1
         infos: dict = {}
         if ended:
+            # Same-step reset: the ended rows' last observations move to final_observation and their next episodes
+            # start, each seeded from its previous one (as Env's resets without a seed).
+            rows = np.flatnonzero(truncations)
+            self._final[rows] = self._obs[rows]
+            self._seeds[rows] = _next_episode_seeds(self._seeds[rows])
+            self._start_episodes(handle, rows)
+            infos["seed"], infos["_seed"] = self._seeds.copy(), truncations.copy()
             infos["final_observation"] = self._final.copy()
             infos["_final_observation"] = truncations.copy()
             # The same arrays under gymnasium 1.1's names for the same-step mode.

@@ -26,16 +26,18 @@ from .env import _world, check_command, check_render_size, continuous_box, obser
 from .sim import ACTIONS, action_index, counters, read_scan, render_rgb
 from .world import Scan, World, _finite, _integer, _next_episode_seed, _seed
 
-class ParallelEnv:
+class ParallelEnv(_lib.OwnsHandle):
     """The external robots of a fleet world as agents of one parallel environment (PettingZoo's ParallelEnv API).
 
     ``ParallelEnv(world, render_mode=None, continuous=False, max_steps=1000, sim_steps_per_action=0,
     collision_penalty=0.0, render_size=(640, 400))``; world is a ``World`` or a path. Actions per agent: an index of
     ``lidarsim.ACTIONS`` (``Discrete(6)``), or with ``continuous=True`` (v m/s, w rad/s) in that robot's
-    ``Box([-max_speed, -max_turn_rate], [max_speed, max_turn_rate])``. All dicts are keyed by robot id.
+    ``Box([-max_speed, -max_turn_rate], [max_speed, max_turn_rate])``. All dicts are keyed by robot id. Cannot be
+    copied or pickled (TypeError): make another.
     """
 
     metadata = {"name": "lidarsim_fleet_v0", "render_modes": ["rgb_array"], "render_fps": 10, "is_parallelizable": True}
+    _remake = "make another with the same arguments, lidarsim.ParallelEnv(env.world, ...)"
 
     def __init__(
         self,

@@ -55,11 +55,16 @@ def read_scan(sim_handle: int, info: _lib.SimInfo, robot: int = 0) -> Scan:
     )
 
 
-class Sim:
+class Sim(_lib.OwnsHandle):
     """A simulation of a world: the robot (driven by (v, w), a discrete action or the autopilot), targets, vehicles,
     moving walls and the lidar, stepped by the world's fixed dt. Deterministic: the same world, seed and controls
-    give the same states, bit for bit, as the C core and ``lidarsim run``.
+    give the same states, bit for bit, as the C core and ``lidarsim run``. Cannot be copied or pickled (TypeError).
     """
+
+    _remake = (
+        "make another from the same world, lidarsim.Sim(sim.world, seed), and step it the same way (the same seed and "
+        "controls give the same state)"
+    )
 
     def __init__(self, world: World, seed: Optional[int] = None):
         self._lock = threading.RLock()  # see _lib.serialized
@@ -186,7 +191,8 @@ class Sim:
 
     @_lib.serialized
     def render(self, width: int = 640, height: int = 400, hud: bool = True) -> np.ndarray:
-        """The frame ``lidarsim render`` draws of this state, as an (height, width, 3) uint8 array."""
+        """The frame ``lidarsim render`` draws of this state, as an (height, width, 3) uint8 array. Its HUD reads
+        "autopilot off" even after ``step(autopilot=True)``: the C renderer (lsRenderRgb) takes no autopilot state."""
         return render_rgb(self._live(), width, height, hud)
 
     # Recording -------------------------------------------------------------------------------------------------------

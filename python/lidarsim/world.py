@@ -58,8 +58,10 @@ class WorldError(ValueError):
         self.reason = rest
 
 
-class _Pool:
+class _Pool(_lib.OwnsHandle):
     """A C thread pool (lsPool). threads <= 0 or None: one per core."""
+
+    _remake = "use lidarsim.world.pool(threads)"
 
     def __init__(self, threads: int):
         self.handle = _lib.core.lsCreatePool(threads)
@@ -75,6 +77,20 @@ _pools: dict = {}
 _pools_lock = threading.Lock()
 
 
+def _forget_pools_in_child() -> None:
+    """After os.fork, in the child: drop the cached pools, so that the next scan_batch or VectorEnv makes a fresh
+    pool with live threads (the child has only the thread that forked; the C core runs a forked copy's jobs inline on
+    the caller and frees it without joining). An object made before the fork keeps the copy it holds, and runs on
+    one thread. The lock is made anew: another thread of the parent may have held it when the process forked."""
+    global _pools, _pools_lock
+    _pools_lock = threading.Lock()
+    _pools = {}
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_pools_in_child)
+
+
 def _threads_arg(threads: Optional[int]) -> int:
     if threads is None:
         return 0
@@ -85,12 +101,20 @@ def _threads_arg(threads: Optional[int]) -> int:
     return int(threads)
 
 
+#: How many pools the cache keeps (the most recently used thread counts).
+_POOLS_KEPT = 4
+
+
 def pool(threads: Optional[int]) -> _Pool:
-    """The shared pool of that many threads (None or 0: one per core), made on first use."""
+    """The shared pool of that many threads (None or 0: one per core), made on first use. The pools of the last
+    _POOLS_KEPT thread counts used are kept; an older one is freed once nothing holds it (a VectorEnv holds its own),
+    so a sweep over thread counts does not leave every pool's threads behind (128 counts left 8 000 threads)."""
     key = _threads_arg(threads)
     with _pools_lock:
-        if key not in _pools:
-            _pools[key] = _Pool(key)
+        found = _pools.pop(key, None)
+        _pools[key] = found if found is not None else _Pool(key)  # last in the dict's order: the most recent
+        while len(_pools) > _POOLS_KEPT:
+            del _pools[next(iter(_pools))]
         return _pools[key]
 
 
@@ -127,6 +151,52 @@ def _next_episode_seed(seed: int) -> int:
     z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & mask
     z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & mask
     return z ^ (z >> 31)
+
+
+def _next_episode_seeds(seeds: np.ndarray) -> np.ndarray:
+    """_next_episode_seed of every element of a uint64 array (numpy's uint64 arithmetic wraps as the mask does)."""
+    z = seeds + np.uint64(0x9E3779B97F4A7C15)
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return z ^ (z >> np.uint64(31))
+
+
+#: Mixed into a VectorEnv's seed before its robots' seeds are drawn from it ("lidarvec" in ASCII), so that they are
+#: not the seeds an Env started from the same seed gives its later episodes.
+_VECTOR_TAG = 0x6C69646172766563
+
+
+def _first_episode_seeds(seed: int, count: int) -> np.ndarray:
+    """The seeds of the first episodes of count robots of a VectorEnv reset with seed: robot i's is
+    splitmix(splitmix(seed ^ _VECTOR_TAG) + i), uint64. With seed + i (gymnasium's SyncVectorEnv's rule, and this
+    package's before), robot i + 1 of a vector seeded 0 replayed robot i of one seeded 1, episode after episode; here
+    two vectors share a seed only by a 64-bit coincidence."""
+    base = np.array([_next_episode_seed(seed ^ _VECTOR_TAG)], np.uint64)
+    return _next_episode_seeds(base + np.arange(count, dtype=np.uint64))
+
+
+def _available_memory() -> Optional[int]:
+    """Bytes this process may still allocate: the system's available memory, less under an address-space limit
+    (``ulimit -v``); None when neither can be read."""
+    limits = []
+    try:
+        with open("/proc/meminfo", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    limits.append(int(line.split()[1]) * 1024)
+    except (OSError, ValueError, IndexError):
+        pass
+    try:
+        import resource
+
+        soft = resource.getrlimit(resource.RLIMIT_AS)[0]
+        if soft != resource.RLIM_INFINITY:
+            with open("/proc/self/statm", encoding="ascii") as f:
+                used = int(f.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+            limits.append(max(soft - used, 0))
+    except (ImportError, OSError, ValueError, IndexError):
+        pass
+    return min(limits) if limits else None
 
 
 @dataclass(repr=False)
@@ -201,8 +271,15 @@ def _scan_summary(ranges: np.ndarray, angle_min: float, angle_max: float, range_
     )
 
 
-class World:
-    """A loaded world (``lidarsim.load``). Read-only from Python; the same file gives the same world."""
+class World(_lib.OwnsHandle):
+    """A loaded world (``lidarsim.load``). Read-only from Python; the same file gives the same world.
+
+    ``copy.copy`` and ``copy.deepcopy`` return the world itself (as they do for a tuple: nothing can change it, and any
+    number of sims, environments and threads may share it). It cannot be pickled: load the file again in the other
+    process.
+    """
+
+    _remake = "load the world file again in the other process (lidarsim.load(path))"
 
     def __init__(self, handle: int, path: str, warnings: list):
         self._handle = handle
@@ -224,6 +301,12 @@ class World:
         if getattr(self, "_handle", None):
             _lib.core.lsDestroyWorld(self._handle)
             self._handle = None
+
+    def __copy__(self) -> "World":
+        return self
+
+    def __deepcopy__(self, memo) -> "World":
+        return self
 
     def __repr__(self) -> str:
         i = self._info
@@ -345,6 +428,7 @@ class World:
         beams = layout.beams
         if count * beams > 2**31 - 1:
             raise ValueError(f"poses: {count} scans of {beams} beams is more than 2^31 values; split the batch")
+        _check_batch_memory(count, beams, ranges_only, dtype)
         ranges = np.empty((count, beams), np.float64)
         intensities = kinds = indices = None
         if not ranges_only:
@@ -432,6 +516,25 @@ class World:
         )
         _threads_arg(threads)
         return ScanBatch(ranges, intensities, kinds, indices, **extra)
+
+
+def _check_batch_memory(count: int, beams: int, ranges_only: bool, dtype) -> None:
+    """MemoryError, before the arrays are made, when a batch's arrays would not fit: numpy's empty arrays take no
+    memory until written, so the casts in C would fill them until the kernel kills the process."""
+    available = _available_memory()
+    if available is None:
+        return
+    each = 8 if ranges_only else 8 + 8 + 1 + 4  # ranges; intensities, kinds, indices
+    if dtype is not None and np.dtype(dtype) != np.float64:
+        each += np.dtype(dtype).itemsize  # the converted ranges, while the float64 ones still exist
+    need = count * beams * each
+    if need > available:
+        what = "ranges" if ranges_only else "ranges, intensities, kinds and indices"
+        raise MemoryError(
+            f"poses: {count} scans of {beams} beams need about {need / 2**30:.1f} GiB ({what}), more than the "
+            f"{available / 2**30:.1f} GiB this process can still allocate; split the batch"
+            + ("" if ranges_only else " or pass ranges_only=True")
+        )
 
 
 def _poses(poses, name: str) -> np.ndarray:

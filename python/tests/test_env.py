@@ -148,8 +148,8 @@ def test_env_warns_once_of_a_step_after_truncation(rldemo):
 
 def test_env_observation_equals_vector_row(rldemo):
     env, vec = lidarsim.Env(rldemo), lidarsim.VectorEnv(rldemo, 3, threads=1)
-    vec_obs, _ = vec.reset(seed=100)
-    obs, _ = env.reset(seed=101)  # robot 1 of the vector starts with seed + 1
+    vec_obs, infos = vec.reset(seed=100)
+    obs, _ = env.reset(seed=int(infos["seed"][1]))  # robot 1 of the vector starts with the seed its infos name
     assert np.array_equal(obs, vec_obs[1])
     for k in range(50):
         obs, reward, _, _, _ = env.step(k % 5)
@@ -161,8 +161,8 @@ def test_continuous_vector_row_equals_env(rldemo):
     # The vector reads its commands from a buffer it keeps (filled every step): row 2 must follow a lone Env driven by
     # the same commands, and the other rows their own.
     env, vec = lidarsim.Env(rldemo, continuous=True), lidarsim.VectorEnv(rldemo, 4, threads=2, continuous=True)
-    vec.reset(seed=40)
-    obs, _ = env.reset(seed=42)
+    _, infos = vec.reset(seed=40)
+    obs, _ = env.reset(seed=int(infos["seed"][2]))
     for k in range(30):
         commands = np.array([[0.1 * i, 0.4 - 0.2 * i] for i in range(4)]) * ((k % 3) - 0.5)
         obs, reward, _, _, _ = env.step(commands[2])
@@ -223,13 +223,15 @@ def test_vector_env_actions_of_any_integer_type(rldemo):
 def test_vector_env_resets_automatically(rldemo):
     vec = lidarsim.VectorEnv(rldemo, 4, threads=2, max_steps=10)
     assert vec.observation_space.shape == (4, 65) and vec.single_action_space.n == 6
-    vec.reset(seed=50)
+    _, first = vec.reset(seed=50)
     for k in range(10):
         obs, rewards, terms, truncs, infos = vec.step(np.zeros(4, np.int64))
     assert truncs.all() and not terms.any()
     assert infos["_final_observation"].all() and infos["final_observation"].shape == (4, 65)
-    # Robot 2's second episode has seed 50 + 2 + 4 * 1, so its first observation is a fresh reset with that seed.
-    fresh, _ = lidarsim.Env(rldemo).reset(seed=56)
+    # Robot 2's second episode has the seed drawn from its first's (as Env's next reset draws it), so its first
+    # observation is a fresh reset with that seed.
+    assert infos["_seed"].all() and infos["seed"][2] == lidarsim.world._next_episode_seed(int(first["seed"][2]))
+    fresh, _ = lidarsim.Env(rldemo).reset(seed=int(infos["seed"][2]))
     assert np.array_equal(obs[2], fresh)
     assert not np.array_equal(infos["final_observation"][2], fresh)
     assert vec.stats(2)["episode_step"] == 0

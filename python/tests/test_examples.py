@@ -45,6 +45,20 @@ def test_dqn_trains_a_few_hundred_steps(tmp_path):
     assert rows[0].startswith("env_steps") and len(rows) >= 3
 
 
+def test_dqn_reports_no_training_episode_before_the_first_ends(tmp_path):
+    # An evaluation before any training episode ended printed "training episodes   +nan".
+    pytest.importorskip("torch")
+    pytest.importorskip("matplotlib")
+    done = subprocess.run(
+        [sys.executable, str(EXAMPLES / "train_dqn.py"), "--steps", "120", "--envs", "2", "--max-steps", "40",
+         "--eval-every", "40", "--eval-episodes", "1", "--learn-start", "50", "--out", str(tmp_path / "curve.png")],
+        capture_output=True, text=True, timeout=240)
+    assert done.returncode == 0, done.stderr
+    lines = [line for line in done.stdout.splitlines() if "training episodes" in line]
+    assert len(lines) >= 2 and "nan" not in done.stdout.lower()
+    assert "training episodes    n/a" in lines[0] and "n/a" not in lines[-1]
+
+
 def test_fleet_parallel_example_drives_the_external_robot():
     done = subprocess.run(
         [sys.executable, str(EXAMPLES / "fleet_parallel.py"), "--steps", "40", "--seed", "2"],
