@@ -281,7 +281,8 @@ def render_library() -> ctypes.CDLL:
     global _render
     if _render is None:
         lib = ctypes.CDLL(str(_find("liblidarsim_render.so")))
-        _declare(lib, "lsRenderRgb", ctypes.c_bool, c_void_p, c_int, c_int, ctypes.c_bool, POINTER(c_uint8), c_char_p)
+        _declare(lib, "lsRenderRgb", ctypes.c_bool, c_void_p, c_int, c_int, ctypes.c_bool, ctypes.c_bool,
+                 POINTER(c_uint8), c_char_p)
         _render = lib
     return _render
 

@@ -71,6 +71,7 @@ class Sim(_lib.OwnsHandle):
         self.world = _check_world(world)
         self._record: Optional[_Recording] = None
         self._last_scan_step = -1
+        self._autopilot = False  # whether the last step let the autopilot drive (the HUD of render says so)
         self._robot_count = len(world._robot_infos())
         self._handle = _lib.core.lsCreateSim(world._handle)
         if not self._handle:
@@ -131,6 +132,7 @@ class Sim(_lib.OwnsHandle):
             control = _lib.Control(0, 0.0, 0.0, 5)
         else:
             control = _lib.Control(2, 0.0, 0.0, action_index(v_or_action))
+        self._autopilot = bool(autopilot)
         for _ in range(steps):
             # Locked a step at a time: a close() from another thread waits for one step, not for all of them (the
             # next step then raises RuntimeError).
@@ -191,9 +193,9 @@ class Sim(_lib.OwnsHandle):
 
     @_lib.serialized
     def render(self, width: int = 640, height: int = 400, hud: bool = True) -> np.ndarray:
-        """The frame ``lidarsim render`` draws of this state, as an (height, width, 3) uint8 array. Its HUD reads
-        "autopilot off" even after ``step(autopilot=True)``: the C renderer (lsRenderRgb) takes no autopilot state."""
-        return render_rgb(self._live(), width, height, hud)
+        """The frame ``lidarsim render`` draws of this state, as an (height, width, 3) uint8 array; after
+        ``step(autopilot=True)`` the frame of ``lidarsim render --autopilot`` (its HUD says the autopilot drives)."""
+        return render_rgb(self._live(), width, height, hud, self._autopilot)
 
     # Recording -------------------------------------------------------------------------------------------------------
 
@@ -368,13 +370,14 @@ def action_index(action) -> int:
     return int(action)
 
 
-def render_rgb(sim_handle: int, width: int, height: int, hud: bool) -> np.ndarray:
-    """Draws a C sim with the renderer library into a new (height, width, 3) uint8 array."""
+def render_rgb(sim_handle: int, width: int, height: int, hud: bool, autopilot: bool = False) -> np.ndarray:
+    """Draws a C sim with the renderer library into a new (height, width, 3) uint8 array (the HUD says whether the
+    autopilot drives as autopilot says)."""
     width = _integer("width", width, 16, 16384)
     height = _integer("height", height, 16, 16384)
     lib = _lib.render_library()
     rgb = np.empty((height, width, 3), np.uint8)
     err = _lib.error_buffer()
-    if not lib.lsRenderRgb(sim_handle, width, height, bool(hud), _lib.ptr(rgb, ctypes.c_uint8), err):
+    if not lib.lsRenderRgb(sim_handle, width, height, bool(hud), bool(autopilot), _lib.ptr(rgb, ctypes.c_uint8), err):
         raise RuntimeError(f"lidarsim: cannot draw the frame: {_lib.message(err)}")
     return rgb

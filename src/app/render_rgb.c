@@ -3,7 +3,7 @@
 
 #include "app/render.h"
 
-bool lsRenderRgb(const lsSim* sim, int width, int height, bool hud, uint8_t* rgb, lsError* err)
+bool lsRenderRgb(const lsSim* sim, int width, int height, bool hud, bool autopilot, uint8_t* rgb, lsError* err)
 {
     LS_ASSERT(sim != NULL && rgb != NULL);
     if (width < 16 || width > 16384 || height < 16 || height > 16384)
@@ -19,7 +19,7 @@ bool lsRenderRgb(const lsSim* sim, int width, int height, bool hud, uint8_t* rgb
     lsViewOptions view = lsDefaultViewOptions();
     view.hud = hud;
     lsCamera camera = lsInitialCamera(sim, width, height, lsWorldArea(canvas, &view));
-    lsHudInfo info = {.worldName = lsSim_GetWorld(sim)->name};
+    lsHudInfo info = {.worldName = lsSim_GetWorld(sim)->name, .autopilot = autopilot};
     bool ok = lsDrawFrame(canvas, &camera, sim, &view, &info);
     const SDL_Surface* surface = canvas->surface;
     if (!ok)
