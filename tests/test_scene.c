@@ -1946,10 +1946,10 @@ static int BackFaceRandomTest(void)
                 double radius = r * (kind == 6 ? (k % 2 == 0 ? 1.0 : 0.08) : lsRng_Range(&rng, 0.5, 1.0));
                 pts[k] = lsMulAdd(c, radius, lsDirection(phase + 2.0 * LS_PI * (double)k / (double)n));
             }
-            if (kind == 5 && n >= 4) // a collinear point on the first edge
+            if (kind == 5 && n >= 4) // a collinear point on the first edge: p0, mid, p1, ...
             {
                 pts[n] = pts[0], pts[0] = lsScale(0.5, lsAdd(pts[n], pts[1]));
-                memmove(pts + 1, pts, (size_t)n * sizeof(lsVec2));
+                memmove(pts + 1, pts, (size_t)(n + 1) * sizeof(lsVec2)); // the copy of p0 at n moves to n + 1
                 pts[0] = pts[n + 1];
                 n += 1;
             }

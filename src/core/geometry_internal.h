@@ -246,7 +246,7 @@ static LS_GEOMETRY_INLINE int lsCrossingFraction(lsVec2 d, double L, double ex, 
         return 0; // beyond maxFraction
     }
     *t = num / den;
-    if ((sDen > 0x1p13 * fabs(den) || sNum > 0x1p13 * fabs(num)) && isfinite(sDen) && isfinite(sNum))
+    if ((sDen > LS_CROSSING_ILL * fabs(den) || sNum > LS_CROSSING_ILL * fabs(num)) && isfinite(sDen) && isfinite(sNum))
     {
         return -1; // ill-conditioned: the whole routine recomputes the crossing in double-double
     }
@@ -499,7 +499,7 @@ static inline bool lsRayCastCircleCommon(lsVec2 o, lsVec2 d, double L, lsVec2 c,
     // disc > discBound > 0 and finite (discBound is), so fmax(disc, 0) is disc and the square root the instruction's.
     double q = -fd + lsSqrtPositive(disc);
     double t = cSide / q;
-    if ((rdd > 0x1p13 * fabs(disc) || ff > 0x1p13 * fabs(cSide)) && isfinite(rdd + ff))
+    if ((rdd > LS_CIRCLE_ILL * fabs(disc) || ff > LS_CIRCLE_ILL * fabs(cSide)) && isfinite(rdd + ff))
     {
         return false; // nearly tangent or the origin near the circle: the whole routine recomputes in double-double
     }
@@ -552,7 +552,7 @@ static inline void lsPrepareCircleCast(lsVec2 o, lsVec2 c, double r, lsCircleCas
     p->cSide = p->ff - p->rr;
     double sideBound = LS_FILTER_BOUND8 * (p->ff + p->rr);
     p->outside = p->cSide > sideBound && sideBound >= LS_FILTER_TINY && isfinite(sideBound);
-    p->nearOrigin = p->ff > 0x1p13 * fabs(p->cSide);
+    p->nearOrigin = p->ff > LS_CIRCLE_ILL * fabs(p->cSide);
 }
 
 /// lsRayCastCircleCommon for two directions at once (lanes 0 and 1 of dx, dy, with L as there), from a prepared
@@ -602,7 +602,8 @@ static inline int lsRayCastCircleCommon2(const lsCircleCastPrep* p, lsDouble2 dx
         miss = lsOr2(miss, lsAnd2(live, beyond)); // beyond maxFraction
         live = lsAndNot2(beyond, live);
     }
-    lsDouble2 illConditioned = p->nearOrigin ? (lsDouble2)((lsBits2){-1, -1}) : lsLess2(0x1p13 * lsAbs2(disc), rdd);
+    lsDouble2 illConditioned =
+        p->nearOrigin ? (lsDouble2)((lsBits2){-1, -1}) : lsLess2(LS_CIRCLE_ILL * lsAbs2(disc), rdd);
     illConditioned = lsAnd2(illConditioned, lsIsFinite2(rdd + p->ff));
     lsDouble2 q = -fd + lsSqrt2(disc);
     lsDouble2 t = p->cSide / q;

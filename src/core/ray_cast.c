@@ -219,7 +219,17 @@ static int CastCrossing(lsVec2 o, lsVec2 d, double L, lsVec2 a, lsVec2 b, int sa
     }
 
     double t = num / den;
-    if ((sDen > 0x1p13 * fabs(den) || sNum > 0x1p13 * fabs(num)) && isfinite(sDen) && isfinite(sNum))
+    if (!(LS_FILTER_BOUND8 * sNum >= LS_FILTER_TINY))
+    {
+        // Products this small lose their digits to underflow (a wall of 1e-300 m seen from 2e-300 m came back at
+        // range 0, one of 1e-160 m 1e-5 too short): num and den again in long double, whose exponent reaches far
+        // below a double's. The common case leaves every such crossing here (its numerator's filter needs sNum).
+        long double tinyNum = (long double)px * (long double)ey - (long double)py * (long double)ex;
+        long double tinyDen = (long double)d.x * (long double)ey - (long double)d.y * (long double)ex;
+        t = (double)(tinyNum / tinyDen);
+    }
+    else if ((sDen > LS_CROSSING_ILL * fabs(den) || sNum > LS_CROSSING_ILL * fabs(num)) && isfinite(sDen) &&
+             isfinite(sNum))
     {
         // Ill-conditioned (a grazing beam, or an origin close to the segment's line): the rounding of b - a, p - o
         // and of the products would cost up to eps sDen / |den| of relative accuracy, so recompute both in
@@ -476,7 +486,7 @@ lsCastOutput lsRayCastCircleFull(const lsCircle* circle, const lsRayInput* input
     // t1 = C / q with q = -fd + sqrt(disc): both terms of q are >= 0, so nothing cancels (stable quadratic formula).
     double q = -fd + sqrt(fmax(disc, 0.0));
     double t = cSide / q;
-    if ((rdd > 0x1p13 * fabs(disc) || ff > 0x1p13 * fabs(cSide)) && isfinite(rdd + ff))
+    if ((rdd > LS_CIRCLE_ILL * fabs(disc) || ff > LS_CIRCLE_ILL * fabs(cSide)) && isfinite(rdd + ff))
     {
         // Nearly tangent (disc cancels) or the origin near the circle (C cancels): recompute both in double-double,
         // or exactly where they cancel below 2^-48 of their terms (double-double's 2^-103 would cost more than an ulp

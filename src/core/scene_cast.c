@@ -1025,7 +1025,7 @@ static LS_NOINLINE LS_AVX2 void CastExactLanes(const lsScene* scene, const lsRay
     __m256d within = _mm256_xor_pd(_mm256_xor_pd(_mm256_cmp_pd(range, zero, _CMP_GT_OQ), up),
                                    ones); // (range > 0) == up
     __m256d t = _mm256_div_pd(num, den);
-    __m256d scale = _mm256_set1_pd(0x1p13);
+    __m256d scale = _mm256_set1_pd(LS_CROSSING_ILL);
     __m256d ill =
         _mm256_and_pd(_mm256_or_pd(_mm256_cmp_pd(sDen, _mm256_mul_pd(scale, _mm256_and_pd(den, abs)), _CMP_GT_OQ),
                                    _mm256_cmp_pd(sNum, _mm256_mul_pd(scale, absNum), _CMP_GT_OQ)),
