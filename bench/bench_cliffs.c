@@ -11,6 +11,8 @@
 //   long-walls     a 200 m field of 10 000 short walls crossed by 200 walls 100 km long
 //   loops-row      50 000 closed triangles of 1 cm in a row 1 km long (a sparse grid whose scans skip back faces:
 //                  the build counted each loop's winding number over the row's 150 000 edges, 13 s)
+//   vehicles-20k   20 000 vehicles 10 m apart on a grid, each going round its own 4 m square path (separation
+//                  and moves tested every other body for each vehicle: O(n^2) a step)
 // Besides steps/s it prints how far the robot moved in the last step and the largest move in one step after the
 // first 600 steps (10 simulated seconds), which is how a crushed robot's jitter shows.
 #define _POSIX_C_SOURCE 200809L
@@ -212,12 +214,35 @@ static lsWorld* BuildLoopsRow(const char* worldsDir)
     return world;
 }
 
+static lsWorld* BuildVehicles(const char* worldsDir)
+{
+    (void)worldsDir;
+    enum
+    {
+        side = 142 // 142 x 142 = 20 164 places for 20 000 vehicles
+    };
+    lsWorld* world = NewWorld("vehicles-20k", lsV(2.0 + 5.0 * side, 2.0 + 5.0 * side));
+    AddRoom(world, 0.0, 0.0, 10.0 * side + 4.0, 10.0 * side + 4.0);
+    for (int i = 0; i < 20000; ++i)
+    {
+        lsVec2 p = {5.0 + 10.0 * (i % side), 5.0 + 10.0 * (i / side)};
+        lsVec2 square[4] = {p, lsAdd(p, lsV(4.0, 0.0)), lsAdd(p, lsV(4.0, 4.0)), lsAdd(p, lsV(0.0, 4.0))};
+        char id[16];
+        snprintf(id, sizeof id, "p%d", i);
+        lsVehicleDef v = lsDefaultVehicleDef();
+        v.path = lsWorld_AddPath(world, id, square, 4, 0.5, true);
+        v.position = p;
+        lsWorld_AddVehicle(world, v);
+    }
+    return world;
+}
+
 static void PrintUsage(void)
 {
     printf("usage: ls_bench_cliffs [--seconds S] [--steps N] [--only NAME] [--worlds DIR] [--csv]\n"
            "Simulated steps per second (one core, headless, autopilot, 360-beam lidar at 10 scans/s, dt 1/60 s) on\n"
            "pathological worlds built in code: baseline, walls-through, walls-hub, targets-100k, crushed,\n"
-           "door-squeeze, long-walls, loops-row.\n"
+           "door-squeeze, long-walls, loops-row, vehicles-20k.\n"
            "  --seconds S   stop a scene after S wall seconds (default 2)\n"
            "  --steps N     stop a scene after N steps (default 20000)\n"
            "  --only NAME   run one scene\n"
@@ -273,10 +298,11 @@ int main(int argc, char** argv)
         }
     }
     const Scene scenes[] = {
-        {"baseline", BuildBaseline},    {"walls-through", BuildWallsThrough},
-        {"walls-hub", BuildWallsHub},   {"targets-100k", BuildTargets},
-        {"crushed", BuildCrushed},      {"door-squeeze", BuildDoorSqueeze},
-        {"long-walls", BuildLongWalls}, {"loops-row", BuildLoopsRow},
+        {"baseline", BuildBaseline},     {"walls-through", BuildWallsThrough},
+        {"walls-hub", BuildWallsHub},    {"targets-100k", BuildTargets},
+        {"crushed", BuildCrushed},       {"door-squeeze", BuildDoorSqueeze},
+        {"long-walls", BuildLongWalls},  {"loops-row", BuildLoopsRow},
+        {"vehicles-20k", BuildVehicles},
     };
     if (csv)
     {

@@ -1,7 +1,9 @@
 // Tests of the path-following vehicles (Reynolds): the steering points, staying within the path's radius on
 // straight and curved paths once joined, the ends of open paths (stop, reverse), walls, and separation; following
 // in order where a path comes back near itself (out-and-back, figure eight, two-lane turnaround), picking the path
-// up again when thrown off it, across a live edit, and the same for any thread count.
+// up again when thrown off it, across a live edit, the same for any thread count, and in a dense crowd (found through
+// the collision index) the same as testing every body.
+#include "core/robot.h"
 #include "core/sim_replay.h"
 #include "core/sweep.h"
 #include "core/vehicle.h"
@@ -790,6 +792,177 @@ static int VehiclesSameForAnyThreadCount(void)
     return 0;
 }
 
+// The vehicles' part of a step as the simulation took it with every body tested, in index order: the separation over
+// every other body (vehicles, then robots) and the move among all of them (circles: the vehicles, then the robots).
+// Counts the vehicles that felt a separation and those whose move met something.
+static void BruteForceVehicles(const lsWorld* world, const lsCollisionWorld* bodies, lsVehicleState* vehicles,
+                               lsCircle* circles, double dt, int* separated, int* contacts)
+{
+    lsPathFollowDef tuning = lsDefaultPathFollowDef();
+    tuning.responseTime = fmax(tuning.responseTime, dt);
+    tuning.stepTime = dt;
+    for (int i = 0; i < world->vehicleCount; ++i)
+    {
+        const lsVehicleDef* def = &world->vehicles[i];
+        lsVehicleState* v = &vehicles[i];
+        lsVec2 force = lsVehicle_PathForce(&world->paths[def->path], def, &tuning, v);
+        lsVec2 sum = {0.0, 0.0};
+        int count = 0;
+        for (int j = 0; j < bodies->circleCount; ++j)
+        {
+            lsVec2 away = lsSub(v->position, circles[j].center);
+            double d = lsLength(away);
+            if (j != i && d > 0.0 && d < 2.0 * (def->radius + circles[j].radius))
+            {
+                sum = lsMulAdd(sum, 1.0 / (d * d), away);
+                count += 1;
+            }
+        }
+        lsVec2 separation = {0.0, 0.0};
+        if (count > 0)
+        {
+            lsVec2 steer =
+                lsScale(1.0 / tuning.responseTime, lsSub(lsScale(def->maxSpeed, lsNormalize(sum)), v->velocity));
+            double steerLength = lsLength(steer);
+            separation = steerLength > def->maxForce ? lsScale(def->maxForce / steerLength, steer) : steer;
+            *separated += 1;
+        }
+        force = lsMulAdd(force, 1.5, separation);
+        double len = lsLength(force);
+        if (len > def->maxForce)
+        {
+            force = lsScale(def->maxForce / len, force);
+        }
+        v->velocity = lsMulAdd(v->velocity, dt, force);
+        double speed = lsLength(v->velocity);
+        if (speed > def->maxSpeed)
+        {
+            v->velocity = lsScale(def->maxSpeed / speed, v->velocity);
+        }
+        const lsPathDef* path = &world->paths[def->path];
+        if (!path->closed && def->pathEnd == ls_pathEndStop && v->seeking)
+        {
+            lsVec2 end = v->direction > 0 ? path->points[path->pointCount - 1] : path->points[0];
+            double reach = lsLength(v->velocity) * dt, left = lsDistance(v->position, end);
+            if (lsVecEqual(v->target, end) && reach > left)
+            {
+                v->velocity = lsScale(left / reach, v->velocity);
+            }
+        }
+        lsCollisionWorld cw = *bodies;
+        cw.skipCircle = i;
+        lsMoveResult moved = lsMoveCircle(&cw, v->position, lsScale(dt, v->velocity), def->radius);
+        if (moved.contacts > 0)
+        {
+            double into = lsDot(v->velocity, moved.lastNormal);
+            if (into < 0.0)
+            {
+                v->velocity = lsMulSub(v->velocity, into, moved.lastNormal);
+            }
+            *contacts += 1;
+        }
+        v->position = moved.position;
+        circles[i].center = moved.position;
+    }
+}
+
+static int VehiclesMatchBruteForce(void)
+{
+    // A dense crowd of 400 vehicles (radii 0.1 to 0.6 m, started overlapping each other) on crossing paths in a 30 m
+    // room with boxes, eight parked robots among them and a door pushing through them: a step finds each vehicle's
+    // neighbours through the collision index, and must give what testing every body gave, bit for bit, every step.
+    lsWorld* world = lsCreateWorld();
+    lsVec2 room[4] = {{0.0, 0.0}, {30.0, 0.0}, {30.0, 30.0}, {0.0, 30.0}};
+    lsWorld_AddWall(world, room, 4, true);
+    lsRng rng = lsMakeRng(7);
+    for (int k = 0; k < 6; ++k)
+    {
+        lsBoxDef box = lsDefaultBoxDef();
+        box.center = lsV(lsRng_Range(&rng, 3.0, 27.0), lsRng_Range(&rng, 3.0, 27.0));
+        box.size = lsV(1.0, 0.6);
+        box.angle = lsRng_Range(&rng, 0.0, LS_PI);
+        lsWorld_AddBox(world, box);
+    }
+    lsMoverDef door = lsDefaultMoverDef();
+    door.kind = ls_moverDoor;
+    door.a = lsV(20.0, 10.0);
+    door.b = lsV(20.0, 14.0);
+    door.offset = lsV(4.0, 0.0);
+    door.period = 8.0; // 1 m/s: one sub-step
+    lsWorld_AddMover(world, door);
+    for (int k = 0; k < 10; ++k)
+    {
+        char id[16];
+        snprintf(id, sizeof id, "p%d", k);
+        lsVec2 points[3] = {{lsRng_Range(&rng, 1.0, 29.0), lsRng_Range(&rng, 1.0, 29.0)},
+                            {lsRng_Range(&rng, 1.0, 29.0), lsRng_Range(&rng, 1.0, 29.0)},
+                            {lsRng_Range(&rng, 1.0, 29.0), lsRng_Range(&rng, 1.0, 29.0)}};
+        lsWorld_AddPath(world, id, points, 3, 0.5, k % 3 == 0);
+    }
+    for (int i = 0; i < 400; ++i)
+    {
+        lsVehicleDef v = lsDefaultVehicleDef();
+        v.path = (int)(lsRng_Uniform(&rng) * 10.0) % 10;
+        v.position = lsV(lsRng_Range(&rng, 1.0, 29.0), lsRng_Range(&rng, 1.0, 29.0));
+        v.velocity = lsV(lsRng_Range(&rng, -1.0, 1.0), lsRng_Range(&rng, -1.0, 1.0));
+        v.maxSpeed = lsRng_Range(&rng, 0.5, 3.0);
+        v.maxForce = lsRng_Range(&rng, 1.0, 5.0);
+        v.radius = 0.1 + 0.1 * (i % 6);
+        v.pathEnd = i % 2 == 0 ? ls_pathEndStop : ls_pathEndReverse;
+        lsWorld_AddVehicle(world, v);
+    }
+    world->robot.position = lsV(4.0, 4.0);
+    world->robot.lidar.beams = 8;
+    for (int k = 1; k < 8; ++k)
+    {
+        lsRobotDef r = world->robot;
+        snprintf(r.id, sizeof r.id, "r%d", k);
+        r.position = lsV(3.0 + 2.0 * k, 3.0 + 2.5 * k); // away from the door: nothing moves them into a vehicle
+        r.radius = 0.2 + 0.1 * k;
+        lsWorld_AddRobot(world, &r);
+    }
+    lsSim* sim = lsCreateSim(world);
+    const lsSimState* state = lsSim_GetState(sim);
+    int n = state->vehicleCount, bodyCount = n + state->robotCount;
+    lsVehicleState* vehicles = lsAlloc(sizeof(lsVehicleState) * (size_t)n);
+    lsCircle* circles = lsAlloc(sizeof(lsCircle) * (size_t)bodyCount);
+    memcpy(vehicles, state->vehicles, sizeof(lsVehicleState) * (size_t)n);
+    int separated = 0, contacts = 0, differ = 0;
+    for (int k = 0; k < 300 && differ == 0; ++k)
+    {
+        // The robots where they stand (they move after the vehicles), the door from now to the step's end.
+        for (int i = 0; i < n; ++i)
+        {
+            circles[i] = (lsCircle){vehicles[i].position, world->vehicles[i].radius};
+        }
+        for (int j = 0; j < state->robotCount; ++j)
+        {
+            circles[n + j] = (lsCircle){state->robots[j].position, state->robots[j].radius};
+        }
+        lsSegment doorStart = state->movers[0];
+        lsSegment doorEnd = lsMover_SegmentAt(&world->movers[0], (double)(state->step + 1) * state->dt);
+        lsCollisionWorld bodies = {lsSim_GetScene(sim), &doorStart, &doorEnd, 1, circles, bodyCount, -1};
+        BruteForceVehicles(world, &bodies, vehicles, circles, state->dt, &separated, &contacts);
+        lsSim_Step(sim, NULL);
+        for (int i = 0; i < n; ++i)
+        {
+            // Bit for bit (memcmp: -0.0 and 0.0 differ, as in the state hash).
+            differ += memcmp(&vehicles[i].position, &state->vehicles[i].position, sizeof(lsVec2)) == 0 &&
+                              memcmp(&vehicles[i].velocity, &state->vehicles[i].velocity, sizeof(lsVec2)) == 0
+                          ? 0
+                          : 1;
+        }
+    }
+    printf("    %d vehicle states differ; separations %d, contacts %d\n", differ, separated, contacts);
+    ENSURE(differ == 0);
+    ENSURE(separated > 10000 && contacts > 1000); // a crowd: they meet and push each other
+    lsFree(vehicles, sizeof(lsVehicleState) * (size_t)n);
+    lsFree(circles, sizeof(lsCircle) * (size_t)bodyCount);
+    lsDestroySim(sim);
+    lsDestroyWorld(world);
+    return 0;
+}
+
 int VehicleTest(void)
 {
     RUN_SUBTEST(SteeringPoints);
@@ -805,5 +978,6 @@ int VehicleTest(void)
     RUN_SUBTEST(ThrownOffPicksUp);
     RUN_SUBTEST(CarryOverKeepsProgress);
     RUN_SUBTEST(VehiclesSameForAnyThreadCount);
+    RUN_SUBTEST(VehiclesMatchBruteForce);
     return 0;
 }

@@ -1,7 +1,8 @@
 // lidarsim core: the simulation step. Order within one step of dt (from time t0 to t1 = t0 + dt); steps 1 to 4 run
 // once, or once per sub-step when a moving wall moves too fast for a straight in-step path (MoverSubsteps):
 // 1. moving walls go from their segments at t0 to those at t1 (pure functions of time);
-// 2. vehicles steer (path following + separation), then move with continuous collision, one after another;
+// 2. vehicles steer (path following + separation), then move with continuous collision, one after another (each
+//    meets the bodies near it, found through the collision index when there are many: the same results as all);
 // 3. the robots, one after another in list order: each one's command is chosen (manual, action or autopilot), its
 //    speeds approach it within the limits, and it moves along the exact arc's chord with continuous collision
 //    (walls, shapes, moving walls, vehicles, the other robots where they are at that moment: the robots before it
@@ -120,7 +121,7 @@ struct lsSim
     lsSegment* movers;          ///< at state.time
     lsSegment* moversPrevious;  ///< scratch: at the start of the step
     lsDynamicIndex* lidarIndex; ///< the moving objects where the scans of this step see them
-    lsDynamicIndex* collisionIndex; ///< vehicles and robots at the start of the robots' moves
+    lsDynamicIndex* collisionIndex; ///< vehicles and robots at the start of the vehicles' moves, then of the robots
     double drift;                   ///< the farthest any body has moved since collisionIndex was built (Drift)
     lsVec2* anchors;                ///< where the bodies were then (vehicleCount + robotCount)
     SavedBody* saved;               ///< scratch: the bodies before an escape (EscapePushing)
@@ -534,16 +535,73 @@ static void PushTargets(lsSim* sim)
 }
 
 // ---------------------------------------------------------------------------------------------------------------------
+// The bodies' collision index (vehicles and robots), for the vehicles' moves and then the robots'
+
+// Ids in circles (ascending) of the bodies whose boxes in the collision index overlap the square of half-size grow
+// around c; returns how many, or -1 when there are more than capacity.
+static int QueryBodies(const lsSim* sim, lsVec2 c, double grow, lsDynamicItem* found, int* ids, int capacity)
+{
+    lsAABB box = {lsSub(c, lsV(grow, grow)), lsAdd(c, lsV(grow, grow))};
+    int count = lsDynamicIndex_Query(sim->collisionIndex, box, found, capacity);
+    if (count > capacity)
+    {
+        return -1;
+    }
+    for (int k = 0; k < count; ++k)
+    {
+        ids[k] = found[k].kind == ls_hitVehicle ? found[k].index : sim->state.vehicleCount + found[k].index;
+    }
+    qsort(ids, (size_t)count, sizeof(int), CompareInts);
+    return count;
+}
+
+// Body id moved: how far it now is from where it was when the collision index was built widens the index's queries
+// (a body moved several times in a step, by its turn and by pushes, may be farther than any one move took it).
+static void Drift(lsSim* sim, int id)
+{
+    sim->drift = fmax(sim->drift, lsDistance(sim->anchors[id], sim->circles[id].center));
+}
+
+// The collision index over the vehicles and the robots where they are now (when they are at least
+// LS_BROAD_PHASE_MIN; returns whether it was built), those places as the anchors, and no drift yet.
+static bool IndexBodies(lsSim* sim)
+{
+    int total = sim->state.vehicleCount + sim->robotCount;
+    sim->drift = 0.0;
+    for (int id = 0; id < total; ++id)
+    {
+        sim->anchors[id] = sim->circles[id].center;
+    }
+    if (total < LS_BROAD_PHASE_MIN)
+    {
+        return false;
+    }
+    Phase(sim, ls_phaseBroadPhase);
+    lsDynamicObjects bodies = {.vehicles = sim->circles,
+                               .vehicleCount = sim->state.vehicleCount,
+                               .robots = sim->circles + sim->state.vehicleCount,
+                               .robotCount = sim->robotCount,
+                               .skipRobot = -1};
+    lsDynamicIndex_Build(sim->collisionIndex, &bodies);
+    return true;
+}
+
+// ---------------------------------------------------------------------------------------------------------------------
 // Vehicles
 
 // Separation (Reynolds): steer away from neighbours closer than twice the sum of the radii, weighted by 1/distance.
-static lsVec2 SeparationForce(const lsSim* sim, int self, const lsVehicleDef* def, double responseTime)
+// The neighbours are the bodies (ids in circles, ascending) of ids, or every body when ids is NULL: given all the
+// bodies within reach, the same sum over the same bodies in the same order, so the same force bit for bit.
+static lsVec2 SeparationForce(const lsSim* sim, int self, const lsVehicleDef* def, double responseTime, const int* ids,
+                              int idCount)
 {
     const lsVehicleState* v = &sim->vehicles[self];
     lsVec2 sum = {0.0, 0.0};
     int count = 0;
-    for (int j = 0; j < sim->state.vehicleCount + sim->robotCount; ++j)
+    int bodies = ids != NULL ? idCount : sim->state.vehicleCount + sim->robotCount;
+    for (int k = 0; k < bodies; ++k)
     {
+        int j = ids != NULL ? ids[k] : k;
         if (j == self)
         {
             continue;
@@ -567,6 +625,74 @@ static lsVec2 SeparationForce(const lsSim* sim, int self, const lsVehicleDef* de
     return len > def->maxForce ? lsScale(def->maxForce / len, steer) : steer;
 }
 
+// How far from its centre vehicle i looks for bodies this step: its separation's reach against the widest body
+// (twice the sum of the radii), and its move's (a step at full speed, its radius, the skins), with room to spare.
+static double VehicleReach(const lsVehicleDef* def, double dt, double widest)
+{
+    double reach = fmax(2.0 * def->radius + widest, def->maxSpeed * dt + def->radius + 4.0 * LS_CONTACT_SKIN);
+    return reach + 16.0 * LS_CONTACT_SKIN;
+}
+
+// The bodies other than vehicle i within reach of where it stands (their centres within reach + their radius), ids in
+// circles ascending into sim->neighbourIds, their circles into sim->neighbours; returns how many. Through the
+// collision index, widened by how far any body has moved since it was built (the vehicles before it moved this step).
+static int GatherVehicleNeighbours(lsSim* sim, int i, double reach)
+{
+    lsVec2 c = sim->vehicles[i].position;
+    int total = sim->state.vehicleCount + sim->robotCount;
+    int found = QueryBodies(sim, c, reach + sim->drift, sim->found, sim->neighbourIds, total);
+    LS_ASSERT(found >= 0);
+    int count = 0;
+    for (int k = 0; k < found; ++k)
+    {
+        int id = sim->neighbourIds[k];
+        lsCircle body = sim->circles[id];
+        if (id != i && lsDistance(body.center, c) <= reach + body.radius)
+        {
+            sim->neighbourIds[count] = id;
+            sim->neighbours[count++] = body;
+        }
+    }
+    return count;
+}
+
+// Vehicle i's move by displacement among the count bodies gathered within reach of it (GatherVehicleNeighbours), the
+// same bit for bit as its move among all the bodies (cw, which skips it) whenever the bodies left out play no part (the
+// gathered ones are in the same order). Its sweeps stay within the length of displacement of the start, so they cannot
+// touch a body left out; the moving walls' pushes meet no bodies. The residual resolution (lsResolveOverlap) starts
+// where the sweeps and pushes ended, a leg of the result (the start when nothing moved it), kept among the legs unless
+// they overflow (the resolution adds one each time it moves it). There, clear of everything by more than half a skin,
+// it settles at once and looks at nothing farther; and a clearance of 3/4 of a skin among the gathered bodies is the
+// clearance among all of them. Otherwise (a moving wall pushed it out of reach, it was left inside a body, or the
+// legs overflowed) the move among all the bodies decides.
+static lsMoveResult MoveVehicle(lsSim* sim, int i, const lsCollisionWorld* cw, int count, double reach,
+                                lsVec2 displacement)
+{
+    const lsVehicleDef* def = &sim->world->vehicles[i];
+    lsVec2 start = sim->vehicles[i].position;
+    lsCollisionWorld nearby = *cw;
+    nearby.circles = sim->neighbours;
+    nearby.circleCount = count;
+    nearby.skipCircle = -1;
+    lsMoveResult moved = lsMoveCircle(&nearby, start, displacement, def->radius);
+    double covered = reach - def->radius - 4.0 * LS_CONTACT_SKIN;
+    bool same = moved.legCount < 6 && lsLength(displacement) <= covered;
+    // Where the sweeps and pushes ended is a leg after the start, or the start when they did not move it.
+    for (int k = displacement.x == 0.0 && displacement.y == 0.0 ? 0 : 1; same && k < moved.legCount; ++k)
+    {
+        same =
+            lsDistance(moved.legs[k], start) <= covered &&
+            lsCollisionWorld_Clearance(&nearby, moved.legs[k], def->radius, LS_CONTACT_SKIN) >= 0.75 * LS_CONTACT_SKIN;
+    }
+    if (same)
+    {
+        return moved;
+    }
+    lsCollisionWorld all = *cw;
+    all.skipCircle = i;
+    return lsMoveCircle(&all, start, displacement, def->radius);
+}
+
 static void StepVehicles(lsSim* sim)
 {
     const lsWorld* world = sim->world;
@@ -583,12 +709,28 @@ static void StepVehicles(lsSim* sim)
     lsPathFollowDef tuning = sim->pathTuning;
     tuning.responseTime = fmax(tuning.responseTime, dt);
     tuning.stepTime = dt;
+    // Many bodies: each vehicle finds those near it through the collision index (the vehicles before it where they
+    // moved to, those after it where they stand), so a step costs O(n), not O(n^2), with the same results.
+    bool indexed = sim->state.vehicleCount > 0 && IndexBodies(sim);
+    double widest = 0.0;
+    for (int id = 0; indexed && id < sim->state.vehicleCount + sim->robotCount; ++id)
+    {
+        widest = fmax(widest, sim->circles[id].radius);
+    }
+    if (indexed)
+    {
+        Phase(sim, ls_phaseOther);
+    }
     for (int i = 0; i < sim->state.vehicleCount; ++i)
     {
         const lsVehicleDef* def = &world->vehicles[i];
         lsVehicleState* v = &sim->vehicles[i];
+        double nearReach = VehicleReach(def, dt, widest);
+        int nearCount = indexed ? GatherVehicleNeighbours(sim, i, nearReach) : 0;
         lsVec2 force = lsVehicle_PathForce(&world->paths[def->path], def, &tuning, v);
-        force = lsMulAdd(force, 1.5, SeparationForce(sim, i, def, tuning.responseTime));
+        force =
+            lsMulAdd(force, 1.5,
+                     SeparationForce(sim, i, def, tuning.responseTime, indexed ? sim->neighbourIds : NULL, nearCount));
         double len = lsLength(force);
         if (len > def->maxForce)
         {
@@ -613,8 +755,16 @@ static void StepVehicles(lsSim* sim)
                 v->velocity = lsScale(left / reach, v->velocity);
             }
         }
-        cw.skipCircle = i;
-        lsMoveResult moved = lsMoveCircle(&cw, v->position, lsScale(dt, v->velocity), def->radius);
+        lsMoveResult moved;
+        if (indexed)
+        {
+            moved = MoveVehicle(sim, i, &cw, nearCount, nearReach, lsScale(dt, v->velocity));
+        }
+        else
+        {
+            cw.skipCircle = i;
+            moved = lsMoveCircle(&cw, v->position, lsScale(dt, v->velocity), def->radius);
+        }
         if (moved.contacts > 0)
         {
             // Lose the velocity into the obstacle, keep the tangential part (it slides along).
@@ -626,6 +776,10 @@ static void StepVehicles(lsSim* sim)
         }
         v->position = moved.position;
         sim->circles[i].center = moved.position;
+        if (indexed)
+        {
+            Drift(sim, i);
+        }
     }
 }
 
@@ -655,31 +809,6 @@ static lsMoveResult MoveBody(const lsSim* sim, int i, const lsCollisionWorld* cw
     }
     *newAngle = angle;
     return moved;
-}
-
-// Ids in circles (ascending) of the bodies whose boxes in the collision index overlap the square of half-size grow
-// around c; returns how many, or -1 when there are more than capacity.
-static int QueryBodies(const lsSim* sim, lsVec2 c, double grow, lsDynamicItem* found, int* ids, int capacity)
-{
-    lsAABB box = {lsSub(c, lsV(grow, grow)), lsAdd(c, lsV(grow, grow))};
-    int count = lsDynamicIndex_Query(sim->collisionIndex, box, found, capacity);
-    if (count > capacity)
-    {
-        return -1;
-    }
-    for (int k = 0; k < count; ++k)
-    {
-        ids[k] = found[k].kind == ls_hitVehicle ? found[k].index : sim->state.vehicleCount + found[k].index;
-    }
-    qsort(ids, (size_t)count, sizeof(int), CompareInts);
-    return count;
-}
-
-// Body id moved: how far it now is from where it was when the collision index was built widens the index's queries
-// (a body moved several times in a step, by its turn and by pushes, may be farther than any one move took it).
-static void Drift(lsSim* sim, int id)
-{
-    sim->drift = fmax(sim->drift, lsDistance(sim->anchors[id], sim->circles[id].center));
 }
 
 // The other bodies (vehicles and robots) that body `self` (its id in circles) could meet within reach of its centre
@@ -1670,23 +1799,9 @@ static void PrepareChunk(void* context, int begin, int end, int worker)
 // The robots are prepared on the pool, then take their turns one after another in list order.
 static void StepRobots(lsSim* sim, const lsControl* controls, const lsControl* first)
 {
-    sim->drift = 0.0;
-    for (int id = 0; id < sim->state.vehicleCount + sim->robotCount; ++id)
-    {
-        sim->anchors[id] = sim->circles[id].center;
-    }
     sim->vehiclesPushed = false;
     sim->pressed = false;
-    if (sim->state.vehicleCount + sim->robotCount >= LS_BROAD_PHASE_MIN)
-    {
-        Phase(sim, ls_phaseBroadPhase);
-        lsDynamicObjects bodies = {.vehicles = sim->circles,
-                                   .vehicleCount = sim->state.vehicleCount,
-                                   .robots = sim->circles + sim->state.vehicleCount,
-                                   .robotCount = sim->robotCount,
-                                   .skipRobot = -1};
-        lsDynamicIndex_Build(sim->collisionIndex, &bodies);
-    }
+    IndexBodies(sim);
     Phase(sim, ls_phasePrepare);
     PrepareTask task = {sim, controls, first};
     lsPool_ParallelFor(sim->pool, sim->robotCount, 8, PrepareChunk, &task);
