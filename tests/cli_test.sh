@@ -385,11 +385,16 @@ expect_status 2 "$lidarsim" run "$src/worlds/default.json" --steps 1 --seed 1844
 grep -q -- '--seed: expected a non-negative integer below 2^64' "$work/err.txt" || fail "run --seed 2^64: $(cat "$work/err.txt")"
 
 # Control characters in keys and paths are escaped in warnings, errors and summaries.
-printf '{"walls": [], "na\033[2Jme": 1}' >"$work/esc"$'\033'"[31m.json"
+# The key's escape is written as JSON's \u001b (a raw one in a string is refused, as JSON does: below).
+printf '{"walls": [], "na\\u001b[2Jme": 1}' >"$work/esc"$'\033'"[31m.json"
 expect_status 0 "$lidarsim" check "$work/esc"$'\033'"[31m.json"
 grep -q $'\033' "$work/out.txt" "$work/err.txt" && fail "check printed a raw escape: $(cat -v "$work/out.txt" "$work/err.txt")"
 grep -q 'esc\\x1B\[31m.json' "$work/out.txt" || fail "check summary: $(cat -v "$work/out.txt")"
 grep -q "unknown key 'na\\\\x1B\[2Jme'" "$work/err.txt" || fail "check warning: $(cat -v "$work/err.txt")"
+printf '{"walls": [], "na\033[2Jme": 1}' >"$work/raw.json"
+expect_status 1 "$lidarsim" check "$work/raw.json"
+grep -q $'\033' "$work/err.txt" && fail "check printed a raw escape: $(cat -v "$work/err.txt")"
+grep -q 'raw.json:1:18: a control character (0x1b) inside a string' "$work/err.txt" || fail "raw escape: $(cat -v "$work/err.txt")"
 # ... and in what the other commands print about the files they wrote or were given.
 esc="$work/esc"$'\033'"[31m"
 cp "$src/worlds/default.json" "$esc-w.json"

@@ -161,6 +161,10 @@ static int SyntaxErrorTest(void)
     ENSURE(FailsWith("{\"sim\": {\"dt\": -.5}}", "t.json:1:16: a number without digits before its decimal point"));
     ENSURE(FailsWith("{\"sim\": {\"dt\": 2e}}", "t.json:1:16: a number without digits in its exponent (write 1e5)"));
     ENSURE(FailsWith("{\"sim\": {\"dt\": 0.5E+}}", "t.json:1:16: a number without digits in its exponent"));
+    // A raw control character inside a string (JSON wants it escaped; a tab between values is whitespace).
+    ENSURE(FailsWith("{\"name\": \"a\001b\", \"walls\": []}",
+                     "t.json:1:12: a control character (0x01) inside a string: JSON needs it escaped (\\u0001"));
+    ENSURE(FailsWith("{\"name\": \"a\tb\", \"walls\": []}", "t.json:1:12: a control character (0x09) inside a string"));
     // The first error in the file is the one reported: a syntax error before such a number, or the number before one.
     ENSURE(FailsWith("{\"walls\": [1,, 007]}", "t.json:1:14: syntax error near ', 007]}'"));
     ENSURE(FailsWith("{\"walls\": [007,, 1]}", "t.json:1:12: a number with a leading zero"));

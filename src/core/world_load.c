@@ -1595,6 +1595,16 @@ static bool PreScan(const char* text, size_t size, const char* label, PreScanFin
         }
         if (inString)
         {
+            if ((unsigned char)c < 0x20)
+            {
+                // RFC 8259: a string holds no raw control character (cJSON takes one, and a save wrote it back as an
+                // escape, so the file changed under the user).
+                lsLineColumn(text, i, &line, &column);
+                return lsFail(err,
+                              "%s:%d:%d: a control character (0x%02x) inside a string: JSON needs it escaped (\\u%04x, "
+                              "or \\n, \\t)",
+                              label, line, column, (unsigned)(unsigned char)c, (unsigned)(unsigned char)c);
+            }
             // cJSON decodes \u0000 into a NUL that ends its C string: "loop\u0000b" would load as the id "loop", and a
             // vehicle's "loop\u0000x" would find that path (and a key "walls\u0000x" would be "walls").
             if (c == '\\' && size - i > 5 && text[i + 1] == 'u' && strncmp(text + i + 2, "0000", 4) == 0)
