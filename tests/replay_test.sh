@@ -57,6 +57,11 @@ for copy in spaced bom; do
     expect_status 1 "$lidarsim" check "$work/$copy.jsonl"
     grep -q "$copy.jsonl: a recording, not a world (lidarsim replay " "$work/err.txt" || fail "check REC: $(cat "$work/err.txt")"
 done
+# Every command that loads a world says so too (run and scan said "syntax error" on line 2).
+for command in run scan; do
+    expect_status 1 "$lidarsim" $command "$rec"
+    grep -q "run.jsonl: a recording, not a world (lidarsim replay " "$work/err.txt" || fail "$command REC: $(cat "$work/err.txt")"
+done
 expect_status 2 "$lidarsim" render "$rec" -o "$work/x.gif" --autopilot
 grep -q 'do not apply to a recording' "$work/err.txt" || fail "render REC --autopilot: $(cat "$work/err.txt")"
 # A first file that is not a recording, with a world after it: the message is about that file (review 28: an empty

@@ -1,7 +1,6 @@
 // lidarsim check WORLD.json...: validates world files and prints a one-line summary of each.
 #include "cli/commands.h"
 #include "cli/options.h"
-#include "core/recording.h" // lsIsRecordingFile
 #include "lidarsim/world.h"
 
 #include <stdio.h>
@@ -31,13 +30,7 @@ static bool CheckOne(const char* path)
     lsEscapeControl(shown, sizeof shown);
     if (world == NULL)
     {
-        // A recording's second line reads as a syntax error: say what the file is instead.
-        if (lsIsRecordingFile(path))
-        {
-            fprintf(stderr, "%s: a recording, not a world (lidarsim replay %s plays it)\n", shown, shown);
-            return false;
-        }
-        fprintf(stderr, "%s\n", err.message);
+        fprintf(stderr, "%s\n", err.message); // a recording says so (lsLoadWorld)
         return false;
     }
     int segments = lsWorld_SegmentCount(world);
