@@ -405,7 +405,7 @@ class World(_lib.OwnsHandle):
         if beams is not None:
             o.beams = _integer("beams", beams, 1, 100000)
         if fov is not None:
-            o.fov = math.radians(_finite("fov", fov, 0.0, 360.0, open_low=True))
+            o.fov = math.radians(_finite("fov", fov, 1e-6, 360.0))  # a smaller one's radians may round to 0
         if range is not None:
             o.range = _finite("range", range, 0.0, math.inf, open_low=True)
         if noise is not None:

@@ -130,7 +130,8 @@ def test_messages_say_what_is_wrong():
     world = lidarsim.load(world_path("rldemo"))
     cases = [
         (lambda: world.scan((1, 1, 0), range=float("inf")), "range: expected a finite number, got inf"),
-        (lambda: world.scan((1, 1, 0), fov=400), "fov: expected a number in (0, 360], got 400.0"),
+        (lambda: world.scan((1, 1, 0), fov=400), "fov: expected a number in [1e-06, 360], got 400.0"),
+        (lambda: world.scan((1, 1, 0), fov=5e-324), "fov: expected a number in [1e-06, 360], got 5e-324"),
         (lambda: lidarsim.Sim(world).step(float("nan"), 0.0), "v: expected a finite number, got nan"),
         (lambda: world.scan_batch(np.zeros((2, 3)), dtype=np.int32), "dtype: expected a floating-point type"),
         # The shape given, not the shape after wrapping it in a list (it said (1, 2) and (1, 2, 3)).
