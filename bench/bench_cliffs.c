@@ -225,7 +225,8 @@ static lsWorld* BuildVehicles(const char* worldsDir)
     AddRoom(world, 0.0, 0.0, 10.0 * side + 4.0, 10.0 * side + 4.0);
     for (int i = 0; i < 20000; ++i)
     {
-        lsVec2 p = {5.0 + 10.0 * (i % side), 5.0 + 10.0 * (i / side)};
+        int column = i % side, row = i / side;
+        lsVec2 p = {5.0 + 10.0 * (double)column, 5.0 + 10.0 * (double)row};
         lsVec2 square[4] = {p, lsAdd(p, lsV(4.0, 0.0)), lsAdd(p, lsV(4.0, 4.0)), lsAdd(p, lsV(0.0, 4.0))};
         char id[16];
         snprintf(id, sizeof id, "p%d", i);

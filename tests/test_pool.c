@@ -238,6 +238,19 @@ static int DestroyWithIdleWorkersTest(void)
     return 0;
 }
 
+// The same sums at every index (exactly equal: the same additions in the same order).
+static bool SameValues(const PoolTestRun* a, const PoolTestRun* b)
+{
+    for (int i = 0; i < POOL_TEST_COUNT; ++i)
+    {
+        if (a->value[i] != b->value[i])
+        {
+            return false;
+        }
+    }
+    return true;
+}
+
 // The child's side of ForkTest: the parent's pool (no workers here) runs a job inline with the same results, is
 // destroyed, and a pool made in the child runs one on threads of its own. 0 when all held.
 static int ForkedChild(lsPool* inherited, const PoolTestRun* reference)
@@ -245,13 +258,13 @@ static int ForkedChild(lsPool* inherited, const PoolTestRun* reference)
     alarm(20); // a job handed to workers that are not there would wait forever: fail instead
     PoolTestRun* run = NewRun(4);
     lsPool_ParallelFor(inherited, POOL_TEST_COUNT, 7, RecordTask, run);
-    int bad = run->badWorker != 0 || memcmp(run->value, reference->value, sizeof(run->value)) != 0;
+    int bad = run->badWorker != 0 || !SameValues(run, reference);
     lsDestroyPool(inherited);
     lsPool* fresh = lsCreatePool(3);
     memset(run, 0, sizeof(PoolTestRun));
     run->threadCount = 3;
     lsPool_ParallelFor(fresh, POOL_TEST_COUNT, 7, RecordTask, run);
-    bad |= run->badWorker != 0 || memcmp(run->value, reference->value, sizeof(run->value)) != 0;
+    bad |= run->badWorker != 0 || !SameValues(run, reference);
     bad |= ProcessThreadCount() >= 0 && ProcessThreadCount() != 3; // the child's thread and the fresh pool's two
     lsDestroyPool(fresh);
     return bad;
