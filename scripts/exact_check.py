@@ -42,7 +42,8 @@ The reference (written from the docs, not from the project's code):
   origin + (u * res, v * res) with one rounding per operation, rotated by (cos yaw, sin yaw) when yaw != 0; a
   rotated map's walls are the maximal runs of cell edges between the corners where the boundary turns, as maps.md
   says (their rounded inner corners are not exactly on one line).
-A range must equal the exact t within a relative 1e-12 (a few ulps), and the hit kind must be one of those at t. A
+A range must equal the exact t within a relative 1e-13 (the routines keep within about 128 ulp, 3e-14, at any
+incidence), and the hit kind must be one of those at t. A
 robot strictly inside a map's wall cell sees the far side of the cell (the map's walls are segments, where maps.md's
 "distance to the first wall cell" would say 0); such beams are counted, not failed. --doc-directions also casts each
 beam whose direction differs from (cos, sin)(theta + mtheta + a_i) (scan -h's words) along the latter and counts the
@@ -69,7 +70,7 @@ except ImportError:  # the prefilter then runs in plain Python
 
 S = 1074  # every double is an integer multiple of 2^-1074: x * 2^S is an exact integer
 ONE = 1 << S
-REL = 1e-12
+REL = 1e-13
 KINDS = ("wall", "mover", "target", "box", "polygon", "vehicle", "robot")
 
 
