@@ -1114,7 +1114,8 @@ static int GrazingAccuracyTest(void)
     ENSURE(worstSegment <= 1e-13 && worstCircle <= 1e-13);
 
     // Walls and rays at 2^-990 .. 2^-1010 of the scale above (coordinates near 1e-300, products far below a double's
-    // least normal): a wall of 2e-300 m seen from 2e-300 m came back at fraction 0, one of 1e-160 m 1e-5 short.
+    // least normal): a wall of 2e-300 m seen from 2e-300 m came back at fraction 0, one of 1e-160 m 1e-5 short. Half
+    // the beams aimed at a point of the wall, half grazing it at 1e-10 .. 1e-2 rad (long double kept 4e-10 there).
     double worstTiny = 0.0;
     int tiny = 0;
     for (int i = 0; i < 20000; ++i)
@@ -1123,20 +1124,22 @@ static int GrazingAccuracyTest(void)
         lsVec2 a = lsTestRandomPoint(&rng, -1.0, 1.0, -1.0, 1.0), b = lsTestRandomPoint(&rng, -1.0, 1.0, -1.0, 1.0);
         lsVec2 o = lsTestRandomPoint(&rng, -1.0, 1.0, -1.0, 1.0);
         lsVec2 d = lsSub(lsLerp(a, b, lsRng_Range(&rng, 0.05, 0.95)), o); // aimed at a point of the wall
-        a = lsV(ldexp(a.x, e), ldexp(a.y, e)), b = lsV(ldexp(b.x, e), ldexp(b.y, e));
-        o = lsV(ldexp(o.x, e), ldexp(o.y, e)), d = lsV(ldexp(d.x, e), ldexp(d.y, e));
-        if (i % 2 == 0)
+        if (i % 2 == 1)
         {
-            d = lsScale(1.0 / fmax(fabs(d.x), fabs(d.y)), d); // a direction of about unit length, as a lidar's
+            double along = atan2(b.y - a.y, b.x - a.x) + pow(10.0, lsRng_Range(&rng, -10, -2)) * (i % 4 == 1 ? 1 : -1);
+            d = lsDirection(along);
+            o = lsMulSub(lsLerp(a, b, lsRng_Range(&rng, 0.3, 0.7)), lsRng_Range(&rng, 0.1, 0.5), d);
         }
-        lsRayInput in = {o, d, 10.0};
+        a = lsV(ldexp(a.x, e), ldexp(a.y, e)), b = lsV(ldexp(b.x, e), ldexp(b.y, e));
+        o = lsV(ldexp(o.x, e), ldexp(o.y, e));
+        d = i % 4 == 0 ? lsV(ldexp(d.x, e), ldexp(d.y, e)) : d; // a quarter with a tiny direction too
+        lsRayInput in = {o, d, i % 4 == 0 ? 10.0 : 1.0};
         lsSegment wall = {a, b};
         Quad ex = (Quad)b.x - (Quad)a.x, ey = (Quad)b.y - (Quad)a.y, ax = (Quad)a.x - (Quad)o.x,
              ay = (Quad)a.y - (Quad)o.y;
         Quad den = (Quad)d.x * ey - (Quad)d.y * ex;
         Quad t = (ax * ey - ay * ex) / den, s = (ax * (Quad)d.y - ay * (Quad)d.x) / den;
-        if (t > 0 && s > (Quad)1e-3 && s < (Quad)(1 - 1e-3) &&
-            QuadAbs(den) > (QuadAbs((Quad)d.x * ey) + QuadAbs((Quad)d.y * ex)) / 16)
+        if (t > 0 && t < (Quad)in.maxFraction && s > (Quad)1e-3 && s < (Quad)(1 - 1e-3))
         {
             lsCastOutput out = lsRayCastSegment(&wall, &in);
             ENSURE(out.hit);

@@ -165,10 +165,26 @@ static int SyntaxErrorTest(void)
     ENSURE(FailsWith("{\"name\": \"a\001b\", \"walls\": []}",
                      "t.json:1:12: a control character (0x01) inside a string: JSON needs it escaped (\\u0001"));
     ENSURE(FailsWith("{\"name\": \"a\tb\", \"walls\": []}", "t.json:1:12: a control character (0x09) inside a string"));
-    // The first error in the file is the one reported: a syntax error before such a number, or the number before one.
+    // The first error in the file is the one reported: a syntax error before such a number or a control character in
+    // a string, or the number before one.
+    ENSURE(FailsWith("{\"walls\": [1,, 2], \"name\": \"a\tb\"}", "t.json:1:14: syntax error near ', 2]"));
+    ENSURE(FailsWith("{\"name\": \"a\tb\", \"walls\": [007]}", "t.json:1:12: a control character (0x09)"));
     ENSURE(FailsWith("{\"walls\": [1,, 007]}", "t.json:1:14: syntax error near ', 007]}'"));
     ENSURE(FailsWith("{\"walls\": [007,, 1]}", "t.json:1:12: a number with a leading zero"));
     ENSURE(FailsWith("{\"walls\": [1.] \"x\"}", "t.json:1:12: a number without digits after its decimal point"));
+    {
+        // A malformed number is skipped whole: scanned again from each of its digits, 80 000 of them took 2.5 s.
+        enum
+        {
+            digits = 200000
+        };
+        char* text = lsAlloc(digits + 16);
+        memcpy(text, "{\"walls\": [", 11);
+        memset(text + 11, '1', digits);
+        memcpy(text + 11 + digits, ".]}", 4);
+        ENSURE(FailsWith(text, "t.json:1:12: a number without digits after its decimal point"));
+        lsFree(text, digits + 16);
+    }
     // Every form the grammar allows still loads: zero, negative zero, exponents of both signs and cases, underflow.
     lsError err = {{0}};
     lsWorld* forms = LoadText("{\"walls\": [{\"from\": [0, -0], \"to\": [1E+2, 0.0e-0]}], \"robot\": {\"pose\": "

@@ -87,10 +87,12 @@ LS_API int lsOrientDir(lsVec2 o, lsVec2 d, lsVec2 p);
 // ---------------------------------------------------------------------------------------------------------------------
 // Ray casts (the lidar's beams). A ray with a zero direction or maxFraction < 0 hits nothing. Hit or miss is
 // decided exactly from the given doubles (maxFraction included: a hit exactly at maxFraction counts); only the
-// reported fraction, point and normal are rounded, and the fraction is clamped into [0, maxFraction]. A segment's or a
-// circle's fraction lies within about 128 ulp (a relative 3e-14) of the exact one at any incidence, grazing and
-// near-tangent beams and coordinates near 1e-300 included: past 2^5 of ill-conditioning the crossing is recomputed in
-// double-double, and products that would underflow in long double. Inputs must be finite.
+// reported fraction, point and normal are rounded, and the fraction is clamped into [0, maxFraction]. A segment's
+// fraction lies within about 128 ulp (a relative 3e-14) of the exact one at any incidence, grazing beams and
+// coordinates near 1e-300 included: past 2^5 of ill-conditioning the crossing is recomputed in double-double, and
+// when its products would underflow, in quad precision. A circle's does at any incidence too (near-tangent beams
+// included) while its radius and the origin's distance are above about 1e-150 (world files allow radii from 1e-4 m);
+// below, its squares underflow. Inputs must be finite.
 
 /// Two-sided segment, closed at both endpoints: a ray through an endpoint (a shared corner of two walls) hits.
 /// Whether the ray meets the segment is decided by exact orientation tests; only the fraction is rounded.

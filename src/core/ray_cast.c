@@ -4,11 +4,20 @@
 #include "lidarsim/geometry.h"
 
 #include "core/exact.h"
+
 #include "core/geometry_internal.h"
 #include "lidarsim/base.h"
 
 #include <float.h>
 #include <math.h>
+
+// Quad precision where the compiler has it (GCC and clang on x86-64), else long double (IEEE quad on aarch64, the x87
+// format's 64 bits and wide exponent on others): for crossings whose products underflow in doubles.
+#if defined(__SIZEOF_FLOAT128__)
+__extension__ typedef __float128 lsQuad;
+#else
+typedef long double lsQuad;
+#endif
 
 static inline lsCastOutput NoHit(void)
 {
@@ -222,10 +231,14 @@ static int CastCrossing(lsVec2 o, lsVec2 d, double L, lsVec2 a, lsVec2 b, int sa
     if (!(LS_FILTER_BOUND8 * sNum >= LS_FILTER_TINY))
     {
         // Products this small lose their digits to underflow (a wall of 1e-300 m seen from 2e-300 m came back at
-        // range 0, one of 1e-160 m 1e-5 too short): num and den again in long double, whose exponent reaches far
-        // below a double's. The common case leaves every such crossing here (its numerator's filter needs sNum).
-        long double tinyNum = (long double)px * (long double)ey - (long double)py * (long double)ex;
-        long double tinyDen = (long double)d.x * (long double)ey - (long double)d.y * (long double)ex;
+        // range 0, one of 1e-160 m 1e-5 too short): num and den again in quad precision, whose exponent reaches far
+        // below a double's and whose 113 bits hold each difference and product of these doubles exactly or nearly,
+        // so a grazing beam keeps its digits too. The common case leaves every such crossing here (its numerator's
+        // filter needs sNum).
+        lsQuad qex = (lsQuad)b.x - (lsQuad)a.x, qey = (lsQuad)b.y - (lsQuad)a.y;
+        lsQuad qpx = (lsQuad)p.x - (lsQuad)o.x, qpy = (lsQuad)p.y - (lsQuad)o.y;
+        lsQuad tinyNum = qpx * qey - qpy * qex;
+        lsQuad tinyDen = (lsQuad)d.x * qey - (lsQuad)d.y * qex;
         t = (double)(tinyNum / tinyDen);
     }
     else if ((sDen > LS_CROSSING_ILL * fabs(den) || sNum > LS_CROSSING_ILL * fabs(num)) && isfinite(sDen) &&

@@ -1729,8 +1729,8 @@ static LS_FORCE_INLINE void FetchCell(const lsScene* scene, const Walk* a)
 // a time) win; above it the lanes' misses in flight do. Measured on both machines this project has run on: a Zen 4
 // slice with a 32 MB L3 (city-100k's 27.6 MB index: the lanes 4.4 M rays per CPU s against the packets' 4.1 to 5.2,
 // city-10k's 2.8 MB the other way), and an Emerald Rapids with 260 MB (the packets 1.15x the lanes at 27.6 MB, 0.97x
-// at 110 MB, 0.80x at 248 MB). 32 MB is assumed where the C library cannot tell. 0 until the first cast or
-// lsScene_SetLanesMinIndexBytes; racing first casts store the same value.
+// at 110 MB, 0.80x at 248 MB). 32 MB is assumed where the C library cannot tell (or tells less than 4 MB). 0 until the
+// first cast or lsScene_SetLanesMinIndexBytes; racing first casts store the same value.
 static _Atomic size_t s_lanesMinIndexBytes;
 
 void lsScene_SetLanesMinIndexBytes(size_t bytes)

@@ -1558,16 +1558,17 @@ static size_t JsonNumberEnd(const char* text, size_t size, size_t i, const char*
 }
 
 // What PreScan leaves to be refused once the parse has shown what comes first: the first control character outside a
-// string (at control; size when none) and the first number JSON does not allow (at number, why says how).
+// string (at control; size when none), the first one inside a string (inString) and the first number JSON does not
+// allow (at number, why says how).
 typedef struct PreScanFinds
 {
-    size_t control, number;
+    size_t control, inString, number;
     const char* why;
 } PreScanFinds;
 
 static bool PreScan(const char* text, size_t size, const char* label, PreScanFinds* finds, lsError* err)
 {
-    finds->control = size, finds->number = size, finds->why = NULL;
+    finds->control = size, finds->inString = size, finds->number = size, finds->why = NULL;
     long long values = 1;
     int depth = 0;
     bool inString = false;
@@ -1596,15 +1597,11 @@ static bool PreScan(const char* text, size_t size, const char* label, PreScanFin
         }
         if (inString)
         {
-            if ((unsigned char)c < 0x20)
+            if ((unsigned char)c < 0x20 && finds->inString == size)
             {
                 // RFC 8259: a string holds no raw control character (cJSON takes one, and a save wrote it back as an
-                // escape, so the file changed under the user).
-                lsLineColumn(text, i, &line, &column);
-                return lsFail(err,
-                              "%s:%d:%d: a control character (0x%02x) inside a string: JSON needs it escaped (\\u%04x, "
-                              "or \\n, \\t)",
-                              label, line, column, (unsigned)(unsigned char)c, (unsigned)(unsigned char)c);
+                // escape, so the file changed under the user). Refused unless a syntax error comes before it.
+                finds->inString = i;
             }
             // cJSON decodes \u0000 into a NUL that ends its C string: "loop\u0000b" would load as the id "loop", and a
             // vehicle's "loop\u0000x" would find that path (and a key "walls\u0000x" would be "walls").
@@ -1637,7 +1634,16 @@ static bool PreScan(const char* text, size_t size, const char* label, PreScanFin
             {
                 finds->number = i, finds->why = why; // refused unless a syntax error comes before it
             }
-            i = end == 0 ? i : end - 1;
+            if (end == 0)
+            {
+                // Past the rest of the malformed number at once: scanned again from each of its digits, a megabyte
+                // of them ending in '.' took minutes.
+                end = i + 1;
+                while (end < size && (IsDigit(text[end]) || text[end] == '.' || text[end] == 'e' || text[end] == 'E' ||
+                                      text[end] == '+' || text[end] == '-'))
+                    ++end;
+            }
+            i = end - 1;
         }
         else if ((unsigned char)c < 0x20 && c != '\t' && c != '\n' && c != '\r' && finds->control == size)
         {
@@ -1716,13 +1722,25 @@ lsWorld* lsLoadWorldFromString(const char* text, size_t size, const char* fileNa
     root = cJSON_ParseWithLengthOpts(copy, size + 1, &end, true);
     size_t stop =
         root != NULL ? size : (end != NULL && end >= copy && end <= copy + size ? (size_t)(end - copy) : size);
-    if (finds.number < size && finds.number <= stop)
+    size_t first = finds.number < finds.inString ? finds.number : finds.inString;
+    if (first < size && first <= stop)
     {
-        // A number JSON does not allow (cJSON reads 007 as 7), unless the parse stopped before it: the first error
-        // in the file is the one reported.
+        // A number JSON does not allow (cJSON reads 007 as 7) or a raw control character in a string, unless the
+        // parse stopped before it: the first error in the file is the one reported.
         int line, column;
-        lsLineColumn(copy, finds.number, &line, &column);
-        lsFail(err, "%s:%d:%d: %s", label, line, column, finds.why);
+        lsLineColumn(copy, first, &line, &column);
+        unsigned char c = (unsigned char)copy[first];
+        if (first == finds.number)
+        {
+            lsFail(err, "%s:%d:%d: %s", label, line, column, finds.why);
+        }
+        else
+        {
+            lsFail(err,
+                   "%s:%d:%d: a control character (0x%02x) inside a string: JSON needs it escaped (\\u%04x, or \\n, "
+                   "\\t)",
+                   label, line, column, (unsigned)c, (unsigned)c);
+        }
         goto fail;
     }
     size_t control = finds.control;
