@@ -179,7 +179,7 @@ static int SyntaxErrorTest(void)
             digits = 200000
         };
         char* text = lsAlloc(digits + 16);
-        memcpy(text, "{\"walls\": [", 11);
+        memcpy(text, "{\"walls\": [", 12); // its NUL, overwritten by the digits
         memset(text + 11, '1', digits);
         memcpy(text + 11 + digits, ".]}", 4);
         ENSURE(FailsWith(text, "t.json:1:12: a number without digits after its decimal point"));
