@@ -230,6 +230,85 @@ static double RunVector(const lsWorld* world, int threads, int count, int steps,
     return total;
 }
 
+// Whether two float arrays hold the same values (NaN never: observations are finite).
+static bool SameFloats(const float* a, const float* b, size_t n)
+{
+    for (size_t k = 0; k < n; ++k)
+    {
+        if (a[k] != b[k])
+        {
+            return false;
+        }
+    }
+    return true;
+}
+
+// lsVecEnv_ResetSeeded on the pool resets the agents its rows name as lsVecEnv_ResetOne does, one by one, and leaves
+// the others (their rows of obs and their episodes) as they were: the whole vector, then every third agent after
+// some steps.
+static int ResetSeededTest(void)
+{
+    lsWorld* world = LoadShipped("rldemo");
+    ENSURE(world != NULL);
+    enum
+    {
+        count = 40
+    };
+    lsPool* pool = lsCreatePool(3);
+    lsVecEnvDef def = lsDefaultVecEnvDef();
+    def.count = count;
+    def.agent.maxSteps = 1000;
+    lsVecEnv* batch = lsCreateVecEnv(world, &def, pool, NULL);
+    lsVecEnv* single = lsCreateVecEnv(world, &def, NULL, NULL);
+    int size = lsVecEnv_ObservationSize(batch);
+    size_t n = (size_t)count * (size_t)size;
+    float* obs[2] = {lsAllocZero(n, sizeof(float)), lsAllocZero(n, sizeof(float))};
+    uint64_t seeds[count];
+    uint8_t rows[count];
+    int32_t actions[count];
+    for (int i = 0; i < count; ++i)
+    {
+        seeds[i] = 0x9E3779B97F4A7C15ull * (uint64_t)(i + 1);
+        rows[i] = (uint8_t)(i % 3 == 0);
+        actions[i] = (int32_t)(i % ls_actionCount);
+    }
+    lsVecEnv_ResetSeeded(batch, seeds, NULL, obs[0]);
+    for (int i = 0; i < count; ++i)
+    {
+        lsVecEnv_ResetOne(single, i, seeds[i], obs[1] + (size_t)i * (size_t)size);
+    }
+    ENSURE(SameFloats(obs[0], obs[1], n));
+    for (int s = 0; s < 20; ++s)
+    {
+        lsVecEnv_Step(batch, actions, NULL, obs[0], NULL, NULL, NULL);
+        lsVecEnv_Step(single, actions, NULL, obs[1], NULL, NULL, NULL);
+    }
+    for (int i = 0; i < count; ++i)
+    {
+        seeds[i] += 77;
+        if (rows[i] != 0)
+        {
+            lsVecEnv_ResetOne(single, i, seeds[i], obs[1] + (size_t)i * (size_t)size);
+        }
+    }
+    lsVecEnv_ResetSeeded(batch, seeds, rows, obs[0]);
+    ENSURE(SameFloats(obs[0], obs[1], n));
+    for (int i = 0; i < count; ++i)
+    {
+        ENSURE(lsVecEnv_EpisodeStep(batch, i) == (rows[i] != 0 ? 0 : 20));
+    }
+    lsVecEnv_Step(batch, actions, NULL, obs[0], NULL, NULL, NULL);
+    lsVecEnv_Step(single, actions, NULL, obs[1], NULL, NULL, NULL);
+    ENSURE(SameFloats(obs[0], obs[1], n));
+    lsFree(obs[0], n * sizeof(float));
+    lsFree(obs[1], n * sizeof(float));
+    lsDestroyVecEnv(batch);
+    lsDestroyVecEnv(single);
+    lsDestroyPool(pool);
+    lsDestroyWorld(world);
+    return 0;
+}
+
 // A vector of agents on 1 and 3 threads gives the same observations, rewards and final observations, across
 // automatic resets; agent i's episodes match a lone lsAgent seeded by the documented schedule.
 static int VecEnvTest(void)
@@ -376,6 +455,7 @@ int ParallelBatchTest(void)
     RUN_SUBTEST(ScanBatchMatchesSingleTest);
     RUN_SUBTEST(ScanBatchThreadsTest);
     RUN_SUBTEST(VecEnvTest);
+    RUN_SUBTEST(ResetSeededTest);
     RUN_SUBTEST(RobotInfoTest);
     return 0;
 }

@@ -184,6 +184,11 @@ LS_API void lsVecEnv_Reset(lsVecEnv* env, uint64_t seed, float* obs);
 /// Resets agent i alone with an explicit seed (its later automatic episodes go on from its own schedule). Writes
 /// its observation into obsRow (one row).
 LS_API void lsVecEnv_ResetOne(lsVecEnv* env, int i, uint64_t seed, float* obsRow);
+/// Resets, on the pool, every agent i whose rows[i] is not 0 (rows NULL: every agent) with seeds[i], as
+/// lsVecEnv_ResetOne(env, i, seeds[i], row i of obs) would; the other agents and their rows of obs are left as they
+/// are. Bindings that draw their own seeds (the Python VectorEnv's) reset a whole vector, or the agents whose
+/// episodes ended, in one call.
+LS_API void lsVecEnv_ResetSeeded(lsVecEnv* env, const uint64_t* seeds, const uint8_t* rows, float* obs);
 
 /// Steps every agent once, in parallel. Actions: discrete (actions[i], an lsAction) when continuous is NULL, else
 /// continuous (continuous[2i] = v m/s, continuous[2i + 1] = w rad/s, clamped to the robot's limits). Writes obs

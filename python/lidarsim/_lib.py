@@ -232,6 +232,7 @@ def _load_core() -> ctypes.CDLL:
     _declare(lib, "lsVecEnv_ObservationSize", c_int, p)
     _declare(lib, "lsVecEnv_Reset", None, p, c_uint64, POINTER(ctypes.c_float))
     _declare(lib, "lsVecEnv_ResetOne", None, p, c_int, c_uint64, POINTER(ctypes.c_float))
+    _declare(lib, "lsVecEnv_ResetSeeded", None, p, POINTER(c_uint64), POINTER(c_uint8), POINTER(ctypes.c_float))
     _declare(
         lib,
         "lsVecEnv_Step",

@@ -427,20 +427,26 @@ class VectorEnv(_lib.OwnsHandle):
             self._seeds = _first_episode_seeds(self.world.seed, self.num_envs)
         else:
             self._seeds = _next_episode_seeds(self._seeds)
-        self._start_episodes(handle, range(self.num_envs))
+        self._start_episodes(handle, None)
         self._returns[:] = 0.0
         self._lengths[:] = 0
         self._started = True
         infos = {"seed": self._seeds.copy(), "_seed": np.ones(self.num_envs, bool)}
         return (self._obs.copy() if self.copy else self._obs), infos
 
-    def _start_episodes(self, handle: int, rows) -> None:
-        """Starts the episodes of self._seeds in those rows, writing their first observations into self._obs."""
-        row_bytes = self._obs.strides[0]
-        base = self._obs.ctypes.data
-        for i in rows:
-            row = ctypes.cast(base + int(i) * row_bytes, ctypes.POINTER(ctypes.c_float))
-            _lib.core.lsVecEnv_ResetOne(handle, int(i), int(self._seeds[i]), row)
+    def _start_episodes(self, handle: int, rows: Optional[np.ndarray]) -> None:
+        """Starts the episodes of self._seeds in those rows (None: every row), on the vector's threads, writing their
+        first observations into self._obs."""
+        mask = None
+        if rows is not None:
+            mask = np.zeros(self.num_envs, np.uint8)
+            mask[rows] = 1
+        _lib.core.lsVecEnv_ResetSeeded(
+            handle,
+            _lib.ptr(self._seeds, ctypes.c_uint64),
+            _lib.ptr(mask, ctypes.c_uint8),
+            _lib.ptr(self._obs, ctypes.c_float),
+        )
 
     @_lib.serialized
     def step(self, actions) -> Tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict]:

@@ -564,6 +564,7 @@ typedef struct ResetTask
 {
     lsVecEnv* env;
     float* obs;
+    const uint8_t* rows; // the agents to reset (NULL: all)
 } ResetTask;
 
 static void ResetChunk(void* context, int begin, int end, int worker)
@@ -571,8 +572,11 @@ static void ResetChunk(void* context, int begin, int end, int worker)
     const ResetTask* task = context;
     for (int i = begin; i < end; ++i)
     {
-        StartEpisode(task->env, i);
-        ObserveInto(task->env, i, worker, Row(task->env, task->obs, i));
+        if (task->rows == NULL || task->rows[i] != 0)
+        {
+            StartEpisode(task->env, i);
+            ObserveInto(task->env, i, worker, Row(task->env, task->obs, i));
+        }
     }
 }
 
@@ -586,7 +590,24 @@ void lsVecEnv_Reset(lsVecEnv* env, uint64_t seed, float* obs)
         env->seeds[i] = seed + (uint64_t)i;
         env->episodes[i] = 0;
     }
-    ResetTask task = {env, obs};
+    ResetTask task = {env, obs, NULL};
+    lsPool_ParallelFor(env->pool, env->def.count, 16, ResetChunk, &task);
+}
+
+// obs is written (by the workers, through ResetTask), which the check does not follow.
+// NOLINTNEXTLINE(readability-non-const-parameter)
+void lsVecEnv_ResetSeeded(lsVecEnv* env, const uint64_t* seeds, const uint8_t* rows, float* obs)
+{
+    LS_ASSERT(env != NULL && seeds != NULL && obs != NULL);
+    for (int i = 0; i < env->def.count; ++i)
+    {
+        if (rows == NULL || rows[i] != 0)
+        {
+            env->seeds[i] = seeds[i];
+            env->episodes[i] = 0;
+        }
+    }
+    ResetTask task = {env, obs, rows};
     lsPool_ParallelFor(env->pool, env->def.count, 16, ResetChunk, &task);
 }
 
