@@ -435,16 +435,12 @@ class VectorEnv(_lib.OwnsHandle):
         return (self._obs.copy() if self.copy else self._obs), infos
 
     def _start_episodes(self, handle: int, rows: Optional[np.ndarray]) -> None:
-        """Starts the episodes of self._seeds in those rows (None: every row), on the vector's threads, writing their
-        first observations into self._obs."""
-        mask = None
-        if rows is not None:
-            mask = np.zeros(self.num_envs, np.uint8)
-            mask[rows] = 1
+        """Starts the episodes of self._seeds in the rows the uint8 mask rows marks (None: every row), on the
+        vector's threads, writing their first observations into self._obs."""
         _lib.core.lsVecEnv_ResetSeeded(
             handle,
             _lib.ptr(self._seeds, ctypes.c_uint64),
-            _lib.ptr(mask, ctypes.c_uint8),
+            _lib.ptr(rows, ctypes.c_uint8),
             _lib.ptr(self._obs, ctypes.c_float),
         )
 
@@ -470,7 +466,7 @@ class VectorEnv(_lib.OwnsHandle):
             rows = np.flatnonzero(truncations)
             self._final[rows] = self._obs[rows]
             self._seeds[rows] = _next_episode_seeds(self._seeds[rows])
-            self._start_episodes(handle, rows)
+            self._start_episodes(handle, self._truncated)
             infos["seed"], infos["_seed"] = self._seeds.copy(), truncations.copy()
             infos["final_observation"] = self._final.copy()
             infos["_final_observation"] = truncations.copy()

@@ -25,9 +25,6 @@ static bool CheckOne(const char* path)
     lsWarnings warnings;
     lsWorld* world = lsLoadWorld(path, &err, &warnings);
     lsPrintWarnings(path, &warnings);
-    char shown[1024];
-    snprintf(shown, sizeof shown, "%s", path);
-    lsEscapeControl(shown, sizeof shown);
     if (world == NULL)
     {
         fprintf(stderr, "%s\n", err.message); // a recording says so (lsLoadWorld)
@@ -35,6 +32,9 @@ static bool CheckOne(const char* path)
     }
     int segments = lsWorld_SegmentCount(world);
     lsAABB bounds = lsWorld_Bounds(world);
+    char shown[1024];
+    snprintf(shown, sizeof shown, "%s", path);
+    lsEscapeControl(shown, sizeof shown);
     printf("%s: %d %s, %d %s, %d %s, %d %s, %d %s, %d %s, %d %s, %d %s, %.1f x %.1f m\n", shown, segments,
            Plural(segments, "wall", "walls"), world->targetCount, Plural(world->targetCount, "target", "targets"),
            world->boxCount, Plural(world->boxCount, "box", "boxes"), world->polygonCount,

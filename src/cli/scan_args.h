@@ -39,8 +39,9 @@ typedef struct lsScanArgs
 } lsScanArgs;
 
 /// Parses the arguments after "scan". On success fills out and returns true; on a usage error returns false with
-/// err saying what ("--fov: expected a field of view in [1e-06, 360] deg, got '400'") and leaves nothing to free. Either way the
-/// caller calls lsFreeScanArgs(out) (harmless after a failure). Reads no file: --poses only records the path.
+/// err saying what ("--fov: expected a field of view in [1e-06, 360] deg, got '400'") and leaves nothing to free.
+/// Either way the caller calls lsFreeScanArgs(out) (harmless after a failure). Reads no file: --poses only records
+/// the path.
 bool lsParseScanArgs(int argc, char** argv, lsScanArgs* out, lsError* err);
 
 /// Parses the text of a poses file (size bytes, not necessarily NUL-terminated): one "x y deg" per line (commas

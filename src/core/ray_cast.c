@@ -4,7 +4,6 @@
 #include "lidarsim/geometry.h"
 
 #include "core/exact.h"
-
 #include "core/geometry_internal.h"
 #include "lidarsim/base.h"
 

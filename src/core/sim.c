@@ -786,6 +786,12 @@ static void StepVehicles(lsSim* sim)
 // ---------------------------------------------------------------------------------------------------------------------
 // The robots
 
+// Whether p is a point a world file may hold (limits.h: |x|, |y| <= 1e6 m), as every pose a run reports must be.
+static bool IsCoordinate(lsVec2 p)
+{
+    return lsLimit_Holds(ls_quantityCoordinate, p.x) && lsLimit_Holds(ls_quantityCoordinate, p.y);
+}
+
 // Moves robot i's body (circle or polygon) from its current pose with continuous collision against cw. *newAngle
 // holds the heading it would reach turning freely; a polygon's contacts may change it, a circle's never do.
 static lsMoveResult MoveBody(const lsSim* sim, int i, const lsCollisionWorld* cw, lsVec2 displacement, double turn,
@@ -798,8 +804,7 @@ static lsMoveResult MoveBody(const lsSim* sim, int i, const lsCollisionWorld* cw
                              ? lsMovePolygon(cw, r->footprintLocal, r->footprintCount, robot->position, robot->angle,
                                              displacement, turn, &angle)
                              : lsMoveCircle(cw, robot->position, displacement, robot->radius);
-    if (!lsLimit_Holds(ls_quantityCoordinate, moved.position.x) ||
-        !lsLimit_Holds(ls_quantityCoordinate, moved.position.y))
+    if (!IsCoordinate(moved.position))
     {
         // Pushed out of the coordinates' bound (a footprint a million metres wide, resolved against the walls it
         // covers, went 3.8e6 m away): it stays where it stood, as a squeezed robot does, so every pose the run
@@ -2025,8 +2030,7 @@ static void PlaceRobot(lsSim* sim, int i, bool anything, int64_t* budget)
             double hi = 0.25 * radius * ring;
             lsVec2 at = lsMulAdd(start, hi, u);
             *budget -= cw.circleCount + 1;
-            if (!lsLimit_Holds(ls_quantityCoordinate, at.x) || !lsLimit_Holds(ls_quantityCoordinate, at.y) ||
-                lsCollisionWorld_Clearance(&cw, at, radius, radius) <= LS_CONTACT_SKIN)
+            if (!IsCoordinate(at) || lsCollisionWorld_Clearance(&cw, at, radius, radius) <= LS_CONTACT_SKIN)
             {
                 continue; // taken, or beyond the coordinates' bound
             }

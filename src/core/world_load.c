@@ -1630,12 +1630,12 @@ static bool PreScan(const char* text, size_t size, const char* label, PreScanFin
         {
             const char* why = NULL;
             size_t end = JsonNumberEnd(text, size, i, &why);
-            if (end == 0 && finds->number == size)
-            {
-                finds->number = i, finds->why = why; // refused unless a syntax error comes before it
-            }
             if (end == 0)
             {
+                if (finds->number == size)
+                {
+                    finds->number = i, finds->why = why; // refused unless a syntax error comes before it
+                }
                 // Past the rest of the malformed number at once: scanned again from each of its digits, a megabyte
                 // of them ending in '.' took minutes.
                 end = i + 1;
