@@ -1222,11 +1222,44 @@ static int MoveShallowPolygonTest(void)
     return 0;
 }
 
+// A whole wall dragged on the grid: its anchor lands on the snapped point and its other corners by the same move in
+// decimals, so the save writes what was drawn (20 -> 20.85 took 10 to 10.850000000000001 in doubles). A coordinate
+// that is no short decimal moves by the doubles' difference, as before.
+static int MoveDecimalTest(void)
+{
+    const char* text = "{\"walls\": [{\"points\": [[20, 1], [10, 1.3], [0.1, 0.2]]}], \"targets\": [{\"center\": "
+                       "[0.3, 0.7], \"radius\": 0.5}], \"polygons\": [{\"points\": [[0, 0], [1, 0], [0.1, 1]]}]}";
+    lsError err;
+    lsWorld* world = lsLoadWorldFromString(text, strlen(text), "decimal.json", &err, NULL);
+    ENSURE(world != NULL);
+    ENSURE(10.0 + (20.85 - 20.0) != 10.85); // what the doubles alone give
+    ENSURE(lsEdit_MoveTo(world, lsMakeEditRef(ls_editWall, 0, 0), lsV(20.85, 1.05)));
+    ENSURE(lsVecEqual(world->walls[0].points[0], lsV(20.85, 1.05)));
+    ENSURE(lsVecEqual(world->walls[0].points[1], lsV(10.85, 1.35)));
+    ENSURE(lsVecEqual(world->walls[0].points[2], lsV(0.95, 0.25)));
+    ENSURE(lsEdit_Translate(world, lsMakeEditRef(ls_editTarget, 0, 0), lsV(0.1, 0.2)));
+    ENSURE(lsVecEqual(world->targets[0].center, lsV(0.4, 0.9))); // 0.3 + 0.1 is 0.4, not 0.30000000000000004 + ...
+    ENSURE(lsEdit_Translate(world, lsMakeEditRef(ls_editPolygon, 0, 0), lsV(0.2, 0.1)));
+    ENSURE(lsVecEqual(world->polygons[0].points[2], lsV(0.3, 1.1)));
+    char* saved = lsSaveWorldToString(world);
+    ENSURE(saved != NULL && strstr(saved, "10.85") != NULL && strstr(saved, "0000000") == NULL);
+    lsFreeString(saved);
+    // Not short decimals: the doubles' sum.
+    double third = 1.0 / 3.0;
+    ENSURE(lsEdit_MoveTo(world, lsMakeEditRef(ls_editTarget, 0, 0), lsV(0.4 + third, 0.9)));
+    ENSURE(lsVecEqual(world->targets[0].center, lsV(0.4 + third, 0.9)));
+    ENSURE(lsEdit_Translate(world, lsMakeEditRef(ls_editWall, 0, 0), lsV(third, 0.0)));
+    ENSURE(world->walls[0].points[1].x == 10.85 + third);
+    lsDestroyWorld(world);
+    return 0;
+}
+
 int EditTest(void)
 {
     RUN_SUBTEST(AddWallTest);
     RUN_SUBTEST(MoveTest);
     RUN_SUBTEST(MoveShallowPolygonTest);
+    RUN_SUBTEST(MoveDecimalTest);
     RUN_SUBTEST(JoinedCornerTest);
     RUN_SUBTEST(MoverMoveTest);
     RUN_SUBTEST(CutOpenWallTest);

@@ -202,6 +202,25 @@ static int MalformedTest(void)
         {"{\"lidarsim_recording\": 1, \"world\": \"w.json\", \"world_hash\": \"0123456789abcdef\", \"dt\": 0.1, "
          "\"robots\": [{\"id\": \"robot\", \"beams\": 2, \"range_max\": -1}]}\n",
          "r.jsonl:1: robots: [0].range_max: expected a range in [0, 1e+06] m"},
+        // The fields that say how the run was made are optional, but held to what `run` writes when given.
+        {"{\"lidarsim_recording\": 1, \"world\": \"w.json\", \"world_hash\": \"0123456789abcdef\", \"dt\": 0.1, "
+         "\"steps\": \"600\"}\n",
+         "r.jsonl:1: steps: expected an integer in 0..9007199254740992"},
+        {"{\"lidarsim_recording\": 1, \"world\": \"w.json\", \"world_hash\": \"0123456789abcdef\", \"dt\": 0.1, "
+         "\"every\": 0}\n",
+         "r.jsonl:1: every: expected an integer in 1..9007199254740992"},
+        {"{\"lidarsim_recording\": 1, \"world\": \"w.json\", \"world_hash\": \"0123456789abcdef\", \"dt\": 0.1, "
+         "\"seed\": -1}\n",
+         "r.jsonl:1: seed: expected an integer in 0..18446744073709551616"},
+        {"{\"lidarsim_recording\": 1, \"world\": \"w.json\", \"world_hash\": \"0123456789abcdef\", \"dt\": 0.1, "
+         "\"seed\": 1e999}\n",
+         "r.jsonl:1: seed: expected an integer in 0..18446744073709551616"},
+        {"{\"lidarsim_recording\": 1, \"world\": \"w.json\", \"world_hash\": \"0123456789abcdef\", \"dt\": 0.1, "
+         "\"autopilot\": 1}\n",
+         "r.jsonl:1: autopilot: expected true or false"},
+        {"{\"lidarsim_recording\": 1, \"world\": \"w.json\", \"world_hash\": \"0123456789abcdef\", \"dt\": 0.1, "
+         "\"scans\": \"fine\"}\n",
+         "r.jsonl:1: scans: expected \"compact\" or \"precise\""},
     };
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; ++k)
     {

@@ -177,9 +177,9 @@ static int PosesFileTest(void)
 {
     lsScanArgs a = {0};
     lsError err = {{0}};
-    const char* text = "# x y deg\n1 2 90\n  3.5,4.5,-45\r\n\n\t0 0 0 # the origin\n7 8 9"; // no final newline
+    const char* text = "# x y deg\n1 2 90\n  3.5,4.5,-45\r\n\n\t0 0 0 # the origin\n7 , 8\t,9"; // no final newline
     ENSURE(lsParseScanPoses(text, strlen(text), "p.txt", &a, &err));
-    ENSURE(a.poseCount == 4 && a.poses[3] == 3.5 && a.poses[5] == -45.0 && a.poses[11] == 9.0);
+    ENSURE(a.poseCount == 4 && a.poses[3] == 3.5 && a.poses[5] == -45.0 && a.poses[10] == 8.0 && a.poses[11] == 9.0);
     lsFreeScanArgs(&a);
     // A byte order mark at the start is skipped, as a world file's; columns count from after it.
     const char* bom = "\xEF\xBB\xBF"
@@ -209,6 +209,12 @@ static int PosesFileTest(void)
         {"# only comments\n\n", 0, "p.txt: no poses"},
         {"", 0, "p.txt: no poses"},
         {"1 2 3\n\0\0\0", 9, "p.txt:2:1: unexpected NUL byte"},
+        // A comma stands between two numbers, once: commas were read as spaces, so these were accepted.
+        {"1,2,3,\n", 0, "p.txt:1:6: a comma stands only between two numbers"},
+        {"1 2 3 , # a comment\n", 0, "p.txt:1:7: a comma stands only between two numbers"},
+        {"1,,2,3\n", 0, "p.txt:1:3: a comma stands only between two numbers"},
+        {"1, ,2,3\n", 0, "p.txt:1:4: a comma stands only between two numbers"},
+        {", 1 2 3\n", 0, "p.txt:1:1: a comma stands only between two numbers"},
     };
     for (int i = 0; i < (int)(sizeof cases / sizeof cases[0]); ++i)
     {

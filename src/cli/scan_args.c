@@ -254,7 +254,7 @@ bool lsParseScanArgs(int argc, char** argv, lsScanArgs* out, lsError* err)
     return ok;
 }
 
-static bool IsSeparator(char c) { return c == ' ' || c == '\t' || c == '\r' || c == ','; }
+static bool IsSpace(char c) { return c == ' ' || c == '\t' || c == '\r'; }
 
 bool lsParseScanPoses(const char* text, size_t size, const char* label, lsScanArgs* args, lsError* err)
 {
@@ -279,6 +279,7 @@ bool lsParseScanPoses(const char* text, size_t size, const char* label, lsScanAr
         bool bad = false;
         size_t p = at;
         size_t badStart = at;
+        size_t comma = 0; // where the comma after the last number is, or 0: one comma may stand between two numbers
         while (p < lineEnd && text[p] != '#' && !bad)
         {
             if (text[p] == '\0')
@@ -286,13 +287,24 @@ bool lsParseScanPoses(const char* text, size_t size, const char* label, lsScanAr
                 return lsFail(err, "%s:%d:%d: unexpected NUL byte (not a text file?)", label, lineNumber,
                               (int)(p - at) + 1);
             }
-            if (IsSeparator(text[p]))
+            if (IsSpace(text[p]))
             {
                 ++p;
                 continue;
             }
+            if (text[p] == ',')
+            {
+                if (count == 0 || comma != 0)
+                {
+                    return lsFail(err, "%s:%d:%d: a comma stands only between two numbers ('x y deg' or 'x,y,deg')",
+                                  label, lineNumber, (int)(p - at) + 1);
+                }
+                comma = p++;
+                continue;
+            }
+            comma = 0;
             size_t start = p;
-            while (p < lineEnd && text[p] != '#' && text[p] != '\0' && !IsSeparator(text[p]))
+            while (p < lineEnd && text[p] != '#' && text[p] != '\0' && text[p] != ',' && !IsSpace(text[p]))
             {
                 ++p;
             }
@@ -309,6 +321,11 @@ bool lsParseScanPoses(const char* text, size_t size, const char* label, lsScanAr
             bad = !lsParseNumber(token, pose + count);
             columns[count] = (int)(start - at) + 1;
             ++count;
+        }
+        if (comma != 0 && !bad)
+        {
+            return lsFail(err, "%s:%d:%d: a comma stands only between two numbers ('x y deg' or 'x,y,deg')", label,
+                          lineNumber, (int)(comma - at) + 1);
         }
         if (bad || (count != 0 && count != 3))
         {

@@ -4,6 +4,7 @@
 #include "lidarsim/geometry.h"
 
 #include <float.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -95,18 +96,54 @@ bool lsEdit_IsValidRef(const lsWorld* world, lsEditRef ref)
 // ---------------------------------------------------------------------------------------------------------------------
 // Moving
 
-// Translates count points into out; false when any result is not finite.
-static bool TranslatePoints(const lsVec2* points, int count, lsVec2 delta, lsVec2* out)
+// A move takes the point `from` to `to` and every other point with it: p goes to p + (to - from). Drawn on a grid,
+// from, to and the points are short decimals (20, 20.85), and p + (to - from) in doubles is not (the difference
+// 0.8500000000000014 is exact, the sum then lands on 10.850000000000001, and a save writes that): so when all three
+// are short decimals (at most 9 digits after the point), the point lands on the double nearest the decimal sum.
+typedef struct Shift
+{
+    lsVec2 from, to;
+} Shift;
+
+// x, as an integer count of 10^-k, when x is the double nearest that count's decimal (count / 10^k, one correctly
+// rounded division; counts below 2^50, so sums of three stay exact).
+static bool DecimalCount(double x, double scale, double* count)
+{
+    *count = round(x * scale);
+    return fabs(*count) < 0x1p50 && *count / scale == x;
+}
+
+static double ShiftCoordinate(double p, double from, double to)
+{
+    double scale = 1.0;
+    for (int k = 0; k <= 9; ++k, scale *= 10.0)
+    {
+        double cp, cf, ct;
+        if (DecimalCount(p, scale, &cp) && DecimalCount(from, scale, &cf) && DecimalCount(to, scale, &ct))
+        {
+            return (cp - cf + ct) / scale + 0.0; // + 0.0: a -0 would be saved as "-0"
+        }
+    }
+    return p + (to - from);
+}
+
+static lsVec2 ShiftPoint(Shift shift, lsVec2 p)
+{
+    return lsV(ShiftCoordinate(p.x, shift.from.x, shift.to.x), ShiftCoordinate(p.y, shift.from.y, shift.to.y));
+}
+
+// Shifts count points into out; false when any result is not finite.
+static bool ShiftPoints(const lsVec2* points, int count, Shift shift, lsVec2* out)
 {
     for (int i = 0; i < count; ++i)
     {
-        out[i] = lsAdd(points[i], delta);
+        out[i] = ShiftPoint(shift, points[i]);
     }
     return lsAreValidVec2s(out, count);
 }
 
 // Moves a chain's points (all of them, or only point `only` when only >= 0) if the result is a valid chain.
-static bool MoveChain(lsVec2* points, int count, bool closed, int only, lsVec2 delta)
+static bool MoveChain(lsVec2* points, int count, bool closed, int only, Shift shift)
 {
     size_t bytes = (size_t)count * sizeof(lsVec2);
     lsVec2* moved = lsAlloc(bytes);
@@ -114,13 +151,13 @@ static bool MoveChain(lsVec2* points, int count, bool closed, int only, lsVec2 d
     bool ok;
     if (only >= 0)
     {
-        moved[only] = lsAdd(points[only], delta);
+        moved[only] = ShiftPoint(shift, points[only]);
         ok = IsValidChain(moved, count, closed);
     }
     else
     {
         // A rigid move can still merge two points whose difference is far below the coordinates' rounding step.
-        ok = TranslatePoints(points, count, delta, moved) && IsValidChain(moved, count, closed);
+        ok = ShiftPoints(points, count, shift, moved) && IsValidChain(moved, count, closed);
     }
     if (ok)
         memcpy(points, moved, bytes);
@@ -134,10 +171,12 @@ bool lsEdit_IsMapWall(const lsWorld* world, lsEditRef ref)
            world->walls[ref.index].fromMap;
 }
 
-bool lsEdit_Translate(lsWorld* world, lsEditRef ref, lsVec2 delta)
+// Moves the object (or point) ref by shift (lsEdit_Translate).
+static bool ShiftObject(lsWorld* world, lsEditRef ref, Shift shift)
 {
     LS_ASSERT(lsEdit_IsValidRef(world, ref));
     // A map's walls are made from its image at every load: a change here could never be saved.
+    lsVec2 delta = lsSub(shift.to, shift.from);
     if (!lsIsValidVec2(delta) || lsEdit_IsMapWall(world, ref))
         return false;
     if (delta.x == 0.0 && delta.y == 0.0)
@@ -150,14 +189,14 @@ bool lsEdit_Translate(lsWorld* world, lsEditRef ref, lsVec2 delta)
     {
         lsWallDef* wall = world->walls + ref.index;
         return MoveChain(wall->points, wall->pointCount, wall->closed, ref.kind == ls_editWallPoint ? ref.sub : -1,
-                         delta);
+                         shift);
     }
     case ls_editPath:
     case ls_editPathPoint:
     {
         lsPathDef* path = world->paths + ref.index;
         if (!MoveChain(path->points, path->pointCount, path->closed, ref.kind == ls_editPathPoint ? ref.sub : -1,
-                       delta))
+                       shift))
         {
             return false;
         }
@@ -167,7 +206,7 @@ bool lsEdit_Translate(lsWorld* world, lsEditRef ref, lsVec2 delta)
             for (int i = 0; i < world->vehicleCount; ++i)
             {
                 lsVehicleDef* v = world->vehicles + i;
-                lsVec2 moved = lsAdd(v->position, delta);
+                lsVec2 moved = ShiftPoint(shift, v->position);
                 if (v->path == ref.index && lsIsValidVec2(moved))
                     v->position = moved;
             }
@@ -179,7 +218,7 @@ bool lsEdit_Translate(lsWorld* world, lsEditRef ref, lsVec2 delta)
         lsPolygonDef* def = world->polygons + ref.index;
         lsVec2 moved[LS_MAX_POLYGON_VERTICES];
         // The loader insists on strict convexity; rounding in a far move could flatten a thin corner.
-        if (!TranslatePoints(def->points, def->count, delta, moved) || !IsLoadablePolygon(moved, def->count))
+        if (!ShiftPoints(def->points, def->count, shift, moved) || !IsLoadablePolygon(moved, def->count))
         {
             return false;
         }
@@ -193,21 +232,21 @@ bool lsEdit_Translate(lsWorld* world, lsEditRef ref, lsVec2 delta)
         lsMoverDef moved = *mover;
         if (ref.kind == ls_editMover)
         {
-            moved.a = lsAdd(mover->a, delta);
-            moved.b = lsAdd(mover->b, delta);
-            moved.pivot = lsAdd(mover->pivot, delta);
+            moved.a = ShiftPoint(shift, mover->a);
+            moved.b = ShiftPoint(shift, mover->b);
+            moved.pivot = ShiftPoint(shift, mover->pivot);
         }
         else if (ref.sub == 0)
         {
-            moved.a = lsAdd(mover->a, delta);
+            moved.a = ShiftPoint(shift, mover->a);
         }
         else if (ref.sub == 1)
         {
-            moved.b = lsAdd(mover->b, delta);
+            moved.b = ShiftPoint(shift, mover->b);
         }
         else
         {
-            moved.pivot = lsAdd(mover->pivot, delta);
+            moved.pivot = ShiftPoint(shift, mover->pivot);
         }
         if (!lsIsValidVec2(moved.a) || !lsIsValidVec2(moved.b) || !lsIsValidVec2(moved.pivot) ||
             lsVecEqual(moved.a, moved.b))
@@ -226,7 +265,7 @@ bool lsEdit_Translate(lsWorld* world, lsEditRef ref, lsVec2 delta)
                          : ref.kind == ls_editBox   ? &world->boxes[ref.index].center
                          : ref.kind == ls_editRobot ? &lsWorld_Robot(world, ref.index)->position
                                                     : &world->vehicles[ref.index].position;
-        lsVec2 moved = lsAdd(*center, delta);
+        lsVec2 moved = ShiftPoint(shift, *center);
         if (!lsIsValidVec2(moved))
             return false;
         *center = moved;
@@ -236,6 +275,11 @@ bool lsEdit_Translate(lsWorld* world, lsEditRef ref, lsVec2 delta)
         break;
     }
     return false;
+}
+
+bool lsEdit_Translate(lsWorld* world, lsEditRef ref, lsVec2 delta)
+{
+    return ShiftObject(world, ref, (Shift){lsV(0.0, 0.0), delta});
 }
 
 bool lsEdit_MoveTo(lsWorld* world, lsEditRef ref, lsVec2 position)
@@ -295,7 +339,7 @@ bool lsEdit_MoveTo(lsWorld* world, lsEditRef ref, lsVec2 position)
         }
         return true;
     }
-    return lsEdit_Translate(world, ref, lsSub(position, anchor));
+    return ShiftObject(world, ref, (Shift){anchor, position});
 }
 
 int lsEdit_JoinedCorners(const lsWorld* world, lsEditRef corner, lsEditRef* out, int capacity)

@@ -88,9 +88,12 @@ lsVec2 lsEdit_Anchor(const lsWorld* world, lsEditRef ref);
 
 /// Moves the object (or point) by delta metres. A whole object moves rigidly (a polygon, a wall chain, a path with
 /// its vehicles' start positions, a mover with its pivot). Refused (false, nothing changed) when the result would
-/// be invalid: a point landing on a neighbour of its chain (zero-length segment) or a non-finite coordinate.
+/// be invalid: a point landing on a neighbour of its chain (zero-length segment) or a non-finite coordinate. A
+/// coordinate and a delta that are short decimals (at most 9 digits after the point, as a grid's are) give the double
+/// nearest their decimal sum (1 + 0.1 is 1.1, not 1.1000000000000001), so a save writes what was drawn.
 bool lsEdit_Translate(lsWorld* world, lsEditRef ref, lsVec2 delta);
-/// Moves the object so its anchor lands on position (drags: position = anchorAtPress + mouse - mouseAtPress).
+/// Moves the object so its anchor lands on position (drags: position = anchorAtPress + mouse - mouseAtPress); its
+/// other points move by position - anchor, in decimals as lsEdit_Translate's when all three are short decimals.
 bool lsEdit_MoveTo(lsWorld* world, lsEditRef ref, lsVec2 position);
 
 /// The wall corners at exactly the place of `corner` (an ls_editWallPoint), `corner` itself first: where walls meet,

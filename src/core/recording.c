@@ -595,6 +595,27 @@ static bool ParseHeader(Parse* p, lsRecording* rec, const cJSON* root)
         return Fail(p, "dt", "expected %s (a world's sim.dt bound)",
                     lsLimit_Describe(ls_quantityTimeStep, bound, sizeof bound));
     }
+    // How the run was made: a replay needs none of these, and a header written by hand may leave them out; given,
+    // they are what `run` writes.
+    static const struct
+    {
+        const char* key;
+        double lo, hi;
+    } counts[] = {{"seed", 0.0, 0x1p64}, {"steps", 0.0, 0x1p53}, {"every", 1.0, 0x1p53}};
+    for (int i = 0; i < (int)(sizeof counts / sizeof counts[0]); ++i)
+    {
+        double v = 0.0;
+        if (Member(root, counts[i].key) != NULL &&
+            (!GetNumber(p, root, counts[i].key, &v) || v != floor(v) || v < counts[i].lo || v > counts[i].hi))
+            return Fail(p, counts[i].key, "expected an integer in %.0f..%.0f", counts[i].lo, counts[i].hi);
+    }
+    const cJSON* autopilot = Member(root, "autopilot");
+    if (autopilot != NULL && !cJSON_IsBool(autopilot))
+        return Fail(p, "autopilot", "expected true or false");
+    const cJSON* scans = Member(root, "scans");
+    if (scans != NULL && !(cJSON_IsString(scans) &&
+                           (strcmp(scans->valuestring, "compact") == 0 || strcmp(scans->valuestring, "precise") == 0)))
+        return Fail(p, "scans", "expected \"compact\" or \"precise\"");
     const cJSON* robots = Member(root, "robots");
     int count = cJSON_GetArraySize(robots);
     if (!cJSON_IsArray(robots) || count < 1 || count > LS_MAX_ROBOTS)
