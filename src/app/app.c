@@ -663,7 +663,7 @@ static void Update(lsApp* app, double frameSeconds)
         app->accumulator = 0.0;
         return;
     }
-    app->accumulator += fmin(frameSeconds, LS_MAX_FRAME_SECONDS);
+    app->accumulator += lsFmin(frameSeconds, LS_MAX_FRAME_SECONDS);
     Uint64 start = SDL_GetPerformanceCounter();
     double frequency = (double)SDL_GetPerformanceFrequency();
     while (app->accumulator >= dt)

@@ -91,7 +91,7 @@ void lsCamera_FitInto(lsCamera* camera, lsAABB bounds, lsRect area, double margi
         availW = 1.0;
     if (availH < 1.0)
         availH = 1.0;
-    camera->zoom = ClampZoom(fmin(availW / w, availH / h));
+    camera->zoom = ClampZoom(lsFmin(availW / w, availH / h));
     lsVec2 middle = lsLerp(bounds.lower, bounds.upper, 0.5);
     if (!lsIsValidVec2(middle))
         middle = (lsVec2){0.0, 0.0};

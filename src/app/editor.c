@@ -757,7 +757,7 @@ static void Handle(SDL_Renderer* renderer, const lsCamera* camera, lsVec2 p, int
 static void Circle(SDL_Renderer* renderer, const lsCamera* camera, lsVec2 center, double radius, lsColor c, bool thick)
 {
     lsVec2 s = lsCamera_WorldToScreen(camera, center);
-    double r = fmax(lsCamera_ToPixels(camera, radius), 3.0);
+    double r = lsFmax(lsCamera_ToPixels(camera, radius), 3.0);
     if (s.x + r < 0.0 || s.y + r < 0.0 || s.x - r > camera->width || s.y - r > camera->height || r > 30000.0)
         return;
     for (int k = 0; k < (thick ? 2 : 1); ++k)
@@ -777,7 +777,7 @@ static void RobotGhost(SDL_Renderer* renderer, const lsCamera* camera, const lsR
         for (int i = 0; i < robot->footprintCount; ++i)
         {
             outline[i] = lsTransformPoint(xf, robot->footprint[i]);
-            reach = fmax(reach, lsLength(robot->footprint[i]));
+            reach = lsFmax(reach, lsLength(robot->footprint[i]));
         }
         Polyline(renderer, camera, outline, robot->footprintCount, true, c, thick);
     }

@@ -109,10 +109,10 @@ void lsMapShade_Draw(const lsMapShade* shade, lsRaster* raster, const lsCamera* 
         double u = (k & 1) ? W : 0.0, v = (k & 2) ? H : 0.0;
         lsVec2 world = {shade->origin.x + res * (c * u - s * v), shade->origin.y + res * (s * u + c * v)};
         lsVec2 p = lsCamera_WorldToScreen(camera, world);
-        xMin = fmin(xMin, p.x);
-        xMax = fmax(xMax, p.x);
-        yMin = fmin(yMin, p.y);
-        yMax = fmax(yMax, p.y);
+        xMin = lsFmin(xMin, p.x);
+        xMax = lsFmax(xMax, p.x);
+        yMin = lsFmin(yMin, p.y);
+        yMax = lsFmax(yMax, p.y);
     }
     int x0 = xMin > raster->clipX0 ? (int)floor(xMin) : raster->clipX0;
     int x1 = xMax < raster->clipX1 ? (int)ceil(xMax) : raster->clipX1;

@@ -250,7 +250,7 @@ static void DrawGrid(Painter* p)
     double x0 = floor(v.lower.x / step), x1 = ceil(v.upper.x / step);
     double y0 = floor(v.lower.y / step), y1 = ceil(v.upper.y / step);
     // Integer counters: far from the origin x0 + 1.0 may round back to x0, and a double counter would never end.
-    int columns = (int)fmin(x1 - x0, 10000.0), rows = (int)fmin(y1 - y0, 10000.0);
+    int columns = (int)lsFmin(x1 - x0, 10000.0), rows = (int)lsFmin(y1 - y0, 10000.0);
     for (int i = 0; i <= columns; ++i)
     {
         double x = (x0 + i) * step;
@@ -425,7 +425,7 @@ static void DrawVehicles(Painter* p, const lsSimState* state, bool steering)
             dir = lsV(1.0, 0.0);
         // A triangle pointing along the velocity, at least 18 pixels long so it stays visible zoomed out; a light
         // body with the vehicle's beam colour as edge, so it stands out from the path band it drives along.
-        double len = fmax(2.5 * v->radius, lsCamera_ToMetres(p->camera, 18.0));
+        double len = lsFmax(2.5 * v->radius, lsCamera_ToMetres(p->camera, 18.0));
         lsVec2 side = lsLeftPerp(dir);
         lsVec2 tri[3] = {lsMulAdd(v->position, 0.6 * len, dir),
                          lsMulAdd(lsMulAdd(v->position, -0.4 * len, dir), 0.35 * len, side),
@@ -461,9 +461,9 @@ static void DrawRobot(Painter* p, const lsRobotState* robot, lsColor color)
     if (robot->footprintCount >= 3)
         WorldPolygon(p, robot->footprint, robot->footprintCount, fill, &s_robotEdge);
     else
-        WorldDisc(p, robot->position, fmax(robot->radius, lsCamera_ToMetres(p->camera, 5.0)), fill, &s_robotEdge);
+        WorldDisc(p, robot->position, lsFmax(robot->radius, lsCamera_ToMetres(p->camera, 5.0)), fill, &s_robotEdge);
     // The heading: a dark line from the centre to the rim, at least a few pixels long.
-    double len = fmax(robot->radius, lsCamera_ToMetres(p->camera, 8.0));
+    double len = lsFmax(robot->radius, lsCamera_ToMetres(p->camera, 8.0));
     lsVec2 tip = lsMulAdd(robot->position, len, lsDirection(robot->angle));
     WorldLine(p, robot->position, tip, (lsColor){40, 30, 20, 255}, 2.0);
 }
@@ -1045,7 +1045,7 @@ bool lsDrawFrame(lsCanvas* canvas, const lsCamera* camera, const lsSim* sim, con
 // The HUD's text size follows the canvas: about 1/55 of its height, 11 to 22 pixels per line.
 static int FontSize(int width, int height)
 {
-    int size = (int)lround(fmin(height / 55.0, width / 80.0));
+    int size = (int)lround(lsFmin(height / 55.0, width / 80.0));
     return size < 11 ? 11 : (size > 22 ? 22 : size);
 }
 

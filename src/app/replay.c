@@ -133,7 +133,7 @@ static void SeekToPixel(Replay* r, int x)
     lsTimelineTrack(r->canvas, &r->view, &x0, &x1);
     double f = ((double)x - x0) / (x1 - x0);
     long long first = lsRecording_FirstStep(r->rec), last = lsRecording_LastStep(r->rec);
-    Seek(r, floor((double)first + fmin(fmax(f, 0.0), 1.0) * (double)(last - first) + 0.5));
+    Seek(r, floor((double)first + lsFmin(lsFmax(f, 0.0), 1.0) * (double)(last - first) + 0.5));
 }
 
 // One recorded line forward (+1) or back (-1) from the shown step: the next or previous scan by default.
@@ -148,7 +148,7 @@ static void StepLine(Replay* r, int direction)
 
 static void ChangeSpeed(Replay* r, double factor)
 {
-    r->speed = fmin(fmax(r->speed * factor, LS_REPLAY_MIN_SPEED), LS_REPLAY_MAX_SPEED);
+    r->speed = lsFmin(lsFmax(r->speed * factor, LS_REPLAY_MIN_SPEED), LS_REPLAY_MAX_SPEED);
     SetStatus(r, "speed %gx", r->speed);
 }
 
@@ -358,7 +358,7 @@ static void Update(Replay* r, double frameSeconds)
 {
     if (!r->playing || r->scrubbing)
         return;
-    double steps = fmin(frameSeconds, 0.1) * r->speed / lsRecording_Dt(r->rec);
+    double steps = lsFmin(frameSeconds, 0.1) * r->speed / lsRecording_Dt(r->rec);
     Seek(r, r->position + steps);
     if (r->shown >= lsRecording_LastStep(r->rec))
         r->playing = false;

@@ -283,7 +283,7 @@ static void BenchScene(const char* name, const lsWorld* world, const lsRayInput*
         lsScene* scene = lsCreateScene(world);
         double t1 = lsNowSeconds();
         lsDestroyScene(scene);
-        bestBuild = fmin(bestBuild, t1 - t0);
+        bestBuild = lsFmin(bestBuild, t1 - t0);
     }
     r->buildMs = 1e3 * bestBuild;
     lsScene* scene = lsCreateScene(world);
@@ -300,8 +300,8 @@ static void BenchScene(const char* name, const lsWorld* world, const lsRayInput*
     for (int k = 0; k < reps; ++k)
     {
         double cpu0 = lsCpuSeconds(); // the workers sleep meanwhile: the process's CPU time is this thread's
-        bestRun = fmin(bestRun, TimeRays(NULL, &single, rayCount));
-        bestCpu = fmin(bestCpu, lsCpuSeconds() - cpu0);
+        bestRun = lsFmin(bestRun, TimeRays(NULL, &single, rayCount));
+        bestCpu = lsFmin(bestCpu, lsCpuSeconds() - cpu0);
         double seconds = TimeRays(pool, &threaded, rayCount);
         if (seconds < bestThreaded)
         {
@@ -407,7 +407,7 @@ static void BenchScene(const char* name, const lsWorld* world, const lsRayInput*
     double bestScans = (double)INFINITY, bestScansThreaded = (double)INFINITY;
     for (int k = 0; k < reps; ++k)
     {
-        bestScans = fmin(bestScans, TimeScans(NULL, &scanSingle, poseCount));
+        bestScans = lsFmin(bestScans, TimeScans(NULL, &scanSingle, poseCount));
         double seconds = TimeScans(pool, &scanThreaded, poseCount);
         if (seconds < bestScansThreaded)
         {

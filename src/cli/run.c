@@ -618,7 +618,8 @@ int lsCmdRun(int argc, char** argv)
         }
         RecordLine(&rec, sim, 0);
         double scans = (double)steps * world->sim.dt * world->robot.lidar.rate;
-        WarnIfLarge(rec.file, headerBytes, recordPath, steps / every + 1, (long long)fmin(scans, 1e15) + 1, everyGiven);
+        WarnIfLarge(rec.file, headerBytes, recordPath, steps / every + 1, (long long)lsFmin(scans, 1e15) + 1,
+                    everyGiven);
     }
     bool progress = isatty(fileno(stderr)) && steps > 0;
     // From here Ctrl+C stops the run after the step it is in, and what was simulated is recorded and summed up; a

@@ -130,7 +130,7 @@ int lsAgent_ObserveRobot(const lsAgent* agent, int robotIndex, double* out, int 
     for (int i = 0; i < beams; ++i)
     {
         double r = scan->ranges[i];
-        out[i] = isfinite(r) && scan->rangeMax > 0.0 ? fmin(fmax(r / scan->rangeMax, 0.0), 1.0) : 1.0;
+        out[i] = isfinite(r) && scan->rangeMax > 0.0 ? lsFmin(lsFmax(r / scan->rangeMax, 0.0), 1.0) : 1.0;
         out[beams + i * ls_seenCount + Seen(scene, scan->kinds[i], scan->indices[i])] = 1.0;
     }
     out[size - 2] = state->v / robot->maxSpeed;

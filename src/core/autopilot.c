@@ -190,7 +190,7 @@ static double Clearance(const lsVec2* blocked, int count, lsVec2 u, double horiz
         double lateral = fabs(lsCross(u, blocked[j]));
         if (along > 0.0 && lateral < width)
         {
-            clearance = fmin(clearance, fmax(along - sqrt(width * width - lateral * lateral), 0.0));
+            clearance = lsFmin(clearance, lsFmax(along - sqrt(width * width - lateral * lateral), 0.0));
         }
     }
     return clearance;
@@ -292,11 +292,11 @@ static double Score(const Decision* d, const Candidate* c)
     // Novelty: how close the place this direction leads to (as far as the corridor allows, up to the horizon) is to
     // where it has been lately.
     const lsRobotState* robot = d->robot;
-    lsVec2 ahead = lsAdd(robot->position, lsRotate(d->heading, lsScale(fmax(c->clearance, robot->radius), c->u)));
+    lsVec2 ahead = lsAdd(robot->position, lsRotate(d->heading, lsScale(lsFmax(c->clearance, robot->radius), c->u)));
     double visited = Visited(d->ap, ahead);
     double score = c->clearance / d->horizon + LS_AUTOPILOT_OPEN_WEIGHT * c->open - c->straight +
                    LS_AUTOPILOT_WANDER_WEIGHT * cos(c->angle - d->ap->wander) -
-                   LS_AUTOPILOT_TRAIL_WEIGHT * fmin(visited, 4.0) / 4.0 + 1.2 * c->food - 1.0 * c->poison;
+                   LS_AUTOPILOT_TRAIL_WEIGHT * lsFmin(visited, 4.0) / 4.0 + 1.2 * c->food - 1.0 * c->poison;
     if (c->clearance < 0.5 * robot->radius)
     {
         score -= 2.0; // a direction it cannot move in at all
@@ -355,7 +355,7 @@ lsControl lsAutopilot_Decide(lsAutopilot* autopilot, const lsScan* scan, const l
     int stride = (scan->count + LS_AUTOPILOT_MAX_BEAMS - 1) / LS_AUTOPILOT_MAX_BEAMS;
     lsRot heading = lsMakeRot(robot->angle);
     double sensorHeading = lsWrapAngle(lsRot_GetAngle(scan->pose.q) - robot->angle);
-    double horizon = fmin(scan->rangeMax, def->maxSpeed * LS_AUTOPILOT_HORIZON_TIME + robot->radius);
+    double horizon = lsFmin(scan->rangeMax, def->maxSpeed * LS_AUTOPILOT_HORIZON_TIME + robot->radius);
     double width = 1.3 * robot->radius + 0.05; // half-width of the corridor a body needs
     double reach = horizon + width;            // an obstacle beyond it cannot shorten any corridor
     const double* ranges = scan->ranges;
@@ -407,7 +407,7 @@ lsControl lsAutopilot_Decide(lsAutopilot* autopilot, const lsScan* scan, const l
     Decision d = {ap, scan, robot, &beams, heading, horizon, width, blocked, blockedCount};
 
     // The wander bias: a slow random walk, pulled back towards straight ahead.
-    ap->wander = fmin(fmax(0.97 * ap->wander + 0.25 * lsRng_Gaussian(&ap->rng), -0.5 * LS_PI), 0.5 * LS_PI);
+    ap->wander = lsFmin(lsFmax(0.97 * ap->wander + 0.25 * lsRng_Gaussian(&ap->rng), -0.5 * LS_PI), 0.5 * LS_PI);
 
     // Candidates cover what the lidar sees (all around for a 360-degree lidar, so it can decide to turn back). Food
     // and poison by the largest term (the same whatever the order). The rest of a score only where the candidate may
@@ -416,7 +416,7 @@ lsControl lsAutopilot_Decide(lsAutopilot* autopilot, const lsScan* scan, const l
     // below the best score so far the rest of that score is skipped (the trail's terms, the dearest part, come
     // last). Every candidate skipped scores below the best, and those scored are compared with ties to the smaller
     // k, so the choice is the first best of scoring all of them in turn.
-    double span = fmin(0.5 * (scan->layout.angleMax - scan->layout.angleMin) + 0.1, LS_PI);
+    double span = lsFmin(0.5 * (scan->layout.angleMax - scan->layout.angleMin) + 0.1, LS_PI);
     double openMax = valueMax / scan->rangeMax; // no candidate's openness exceeds it (but for rounding)
     Candidate candidates[LS_AUTOPILOT_DIRECTIONS];
     int first = 0;
@@ -430,12 +430,13 @@ lsControl lsAutopilot_Decide(lsAutopilot* autopilot, const lsScan* scan, const l
             const Seen* s = &targets[j];
             if (s->kind == 1)
             {
-                c->food = fmax(c->food, Gauss(WrapNear(c->angle - s->angle), 0.25) * (1.0 - s->range / scan->rangeMax));
+                c->food =
+                    lsFmax(c->food, Gauss(WrapNear(c->angle - s->angle), 0.25) * (1.0 - s->range / scan->rangeMax));
             }
             else
             {
                 c->poison =
-                    fmax(c->poison, Gauss(WrapNear(c->angle - s->angle), 0.35) * (1.0 - s->range / scan->rangeMax));
+                    lsFmax(c->poison, Gauss(WrapNear(c->angle - s->angle), 0.35) * (1.0 - s->range / scan->rangeMax));
             }
         }
         c->straight = 0.2 * fabs(c->angle) / LS_PI;
@@ -504,11 +505,12 @@ lsControl lsAutopilot_Decide(lsAutopilot* autopilot, const lsScan* scan, const l
     }
 
     // Turn towards the chosen direction; drive only as fast as the corridor ahead (and the turn) allows.
-    double w = fmin(fmax(3.0 * bestAngle, -def->maxTurnRate), def->maxTurnRate);
-    double room = fmin(aheadClearance, bestClearance);
+    double w = lsFmin(lsFmax(3.0 * bestAngle, -def->maxTurnRate), def->maxTurnRate);
+    double room = lsFmin(aheadClearance, bestClearance);
     double stopping = def->maxSpeed * def->maxSpeed / (2.0 * def->maxAccel) + 0.1 * robot->radius;
-    double v = def->maxSpeed * fmin(fmax((room - 0.1 * robot->radius) / (stopping + 0.5 * robot->radius), 0.0), 1.0);
-    v *= fmax(cos(bestAngle), 0.0);
+    double v =
+        def->maxSpeed * lsFmin(lsFmax((room - 0.1 * robot->radius) / (stopping + 0.5 * robot->radius), 0.0), 1.0);
+    v *= lsFmax(cos(bestAngle), 0.0);
     ap->v = v;
     ap->w = w;
     return lsMakeManualControl(v, w);

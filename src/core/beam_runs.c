@@ -93,7 +93,7 @@ lsBeamReach lsBeamFan_Segment(const lsBeamFan* fan, const lsSegment* s, lsBeamRu
     lsVec2 o = fan->origin;
     lsVec2 a = lsSub(s->a, o), b = lsSub(s->b, o), ab = lsSub(b, a);
     double ll = lsDot(ab, ab);
-    double t = ll > 0.0 ? fmin(fmax(-lsDot(a, ab) / ll, 0.0), 1.0) : 0.0;
+    double t = ll > 0.0 ? lsFmin(lsFmax(-lsDot(a, ab) / ll, 0.0), 1.0) : 0.0;
     double d = lsLength(lsMulAdd(a, t, ab));
     double scale = fabs(o.x) + fabs(o.y) + fabs(s->a.x) + fabs(s->a.y) + fabs(s->b.x) + fabs(s->b.y);
     if (!SafeFan(fan) || !isfinite(d) || !isfinite(scale) || !isfinite(ll))
@@ -114,8 +114,8 @@ lsBeamReach lsBeamFan_Segment(const lsBeamFan* fan, const lsSegment* s, lsBeamRu
     double tLine = ll > 0.0 ? -lsDot(a, ab) / ll : 0.0;
     double dLine = lsLength(lsMulAdd(a, tLine, ab));
     double reach = fan->range * (1.0 + 1e-6) + 1e-8 * scale;
-    double halfChord = sqrt(fmax(reach * reach - dLine * dLine, 0.0)) / sqrt(ll);
-    double t0 = fmax(tLine - halfChord, 0.0), t1 = fmin(tLine + halfChord, 1.0);
+    double halfChord = sqrt(lsFmax(reach * reach - dLine * dLine, 0.0)) / sqrt(ll);
+    double t0 = lsFmax(tLine - halfChord, 0.0), t1 = lsFmin(tLine + halfChord, 1.0);
     if (ll > 0.0 && t0 <= t1 && isfinite(halfChord))
     {
         lsVec2 clipped = lsMulAdd(a, t0, ab);
@@ -127,7 +127,7 @@ lsBeamReach lsBeamFan_Segment(const lsBeamFan* fan, const lsSegment* s, lsBeamRu
     double angleA = lsRoughAngle(a.x, a.y), diff = lsRoughAngle(b.x, b.y) - angleA;
     diff = diff > LS_PI ? diff - 2.0 * LS_PI : (diff < -LS_PI ? diff + 2.0 * LS_PI : diff);
     Runs(fan, angleA + 0.5 * diff, 0.5 * fabs(diff) + 3e-5 + 1e-8 * scale / d, runs);
-    runs->near = fmax(d * (1.0 - 1e-9) - 1e-8 * scale, 0.0);
+    runs->near = lsFmax(d * (1.0 - 1e-9) - 1e-8 * scale, 0.0);
     return ls_beamsSome;
 }
 

@@ -129,14 +129,15 @@ void lsDynamicIndex_Build(lsDynamicIndex* index, const lsDynamicObjects* dyn)
         lsAABB b = ObjectBounds(dyn, id);
         index->boxes[id] = b;
         bounds = lsAABB_Union(bounds, b);
-        extentSum += fmax(b.upper.x - b.lower.x, b.upper.y - b.lower.y);
+        extentSum += lsFmax(b.upper.x - b.lower.x, b.upper.y - b.lower.y);
     }
-    maxAbs = fmax(fmax(fabs(bounds.lower.x), fabs(bounds.upper.x)), fmax(fabs(bounds.lower.y), fabs(bounds.upper.y)));
+    maxAbs =
+        lsFmax(lsFmax(fabs(bounds.lower.x), fabs(bounds.upper.x)), lsFmax(fabs(bounds.lower.y), fabs(bounds.upper.y)));
     double width = bounds.upper.x - bounds.lower.x, height = bounds.upper.y - bounds.lower.y;
     // About one object per cell, never cells smaller than two typical objects, at most 4 n + 64 cells.
-    double cell = fmax(sqrt(width * height / (double)n), 2.0 * extentSum / (double)n);
-    cell = fmax(cell, sqrt(width * height / (4.0 * (double)n + 64.0)));
-    cell = fmax(cell, fmax(width, height) / 1024.0);
+    double cell = lsFmax(sqrt(width * height / (double)n), 2.0 * extentSum / (double)n);
+    cell = lsFmax(cell, sqrt(width * height / (4.0 * (double)n + 64.0)));
+    cell = lsFmax(cell, lsFmax(width, height) / 1024.0);
     if (!(cell > 0.0))
     {
         cell = 1.0;
@@ -420,8 +421,8 @@ void lsDynamicObjects_CastRay(const lsDynamicObjects* dyn, const lsRayInput* inp
             continue;
         }
         double t1 = CrossAt(lo[axis], os[axis], ds[axis]), t2 = CrossAt(hi[axis], os[axis], ds[axis]);
-        tMin = fmax(tMin, fmin(t1, t2));
-        tMax = fmin(tMax, fmax(t1, t2));
+        tMin = lsFmax(tMin, lsFmin(t1, t2));
+        tMax = lsFmin(tMax, lsFmax(t1, t2));
     }
     if (tMin > tMax)
     {
@@ -435,7 +436,7 @@ void lsDynamicObjects_CastRay(const lsDynamicObjects* dyn, const lsRayInput* inp
     int sx = d.x > 0.0 ? 1 : (d.x < 0.0 ? -1 : 0);
     int sy = d.y > 0.0 ? 1 : (d.y < 0.0 ? -1 : 0);
     // Keep walking while a hit in the next cell could still win: a tolerance far above the rounding of CrossAt.
-    double tolerance = 1e-6 * cell / fmax(fabs(d.x), fabs(d.y));
+    double tolerance = 1e-6 * cell / lsFmax(fabs(d.x), fabs(d.y));
     for (;;)
     {
         int c = iy * index->nx + ix;
@@ -450,7 +451,7 @@ void lsDynamicObjects_CastRay(const lsDynamicObjects* dyn, const lsRayInput* inp
         }
         double tx = sx == 0 ? HUGE_VAL : CrossAt(g.lower.x + (double)(ix + (sx > 0)) * cell, o.x, d.x);
         double ty = sy == 0 ? HUGE_VAL : CrossAt(g.lower.y + (double)(iy + (sy > 0)) * cell, o.y, d.y);
-        double tLeave = fmin(tx, ty);
+        double tLeave = lsFmin(tx, ty);
         if (tLeave > tMax + tolerance || (best->hit && best->fraction < tLeave - tolerance))
         {
             return;

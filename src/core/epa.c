@@ -87,7 +87,7 @@ static lsPenetration lsFinish(const lsShapeProxy* a, const lsShapeProxy* b, lsVe
 {
     lsPenetration out = {0};
     out.overlap = true;
-    out.depth = fmax(coreDepth + a->radius + b->radius, 0.0);
+    out.depth = lsFmax(coreDepth + a->radius + b->radius, 0.0);
     out.normal = normal;
     out.pointA = lsMulAdd(coreA, a->radius, normal);
     out.pointB = lsMulSub(coreB, b->radius, normal);
@@ -294,16 +294,16 @@ lsPenetration lsShapePenetration(const lsShapeProxy* a, const lsShapeProxy* b)
     lsVec2 e = lsSub(poly[j].w, poly[i].w);
     double ee = lsDot(e, e);
     double t = ee > 0.0 ? -lsDot(poly[i].w, e) / ee : 0.0;
-    t = fmin(fmax(t, 0.0), 1.0);
+    t = lsFmin(lsFmax(t, 0.0), 1.0);
     lsVec2 edgeA = lsLerp(poly[i].wA, poly[j].wA, t);
     lsVec2 edgeB = lsLerp(poly[i].wB, poly[j].wB, t);
     // The depth is the origin's distance to the edge's line. Its cross product errs by a few eps times the coordinates
     // (cancellation, and the rounding of w = b - a); when the depth is tiny against them (a robot grazing a long
     // wall), a vertex against an edge is measured again on the original points with compensated arithmetic.
-    double depth = fmax(bestDistance, 0.0);
+    double depth = lsFmax(bestDistance, 0.0);
     double magnitude =
-        fmax(fmax(fmax(fabs(poly[i].wA.x), fabs(poly[i].wA.y)), fmax(fabs(poly[i].wB.x), fabs(poly[i].wB.y))),
-             fmax(fmax(fabs(poly[j].wA.x), fabs(poly[j].wA.y)), fmax(fabs(poly[j].wB.x), fabs(poly[j].wB.y))));
+        lsFmax(lsFmax(lsFmax(fabs(poly[i].wA.x), fabs(poly[i].wA.y)), lsFmax(fabs(poly[i].wB.x), fabs(poly[i].wB.y))),
+               lsFmax(lsFmax(fabs(poly[j].wA.x), fabs(poly[j].wA.y)), lsFmax(fabs(poly[j].wB.x), fabs(poly[j].wB.y))));
     if (depth < 1e-4 * magnitude)
     {
         if (poly[i].indexA == poly[j].indexA)

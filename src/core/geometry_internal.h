@@ -49,10 +49,10 @@ static inline lsVec2 lsDirectionOf(lsVec2 a, lsVec2 b)
 // The point clamped into the box of a and b (keeps a rounded hit point on its segment's bounds, and finite).
 static inline lsVec2 lsClampToSegmentBox(lsVec2 p, lsVec2 a, lsVec2 b)
 {
-    return (lsVec2){lsClamp(p.x, fmin(a.x, b.x), fmax(a.x, b.x)), lsClamp(p.y, fmin(a.y, b.y), fmax(a.y, b.y))};
+    return (lsVec2){lsClamp(p.x, lsFmin(a.x, b.x), lsFmax(a.x, b.x)), lsClamp(p.y, lsFmin(a.y, b.y), lsFmax(a.y, b.y))};
 }
 
-/// *lo = fmin(x, y) and *hi = fmax(x, y) for x and y not NaN, bit for bit, without the library calls; false for
+/// *lo = lsFmin(x, y) and *hi = lsFmax(x, y) for x and y not NaN, bit for bit, without the library calls; false for
 /// zeros of opposite signs, the one case where the library's choice is not known here (equal values of one sign are
 /// the same bits whichever it returns: a wall along an axis, from 0 to 0, stays in the common case).
 static LS_GEOMETRY_INLINE bool lsOrderPair(double x, double y, double* lo, double* hi)
@@ -496,7 +496,7 @@ static inline bool lsRayCastCircleCommon(lsVec2 o, lsVec2 d, double L, lsVec2 c,
             return true; // beyond maxFraction
         }
     }
-    // disc > discBound > 0 and finite (discBound is), so fmax(disc, 0) is disc and the square root the instruction's.
+    // disc > discBound > 0 and finite (discBound is), so lsFmax(disc, 0) is disc and the square root the instruction's.
     double q = -fd + lsSqrtPositive(disc);
     double t = cSide / q;
     if ((rdd > LS_CIRCLE_ILL * fabs(disc) || ff > LS_CIRCLE_ILL * fabs(cSide)) && isfinite(rdd + ff))

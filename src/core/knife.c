@@ -44,7 +44,7 @@ static int MergeGaps(Gap* gaps, int count, double eps)
     {
         if (gaps[i].lo <= gaps[kept - 1].hi + eps)
         {
-            gaps[kept - 1].hi = fmax(gaps[kept - 1].hi, gaps[i].hi);
+            gaps[kept - 1].hi = lsFmax(gaps[kept - 1].hi, gaps[i].hi);
             continue;
         }
         gaps[kept++] = gaps[i];
@@ -175,7 +175,7 @@ static int CutWall(lsWorld* world, int w, lsVec2 m0, lsVec2 m1, double gap)
                 u = chain.cum[i + 1];
             if (chain.closed && u >= total)
                 u = 0.0;
-            double half = fmin(gap, 0.25 * length);
+            double half = lsFmin(gap, 0.25 * length);
             cuts[cutCount++] = (Cut){u, half};
         }
     }
@@ -194,7 +194,7 @@ static int CutWall(lsWorld* world, int w, lsVec2 m0, lsVec2 m1, double gap)
     {
         if (unique > 0 && cuts[i].u - cuts[unique - 1].u <= eps)
         {
-            cuts[unique - 1].half = fmin(cuts[unique - 1].half, cuts[i].half);
+            cuts[unique - 1].half = lsFmin(cuts[unique - 1].half, cuts[i].half);
             continue;
         }
         cuts[unique++] = cuts[i];
@@ -202,7 +202,7 @@ static int CutWall(lsWorld* world, int w, lsVec2 m0, lsVec2 m1, double gap)
     if (chain.closed && unique > 1 && cuts[0].u + total - cuts[unique - 1].u <= eps)
     {
         // The same corner seen at u = 0 and u = T.
-        cuts[0].half = fmin(cuts[0].half, cuts[unique - 1].half);
+        cuts[0].half = lsFmin(cuts[0].half, cuts[unique - 1].half);
         unique -= 1;
     }
 
@@ -218,8 +218,8 @@ static int CutWall(lsWorld* world, int w, lsVec2 m0, lsVec2 m1, double gap)
     int gapCount = MergeGaps(gaps, unique, eps);
     while (chain.closed && gapCount > 1 && gaps[gapCount - 1].hi - total >= gaps[0].lo - eps)
     {
-        gaps[0].lo = fmin(gaps[0].lo, gaps[gapCount - 1].lo - total);
-        gaps[0].hi = fmax(gaps[0].hi, gaps[gapCount - 1].hi - total);
+        gaps[0].lo = lsFmin(gaps[0].lo, gaps[gapCount - 1].lo - total);
+        gaps[0].hi = lsFmax(gaps[0].hi, gaps[gapCount - 1].hi - total);
         gapCount = MergeGaps(gaps, gapCount - 1, eps);
     }
 
@@ -258,8 +258,8 @@ static int CutWall(lsWorld* world, int w, lsVec2 m0, lsVec2 m1, double gap)
         }
         else
         {
-            u0 = fmax(u0, 0.0);
-            u1 = fmin(u1, total);
+            u0 = lsFmax(u0, 0.0);
+            u1 = lsFmin(u1, total);
         }
         if (!(u1 - u0 > eps))
             continue; // swallowed by the openings around it

@@ -134,11 +134,11 @@ static inline void Measure(const lsScene* scene, const lsLidarDef* def, const ls
         if (rangeDraw != 0.0) // 0 without range noise (a zero draw would change nothing either)
         {
             double sigma = def->noise + def->noisePerM * hit->fraction;
-            measured = fmin(fmax(measured + sigma * rangeDraw, 0.0), def->range);
+            measured = lsFmin(lsFmax(measured + sigma * rangeDraw, 0.0), def->range);
         }
         if (dropDraw < 1.0) // 1 without dropout (uniform draws are below 1)
         {
-            double p = fmin(fmax(def->dropout + def->grazingDropout * (1.0 - cosIncidence), 0.0), 1.0);
+            double p = lsFmin(lsFmax(def->dropout + def->grazingDropout * (1.0 - cosIncidence), 0.0), 1.0);
             returned = !(dropDraw < p);
         }
     }

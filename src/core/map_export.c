@@ -38,25 +38,25 @@ static lsVec2 ToPixels(const Raster* r, lsVec2 p)
 // the segment inside the band spans columns ceil(umin) - 1 .. floor(umax).
 static void MarkSegment(Raster* r, lsVec2 a, lsVec2 b)
 {
-    double vmin = fmin(a.y, b.y), vmax = fmax(a.y, b.y);
+    double vmin = lsFmin(a.y, b.y), vmax = lsFmax(a.y, b.y);
     long long y0 = (long long)ceil(vmin) - 1, y1 = (long long)floor(vmax);
     y0 = y0 < 0 ? 0 : y0;
     y1 = y1 >= r->height ? r->height - 1 : y1;
     for (long long y = y0; y <= y1; ++y)
     {
-        double lo = fmax(vmin, (double)y), hi = fmin(vmax, (double)y + 1.0);
+        double lo = lsFmax(vmin, (double)y), hi = lsFmin(vmax, (double)y + 1.0);
         double u0, u1;
         if (a.y == b.y)
         {
-            u0 = fmin(a.x, b.x);
-            u1 = fmax(a.x, b.x);
+            u0 = lsFmin(a.x, b.x);
+            u1 = lsFmax(a.x, b.x);
         }
         else
         {
             double t0 = (lo - a.y) / (b.y - a.y), t1 = (hi - a.y) / (b.y - a.y);
             double ua = a.x + t0 * (b.x - a.x), ub = a.x + t1 * (b.x - a.x);
-            u0 = fmin(ua, ub);
-            u1 = fmax(ua, ub);
+            u0 = lsFmin(ua, ub);
+            u1 = lsFmax(ua, ub);
         }
         long long x0 = (long long)ceil(u0) - 1, x1 = (long long)floor(u1);
         x0 = x0 < 0 ? 0 : x0;
@@ -101,8 +101,8 @@ static void MarkDisc(Raster* r, lsVec2 c, double radius)
     {
         for (long long x = x0 < 0 ? 0 : x0; x <= x1 && x < r->width; ++x)
         {
-            double dx = fmax(fmax((double)x - c.x, c.x - ((double)x + 1.0)), 0.0);
-            double dy = fmax(fmax((double)y - c.y, c.y - ((double)y + 1.0)), 0.0);
+            double dx = lsFmax(lsFmax((double)x - c.x, c.x - ((double)x + 1.0)), 0.0);
+            double dy = lsFmax(lsFmax((double)y - c.y, c.y - ((double)y + 1.0)), 0.0);
             if (dx * dx + dy * dy <= radius * radius)
                 Mark(r, x, y);
         }

@@ -308,7 +308,7 @@ typedef struct ClearanceContext
 static void ClearanceSegment(void* context, const lsSegment* seg)
 {
     ClearanceContext* ctx = context;
-    ctx->best = fmin(ctx->best, lsClosestPointOnSegment(seg, ctx->center).distance);
+    ctx->best = lsFmin(ctx->best, lsClosestPointOnSegment(seg, ctx->center).distance);
 }
 
 static bool ClearanceQuery(void* context, lsHitKind kind, int index, int part)
@@ -334,8 +334,8 @@ double lsCollisionWorld_Clearance(const lsCollisionWorld* cw, lsVec2 center, dou
     {
         if (i != cw->skipCircle)
         {
-            best = fmin(best, lsDistance(center, cw->circles[i].center) - radius - cw->circles[i].radius);
+            best = lsFmin(best, lsDistance(center, cw->circles[i].center) - radius - cw->circles[i].radius);
         }
     }
-    return fmin(best, maxDistance);
+    return lsFmin(best, maxDistance);
 }

@@ -101,7 +101,7 @@ double lsAdvance(const lsObstacles* obs, const lsVec2* points, int count, double
     for (int i = 0; i < tracked; ++i)
     {
         double dist = lsShapeDistance(&obs->items[i], IsBody(obs, i) ? &disc : &body, NULL).distance;
-        targets[i] = fmin(LS_CONTACT_SKIN, 0.5 * dist);
+        targets[i] = lsFmin(LS_CONTACT_SKIN, 0.5 * dist);
     }
     double t = 0.0;
     for (int iteration = 0; iteration < 40; ++iteration)
@@ -136,7 +136,7 @@ double lsAdvance(const lsObstacles* obs, const lsVec2* points, int count, double
             // the normal plus what the turn adds at its farthest point. Bounding every obstacle by the whole speed
             // instead made a body sliding along a wall crawl (steps of the tiny gap over the whole motion).
             // The bounding circle turns in place.
-            double rate = fmax(0.0, -lsDot(d, out.normal)) + (IsBody(obs, i) ? 0.0 : fabs(turn) * reach);
+            double rate = lsFmax(0.0, -lsDot(d, out.normal)) + (IsBody(obs, i) ? 0.0 : fabs(turn) * reach);
             if (!(rate > 0.0))
             {
                 continue; // moving along it or away: it cannot come closer
@@ -146,7 +146,7 @@ double lsAdvance(const lsObstacles* obs, const lsVec2* points, int count, double
                 gap = out.distance - target;
                 n = out.normal;
             }
-            advance = fmin(advance, (out.distance - target) / rate);
+            advance = lsFmin(advance, (out.distance - target) / rate);
         }
         if (isinf(gap))
         {
@@ -217,7 +217,7 @@ lsMoveResult lsMovePolygon(const lsCollisionWorld* cw, const lsVec2* points, int
     double reach = 0.0;
     for (int i = 0; i < count; ++i)
     {
-        reach = fmax(reach, lsLength(points[i]));
+        reach = lsFmax(reach, lsLength(points[i]));
     }
     lsMoveResult result = {0};
     result.legs[0] = start;

@@ -97,7 +97,7 @@ static lsCastOutput CastCollinear(lsVec2 o, lsVec2 d, double L, lsVec2 a, lsVec2
     bool useX = fabs(d.x) >= fabs(d.y);
     double ak = useX ? a.x : a.y, bk = useX ? b.x : b.y, ok = useX ? o.x : o.y, dk = useX ? d.x : d.y;
     lsCastOutput out = NoHit();
-    if (fmin(ak, bk) <= ok && ok <= fmax(ak, bk))
+    if (lsFmin(ak, bk) <= ok && ok <= lsFmax(ak, bk))
     {
         out.hit = true;
         out.point = o;
@@ -290,7 +290,7 @@ lsCastOutput lsRayCastSegment(const lsSegment* segment, const lsRayInput* input)
 {
     CheckRay(input);
     lsVec2 o = input->origin, d = input->direction;
-    double L = fmin(input->maxFraction, DBL_MAX); // an infinite range is the largest finite one
+    double L = lsFmin(input->maxFraction, DBL_MAX); // an infinite range is the largest finite one
     if (!(L >= 0.0) || (d.x == 0.0 && d.y == 0.0))
     {
         return NoHit();
@@ -307,7 +307,7 @@ lsCastOutput lsRayCastSegmentFull(const lsSegment* segment, const lsRayInput* in
 {
     CheckRay(input);
     lsVec2 o = input->origin, d = input->direction;
-    double L = fmin(input->maxFraction, DBL_MAX);
+    double L = lsFmin(input->maxFraction, DBL_MAX);
     if (!(L >= 0.0) || (d.x == 0.0 && d.y == 0.0))
     {
         return NoHit();
@@ -352,7 +352,7 @@ static bool CircleCastValid(const lsCircle* circle, const lsRayInput* input, dou
 {
     CheckRay(input);
     LS_ASSERT(circle->radius >= 0.0);
-    *L = fmin(input->maxFraction, DBL_MAX);
+    *L = lsFmin(input->maxFraction, DBL_MAX);
     return *L >= 0.0 && (input->direction.x != 0.0 || input->direction.y != 0.0);
 }
 
@@ -496,7 +496,7 @@ lsCastOutput lsRayCastCircleFull(const lsCircle* circle, const lsRayInput* input
     }
 
     // t1 = C / q with q = -fd + sqrt(disc): both terms of q are >= 0, so nothing cancels (stable quadratic formula).
-    double q = -fd + sqrt(fmax(disc, 0.0));
+    double q = -fd + sqrt(lsFmax(disc, 0.0));
     double t = cSide / q;
     if ((rdd > LS_CIRCLE_ILL * fabs(disc) || ff > LS_CIRCLE_ILL * fabs(cSide)) && isfinite(rdd + ff))
     {
@@ -525,8 +525,8 @@ lsCastOutput lsRayCastCircleFull(const lsCircle* circle, const lsRayInput* input
         {
             accurateFd = fd;
         }
-        q = -accurateFd + sqrt(fmax(accurateDisc, 0.0));
-        t = fmax(accurateC, 0.0) / q;
+        q = -accurateFd + sqrt(lsFmax(accurateDisc, 0.0));
+        t = lsFmax(accurateC, 0.0) / q;
     }
     if (!isfinite(t) || !(q > 0.0))
     {
@@ -673,7 +673,7 @@ lsCastOutput lsRayCastBox(const lsBox* box, const lsRayInput* input)
 {
     CheckRay(input);
     lsVec2 d = input->direction;
-    double L = fmin(input->maxFraction, DBL_MAX); // an infinite range is the largest finite one
+    double L = lsFmin(input->maxFraction, DBL_MAX); // an infinite range is the largest finite one
     if (!(L >= 0.0) || (d.x == 0.0 && d.y == 0.0))
     {
         return NoHit();
@@ -722,7 +722,7 @@ lsCastOutput lsRayCastBox(const lsBox* box, const lsRayInput* input)
             entryAxis = k;
             entrySign = sign;
         }
-        tMax = fmin(tMax, t2);
+        tMax = lsFmin(tMax, t2);
         if (tMin > tMax)
         {
             if (tMin - tMax > 0x1p-18 * (tMin + tMax))
@@ -784,7 +784,7 @@ lsCastOutput lsRayCastPolygon(const lsPolygon* polygon, const lsRayInput* input)
     int n = polygon->count;
     LS_ASSERT(n >= 3 && n <= LS_MAX_POLYGON_VERTICES);
     lsVec2 o = input->origin, d = input->direction;
-    double L = fmin(input->maxFraction, DBL_MAX); // an infinite range is the largest finite one
+    double L = lsFmin(input->maxFraction, DBL_MAX); // an infinite range is the largest finite one
     if (!(L >= 0.0) || (d.x == 0.0 && d.y == 0.0))
     {
         return NoHit();

@@ -460,7 +460,7 @@ static bool ParseLine(Parse* p, lsRecording* rec, const cJSON* root)
     // The simulation's time is step dt (sim.c): a replay places the skipped steps by it. Within rounding, so that a
     // line written by hand ("time": 0.3 at step 3 of dt 0.1) still reads.
     double stepTime = (double)step * rec->dt;
-    if (!(fabs(line->time - stepTime) <= 1e-9 * fmax(1.0, stepTime)))
+    if (!(fabs(line->time - stepTime) <= 1e-9 * lsFmax(1.0, stepTime)))
     {
         char given[40], expected[40];
         lsFormatNumber(given, sizeof given, line->time);

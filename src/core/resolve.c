@@ -53,7 +53,7 @@ static int FarthestConstraint(const GatherContext* ctx)
 
 static void AddConstraint(GatherContext* ctx, Constraint c)
 {
-    ctx->worst = fmax(ctx->worst, ctx->body.clearance - c.distance);
+    ctx->worst = lsFmax(ctx->worst, ctx->body.clearance - c.distance);
     if (ctx->count < LS_MAX_CONSTRAINTS)
     {
         ctx->items[ctx->count++] = c;
@@ -412,11 +412,11 @@ static bool PathClearOfCsos(const Cso* csos, int count, lsVec2 from, lsVec2 to)
             }
             else if (rate > 0.0)
             {
-                hi = fmin(hi, -at / rate);
+                hi = lsFmin(hi, -at / rate);
             }
             else
             {
-                lo = fmax(lo, -at / rate);
+                lo = lsFmax(lo, -at / rate);
             }
         }
         if (lo < hi)
@@ -626,7 +626,7 @@ static double CoreDistance(const Grown* g, lsVec2 x)
     {
         lsSegment edge = {g->points[i], g->points[i + 1 == g->count ? 0 : i + 1]};
         inside = inside && lsCross(lsSub(edge.b, edge.a), lsSub(x, edge.a)) > 0.0;
-        best = fmin(best, lsClosestPointOnSegment(&edge, x).distance);
+        best = lsFmin(best, lsClosestPointOnSegment(&edge, x).distance);
     }
     return inside ? 0.0 : best;
 }
@@ -672,7 +672,7 @@ static int PieceCrossings(const Piece* p, const Piece* q, lsVec2 out[2])
         }
         lsVec2 u = lsScale(1.0 / d, between);
         double along = (p->radius * p->radius - q->radius * q->radius + d * d) / (2.0 * d);
-        double h = sqrt(fmax(0.0, p->radius * p->radius - along * along));
+        double h = sqrt(lsFmax(0.0, p->radius * p->radius - along * along));
         lsVec2 foot = lsMulAdd(p->a, along, u);
         out[0] = lsMulAdd(foot, h, lsLeftPerp(u));
         out[1] = lsMulSub(foot, h, lsLeftPerp(u));
@@ -708,7 +708,7 @@ static int PieceCrossings(const Piece* p, const Piece* q, lsVec2 out[2])
 // Appends piece when it comes within limit of start (only those can hold a candidate within limit).
 static void AddPiece(Piece* pieces, int* count, Piece piece, lsVec2 start, double limit)
 {
-    piece.gap = piece.radius > 0.0 ? fmax(0.0, lsDistance(piece.a, start) - piece.radius)
+    piece.gap = piece.radius > 0.0 ? lsFmax(0.0, lsDistance(piece.a, start) - piece.radius)
                                    : lsDistance(PieceNearest(&piece, start), start);
     piece.order = *count;
     if (piece.gap <= limit)
@@ -743,11 +743,11 @@ static bool WayEntersPolygon(const Grown* g, lsVec2 start, lsVec2 d)
         inside = inside && at > 0.0;
         if (rate > 0.0)
         {
-            lo = fmax(lo, -at / rate);
+            lo = lsFmax(lo, -at / rate);
         }
         else if (rate < 0.0)
         {
-            hi = fmin(hi, -at / rate);
+            hi = lsFmin(hi, -at / rate);
         }
         else if (!(at > 0.0))
         {

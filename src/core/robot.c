@@ -7,10 +7,10 @@
 
 double lsApproachSpeed(double speed, double command, double maxSpeed, double maxAccel, double dt)
 {
-    command = fmin(fmax(command, -maxSpeed), maxSpeed);
+    command = lsFmin(lsFmax(command, -maxSpeed), maxSpeed);
     double step = maxAccel * dt;
-    double next = speed < command ? fmin(speed + step, command) : fmax(speed - step, command);
-    return fmin(fmax(next, -maxSpeed), maxSpeed);
+    double next = speed < command ? lsFmin(speed + step, command) : lsFmax(speed - step, command);
+    return lsFmin(lsFmax(next, -maxSpeed), maxSpeed);
 }
 
 void lsIntegrateUnicycle(lsVec2 position, double angle, double v, double w, double dt, lsVec2* newPosition,

@@ -125,10 +125,10 @@ lsSegmentHit lsIntersectSegments(const lsSegment* a, const lsSegment* b)
         double ka0 = dir * (useX ? a0.x : a0.y), ka1 = dir * (useX ? a1.x : a1.y);
         double kb0 = dir * (useX ? b0.x : b0.y), kb1 = dir * (useX ? b1.x : b1.y);
         lsVec2 bLo = kb0 <= kb1 ? b0 : b1, bHi = kb0 <= kb1 ? b1 : b0;
-        double kbLo = fmin(kb0, kb1), kbHi = fmax(kb0, kb1);
+        double kbLo = lsFmin(kb0, kb1), kbHi = lsFmax(kb0, kb1);
         lsVec2 start = kbLo > ka0 ? bLo : a0;
         lsVec2 end = kbHi < ka1 ? bHi : a1;
-        double kStart = fmax(kbLo, ka0), kEnd = fmin(kbHi, ka1);
+        double kStart = lsFmax(kbLo, ka0), kEnd = lsFmin(kbHi, ka1);
         if (kStart > kEnd)
         {
             return out; // cannot happen after the box test, kept as a guard

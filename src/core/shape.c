@@ -16,7 +16,7 @@ lsVec2 lsUnitVector(lsVec2 v)
         double inv = 1.0 / sqrt(len2);
         return (lsVec2){v.x * inv, v.y * inv};
     }
-    double m = fmax(fabs(v.x), fabs(v.y));
+    double m = lsFmax(fabs(v.x), fabs(v.y));
     if (!(m > 0.0) || !isfinite(m))
     {
         return (lsVec2){0.0, 0.0};

@@ -559,7 +559,7 @@ static int QueryBodies(const lsSim* sim, lsVec2 c, double grow, lsDynamicItem* f
 // (a body moved several times in a step, by its turn and by pushes, may be farther than any one move took it).
 static void Drift(lsSim* sim, int id)
 {
-    sim->drift = fmax(sim->drift, lsDistance(sim->anchors[id], sim->circles[id].center));
+    sim->drift = lsFmax(sim->drift, lsDistance(sim->anchors[id], sim->circles[id].center));
 }
 
 // The collision index over the vehicles and the robots where they are now (when they are at least
@@ -629,7 +629,7 @@ static lsVec2 SeparationForce(const lsSim* sim, int self, const lsVehicleDef* de
 // (twice the sum of the radii), and its move's (a step at full speed, its radius, the skins), with room to spare.
 static double VehicleReach(const lsVehicleDef* def, double dt, double widest)
 {
-    double reach = fmax(2.0 * def->radius + widest, def->maxSpeed * dt + def->radius + 4.0 * LS_CONTACT_SKIN);
+    double reach = lsFmax(2.0 * def->radius + widest, def->maxSpeed * dt + def->radius + 4.0 * LS_CONTACT_SKIN);
     return reach + 16.0 * LS_CONTACT_SKIN;
 }
 
@@ -707,7 +707,7 @@ static void StepVehicles(lsSim* sim)
     // A steering force reaches the velocity it aims at in responseTime; applied for a longer step it would overshoot
     // that velocity (at dt 0.5 s a vehicle arriving at a path's end swung about it for ever), so it takes a step.
     lsPathFollowDef tuning = sim->pathTuning;
-    tuning.responseTime = fmax(tuning.responseTime, dt);
+    tuning.responseTime = lsFmax(tuning.responseTime, dt);
     tuning.stepTime = dt;
     // Many bodies: each vehicle finds those near it through the collision index (the vehicles before it where they
     // moved to, those after it where they stand), so a step costs O(n), not O(n^2), with the same results.
@@ -715,7 +715,7 @@ static void StepVehicles(lsSim* sim)
     double widest = 0.0;
     for (int id = 0; indexed && id < sim->state.vehicleCount + sim->robotCount; ++id)
     {
-        widest = fmax(widest, sim->circles[id].radius);
+        widest = lsFmax(widest, sim->circles[id].radius);
     }
     if (indexed)
     {
@@ -1106,14 +1106,14 @@ static bool PushDirection(lsSegment way, double reach, lsVec2 c, lsVec2 fallback
         if (ff > 0.0 && uu > 0.0)
         {
             double disc = fu * fu - uu * ff;
-            t = disc > 0.0 ? fmin(fmax((-fu - sqrt(disc)) / uu, 0.0), 1.0) : 1.0;
+            t = disc > 0.0 ? lsFmin(lsFmax((-fu - sqrt(disc)) / uu, 0.0), 1.0) : 1.0;
         }
         away = lsSub(c, lsMulAdd(way.a, t, u));
         double length = lsLength(away);
         *n = length > 0.0 ? lsScale(1.0 / length, away) : lsNormalize(fallback);
         // Along n until clear of the end: |w + d n| = clear, the larger root.
         double wn = lsDot(w, *n);
-        *depth = -wn + sqrt(fmax(wn * wn - lsDot(w, w) + clear * clear, 0.0));
+        *depth = -wn + sqrt(lsFmax(wn * wn - lsDot(w, w) + clear * clear, 0.0));
     }
     else
     {
@@ -1282,7 +1282,7 @@ static double RobotDepth(const lsSim* sim, int i, int count)
         if (sim->neighbourIds[k] >= sim->state.vehicleCount)
         {
             lsCircle other = sim->neighbours[k];
-            depth = fmax(depth, body.radius + other.radius - lsDistance(other.center, body.center));
+            depth = lsFmax(depth, body.radius + other.radius - lsDistance(other.center, body.center));
         }
     }
     return depth;
@@ -1385,8 +1385,8 @@ static bool EscapePushing(lsSim* sim, int i, double depth, int count)
         int j = chain.members[k] - first;
         if (j >= 0)
         {
-            after =
-                fmax(after, RobotDepth(sim, j, GatherBodies(sim, first + j, sim->circles[first + j].radius, NULL, 0)));
+            after = lsFmax(after,
+                           RobotDepth(sim, j, GatherBodies(sim, first + j, sim->circles[first + j].radius, NULL, 0)));
         }
     }
     if (!(after < depth))
@@ -1596,8 +1596,8 @@ static void Prepare(lsSim* sim, int i, const lsControl* control, Move* move)
         cv = chosen.v;
         cw = chosen.w;
     }
-    move->commandV = fmin(fmax(cv, -def->maxSpeed), def->maxSpeed);
-    move->commandW = fmin(fmax(cw, -def->maxTurnRate), def->maxTurnRate);
+    move->commandV = lsFmin(lsFmax(cv, -def->maxSpeed), def->maxSpeed);
+    move->commandW = lsFmin(lsFmax(cw, -def->maxTurnRate), def->maxTurnRate);
     move->v = lsApproachSpeed(robot->v, cv, def->maxSpeed, def->maxAccel, dt);
     move->w = lsApproachSpeed(robot->w, cw, def->maxTurnRate, def->maxTurnAccel, dt);
 
@@ -1916,7 +1916,7 @@ lsSim* lsCreateSim(const lsWorld* world)
     }
     for (int i = 0; i < targetCount; ++i)
     {
-        sim->targetMaxRadius = fmax(sim->targetMaxRadius, world->targets[i].radius);
+        sim->targetMaxRadius = lsFmax(sim->targetMaxRadius, world->targets[i].radius);
     }
     lsSim_Reset(sim, world->sim.seed);
     return sim;
@@ -2100,7 +2100,7 @@ void lsSim_Reset(lsSim* sim, uint64_t seed)
     sim->slack = 0.0;
     for (int i = 0; i < sim->robotCount; ++i)
     {
-        sim->slack = fmax(sim->slack, 2.0 * sim->robots[i].def->maxSpeed * state->dt);
+        sim->slack = lsFmax(sim->slack, 2.0 * sim->robots[i].def->maxSpeed * state->dt);
     }
     for (int i = 0; i < sim->robotCount; ++i)
     {
@@ -2156,17 +2156,17 @@ static int MoverSubsteps(const lsSim* sim)
             if (floor(2.0 * p1) != floor(2.0 * p0))
             {
                 double stray = lsLength(m->offset) / m->period * dt;
-                substeps = (int)fmin(fmax(substeps, ceil(stray / LS_MOVER_CHORD)), LS_MOVER_SUBSTEPS);
+                substeps = (int)lsFmin(lsFmax(substeps, ceil(stray / LS_MOVER_CHORD)), LS_MOVER_SUBSTEPS);
             }
             continue;
         }
-        double radius = fmax(lsDistance(m->a, m->pivot), lsDistance(m->b, m->pivot));
+        double radius = lsFmax(lsDistance(m->a, m->pivot), lsDistance(m->b, m->pivot));
         double turn = fabs(m->angularSpeed) * dt;
         // 1 - cos(x / 2) = 2 sin^2(x / 4), which keeps its precision for small turns; past half a turn per sub-step
         // the chord strays by the whole diameter.
         while (substeps < LS_MOVER_SUBSTEPS)
         {
-            double part = fmin(turn / substeps, LS_PI);
+            double part = lsFmin(turn / substeps, LS_PI);
             double s = sin(0.25 * part);
             if (2.0 * radius * s * s <= LS_MOVER_CHORD)
             {
@@ -2198,8 +2198,8 @@ static void Step(lsSim* sim, const lsControl* controls, const lsControl* first)
         {
             sim->moversPrevious[i] = sim->movers[i];
             sim->movers[i] = lsMover_SegmentAt(&world->movers[i], t);
-            sim->moverTravel = fmax(sim->moverTravel, fmax(lsDistance(sim->moversPrevious[i].a, sim->movers[i].a),
-                                                           lsDistance(sim->moversPrevious[i].b, sim->movers[i].b)));
+            sim->moverTravel = lsFmax(sim->moverTravel, lsFmax(lsDistance(sim->moversPrevious[i].a, sim->movers[i].a),
+                                                               lsDistance(sim->moversPrevious[i].b, sim->movers[i].b)));
         }
         sim->holdCommands = k > 1;
         StepVehicles(sim);
@@ -2603,8 +2603,8 @@ static void CarryRobot(lsSim* sim, int i, const lsRobotRun* run)
     }
     robot->position = before->position;
     robot->angle = before->angle;
-    robot->v = fmin(fmax(before->v, -start->maxSpeed), start->maxSpeed);
-    robot->w = fmin(fmax(before->w, -start->maxTurnRate), start->maxTurnRate);
+    robot->v = lsFmin(lsFmax(before->v, -start->maxSpeed), start->maxSpeed);
+    robot->w = lsFmin(lsFmax(before->w, -start->maxTurnRate), start->maxTurnRate);
     robot->commandV = before->commandV;
     robot->commandW = before->commandW;
     robot->inContact = before->inContact;

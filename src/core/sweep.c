@@ -25,9 +25,9 @@ static inline double Clamp01(double x)
 // Largest magnitude among the coordinates (a scale for tolerances).
 static double MaxAbs6(lsVec2 a, lsVec2 b, lsVec2 c, lsVec2 d, lsVec2 e, lsVec2 f)
 {
-    double m = fmax(fmax(fabs(a.x), fabs(a.y)), fmax(fabs(b.x), fabs(b.y)));
-    m = fmax(m, fmax(fmax(fabs(c.x), fabs(c.y)), fmax(fabs(d.x), fabs(d.y))));
-    return fmax(m, fmax(fmax(fabs(e.x), fabs(e.y)), fmax(fabs(f.x), fabs(f.y))));
+    double m = lsFmax(lsFmax(fabs(a.x), fabs(a.y)), lsFmax(fabs(b.x), fabs(b.y)));
+    m = lsFmax(m, lsFmax(lsFmax(fabs(c.x), fabs(c.y)), lsFmax(fabs(d.x), fabs(d.y))));
+    return lsFmax(m, lsFmax(lsFmax(fabs(e.x), fabs(e.y)), lsFmax(fabs(f.x), fabs(f.y))));
 }
 
 // ---------------------------------------------------------------------------------------------------------------------
@@ -87,23 +87,23 @@ static int QuadraticRoots(double A, double B, double C, int discSign, double roo
         roots[0] = -B / (2.0 * A);
         return 1;
     }
-    double disc = fmax(B * B - 4.0 * A * C, 0.0);
+    double disc = lsFmax(B * B - 4.0 * A * C, 0.0);
     double sq = sqrt(disc);
     if (!isfinite(sq))
     {
         // Rescale: the roots do not change when all coefficients are divided by the largest.
-        double m = fmax(fabs(A), fmax(fabs(B), fabs(C)));
+        double m = lsFmax(fabs(A), lsFmax(fabs(B), fabs(C)));
         A /= m;
         B /= m;
         C /= m;
-        sq = sqrt(fmax(B * B - 4.0 * A * C, 0.0));
+        sq = sqrt(lsFmax(B * B - 4.0 * A * C, 0.0));
     }
     // Stable form (no cancellation): q = -(B + sign(B) sqrt(disc)) / 2, roots q / A and C / q.
     double q = -0.5 * (B + (B >= 0.0 ? sq : -sq));
     double r1 = q / A;
     double r2 = q != 0.0 ? C / q : -r1;
-    roots[0] = fmin(r1, r2);
-    roots[1] = fmax(r1, r2);
+    roots[0] = lsFmin(r1, r2);
+    roots[1] = lsFmax(r1, r2);
     return roots[0] == roots[1] ? 1 : 2;
 }
 
@@ -173,7 +173,7 @@ static int SweepAlongLine(lsVec2 p0, lsVec2 p1, lsVec2 q0, lsVec2 q1, lsVec2 c0,
         if (g2 != 0.0)
         {
             double disc = g1 * g1 - 4.0 * g2 * g0;
-            double sq = sqrt(fmax(disc, 0.0));
+            double sq = sqrt(lsFmax(disc, 0.0));
             double qv = -0.5 * (g1 + (g1 >= 0.0 ? sq : -sq));
             if (isfinite(qv) && qv != 0.0)
             {
@@ -390,7 +390,7 @@ static bool FirstCapContact(lsVec2 a, lsVec2 b, double r, double* t)
         return false;
     }
     double q = -ab + sqrt(disc);
-    double cc = fmax(lsDot(a, a) - r * r, 0.0);
+    double cc = lsFmax(lsDot(a, a) - r * r, 0.0);
     double root = cc / q;
     if (!isfinite(root))
     {
@@ -400,7 +400,7 @@ static bool FirstCapContact(lsVec2 a, lsVec2 b, double r, double* t)
     {
         return false;
     }
-    *t = fmax(root, 0.0);
+    *t = lsFmax(root, 0.0);
     return true;
 }
 
@@ -409,7 +409,8 @@ static bool FirstCapContact(lsVec2 a, lsVec2 b, double r, double* t)
 static bool SweptBoxesOverlap(lsVec2 c0, lsVec2 c1, double radius, lsAABB segmentBox)
 {
     lsAABB path = lsAABB_OfSegment(c0, c1);
-    double scale = fmax(fmax(fabs(path.lower.x), fabs(path.upper.x)), fmax(fabs(path.lower.y), fabs(path.upper.y)));
+    double scale =
+        lsFmax(lsFmax(fabs(path.lower.x), fabs(path.upper.x)), lsFmax(fabs(path.lower.y), fabs(path.upper.y)));
     double pad = radius + 0x1p-50 * (scale + radius);
     lsAABB grown = {{path.lower.x - pad, path.lower.y - pad}, {path.upper.x + pad, path.upper.y + pad}};
     return lsAABB_Overlaps(grown, segmentBox);
@@ -433,11 +434,11 @@ bool lsTimeOfImpactCircleSegment(lsVec2 c0, lsVec2 c1, double radius, const lsSe
     double best = 2.0, tc;
     if (FirstCapContact(lsSub(c0, a), v, radius, &tc))
     {
-        best = fmin(best, tc);
+        best = lsFmin(best, tc);
     }
     if (FirstCapContact(lsSub(c0, b), v, radius, &tc))
     {
-        best = fmin(best, tc);
+        best = lsFmin(best, tc);
     }
     // Interior: the centre reaches the line offset by r on its own side, h(t) = cross(e, c(t) - a) = +-r |e|, and
     // projects inside the segment then. (Touching the line where it projects outside is a cap contact, found above.)
@@ -452,7 +453,7 @@ bool lsTimeOfImpactCircleSegment(lsVec2 c0, lsVec2 c1, double radius, const lsSe
         {
             // Within r of the line already (no overlap by the exact test above, so by rounding, or beside an end):
             // contact now if it projects inside, else the caps decide.
-            double ti = fmax(fabs(h0) - rl, 0.0) / fabs(hv);
+            double ti = lsFmax(fabs(h0) - rl, 0.0) / fabs(hv);
             if (ti >= 0.0 && ti <= 1.0 && ti < best)
             {
                 lsVec2 c = lsLerp(c0, c1, ti);
@@ -490,7 +491,7 @@ static double BracketedRoot(const double* k, int n, double x0, double x1, double
 {
     int side = 0, slow = 0;
     double lastWidth = x1 - x0;
-    for (int it = 0; it < 200 && x1 - x0 > 0x1p-52 * fmax(1.0, fabs(x1)); ++it)
+    for (int it = 0; it < 200 && x1 - x0 > 0x1p-52 * lsFmax(1.0, fabs(x1)); ++it)
     {
         double x = slow >= 2 ? 0.5 * (x0 + x1) : x1 - f1 * (x1 - x0) / (f1 - f0);
         if (!(x > x0 && x < x1))
@@ -619,12 +620,12 @@ bool lsTimeOfImpactCircleMovingSegment(lsVec2 c0, lsVec2 c1, double radius, lsVe
     // Endpoint caps: the centre relative to each endpoint moves linearly, a quadratic each.
     if (FirstCapContact(a, b, radius, &tc))
     {
-        best = fmin(best, tc);
+        best = lsFmin(best, tc);
     }
     lsVec2 aq = lsSub(c0, q0), bq = lsSub(lsSub(c1, c0), lsSub(q1, q0));
     if (FirstCapContact(aq, bq, radius, &tc))
     {
-        best = fmin(best, tc);
+        best = lsFmin(best, tc);
     }
     // Interior: F(t) = cross(w, z)^2 - r^2 |w|^2 = 0 with the projection of z on w inside [0, |w|^2]. Every contact
     // time is a cap root or such a root, and every such root is a contact, so the first contact is the least.
@@ -637,7 +638,7 @@ bool lsTimeOfImpactCircleMovingSegment(lsVec2 c0, lsVec2 c1, double radius, lsVe
     if (isfinite(mag) && mag > 0.0)
     {
         double roots[8];
-        int n = PolyRoots(f, 4, 0.0, fmin(best, 1.0), 64.0 * s_eps * mag, roots);
+        int n = PolyRoots(f, 4, 0.0, lsFmin(best, 1.0), 64.0 * s_eps * mag, roots);
         for (int i = 0; i < n; ++i)
         {
             double ti = roots[i];
@@ -645,7 +646,7 @@ bool lsTimeOfImpactCircleMovingSegment(lsVec2 c0, lsVec2 c1, double radius, lsVe
             double zw = lsDot(z, w), ww = lsDot(w, w);
             if (ww > 0.0 && zw >= 0.0 && zw <= ww)
             {
-                best = fmin(best, ti);
+                best = lsFmin(best, ti);
                 break;
             }
         }

@@ -27,7 +27,7 @@ static double Project(lsSegment seg, lsVec2 e, lsVec2 p, double* len)
 {
     double ee = lsDot(e, e);
     *len = sqrt(ee);
-    return ee > 0.0 ? fmin(fmax(lsDot(lsSub(p, seg.a), e) / ee, 0.0), 1.0) : 0.0;
+    return ee > 0.0 ? lsFmin(lsFmax(lsDot(lsSub(p, seg.a), e) / ee, 0.0), 1.0) : 0.0;
 }
 
 // The point at arc length s from the first point (closed paths wrap, open ones clamp), and the unit tangent there
@@ -45,7 +45,7 @@ static lsVec2 PointAtArcLength(const lsPathDef* path, double totalLength, double
     }
     else
     {
-        s = fmin(fmax(s, 0.0), totalLength);
+        s = lsFmin(lsFmax(s, 0.0), totalLength);
     }
     for (int i = 0; i < count; ++i)
     {
@@ -54,7 +54,7 @@ static lsVec2 PointAtArcLength(const lsPathDef* path, double totalLength, double
         if (s <= len || i == count - 1)
         {
             *tangent = lsNormalize(lsSub(seg.b, seg.a));
-            double f = len > 0.0 ? fmin(s / len, 1.0) : 0.0;
+            double f = len > 0.0 ? lsFmin(s / len, 1.0) : 0.0;
             return lsLerp(seg.a, seg.b, f);
         }
         s -= len;
@@ -123,11 +123,11 @@ static PathPoint NearestOnPath(const lsPathDef* path, double total, lsVec2 p, do
                 }
                 if (from > 0.0)
                 {
-                    g = fmax(g, from / len);
+                    g = lsFmax(g, from / len);
                 }
                 if (to < len)
                 {
-                    g = fmin(g, to / len);
+                    g = lsFmin(g, to / len);
                 }
             }
             lsVec2 q = g == 1.0 ? seg.b : lsMulAdd(seg.a, g, e);
@@ -140,7 +140,7 @@ static PathPoint NearestOnPath(const lsPathDef* path, double total, lsVec2 p, do
             double offset = s + shift - origin;
             if (d < best - tol || (d <= best + tol && (double)prefer * (offset - found.offset) > 0.0))
             {
-                best = fmin(best, d);
+                best = lsFmin(best, d);
                 found = (PathPoint){q, s, offset, len > 0.0 ? lsScale(1.0 / len, e) : found.tangent, d};
             }
         }
@@ -198,7 +198,7 @@ static PathPoint StartOnPath(const lsPathDef* path, double total, lsVec2 p, doub
         double gap = fabs(s - progress);
         if (path->closed)
         {
-            gap = fmin(gap, total - gap);
+            gap = lsFmin(gap, total - gap);
         }
         if (d <= path->radius && gap < bestGap)
         {
@@ -322,7 +322,7 @@ lsVec2 lsVehicle_PathForce(const lsPathDef* path, const lsVehicleDef* def, const
             {
                 state->stopped = true;
             }
-            lsVec2 desired = lsScale(def->maxSpeed * fmin(distance / arriveDistance, 1.0), lsNormalize(offset));
+            lsVec2 desired = lsScale(def->maxSpeed * lsFmin(distance / arriveDistance, 1.0), lsNormalize(offset));
             return SteerTowards(desired, state->velocity, def->maxForce, tuning->responseTime);
         }
         state->stopped = false;

@@ -643,7 +643,7 @@ lsAABB lsWorld_Bounds(const lsWorld* world)
         else
         {
             // A turning bar sweeps the disc around its pivot that reaches its farther end.
-            double reach = fmax(lsDistance(mover->pivot, mover->a), lsDistance(mover->pivot, mover->b));
+            double reach = lsFmax(lsDistance(mover->pivot, mover->a), lsDistance(mover->pivot, mover->b));
             AddPoint(&b, mover->pivot, reach);
         }
     }
@@ -671,7 +671,7 @@ double lsRobotDef_Reach(const lsRobotDef* def)
     double reach = 0.0;
     for (int j = 0; j < def->footprintCount; ++j)
     {
-        reach = fmax(reach, lsLength(def->footprint[j]));
+        reach = lsFmax(reach, lsLength(def->footprint[j]));
     }
     return reach;
 }
