@@ -90,6 +90,19 @@ expect_status 1 "$lidarsim" render "$rec" "$work/edited.json" -o "$work/edited.g
 grep -q "edited.json has hash" "$work/err.txt" || fail "edited world: $(cat "$work/err.txt")"
 cp "$world" "$work/same.json"
 expect_status 0 "$lidarsim" render "$rec" "$work/same.json" -o "$work/same.png" --size 160x100
+# A world on a map whose image changed since: the world's text only names the map, the header's map_hash catches it.
+mkdir -p "$work/onmap"
+printf 'P2\n4 3\n255\n0 0 0 0\n0 255 255 0\n0 0 0 0\n' >"$work/onmap/m.pgm"
+printf 'image: m.pgm\nresolution: 1\norigin: [0, 0, 0]\noccupied_thresh: 0.65\nfree_thresh: 0.196\nnegate: 0\n' \
+    >"$work/onmap/m.yaml"
+echo '{"map": "m.yaml", "robot": {"pose": [1.5, 1.5, 0], "radius": 0.2}}' >"$work/onmap/w.json"
+expect_status 0 "$lidarsim" run "$work/onmap/w.json" --steps 6 --record "$work/onmap.jsonl"
+head -n 1 "$work/onmap.jsonl" | grep -q '"map_hash": "[0-9a-f]\{16\}"' || fail "no map_hash: $(head -c 300 "$work/onmap.jsonl")"
+expect_status 0 "$lidarsim" render "$work/onmap.jsonl" -o "$work/onmap.png" --size 160x100
+printf 'P2\n4 3\n255\n0 0 0 0\n0 255 255 255\n0 0 0 0\n' >"$work/onmap/m.pgm" # one wall cell freed
+expect_status 1 "$lidarsim" render "$work/onmap.jsonl" -o "$work/onmap2.png"
+grep -q 'onmap.jsonl: recorded on a map whose walls have hash [0-9a-f]*, but the map of .*w.json has hash' \
+    "$work/err.txt" || fail "changed map: $(cat "$work/err.txt")"
 # Malformed recordings: each a located error and exit 1.
 head -c 3000 "$rec" >"$work/cut.jsonl"
 expect_status 1 "$lidarsim" render "$work/cut.jsonl" -o "$work/cut.gif"

@@ -153,6 +153,8 @@ static int MalformedTest(void)
         {"{\"lidarsim_recording\": 1, \"world\": \"w.js", "r.jsonl:1: invalid JSON at column 37"},
         {"{\"lidarsim_recording\": 1, \"world\": \"w.json\", \"world_hash\": \"xyz\"}\n",
          "r.jsonl:1: world_hash: expected 16 hexadecimal digits"},
+        {"{\"lidarsim_recording\": 1, \"world\": \"w.json\", \"world_hash\": \"0123456789abcdef\", \"map_hash\": 7}\n",
+         "r.jsonl:1: map_hash: expected 16 hexadecimal digits"},
         {"HEADER", "r.jsonl: a header but no recorded step"},
         {"HEADER{\"step\": 0, \"time\": 0.0, \"pose\": [1.0, 1.0", "r.jsonl:2: last line not complete"},
         {"HEADER{\"step\": 0, \"time\": 0.0, \"pose\": [1.0, 1.0\n", "r.jsonl:2: invalid JSON at column 43"},

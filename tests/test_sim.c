@@ -300,6 +300,47 @@ static int HugeFootprintStaysInBounds(void)
     return 0;
 }
 
+// Near the coordinates' bound, a respawned target (drawn from the world's bounds, which hold a bar's sweep out to 3e6
+// m) and a vehicle a door pushes stay within it: both went beyond, and their run's recording was refused.
+static int EdgeOfBoundsStaysInBounds(void)
+{
+    static const char* worlds[2] = {
+        "{\"walls\": [{\"from\": [-1, -1], \"to\": [1, -1]}], \"targets\": [{\"center\": [0, 0], \"radius\": 0.3}], "
+        "\"robot\": {\"pose\": [0, 0, 0]}, \"sim\": {\"seed\": 2}, \"movers\": [{\"type\": \"bar\", \"from\": "
+        "[999000, 0], \"to\": [1000000, 0], \"pivot\": [-1000000, 0]}]}",
+        "{\"walls\": [{\"from\": [999990, -3], \"to\": [999990, 3]}], \"robot\": {\"pose\": [999991, 2.5, 0], "
+        "\"radius\": 0.2}, \"paths\": [{\"id\": \"p\", \"points\": [[999996, 0], [999999.5, 0]]}], \"vehicles\": "
+        "[{\"path\": \"p\", \"position\": [999999.5, 0], \"radius\": 0.5}], \"movers\": [{\"type\": \"door\", "
+        "\"from\": [999994, -1], \"to\": [999994, 1], \"offset\": [20, 0], \"period\": 8}]}"};
+    for (int w = 0; w < 2; ++w)
+    {
+        lsError err = {{0}};
+        lsWorld* world = lsLoadWorldFromString(worlds[w], strlen(worlds[w]), "edge.json", &err, NULL);
+        ENSURE(world != NULL);
+        lsSim* sim = lsCreateSim(world);
+        const lsSimState* state = lsSim_GetState(sim);
+        double pushed = 0.0; // how far the door took the vehicle
+        for (int k = 0; k < 300; ++k)
+        {
+            lsSim_Step(sim, NULL);
+            for (int i = 0; i < state->targetCount; ++i)
+                ENSURE(fabs(state->targets[i].center.x) <= 1e6 && fabs(state->targets[i].center.y) <= 1e6);
+            for (int i = 0; i < state->vehicleCount; ++i)
+            {
+                lsVec2 p = state->vehicles[i].position;
+                ENSURE(fabs(p.x) <= 1e6 && fabs(p.y) <= 1e6);
+                pushed = fmax(pushed, p.x - 999999.5);
+            }
+        }
+        // The target was collected and came back; the door reached the vehicle and pushed it to the bound.
+        ENSURE(w == 1 || (state->food == 1 && state->targets[0].active));
+        ENSURE(w == 0 || pushed > 0.4);
+        lsDestroySim(sim);
+        lsDestroyWorld(world);
+    }
+    return 0;
+}
+
 static int PolygonNeverOverlaps(void)
 {
     double speeds[2] = {4.0, 30.0};
@@ -1622,6 +1663,7 @@ static int AgentInterface(void)
 int SimTest(void)
 {
     RUN_SUBTEST(KinematicsClosedForm);
+    RUN_SUBTEST(EdgeOfBoundsStaysInBounds);
     RUN_SUBTEST(ActionsAndScanSchedule);
     RUN_SUBTEST(SlidesAlongWalls);
     RUN_SUBTEST(PolygonSlideStaysInside);

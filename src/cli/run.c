@@ -316,7 +316,13 @@ static void RecordHeader(Recorder* rec, const lsSim* sim, const char* worldPath,
     const lsSimState* s = lsSim_GetState(sim);
     fprintf(out, "{\"lidarsim_recording\": %d, \"world\": ", LS_RECORDING_VERSION);
     lsWriteJsonString(out, worldPath);
-    fprintf(out, ", \"world_hash\": \"%016llx\", \"world_name\": ", (unsigned long long)worldHash);
+    fprintf(out, ", \"world_hash\": \"%016llx\", ", (unsigned long long)worldHash);
+    uint64_t mapHash = 0;
+    if (lsWorld_MapHash(world, &mapHash))
+    {
+        fprintf(out, "\"map_hash\": \"%016llx\", ", (unsigned long long)mapHash);
+    }
+    fputs("\"world_name\": ", out);
     lsWriteJsonString(out, world->name);
     fputs(", \"dt\": ", out);
     lsWriteJsonNumber(out, s->dt);

@@ -17,17 +17,43 @@
 /// line is a few times the line's size, so this bounds the memory one line can take.
 #define LS_MAX_RECORDING_LINE ((size_t)16 << 20)
 
-uint64_t lsWorld_ContentHash(const lsWorld* world)
+static uint64_t Fnv1a(uint64_t h, const void* bytes, size_t size)
 {
-    char* text = lsSaveWorldToString(world);
-    uint64_t h = 0xCBF29CE484222325ull;
-    for (const unsigned char* p = (const unsigned char*)text; *p != '\0'; ++p)
+    for (const unsigned char* p = bytes; size > 0; ++p, --size)
     {
         h ^= *p;
         h *= 0x100000001B3ull;
     }
+    return h;
+}
+
+#define LS_FNV_BASIS 0xCBF29CE484222325ull
+
+uint64_t lsWorld_ContentHash(const lsWorld* world)
+{
+    char* text = lsSaveWorldToString(world);
+    uint64_t h = Fnv1a(LS_FNV_BASIS, text, strlen(text));
     lsFreeString(text);
     return h;
+}
+
+bool lsWorld_MapHash(const lsWorld* world, uint64_t* hash)
+{
+    uint64_t h = LS_FNV_BASIS;
+    bool any = false;
+    for (int i = 0; i < world->wallCount; ++i)
+    {
+        const lsWallDef* wall = world->walls + i;
+        if (wall->fromMap)
+        {
+            int32_t head[2] = {wall->pointCount, wall->closed};
+            h = Fnv1a(h, head, sizeof head);
+            h = Fnv1a(h, wall->points, (size_t)wall->pointCount * sizeof(lsVec2));
+            any = true;
+        }
+    }
+    *hash = any ? h : 0;
+    return any;
 }
 
 static const char s_hitLetters[LS_HIT_KIND_COUNT + 1] = "-wmtbpvr"; // in lsHitKind's order
@@ -157,6 +183,8 @@ struct lsRecording
     char path[1024];
     char worldPath[1024];
     uint64_t worldHash;
+    uint64_t mapHash; ///< the header's map_hash (lsWorld_MapHash), when hasMapHash
+    bool hasMapHash;
     double dt;
     int robotCount;
     char (*robotIds)[LS_ROBOT_ID_CAPACITY];
@@ -587,6 +615,12 @@ static bool ParseHeader(Parse* p, lsRecording* rec, const cJSON* root)
     if (!cJSON_IsString(hash) || strlen(hash->valuestring) != 16 ||
         (rec->worldHash = strtoull(hash->valuestring, &end, 16), *end != '\0'))
         return Fail(p, "world_hash", "expected 16 hexadecimal digits");
+    // Written for a world on a map, whose text names the map's file only; recordings from before it have none.
+    const cJSON* mapHash = Member(root, "map_hash");
+    if (mapHash != NULL && (!cJSON_IsString(mapHash) || strlen(mapHash->valuestring) != 16 ||
+                            (rec->mapHash = strtoull(mapHash->valuestring, &end, 16), *end != '\0')))
+        return Fail(p, "map_hash", "expected 16 hexadecimal digits");
+    rec->hasMapHash = mapHash != NULL;
     if (!GetNumber(p, root, "dt", &rec->dt))
         return false;
     if (!lsLimit_Holds(ls_quantityTimeStep, rec->dt))
@@ -781,6 +815,14 @@ bool lsRecording_CheckWorld(const lsRecording* rec, const lsWorld* world, const 
                       "(edited since?); replay it with the world it was recorded in, or record it again",
                       rec->path, (unsigned long long)rec->worldHash, rec->worldPath, worldPath,
                       (unsigned long long)hash);
+    uint64_t mapHash = 0;
+    bool hasMap = lsWorld_MapHash(world, &mapHash);
+    if (rec->hasMapHash && (!hasMap || mapHash != rec->mapHash))
+        return lsFail(err,
+                      "%s: recorded on a map whose walls have hash %016llx, but the map of %s has hash %016llx: "
+                      "not the same map (its image or YAML changed since?); replay it with the map it was recorded "
+                      "on, or record it again",
+                      rec->path, (unsigned long long)rec->mapHash, worldPath, (unsigned long long)mapHash);
     return lsRecording_CheckShape(rec, world, worldPath, err);
 }
 

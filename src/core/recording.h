@@ -27,6 +27,10 @@
 /// (lsSaveWorldToString), so formatting, comments and key order of the file do not matter, but any change to
 /// what the world is does.
 uint64_t lsWorld_ContentHash(const lsWorld* world);
+/// The hash a recording's header names the world's map by ("map_hash"): 64-bit FNV-1a over the walls its cells
+/// make (lsWallDef.fromMap: each chain's point count, whether it is closed, every coordinate's bits), since the
+/// canonical text only names the map's file. False (and no hash) for a world without a map.
+bool lsWorld_MapHash(const lsWorld* world, uint64_t* hash);
 
 /// One character per hit kind in a recorded scan's "hits" string ('-' none, 'w' wall, 'm' mover, 't' target,
 /// 'b' box, 'p' polygon, 'v' vehicle, 'r' robot).

@@ -306,6 +306,12 @@ static bool FreeQuery(void* context, lsHitKind kind, int index, int part)
     return !ctx->blocked;
 }
 
+// Whether p is a point a world file may hold (limits.h: |x|, |y| <= 1e6 m), as every pose a run reports must be.
+static bool IsCoordinate(lsVec2 p)
+{
+    return lsLimit_Holds(ls_quantityCoordinate, p.x) && lsLimit_Holds(ls_quantityCoordinate, p.y);
+}
+
 // True when a disc at center with radius (plus a margin) touches nothing: static geometry, other active targets,
 // moving walls now, vehicles, the robots.
 static bool IsFree(const lsSim* sim, lsVec2 center, double radius, int self)
@@ -336,7 +342,9 @@ static bool IsFree(const lsSim* sim, lsVec2 center, double radius, int self)
 }
 
 // A collected target reappears at a random free place of the world's bounds (at most 200 tries); if none is
-// found it stays collected. Drawn from the sim's own generator, so respawns are reproducible.
+// found it stays collected. Drawn from the sim's own generator, so respawns are reproducible. The bounds hold the
+// moving walls' sweeps, which may reach past the coordinates' bound: a place there is drawn again (a recording could
+// not hold it).
 static void Respawn(lsSim* sim, int index)
 {
     lsTargetState* target = &sim->targets[index];
@@ -348,7 +356,7 @@ static void Respawn(lsSim* sim, int index)
         double y = lsRng_Range(&sim->rng, bounds.lower.y + target->radius, bounds.upper.y - target->radius);
         double x = lsRng_Range(&sim->rng, bounds.lower.x + target->radius, bounds.upper.x - target->radius);
         lsVec2 p = lsV(x, y);
-        if (IsFree(sim, p, target->radius, index))
+        if (IsCoordinate(p) && IsFree(sim, p, target->radius, index))
         {
             target->center = p;
             target->active = true;
@@ -774,6 +782,10 @@ static void StepVehicles(lsSim* sim)
                 v->velocity = lsMulSub(v->velocity, into, moved.lastNormal);
             }
         }
+        if (!IsCoordinate(moved.position))
+        {
+            moved.position = v->position; // as a robot's move (MoveBody): it stays where it stood
+        }
         v->position = moved.position;
         sim->circles[i].center = moved.position;
         if (indexed)
@@ -785,12 +797,6 @@ static void StepVehicles(lsSim* sim)
 
 // ---------------------------------------------------------------------------------------------------------------------
 // The robots
-
-// Whether p is a point a world file may hold (limits.h: |x|, |y| <= 1e6 m), as every pose a run reports must be.
-static bool IsCoordinate(lsVec2 p)
-{
-    return lsLimit_Holds(ls_quantityCoordinate, p.x) && lsLimit_Holds(ls_quantityCoordinate, p.y);
-}
 
 // Moves robot i's body (circle or polygon) from its current pose with continuous collision against cw. *newAngle
 // holds the heading it would reach turning freely; a polygon's contacts may change it, a circle's never do.
@@ -980,9 +986,14 @@ static lsVec2 GiveWay(lsSim* sim, int id, lsVec2 displacement, double reach, boo
     return moved.position;
 }
 
-// Body id (a vehicle or a robot) goes to position.
+// Body id (a vehicle or a robot) goes to position; it stays where it is when position lies beyond the coordinates'
+// bound (a push from a moving wall near it: a recording could not hold the place).
 static void PlaceBody(lsSim* sim, int id, lsVec2 position)
 {
+    if (!IsCoordinate(position))
+    {
+        return;
+    }
     int j = id - sim->state.vehicleCount;
     if (j >= 0)
     {
