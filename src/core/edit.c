@@ -116,13 +116,14 @@ static bool DecimalCount(double x, double scale, double* count)
 static double ShiftCoordinate(double p, double from, double to)
 {
     double scale = 1.0;
-    for (int k = 0; k <= 9; ++k, scale *= 10.0)
+    for (int k = 0; k <= 9; ++k)
     {
         double cp, cf, ct;
         if (DecimalCount(p, scale, &cp) && DecimalCount(from, scale, &cf) && DecimalCount(to, scale, &ct))
         {
             return (cp - cf + ct) / scale + 0.0; // + 0.0: a -0 would be saved as "-0"
         }
+        scale *= 10.0;
     }
     return p + (to - from);
 }

@@ -17,9 +17,9 @@
 /// line is a few times the line's size, so this bounds the memory one line can take.
 #define LS_MAX_RECORDING_LINE ((size_t)16 << 20)
 
-static uint64_t Fnv1a(uint64_t h, const void* bytes, size_t size)
+static uint64_t Fnv1a(uint64_t h, const char* text)
 {
-    for (const unsigned char* p = bytes; size > 0; ++p, --size)
+    for (const unsigned char* p = (const unsigned char*)text; *p != '\0'; ++p)
     {
         h ^= *p;
         h *= 0x100000001B3ull;
@@ -27,12 +27,30 @@ static uint64_t Fnv1a(uint64_t h, const void* bytes, size_t size)
     return h;
 }
 
+// FNV-1a over the eight bytes of v, lowest first.
+static uint64_t Fnv1aWord(uint64_t h, uint64_t v)
+{
+    for (int i = 0; i < 8; ++i, v >>= 8)
+    {
+        h ^= v & 0xFF;
+        h *= 0x100000001B3ull;
+    }
+    return h;
+}
+
+static uint64_t Fnv1aDouble(uint64_t h, double x)
+{
+    uint64_t bits;
+    memcpy(&bits, &x, sizeof bits);
+    return Fnv1aWord(h, bits);
+}
+
 #define LS_FNV_BASIS 0xCBF29CE484222325ull
 
 uint64_t lsWorld_ContentHash(const lsWorld* world)
 {
     char* text = lsSaveWorldToString(world);
-    uint64_t h = Fnv1a(LS_FNV_BASIS, text, strlen(text));
+    uint64_t h = Fnv1a(LS_FNV_BASIS, text);
     lsFreeString(text);
     return h;
 }
@@ -46,9 +64,11 @@ bool lsWorld_MapHash(const lsWorld* world, uint64_t* hash)
         const lsWallDef* wall = world->walls + i;
         if (wall->fromMap)
         {
-            int32_t head[2] = {wall->pointCount, wall->closed};
-            h = Fnv1a(h, head, sizeof head);
-            h = Fnv1a(h, wall->points, (size_t)wall->pointCount * sizeof(lsVec2));
+            h = Fnv1aWord(h, (uint64_t)wall->pointCount << 1 | (wall->closed ? 1 : 0));
+            for (int k = 0; k < wall->pointCount; ++k)
+            {
+                h = Fnv1aDouble(Fnv1aDouble(h, wall->points[k].x), wall->points[k].y);
+            }
             any = true;
         }
     }
