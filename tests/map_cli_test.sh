@@ -125,6 +125,13 @@ expect_status 1 "$lidarsim" export-map "$work/room.json" -o "$work/out/coarse.ya
 grep -q 'coarse.yaml: not written (use a finer --resolution): .* reach x from' "$work/err.txt" ||
     fail "export-map --resolution 1e6: $(cat "$work/err.txt")"
 [ ! -e "$work/out/coarse.yaml" ] && [ ! -e "$work/out/coarse.pgm" ] || fail "export-map --resolution 1e6 wrote a file"
+# A world at the bound has no room for the margin at any resolution: said so, without advice that cannot help.
+printf '{"walls": [{"from": [999999, 0], "to": [1000000, 0]}], "robot": {"pose": [999999.5, 0.5, 0]}}' \
+    >"$work/edge.json"
+expect_status 1 "$lidarsim" export-map "$work/edge.json" -o "$work/out/edge.yaml" --resolution 0.0001
+grep -q "edge.yaml: not written at any resolution: the world reaches x = 1000000 m, the coordinates' bound" \
+    "$work/err.txt" || fail "export-map at the bound: $(cat "$work/err.txt")"
+grep -q -- '--resolution' "$work/err.txt" && fail "export-map at the bound advises a resolution: $(cat "$work/err.txt")"
 # The two directions mixed up: a world named as export-map's output is refused (it was overwritten with YAML, a PGM
 # beside it), and so is a world given to import (it was read as a map YAML without an image).
 cp "$work/room.json" "$work/keep.json"
