@@ -181,6 +181,12 @@ grep -q "4 frames" "$work/out.txt" || fail "render -o x.gif: $(cat "$work/out.tx
 [ "$(/usr/bin/python3 -c 'import sys; print(open(sys.argv[1], "rb").read().count(b"\x21\xf9\x04"))' "$work/run.gif")" = 4 ] ||
     fail "render -o x.gif: expected 4 frames"
 expect_status 2 "$lidarsim" render "$src/worlds/default.json" -o "$work/run.gif" --every 0
+grep -q -- "--every: expected an integer in 1..100000000, got '0'" "$work/err.txt" ||
+    fail "render --every 0: $(cat "$work/err.txt")"
+# The cap is stated (it said ">= 0" and refused 2147483647).
+expect_status 2 "$lidarsim" render "$src/worlds/default.json" -o "$work/run.gif" --steps 2147483647
+grep -q -- "--steps: expected an integer in 0..100000000, got '2147483647'" "$work/err.txt" ||
+    fail "render --steps 2147483647: $(cat "$work/err.txt")"
 # A GIF is built in memory: one of millions of frames is refused at once (it ran for hours, then out of memory).
 rm -f "$work/big.gif"
 expect_status 1 timeout 20 "$lidarsim" render "$src/worlds/default.json" -o "$work/big.gif" --steps 100000000
