@@ -221,6 +221,16 @@ cmp -s "$work/out.txt" "$work/fmt-scan-before.csv" || fail "fmt changed the worl
 "$lidarsim" fmt --check "$src"/worlds/*.json "$src/bench/swarm.json" >"$work/out.txt" 2>&1 ||
     fail "shipped worlds not canonical (run lidarsim fmt on them): $(cat "$work/out.txt")"
 expect_status 1 "$lidarsim" fmt "$work/missing.json"
+# A recording is said to be one, as every other command says it (fmt said "a.jsonl:2:1: syntax error"), and is left
+# as it was.
+cp "$work/a.jsonl" "$work/a-before.jsonl"
+for flag in "" --check --stdout; do
+    # shellcheck disable=SC2086 # no flag at all
+    expect_status 1 "$lidarsim" fmt $flag "$work/a.jsonl"
+    grep -q "a.jsonl: a recording, not a world (lidarsim replay .*a.jsonl plays it)" "$work/err.txt" ||
+        fail "fmt $flag REC: $(cat "$work/err.txt")"
+done
+cmp -s "$work/a.jsonl" "$work/a-before.jsonl" || fail "fmt changed a recording"
 # A world with an unknown key (a typo) or a key given twice loads with warnings; the canonical form would drop them,
 # so fmt prints the warnings and leaves the file as it was.
 printf '{"walls": [{"from": [0, 0], "to": [1, 0], "reflectanse": 0.3}], "comment": "keep"}\n' >"$work/typo.json"
