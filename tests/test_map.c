@@ -301,6 +301,49 @@ static int SimplifyTest(void)
     return 0;
 }
 
+// Over the segment limit, the message advises what can help: a checkerboard keeps every corner (each is where two
+// wall cells touch only diagonally) at any tolerance; diagonal bands drop their staircase corners with import
+// --simplify, where check and render have no --simplify; and a tolerance too small is told to grow. The limit is
+// on the segments the world gets, after simplifying.
+static int SegmentLimitTest(void)
+{
+    int w = 3000, h = 3000;
+    lsGrid grid = {w, h, lsAlloc((size_t)w * h), 1.0, {0.0, 0.0}, 0.0};
+    for (int pattern = 0; pattern < 2; ++pattern)
+    {
+        for (int y = 0; y < h; ++y)
+            for (int x = 0; x < w; ++x)
+                grid.cells[(size_t)y * w + x] =
+                    (pattern == 0 ? (x + y) % 2 == 0 : (x + y) % 6 < 3) ? ls_cellWall : ls_cellFree;
+        const double tolerances[] = {0.0, 0.1, 1000.0};
+        for (int k = 0; k < 3; ++k)
+        {
+            lsMapOptions options = {false, tolerances[k]};
+            lsMapWallStats stats;
+            lsWorld* world = lsCreateWorld();
+            lsError err = {{0}};
+            bool ok = lsGrid_AddWalls(&grid, &options, world, &stats, "m.yaml", &err);
+            if (pattern == 0)
+                ENSURE(!ok && strstr(err.message, "m.yaml: more than 4000000 wall segments (the limit), even with "
+                                                  "import --simplify: corners where wall cells touch only "
+                                                  "diagonally (a checkerboard's) always stay") == err.message);
+            else if (k == 0)
+                ENSURE(!ok && strcmp(err.message, "m.yaml: more than 4000000 wall segments (the limit); a world file "
+                                                  "of it simplified holds fewer: lidarsim import MAP.yaml -o "
+                                                  "WORLD.json --simplify METRES") == 0);
+            else if (k == 1)
+                ENSURE(!ok && strcmp(err.message, "m.yaml: more than 4000000 wall segments (the limit) after "
+                                                  "--simplify 0.1; try a larger --simplify") == 0);
+            else
+                // 6 000 000 segments before simplifying: one band's two straight sides each after.
+                ENSURE(ok && stats.segments == 6000000 && stats.simplified == 1000 && world->wallCount == 1000);
+            lsDestroyWorld(world);
+        }
+    }
+    lsFreeGrid(&grid);
+    return 0;
+}
+
 static int SimplifyLoopTest(void)
 {
     // A ring of cells around a one-cell hole, one corner cell missing: its two neighbours touch only at a corner,
@@ -1452,6 +1495,7 @@ int MapTest(void)
     RUN_SUBTEST(MergingTest);
     RUN_SUBTEST(SimplifyTest);
     RUN_SUBTEST(SimplifyLoopTest);
+    RUN_SUBTEST(SegmentLimitTest);
     RUN_SUBTEST(RotatedOriginTest);
     snprintf(s_folder, sizeof s_folder, "/tmp/ls_map_XXXXXX");
     ENSURE(mkdtemp(s_folder) != NULL);
