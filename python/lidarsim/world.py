@@ -414,7 +414,7 @@ class World(_lib.OwnsHandle):
             o.haveSeed, o.seed = 1, _seed("seed", seed)
         return o
 
-    def _scan(self, poses: np.ndarray, overrides, threads, ranges_only: bool, dtype):
+    def _scan(self, poses: np.ndarray, overrides, threads, ranges_only: bool, dtype, name: str = "poses"):
         count = poses.shape[0]
         layout = _lib.ScanLayout()
         # The beam count decides the arrays' width: find it first (no poses cast).
@@ -454,7 +454,11 @@ class World(_lib.OwnsHandle):
             err,
         )
         if not ok:
-            raise ValueError(_lib.message(err))
+            message = _lib.message(err)
+            # C numbers the rows of a batch; scan's one pose is called what its caller called it.
+            if name == "pose" and message.startswith("poses[0]: "):
+                message = "pose: " + message[len("poses[0]: ") :]
+            raise ValueError(message)
         if dtype is not None and np.dtype(dtype) != ranges.dtype:
             ranges = ranges.astype(dtype)
         info = self._info
@@ -484,7 +488,7 @@ class World(_lib.OwnsHandle):
         """
         poses = _poses(self.robot_pose if pose is None else pose, "pose")
         ranges, intensities, kinds, indices, extra = self._scan(
-            poses, self._overrides(beams, fov, range, noise, seed), 1, False, None
+            poses, self._overrides(beams, fov, range, noise, seed), 1, False, None, "pose"
         )
         return Scan(ranges[0], intensities[0], kinds[0], indices[0], scan_time=1.0 / self._info.rate, **extra)
 
@@ -552,7 +556,7 @@ def _poses(poses, name: str) -> np.ndarray:
     bad = ~np.isfinite(array).all(axis=1)
     if bad.any():
         k = int(np.argmax(bad))
-        raise ValueError(f"{name}: row {k} is not finite: {array[k].tolist()}")
+        raise ValueError(f"{name}: {'' if name == 'pose' else f'row {k} is '}not finite: {array[k].tolist()}")
     return np.ascontiguousarray(array)
 
 

@@ -137,6 +137,15 @@ def test_messages_say_what_is_wrong():
         # The shape given, not the shape after wrapping it in a list (it said (1, 2) and (1, 2, 3)).
         (lambda: world.scan((1.0, 2.0)), "pose: expected (x, y, theta degrees), got shape (2,)"),
         (lambda: world.scan([[1, 2, 3], [4, 5, 6]]), "pose: expected (x, y, theta degrees), got shape (2, 3)"),
+        # One pose is "pose", not "poses[0]", and its numbers have every digit (%g printed 1000001 as 1e+06).
+        (
+            lambda: world.scan(pose=(1e6, 1e6, 1000001)),
+            "pose: expected x and y each a coordinate in [-1e+06, 1e+06] m, and an angle in [-1e+06, 1e+06] deg, got "
+            "(1000000, 1000000, 1000001)",
+        ),
+        (lambda: world.scan(pose=(float("nan"), 0, 0)), "pose: not finite: [nan, 0.0, 0.0]"),
+        (lambda: world.scan_batch([(0, 0, 0), (1000000.5, 0.5, 0)]), "poses[1]: expected x and y each a coordinate"),
+        (lambda: world.scan_batch([(0, 0, 0), (0, float("inf"), 0)]), "poses: row 1 is not finite: [0.0, inf, 0.0]"),
     ]
     for bad, expected in cases:
         with pytest.raises((ValueError, TypeError)) as caught:
