@@ -423,6 +423,12 @@ for command in "render $esc-w.json -o $esc.gif --size 32x32 --steps 2" "import $
     "$lidarsim" $command >"$work/out.txt" 2>"$work/err.txt"
     grep -q $'\033' "$work/out.txt" "$work/err.txt" && fail "$command printed a raw escape: $(cat -v "$work/out.txt" "$work/err.txt")"
 done
+# run's per-robot summary escapes an id as the world's name (it printed the id's escape raw).
+printf '{"walls": [], "robots": [{"id": "a\\u001b[2J", "pose": [0, 0, 0]}, {"id": "b", "pose": [2, 0, 0]}]}' \
+    >"$work/ids.json"
+expect_status 0 "$lidarsim" run "$work/ids.json" --steps 2
+grep -q $'\033' "$work/out.txt" && fail "run printed a robot id's raw escape: $(cat -v "$work/out.txt")"
+grep -q '^robot a\\x1B\[2J: score: ' "$work/out.txt" || fail "run's robot summary: $(cat -v "$work/out.txt")"
 
 # --help and --version.
 expect_status 0 "$lidarsim" --version
