@@ -91,13 +91,18 @@ if hasattr(os, "register_at_fork"):
     os.register_at_fork(after_in_child=_forget_pools_in_child)
 
 
+#: The most threads a pool takes: the C pool's cap (LS_POOL_MAX_THREADS in src/core/pool.c, past which it clamps)
+#: and the command line's --threads (LS_CLI_MAX_THREADS in src/cli/options.h). 1024 was taken here, and gave 256.
+_MAX_THREADS = 256
+
+
 def _threads_arg(threads: Optional[int]) -> int:
     if threads is None:
         return 0
     if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)):
         raise TypeError(f"threads: expected an int or None, got {type(threads).__name__}")
-    if threads < 0 or threads > 1024:
-        raise ValueError(f"threads: expected 0 (all cores) to 1024, got {threads}")
+    if threads < 0 or threads > _MAX_THREADS:
+        raise ValueError(f"threads: expected 0 (all cores) to {_MAX_THREADS}, got {threads}")
     return int(threads)
 
 

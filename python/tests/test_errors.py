@@ -146,6 +146,9 @@ def test_messages_say_what_is_wrong():
         (lambda: world.scan(pose=(float("nan"), 0, 0)), "pose: not finite: [nan, 0.0, 0.0]"),
         (lambda: world.scan_batch([(0, 0, 0), (1000000.5, 0.5, 0)]), "poses[1]: expected x and y each a coordinate"),
         (lambda: world.scan_batch([(0, 0, 0), (0, float("inf"), 0)]), "poses: row 1 is not finite: [0.0, inf, 0.0]"),
+        # The command line's cap (and the C pool's, which clamped 257 to 256): 1024 was taken.
+        (lambda: world.scan_batch(np.zeros((2, 3)), threads=257), "threads: expected 0 (all cores) to 256, got 257"),
+        (lambda: lidarsim.VectorEnv(world, 2, threads=257), "threads: expected 0 (all cores) to 256, got 257"),
     ]
     for bad, expected in cases:
         with pytest.raises((ValueError, TypeError)) as caught:
