@@ -143,6 +143,27 @@ def _integer(name: str, value, low: int, high: int) -> int:
     return int(value)
 
 
+def _numbers(name: str, value, what: str) -> np.ndarray:
+    """value as a float64 array when it holds numbers (an integer or floating-point dtype), else TypeError: converting
+    with dtype=np.float64 read '1' as 1.0 and True as 1.0, took an object array, and dropped a complex number's
+    imaginary part with only a ComplexWarning."""
+    try:
+        array = np.asarray(value)
+    except (TypeError, ValueError) as e:  # ragged nesting
+        raise TypeError(f"{name}: expected {what}: {e}") from None
+    if array.dtype.kind not in "iuf":
+        why = " (a bool is not a number here)" if array.dtype.kind == "b" else ""
+        raise TypeError(f"{name}: expected {what}, got an array of dtype {array.dtype}{why}")
+    return array.astype(np.float64, copy=False)
+
+
+def _flag(name: str, value) -> bool:
+    """A bool (Python's or numpy's), else TypeError: any object is true or false, so "no" read as True."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name}: expected True or False, got {value!r}")
+    return bool(value)
+
+
 def _seed(name: str, value) -> int:
     return _integer(name, value, 0, 2**64 - 1)
 
@@ -521,7 +542,7 @@ class World(_lib.OwnsHandle):
             raise ValueError(f"dtype: expected a floating-point type (np.float32, np.float64), got {np.dtype(dtype)}")
         array = _poses(poses, "poses")
         ranges, intensities, kinds, indices, extra = self._scan(
-            array, self._overrides(beams, fov, range, noise, seed), threads, ranges_only, dtype
+            array, self._overrides(beams, fov, range, noise, seed), threads, _flag("ranges_only", ranges_only), dtype
         )
         _threads_arg(threads)
         return ScanBatch(ranges, intensities, kinds, indices, **extra)
@@ -547,10 +568,7 @@ def _check_batch_memory(count: int, beams: int, ranges_only: bool, dtype) -> Non
 
 
 def _poses(poses, name: str) -> np.ndarray:
-    try:
-        array = np.asarray(poses, dtype=np.float64)
-    except (TypeError, ValueError) as e:
-        raise TypeError(f"{name}: expected numbers (x, y, theta degrees): {e}") from None
+    array = _numbers(name, poses, "numbers (x, y, theta degrees)")
     if name == "pose":
         if array.shape != (3,):
             raise ValueError(f"pose: expected (x, y, theta degrees), got shape {array.shape}")
