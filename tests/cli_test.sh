@@ -181,6 +181,12 @@ grep -q "4 frames" "$work/out.txt" || fail "render -o x.gif: $(cat "$work/out.tx
 [ "$(/usr/bin/python3 -c 'import sys; print(open(sys.argv[1], "rb").read().count(b"\x21\xf9\x04"))' "$work/run.gif")" = 4 ] ||
     fail "render -o x.gif: expected 4 frames"
 expect_status 2 "$lidarsim" render "$src/worlds/default.json" -o "$work/run.gif" --every 0
+grep -q -- "--every: expected an integer in 1..100000000, got '0'" "$work/err.txt" ||
+    fail "render --every 0: $(cat "$work/err.txt")"
+# The cap is stated (it said ">= 0" and refused 2147483647).
+expect_status 2 "$lidarsim" render "$src/worlds/default.json" -o "$work/run.gif" --steps 2147483647
+grep -q -- "--steps: expected an integer in 0..100000000, got '2147483647'" "$work/err.txt" ||
+    fail "render --steps 2147483647: $(cat "$work/err.txt")"
 # A GIF is built in memory: one of millions of frames is refused at once (it ran for hours, then out of memory).
 rm -f "$work/big.gif"
 expect_status 1 timeout 20 "$lidarsim" render "$src/worlds/default.json" -o "$work/big.gif" --steps 100000000
@@ -215,6 +221,16 @@ cmp -s "$work/out.txt" "$work/fmt-scan-before.csv" || fail "fmt changed the worl
 "$lidarsim" fmt --check "$src"/worlds/*.json "$src/bench/swarm.json" >"$work/out.txt" 2>&1 ||
     fail "shipped worlds not canonical (run lidarsim fmt on them): $(cat "$work/out.txt")"
 expect_status 1 "$lidarsim" fmt "$work/missing.json"
+# A recording is said to be one, as every other command says it (fmt said "a.jsonl:2:1: syntax error"), and is left
+# as it was.
+cp "$work/a.jsonl" "$work/a-before.jsonl"
+for flag in "" --check --stdout; do
+    # shellcheck disable=SC2086 # no flag at all
+    expect_status 1 "$lidarsim" fmt $flag "$work/a.jsonl"
+    grep -q "a.jsonl: a recording, not a world (lidarsim replay .*a.jsonl plays it)" "$work/err.txt" ||
+        fail "fmt $flag REC: $(cat "$work/err.txt")"
+done
+cmp -s "$work/a.jsonl" "$work/a-before.jsonl" || fail "fmt changed a recording"
 # A world with an unknown key (a typo) or a key given twice loads with warnings; the canonical form would drop them,
 # so fmt prints the warnings and leaves the file as it was.
 printf '{"walls": [{"from": [0, 0], "to": [1, 0], "reflectanse": 0.3}], "comment": "keep"}\n' >"$work/typo.json"
@@ -407,6 +423,12 @@ for command in "render $esc-w.json -o $esc.gif --size 32x32 --steps 2" "import $
     "$lidarsim" $command >"$work/out.txt" 2>"$work/err.txt"
     grep -q $'\033' "$work/out.txt" "$work/err.txt" && fail "$command printed a raw escape: $(cat -v "$work/out.txt" "$work/err.txt")"
 done
+# run's per-robot summary escapes an id as the world's name (it printed the id's escape raw).
+printf '{"walls": [], "robots": [{"id": "a\\u001b[2J", "pose": [0, 0, 0]}, {"id": "b", "pose": [2, 0, 0]}]}' \
+    >"$work/ids.json"
+expect_status 0 "$lidarsim" run "$work/ids.json" --steps 2
+grep -q $'\033' "$work/out.txt" && fail "run printed a robot id's raw escape: $(cat -v "$work/out.txt")"
+grep -q '^robot a\\x1B\[2J: score: ' "$work/out.txt" || fail "run's robot summary: $(cat -v "$work/out.txt")"
 
 # --help and --version.
 expect_status 0 "$lidarsim" --version

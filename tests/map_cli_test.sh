@@ -106,6 +106,40 @@ expect_status 1 "$lidarsim" import "$work/maps/checker.yaml" -o "$work/checker.j
 grep -q 'checker.json: 2000000 wall segments, more than a world file holds (1000000): not written; import with --simplify' \
     "$work/err.txt" || fail "import over the limit: $(cat "$work/err.txt")"
 [ -e "$work/checker.json" ] && fail "import over the limit wrote a file"
+# Over a map's segment limit (4 million), the advice is what can help: check (and render) have no --simplify, import
+# has; a tolerance too small is told to grow; a checkerboard keeps its corners at any tolerance (all three said "try
+# --simplify"). Diagonal bands three cells wide: 6 million segments exact, a few thousand simplified.
+/usr/bin/python3 - "$work/maps" <<'PY'
+import sys
+w = 3000
+band = bytes(0 if k % 6 < 3 else 254 for k in range(w + 6))
+rows = b"".join(band[y % 6:y % 6 + w] for y in range(w))
+open(sys.argv[1] + "/bands.pgm", "wb").write(b"P5\n%d %d\n255\n" % (w, w) + rows)
+w = 1500
+row0 = bytes([0, 254] * (w // 2))
+row1 = bytes([254, 0] * (w // 2))
+open(sys.argv[1] + "/board.pgm", "wb").write(b"P5\n%d %d\n255\n" % (w, w) + (row0 + row1) * (w // 2))
+PY
+for name in bands board; do
+    sed "s/checker.pgm/$name.pgm/" "$work/maps/checker.yaml" >"$work/maps/$name.yaml"
+done
+over='more than 4000000 wall segments (the limit)'
+expect_status 1 "$lidarsim" check "$work/maps/bands.yaml"
+grep -q "bands.yaml: $over; a world file of it simplified holds fewer: lidarsim import MAP.yaml -o WORLD.json --simplify METRES$" \
+    "$work/err.txt" || fail "check over the segment limit: $(cat "$work/err.txt")"
+expect_status 1 "$lidarsim" import "$work/maps/bands.yaml" -o "$work/bands.json" --simplify 0.005
+grep -q "bands.yaml: $over after --simplify 0.005; try a larger --simplify$" \
+    "$work/err.txt" || fail "import --simplify 0.005 over the segment limit: $(cat "$work/err.txt")"
+expect_status 0 "$lidarsim" import "$work/maps/bands.yaml" -o "$work/bands.json" --simplify 0.1
+grep -q 'bands.yaml: .* -> 6000000 segments in 1000 closed chains -> [0-9]* after --simplify 0.1' "$work/out.txt" ||
+    fail "import --simplify 0.1 under the segment limit: $(cat "$work/out.txt")"
+for command in check "import -o $work/board.json --simplify 1000"; do
+    # shellcheck disable=SC2086 # the command's words
+    expect_status 1 "$lidarsim" $command "$work/maps/board.yaml"
+    grep -q "board.yaml: $over, even with import --simplify: corners where wall cells touch only diagonally" \
+        "$work/err.txt" || fail "$command over the segment limit: $(cat "$work/err.txt")"
+done
+[ -e "$work/board.json" ] && fail "import over the segment limit wrote a file"
 expect_status 2 "$lidarsim" import "$work/maps/room.yaml" -o "$work/x.json" --unknown maybe
 expect_status 2 "$lidarsim" import "$work/maps/room.yaml"
 [ -e "$work/x.json" ] && fail "import with bad options wrote a file"
@@ -125,6 +159,13 @@ expect_status 1 "$lidarsim" export-map "$work/room.json" -o "$work/out/coarse.ya
 grep -q 'coarse.yaml: not written (use a finer --resolution): .* reach x from' "$work/err.txt" ||
     fail "export-map --resolution 1e6: $(cat "$work/err.txt")"
 [ ! -e "$work/out/coarse.yaml" ] && [ ! -e "$work/out/coarse.pgm" ] || fail "export-map --resolution 1e6 wrote a file"
+# A world at the bound has no room for the margin at any resolution: said so, without advice that cannot help.
+printf '{"walls": [{"from": [999999, 0], "to": [1000000, 0]}], "robot": {"pose": [999999.5, 0.5, 0]}}' \
+    >"$work/edge.json"
+expect_status 1 "$lidarsim" export-map "$work/edge.json" -o "$work/out/edge.yaml" --resolution 0.0001
+grep -q "edge.yaml: not written at any resolution: the world reaches x = 1000000 m, the coordinates' bound" \
+    "$work/err.txt" || fail "export-map at the bound: $(cat "$work/err.txt")"
+grep -q -- '--resolution' "$work/err.txt" && fail "export-map at the bound advises a resolution: $(cat "$work/err.txt")"
 # The two directions mixed up: a world named as export-map's output is refused (it was overwritten with YAML, a PGM
 # beside it), and so is a world given to import (it was read as a map YAML without an image).
 cp "$work/room.json" "$work/keep.json"

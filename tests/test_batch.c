@@ -165,6 +165,11 @@ static int ScanBatchThreadsTest(void)
         ENSURE(!lsWorldScanner_Scan(scanner, world, &overrides, farPoses[k], 1, NULL, &out, NULL, &err));
         ENSURE(strstr(err.message, "poses[0]: expected x and y each a coordinate in [-1e+06, 1e+06] m") != NULL);
     }
+    // The numbers given, every digit: %g printed a heading of 1000001 degrees as 1e+06, inside the bound it missed.
+    double pastBound[3] = {1e6, 1e6, 1000001.0};
+    ENSURE(!lsWorldScanner_Scan(scanner, world, &overrides, pastBound, 1, NULL, &out, NULL, &err));
+    ENSURE(strcmp(err.message, "poses[0]: expected x and y each a coordinate in [-1e+06, 1e+06] m, and an angle in "
+                               "[-1e+06, 1e+06] deg, got (1000000, 1000000, 1000001)") == 0);
     bad = (lsScanOverrides){.range = 1e308, .noise = -1.0};
     ENSURE(!lsWorldScanner_Scan(scanner, world, &bad, poses, 1, NULL, &out, NULL, &err));
     ENSURE(strstr(err.message, "range: expected a range in [0.0001, 1e+06] m") != NULL);

@@ -301,6 +301,49 @@ static int SimplifyTest(void)
     return 0;
 }
 
+// Over the segment limit, the message advises what can help: a checkerboard keeps every corner (each is where two
+// wall cells touch only diagonally) at any tolerance; diagonal bands drop their staircase corners with import
+// --simplify, where check and render have no --simplify; and a tolerance too small is told to grow. The limit is
+// on the segments the world gets, after simplifying.
+static int SegmentLimitTest(void)
+{
+    int w = 3000, h = 3000;
+    lsGrid grid = {w, h, lsAlloc((size_t)w * h), 1.0, {0.0, 0.0}, 0.0};
+    for (int pattern = 0; pattern < 2; ++pattern)
+    {
+        for (int y = 0; y < h; ++y)
+            for (int x = 0; x < w; ++x)
+                grid.cells[(size_t)y * w + x] =
+                    (pattern == 0 ? (x + y) % 2 == 0 : (x + y) % 6 < 3) ? ls_cellWall : ls_cellFree;
+        const double tolerances[] = {0.0, 0.1, 1000.0};
+        for (int k = 0; k < 3; ++k)
+        {
+            lsMapOptions options = {false, tolerances[k]};
+            lsMapWallStats stats;
+            lsWorld* world = lsCreateWorld();
+            lsError err = {{0}};
+            bool ok = lsGrid_AddWalls(&grid, &options, world, &stats, "m.yaml", &err);
+            if (pattern == 0)
+                ENSURE(!ok && strstr(err.message, "m.yaml: more than 4000000 wall segments (the limit), even with "
+                                                  "import --simplify: corners where wall cells touch only "
+                                                  "diagonally (a checkerboard's) always stay") == err.message);
+            else if (k == 0)
+                ENSURE(!ok && strcmp(err.message, "m.yaml: more than 4000000 wall segments (the limit); a world file "
+                                                  "of it simplified holds fewer: lidarsim import MAP.yaml -o "
+                                                  "WORLD.json --simplify METRES") == 0);
+            else if (k == 1)
+                ENSURE(!ok && strcmp(err.message, "m.yaml: more than 4000000 wall segments (the limit) after "
+                                                  "--simplify 0.1; try a larger --simplify") == 0);
+            else
+                // 6 000 000 segments before simplifying: one band's two straight sides each after.
+                ENSURE(ok && stats.segments == 6000000 && stats.simplified == 1000 && world->wallCount == 1000);
+            lsDestroyWorld(world);
+        }
+    }
+    lsFreeGrid(&grid);
+    return 0;
+}
+
 static int SimplifyLoopTest(void)
 {
     // A ring of cells around a one-cell hole, one corner cell missing: its two neighbours touch only at a corner,
@@ -1298,6 +1341,58 @@ static int ExportRefusesTest(void)
     return 0;
 }
 
+// A world at the coordinates' bound has no room for the map's pixel of margin: no resolution can help, and the
+// message says so (it said "use a finer --resolution", and at 1e-4 m "use a coarser" one). Where one would help,
+// the advice stays, in the direction that helps.
+static int ExportAtBoundTest(void)
+{
+    static const char* const worlds[] = {
+        // Reaching x = 1e6; reaching x = -1e6; 1e-5 m short of 1e6 (one metre across needs 1e10 pixels there).
+        "{\"walls\":[{\"from\":[999999,0],\"to\":[1000000,0]},{\"from\":[999999,1],\"to\":[1000000,1]}],"
+        "\"robot\":{\"pose\":[999999.5,0.5,0],\"radius\":0.1}}",
+        "{\"walls\":[{\"from\":[-1000000,0],\"to\":[-999999,0]}],\"robot\":{\"pose\":[-999999.5,0.5,0]}}",
+        "{\"walls\":[{\"from\":[999999,0],\"to\":[999999.99999,0]}],\"robot\":{\"pose\":[999999.5,0.5,0]}}",
+        // Half a metre short: 1 m passes the bound, 1e-4 m the pixel limit, and 0.05 m fits.
+        "{\"walls\":[{\"from\":[999998.5,0],\"to\":[999999.5,0]},{\"from\":[999998.5,1],\"to\":[999999.5,1]}],"
+        "\"robot\":{\"pose\":[999999,0.5,0]}}",
+    };
+    static const char* const expected[][3] = {
+        {"not written at any resolution: the world reaches x = 1000000 m, the coordinates' bound (a coordinate in "
+         "[-1e+06, 1e+06] m), so its map with a pixel of margin round it cannot be written",
+         NULL, NULL},
+        {"not written at any resolution: the world reaches x = -1000000 m, the coordinates' bound", NULL, NULL},
+        {"not written at any resolution: the world reaches x = 999999.99999 m, 9.99995972961187",
+         "m from the coordinates' bound",
+         "no resolution (a resolution in [0.0001, 1e+06] m per pixel) leaves a pixel of margin"},
+        {NULL, NULL, NULL},
+    };
+    char path[128];
+    snprintf(path, sizeof path, "%s/bound.yaml", s_folder);
+    for (int i = 0; i < 4; ++i)
+    {
+        lsError err = {{0}};
+        lsWorld* world = lsLoadWorldFromString(worlds[i], strlen(worlds[i]), "bound.json", &err, NULL);
+        ENSURE(world != NULL);
+        const double resolutions[] = {1.0, 1e-4, 0.05};
+        for (int k = 0; k < 3; ++k)
+        {
+            bool fits = expected[i][0] == NULL && k == 2;
+            ENSURE(lsExportMap(world, path, resolutions[k], &err) == fits);
+            ENSURE(Exists("bound.yaml") == fits && Exists("bound.pgm") == fits);
+            if (expected[i][0] != NULL)
+            {
+                for (int j = 0; j < 3; ++j)
+                    ENSURE(expected[i][j] == NULL || strstr(err.message, expected[i][j]) != NULL);
+                ENSURE(strstr(err.message, "--resolution") == NULL);
+            }
+            else if (!fits)
+                ENSURE(strstr(err.message, k == 0 ? "use a finer --resolution" : "use a coarser --resolution"));
+        }
+        lsDestroyWorld(world);
+    }
+    return 0;
+}
+
 static int MapReloadTest(void)
 {
     // Hot reload watches the world file, the map's YAML and its image: a changed image reloads, a broken one
@@ -1400,6 +1495,7 @@ int MapTest(void)
     RUN_SUBTEST(MergingTest);
     RUN_SUBTEST(SimplifyTest);
     RUN_SUBTEST(SimplifyLoopTest);
+    RUN_SUBTEST(SegmentLimitTest);
     RUN_SUBTEST(RotatedOriginTest);
     snprintf(s_folder, sizeof s_folder, "/tmp/ls_map_XXXXXX");
     ENSURE(mkdtemp(s_folder) != NULL);
@@ -1413,6 +1509,7 @@ int MapTest(void)
     RUN_SUBTEST(ExportRoundTripTest);
     RUN_SUBTEST(MapKeyTest);
     RUN_SUBTEST(ExportRefusesTest);
+    RUN_SUBTEST(ExportAtBoundTest);
     RUN_SUBTEST(MapReloadTest);
     RUN_SUBTEST(MapSaveRaceTest);
     ENSURE(RemoveFolder(s_folder) == 0);

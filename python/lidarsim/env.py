@@ -33,6 +33,7 @@ from .world import (
     _integer,
     _next_episode_seed,
     _next_episode_seeds,
+    _numbers,
     _seed,
     _threads_arg,
     load,
@@ -152,10 +153,7 @@ def continuous_box(max_speed: float, max_turn_rate: float, shape) -> Any:
 
 def check_command(name: str, actions, shape, max_speed: float, max_turn_rate: float) -> np.ndarray:
     """Continuous actions as a contiguous float64 array of shape, or a TypeError / ValueError saying what is wrong."""
-    try:
-        a = np.asarray(actions, dtype=np.float64)
-    except (TypeError, ValueError):
-        raise TypeError(f"{name}: expected numbers (v m/s, w rad/s), got {actions!r}") from None
+    a = _numbers(name, actions, "numbers (v m/s, w rad/s)")
     if a.shape != shape:
         raise ValueError(f"{name}: expected shape {shape} of (v m/s, w rad/s), got {a.shape}")
     if not np.isfinite(a).all():

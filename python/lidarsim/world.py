@@ -91,13 +91,18 @@ if hasattr(os, "register_at_fork"):
     os.register_at_fork(after_in_child=_forget_pools_in_child)
 
 
+#: The most threads a pool takes: the C pool's cap (LS_POOL_MAX_THREADS in src/core/pool.c, past which it clamps)
+#: and the command line's --threads (LS_CLI_MAX_THREADS in src/cli/options.h). 1024 was taken here, and gave 256.
+_MAX_THREADS = 256
+
+
 def _threads_arg(threads: Optional[int]) -> int:
     if threads is None:
         return 0
     if isinstance(threads, bool) or not isinstance(threads, (int, np.integer)):
         raise TypeError(f"threads: expected an int or None, got {type(threads).__name__}")
-    if threads < 0 or threads > 1024:
-        raise ValueError(f"threads: expected 0 (all cores) to 1024, got {threads}")
+    if threads < 0 or threads > _MAX_THREADS:
+        raise ValueError(f"threads: expected 0 (all cores) to {_MAX_THREADS}, got {threads}")
     return int(threads)
 
 
@@ -136,6 +141,27 @@ def _integer(name: str, value, low: int, high: int) -> int:
     if value < low or value > high:
         raise ValueError(f"{name}: expected an integer in [{low}, {high}], got {value}")
     return int(value)
+
+
+def _numbers(name: str, value, what: str) -> np.ndarray:
+    """value as a float64 array when it holds numbers (an integer or floating-point dtype), else TypeError: converting
+    with dtype=np.float64 read '1' as 1.0 and True as 1.0, took an object array, and dropped a complex number's
+    imaginary part with only a ComplexWarning."""
+    try:
+        array = np.asarray(value)
+    except (TypeError, ValueError) as e:  # ragged nesting
+        raise TypeError(f"{name}: expected {what}: {e}") from None
+    if array.dtype.kind not in "iuf":
+        why = " (a bool is not a number here)" if array.dtype.kind == "b" else ""
+        raise TypeError(f"{name}: expected {what}, got an array of dtype {array.dtype}{why}")
+    return array.astype(np.float64, copy=False)
+
+
+def _flag(name: str, value) -> bool:
+    """A bool (Python's or numpy's), else TypeError: any object is true or false, so "no" read as True."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name}: expected True or False, got {value!r}")
+    return bool(value)
 
 
 def _seed(name: str, value) -> int:
@@ -414,7 +440,7 @@ class World(_lib.OwnsHandle):
             o.haveSeed, o.seed = 1, _seed("seed", seed)
         return o
 
-    def _scan(self, poses: np.ndarray, overrides, threads, ranges_only: bool, dtype):
+    def _scan(self, poses: np.ndarray, overrides, threads, ranges_only: bool, dtype, name: str = "poses"):
         count = poses.shape[0]
         layout = _lib.ScanLayout()
         # The beam count decides the arrays' width: find it first (no poses cast).
@@ -454,7 +480,11 @@ class World(_lib.OwnsHandle):
             err,
         )
         if not ok:
-            raise ValueError(_lib.message(err))
+            message = _lib.message(err)
+            # C numbers the rows of a batch; scan's one pose is called what its caller called it.
+            if name == "pose" and message.startswith("poses[0]: "):
+                message = "pose: " + message[len("poses[0]: ") :]
+            raise ValueError(message)
         if dtype is not None and np.dtype(dtype) != ranges.dtype:
             ranges = ranges.astype(dtype)
         info = self._info
@@ -484,7 +514,7 @@ class World(_lib.OwnsHandle):
         """
         poses = _poses(self.robot_pose if pose is None else pose, "pose")
         ranges, intensities, kinds, indices, extra = self._scan(
-            poses, self._overrides(beams, fov, range, noise, seed), 1, False, None
+            poses, self._overrides(beams, fov, range, noise, seed), 1, False, None, "pose"
         )
         return Scan(ranges[0], intensities[0], kinds[0], indices[0], scan_time=1.0 / self._info.rate, **extra)
 
@@ -512,7 +542,7 @@ class World(_lib.OwnsHandle):
             raise ValueError(f"dtype: expected a floating-point type (np.float32, np.float64), got {np.dtype(dtype)}")
         array = _poses(poses, "poses")
         ranges, intensities, kinds, indices, extra = self._scan(
-            array, self._overrides(beams, fov, range, noise, seed), threads, ranges_only, dtype
+            array, self._overrides(beams, fov, range, noise, seed), threads, _flag("ranges_only", ranges_only), dtype
         )
         _threads_arg(threads)
         return ScanBatch(ranges, intensities, kinds, indices, **extra)
@@ -538,10 +568,7 @@ def _check_batch_memory(count: int, beams: int, ranges_only: bool, dtype) -> Non
 
 
 def _poses(poses, name: str) -> np.ndarray:
-    try:
-        array = np.asarray(poses, dtype=np.float64)
-    except (TypeError, ValueError) as e:
-        raise TypeError(f"{name}: expected numbers (x, y, theta degrees): {e}") from None
+    array = _numbers(name, poses, "numbers (x, y, theta degrees)")
     if name == "pose":
         if array.shape != (3,):
             raise ValueError(f"pose: expected (x, y, theta degrees), got shape {array.shape}")
@@ -552,7 +579,7 @@ def _poses(poses, name: str) -> np.ndarray:
     bad = ~np.isfinite(array).all(axis=1)
     if bad.any():
         k = int(np.argmax(bad))
-        raise ValueError(f"{name}: row {k} is not finite: {array[k].tolist()}")
+        raise ValueError(f"{name}: {'' if name == 'pose' else f'row {k} is '}not finite: {array[k].tolist()}")
     return np.ascontiguousarray(array)
 
 

@@ -24,6 +24,30 @@ CASES = {
     "short pose": ("ValueError", "world.scan((1.0, 2.0))"),
     "wrong-shaped poses": ("ValueError", "world.scan_batch(np.zeros((5, 4)))"),
     "poses of strings": ("TypeError", "world.scan_batch([['a', 'b', 'c']])"),
+    # Numbers only (an integer or floating-point dtype): these were converted to float64, a complex one with only a
+    # ComplexWarning, '1' and True read as 1.0.
+    "poses of number strings": ("TypeError", "world.scan_batch([['1', '2', '3']])"),
+    "complex poses": ("TypeError", "world.scan_batch(np.zeros((2, 3), complex))"),
+    "bool poses": ("TypeError", "world.scan_batch(np.zeros((2, 3), bool))"),
+    "bool pose": ("TypeError", "world.scan((True, False, True))"),
+    "ranges_only not a bool": ("TypeError", "world.scan_batch(np.zeros((2, 3)), ranges_only='yes')"),
+    "continuous strings": (
+        "TypeError",
+        "e = lidarsim.Env(world, continuous=True); e.reset(); e.step(np.array(['1', '2']))",
+    ),
+    "continuous objects": (
+        "TypeError",
+        "e = lidarsim.Env(world, continuous=True); e.reset(); e.step(np.array([0.1, 0.2], dtype=object))",
+    ),
+    "continuous bools": ("TypeError", "e = lidarsim.Env(world, continuous=True); e.reset(); e.step([True, False])"),
+    "vector continuous bools": (
+        "TypeError",
+        "v = lidarsim.VectorEnv(world, 2, threads=1, continuous=True); v.reset(); v.step(np.zeros((2, 2), bool))",
+    ),
+    "parallel continuous strings": (
+        "TypeError",
+        "p = lidarsim.ParallelEnv(world, continuous=True); p.reset(); p.step({a: ['0', '0'] for a in p.agents})",
+    ),
     "huge beam count": ("ValueError", "world.scan((1, 1, 0), beams=10**9)"),
     "too many values": ("ValueError", "world.scan_batch(np.zeros((30000, 3)), beams=100000)"),
     "NaN range": ("ValueError", "world.scan((1, 1, 0), range=float('nan'))"),
@@ -137,6 +161,26 @@ def test_messages_say_what_is_wrong():
         # The shape given, not the shape after wrapping it in a list (it said (1, 2) and (1, 2, 3)).
         (lambda: world.scan((1.0, 2.0)), "pose: expected (x, y, theta degrees), got shape (2,)"),
         (lambda: world.scan([[1, 2, 3], [4, 5, 6]]), "pose: expected (x, y, theta degrees), got shape (2, 3)"),
+        # One pose is "pose", not "poses[0]", and its numbers have every digit (%g printed 1000001 as 1e+06).
+        (
+            lambda: world.scan(pose=(1e6, 1e6, 1000001)),
+            "pose: expected x and y each a coordinate in [-1e+06, 1e+06] m, and an angle in [-1e+06, 1e+06] deg, got "
+            "(1000000, 1000000, 1000001)",
+        ),
+        (lambda: world.scan(pose=(float("nan"), 0, 0)), "pose: not finite: [nan, 0.0, 0.0]"),
+        (lambda: world.scan_batch([(0, 0, 0), (1000000.5, 0.5, 0)]), "poses[1]: expected x and y each a coordinate"),
+        (lambda: world.scan_batch([(0, 0, 0), (0, float("inf"), 0)]), "poses: row 1 is not finite: [0.0, inf, 0.0]"),
+        # The command line's cap (and the C pool's, which clamped 257 to 256): 1024 was taken.
+        (lambda: world.scan_batch(np.zeros((2, 3)), threads=257), "threads: expected 0 (all cores) to 256, got 257"),
+        (lambda: lidarsim.VectorEnv(world, 2, threads=257), "threads: expected 0 (all cores) to 256, got 257"),
+        (lambda: world.scan_batch(np.ones((1, 3), complex)), "poses: expected numbers (x, y, theta degrees), got an "
+         "array of dtype complex128"),
+        (lambda: world.scan_batch(np.ones((1, 3), bool)), "poses: expected numbers (x, y, theta degrees), got an "
+         "array of dtype bool (a bool is not a number here)"),
+        (
+            lambda: world.scan_batch(np.zeros((1, 3)), ranges_only="yes"),
+            "ranges_only: expected True or False, got 'yes'",
+        ),
     ]
     for bad, expected in cases:
         with pytest.raises((ValueError, TypeError)) as caught:
@@ -148,6 +192,15 @@ def test_messages_say_what_is_wrong():
         v.step(np.array([0.0, 1.5]))
     v.step(np.array([0.0, 2.0]))  # whole numbers as floats are taken
     v.close()
+    e = lidarsim.Env(world, continuous=True)
+    e.reset(seed=1)
+    bad_actions = ((np.array(["1", "2"]), "<U1"), (np.array([0.1, 0.2], object), "object"), ([True, False], "bool"))
+    for bad, dtype in bad_actions:
+        with pytest.raises(TypeError) as caught:
+            e.step(bad)
+        assert str(caught.value).startswith(f"action: expected numbers (v m/s, w rad/s), got an array of dtype {dtype}")
+    e.step(np.array([0, 0], np.int8))  # integers are numbers
+    e.close()
 
 
 # Another thread closing a Sim or VectorEnv that one thread is stepping: the stepping thread gets RuntimeError, never

@@ -728,9 +728,12 @@ int lsCmdRun(int argc, char** argv)
             state->food, state->poison, state->collisions, state->crushes, state->distance);
     for (int i = 0; i < robotCount && robotCount > 1; ++i)
     {
+        // Escaped as the world's name is: an id's control characters ("\u001b" in the file) went to the terminal.
         const lsRobotState* r = &state->robots[i];
+        char id[4 * LS_ROBOT_ID_CAPACITY];
         fprintf(out, "robot %s: score: %g  food: %d  poison: %d  collisions: %d  crushes: %d  distance: %.2f m\n",
-                lsWorld_GetRobot(world, i)->id, r->score, r->food, r->poison, r->collisions, r->crushes, r->distance);
+                lsShown(lsWorld_GetRobot(world, i)->id, id, sizeof id), r->score, r->food, r->poison, r->collisions,
+                r->crushes, r->distance);
     }
     fprintf(out, "hash: %016llx\n", (unsigned long long)lsSim_Hash(sim));
     lsFree(controls, (size_t)robotCount * sizeof(lsControl));

@@ -162,10 +162,10 @@ static bool ParseOption(int option, const char* value, lsScanArgs* out, lsError*
     case optThreads:
     {
         long long threads = 0;
-        if (!lsParseInteger(value, 0, 256, &threads))
+        if (!lsParseInteger(value, 0, LS_CLI_MAX_THREADS, &threads))
         {
-            return lsFail(err, "--threads: expected an integer in 0..256 (0: one per core), got '%.*s'", QUOTE_MAX,
-                          value);
+            return lsFail(err, "--threads: expected an integer in 0..%d (0: one per core), got '%.*s'",
+                          LS_CLI_MAX_THREADS, QUOTE_MAX, value);
         }
         out->threads = (int)threads;
         return true;

@@ -29,6 +29,10 @@ static bool ParseSize(const char* s, int* w, int* h)
     return true;
 }
 
+// The most steps (or frames) a render or the window's --frames takes, and so the longest --every: stated in their
+// messages, which said ">= 0" and refused 2147483647.
+#define MAX_STEPS 100000000
+
 static bool ParseInt(const char* s, int lo, int hi, int* out)
 {
     long long v = 0;
@@ -97,8 +101,8 @@ static bool WindowOption(int c, const char* value, lsAppConfig* config, bool* vs
             return lsFail(err, "--beams: expected an integer in 1..%d, got '%s'", LS_MAX_BEAMS, value);
         return true;
     case optFrames:
-        if (!ParseInt(value, 1, 100000000, &config->frames))
-            return lsFail(err, "--frames: expected a positive integer, got '%s'", value);
+        if (!ParseInt(value, 1, MAX_STEPS, &config->frames))
+            return lsFail(err, "--frames: expected an integer in 1..%d, got '%s'", MAX_STEPS, value);
         return true;
     case optSize:
         if (!ParseSize(value, &config->width, &config->height))
@@ -323,12 +327,12 @@ static bool RenderOption(int c, const char* value, lsRenderConfig* config, lsErr
         config->outPath = value;
         return true;
     case optSteps:
-        if (!ParseInt(value, 0, 100000000, &config->steps))
-            return lsFail(err, "--steps: expected an integer >= 0, got '%s'", value);
+        if (!ParseInt(value, 0, MAX_STEPS, &config->steps))
+            return lsFail(err, "--steps: expected an integer in 0..%d, got '%s'", MAX_STEPS, value);
         return true;
     case optEvery:
-        if (!ParseInt(value, 1, 100000000, &config->every))
-            return lsFail(err, "--every: expected an integer >= 1, got '%s'", value);
+        if (!ParseInt(value, 1, MAX_STEPS, &config->every))
+            return lsFail(err, "--every: expected an integer in 1..%d, got '%s'", MAX_STEPS, value);
         return true;
     case optBeams:
         if (!ParseInt(value, 1, LS_MAX_BEAMS, &config->beams))

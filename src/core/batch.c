@@ -242,10 +242,14 @@ static bool ScanPoses(const lsScene* scene, const lsDynamicObjects* dyn, const l
         if (!lsLimit_Holds(ls_quantityCoordinate, p[0]) || !lsLimit_Holds(ls_quantityCoordinate, p[1]) ||
             !lsLimit_Holds(ls_quantityAngle, degrees ? p[2] : lsRadToDeg(p[2])))
         {
-            char where[96], turn[96];
-            return lsFail(err, "poses[%d]: expected x and y each %s, and %s, got (%g, %g, %g)", k,
+            // Every digit, as the command line prints them: %g showed 1000001 as 1e+06, within the bound it missed.
+            char where[96], turn[96], x[32], y[32], angle[32];
+            lsFormatNumber(x, sizeof x, p[0]);
+            lsFormatNumber(y, sizeof y, p[1]);
+            lsFormatNumber(angle, sizeof angle, p[2]);
+            return lsFail(err, "poses[%d]: expected x and y each %s, and %s, got (%s, %s, %s)", k,
                           lsLimit_Describe(ls_quantityCoordinate, where, sizeof where),
-                          lsLimit_Describe(ls_quantityAngle, turn, sizeof turn), p[0], p[1], p[2]);
+                          lsLimit_Describe(ls_quantityAngle, turn, sizeof turn), x, y, angle);
         }
     }
     int workers = lsPool_ThreadCount(pool);

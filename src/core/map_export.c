@@ -6,6 +6,7 @@
 #include "lidarsim/map.h"
 
 #include "core/file_write.h"
+#include "core/limits.h"
 #include "lidarsim/geometry.h"
 
 #include <limits.h>
@@ -109,6 +110,89 @@ static void MarkDisc(Raster* r, lsVec2 c, double radius)
     }
 }
 
+// The raster for the world's bounds at a resolution, without its pixels: one pixel of free margin round the bounds,
+// so every wall is bordered by free pixels. The margin's pixels (and the rounding up) must stay within the
+// coordinates' bound, or no reader takes the map back: a resolution of 1e6 m put the origin at -1e6 m and the far
+// edge at 2e6 m. False when it does not fit; then, when yamlPath is given, err says why and which way to change the
+// resolution.
+static bool PlanRaster(lsAABB bounds, double resolution, Raster* r, const char* yamlPath, lsError* err)
+{
+    double spanX = (bounds.upper.x - bounds.lower.x) / resolution + 2.0;
+    double spanY = (bounds.upper.y - bounds.lower.y) / resolution + 2.0;
+    if (!(spanX * spanY <= (double)LS_MAP_MAX_PIXELS) || !(spanX < 1e9) || !(spanY < 1e9))
+    {
+        if (yamlPath != NULL)
+            lsFail(err,
+                   "%s: at %g m per pixel the map would be %.0f x %.0f pixels, over the limit of %lld; use a coarser "
+                   "--resolution",
+                   yamlPath, resolution, spanX, spanY, LS_MAP_MAX_PIXELS);
+        return false;
+    }
+    r->width = (int)ceil(spanX);
+    r->height = (int)ceil(spanY);
+    r->resolution = resolution;
+    r->origin = lsV(bounds.lower.x - resolution, bounds.lower.y - resolution);
+    r->pixels = NULL;
+    lsGrid extent = {r->width, r->height, NULL, resolution, r->origin, 0.0};
+    char label[LS_MAP_PATH_CAPACITY + 80] = "";
+    lsError scratch;
+    if (yamlPath != NULL)
+        snprintf(label, sizeof label, "%s: not written (use a finer --resolution)", yamlPath);
+    return lsGrid_CheckExtent(&extent, label, yamlPath != NULL ? err : &scratch);
+}
+
+// How far the world's bounds stay inside the coordinates' bound on their nearest side (<= 0 where they reach it);
+// side gets 0..3 for lower x, lower y, upper x, upper y.
+static double Room(lsAABB bounds, int* side)
+{
+    double room[4] = {bounds.lower.x + LS_MAX_COORDINATE, bounds.lower.y + LS_MAX_COORDINATE,
+                      LS_MAX_COORDINATE - bounds.upper.x, LS_MAX_COORDINATE - bounds.upper.y};
+    *side = 0;
+    for (int i = 1; i < 4; ++i)
+        *side = room[i] < room[*side] ? i : *side;
+    return room[*side];
+}
+
+// Whether some resolution that --resolution takes fits both the pixel limit and the coordinates' bound. Finer pixels
+// only add to the count, so the candidates are the coarsest the room allows: the map ends between one and two pixels
+// past the bounds, so every resolution up to half the room fits the bound, and some up to the whole room may.
+static bool SomeResolutionFits(lsAABB bounds)
+{
+    int side;
+    double room = Room(bounds, &side);
+    for (int k = 0; k <= 32 && room > 0.0; ++k)
+    {
+        double resolution = room * (1.0 - k / 64.0);
+        Raster r;
+        if (lsLimit_Holds(ls_quantityResolution, resolution) && PlanRaster(bounds, resolution, &r, NULL, NULL))
+            return true;
+    }
+    return false;
+}
+
+// The message for a world that no resolution exports: the side where it reaches the coordinates' bound, leaving no
+// room for the margin, or comes so near it that no resolution leaves a pixel of margin within the pixel limit.
+static bool FailEveryResolution(lsAABB bounds, const char* yamlPath, lsError* err)
+{
+    int side;
+    double room = Room(bounds, &side);
+    double edge = side == 0 ? bounds.lower.x : side == 1 ? bounds.lower.y : side == 2 ? bounds.upper.x : bounds.upper.y;
+    char at[32], gap[32], bound[96], resolutions[96];
+    lsFormatNumber(at, sizeof at, edge);
+    lsFormatNumber(gap, sizeof gap, room);
+    lsLimit_Describe(ls_quantityCoordinate, bound, sizeof bound);
+    lsLimit_Describe(ls_quantityResolution, resolutions, sizeof resolutions);
+    if (!(room > 0.0))
+        return lsFail(err,
+                      "%s: not written at any resolution: the world reaches %c = %s m, the coordinates' bound (%s), "
+                      "so its map with a pixel of margin round it cannot be written",
+                      yamlPath, side % 2 == 0 ? 'x' : 'y', at, bound);
+    return lsFail(err,
+                  "%s: not written at any resolution: the world reaches %c = %s m, %s m from the coordinates' bound "
+                  "(%s), and no resolution (%s) leaves a pixel of margin there with the map within %lld pixels",
+                  yamlPath, side % 2 == 0 ? 'x' : 'y', at, gap, bound, resolutions, LS_MAP_MAX_PIXELS);
+}
+
 bool lsExportMap(const lsWorld* world, const char* yamlPath, double resolution, lsError* err)
 {
     if (world == NULL || yamlPath == NULL)
@@ -148,27 +232,17 @@ bool lsExportMap(const lsWorld* world, const char* yamlPath, double resolution, 
                               "another name",
                               yamlPath, sources[j], j == 0 ? "YAML" : "image");
 
-    // One pixel of free margin round the world's bounds, so every wall is bordered by free pixels.
+    // Advice to change the resolution only where some resolution fits: a world that reaches the coordinates' bound
+    // has no room for the margin at any (it was told to use a finer one, and at 1e-4 m a coarser one).
     lsAABB bounds = lsWorld_Bounds(world);
-    double spanX = (bounds.upper.x - bounds.lower.x) / resolution + 2.0;
-    double spanY = (bounds.upper.y - bounds.lower.y) / resolution + 2.0;
-    if (!(spanX * spanY <= (double)LS_MAP_MAX_PIXELS) || !(spanX < 1e9) || !(spanY < 1e9))
-        return lsFail(err,
-                      "%s: at %g m per pixel the map would be %.0f x %.0f pixels, over the limit of %lld; "
-                      "use a coarser --resolution",
-                      yamlPath, resolution, spanX, spanY, LS_MAP_MAX_PIXELS);
     Raster r;
-    r.width = (int)ceil(spanX);
-    r.height = (int)ceil(spanY);
-    r.resolution = resolution;
-    r.origin = lsV(bounds.lower.x - resolution, bounds.lower.y - resolution);
-    // The margin's pixels (and the rounding up) must stay within the coordinates' bound, or no reader takes the map
-    // back: a resolution of 1e6 m put the origin at -1e6 m and the far edge at 2e6 m.
-    lsGrid extent = {r.width, r.height, NULL, resolution, r.origin, 0.0};
-    char what[LS_MAP_PATH_CAPACITY + 80];
-    snprintf(what, sizeof what, "%s: not written (use a finer --resolution)", yamlPath);
-    if (!lsGrid_CheckExtent(&extent, what, err))
+    if (!PlanRaster(bounds, resolution, &r, NULL, NULL))
+    {
+        if (!SomeResolutionFits(bounds))
+            return FailEveryResolution(bounds, yamlPath, err);
+        PlanRaster(bounds, resolution, &r, yamlPath, err);
         return false;
+    }
     size_t pixelCount = (size_t)r.width * (size_t)r.height;
     r.pixels = lsAlloc(pixelCount);
     memset(r.pixels, 254, pixelCount);
