@@ -90,6 +90,11 @@ expect_status 1 "$lidarsim" render "$rec" "$work/edited.json" -o "$work/edited.g
 grep -q "edited.json has hash" "$work/err.txt" || fail "edited world: $(cat "$work/err.txt")"
 cp "$world" "$work/same.json"
 expect_status 0 "$lidarsim" render "$rec" "$work/same.json" -o "$work/same.png" --size 160x100
+# A still past a one-step recording's end: said so, in the singular.
+expect_status 0 "$lidarsim" run "$world" --steps 1 --record "$work/one.jsonl"
+expect_status 0 "$lidarsim" render "$work/one.jsonl" -o "$work/one.png" --steps 5 --size 160x100
+grep -q "past the recording's end (1 step): its last step is drawn" "$work/err.txt" ||
+    fail "render past the end: $(cat "$work/err.txt")"
 # A world on a map whose image changed since: the world's text only names the map, the header's map_hash catches it.
 mkdir -p "$work/onmap"
 printf 'P2\n4 3\n255\n0 0 0 0\n0 255 255 0\n0 0 0 0\n' >"$work/onmap/m.pgm"

@@ -546,9 +546,9 @@ int lsRenderRecording(const lsRenderConfig* config)
         last = first + config->steps;
     else if (!gif && first + config->steps > last)
         fprintf(stderr,
-                "lidarsim render: note: --steps %d is past the recording's end (%lld steps): its last step "
+                "lidarsim render: note: --steps %d is past the recording's end (%lld step%s): its last step "
                 "is drawn\n",
-                config->steps, last - first);
+                config->steps, last - first, last - first == 1 ? "" : "s");
     int every = config->every > 0 ? config->every : 1;
     lsError err = {{0}};
     lsCanvas* canvas = NULL;
