@@ -30,6 +30,7 @@ from .world import (
     _available_memory,
     _finite,
     _first_episode_seeds,
+    _flag,
     _integer,
     _next_episode_seed,
     _next_episode_seeds,
@@ -212,7 +213,7 @@ class Env(_lib.OwnsHandle, _Base):
         self._size = check_render_size(render_size)
         self._agents = _Agents(world, 1, 1, max_steps, sim_steps_per_action, collision_penalty, False)
         self.world = self._agents.world
-        self.continuous = bool(continuous)
+        self.continuous = _flag("continuous", continuous)
         self.observation_space = self._agents.observation_space((self._agents.size,))
         self.action_space = self._agents.continuous_space((2,)) if self.continuous else spaces.Discrete(len(ACTIONS))
         self._next_seed = self.world.seed
@@ -379,8 +380,8 @@ class VectorEnv(_lib.OwnsHandle):
         self._agents = _Agents(world, num_envs, threads, max_steps, sim_steps_per_action, collision_penalty, False)
         self.world = self._agents.world
         self.num_envs = num_envs
-        self.continuous = bool(continuous)
-        self.copy = bool(copy)
+        self.continuous = _flag("continuous", continuous)
+        self.copy = _flag("copy", copy)
         self.threads = self._agents.pool.threads if self._agents.pool else 1
         size = self._agents.size
         self.single_observation_space = self._agents.observation_space((size,))

@@ -24,7 +24,7 @@ import numpy as np
 from . import _lib, spaces
 from .env import _world, check_command, check_render_size, continuous_box, observation_box
 from .sim import ACTIONS, action_index, counters, read_scan, render_rgb
-from .world import Scan, World, _finite, _integer, _next_episode_seed, _seed
+from .world import Scan, World, _finite, _flag, _integer, _next_episode_seed, _seed
 
 class ParallelEnv(_lib.OwnsHandle):
     """The external robots of a fleet world as agents of one parallel environment (PettingZoo's ParallelEnv API).
@@ -63,7 +63,7 @@ class ParallelEnv(_lib.OwnsHandle):
             _finite("collision_penalty", collision_penalty, -1e9, 1e9),
         )
         self._handle = _lib.core.lsCreateAgent(self.world._handle, ctypes.byref(definition))
-        self.continuous = bool(continuous)
+        self.continuous = _flag("continuous", continuous)
         robots = self.world._robot_infos()
         count = _lib.core.lsAgent_AgentCount(self._handle)
         self._robots = [_lib.core.lsAgent_AgentRobot(self._handle, k) for k in range(count)]

@@ -14,7 +14,7 @@ from typing import Optional, Tuple
 import numpy as np
 
 from . import _lib
-from .world import HIT_KINDS, PathLike, Scan, World, _finite, _integer, _seed
+from .world import HIT_KINDS, PathLike, Scan, World, _finite, _flag, _integer, _seed
 
 #: The discrete actions (lsAction): index -> name. Commanded (v, w) as fractions of max speed and turn rate:
 #: forward (1, 0), left (0, 1), right (0, -1), forward_left (1/2, 1/2), forward_right (1/2, -1/2), stop (0, 0).
@@ -132,7 +132,7 @@ class Sim(_lib.OwnsHandle):
             control = _lib.Control(0, 0.0, 0.0, 5)
         else:
             control = _lib.Control(2, 0.0, 0.0, action_index(v_or_action))
-        self._autopilot = bool(autopilot)
+        self._autopilot = _flag("autopilot", autopilot)
         for _ in range(steps):
             # Locked a step at a time: a close() from another thread waits for one step, not for all of them (the
             # next step then raises RuntimeError).
@@ -378,6 +378,7 @@ def render_rgb(sim_handle: int, width: int, height: int, hud: bool, autopilot: b
     lib = _lib.render_library()
     rgb = np.empty((height, width, 3), np.uint8)
     err = _lib.error_buffer()
-    if not lib.lsRenderRgb(sim_handle, width, height, bool(hud), bool(autopilot), _lib.ptr(rgb, ctypes.c_uint8), err):
+    hud = _flag("hud", hud)
+    if not lib.lsRenderRgb(sim_handle, width, height, hud, bool(autopilot), _lib.ptr(rgb, ctypes.c_uint8), err):
         raise RuntimeError(f"lidarsim: cannot draw the frame: {_lib.message(err)}")
     return rgb

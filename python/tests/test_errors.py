@@ -31,6 +31,11 @@ CASES = {
     "bool poses": ("TypeError", "world.scan_batch(np.zeros((2, 3), bool))"),
     "bool pose": ("TypeError", "world.scan((True, False, True))"),
     "ranges_only not a bool": ("TypeError", "world.scan_batch(np.zeros((2, 3)), ranges_only='yes')"),
+    # Flags are True or False: bool() took "no" for True.
+    "continuous not a bool": ("TypeError", "lidarsim.Env(world, continuous='no')"),
+    "copy not a bool": ("TypeError", "lidarsim.VectorEnv(world, 2, copy='no')"),
+    "autopilot not a bool": ("TypeError", "lidarsim.Sim(world).step(autopilot='no')"),
+    "hud not a bool": ("TypeError", "lidarsim.Sim(world).render(hud=0)"),
     "continuous strings": (
         "TypeError",
         "e = lidarsim.Env(world, continuous=True); e.reset(); e.step(np.array(['1', '2']))",
