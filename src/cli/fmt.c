@@ -2,7 +2,7 @@
 // counterpart of the window's format-preserving save (core/world_text.h), for those who want one layout everywhere.
 #include "cli/commands.h"
 #include "cli/options.h"
-#include "core/recording.h" // lsIsRecordingFile
+#include "core/recording.h" // lsFailIfRecording
 #include "lidarsim/map.h"
 #include "lidarsim/world.h"
 
@@ -46,8 +46,8 @@ static int FormatOne(const char* path, bool check, bool toStdout)
     {
         // fmt keeps the text to compare, so it loads from the string and gets lsLoadWorld's recording check here:
         // a recording's second line read as a syntax error ("r.jsonl:2:1: syntax error near ...").
-        if (text != NULL && lsIsRecordingFile(path))
-            lsFail(&err, "%s: a recording, not a world (lidarsim replay %s plays it)", path, path);
+        if (text != NULL)
+            lsFailIfRecording(path, &err);
         lsFree(text, size + 1);
         fprintf(stderr, "%s\n", err.message);
         return 1;

@@ -117,6 +117,14 @@ bool lsIsRecordingFile(const char* path)
     return false;
 }
 
+bool lsFailIfRecording(const char* path, lsError* err)
+{
+    if (!lsIsRecordingFile(path))
+        return false;
+    lsFail(err, "%s: a recording, not a world (lidarsim replay %s plays it)", path, path);
+    return true;
+}
+
 // ---------------------------------------------------------------------------------------------------------------------
 // What is kept
 

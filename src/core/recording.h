@@ -40,6 +40,10 @@ char lsHitKindLetter(lsHitKind kind);
 /// True when the file at path starts like a recording (a header line, or an older recording's first line), so
 /// `lidarsim render` can tell a recording from a world. False when it cannot be read.
 bool lsIsRecordingFile(const char* path);
+/// When the file at path is a recording (lsIsRecordingFile), says so in err ("run.jsonl: a recording, not a world
+/// (lidarsim replay run.jsonl plays it)") and returns true: for a world loader that failed on it, whose message
+/// would be a syntax error on its second line.
+bool lsFailIfRecording(const char* path, lsError* err);
 
 /// A recording read whole into memory (opaque). Load with lsLoadRecording, free with lsDestroyRecording.
 typedef struct lsRecording lsRecording;

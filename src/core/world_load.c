@@ -7,7 +7,7 @@
 
 #include "core/json_path.h"
 #include "core/limits.h"
-#include "core/recording.h" // lsIsRecordingFile
+#include "core/recording.h" // lsFailIfRecording
 #include "core/text.h"
 #include "core/world_fields.h"
 #include "lidarsim/geometry.h"
@@ -1844,10 +1844,9 @@ lsWorld* lsLoadWorld(const char* path, lsError* err, lsWarnings* warnings)
     }
     lsWorld* world = lsLoadWorldFromString(text, size, path, err, warnings);
     lsFree(text, size + 1);
-    if (world == NULL && lsIsRecordingFile(path))
+    if (world == NULL)
     {
-        // A recording's second line reads as a syntax error (in the window, run, scan...): say what the file is.
-        lsFail(err, "%s: a recording, not a world (lidarsim replay %s plays it)", path, path);
+        lsFailIfRecording(path, err); // its second line reads as a syntax error (in the window, run, scan...)
     }
     return world;
 }
