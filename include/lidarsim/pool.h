@@ -13,9 +13,13 @@ extern "C"
 /// A fixed set of worker threads (opaque). Threads: lsPool_ParallelFor calls from several threads take turns.
 typedef struct lsPool lsPool;
 
+/// The most threads a pool has: more are never useful here and would only cost memory. `--threads` and Python's
+/// threads= take at most this many (python/lidarsim/world.py's _MAX_THREADS repeats it).
+#define LS_POOL_MAX_THREADS 256
+
 /// Creates a pool of threadCount threads, the caller's thread counted as one of them (threadCount - 1 workers are
-/// started). threadCount <= 0: one per online core; 1: no threads at all (everything runs on the caller's thread).
-/// Destroy with lsDestroyPool.
+/// started). threadCount <= 0: one per online core (at most LS_POOL_MAX_THREADS); 1: no threads at all (everything
+/// runs on the caller's thread); more than LS_POOL_MAX_THREADS: that many. Destroy with lsDestroyPool.
 LS_API lsPool* lsCreatePool(int threadCount);
 /// Stops and joins the workers and frees the pool. NULL allowed. Must not be called while a ParallelFor runs.
 /// Fork: a child of fork() has none of its parent's pool threads; its copy of a pool runs every job inline on the

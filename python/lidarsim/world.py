@@ -91,8 +91,8 @@ if hasattr(os, "register_at_fork"):
     os.register_at_fork(after_in_child=_forget_pools_in_child)
 
 
-#: The most threads a pool takes: the C pool's cap (LS_POOL_MAX_THREADS in src/core/pool.c, past which it clamps)
-#: and the command line's --threads (LS_CLI_MAX_THREADS in src/cli/options.h). 1024 was taken here, and gave 256.
+#: The most threads a pool takes: LS_POOL_MAX_THREADS of include/lidarsim/pool.h, past which the C pool clamps, and
+#: the command line's --threads cap. 1024 was taken here, and gave 256.
 _MAX_THREADS = 256
 
 

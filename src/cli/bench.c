@@ -642,9 +642,9 @@ int lsCmdBench(int argc, char** argv)
             only = value;
         else if (c == optCsv)
             csv = true;
-        else if (c == optThreads && !lsParseInteger(value, 0, LS_CLI_MAX_THREADS, &threads))
-            ok = lsFail(&err, "--threads: expected an integer in 0..%d (0: one per core), got '%s'", LS_CLI_MAX_THREADS,
-                        value);
+        else if (c == optThreads && !lsParseInteger(value, 0, LS_POOL_MAX_THREADS, &threads))
+            ok = lsFail(&err, "--threads: expected an integer in 0..%d (0: one per core), got '%s'",
+                        LS_POOL_MAX_THREADS, value);
         else if (c == optBruteSample && !lsParseInteger(value, 0, 100000000, &sample))
             ok = lsFail(&err, "--brute-sample: expected an integer in 0..100000000, got '%s'", value);
         else if (c == optReps && !lsParseInteger(value, 1, 100000000, &reps))

@@ -25,10 +25,6 @@ typedef struct lsOptions
     bool done;
 } lsOptions;
 
-/// The most threads --threads takes: the pool's own cap (LS_POOL_MAX_THREADS in src/core/pool.c, past which
-/// lsCreatePool clamps). Python's threads= takes the same (_MAX_THREADS in python/lidarsim/world.py).
-#define LS_CLI_MAX_THREADS 256
-
 /// Starts a parse of the arguments after the command name (argv is copied, never changed). End with lsEndOptions.
 void lsBeginOptions(lsOptions* o, const char* command, int argc, char** argv, const struct option* longOptions,
                     const char* shortOptions);

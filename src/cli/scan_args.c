@@ -5,6 +5,7 @@
 
 #include "cli/options.h"
 #include "core/limits.h"
+#include "lidarsim/pool.h"  // LS_POOL_MAX_THREADS
 #include "lidarsim/world.h" // LS_MAX_BEAMS
 
 #include <errno.h>
@@ -162,10 +163,10 @@ static bool ParseOption(int option, const char* value, lsScanArgs* out, lsError*
     case optThreads:
     {
         long long threads = 0;
-        if (!lsParseInteger(value, 0, LS_CLI_MAX_THREADS, &threads))
+        if (!lsParseInteger(value, 0, LS_POOL_MAX_THREADS, &threads))
         {
             return lsFail(err, "--threads: expected an integer in 0..%d (0: one per core), got '%.*s'",
-                          LS_CLI_MAX_THREADS, QUOTE_MAX, value);
+                          LS_POOL_MAX_THREADS, QUOTE_MAX, value);
         }
         out->threads = (int)threads;
         return true;

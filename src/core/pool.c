@@ -60,8 +60,6 @@ typedef void* lsThreadResult;
 typedef int lsThreadResult;
 #endif
 
-/// More threads than this are never useful here and would only cost memory.
-#define LS_POOL_MAX_THREADS 256
 /// Bytes of a cache line (x86-64 and most ARM cores).
 #define LS_POOL_CACHE_LINE 64
 /// Polls of the generation (or of running) before a thread sleeps: about 70 microseconds here, longer than the
@@ -245,7 +243,8 @@ lsPool* lsCreatePool(int threadCount)
     if (threadCount <= 0)
     {
         long online = sysconf(_SC_NPROCESSORS_ONLN);
-        threadCount = online >= 1 && online <= LS_POOL_MAX_THREADS ? (int)online : 1;
+        // A machine of more cores than the cap gets the cap (it got one thread).
+        threadCount = online < 1 ? 1 : online > LS_POOL_MAX_THREADS ? LS_POOL_MAX_THREADS : (int)online;
     }
     if (threadCount > LS_POOL_MAX_THREADS)
     {
