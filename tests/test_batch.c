@@ -120,6 +120,33 @@ static int ScanBatchMatchesSingleTest(void)
 }
 
 // One thread, two and five give the same bits; bad poses and overrides are refused with a message, nothing written.
+// lsScanBatch takes headings in radians; a heading past the bound (1e6 degrees) is told in the bound's unit, every
+// digit: it printed the radians against a bound in degrees.
+static int ScanBatchBoundTest(void)
+{
+    lsWorld* world = LoadShipped("maze");
+    ENSURE(world != NULL);
+    lsScene* scene = lsCreateScene(world);
+    lsLidarDef def;
+    lsScanOverrides overrides = {.beams = 8, .noise = -1.0};
+    ENSURE(lsMakeLidarDef(world, &overrides, &def, NULL));
+    Rows rows = MakeRows(8);
+    lsScanOutput out = {rows.ranges, rows.intensities, rows.kinds, rows.indices};
+    lsError err = {{0}};
+    double pose[3] = {5.0, 7.0, 20000.0}; // 1 145 916 degrees
+    ENSURE(!lsScanBatch(scene, NULL, &def, pose, 1, NULL, &out, &err));
+    char degrees[40], expected[256];
+    lsFormatNumber(degrees, sizeof degrees, lsRadToDeg(20000.0));
+    snprintf(expected, sizeof expected, "an angle in [-1e+06, 1e+06] deg, got (5, 7, %s)", degrees);
+    ENSURE(strstr(err.message, expected) != NULL && strncmp(degrees, "11459", 5) == 0);
+    pose[2] = 1.0;
+    ENSURE(lsScanBatch(scene, NULL, &def, pose, 1, NULL, &out, &err));
+    FreeRows(&rows);
+    lsDestroyScene(scene);
+    lsDestroyWorld(world);
+    return 0;
+}
+
 static int ScanBatchThreadsTest(void)
 {
     lsWorld* world = LoadShipped("default");
@@ -459,6 +486,7 @@ int ParallelBatchTest(void)
 {
     RUN_SUBTEST(ScanBatchMatchesSingleTest);
     RUN_SUBTEST(ScanBatchThreadsTest);
+    RUN_SUBTEST(ScanBatchBoundTest);
     RUN_SUBTEST(VecEnvTest);
     RUN_SUBTEST(ResetSeededTest);
     RUN_SUBTEST(RobotInfoTest);

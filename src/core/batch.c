@@ -243,10 +243,11 @@ static bool ScanPoses(const lsScene* scene, const lsDynamicObjects* dyn, const l
             !lsLimit_Holds(ls_quantityAngle, degrees ? p[2] : lsRadToDeg(p[2])))
         {
             // Every digit, as the command line prints them: %g showed 1000001 as 1e+06, within the bound it missed.
+            // The heading in the bound's unit, degrees, whichever unit the poses came in.
             char where[96], turn[96], x[32], y[32], angle[32];
             lsFormatNumber(x, sizeof x, p[0]);
             lsFormatNumber(y, sizeof y, p[1]);
-            lsFormatNumber(angle, sizeof angle, p[2]);
+            lsFormatNumber(angle, sizeof angle, degrees ? p[2] : lsRadToDeg(p[2]));
             return lsFail(err, "poses[%d]: expected x and y each %s, and %s, got (%s, %s, %s)", k,
                           lsLimit_Describe(ls_quantityCoordinate, where, sizeof where),
                           lsLimit_Describe(ls_quantityAngle, turn, sizeof turn), x, y, angle);
@@ -358,8 +359,10 @@ bool lsMakeLidarDef(const lsWorld* world, const lsScanOverrides* overrides, lsLi
     {
         if (!lsLimit_Holds(ls_quantityFov, lsRadToDeg(overrides->fov)) && overrides->fov != 2.0 * LS_PI)
         {
-            return lsFail(err, "fov: expected a field of view in [1e-06, 360] degrees, got %g",
-                          lsRadToDeg(overrides->fov));
+            char bound[96], given[40];
+            lsFormatNumber(given, sizeof given, lsRadToDeg(overrides->fov));
+            return lsFail(err, "fov: expected %s, got %s", lsLimit_Describe(ls_quantityFov, bound, sizeof bound),
+                          given);
         }
         def->fov = overrides->fov;
     }
