@@ -1097,6 +1097,23 @@ static int EditorRobotsTest(void)
     e = KeyEvent(SDLK_y, KMOD_LCTRL);
     ENSURE(lsEditor_HandleEvent(editor, &e, &camera, world, NULL, &result) &&
            lsVecEqual(lsWorld_GetRobot(world, 1)->position, start));
+    // Nothing selected in the editor (Esc, said so): I copies the robot the window selected (Tab), not the first.
+    lsVec2 at = lsCamera_WorldToScreen(&camera, lsWorld_GetRobot(world, 0)->position);
+    e = MouseEvent(SDL_MOUSEBUTTONDOWN, at);
+    lsEditor_HandleEvent(editor, &e, &camera, world, NULL, &result);
+    e = MouseEvent(SDL_MOUSEBUTTONUP, at);
+    lsEditor_HandleEvent(editor, &e, &camera, world, NULL, &result);
+    ENSURE(lsEditRef_Equal(lsEditor_GetSelection(editor), lsMakeEditRef(ls_editRobot, 0, 0)));
+    e = KeyEvent(SDLK_ESCAPE, KMOD_NONE);
+    ENSURE(lsEditor_HandleEvent(editor, &e, &camera, world, NULL, &result) &&
+           strcmp(result.message, "nothing selected") == 0);
+    ENSURE(lsEditor_GetSelection(editor).kind == ls_editNone);
+    lsEditor_SetWindowRobot(editor, 1);
+    e = KeyEvent(SDLK_i, KMOD_NONE);
+    ENSURE(lsEditor_HandleEvent(editor, &e, &camera, world, NULL, &result) && result.worldChanged);
+    ENSURE(strstr(result.message, "(a copy of \"b\")") != NULL && lsWorld_RobotCount(world) == 3);
+    e = KeyEvent(SDLK_z, KMOD_LCTRL);
+    ENSURE(lsEditor_HandleEvent(editor, &e, &camera, world, NULL, &result) && lsWorld_RobotCount(world) == 2);
     // The last robot cannot go.
     ENSURE(lsEdit_Delete(world, lsMakeEditRef(ls_editRobot, 1, 0)));
     e = MouseEvent(SDL_MOUSEBUTTONDOWN, lsCamera_WorldToScreen(&camera, lsV(-4.0, -4.0)));

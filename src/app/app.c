@@ -645,6 +645,26 @@ static void Update(lsApp* app, double frameSeconds)
             {
                 lsApp_SetStatus(app, "%s loads again: the world shown is what it holds", app->config.worldPath);
             }
+            // The same walls from a changed map (its free or occupied threshold moved across no cell's shade but
+            // across the unknown ones'): the greyed unknown cells are the image's again.
+            if (app->world->map.yamlFile[0] != '\0')
+            {
+                lsApp_LoadMapShade(app);
+            }
+        }
+        if (event == ls_reloadLoaded || event == ls_reloadSame)
+        {
+            // What the loader warned of (a key mistyped: the world loads without it), as a start prints it.
+            const lsWarnings* warnings = lsReloader_Warnings(app->reloader);
+            for (int i = 0; i < warnings->count; ++i)
+            {
+                fprintf(stderr, "%s\n", warnings->messages[i]);
+            }
+            if (warnings->count > 0)
+            {
+                lsApp_SetStatus(app, "%s%s", warnings->messages[0],
+                                warnings->count + warnings->dropped > 1 ? " (and more: see the terminal)" : "");
+            }
         }
         else if (event == ls_reloadFailed)
         {

@@ -59,6 +59,7 @@ struct lsEditor
     int snap; // index into s_snapSteps
 
     const lsRobotState* live; // the sim's robots where they are now (lsEditor_SetLiveRobots), or NULL
+    int windowRobot;          // the robot the window has selected (lsEditor_SetWindowRobot)
     int liveCount;
 };
 
@@ -110,6 +111,8 @@ void lsEditor_SetLiveRobots(lsEditor* editor, const lsRobotState* robots, int co
     editor->live = count > 0 ? robots : NULL;
     editor->liveCount = robots != NULL && count > 0 ? count : 0;
 }
+
+void lsEditor_SetWindowRobot(lsEditor* editor, int index) { editor->windowRobot = index; }
 
 // A digest of every robot's id and start pose, to tell whether an undo, redo or delete changed any (robotChanged).
 static uint64_t RobotsDigest(const lsWorld* world)
@@ -258,14 +261,15 @@ static lsVec2 RobotNow(const lsEditor* editor, const lsWorld* world, int i)
                                                          : lsWorld_GetRobot(world, i)->position;
 }
 
-// Insert / I: a copy of the selected robot (else of the first) at the free place nearest it (no robot selected:
-// nearest the pointer), selected, so the next drag moves it and Delete takes it back out.
+// Insert / I: a copy of the selected robot (else of the one the window has selected, Tab's) at the free place nearest
+// it (no robot selected: nearest the pointer), selected, so the next drag moves it and Delete takes it back out.
 static void AddRobot(lsEditor* editor, lsWorld* world, lsEditResult* out)
 {
     if (editor->drag != drag_none)
         out->worldChanged = EndDrag(editor, world, true) || out->worldChanged;
     bool fromSelection = editor->selection.kind == ls_editRobot && lsEdit_IsValidRef(world, editor->selection);
-    int from = fromSelection ? editor->selection.index : 0;
+    bool windowValid = editor->windowRobot >= 0 && editor->windowRobot < lsWorld_RobotCount(world);
+    int from = fromSelection ? editor->selection.index : (windowValid ? editor->windowRobot : 0);
     lsVec2 near = fromSelection || !editor->mouseKnown ? RobotNow(editor, world, from) : editor->mouseWorld;
     lsWorld* before = lsCloneWorld(world);
     // On the grid (unless Shift is held), as a dragged robot would land.
@@ -374,6 +378,7 @@ static bool HandleKey(lsEditor* editor, const SDL_KeyboardEvent* key, lsWorld* w
         else if (editor->selection.kind != ls_editNone)
         {
             editor->selection = lsEditRefNone();
+            Message(out, false, "nothing selected");
         }
         else
         {
@@ -1002,7 +1007,7 @@ void lsEditor_Draw(const lsEditor* editor, SDL_Renderer* renderer, const lsCamer
         else
             snprintf(snap, sizeof snap, "snap off");
         snprintf(line, sizeof line,
-                 "EDIT | %s ([ ])  drag: draw wall / move  Shift: free wall  K: knife  I: add robot  Del  Ctrl+Z/Y  "
+                 "EDIT | %s ([ ])  drag: wall / move  Shift: free  K: knife  I: add robot  Del  Ctrl+Z/Y  "
                  "Ctrl+S: save  Esc",
                  snap);
     }

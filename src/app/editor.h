@@ -74,6 +74,8 @@ void lsEditor_Draw(const lsEditor* editor, SDL_Renderer* renderer, const lsCamer
 /// lsEditor_Draw with the current sim state, or with NULL while the sim does not match the world (an edit not yet
 /// simulated).
 void lsEditor_SetLiveRobots(lsEditor* editor, const lsRobotState* robots, int count);
+/// The robot the window has selected (Tab), which I copies when the editor has no robot selected of its own.
+void lsEditor_SetWindowRobot(lsEditor* editor, int index);
 /// True while edit mode is on (the window then leaves left drags to the editor and may show it in the HUD).
 bool lsEditor_IsActive(const lsEditor* editor);
 /// Turns edit mode on or off (leaving it cancels a drag in progress, which restores the world as it was before

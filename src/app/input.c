@@ -203,11 +203,19 @@ static void HandleKey(lsApp* app, const SDL_KeyboardEvent* key)
 
 void lsApp_HandleEvent(lsApp* app, const SDL_Event* event)
 {
+    if (event->type == SDL_MOUSEMOTION)
+    {
+        // Before the editor, which consumes the motion of its drags: the HUD's cursor showed the press point.
+        app->haveCursor = true;
+        app->cursorX = event->motion.x;
+        app->cursorY = event->motion.y;
+    }
     if (app->editor != NULL)
     {
         // The editor picks robots where they are shown; a stale sim's robots need not match the world's.
         const lsSimState* state = lsSim_GetState(app->sim);
         lsEditor_SetLiveRobots(app->editor, app->simStale ? NULL : state->robots, state->robotCount);
+        lsEditor_SetWindowRobot(app->editor, app->selected);
         lsEditResult result;
         bool consumed =
             lsEditor_HandleEvent(app->editor, event, &app->camera, app->world, app->config.worldPath, &result);
@@ -248,9 +256,6 @@ void lsApp_HandleEvent(lsApp* app, const SDL_Event* event)
         app->panning = false;
         break;
     case SDL_MOUSEMOTION:
-        app->haveCursor = true;
-        app->cursorX = event->motion.x;
-        app->cursorY = event->motion.y;
         if (app->panning && (event->motion.state != 0))
         {
             app->follow = false; // a drag takes the camera back from follow mode

@@ -40,6 +40,7 @@ struct lsReloader
     int readCount;
     char* text; // the latest version that loaded (kept for the format-preserving save), textSize + 1 bytes
     size_t textSize;
+    lsWarnings warnings; // what the loader warned of in the version last read
 };
 
 static Signature StatSignature(const char* path)
@@ -195,8 +196,9 @@ lsReloadEvent lsReloader_Poll(lsReloader* reloader, double now, const lsWorld* c
         return ls_reloadFailed;
     }
 
+    reloader->warnings = (lsWarnings){.count = 0};
     lsWorld* loaded = isMap ? lsLoadMapWorld(reloader->path, NULL, NULL, &err)
-                            : lsLoadWorldFromString(text, size, reloader->path, &err, NULL);
+                            : lsLoadWorldFromString(text, size, reloader->path, &err, &reloader->warnings);
     if (loaded != NULL && WatchDependencies(reloader, loaded))
     {
         // The new version names other map files: watch those from now on, as they are now.
@@ -209,6 +211,14 @@ lsReloadEvent lsReloader_Poll(lsReloader* reloader, double now, const lsWorld* c
         reloader->hasError = true;
         reloader->error = err;
         return ls_reloadFailed;
+    }
+    if (isMap && current != NULL)
+    {
+        // A map opened as the world: its robot starts where the loader picks (the widest free space), which a change
+        // anywhere in the image may move. The start stays the one shown, so the run goes on as after any edit (the
+        // robot restarted there, metres away).
+        loaded->robot.position = current->robot.position;
+        loaded->robot.angle = current->robot.angle;
     }
     lsFree(reloader->text, reloader->textSize + 1);
     reloader->text = text;
@@ -247,4 +257,10 @@ const char* lsReloader_Text(const lsReloader* reloader, size_t* size)
     if (size != NULL)
         *size = reloader->textSize;
     return reloader->text;
+}
+
+const lsWarnings* lsReloader_Warnings(const lsReloader* reloader)
+{
+    LS_ASSERT(reloader != NULL);
+    return &reloader->warnings;
 }

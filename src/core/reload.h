@@ -40,7 +40,8 @@ lsReloader* lsCreateReloader(const char* path, double settle);
 void lsDestroyReloader(lsReloader* reloader);
 
 /// Checks the file. now is the caller's clock in seconds (any origin, never decreasing). current is the world
-/// shown (may be NULL: then every successful load is returned). On ls_reloadLoaded *newWorld is a new world to
+/// shown (may be NULL: then every successful load is returned). A map YAML watched as the world keeps current's
+/// robot start pose (the loader picks one from the image, which an edit elsewhere in it may move). On ls_reloadLoaded *newWorld is a new world to
 /// destroy with lsDestroyWorld; otherwise *newWorld is set to NULL. A failing version is reported once (the
 /// event); its error stays in lsReloader_Error until a version loads.
 lsReloadEvent lsReloader_Poll(lsReloader* reloader, double now, const lsWorld* current, lsWorld** newWorld);
@@ -58,3 +59,6 @@ const char* lsReloader_Error(const lsReloader* reloader);
 const char* lsReloader_Text(const lsReloader* reloader, size_t* size);
 /// Versions of the file read so far (loaded, same or failed), for tests and the HUD.
 int lsReloader_ReadCount(const lsReloader* reloader);
+/// What the loader warned of in the version last read (an unknown key, a key given twice: the world loads without
+/// it), as lsLoadWorld's warnings; none before any read.
+const lsWarnings* lsReloader_Warnings(const lsReloader* reloader);
