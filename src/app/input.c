@@ -71,8 +71,6 @@ static const char* OnOff(bool on) { return on ? "on" : "off"; }
 
 static void HandleKey(lsApp* app, const SDL_KeyboardEvent* key)
 {
-    static const char* const beamModes[] = {"lines to every beam's end", "lines to hits only", "hit points only",
-                                            "off"};
     // The modifiers held when this key went down, not when it is handled: a busy machine handles a Q and a Ctrl+S
     // typed after it together, and the Q would read as Ctrl+Q (ignored).
     SDL_Keymod mod = (SDL_Keymod)key->keysym.mod;
@@ -113,14 +111,13 @@ static void HandleKey(lsApp* app, const SDL_KeyboardEvent* key)
         break;
     case SDLK_l:
         app->view.beams = (lsBeamMode)((app->view.beams + 1) % ls_beamModeCount);
-        lsApp_SetStatus(app, "beams: %s", beamModes[app->view.beams]);
+        lsApp_SetStatus(app, "beams: %s", lsBeamModeName(app->view.beams));
         break;
     case SDLK_c:
         if (ctrl)
             break;
         app->view.beamColors = app->view.beamColors == ls_colorByKind ? ls_colorByIntensity : ls_colorByKind;
-        lsApp_SetStatus(app, "beams coloured by %s",
-                        app->view.beamColors == ls_colorByKind ? "what they hit" : "intensity");
+        lsApp_SetStatus(app, "beams coloured by %s", lsBeamColoringName(app->view.beamColors));
         break;
     case SDLK_g:
         app->view.grid = !app->view.grid;

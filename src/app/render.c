@@ -56,6 +56,18 @@ lsViewOptions lsDefaultViewOptions(void)
                            .unknown = true};
 }
 
+const char* lsBeamModeName(lsBeamMode mode)
+{
+    static const char* const names[ls_beamModeCount] = {"lines to every beam's end", "lines to hits only",
+                                                        "hit points only", "off"};
+    return (int)mode >= 0 && mode < ls_beamModeCount ? names[mode] : "?";
+}
+
+const char* lsBeamColoringName(lsBeamColoring coloring)
+{
+    return coloring == ls_colorByKind ? "what they hit" : "intensity";
+}
+
 void lsTrail_Clear(lsTrail* trail)
 {
     trail->start = 0;

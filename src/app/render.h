@@ -26,6 +26,11 @@ typedef enum lsBeamColoring
     ls_colorByIntensity = 1, ///< the return's intensity (reflectance * |cos incidence|) on a blue-to-red ramp
 } lsBeamColoring;
 
+/// What the L and C keys say they switched to, in the live window and in a replay alike ("lines to hits only",
+/// "intensity": shown as "beams: %s" and "beams coloured by %s").
+const char* lsBeamModeName(lsBeamMode mode);
+const char* lsBeamColoringName(lsBeamColoring coloring);
+
 /// Robot positions the window remembers to draw its trail (a ring: the oldest point is dropped when full).
 #define LS_TRAIL_CAPACITY 4096
 typedef struct lsTrail

@@ -207,11 +207,11 @@ static void HandleKey(Replay* r, const SDL_KeyboardEvent* key)
         break;
     case SDLK_l:
         r->view.beams = (lsBeamMode)((r->view.beams + 1) % ls_beamModeCount);
-        SetStatus(r, "beams: %s", (const char* const[]){"all", "hits only", "points", "off"}[r->view.beams]);
+        SetStatus(r, "beams: %s", lsBeamModeName(r->view.beams));
         break;
     case SDLK_c:
         r->view.beamColors = r->view.beamColors == ls_colorByKind ? ls_colorByIntensity : ls_colorByKind;
-        SetStatus(r, "beam colours: by %s", r->view.beamColors == ls_colorByKind ? "hit kind" : "intensity");
+        SetStatus(r, "beams coloured by %s", lsBeamColoringName(r->view.beamColors));
         break;
     case SDLK_g:
         r->view.grid = !r->view.grid;
@@ -381,7 +381,12 @@ static bool Draw(Replay* r)
                           lsWorldArea(r->canvas, &r->view));
     ReplayTrail(r->rec, r->shown, r->sim, r->view.robot, r->trail);
     char state[96], label[96];
-    snprintf(state, sizeof state, "REPLAY  %s  %gx", r->playing ? "playing" : "paused", r->speed);
+    // Held on the timeline, the replay does not advance, whatever it will do once let go.
+    snprintf(state, sizeof state, "REPLAY  %s  %gx",
+             r->scrubbing ? "held"
+             : r->playing ? "playing"
+                          : "paused",
+             r->speed);
     TimelineLabel(r->rec, r->sim, label, sizeof label);
     double now = Now(r);
     lsHudInfo hud = {
