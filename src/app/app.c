@@ -473,9 +473,14 @@ bool lsResizeCanvasTexture(SDL_Renderer* renderer, lsCanvas** canvas, SDL_Textur
 
 static bool ResizeCanvas(lsApp* app, int width, int height)
 {
+    bool resized = app->canvas == NULL || app->canvas->surface->w != width || app->canvas->surface->h != height;
     if (!lsResizeCanvasTexture(app->renderer, &app->canvas, &app->texture, width, height))
         return false;
     lsCamera_Resize(&app->camera, width, height);
+    // A view fitted to the world stays fitted, as when a panel comes or goes (a window grown back kept the zoom its
+    // smaller size had needed); a view zoomed or panned by hand keeps its centre and zoom.
+    if (resized && app->cameraFitted && app->world != NULL)
+        lsApp_FitCamera(app);
     return true;
 }
 
@@ -736,7 +741,8 @@ static bool Draw(lsApp* app)
         .robot = app->selected,
     };
     app->view.robot = app->selected;
-    // A resized window gets a canvas of its new size; the camera keeps its centre and zoom (and so the aspect).
+    // A resized window gets a canvas of its new size; the camera keeps its centre and zoom (and so the aspect), or
+    // stays fitted to the world when it was (ResizeCanvas).
     int width = 0, height = 0;
     if (SDL_GetRendererOutputSize(app->renderer, &width, &height) < 0)
     {
