@@ -1255,7 +1255,7 @@ static int MoveDecimalTest(void)
     ENSURE(lsVecEqual(world->walls[0].points[1], lsV(10.85, 1.35)));
     ENSURE(lsVecEqual(world->walls[0].points[2], lsV(0.95, 0.25)));
     ENSURE(lsEdit_Translate(world, lsMakeEditRef(ls_editTarget, 0, 0), lsV(0.1, 0.2)));
-    ENSURE(lsVecEqual(world->targets[0].center, lsV(0.4, 0.9))); // 0.3 + 0.1 is 0.4, not 0.30000000000000004 + ...
+    ENSURE(lsVecEqual(world->targets[0].center, lsV(0.4, 0.9))); // 0.7 + 0.2 in doubles is 0.8999999999999999
     ENSURE(lsEdit_Translate(world, lsMakeEditRef(ls_editPolygon, 0, 0), lsV(0.2, 0.1)));
     ENSURE(lsVecEqual(world->polygons[0].points[2], lsV(0.3, 1.1)));
     char* saved = lsSaveWorldToString(world);

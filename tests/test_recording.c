@@ -213,10 +213,10 @@ static int MalformedTest(void)
          "r.jsonl:1: every: expected an integer in 1..9007199254740992"},
         {"{\"lidarsim_recording\": 1, \"world\": \"w.json\", \"world_hash\": \"0123456789abcdef\", \"dt\": 0.1, "
          "\"seed\": -1}\n",
-         "r.jsonl:1: seed: expected an integer in 0..18446744073709551616"},
+         "r.jsonl:1: seed: expected an integer in 0..18446744073709551615"},
         {"{\"lidarsim_recording\": 1, \"world\": \"w.json\", \"world_hash\": \"0123456789abcdef\", \"dt\": 0.1, "
          "\"seed\": 1e999}\n",
-         "r.jsonl:1: seed: expected an integer in 0..18446744073709551616"},
+         "r.jsonl:1: seed: expected an integer in 0..18446744073709551615"},
         {"{\"lidarsim_recording\": 1, \"world\": \"w.json\", \"world_hash\": \"0123456789abcdef\", \"dt\": 0.1, "
          "\"autopilot\": 1}\n",
          "r.jsonl:1: autopilot: expected true or false"},

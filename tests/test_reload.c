@@ -338,8 +338,9 @@ static int WriteMap(const char* pgm, int bx, int by, long seconds)
     return WriteFile(pgm, text, (size_t)n, seconds);
 }
 
-// A map YAML watched as the world: its robot's start is the loader's pick from the image, so a wall painted where it
-// stood moved it (the window restarted the robot metres away). The reload keeps the start shown.
+// A map YAML watched as the world, or a world file naming a map and no robot: the robot's start is the loader's pick
+// from the image, so a wall painted where it stood moved it (the window restarted the robot metres away). The reload
+// keeps the start shown.
 static int MapStartTest(void)
 {
     ENSURE(SetUp() == 0);
@@ -348,28 +349,34 @@ static int MapStartTest(void)
     snprintf(pgm, sizeof pgm, "%s/m.pgm", s_dir);
     const char* header = "image: m.pgm\nresolution: 0.1\norigin: [0, 0, 0]\noccupied_thresh: 0.65\n"
                          "free_thresh: 0.196\nnegate: 0\n";
+    const char* onMap = "{\"map\": \"m.yaml\"}";
     long t = 1700000000;
     ENSURE(WriteFile(yaml, header, strlen(header), t) == 0);
-    ENSURE(WriteMap(pgm, -1, 0, t) == 0);
-    lsError err;
-    lsWorld* shown = lsLoadMapWorld(yaml, NULL, NULL, &err);
-    ENSURE(shown != NULL);
-    lsVec2 start = shown->robot.position;
-    lsReloader* reloader = lsCreateReloader(yaml, 0.0);
-    lsWorld* fresh = NULL;
-    ENSURE(lsReloader_Poll(reloader, 0.5, shown, &fresh) == ls_reloadNone); // the image is watched from here
-    // The block where the robot starts: the loader alone picks another start.
-    int bx = (int)(start.x / 0.1) - 2, by = (int)(start.y / 0.1) - 2;
-    ENSURE(WriteMap(pgm, bx, by, t + 1) == 0);
-    lsWorld* direct = lsLoadMapWorld(yaml, NULL, NULL, &err);
-    ENSURE(direct != NULL && !lsVecEqual(direct->robot.position, start));
-    ENSURE(lsReloader_Poll(reloader, 1.0, shown, &fresh) == ls_reloadLoaded);
-    ENSURE(lsVecEqual(fresh->robot.position, start) && fresh->robot.angle == shown->robot.angle);
-    ENSURE(fresh->wallCount == direct->wallCount);
-    lsDestroyWorld(direct);
-    lsDestroyWorld(fresh);
-    lsDestroyWorld(shown);
-    lsDestroyReloader(reloader);
+    ENSURE(WriteFile(s_path, onMap, strlen(onMap), t) == 0);
+    for (int asWorld = 0; asWorld < 2; ++asWorld)
+    {
+        const char* watched = asWorld ? s_path : yaml;
+        ENSURE(WriteMap(pgm, -1, 0, t) == 0);
+        lsError err;
+        lsWorld* shown = lsLoadWorld(watched, &err, NULL);
+        ENSURE(shown != NULL && shown->map.robotPlaced);
+        lsVec2 start = shown->robot.position;
+        lsReloader* reloader = lsCreateReloader(watched, 0.0);
+        lsWorld* fresh = NULL;
+        ENSURE(lsReloader_Poll(reloader, 0.5, shown, &fresh) == ls_reloadNone); // the image is watched from here
+        // The block where the robot starts: the loader alone picks another start.
+        int bx = (int)(start.x / 0.1) - 2, by = (int)(start.y / 0.1) - 2;
+        ENSURE(WriteMap(pgm, bx, by, t + 1) == 0);
+        lsWorld* direct = lsLoadWorld(watched, &err, NULL);
+        ENSURE(direct != NULL && !lsVecEqual(direct->robot.position, start));
+        ENSURE(lsReloader_Poll(reloader, 1.0, shown, &fresh) == ls_reloadLoaded);
+        ENSURE(lsVecEqual(fresh->robot.position, start) && fresh->robot.angle == shown->robot.angle);
+        ENSURE(fresh->wallCount == direct->wallCount);
+        lsDestroyWorld(direct);
+        lsDestroyWorld(fresh);
+        lsDestroyWorld(shown);
+        lsDestroyReloader(reloader);
+    }
     unlink(yaml);
     unlink(pgm);
     TearDown();

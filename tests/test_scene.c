@@ -165,6 +165,25 @@ static int CityAgreementTest(void)
     return 0;
 }
 
+// A few large shapes among many walls: the cells stay the walls' (sized for the shapes alone, at a third of a box, one
+// 60 m box among 20 000 walls made casts 3.5 times slower); a target far larger than the world, which is tested on
+// every cast rather than registered, counts for nothing.
+static int LargeShapesAmongWallsTest(void)
+{
+    lsWorld* world = MakeCity(41, 2000, 0, 0, 0, 50.0, lsV(0.0, 0.0), 0.0);
+    lsScene* scene = lsCreateScene(world);
+    double walls = lsScene_GetInfo(scene).cellSize;
+    lsDestroyScene(scene);
+    lsWorld_AddBox(world, (lsBoxDef){lsV(10.0, 10.0), lsV(30.0, 30.0), 0.0, 1.0});
+    lsWorld_AddTarget(world, (lsTargetDef){lsV(0.0, 0.0), 1e5, ls_food, 1.0});
+    scene = lsCreateScene(world);
+    ENSURE(lsScene_GetInfo(scene).cellSize <= 1.1 * walls);
+    ENSURE(RandomRays(scene, NULL, 42, 3000, 50.0, lsV(0.0, 0.0), NULL) == 0);
+    lsDestroyScene(scene);
+    lsDestroyWorld(world);
+    return 0;
+}
+
 // Targets stacked at one place, boxes at another: the cells are sized so that the shapes register in a few cells
 // each (sized by their count alone, 5 000 targets of 0.6 m took 240 MB of records), casts still agree with the brute
 // force, and moving and hiding one target among the stack updates its one record in each of its cells.
@@ -810,6 +829,9 @@ static int HugeWorldTest(void)
     lsWorld_AddWall(world, a, 2, false);
     lsWorld_AddWall(world, b, 2, false);
     lsWorld_AddWall(world, c, 2, false);
+    // A target and a box near that size: their bounds' areas would overflow in metres (the stacked shapes' cells).
+    lsWorld_AddTarget(world, (lsTargetDef){lsV(0.0, 0.0), 1e200, ls_food, 1.0});
+    lsWorld_AddBox(world, (lsBoxDef){lsV(0.0, -5e299), lsV(1e299, 1e299), 0.5, 1.0});
     lsScene* scene = lsCreateScene(world);
     lsSceneInfo info = lsScene_GetInfo(scene);
     ENSURE(info.cellsX >= 1 && info.cellsY >= 1 && (long long)info.cellsX * info.cellsY <= 4194304LL * 4);
@@ -2949,6 +2971,7 @@ int SceneTest(void)
     RUN_SUBTEST(EdgeWorldsTest);
     RUN_SUBTEST(CityAgreementTest);
     RUN_SUBTEST(StackedShapesTest);
+    RUN_SUBTEST(LargeShapesAmongWallsTest);
     RUN_SUBTEST(SnappedAgreementTest);
     RUN_SUBTEST(MazeCornerTest);
     RUN_SUBTEST(GridBoundaryTest);

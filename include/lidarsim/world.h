@@ -181,6 +181,7 @@ typedef struct lsMapRef
     bool unknownOccupied;                ///< unknown cells are walls ("unknown": "occupied")
     char yamlFile[LS_MAP_REF_CAPACITY];  ///< the YAML as opened (for hot reload), "" when none
     char imageFile[LS_MAP_REF_CAPACITY]; ///< the image as opened (for hot reload), "" when none
+    bool robotPlaced;                    ///< the robot's start was picked from the map (the file names no robot)
 } lsMapRef;
 
 /// The world: everything a world file holds. Arrays are owned by the world; counts may be zero.

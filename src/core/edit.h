@@ -90,7 +90,8 @@ lsVec2 lsEdit_Anchor(const lsWorld* world, lsEditRef ref);
 /// its vehicles' start positions, a mover with its pivot). Refused (false, nothing changed) when the result would
 /// be invalid: a point landing on a neighbour of its chain (zero-length segment) or a non-finite coordinate. A
 /// coordinate and a delta that are short decimals (at most 9 digits after the point, as a grid's are) give the double
-/// nearest their decimal sum (1 + 0.1 is 1.1, not 1.1000000000000001), so a save writes what was drawn.
+/// nearest their decimal sum (10 + 0.85 lands on 10.85; 10 + (20.85 - 20) in doubles is 10.850000000000001), so a
+/// save writes what was drawn.
 bool lsEdit_Translate(lsWorld* world, lsEditRef ref, lsVec2 delta);
 /// Moves the object so its anchor lands on position (drags: position = anchorAtPress + mouse - mouseAtPress); its
 /// other points move by position - anchor, in decimals as lsEdit_Translate's when all three are short decimals.

@@ -52,9 +52,9 @@ static inline lsVec2 lsClampToSegmentBox(lsVec2 p, lsVec2 a, lsVec2 b)
     return (lsVec2){lsClamp(p.x, lsFmin(a.x, b.x), lsFmax(a.x, b.x)), lsClamp(p.y, lsFmin(a.y, b.y), lsFmax(a.y, b.y))};
 }
 
-/// *lo = lsFmin(x, y) and *hi = lsFmax(x, y) for x and y not NaN, bit for bit, without the library calls; false for
-/// zeros of opposite signs, the one case where the library's choice is not known here (equal values of one sign are
-/// the same bits whichever it returns: a wall along an axis, from 0 to 0, stays in the common case).
+/// *lo = lsFmin(x, y) and *hi = lsFmax(x, y) for x and y not NaN, bit for bit, in one compare; false for zeros of
+/// opposite signs, where *hi is x and lsFmax's is y (equal values of one sign are the same bits whichever is taken: a
+/// wall along an axis, from 0 to 0, stays in the common case).
 static LS_GEOMETRY_INLINE bool lsOrderPair(double x, double y, double* lo, double* hi)
 {
     *lo = x < y ? x : y;

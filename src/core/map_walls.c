@@ -528,6 +528,7 @@ lsWorld* lsLoadMapWorld(const char* yamlPath, const lsMapOptions* options, lsMap
         return NULL;
     }
     world->robot.position = lsGrid_FreePlace(&grid, options, world->robot.radius);
+    world->map.robotPlaced = true;
     lsFreeGrid(&grid);
     const char* base = strrchr(yamlPath, '/');
     base = base != NULL ? base + 1 : yamlPath;

@@ -659,17 +659,21 @@ static bool ParseHeader(Parse* p, lsRecording* rec, const cJSON* root)
     }
     // How the run was made: a replay needs none of these, and a header written by hand may leave them out; given,
     // they are what `run` writes.
+    // (A seed's bound is 2^64 as a double: `run` writes up to 2^64 - 1, which reads back rounded to it.)
     static const struct
     {
         const char* key;
         double lo, hi;
-    } counts[] = {{"seed", 0.0, 0x1p64}, {"steps", 0.0, 0x1p53}, {"every", 1.0, 0x1p53}};
+        const char* range;
+    } counts[] = {{"seed", 0.0, 0x1p64, "0..18446744073709551615"},
+                  {"steps", 0.0, 0x1p53, "0..9007199254740992"},
+                  {"every", 1.0, 0x1p53, "1..9007199254740992"}};
     for (int i = 0; i < (int)(sizeof counts / sizeof counts[0]); ++i)
     {
         double v = 0.0;
         if (Member(root, counts[i].key) != NULL &&
             (!GetNumber(p, root, counts[i].key, &v) || v != floor(v) || v < counts[i].lo || v > counts[i].hi))
-            return Fail(p, counts[i].key, "expected an integer in %.0f..%.0f", counts[i].lo, counts[i].hi);
+            return Fail(p, counts[i].key, "expected an integer in %s", counts[i].range);
     }
     const cJSON* autopilot = Member(root, "autopilot");
     if (autopilot != NULL && !cJSON_IsBool(autopilot))
@@ -845,7 +849,12 @@ bool lsRecording_CheckWorld(const lsRecording* rec, const lsWorld* world, const 
                       (unsigned long long)hash);
     uint64_t mapHash = 0;
     bool hasMap = lsWorld_MapHash(world, &mapHash);
-    if (rec->hasMapHash && (!hasMap || mapHash != rec->mapHash))
+    if (rec->hasMapHash && !hasMap)
+        return lsFail(err,
+                      "%s: recorded on a map whose walls have hash %016llx, but %s stands on no map: not the same "
+                      "world; replay it with the world it was recorded in, or record it again",
+                      rec->path, (unsigned long long)rec->mapHash, worldPath);
+    if (rec->hasMapHash && mapHash != rec->mapHash)
         return lsFail(err,
                       "%s: recorded on a map whose walls have hash %016llx, but the map of %s has hash %016llx: "
                       "not the same map (its image or YAML changed since?); replay it with the map it was recorded "

@@ -212,11 +212,11 @@ lsReloadEvent lsReloader_Poll(lsReloader* reloader, double now, const lsWorld* c
         reloader->error = err;
         return ls_reloadFailed;
     }
-    if (isMap && current != NULL)
+    if (loaded->map.robotPlaced && current != NULL)
     {
-        // A map opened as the world: its robot starts where the loader picks (the widest free space), which a change
-        // anywhere in the image may move. The start stays the one shown, so the run goes on as after any edit (the
-        // robot restarted there, metres away).
+        // A world whose robot starts where the loader picks from its map (the widest free space: a map opened as the
+        // world, or a world file naming no robot), which a change anywhere in the image may move. The start stays the
+        // one shown, so the run goes on as after any edit (the robot restarted there, metres away).
         loaded->robot.position = current->robot.position;
         loaded->robot.angle = current->robot.angle;
     }

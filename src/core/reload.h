@@ -40,8 +40,8 @@ lsReloader* lsCreateReloader(const char* path, double settle);
 void lsDestroyReloader(lsReloader* reloader);
 
 /// Checks the file. now is the caller's clock in seconds (any origin, never decreasing). current is the world
-/// shown (may be NULL: then every successful load is returned). A map YAML watched as the world keeps current's
-/// robot start pose (the loader picks one from the image, which an edit elsewhere in it may move). On ls_reloadLoaded *newWorld is a new world to
+/// shown (may be NULL: then every successful load is returned). A world whose robot's start the loader picks from
+/// its map (lsMapRef.robotPlaced) keeps current's start pose: an edit elsewhere in the image may move the pick. On ls_reloadLoaded *newWorld is a new world to
 /// destroy with lsDestroyWorld; otherwise *newWorld is set to NULL. A failing version is reported once (the
 /// event); its error stays in lsReloader_Error until a version loads.
 lsReloadEvent lsReloader_Poll(lsReloader* reloader, double now, const lsWorld* current, lsWorld** newWorld);

@@ -886,7 +886,7 @@ static double SelectKth(double* values, int count, int k)
 // The size of a primitive for telling long ones apart: the larger side of its bounds (infinite when that overflows).
 static double SpanOf(lsAABB b) { return Max(b.upper.x - b.lower.x, b.upper.y - b.lower.y); }
 
-// lsAABB_Union without the library calls of fmin and fmax (the layout runs over every primitive twice).
+// lsAABB_Union for bounds without NaNs (the layout runs over every primitive twice).
 static inline lsAABB Union(lsAABB a, lsAABB b)
 {
     return (lsAABB){{Min(a.lower.x, b.lower.x), Min(a.lower.y, b.lower.y)},
@@ -1050,37 +1050,48 @@ static GridExtent ChooseGrid(lsScene* scene, int* gridCount)
     return grid;
 }
 
-// The least cell size at which the grid's targets, boxes and polygons register in at most 16 cells each on average:
-// one of w x h metres lies in about (w / c + 1)(h / c + 1) cells of side c, a sum of A / c^2 + P / c + n over them
-// (A the sum of the areas of their bounds, P of their widths and heights), so c solves A / c^2 + P / c = 15 n.
-// Cells sized by their count alone (about two per primitive over the extent) are far smaller than such shapes when
-// they are stacked: 5 000 targets of 0.6 m in a room of 2 m took 240 MB of records, 10 000 of them 900 MB. 0 when
-// the grid holds none. The long shapes, kept out of the grid (KeepLongOut), do not count, and each bounds counts
-// within the grid's extent only (a huge target beside it is tested on every cast, not registered).
-static double ShapeCellSize(const lsScene* scene, lsAABB extent)
+// The least cell size at which the grid's targets, boxes and polygons register in at most 16 cells for each primitive
+// of the grid: one of w x h metres lies in about (w / c + 1)(h / c + 1) cells of side c, a sum of A / c^2 + P / c + n
+// over the n of them (A the sum of the areas of their bounds, P of their widths and heights), so c solves
+// A / c^2 + P / c = 16 count - n. Cells sized by the primitives' count alone are far smaller than shapes stacked at
+// one place: 5 000 targets of 0.6 m in a room of 2 m took 240 MB of records, 10 000 of them 900 MB. Against every
+// primitive, not the shapes alone, so that a few large boxes among many walls leave the walls' cells as they are.
+// Counted: the shapes the grid registers, not the long boxes and polygons kept out of it (KeepLongOut) nor a target
+// reaching beyond the extent (tested on every cast); sizes in units of the half extent, so nothing overflows. 0 when
+// no shape counts.
+static double ShapeCellSize(const lsScene* scene, lsAABB extent, double halfExtent, int gridCount)
 {
-    double area = 0.0, sides = 0.0;
-    int n = 0;
-    for (int k = scene->segmentCount;
-         k < scene->segmentCount + scene->boxCount + scene->polygonCount + scene->targetCount; ++k)
+    int shapes = scene->boxCount + scene->polygonCount;
+    bool* isLong = scene->longShapeCount > 0 ? lsAllocZero((size_t)shapes, sizeof(bool)) : NULL;
+    for (int j = 0; j < scene->longShapeCount; ++j)
     {
-        int shape = k - scene->segmentCount; // a box, then a polygon: longShapes' codes are 2 i and 2 i + 1
-        int code = shape < scene->boxCount ? 2 * shape : 2 * (shape - scene->boxCount) + 1;
-        bool isLong = false;
-        for (int j = 0; j < scene->longShapeCount && shape < scene->boxCount + scene->polygonCount; ++j)
+        int code = scene->longShapes[j]; // 2 i for box i, 2 i + 1 for polygon i
+        isLong[code % 2 == 0 ? code / 2 : scene->boxCount + code / 2] = true;
+    }
+    double area = 0.0, sides = 0.0, scale = 1.0 / halfExtent;
+    int n = 0;
+    for (int k = 0; k < shapes + scene->targetCount; ++k)
+    {
+        lsAABB b = PrimitiveBounds(scene, scene->segmentCount + k);
+        bool inside = b.lower.x >= extent.lower.x && b.lower.y >= extent.lower.y && b.upper.x <= extent.upper.x &&
+                      b.upper.y <= extent.upper.y;
+        if (k < shapes ? isLong == NULL || !isLong[k] : inside)
         {
-            isLong = isLong || scene->longShapes[j] == code;
-        }
-        if (!isLong)
-        {
-            lsAABB b = PrimitiveBounds(scene, k);
-            double w = Max(Min(b.upper.x, extent.upper.x) - Max(b.lower.x, extent.lower.x), 0.0);
-            double h = Max(Min(b.upper.y, extent.upper.y) - Max(b.lower.y, extent.lower.y), 0.0);
+            double w = Max(Min(b.upper.x, extent.upper.x) - Max(b.lower.x, extent.lower.x), 0.0) * scale;
+            double h = Max(Min(b.upper.y, extent.upper.y) - Max(b.lower.y, extent.lower.y), 0.0) * scale;
             area += w * h, sides += w + h, n += 1;
         }
     }
-    // The positive root in u = 1 / c of A u^2 + P u - 15 n, rationalized: c = (P + sqrt(P^2 + 60 A n)) / (30 n).
-    return n > 0 ? (sides + sqrt(sides * sides + 60.0 * area * (double)n)) / (30.0 * (double)n) : 0.0;
+    lsFree(isLong, (size_t)shapes * sizeof(bool));
+    double budget = 16.0 * (double)gridCount - (double)n;
+    if (n == 0 || !(budget > 0.0) || !(area + sides > 0.0))
+    {
+        return 0.0;
+    }
+    // The positive root in u = halfExtent / c of A u^2 + P u - budget, rationalized (A and P in units of the half
+    // extent: each shape's at most 4), and never past the extent's double.
+    double c = halfExtent * (sides + sqrt(sides * sides + 4.0 * area * budget)) / (2.0 * budget);
+    return Min(c, 4.0 * halfExtent);
 }
 
 // Sizes the cells of the grid over `grid` (ChooseGrid's) for about cellsPerPrimitive cells per primitive, and sets
@@ -1106,7 +1117,7 @@ static void PlaceGrid(lsScene* scene, GridExtent grid, int gridCount, double cel
         double budget = Max((double)grid.segments, 0.125 * (double)gridCount);
         cellSize = Max(cellSize, 0.5 * (grid.sumLength / budget));
     }
-    cellSize = Max(cellSize, ShapeCellSize(scene, bounds));
+    cellSize = Max(cellSize, ShapeCellSize(scene, bounds, halfExtent, gridCount));
     // At most 2^22 cells, and at least 2e-6 of the extent (huge worlds with a few walls stay coarse).
     cellSize = Max(cellSize, rootArea / 1024.0);
     cellSize = Max(cellSize, halfExtent * 2e-6);

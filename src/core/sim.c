@@ -784,7 +784,8 @@ static void StepVehicles(lsSim* sim)
         }
         if (!IsCoordinate(moved.position))
         {
-            moved.position = v->position; // as a robot's move (MoveBody): it stays where it stood
+            moved.position = v->position; // as a robot's move (MoveBody): it stands, as against a wall
+            v->velocity = lsV(0.0, 0.0);
         }
         v->position = moved.position;
         sim->circles[i].center = moved.position;

@@ -1399,7 +1399,10 @@ static bool LoadMap(Loader* L, const cJSON* root)
     // A world that names no robot gets one in the map's widest free space, as the map opened alone does: the default
     // place, (0, 0), may be inside a wall cell.
     if (ok && Member(root, "robot") == NULL && Member(root, "robots") == NULL)
+    {
         L->world->robot.position = lsGrid_FreePlace(&grid, &options, L->world->robot.radius);
+        ref->robotPlaced = true;
+    }
     lsFreeGrid(&grid);
     if (!ok)
         return Fail(L, "%s", mapError.message);
