@@ -2,6 +2,7 @@
 // parsed and checked once, at load, so a truncated or garbled line is reported before any replay starts (as
 // "rec.jsonl:12: scan.hits: expected 360 characters, got 17"); what a replay needs is kept in flat arrays.
 #include "core/recording.h"
+#include "core/hash.h"
 #include "core/limits.h"
 #include "core/sim_replay.h"
 
@@ -17,57 +18,29 @@
 /// line is a few times the line's size, so this bounds the memory one line can take.
 #define LS_MAX_RECORDING_LINE ((size_t)16 << 20)
 
-static uint64_t Fnv1a(uint64_t h, const char* text)
-{
-    for (const unsigned char* p = (const unsigned char*)text; *p != '\0'; ++p)
-    {
-        h ^= *p;
-        h *= 0x100000001B3ull;
-    }
-    return h;
-}
-
-// FNV-1a over the eight bytes of v, lowest first.
-static uint64_t Fnv1aWord(uint64_t h, uint64_t v)
-{
-    for (int i = 0; i < 8; ++i, v >>= 8)
-    {
-        h ^= v & 0xFF;
-        h *= 0x100000001B3ull;
-    }
-    return h;
-}
-
-static uint64_t Fnv1aDouble(uint64_t h, double x)
-{
-    uint64_t bits;
-    memcpy(&bits, &x, sizeof bits);
-    return Fnv1aWord(h, bits);
-}
-
-#define LS_FNV_BASIS 0xCBF29CE484222325ull
-
 uint64_t lsWorld_ContentHash(const lsWorld* world)
 {
     char* text = lsSaveWorldToString(world);
-    uint64_t h = Fnv1a(LS_FNV_BASIS, text);
+    uint64_t h = LS_HASH_BASIS;
+    lsHashBytes(&h, text, strlen(text));
     lsFreeString(text);
     return h;
 }
 
 bool lsWorld_MapHash(const lsWorld* world, uint64_t* hash)
 {
-    uint64_t h = LS_FNV_BASIS;
+    uint64_t h = LS_HASH_BASIS;
     bool any = false;
     for (int i = 0; i < world->wallCount; ++i)
     {
         const lsWallDef* wall = world->walls + i;
         if (wall->fromMap)
         {
-            h = Fnv1aWord(h, (uint64_t)wall->pointCount << 1 | (wall->closed ? 1 : 0));
+            uint64_t head = (uint64_t)wall->pointCount << 1 | (wall->closed ? 1 : 0);
+            lsHashBytes(&h, &head, sizeof head);
             for (int k = 0; k < wall->pointCount; ++k)
             {
-                h = Fnv1aDouble(Fnv1aDouble(h, wall->points[k].x), wall->points[k].y);
+                lsHashVec(&h, wall->points[k]);
             }
             any = true;
         }

@@ -27,10 +27,9 @@
 /// (lsSaveWorldToString), so formatting, comments and key order of the file do not matter, but any change to
 /// what the world is does.
 uint64_t lsWorld_ContentHash(const lsWorld* world);
-/// The hash a recording's header names the world's map by ("map_hash"): 64-bit FNV-1a over the walls its cells
-/// make (lsWallDef.fromMap: each chain's point count and whether it is closed, then its coordinates' bits, each word's
-/// bytes lowest first), since the
-/// canonical text only names the map's file. False (and no hash) for a world without a map.
+/// The hash a recording's header names the world's map by ("map_hash"): 64-bit FNV-1a (core/hash.h) over the walls
+/// its cells make (lsWallDef.fromMap: each chain's point count and whether it is closed, then its coordinates' bits),
+/// since the canonical text only names the map's file. False (and no hash) for a world without a map.
 bool lsWorld_MapHash(const lsWorld* world, uint64_t* hash);
 
 /// One character per hit kind in a recorded scan's "hits" string ('-' none, 'w' wall, 'm' mover, 't' target,

@@ -34,6 +34,7 @@
 
 #include "core/distance.h"
 #include "core/dynamic.h"
+#include "core/hash.h"
 #include "core/limits.h"
 #include "core/move_internal.h"
 #include "core/sim_phases.h"
@@ -2710,69 +2711,46 @@ void lsSim_CarryOverFrom(lsSim* sim, const lsSim* old, const lsRobotRun* const* 
 // ---------------------------------------------------------------------------------------------------------------------
 // Determinism
 
-static void HashBytes(uint64_t* h, const void* data, size_t size)
-{
-    const unsigned char* p = data;
-    for (size_t i = 0; i < size; ++i)
-    {
-        *h ^= p[i];
-        *h *= 0x100000001B3ull;
-    }
-}
-
-static void HashDouble(uint64_t* h, double x)
-{
-    uint64_t bits;
-    memcpy(&bits, &x, sizeof bits);
-    HashBytes(h, &bits, sizeof bits);
-}
-
-static void HashVec(uint64_t* h, lsVec2 v)
-{
-    HashDouble(h, v.x);
-    HashDouble(h, v.y);
-}
-
 uint64_t lsSim_Hash(const lsSim* sim)
 {
     LS_ASSERT(sim != NULL);
     const lsSimState* s = &sim->state;
-    uint64_t h = 0xCBF29CE484222325ull;
-    HashDouble(&h, s->time);
+    uint64_t h = LS_HASH_BASIS;
+    lsHashDouble(&h, s->time);
     int64_t counters[4] = {s->step, s->food, s->poison, s->collisions};
-    HashBytes(&h, counters, sizeof counters);
-    HashDouble(&h, s->score);
-    HashDouble(&h, s->distance);
-    HashVec(&h, s->robot.position);
-    HashDouble(&h, s->robot.angle);
-    HashDouble(&h, s->robot.v);
-    HashDouble(&h, s->robot.w);
+    lsHashBytes(&h, counters, sizeof counters);
+    lsHashDouble(&h, s->score);
+    lsHashDouble(&h, s->distance);
+    lsHashVec(&h, s->robot.position);
+    lsHashDouble(&h, s->robot.angle);
+    lsHashDouble(&h, s->robot.v);
+    lsHashDouble(&h, s->robot.w);
     for (int i = 0; i < s->targetCount; ++i)
     {
-        HashVec(&h, s->targets[i].center);
+        lsHashVec(&h, s->targets[i].center);
         unsigned char active = s->targets[i].active ? 1 : 0;
-        HashBytes(&h, &active, 1);
+        lsHashBytes(&h, &active, 1);
     }
     for (int i = 0; i < s->vehicleCount; ++i)
     {
-        HashVec(&h, s->vehicles[i].position);
-        HashVec(&h, s->vehicles[i].velocity);
+        lsHashVec(&h, s->vehicles[i].position);
+        lsHashVec(&h, s->vehicles[i].velocity);
     }
     for (int i = 0; i < s->moverCount; ++i)
     {
-        HashVec(&h, s->movers[i].a);
-        HashVec(&h, s->movers[i].b);
+        lsHashVec(&h, s->movers[i].a);
+        lsHashVec(&h, s->movers[i].b);
     }
     // The other robots (none in a one-robot world, whose hash is thus what it always was).
     for (int i = 1; i < s->robotCount; ++i)
     {
-        HashVec(&h, s->robots[i].position);
-        HashDouble(&h, s->robots[i].angle);
-        HashDouble(&h, s->robots[i].v);
-        HashDouble(&h, s->robots[i].w);
+        lsHashVec(&h, s->robots[i].position);
+        lsHashDouble(&h, s->robots[i].angle);
+        lsHashDouble(&h, s->robots[i].v);
+        lsHashDouble(&h, s->robots[i].w);
         int64_t robotCounters[4] = {s->robots[i].food, s->robots[i].poison, s->robots[i].collisions,
                                     s->robots[i].crushes};
-        HashBytes(&h, robotCounters, sizeof robotCounters);
+        lsHashBytes(&h, robotCounters, sizeof robotCounters);
     }
     return h;
 }
